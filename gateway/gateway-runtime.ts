@@ -1,0 +1,68 @@
+/**
+ * The federation gateway: The Guild's Hive gateway runtime over the committed supergraph.
+ * It carries subscriptions through federation (Apollo's gateway refuses them).
+ *
+ * - in-process: every subgraph executes inside this process through a custom transport
+ *   (no HTTP hop); each subgraph call gets a ServiceContext built from the gateway request.
+ * - remote: subgraphs are reached over HTTP, subscriptions over graphql-ws, at configured URLs.
+ */
+import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
+import type { GraphQLSchema } from 'graphql';
+import type { ServiceContext } from '../src/domain/context.js';
+import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
+import { readCommittedSupergraph } from './compose.js';
+
+/** What the gateway knows of a request: its headers (identity arrives through them). */
+export interface GatewayRequestInfo {
+  headers: Headers;
+}
+
+export type SubgraphPlacement =
+  | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => ServiceContext }
+  | { mode: 'remote'; urls: Record<SubgraphName, string> };
+
+export async function createGateway(placement: SubgraphPlacement): Promise<GatewayRuntime> {
+  const supergraph = await readCommittedSupergraph();
+  if (placement.mode === 'in-process') {
+    const schemas = await buildSubgraphSchemas();
+    return createGatewayRuntime({
+      supergraph,
+      graphqlEndpoint: '/graphql',
+      logging: false,
+      transports: { http: inProcessTransport(schemas, placement.contextFor) },
+    });
+  }
+  return createGatewayRuntime({
+    supergraph,
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    transportEntries: {
+      // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
+      '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql' } } },
+      ...Object.fromEntries(Object.entries(placement.urls).map(([name, location]) => [name, { location }])),
+    },
+  });
+}
+
+function inProcessTransport(
+  schemas: Record<SubgraphName, GraphQLSchema>,
+  contextFor: (request: GatewayRequestInfo) => ServiceContext,
+): Transport {
+  return {
+    getSubgraphExecutor({ subgraphName }) {
+      if (!isSubgraphName(subgraphName)) throw new Error(`Unknown subgraph ${subgraphName}`);
+      const execute = createDefaultExecutor(schemas[subgraphName]);
+      return (request) => execute({ ...request, context: contextFor(requestInfoOf(request.context)) });
+    },
+  };
+}
+
+/**
+ * For graphql-ws the gateway context carries the `headers` we derive on connect (gateway-server.ts);
+ * for HTTP it carries the Fetch Request.
+ */
+function requestInfoOf(gatewayContext: unknown): GatewayRequestInfo {
+  const ctx = (gatewayContext ?? {}) as { request?: { headers?: Headers }; headers?: Headers };
+  return { headers: ctx.headers ?? ctx.request?.headers ?? new Headers() };
+}

@@ -1,0 +1,30 @@
+/** Distributed mode: the gateway as its own process, reaching the subgraphs over HTTP and graphql-ws. */
+import http from 'node:http';
+import express from 'express';
+import type { SubgraphName } from '../subgraphs/index.js';
+import { healthRouter } from '../src/http/health.js';
+import { closeServer, listen } from '../src/http/listen.js';
+import type { RunningServer } from '../src/http/single-process-server.js';
+import { createGateway } from './gateway-runtime.js';
+import { mountGateway } from './gateway-server.js';
+
+export async function startRemoteGatewayServer(
+  urls: Record<SubgraphName, string>,
+  port: number,
+  host: string,
+): Promise<RunningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  const server = http.createServer(app);
+  // The gateway holds no data; its readiness is that of its subgraphs, checked by their own /health.
+  app.use(healthRouter('gateway', async () => ({ subgraphs: Object.keys(urls).join(',') })));
+  const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }));
+  const url = await listen(server, port, host);
+  return {
+    url,
+    async close() {
+      await mounted.close();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The HTTP error mapper: every failure leaves as RFC 9457 problem details
+ * (application/problem+json) with the domain code and the failing fields as JSON pointers.
+ * Bugs become a 500 that carries no message or stack.
+ */
+import { STATUS_CODES } from 'node:http';
+import { AppError, HTTP_STATUS_BY_CODE, type ErrorCode, type FieldError } from '../src/domain/errors.js';
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+}
+
+export function problemFor(err: unknown): ProblemDetails {
+  const appError = err instanceof AppError ? err : new AppError('INTERNAL', 'An unexpected error occurred');
+  const status = HTTP_STATUS_BY_CODE[appError.code];
+  const problem: ProblemDetails = {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail: appError.message,
+    code: appError.code,
+  };
+  if (appError.fields.length > 0) problem.errors = appError.fields;
+  return problem;
+}

@@ -1,0 +1,60 @@
+/** Turns the route table into an Express router, with JSON parsing and problem-details errors. */
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import type { ServiceContext } from '../src/domain/context.js';
+import { AppError } from '../src/domain/errors.js';
+import type { Logger } from '../src/infra/logger.js';
+import { problemFor } from './problem-details.js';
+import { ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
+
+export interface RestRouterOptions {
+  /** Builds the ServiceContext of one request (identity arrives through its headers). */
+  contextFor(req: Request): ServiceContext;
+  logger: Logger;
+  routes?: RouteDefinition[];
+}
+
+export function sendProblem(res: Response, err: unknown): void {
+  const problem = problemFor(err);
+  res.status(problem.status).type('application/problem+json').json(problem);
+}
+
+export function createRestRouter(options: RestRouterOptions): Router {
+  const router = express.Router();
+  router.use(express.json({ limit: '1mb' }));
+  for (const route of options.routes ?? ROUTES) {
+    router[route.method](route.path, async (req, res) => {
+      const ctx = options.contextFor(req);
+      const result = await route.handle(ctx, toRestRequest(req));
+      if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
+      else res.status(route.successStatus).json(result);
+    });
+  }
+  router.use('/api', (_req, res) => {
+    sendProblem(res, AppError.notFound('No such endpoint'));
+  });
+  router.use(errorHandler(options.logger));
+  return router;
+}
+
+function toRestRequest(req: Request): RestRequest {
+  return {
+    params: req.params as Record<string, string>,
+    query: req.query as Record<string, unknown>,
+    body: req.body,
+    headers: req.headers,
+  };
+}
+
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const parseFailure = err as { type?: string; status?: number };
+    if (parseFailure.type === 'entity.parse.failed') {
+      return sendProblem(res, AppError.badRequest('Request body is not valid JSON', [{ pointer: '', message: 'malformed JSON' }]));
+    }
+    if (parseFailure.type === 'entity.too.large') {
+      return sendProblem(res, AppError.badRequest('Request body is larger than 1 MB'));
+    }
+    if (!(err instanceof AppError)) logger.error({ err, method: req.method, path: req.path }, 'unhandled error in REST route');
+    sendProblem(res, err);
+  };
+}

@@ -1,0 +1,20 @@
+/** Distributed mode: the REST adapter as its own process, calling the domain services directly. */
+import http from 'node:http';
+import express from 'express';
+import { AppError } from '../src/domain/errors.js';
+import { databaseReadiness, healthRouter } from '../src/http/health.js';
+import { closeServer, listen } from '../src/http/listen.js';
+import type { RunningServer } from '../src/http/single-process-server.js';
+import type { Runtime } from '../src/runtime/runtime.js';
+import { createRestRouter, sendProblem } from './rest-router.js';
+
+export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma)));
+  app.use(createRestRouter({ contextFor: () => runtime.contextFor(), logger: runtime.logger }));
+  app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
+  const server = http.createServer(app);
+  const url = await listen(server, port, runtime.config.HOST);
+  return { url, close: () => closeServer(server) };
+}

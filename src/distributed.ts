@@ -1,0 +1,91 @@
+/**
+ * `npm run start:distributed`: the distributed deployment on one machine. Prepares the database
+ * (migrations, demo seed), then starts each subgraph, the REST adapter and the gateway as separate
+ * processes talking HTTP/WebSocket over one PostgreSQL, with events shared through Redis.
+ *
+ * Ports (BASE_PORT, default 4000): gateway BASE, REST adapter BASE+1, subgraphs BASE+11..BASE+14.
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config.js';
+import { createLogger } from './infra/logger.js';
+import { startRuntime } from './runtime/runtime.js';
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor');
+if (!config.DATABASE_URL) {
+  logger.fatal('distributed mode runs on a real PostgreSQL: set DATABASE_URL (the embedded database serves `npm start`)');
+  process.exit(2);
+}
+const basePort = Number(process.env.BASE_PORT ?? 4000);
+const redisUrl = config.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const loopback = (port: number) => `http://127.0.0.1:${port}`;
+
+const subgraphPorts = { profiles: basePort + 11, matches: basePort + 12, applications: basePort + 13, tenants: basePort + 14 };
+const sharedEnv = {
+  REDIS_URL: redisUrl,
+  PROFILES_URL: `${loopback(subgraphPorts.profiles)}/graphql`,
+  MATCHES_URL: `${loopback(subgraphPorts.matches)}/graphql`,
+  APPLICATIONS_URL: `${loopback(subgraphPorts.applications)}/graphql`,
+  TENANTS_URL: `${loopback(subgraphPorts.tenants)}/graphql`,
+};
+// Subgraphs first: the gateway plans against them as soon as it serves.
+const services: Array<{ name: string; port: number }> = [
+  ...Object.entries(subgraphPorts).map(([name, port]) => ({ name, port })),
+  { name: 'rest', port: basePort + 1 },
+  { name: 'gateway', port: basePort },
+];
+
+const prepared = await startRuntime(config, { logger });
+await prepared.close();
+
+const serviceEntry = fileURLToPath(new URL('./service.ts', import.meta.url));
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function stopAll(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 3000).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r))))).then(() =>
+    process.exit(code),
+  );
+}
+
+async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
+}
+
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+for (const { name, port } of services) {
+  const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry, name], {
+    env: { ...process.env, ...sharedEnv, PORT: String(port) },
+    stdio: 'inherit',
+  });
+  children.push(child);
+  child.once('exit', (code) => {
+    if (!stopping) {
+      logger.error({ service: name, code }, 'service exited unexpectedly; stopping the deployment');
+      stopAll(1);
+    }
+  });
+  await waitHealthy(loopback(port), 60_000);
+  logger.info({ service: name, url: loopback(port) }, 'service healthy');
+}
+logger.info(
+  { rest: `${loopback(basePort + 1)}/api`, graphql: `${loopback(basePort)}/graphql` },
+  'distributed deployment ready',
+);

@@ -1,0 +1,12 @@
+/**
+ * Typed domain event topics, published after commit and delivered to GraphQL subscriptions.
+ * In one process the bus is in memory; across processes it is backed by Redis (infra/event-bus.ts).
+ */
+import type { PubSub } from '@graphql-yoga/subscription';
+import type { TenantDto } from './tenants/tenant-schemas.js';
+
+export type EventTopics = {
+  tenantCreated: [payload: TenantDto];
+};
+
+export type EventBus = PubSub<EventTopics>;

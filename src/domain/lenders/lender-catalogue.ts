@@ -1,0 +1,49 @@
+/** The lender catalogue: lenders and their products as integrators and staff read them. */
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+
+export interface ProductSummary {
+  id: number;
+  productType: string;
+  name: string;
+  instantOffer: boolean;
+}
+
+export interface LenderSummary {
+  id: number;
+  name: string;
+  logo: string | null;
+  description: string | null;
+  priceBand: string;
+  responseTimeHours: number;
+  requiredDocuments: string[];
+  products: ProductSummary[];
+}
+
+const LENDER_SELECT = {
+  id: true,
+  name: true,
+  logo: true,
+  description: true,
+  priceBand: true,
+  responseTimeHours: true,
+  requiredDocuments: true,
+  products: {
+    select: { id: true, productType: true, name: true, instantOffer: true },
+    orderBy: { id: 'asc' as const },
+  },
+} as const;
+
+export async function listLenders(ctx: ServiceContext): Promise<LenderSummary[]> {
+  return ctx.db.lender.findMany({
+    where: { environment: ctx.environment, active: true },
+    orderBy: { id: 'asc' },
+    select: LENDER_SELECT,
+  });
+}
+
+export async function getLender(ctx: ServiceContext, id: number): Promise<LenderSummary> {
+  const lender = await ctx.db.lender.findFirst({ where: { id, environment: ctx.environment }, select: LENDER_SELECT });
+  if (!lender) throw AppError.notFound('Lender');
+  return lender;
+}

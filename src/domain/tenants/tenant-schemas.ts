@@ -1,0 +1,25 @@
+/** Tenant request and response shapes (spec 2.5), declared once: validation, types and API docs. */
+import { z } from 'zod';
+
+export const CreateTenantBody = z
+  .strictObject({
+    referenceId: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+  })
+  .describe('Create a tenant: one tenant manages one business');
+export type CreateTenantBody = z.infer<typeof CreateTenantBody>;
+
+export const TenantId = z.uuid({ message: 'must be a uuid' });
+
+export const TenantDto = z.object({
+  id: z.uuid(),
+  referenceId: z.string().nullable(),
+  createdDateTime: z.iso.datetime(),
+  updatedDateTime: z.iso.datetime(),
+});
+export type TenantDto = z.infer<typeof TenantDto>;
+
+export const PageQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PageQuery = z.infer<typeof PageQuery>;

@@ -1,0 +1,37 @@
+/**
+ * Single-process mode: one HTTP server on one port with the REST adapter, the gateway
+ * (subgraphs executed in-process) at /graphql over HTTP and graphql-ws, and /health.
+ */
+import http from 'node:http';
+import express from 'express';
+import { createGateway } from '../../gateway/gateway-runtime.js';
+import { mountGateway } from '../../gateway/gateway-server.js';
+import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
+import { AppError } from '../domain/errors.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { databaseReadiness, healthRouter } from './health.js';
+import { closeServer, listen } from './listen.js';
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startSingleProcessServer(runtime: Runtime, port = runtime.config.PORT): Promise<RunningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  const server = http.createServer(app);
+  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma)));
+  const gateway = await createGateway({ mode: 'in-process', contextFor: () => runtime.contextFor() });
+  const mounted = mountGateway(app, server, gateway);
+  app.use(createRestRouter({ contextFor: () => runtime.contextFor(), logger: runtime.logger }));
+  app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
+  const url = await listen(server, port, runtime.config.HOST);
+  return {
+    url,
+    async close() {
+      await mounted.close();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/** The event bus: in memory for one process; Redis-backed when REDIS_URL is set, so events cross processes. */
+import { createPubSub } from '@graphql-yoga/subscription';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { Redis } from 'ioredis';
+import type { EventBus, EventTopics } from '../domain/events.js';
+
+export interface EventBusHandle {
+  bus: EventBus;
+  close(): Promise<void>;
+}
+
+export function createEventBus(redisUrl?: string): EventBusHandle {
+  if (!redisUrl) return { bus: createPubSub<EventTopics>(), close: async () => {} };
+  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
+  return {
+    bus: createPubSub<EventTopics>({ eventTarget }),
+    async close() {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * `npm run start:service -- <name>`: one process of the distributed deployment.
+ * name: profiles | matches | applications | tenants | gateway | rest
+ * Each listens on PORT. Database services expect migrations applied (`npm run db:migrate`,
+ * done by the distributed supervisor and by docker-compose's migrate service).
+ */
+import 'reflect-metadata';
+import { startRemoteGatewayServer } from '../gateway/remote-gateway-server.js';
+import { startRestServer } from '../rest-adapter/rest-server.js';
+import { isSubgraphName } from '../subgraphs/index.js';
+import { startSubgraphServer } from '../subgraphs/shared/subgraph-server.js';
+import { loadConfig } from './config.js';
+import type { RunningServer } from './http/single-process-server.js';
+import { createLogger } from './infra/logger.js';
+import { startRuntime } from './runtime/runtime.js';
+import { onShutdown } from './runtime/shutdown.js';
+
+export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest'] as const;
+
+const name = process.argv[2] ?? '';
+if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
+  console.error(`usage: npm run start:service -- <${SERVICE_NAMES.join('|')}>`);
+  process.exit(2);
+}
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, `funding-gateway:${name}`);
+
+let server: RunningServer;
+let closeRuntime = async () => {};
+if (name === 'gateway') {
+  const urls = {
+    profiles: config.PROFILES_URL,
+    matches: config.MATCHES_URL,
+    applications: config.APPLICATIONS_URL,
+    tenants: config.TENANTS_URL,
+  };
+  server = await startRemoteGatewayServer(urls, config.PORT, config.HOST);
+} else {
+  if (!config.DATABASE_URL) {
+    logger.fatal('DATABASE_URL is required for a distributed service');
+    process.exit(2);
+  }
+  const runtime = await startRuntime(config, { logger, prepareDatabase: false });
+  closeRuntime = () => runtime.close();
+  server = isSubgraphName(name)
+    ? await startSubgraphServer(name, runtime, config.PORT)
+    : await startRestServer(runtime, config.PORT);
+}
+logger.info({ url: server.url }, `${name} ready`);
+onShutdown(logger, async () => {
+  await server.close();
+  await closeRuntime();
+});

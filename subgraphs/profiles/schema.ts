@@ -1,0 +1,17 @@
+/** The profiles subgraph: owns the Profile entity and adds Tenant.profile. */
+import type { ServiceContext } from '../../src/domain/context.js';
+import { getProfile } from '../../src/domain/profiles/profile-service.js';
+import { buildFederatedSchema } from '../shared/build-federated-schema.js';
+import { ProfileResolver, TenantProfileResolver } from './profile-resolver.js';
+
+export function buildProfilesSubgraph() {
+  return buildFederatedSchema(
+    { resolvers: [ProfileResolver, TenantProfileResolver] },
+    {
+      Profile: {
+        __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),
+      },
+      Tenant: { __resolveReference: (ref: { id: string }) => ref },
+    },
+  );
+}

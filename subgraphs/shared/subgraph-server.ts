@@ -1,0 +1,39 @@
+/** Distributed mode: one subgraph served alone, Apollo Server over HTTP and graphql-ws on one port. */
+import http from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import express from 'express';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { ServiceContext } from '../../src/domain/context.js';
+import { databaseReadiness, healthRouter } from '../../src/http/health.js';
+import { closeServer, listen } from '../../src/http/listen.js';
+import type { RunningServer } from '../../src/http/single-process-server.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
+import { buildSubgraphSchemas, type SubgraphName } from '../index.js';
+
+export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, port: number): Promise<RunningServer> {
+  const schema = (await buildSubgraphSchemas())[name];
+  const app = express();
+  app.disable('x-powered-by');
+  const server = http.createServer(app);
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const ws = useServer({ schema, context: () => runtime.contextFor() }, wss);
+  const apollo = new ApolloServer<ServiceContext>({
+    schema,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+  });
+  await apollo.start();
+  app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma)));
+  app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: async () => runtime.contextFor() }));
+  const url = await listen(server, port, runtime.config.HOST);
+  return {
+    url,
+    async close() {
+      await ws.dispose();
+      await apollo.stop();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** Thin adapter: GraphQL operations on tenants → domain/tenants/tenant-service. */
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { ServiceContext } from '../../src/domain/context.js';
+import type { TenantDto } from '../../src/domain/tenants/tenant-schemas.js';
+import * as tenants from '../../src/domain/tenants/tenant-service.js';
+import { CreateTenantInput, Tenant, TenantPage } from './tenant-types.js';
+
+@Resolver(() => Tenant)
+export class TenantResolver {
+  @Query(() => Tenant, { description: 'One tenant by id' })
+  tenant(@Arg('id', () => ID) id: string, @Ctx() ctx: ServiceContext): Promise<TenantDto> {
+    return tenants.getTenant(ctx, id);
+  }
+
+  @Query(() => TenantPage, { description: 'Tenants, oldest first' })
+  tenants(
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<tenants.TenantPage> {
+    return tenants.listTenants(ctx, { offset, limit });
+  }
+
+  @Mutation(() => Tenant)
+  createTenant(
+    @Arg('input', () => CreateTenantInput, { nullable: true }) input: CreateTenantInput | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<TenantDto> {
+    return tenants.createTenant(ctx, input ? { ...input } : {});
+  }
+
+  @Subscription(() => Tenant, {
+    description: 'Every tenant created from now on',
+    subscribe: ({ context }) => (context as ServiceContext).events.subscribe('tenantCreated'),
+  })
+  tenantCreated(@Root() tenant: TenantDto): TenantDto {
+    return tenant;
+  }
+}

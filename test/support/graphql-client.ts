@@ -1,0 +1,84 @@
+/** Minimal GraphQL clients for tests: HTTP POST, and graphql-ws subscriptions. */
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+
+export interface GraphQLResponse<T = Record<string, any>> {
+  data?: T | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+export async function graphql<T = Record<string, any>>(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse<T>> {
+  const res = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as GraphQLResponse<T>;
+}
+
+export interface Subscription<T> {
+  /** Resolves once the server acknowledged the connection and the subscription is registered. */
+  next(): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * Subscribes over graphql-ws and queues every event. `ready` resolves after the first ping-pong
+ * following the subscribe message, so the server has registered it before the test publishes.
+ */
+export async function subscribe<T = Record<string, any>>(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Subscription<GraphQLResponse<T>>> {
+  const client: Client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: false });
+  const queue: GraphQLResponse<T>[] = [];
+  const waiters: Array<(v: GraphQLResponse<T>) => void> = [];
+  let failure: unknown;
+  const connected = new Promise<void>((resolve, reject) => {
+    client.on('connected', () => resolve());
+    client.on('error', reject);
+  });
+  await connected;
+  client.subscribe<T>(
+    { query, variables },
+    {
+      next: (value) => {
+        const waiter = waiters.shift();
+        if (waiter) waiter(value as GraphQLResponse<T>);
+        else queue.push(value as GraphQLResponse<T>);
+      },
+      error: (err) => {
+        failure = err;
+      },
+      complete: () => {},
+    },
+  );
+  return {
+    next() {
+      if (failure) return Promise.reject(failure);
+      const queued = queue.shift();
+      if (queued) return Promise.resolve(queued);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no subscription event within 10 s (${String(failure ?? '')})`)), 10_000);
+        waiters.push((v) => {
+          clearTimeout(timer);
+          resolve(v);
+        });
+      });
+    },
+    async close() {
+      await client.dispose();
+    },
+  };
+}
+
+/** Polls until the subscription is registered server-side: a publish before that would be missed. */
+export async function settle(ms = 300): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+}

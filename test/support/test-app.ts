@@ -1,0 +1,49 @@
+/** Starts the whole system in single-process mode on an isolated database and a free port. */
+import { loadConfig, type AppConfig } from '../../src/config.js';
+import type { Clock } from '../../src/domain/context.js';
+import { startSingleProcessServer } from '../../src/http/single-process-server.js';
+import { startRuntime, type Runtime } from '../../src/runtime/runtime.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestApp {
+  url: string;
+  runtime: Runtime;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: { config?: Partial<AppConfig>; clock?: Clock } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig(
+    {},
+    {
+      DATABASE_URL: database.url,
+      DB_POOL_SIZE: database.embedded ? 1 : 4,
+      PORT: 0,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO_DATA: false,
+      ...options.config,
+    },
+  );
+  const runtime = await startRuntime(config, { clock: options.clock });
+  const server = await startSingleProcessServer(runtime);
+  return {
+    url: server.url,
+    runtime,
+    database,
+    async close() {
+      await server.close();
+      await runtime.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
