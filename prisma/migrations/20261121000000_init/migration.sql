@@ -87,6 +87,7 @@ CREATE TABLE "api_key" (
     "revokedAt" TIMESTAMP(3),
     "lastUsedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "api_key_pkey" PRIMARY KEY ("id")
 );
@@ -185,6 +186,7 @@ CREATE TABLE "person" (
     "name" TEXT,
     "address" JSONB,
     "dateOfBirth" TIMESTAMP(3),
+    "details" JSONB NOT NULL DEFAULT '{}',
 
     CONSTRAINT "person_pkey" PRIMARY KEY ("id")
 );
@@ -199,12 +201,12 @@ CREATE TABLE "property" (
     "setting" TEXT,
     "classification" TEXT,
     "address" JSONB,
-    "valueAmount" DECIMAL(14,2),
+    "valueValue" DECIMAL(14,2),
     "valueCurrency" TEXT,
-    "outstandingDebtAmount" DECIMAL(14,2),
+    "outstandingDebtValue" DECIMAL(14,2),
     "outstandingDebtCurrency" TEXT,
-    "depositAmount" DECIMAL(14,2),
-    "depositCurrency" TEXT,
+    "depositAvailableValue" DECIMAL(14,2),
+    "depositAvailableCurrency" TEXT,
     "additionalDetails" TEXT,
 
     CONSTRAINT "property_pkey" PRIMARY KEY ("id")
@@ -219,10 +221,10 @@ CREATE TABLE "asset" (
     "type" TEXT,
     "offeredAsGuarantee" BOOLEAN,
     "existingAgreement" BOOLEAN,
-    "netCostAmount" DECIMAL(14,2),
+    "netCostValue" DECIMAL(14,2),
     "netCostCurrency" TEXT,
-    "depositAmount" DECIMAL(14,2),
-    "depositCurrency" TEXT,
+    "depositAvailableValue" DECIMAL(14,2),
+    "depositAvailableCurrency" TEXT,
 
     CONSTRAINT "asset_pkey" PRIMARY KEY ("id")
 );
@@ -235,9 +237,9 @@ CREATE TABLE "asset_security" (
     "type" TEXT,
     "owner" TEXT,
     "address" JSONB,
-    "valueAmount" DECIMAL(14,2),
+    "valueValue" DECIMAL(14,2),
     "valueCurrency" TEXT,
-    "totalDebtAmount" DECIMAL(14,2),
+    "totalDebtValue" DECIMAL(14,2),
     "totalDebtCurrency" TEXT,
 
     CONSTRAINT "asset_security_pkey" PRIMARY KEY ("id")
@@ -294,14 +296,14 @@ CREATE TABLE "lender" (
     "requiredDocuments" TEXT[],
     "priceBand" "PriceBand" NOT NULL DEFAULT 'AVERAGE',
     "active" BOOLEAN NOT NULL DEFAULT true,
-    "applicationUrl" TEXT,
+    "applicationUrl" TEXT NOT NULL,
     "updateUrl" TEXT,
     "webhookSecret" TEXT,
     "authorizationToken" TEXT,
-    "oauthClientId" TEXT,
-    "oauthClientSecretHash" TEXT,
-    "oauthUsername" TEXT,
-    "oauthPasswordHash" TEXT,
+    "clientId" TEXT,
+    "clientSecretHash" TEXT,
+    "username" TEXT,
+    "passwordHash" TEXT,
     "requiredFields" JSONB NOT NULL DEFAULT '[]',
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
@@ -366,12 +368,14 @@ CREATE TABLE "funding_match" (
     "lenderId" INTEGER NOT NULL,
     "productId" INTEGER NOT NULL,
     "productType" "ProductType" NOT NULL,
+    "productTypes" "ProductType"[],
     "likelihood" DECIMAL(4,3) NOT NULL,
     "status" INTEGER NOT NULL DEFAULT 1,
     "statusReason" TEXT,
     "statusComment" TEXT,
     "reasons" JSONB NOT NULL DEFAULT '[]',
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "funding_match_pkey" PRIMARY KEY ("id")
 );
@@ -427,6 +431,8 @@ CREATE TABLE "case_state_change" (
 CREATE TABLE "business_application" (
     "id" UUID NOT NULL,
     "tenantId" UUID,
+    "accountId" UUID,
+    "environment" "Environment" NOT NULL DEFAULT 'demo',
     "profileId" UUID NOT NULL,
     "type" TEXT NOT NULL,
     "answers" JSONB NOT NULL DEFAULT '{}',
@@ -475,6 +481,7 @@ CREATE TABLE "offer" (
     "id" UUID NOT NULL,
     "lenderApplicationId" INTEGER,
     "businessApplicationId" UUID,
+    "lenderId" INTEGER,
     "reference" TEXT NOT NULL,
     "status" "OfferStatus" NOT NULL,
     "type" "OfferType" NOT NULL DEFAULT 'MANUAL_OFFER',
@@ -482,6 +489,8 @@ CREATE TABLE "offer" (
     "product" JSONB NOT NULL,
     "expiryDate" TIMESTAMP(3),
     "comment" TEXT,
+    "securityRequired" TEXT[],
+    "applicationUrl" TEXT,
     "supersededAt" TIMESTAMP(3),
     "decision" "OfferDecision",
     "decidedAt" TIMESTAMP(3),
@@ -541,7 +550,10 @@ CREATE TABLE "idempotency_record" (
 );
 
 -- CreateIndex
-CREATE UNIQUE INDEX "platform_user_environment_email_key" ON "platform_user"("environment", "email");
+CREATE UNIQUE INDEX "platform_user_email_key" ON "platform_user"("email");
+
+-- CreateIndex
+CREATE INDEX "platform_user_accountId_idx" ON "platform_user"("accountId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "api_key_keyPrefix_key" ON "api_key"("keyPrefix");
@@ -607,7 +619,10 @@ CREATE INDEX "trade_reference_profileId_idx" ON "trade_reference"("profileId");
 CREATE UNIQUE INDEX "questionnaire_answer_set_profileId_questionnaireId_key" ON "questionnaire_answer_set"("profileId", "questionnaireId");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "lender_oauthClientId_key" ON "lender"("oauthClientId");
+CREATE UNIQUE INDEX "lender_clientId_key" ON "lender"("clientId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "lender_username_key" ON "lender"("username");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "lender_environment_slug_key" ON "lender"("environment", "slug");
@@ -617,6 +632,9 @@ CREATE UNIQUE INDEX "lender_product_lenderId_productType_key" ON "lender_product
 
 -- CreateIndex
 CREATE INDEX "funding_search_profileId_idx" ON "funding_search"("profileId");
+
+-- CreateIndex
+CREATE INDEX "funding_match_lenderId_idx" ON "funding_match"("lenderId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "funding_match_fundingSearchId_productId_key" ON "funding_match"("fundingSearchId", "productId");
@@ -637,6 +655,9 @@ CREATE INDEX "case_state_change_caseId_idx" ON "case_state_change"("caseId");
 CREATE INDEX "business_application_profileId_idx" ON "business_application"("profileId");
 
 -- CreateIndex
+CREATE INDEX "business_application_tenantId_idx" ON "business_application"("tenantId");
+
+-- CreateIndex
 CREATE INDEX "lender_application_lenderId_createdAt_idx" ON "lender_application"("lenderId", "createdAt");
 
 -- CreateIndex
@@ -647,6 +668,9 @@ CREATE INDEX "application_status_change_lenderApplicationId_idx" ON "application
 
 -- CreateIndex
 CREATE INDEX "offer_businessApplicationId_idx" ON "offer"("businessApplicationId");
+
+-- CreateIndex
+CREATE INDEX "offer_lenderApplicationId_supersededAt_idx" ON "offer"("lenderApplicationId", "supersededAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "offer_lenderApplicationId_reference_key" ON "offer"("lenderApplicationId", "reference");
@@ -673,10 +697,19 @@ ALTER TABLE "api_key" ADD CONSTRAINT "api_key_accountId_fkey" FOREIGN KEY ("acco
 ALTER TABLE "refresh_token" ADD CONSTRAINT "refresh_token_apiKeyId_fkey" FOREIGN KEY ("apiKeyId") REFERENCES "api_key"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
+ALTER TABLE "refresh_token" ADD CONSTRAINT "refresh_token_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "tenant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "refresh_token" ADD CONSTRAINT "refresh_token_userId_fkey" FOREIGN KEY ("userId") REFERENCES "platform_user"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
 ALTER TABLE "tenant" ADD CONSTRAINT "tenant_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "account"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "profile" ADD CONSTRAINT "profile_ownerApiKeyId_fkey" FOREIGN KEY ("ownerApiKeyId") REFERENCES "api_key"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "profile" ADD CONSTRAINT "profile_ownerAccountId_fkey" FOREIGN KEY ("ownerAccountId") REFERENCES "account"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "profile" ADD CONSTRAINT "profile_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "tenant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -733,6 +766,9 @@ ALTER TABLE "case_state_change" ADD CONSTRAINT "case_state_change_caseId_fkey" F
 ALTER TABLE "business_application" ADD CONSTRAINT "business_application_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "tenant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
+ALTER TABLE "business_application" ADD CONSTRAINT "business_application_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "account"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
 ALTER TABLE "business_application" ADD CONSTRAINT "business_application_profileId_fkey" FOREIGN KEY ("profileId") REFERENCES "profile"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
@@ -757,6 +793,9 @@ ALTER TABLE "offer" ADD CONSTRAINT "offer_lenderApplicationId_fkey" FOREIGN KEY 
 ALTER TABLE "offer" ADD CONSTRAINT "offer_businessApplicationId_fkey" FOREIGN KEY ("businessApplicationId") REFERENCES "business_application"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
+ALTER TABLE "offer" ADD CONSTRAINT "offer_lenderId_fkey" FOREIGN KEY ("lenderId") REFERENCES "lender"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- AddForeignKey
 ALTER TABLE "document" ADD CONSTRAINT "document_profileId_fkey" FOREIGN KEY ("profileId") REFERENCES "profile"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
@@ -769,8 +808,17 @@ ALTER TABLE "webhook_delivery" ADD CONSTRAINT "webhook_delivery_lenderApplicatio
 ALTER TABLE "webhook_delivery" ADD CONSTRAINT "webhook_delivery_lenderId_fkey" FOREIGN KEY ("lenderId") REFERENCES "lender"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 
--- Hand-written additions (not expressible in schema.prisma):
--- referenceId is unique per account; tenants made before identity (no account) are unique among themselves.
-CREATE UNIQUE INDEX "tenant_referenceId_without_account_key" ON "tenant"("environment", "referenceId") WHERE "accountId" IS NULL;
--- Company search: prefix match on the lower-cased name uses this index, not a table scan.
-CREATE INDEX "company_countryCode_nameLower_prefix_idx" ON "company"("countryCode", "nameLower" text_pattern_ops);
+-- Hand-written additions (not expressible in schema.prisma) ---------------------------------
+
+-- Tenant referenceId is unique per account, and while a tenant has no account (accountId NULL) the
+-- composite unique index above does not bite (NULLs are distinct), so refuse duplicates here.
+CREATE UNIQUE INDEX "tenant_reference_id_no_account_key" ON "tenant"("referenceId") WHERE "accountId" IS NULL;
+
+-- Idempotency keys without an account are unique on their own, for the same reason.
+CREATE UNIQUE INDEX "idempotency_record_key_no_account_key" ON "idempotency_record"("key") WHERE "accountId" IS NULL;
+
+-- Company search by name prefix uses an index (no table scan, no pg_trgm):
+--   WHERE "countryCode" = $1 AND "nameLower" LIKE $2 || '%'   (nameLower = lower(name))
+CREATE INDEX "company_country_name_lower_prefix_idx" ON "company"("countryCode", "nameLower" text_pattern_ops);
+-- Company search by registration number prefix.
+CREATE INDEX "company_registration_number_prefix_idx" ON "company"("registrationNumber" text_pattern_ops);
