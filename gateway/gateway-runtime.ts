@@ -8,7 +8,7 @@
  */
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../src/domain/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
@@ -30,6 +30,7 @@ export async function createGateway(placement: SubgraphPlacement): Promise<Gatew
       supergraph,
       graphqlEndpoint: '/graphql',
       logging: false,
+      maskedErrors: { maskError: maskUnexpectedErrors },
       transports: { http: inProcessTransport(schemas, placement.contextFor) },
     });
   }
@@ -37,6 +38,7 @@ export async function createGateway(placement: SubgraphPlacement): Promise<Gatew
     supergraph,
     graphqlEndpoint: '/graphql',
     logging: false,
+    maskedErrors: { maskError: maskUnexpectedErrors },
     transportEntries: {
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
       '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql' } } },
@@ -65,4 +67,20 @@ function inProcessTransport(
 function requestInfoOf(gatewayContext: unknown): GatewayRequestInfo {
   const ctx = (gatewayContext ?? {}) as { request?: { headers?: Headers }; headers?: Headers };
   return { headers: ctx.headers ?? ctx.request?.headers ?? new Headers() };
+}
+
+/**
+ * Errors the subgraphs raised on purpose (GraphQL errors, e.g. mapped AppErrors) pass through;
+ * anything else is masked. Recognised by name rather than `instanceof`, because graphql's ESM and
+ * CJS builds can both be loaded (Apollo's subgraph library is CJS) and their classes differ.
+ */
+export function maskUnexpectedErrors(error: unknown): Error {
+  if (isIntendedGraphQLError(error)) return error as Error;
+  return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+function isIntendedGraphQLError(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'GraphQLError') return false;
+  const original = (error as { originalError?: unknown }).originalError;
+  return original == null || isIntendedGraphQLError(original);
 }

@@ -3,10 +3,11 @@ import type { ServiceContext } from '../../src/domain/context.js';
 import { getProfile } from '../../src/domain/profiles/profile-service.js';
 import { buildFederatedSchema } from '../shared/build-federated-schema.js';
 import { ProfileResolver, TenantProfileResolver } from './profile-resolver.js';
+import { Tenant } from './profile-types.js';
 
 export function buildProfilesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileResolver, TenantProfileResolver] },
+    { resolvers: [ProfileResolver, TenantProfileResolver], orphanedTypes: [Tenant] },
     {
       Profile: {
         __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),
