@@ -23,6 +23,21 @@ export type SubgraphPlacement =
   | { mode: 'remote'; urls: Record<SubgraphName, string> };
 
 export async function createGateway(placement: SubgraphPlacement): Promise<GatewayRuntime> {
+  return warmUp(await createRuntime(placement));
+}
+
+/**
+ * The runtime loads the supergraph on its first HTTP request; a graphql-ws subscription arriving
+ * first would find no schema ("Expected null to be a GraphQL schema"). One introspection-free
+ * request at start loads it (answered by the gateway itself, no subgraph is called).
+ */
+async function warmUp(gateway: GatewayRuntime): Promise<GatewayRuntime> {
+  const res = await gateway.fetch('http://gateway.local/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`gateway failed to load the supergraph: ${res.status} ${await res.text()}`);
+  return gateway;
+}
+
+async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRuntime> {
   const supergraph = await readCommittedSupergraph();
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();

@@ -1,63 +1,106 @@
 /**
- * Writes the demo data: the company registry and the lender catalogue. Idempotent: rows are keyed
- * by natural keys (country + registration number; environment + lender slug; lender + product type)
- * and existing ones are left alone, so a second run creates nothing.
+ * Writes the deterministic demo data: the company registry and the lender catalogue.
+ *
+ * Idempotent: rows are keyed by natural keys (company: countryCode + registrationNumber; lender:
+ * environment + slug; product: lender + productType) and inserted with createMany skipDuplicates,
+ * so existing rows are left alone and a second run creates nothing. Safe to run concurrently.
  */
-import type { PrismaClient } from '../../src/generated/prisma/client.js';
-import { demoCompanies, type DemoCompany } from './demo-companies.js';
+import type { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
+import { companyRow, demoCompanyStream, type DemoCompany } from './demo-companies.js';
 import { demoLenders } from './demo-lenders.js';
 
 export interface SeedCounts {
+  /** Companies in the registry after seeding. */
   companies: number;
+  /** Demo-environment lenders after seeding. */
   lenders: number;
+  /** Products of demo-environment lenders after seeding. */
   products: number;
 }
 
-const BATCH = 500;
-/** Demo lenders deliver nowhere until a real webhook URL is registered for them (port 0 never accepts). */
-export const UNSET_WEBHOOK_URL = 'http://127.0.0.1:0/unset';
+/** Number of demo companies seeded by default. */
+export const DEMO_COMPANY_COUNT = 400;
+/** 1,000 rows x 24 columns stays well below PostgreSQL's 65,535 bind parameters per statement. */
+const BATCH = 1_000;
 
-export function companyRow(c: DemoCompany) {
-  return { ...c, nameLower: c.name.toLowerCase() };
+/** Plain JSON documents (interfaces without index signatures) as Prisma JSON input. */
+function json(value: object): Prisma.InputJsonValue {
+  return value as Prisma.InputJsonValue;
 }
 
-export async function insertCompanies(db: PrismaClient, companies: Iterable<DemoCompany>, log: (msg: string) => void = () => {}): Promise<number> {
-  let batch: DemoCompany[] = [];
-  let written = 0;
-  const flush = async () => {
+function companyInput(c: DemoCompany): Prisma.CompanyCreateManyInput {
+  const row = companyRow(c);
+  return { ...row, address: json(row.address) };
+}
+
+/**
+ * Inserts companies in batches, skipping ones already present (by country + registration number).
+ * Returns the number of rows actually inserted. Also used by benchmarks with `demoCompanyStream(100_000)`.
+ */
+export async function insertCompanies(
+  prisma: PrismaClient,
+  companies: Iterable<DemoCompany>,
+  log: (msg: string) => void = () => {},
+  batchSize = BATCH,
+): Promise<number> {
+  let batch: Prisma.CompanyCreateManyInput[] = [];
+  let seen = 0;
+  let inserted = 0;
+  const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const result = await db.company.createMany({ data: batch.map(companyRow), skipDuplicates: true });
-    written += result.count;
+    const result = await prisma.company.createMany({ data: batch, skipDuplicates: true });
+    inserted += result.count;
+    seen += batch.length;
     batch = [];
-    log(`companies: ${written} written`);
+    log(`companies: ${seen} processed, ${inserted} inserted`);
   };
   for (const company of companies) {
-    batch.push(company);
-    if (batch.length >= BATCH) await flush();
+    batch.push(companyInput(company));
+    if (batch.length >= batchSize) await flush();
   }
   await flush();
-  return written;
+  return inserted;
 }
 
-export async function seedDemoData(db: PrismaClient, log: (msg: string) => void = () => {}): Promise<SeedCounts> {
-  await insertCompanies(db, demoCompanies(), log);
-  for (const lender of demoLenders()) {
-    const { products, ...fields } = lender;
-    const row = await db.lender.upsert({
-      where: { environment_slug: { environment: 'demo', slug: lender.slug } },
-      create: { ...fields, environment: 'demo', applicationUrl: UNSET_WEBHOOK_URL },
-      update: {},
-    });
-    await db.lenderProduct.createMany({
-      data: products.map((p) => ({ ...p, lenderId: row.id })),
-      skipDuplicates: true,
-    });
-  }
-  log('lenders and products written');
+/** Inserts the demo lenders and their products (skipping existing ones). Returns rows inserted. */
+export async function insertDemoLenders(
+  prisma: PrismaClient,
+  log: (msg: string) => void = () => {},
+): Promise<{ lenders: number; products: number }> {
+  const catalogue = demoLenders();
+  const lenders = await prisma.lender.createMany({
+    data: catalogue.map(({ products: _products, requiredFields, ...lender }) => ({
+      ...lender,
+      requiredFields: json(requiredFields),
+      environment: 'demo' as const,
+    })),
+    skipDuplicates: true,
+  });
+  const rows = await prisma.lender.findMany({
+    where: { environment: 'demo', slug: { in: catalogue.map((l) => l.slug) } },
+    select: { id: true, slug: true },
+  });
+  const idBySlug = new Map(rows.map((r) => [r.slug, r.id]));
+  const products = await prisma.lenderProduct.createMany({
+    data: catalogue.flatMap((lender) => {
+      const lenderId = idBySlug.get(lender.slug);
+      if (lenderId === undefined) throw new Error(`demo lender ${lender.slug} missing after insert`);
+      return lender.products.map((p): Prisma.LenderProductCreateManyInput => ({ ...p, requirements: json(p.requirements), lenderId }));
+    }),
+    skipDuplicates: true,
+  });
+  log(`lenders: ${lenders.count} inserted (${catalogue.length} in the catalogue), products: ${products.count} inserted`);
+  return { lenders: lenders.count, products: products.count };
+}
+
+/** Seeds the demo registry and lender catalogue; returns the totals present afterwards. */
+export async function seedDemoData(prisma: PrismaClient, log: (msg: string) => void = () => {}): Promise<SeedCounts> {
+  await insertCompanies(prisma, demoCompanyStream(DEMO_COMPANY_COUNT), log);
+  await insertDemoLenders(prisma, log);
   const [companies, lenders, products] = await Promise.all([
-    db.company.count(),
-    db.lender.count({ where: { environment: 'demo' } }),
-    db.lenderProduct.count({ where: { lender: { environment: 'demo' } } }),
+    prisma.company.count(),
+    prisma.lender.count({ where: { environment: 'demo' } }),
+    prisma.lenderProduct.count({ where: { lender: { environment: 'demo' } } }),
   ]);
   return { companies, lenders, products };
 }

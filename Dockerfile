@@ -1,0 +1,28 @@
+# Funding gateway image: one image for every process of the deployment.
+#   default:             npm start                                  (all-in-one; embedded database unless DATABASE_URL)
+#   docker-compose.yml:  npm run db:migrate                         (one-shot: migrations + demo seed)
+#                        npm run start:service -- <name>            (profiles|matches|applications|tenants|gateway|rest)
+FROM node:20-bookworm-slim
+
+ENV HOST=0.0.0.0 \
+    PORT=4000 \
+    NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false
+
+WORKDIR /app
+RUN chown node:node /app
+USER node
+
+# Dependencies first, for layer caching. `npm ci` runs postinstall -> `prisma generate`, which reads
+# prisma.config.ts and prisma/schema.prisma (the npm script supplies a placeholder DATABASE_URL) and
+# writes the client to src/generated/prisma.
+COPY --chown=node:node package.json package-lock.json prisma.config.ts ./
+COPY --chown=node:node prisma ./prisma
+RUN npm ci
+
+# Sources (.dockerignore keeps node_modules, .data, .git and the host's generated client out).
+COPY --chown=node:node . .
+
+EXPOSE 4000
+CMD ["npm", "start"]
