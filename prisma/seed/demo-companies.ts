@@ -8,7 +8,7 @@
  *
  * Names: registry style (upper case, as Companies House shows them), "<WORD> <WORD> <TRADE> <SUFFIX>",
  * e.g. "KESTREL VALLEY SOFTWARE LTD". The three word lists have pairwise coprime lengths and item i
- * takes word (i mod len) from each list, so names are unique for the first 64*35*81 = 181,440 items
+ * takes a word chosen by (i mod len) from each list, so names are unique for the first 64*35*81 = 181,440 items
  * (the Chinese remainder theorem); beyond that a generation number is appended.
  *
  * Registration numbers (unique per country by construction; collisions with fixed ones are skipped):
@@ -228,7 +228,7 @@ const SECOND_WORDS = [
   'COURT', 'HOUSE', 'POINT', 'STREET', 'ROW', 'SQUARE', 'WHARF', 'DOCK', 'FORGE', 'WORKS', 'YARD', 'HEATH', 'RIDGE',
   'MEADOW', 'GROVE', 'CLIFF', 'BAY', 'EDGE', 'HALL', 'MANOR', 'COMMON',
 ] as const;
-/** Three trades per sector: 81 (3^4) trades, and item i has sector of trade (i mod 81). */
+/** Three trades per sector: 81 (3^4) trades; any 81 consecutive generated companies cover every sector. */
 const TRADES: Record<Sector, readonly [string, string, string]> = {
   AGRICULTURE: ['FARMS', 'AGRICULTURAL SUPPLIES', 'DAIRIES'],
   AUTOMOTIVE: ['MOTORS', 'AUTOCENTRE', 'VEHICLE REPAIRS'],
@@ -337,9 +337,9 @@ function pickType(rnd: Random): CompanyType {
 
 const six = (n: number): string => String(n).padStart(6, '0');
 /** Injective maps of the item index into a number range (multipliers are coprime with the range). */
-const sixDigits = (i: number): string => six(100_000 + ((i * 7_919 + 4_242) % 900_000));
-const ewNumber = (i: number): string => String(1_000_000 + ((i * 104_729 + 77) % 14_000_000)).padStart(8, '0');
-const recentNumber = (i: number): string => String(15_000_000 + ((i * 7_919 + 313) % 2_000_000));
+const sixDigits = (i: number): string => six(100_000 + ((i * 387_631 + 4_242) % 900_000));
+const ewNumber = (i: number): string => String(1_000_000 + ((i * 7_654_321 + 77) % 14_000_000)).padStart(8, '0');
+const recentNumber = (i: number): string => String(15_000_000 + ((i * 1_234_567 + 313) % 2_000_000));
 
 function postcode(rnd: Random, outward: string): string {
   const letter = (): string => INWARD_LETTERS.charAt(rnd.int(0, INWARD_LETTERS.length - 1));
@@ -358,9 +358,11 @@ function titleSlug(s: string): string {
 export function generatedCompany(i: number): DemoCompany {
   const rnd = createRandom(seedFor(STREAM_SEED, i));
   const za = i % 40 === 39;
-  const [sector, trade] = TRADE_LIST[i % NT] as readonly [Sector, string];
-  const first = FIRST_WORDS[i % NA] as string;
-  const second = SECOND_WORDS[i % NB] as string;
+  // Each component depends on i modulo its list length only (so names stay unique), scrambled by a
+  // multiplier coprime with that length so neighbouring companies do not read alphabetically.
+  const [sector, trade] = TRADE_LIST[(i * 23 + 5) % NT] as readonly [Sector, string];
+  const first = FIRST_WORDS[(i * 29 + 7) % NA] as string;
+  const second = SECOND_WORDS[(i * 13 + 3) % NB] as string;
   const generation = Math.floor(i / UNIQUE_NAME_CAPACITY);
   const base = `${first} ${second} ${trade}${generation > 0 ? ` ${generation + 1}` : ''}`;
 
