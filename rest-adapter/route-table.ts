@@ -49,4 +49,12 @@ export const ROUTES: RouteDefinition[] = [
     successStatus: 201,
     handle: (ctx, req) => tenants.createTenant(ctx, req.body),
   },
+  {
+    method: 'get',
+    path: `${BASES.platform}/tenants/:tenantId`,
+    operationId: 'PlatformTenantController_get',
+    summary: 'Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read)',
+    successStatus: 200,
+    handle: (ctx, req) => tenants.getTenant(ctx, req.params.tenantId),
+  },
 ];

@@ -79,6 +79,21 @@ describe('tenant creation errors', () => {
   });
 });
 
+describe('GET {platform_base}/tenants/{tenantId}', () => {
+  it('reads one tenant, 404s an unknown one and 400s a malformed id', async () => {
+    const created = await (await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'read-me' })).json();
+    const res = await fetch(`${app.url}/api/platform/v1/tenants/${created.id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(created);
+    const missing = await fetch(`${app.url}/api/platform/v1/tenants/00000000-0000-4000-8000-000000000000`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND', detail: 'Tenant was not found' });
+    const malformed = await fetch(`${app.url}/api/platform/v1/tenants/not-a-uuid`);
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).errors).toEqual([{ pointer: '', message: 'must be a uuid' }]);
+  });
+});
+
 describe('the REST edge', () => {
   it('answers unknown paths with a 404 problem in the same format', async () => {
     for (const path of ['/api/business/v1/nope', '/nothing-here']) {

@@ -1,0 +1,39 @@
+/**
+ * The raw baseline of the tenant-read benchmark: a bare Express handler doing the same SQL with
+ * `pg` and returning the same JSON as the REST adapter (tenant) and the federated query (tenant
+ * with its profile). Run as its own process: `tsx bench/raw-baseline.ts` with DATABASE_URL, PORT.
+ */
+import express from 'express';
+import pg from 'pg';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const app = express();
+
+const TENANT_SQL = 'SELECT id, "referenceId", "createdDateTime", "updatedDateTime" FROM tenant WHERE id = $1 AND environment = $2';
+const TENANT_WITH_PROFILE_SQL =
+  'SELECT t.id, t."referenceId", p.id AS "profileUuid" FROM tenant t LEFT JOIN profile p ON p."tenantId" = t.id WHERE t.id = $1 AND t.environment = $2';
+
+app.get('/health', (_req, res) => {
+  res.json({ status: 'ok' });
+});
+
+app.get('/tenants/:id', async (req, res) => {
+  const { rows } = await pool.query(TENANT_SQL, [req.params.id, 'demo']);
+  const row = rows[0];
+  if (!row) return void res.status(404).json({ status: 404 });
+  res.json({
+    id: row.id,
+    referenceId: row.referenceId,
+    createdDateTime: row.createdDateTime.toISOString(),
+    updatedDateTime: row.updatedDateTime.toISOString(),
+  });
+});
+
+app.get('/tenants/:id/with-profile', async (req, res) => {
+  const { rows } = await pool.query(TENANT_WITH_PROFILE_SQL, [req.params.id, 'demo']);
+  const row = rows[0];
+  if (!row) return void res.status(404).json({ status: 404 });
+  res.json({ data: { tenant: { id: row.id, referenceId: row.referenceId, profile: row.profileUuid ? { uuid: row.profileUuid } : null } } });
+});
+
+app.listen(Number(process.env.PORT ?? 4999), '127.0.0.1');

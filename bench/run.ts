@@ -1,0 +1,125 @@
+/**
+ * `npm run bench`: reading a tenant through (a) the REST adapter and (b) a federated GraphQL query
+ * (tenant with its profile) through the gateway, against a raw pg + Express baseline measured in
+ * the same run, in single-process and distributed modes. Every server runs in its own process;
+ * autocannon drives them from this one with varied ids (the gateway de-duplicates identical
+ * in-flight requests, so a single id would flatter it).
+ *
+ * Needs a PostgreSQL (DATABASE_URL, default the local server) and, for distributed mode, Redis
+ * (REDIS_URL, default local). BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 10) tune it.
+ */
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { applyMigrations } from '../src/infra/migrations.js';
+import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
+import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const TENANTS = 500;
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  baseline?: string;
+}
+
+function pick<T>(items: T[]): T {
+  return items[Math.floor(Math.random() * items.length)] as T;
+}
+
+async function load(name: string, url: string, request: (id: string) => { path: string; method?: 'GET' | 'POST'; body?: string }, ids: string[]): Promise<Row> {
+  process.stdout.write(`  ${name} … `);
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = request(pick(ids));
+          return { ...req, path: r.path, method: r.method ?? 'GET', body: r.body, headers: { 'content-type': 'application/json', accept: 'application/json' } };
+        },
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  console.log(`${row.rps.toFixed(0)} req/s`);
+  return row;
+}
+
+const FEDERATED = 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }';
+const restRequest = (id: string) => ({ path: `/api/platform/v1/tenants/${id}` });
+const graphqlRequest = (id: string) => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query: FEDERATED, variables: { id } }) });
+
+async function seed(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const ids: string[] = [];
+  for (let i = 0; i < TENANTS; i++) {
+    const id = randomUUID();
+    ids.push(id);
+    await client.query('INSERT INTO tenant (id, "referenceId", environment, "updatedDateTime") VALUES ($1, $2, $3, now())', [id, `bench-${i}`, 'demo']);
+    if (i % 2 === 0) {
+      await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [randomUUID(), id, 'GB', 'demo']);
+    }
+  }
+  await client.end();
+  return ids;
+}
+
+const dbName = `fg_bench_${process.pid}`;
+const procs: RunningProcess[] = [];
+const rows: Row[] = [];
+try {
+  await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
+  const url = databaseUrlFor(serverUrl, dbName);
+  await applyMigrations(url);
+  const ids = await seed(url);
+  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  console.log(`tenant read: ${TENANTS} tenants (half with a profile), ${connections} connections, ${seconds} s per case`);
+
+  const basePort = await freePort();
+  const baseline = startEntry('bench/raw-baseline.ts', [], { ...env, PORT: String(basePort) });
+  procs.push(baseline);
+  const baselineUrl = `http://127.0.0.1:${basePort}`;
+  await waitForHealth(baselineUrl, baseline);
+  const rawTenant = await load('raw baseline: tenant', baselineUrl, (id) => ({ path: `/tenants/${id}` }), ids);
+  const rawFederated = await load('raw baseline: tenant + profile', baselineUrl, (id) => ({ path: `/tenants/${id}/with-profile` }), ids);
+  rows.push(rawTenant, rawFederated);
+
+  console.log('single-process mode');
+  const port = await freePort();
+  const single = startEntry('src/main.ts', [], { ...env, PORT: String(port) });
+  procs.push(single);
+  const singleUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(singleUrl, single);
+  rows.push({ ...(await load('single: REST GET tenant', singleUrl, restRequest, ids)), baseline: rawTenant.name });
+  rows.push({ ...(await load('single: GraphQL tenant+profile', singleUrl, graphqlRequest, ids)), baseline: rawFederated.name });
+  await single.stop();
+
+  console.log('distributed mode');
+  const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
+  const distributed = startEntry('src/distributed.ts', [], { ...env, REDIS_URL: redisUrl, BASE_PORT: String(distBase) });
+  procs.push(distributed);
+  await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
+  rows.push({ ...(await load('distributed: REST GET tenant', `http://127.0.0.1:${distBase + 1}`, restRequest, ids)), baseline: rawTenant.name });
+  rows.push({ ...(await load('distributed: GraphQL tenant+profile', `http://127.0.0.1:${distBase}`, graphqlRequest, ids)), baseline: rawFederated.name });
+
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  console.log('\n| case | req/s | p50 ms | p99 ms | ratio to baseline |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ratio = r.baseline ? (r.rps / byName.get(r.baseline)!.rps).toFixed(2) : '1.00 (baseline)';
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${ratio} |`);
+  }
+} finally {
+  await Promise.all(procs.map((p) => p.stop()));
+  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+}
