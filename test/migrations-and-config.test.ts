@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/infra/embedded-postgres.js';
+import { applyMigrations, readMigrations } from '../src/infra/migrations.js';
+
+describe('the migration runner', () => {
+  let db: EmbeddedPostgres;
+  beforeAll(async () => {
+    db = await startEmbeddedPostgres('memory://');
+  });
+  afterAll(() => db?.stop());
+
+  async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
+    const client = new pg.Client({ connectionString: db.connectionString });
+    await client.connect();
+    try {
+      return (await client.query<T>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("applies every committed migration once, with Prisma's own bookkeeping", async () => {
+    const files = await readMigrations();
+    expect(await applyMigrations(db.connectionString)).toEqual(files.map((f) => f.name));
+    expect(await applyMigrations(db.connectionString)).toEqual([]);
+    const rows = await query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
+      'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name',
+    );
+    expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(files.map((f) => [f.name, f.checksum]));
+    expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+    const tables = await query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['tenant', 'profile', 'company', 'lender', 'webhook_delivery']));
+  });
+
+  it('refuses to start when an applied migration was edited afterwards', async () => {
+    await query(`UPDATE "_prisma_migrations" SET checksum = 'edited'`);
+    await expect(applyMigrations(db.connectionString)).rejects.toThrow(/was changed after it was applied/);
+  });
+});
+
+describe('configuration', () => {
+  it('has working defaults for the embedded single-process start', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 4000, DATA_DIR: './.data', DEPLOY_ENV: 'demo', SEED_DEMO_DATA: true });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('never seeds demo data in production, even when asked', () => {
+    expect(loadConfig({ DEPLOY_ENV: 'production', SEED_DEMO_DATA: 'true' }).SEED_DEMO_DATA).toBe(false);
+  });
+
+  it('fails fast naming every invalid key', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DEPLOY_ENV: 'staging' })).toThrow(/PORT[\s\S]*DEPLOY_ENV|DEPLOY_ENV[\s\S]*PORT/);
+  });
+});
