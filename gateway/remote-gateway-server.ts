@@ -16,8 +16,8 @@ export async function startRemoteGatewayServer(
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
-  // The gateway holds no data; its readiness is that of its subgraphs, checked by their own /health.
-  app.use(healthRouter('gateway', async () => ({ subgraphs: Object.keys(urls).join(',') })));
+  // The gateway holds no data: it is ready when every subgraph answers its own /health.
+  app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
   const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }));
   const url = await listen(server, port, host);
   return {
@@ -27,4 +27,15 @@ export async function startRemoteGatewayServer(
       await closeServer(server);
     },
   };
+}
+
+async function subgraphReadiness(urls: Record<SubgraphName, string>): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(urls).map(async ([name, url]) => {
+      const res = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(2000) });
+      if (!res.ok) throw new Error(`subgraph ${name} is not ready`);
+      return [name, 'ready'] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
 }

@@ -28,7 +28,14 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
     });
     const gateway = `http://127.0.0.1:${basePort}`;
     const rest = `http://127.0.0.1:${basePort + 1}`;
-    await waitForHealth(gateway, supervisor, 150_000);
+    expect(await waitForHealth(gateway, supervisor, 150_000)).toEqual({
+      status: 'ok',
+      service: 'gateway',
+      profiles: 'ready',
+      matches: 'ready',
+      applications: 'ready',
+      tenants: 'ready',
+    });
     for (const port of [basePort + 1, basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
       const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { status: string; database?: string };
       expect(health).toMatchObject({ status: 'ok', database: 'ready' });

@@ -22,15 +22,12 @@ export async function graphql<T = Record<string, any>>(
 }
 
 export interface Subscription<T> {
-  /** Resolves once the server acknowledged the connection and the subscription is registered. */
+  /** The next event (queued if it already arrived); rejects after 10 s without one. */
   next(): Promise<T>;
   close(): Promise<void>;
 }
 
-/**
- * Subscribes over graphql-ws and queues every event. `ready` resolves after the first ping-pong
- * following the subscribe message, so the server has registered it before the test publishes.
- */
+/** Subscribes over graphql-ws (after the connection is acknowledged) and queues every event. */
 export async function subscribe<T = Record<string, any>>(
   baseUrl: string,
   query: string,
@@ -78,7 +75,10 @@ export async function subscribe<T = Record<string, any>>(
   };
 }
 
-/** Polls until the subscription is registered server-side: a publish before that would be missed. */
+/**
+ * graphql-ws gives the client no signal that the server registered a subscription; a short pause
+ * before publishing keeps the test from racing it (an event published earlier would be missed).
+ */
 export async function settle(ms = 300): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
 }
