@@ -38,22 +38,18 @@ async function warmUp(gateway: GatewayRuntime): Promise<GatewayRuntime> {
 }
 
 async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRuntime> {
-  const supergraph = await readCommittedSupergraph();
-  if (placement.mode === 'in-process') {
-    const schemas = await buildSubgraphSchemas();
-    return createGatewayRuntime({
-      supergraph,
-      graphqlEndpoint: '/graphql',
-      logging: false,
-      maskedErrors: { maskError: maskUnexpectedErrors },
-      transports: { http: inProcessTransport(schemas, placement.contextFor) },
-    });
-  }
-  return createGatewayRuntime({
-    supergraph,
+  const common = {
+    supergraph: await readCommittedSupergraph(),
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
+  } as const;
+  if (placement.mode === 'in-process') {
+    const schemas = await buildSubgraphSchemas();
+    return createGatewayRuntime({ ...common, transports: { http: inProcessTransport(schemas, placement.contextFor) } });
+  }
+  return createGatewayRuntime({
+    ...common,
     transportEntries: {
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
       '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql' } } },

@@ -3,8 +3,7 @@ import http from 'node:http';
 import express from 'express';
 import type { SubgraphName } from '../subgraphs/index.js';
 import { healthRouter } from '../src/http/health.js';
-import { closeServer, listen } from '../src/http/listen.js';
-import type { RunningServer } from '../src/http/single-process-server.js';
+import { closeServer, listen, type RunningServer } from '../src/http/listen.js';
 import { createGateway } from './gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 

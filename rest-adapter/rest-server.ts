@@ -3,8 +3,7 @@ import http from 'node:http';
 import express from 'express';
 import { AppError } from '../src/domain/errors.js';
 import { databaseReadiness, healthRouter } from '../src/http/health.js';
-import { closeServer, listen } from '../src/http/listen.js';
-import type { RunningServer } from '../src/http/single-process-server.js';
+import { closeServer, listen, type RunningServer } from '../src/http/listen.js';
 import type { Runtime } from '../src/runtime/runtime.js';
 import { createRestRouter, sendProblem } from './rest-router.js';
 

@@ -10,7 +10,7 @@ import { startRestServer } from '../rest-adapter/rest-server.js';
 import { isSubgraphName } from '../subgraphs/index.js';
 import { startSubgraphServer } from '../subgraphs/shared/subgraph-server.js';
 import { loadConfig } from './config.js';
-import type { RunningServer } from './http/single-process-server.js';
+import type { RunningServer } from './http/listen.js';
 import { createLogger } from './infra/logger.js';
 import { startRuntime } from './runtime/runtime.js';
 import { onShutdown } from './runtime/shutdown.js';

@@ -1,6 +1,12 @@
 /** Starting and stopping HTTP servers, with the actual port (PORT=0 picks a free one). */
 import type { Server } from 'node:http';
 
+/** A started HTTP server of any of the run modes. */
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
 export async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

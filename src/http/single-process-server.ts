@@ -10,12 +10,7 @@ import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js
 import { AppError } from '../domain/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { databaseReadiness, healthRouter } from './health.js';
-import { closeServer, listen } from './listen.js';
-
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
-}
+import { closeServer, listen, type RunningServer } from './listen.js';
 
 export async function startSingleProcessServer(runtime: Runtime, port = runtime.config.PORT): Promise<RunningServer> {
   const app = express();

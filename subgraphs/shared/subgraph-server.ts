@@ -8,8 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { ServiceContext } from '../../src/domain/context.js';
 import { databaseReadiness, healthRouter } from '../../src/http/health.js';
-import { closeServer, listen } from '../../src/http/listen.js';
-import type { RunningServer } from '../../src/http/single-process-server.js';
+import { closeServer, listen, type RunningServer } from '../../src/http/listen.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import { buildSubgraphSchemas, type SubgraphName } from '../index.js';
 
