@@ -19,7 +19,7 @@ export interface GatewayRequestInfo {
 }
 
 export type SubgraphPlacement =
-  | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => ServiceContext }
+  | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext> }
   | { mode: 'remote'; urls: Record<SubgraphName, string> };
 
 export async function createGateway(placement: SubgraphPlacement): Promise<GatewayRuntime> {
@@ -50,23 +50,40 @@ async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRunti
   }
   return createGatewayRuntime({
     ...common,
+    // Subgraphs authenticate each request themselves: the caller's credentials travel with it.
+    propagateHeaders: { fromClientToSubgraphs: ({ request }) => forwardedCredentials(request.headers) },
     transportEntries: {
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
-      '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql' } } },
+      // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts builds.
+      '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql', options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
       ...Object.fromEntries(Object.entries(placement.urls).map(([name, location]) => [name, { location }])),
     },
   });
 }
 
+/** The request headers that carry identity (spec 4.2, 4.4) and go from gateway to subgraph. */
+export const CREDENTIAL_HEADERS = ['authorization', 'service-tenant-id'] as const;
+
+export function forwardedCredentials(headers: Headers): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = headers.get(name);
+    if (value) forwarded[name] = value;
+  }
+  return forwarded;
+}
+
+const WS_CREDENTIAL_PARAMS = Object.fromEntries(CREDENTIAL_HEADERS.map((name) => [name, `{context.credentials.${name}}`]));
+
 function inProcessTransport(
   schemas: Record<SubgraphName, GraphQLSchema>,
-  contextFor: (request: GatewayRequestInfo) => ServiceContext,
+  contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext>,
 ): Transport {
   return {
     getSubgraphExecutor({ subgraphName }) {
       if (!isSubgraphName(subgraphName)) throw new Error(`Unknown subgraph ${subgraphName}`);
       const execute = createDefaultExecutor(schemas[subgraphName]);
-      return (request) => execute({ ...request, context: contextFor(requestInfoOf(request.context)) });
+      return async (request) => execute({ ...request, context: await contextFor(requestInfoOf(request.context)) });
     },
   };
 }

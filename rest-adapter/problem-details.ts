@@ -13,6 +13,7 @@ export interface ProblemDetails {
   detail: string;
   code: ErrorCode;
   errors?: FieldError[];
+  retryAfterSeconds?: number;
 }
 
 export function problemFor(err: unknown): ProblemDetails {
@@ -26,5 +27,6 @@ export function problemFor(err: unknown): ProblemDetails {
     code: appError.code,
   };
   if (appError.fields.length > 0) problem.errors = appError.fields;
+  if (appError.details.retryAfterSeconds !== undefined) problem.retryAfterSeconds = appError.details.retryAfterSeconds;
   return problem;
 }

@@ -2,19 +2,22 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { ServiceContext } from '../src/domain/context.js';
 import { AppError } from '../src/domain/errors.js';
+import { requireSurface } from '../src/domain/identity/access-policy.js';
 import type { Logger } from '../src/infra/logger.js';
 import { problemFor } from './problem-details.js';
 import { ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
 
 export interface RestRouterOptions {
   /** Builds the ServiceContext of one request (identity arrives through its headers). */
-  contextFor(req: Request): ServiceContext;
+  contextFor(req: Request): Promise<ServiceContext>;
   logger: Logger;
   routes?: RouteDefinition[];
 }
 
 export function sendProblem(res: Response, err: unknown): void {
   const problem = problemFor(err);
+  if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
+  if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   res.status(problem.status).type('application/problem+json').json(problem);
 }
 
@@ -23,7 +26,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
   router.use(express.json({ limit: '1mb' }));
   for (const route of options.routes ?? ROUTES) {
     router[route.method](route.path, async (req, res) => {
-      const ctx = options.contextFor(req);
+      const ctx = await options.contextFor(req);
+      if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
       const result = await route.handle(ctx, toRestRequest(req));
       if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
       else res.status(route.successStatus).json(result);
@@ -42,6 +46,8 @@ function toRestRequest(req: Request): RestRequest {
     query: req.query as Record<string, unknown>,
     body: req.body,
     headers: req.headers,
+    ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    originalUrl: req.originalUrl,
   };
 }
 

@@ -5,13 +5,15 @@ import { AppError } from '../src/domain/errors.js';
 import { databaseReadiness, healthRouter } from '../src/http/health.js';
 import { closeServer, listen, type RunningServer } from '../src/http/listen.js';
 import type { Runtime } from '../src/runtime/runtime.js';
+import { identityProviderRouter } from './identity-provider-router.js';
 import { createRestRouter, sendProblem } from './rest-router.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma)));
-  app.use(createRestRouter({ contextFor: () => runtime.contextFor(), logger: runtime.logger }));
+  app.use(identityProviderRouter(runtime));
+  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);

@@ -1,9 +1,19 @@
 /**
  * The REST surface as data: each documented method and path → one domain operation.
  * Handlers are adapters of a line or two; what they call is what the GraphQL resolvers call.
+ * `surface` says which credentials the path's API recognises (401 for others, before the handler);
+ * what each operation then needs is the access table (src/domain/identity/access-policy.ts).
  */
 import type { ServiceContext } from '../src/domain/context.js';
+import * as lenderApplications from '../src/domain/lender-api/lender-application-service.js';
+import type { Surface } from '../src/domain/identity/access-policy.js';
+import * as apiKeys from '../src/domain/identity/api-key-service.js';
+import { login } from '../src/domain/identity/login-service.js';
+import * as tokens from '../src/domain/identity/token-service.js';
+import * as users from '../src/domain/identity/user-service.js';
+import * as profiles from '../src/domain/profiles/profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
+import { pageWithLinks } from './pagination.js';
 
 export const BASES = {
   marketplaceV1: '/api/marketplace/v1',
@@ -20,6 +30,10 @@ export interface RestRequest {
   query: Record<string, unknown>;
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
+  /** Client address (for login throttling). */
+  ip: string;
+  /** Path and query as requested, for pagination links. */
+  originalUrl: string;
 }
 
 export interface RouteDefinition {
@@ -29,32 +43,253 @@ export interface RouteDefinition {
   operationId: string;
   summary: string;
   successStatus: number;
+  /** The API whose bearer tokens this path takes; `public` paths authenticate by other means. */
+  surface: Surface | 'public';
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
-export const ROUTES: RouteDefinition[] = [
+function header(req: RestRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const tenantRoutes = (base: string, surface: Surface, prefix: string, withList: boolean): RouteDefinition[] => [
   {
     method: 'post',
-    path: `${BASES.businessV1}/tenants`,
-    operationId: 'BusinessTenantController_create',
+    path: `${base}/tenants`,
+    operationId: `${prefix}TenantController_create`,
     summary: 'Create a tenant (onboarding step 4)',
     successStatus: 201,
+    surface,
     handle: (ctx, req) => tenants.createTenant(ctx, req.body),
+  },
+  ...(withList
+    ? [
+        {
+          method: 'get',
+          path: `${base}/tenants`,
+          operationId: `${prefix}TenantController_list`,
+          summary: "List the account's tenants (offset/limit, with self/prev/next links)",
+          successStatus: 200,
+          surface,
+          handle: async (ctx, req) => pageWithLinks(await tenants.listTenants(ctx, req.query), req.originalUrl),
+        } satisfies RouteDefinition,
+      ]
+    : []),
+];
+
+const refreshRoute = (base: string, prefix: string, kinds: Parameters<typeof tokens.refreshPlatformToken>[2]): RouteDefinition => ({
+  method: 'post',
+  path: `${base}/auth/refresh-token`,
+  operationId: `${prefix}AuthController_refreshToken`,
+  summary: 'Exchange a single-use refresh token for a new token pair',
+  successStatus: 201,
+  surface: 'public',
+  handle: (ctx, req) => tokens.refreshPlatformToken(ctx, req.body, kinds),
+});
+
+const tenantAuthorizeRoute = (base: string, surface: Surface, prefix: string): RouteDefinition => ({
+  method: 'post',
+  path: `${base}/auth/tenants/authorize`,
+  operationId: `${prefix}AuthController_authorizeTenant`,
+  summary: 'Master (or platform) token + Service-tenant-id → tenant token',
+  successStatus: 201,
+  surface,
+  handle: (ctx) => tokens.issueTenantToken(ctx),
+});
+
+const tenantProfileReadRoute = (base: string, surface: Surface, prefix: string): RouteDefinition => ({
+  method: 'get',
+  path: `${base}/profile`,
+  operationId: `${prefix}ProfileController_get`,
+  summary: "Read the tenant's profile (onboarding step 6)",
+  successStatus: 200,
+  surface,
+  handle: (ctx) => profiles.getTenantProfile(ctx),
+});
+
+const platformRoutes: RouteDefinition[] = [
+  {
+    method: 'post',
+    path: `${BASES.platform}/auth/login`,
+    operationId: 'PlatformAuthController_login',
+    summary: 'Platform login: email and password → login token (onboarding step 1)',
+    successStatus: 200,
+    surface: 'public',
+    handle: (ctx, req) => login(ctx, req.body, req.ip),
   },
   {
     method: 'post',
-    path: `${BASES.marketplaceV2}/tenants`,
-    operationId: 'MarketplaceTenantController_create',
-    summary: 'Create a tenant (onboarding step 4, marketplace base)',
+    path: `${BASES.platform}/auth/token`,
+    operationId: 'PlatformAuthController_token',
+    summary: 'X-API-Key → platform token, or a tenant token with Service-tenant-id (onboarding step 3)',
     successStatus: 201,
-    handle: (ctx, req) => tenants.createTenant(ctx, req.body),
+    surface: 'public',
+    handle: (ctx, req) => tokens.issuePlatformToken(ctx, header(req, 'x-api-key')),
   },
+  refreshRoute(BASES.platform, 'Platform', ['PLATFORM', 'TENANT']),
+  tenantAuthorizeRoute(BASES.platform, 'platform', 'Platform'),
+  {
+    method: 'post',
+    path: `${BASES.platform}/api-key`,
+    operationId: 'PlatformApiKeyController_create',
+    summary: 'Create an API key; the key is in this response only (onboarding step 2)',
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => apiKeys.createApiKey(ctx, req.body),
+  },
+  {
+    method: 'get',
+    path: `${BASES.platform}/api-key`,
+    operationId: 'PlatformApiKeyController_list',
+    summary: "List the account's API keys, without their secrets",
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx) => apiKeys.listApiKeys(ctx),
+  },
+  {
+    method: 'delete',
+    path: `${BASES.platform}/api-key/:keyId`,
+    operationId: 'PlatformApiKeyController_revoke',
+    summary: 'Revoke an API key and its refresh tokens',
+    successStatus: 204,
+    surface: 'platform',
+    handle: (ctx, req) => apiKeys.revokeApiKey(ctx, req.params.keyId),
+  },
+  ...tenantRoutes(BASES.platform, 'platform', 'Platform', true),
   {
     method: 'get',
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_get',
     summary: 'Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read)',
     successStatus: 200,
+    surface: 'platform',
     handle: (ctx, req) => tenants.getTenant(ctx, req.params.tenantId),
   },
+  {
+    method: 'patch',
+    path: `${BASES.platform}/tenants/:tenantId`,
+    operationId: 'PlatformTenantController_update',
+    summary: "Change a tenant's referenceId",
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => tenants.updateTenant(ctx, req.params.tenantId, req.body),
+  },
+  {
+    method: 'get',
+    path: `${BASES.platform}/users`,
+    operationId: 'PlatformUserController_list',
+    summary: "List the account's platform users",
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx) => users.listUsers(ctx),
+  },
+  {
+    method: 'post',
+    path: `${BASES.platform}/users`,
+    operationId: 'PlatformUserController_create',
+    summary: 'Add a platform user to the account (admins)',
+    successStatus: 201,
+    surface: 'platform',
+    handle: (ctx, req) => users.createUser(ctx, req.body),
+  },
+  {
+    method: 'get',
+    path: `${BASES.platform}/users/:userId`,
+    operationId: 'PlatformUserController_get',
+    summary: 'Read one platform user of the account',
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => users.getUser(ctx, req.params.userId),
+  },
+  {
+    method: 'patch',
+    path: `${BASES.platform}/users/:userId`,
+    operationId: 'PlatformUserController_update',
+    summary: 'Change a platform user (self: name, password; admins: anyone, role, disabled)',
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => users.updateUser(ctx, req.params.userId, req.body),
+  },
+];
+
+const marketplaceV2Routes: RouteDefinition[] = [
+  {
+    method: 'post',
+    path: `${BASES.marketplaceV2}/auth/authorize`,
+    operationId: 'MarketplaceAuthController_authorize',
+    summary: 'X-API-Key → master token with refresh token',
+    successStatus: 201,
+    surface: 'public',
+    handle: (ctx, req) => tokens.issueMasterToken(ctx, header(req, 'x-api-key')),
+  },
+  refreshRoute(BASES.marketplaceV2, 'Marketplace', ['MASTER']),
+  tenantAuthorizeRoute(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace'),
+  ...tenantRoutes(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', true),
+  tenantProfileReadRoute(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace'),
+];
+
+const businessV1Routes: RouteDefinition[] = [
+  ...tenantRoutes(BASES.businessV1, 'businessV1', 'Business', false),
+  tenantProfileReadRoute(BASES.businessV1, 'businessV1', 'Business'),
+];
+
+const marketplaceV1Routes: RouteDefinition[] = [
+  {
+    method: 'post',
+    path: `${BASES.marketplaceV1}/auth/authorize`,
+    operationId: 'AuthController_authorize',
+    summary: 'api_key (query) → { jwt, refreshToken }',
+    successStatus: 200,
+    surface: 'public',
+    handle: (ctx, req) => tokens.authorizeMarketplaceV1(ctx, req.query.api_key),
+  },
+  {
+    method: 'post',
+    path: `${BASES.marketplaceV1}/auth/refresh-token`,
+    operationId: 'AuthController_refreshToken',
+    summary: '{ refreshToken } → a new { jwt, refreshToken } (single use)',
+    successStatus: 200,
+    surface: 'public',
+    handle: (ctx, req) => tokens.refreshMarketplaceV1(ctx, req.body),
+  },
+  {
+    method: 'post',
+    path: `${BASES.marketplaceV1}/profiles/blank`,
+    operationId: 'ProfileController_createBlank',
+    summary: 'Create an empty profile owned by the calling key',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx) => profiles.createBlankProfile(ctx),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/profiles/:uuid`,
+    operationId: 'ProfileController_get',
+    summary: 'Read a profile of the calling account',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => profiles.getPublicProfile(ctx, req.params.uuid),
+  },
+];
+
+const lenderApiRoutes: RouteDefinition[] = [
+  {
+    method: 'get',
+    path: `${BASES.lenderApi}/applications`,
+    operationId: 'LenderApplicationController_list',
+    summary: "The calling lender's funding applications (optional ?reference=)",
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
+  },
+];
+
+// The lender API's base lies under the platform base: its routes go first so they are matched first.
+export const ROUTES: RouteDefinition[] = [
+  ...lenderApiRoutes,
+  ...platformRoutes,
+  ...marketplaceV2Routes,
+  ...businessV1Routes,
+  ...marketplaceV1Routes,
 ];

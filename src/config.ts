@@ -22,11 +22,19 @@ const ConfigSchema = z.object({
   MATCHES_URL: z.string().url().default('http://127.0.0.1:4012/graphql'),
   APPLICATIONS_URL: z.string().url().default('http://127.0.0.1:4013/graphql'),
   TENANTS_URL: z.string().url().default('http://127.0.0.1:4014/graphql'),
+  /** External base URL of this deployment: the token issuer and the OIDC discovery address. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Token signing keys as a JSON Web Key Set of private keys; the first signs, all verify. */
+  AUTH_SIGNING_KEYS: z.string().optional(),
+  /** File holding that key set; in demo it is generated on first start when absent. */
+  AUTH_SIGNING_KEYS_FILE: z.string().optional(),
 });
 
-export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA'> & {
+export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL'> & {
   /** Demo data is seeded into an empty demo database unless switched off; never in production. */
   SEED_DEMO_DATA: boolean;
+  /** Without a trailing slash; defaults to http://localhost:PORT. */
+  PUBLIC_URL: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -35,6 +43,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const seed = parsed.data.SEED_DEMO_DATA ?? parsed.data.DEPLOY_ENV === 'demo';
-  return { ...parsed.data, SEED_DEMO_DATA: seed && parsed.data.DEPLOY_ENV === 'demo', ...overrides };
+  const data = parsed.data;
+  if (data.DEPLOY_ENV === 'production' && !data.AUTH_SIGNING_KEYS && !data.AUTH_SIGNING_KEYS_FILE && !overrides.AUTH_SIGNING_KEYS) {
+    throw new Error('Invalid configuration:\n  AUTH_SIGNING_KEYS or AUTH_SIGNING_KEYS_FILE is required in production');
+  }
+  const seed = data.SEED_DEMO_DATA ?? data.DEPLOY_ENV === 'demo';
+  const port = overrides.PORT ?? data.PORT;
+  const publicUrl = (overrides.PUBLIC_URL ?? data.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return { ...data, SEED_DEMO_DATA: seed && data.DEPLOY_ENV === 'demo', ...overrides, PUBLIC_URL: publicUrl };
 }

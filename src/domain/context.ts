@@ -5,6 +5,11 @@
 import type { Logger } from '../infra/logger.js';
 import type { Db } from '../infra/database.js';
 import type { EventBus } from './events.js';
+import type { Actor } from './identity/actor.js';
+import type { LoginThrottle } from './identity/login-throttle.js';
+import type { TokenAuthority } from './identity/token-authority.js';
+
+export type { Actor } from './identity/actor.js';
 
 export type DeployEnvironment = 'demo' | 'production';
 
@@ -14,14 +19,20 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** Who is calling. The identity work adds platform users, API keys, tenants and lenders. */
-export type Actor = { kind: 'anonymous' } | { kind: 'system'; reason: string };
+/** Credential machinery of the process: token signing/verification and login throttling. */
+export interface AuthKit {
+  tokens: TokenAuthority;
+  loginThrottle: LoginThrottle;
+}
 
 export interface ServiceContext {
   actor: Actor;
+  /** The tenant the request names (Service-tenant-id header), unchecked until a service resolves it. */
+  requestedTenantId: string | null;
   environment: DeployEnvironment;
   db: Db;
   clock: Clock;
   logger: Logger;
   events: EventBus;
+  auth: AuthKit;
 }

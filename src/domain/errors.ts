@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'UNPROCESSABLE'
+  | 'TOO_MANY_REQUESTS'
   | 'INTERNAL';
 
 /** One failing input field, located by an RFC 6901 JSON pointer into the request body. */
@@ -22,6 +23,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fields: FieldError[] = [],
+    /** Safe extra facts for the client (e.g. retryAfterSeconds); never secrets. */
+    readonly details: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -38,6 +41,18 @@ export class AppError extends Error {
   static badRequest(message: string, fields: FieldError[] = []): AppError {
     return new AppError('BAD_REQUEST', message, fields);
   }
+
+  static unauthenticated(message: string): AppError {
+    return new AppError('UNAUTHENTICATED', message);
+  }
+
+  static forbidden(message: string): AppError {
+    return new AppError('FORBIDDEN', message);
+  }
+
+  static unprocessable(message: string, fields: FieldError[] = []): AppError {
+    return new AppError('UNPROCESSABLE', message, fields);
+  }
 }
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -47,5 +62,6 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   UNPROCESSABLE: 422,
+  TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
 };

@@ -6,7 +6,8 @@ import type { PubSub } from '@graphql-yoga/subscription';
 import type { TenantDto } from './tenants/tenant-schemas.js';
 
 export type EventTopics = {
-  tenantCreated: [payload: TenantDto];
+  /** Keyed by account id: a subscriber only ever hears of its own account's tenants. */
+  tenantCreated: [accountId: string, payload: TenantDto];
 };
 
 export type EventBus = PubSub<EventTopics>;

@@ -6,6 +6,7 @@ import http from 'node:http';
 import express from 'express';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from '../../gateway/gateway-server.js';
+import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
 import { AppError } from '../domain/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -17,9 +18,10 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   app.disable('x-powered-by');
   const server = http.createServer(app);
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma)));
-  const gateway = await createGateway({ mode: 'in-process', contextFor: () => runtime.contextFor() });
+  const gateway = await createGateway({ mode: 'in-process', contextFor: (request) => runtime.contextForRequest(request.headers) });
   const mounted = mountGateway(app, server, gateway);
-  app.use(createRestRouter({ contextFor: () => runtime.contextFor(), logger: runtime.logger }));
+  app.use(identityProviderRouter(runtime));
+  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
   const url = await listen(server, port, runtime.config.HOST);
   return {

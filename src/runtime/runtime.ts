@@ -2,8 +2,14 @@
  * The process runtime: configuration, logger, database, event bus and clock, built once at start,
  * and the factory of per-request ServiceContexts handed to REST routes, resolvers and workers.
  */
+import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
-import { systemClock, type Actor, type Clock, type ServiceContext } from '../domain/context.js';
+import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../domain/context.js';
+import { ANONYMOUS } from '../domain/identity/actor.js';
+import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
+import { createLoginThrottle } from '../domain/identity/login-throttle.js';
+import { TokenAuthority } from '../domain/identity/token-authority.js';
+import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, type Database } from '../infra/database.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { createLogger, type Logger } from '../infra/logger.js';
@@ -15,7 +21,11 @@ export interface Runtime {
   database: Database;
   events: EventBusHandle;
   clock: Clock;
-  contextFor(actor?: Actor): ServiceContext;
+  auth: AuthKit;
+  /** A context for a caller already known (tests, CLI); anonymous by default. */
+  contextFor(caller?: Partial<Caller>): ServiceContext;
+  /** The context of one request, from its Authorization and Service-tenant-id headers. */
+  contextForRequest(headers: Headers | Record<string, string | string[] | undefined>): Promise<ServiceContext>;
   close(): Promise<void>;
 }
 
@@ -41,23 +51,34 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     await seedDemoDataIfEmpty(database.prisma, (msg) => logger.info(msg));
   }
   const events = createEventBus(config.REDIS_URL);
+  const throttleStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  const auth: AuthKit = {
+    tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
+    loginThrottle: createLoginThrottle(throttleStore),
+  };
+  const contextFor = (caller: Partial<Caller> = {}): ServiceContext => ({
+    actor: caller.actor ?? ANONYMOUS,
+    requestedTenantId: caller.requestedTenantId ?? null,
+    environment: config.DEPLOY_ENV,
+    db: database.prisma,
+    clock,
+    logger,
+    events: events.bus,
+    auth,
+  });
   return {
     config,
     logger,
     database,
     events,
     clock,
-    contextFor(actor: Actor = { kind: 'anonymous' }): ServiceContext {
-      return {
-        actor,
-        environment: config.DEPLOY_ENV,
-        db: database.prisma,
-        clock,
-        logger,
-        events: events.bus,
-      };
+    auth,
+    contextFor,
+    async contextForRequest(headers) {
+      return contextFor(await authenticate(auth.tokens, credentialHeaders(headers)));
     },
     async close() {
+      throttleStore?.disconnect();
       await events.close();
       await database.close();
     },

@@ -12,7 +12,7 @@ export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'
   if (err instanceof GraphQLError) return err;
   if (err instanceof AppError) {
     return new GraphQLError(err.message, {
-      extensions: { code: err.code, status: HTTP_STATUS_BY_CODE[err.code], fields: err.fields },
+      extensions: { code: err.code, status: HTTP_STATUS_BY_CODE[err.code], fields: err.fields, ...err.details },
     });
   }
   ctx?.logger.error({ err }, 'unhandled error in GraphQL resolver');
@@ -26,3 +26,17 @@ export const mapAppErrors: MiddlewareFn<ServiceContext> = async ({ context }, ne
     throw toGraphQLError(err, context);
   }
 };
+
+/**
+ * A @Subscription's `subscribe` runs outside TypeGraphQL's middlewares: this maps its errors
+ * (e.g. the access check) the same way.
+ */
+export function mappedSubscribe<T>(subscribe: (ctx: ServiceContext) => AsyncIterable<T>) {
+  return ({ context }: { context: unknown }): AsyncIterable<T> => {
+    try {
+      return subscribe(context as ServiceContext);
+    } catch (err) {
+      throw toGraphQLError(err, context as ServiceContext);
+    }
+  };
+}

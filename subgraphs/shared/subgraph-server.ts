@@ -7,6 +7,7 @@ import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { ServiceContext } from '../../src/domain/context.js';
+import { connectionHeaders } from '../../src/http/connection-headers.js';
 import { databaseReadiness, healthRouter } from '../../src/http/health.js';
 import { closeServer, listen, type RunningServer } from '../../src/http/listen.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
@@ -18,14 +19,17 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   app.disable('x-powered-by');
   const server = http.createServer(app);
   const wss = new WebSocketServer({ server, path: '/graphql' });
-  const ws = useServer({ schema, context: () => runtime.contextFor() }, wss);
+  const ws = useServer(
+    { schema, context: (ctx) => runtime.contextForRequest(connectionHeaders(ctx.extra.request.headers, ctx.connectionParams)) },
+    wss,
+  );
   const apollo = new ApolloServer<ServiceContext>({
     schema,
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
   });
   await apollo.start();
   app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma)));
-  app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: async () => runtime.contextFor() }));
+  app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: ({ req }) => runtime.contextForRequest(req.headers) }));
   const url = await listen(server, port, runtime.config.HOST);
   return {
     url,

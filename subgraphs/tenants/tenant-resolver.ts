@@ -3,7 +3,8 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from
 import type { ServiceContext } from '../../src/domain/context.js';
 import type { TenantDto } from '../../src/domain/tenants/tenant-schemas.js';
 import * as tenants from '../../src/domain/tenants/tenant-service.js';
-import { CreateTenantInput, Tenant, TenantPage } from './tenant-types.js';
+import { mappedSubscribe } from '../shared/graphql-errors.js';
+import { CreateTenantInput, Tenant, TenantPage, UpdateTenantInput } from './tenant-types.js';
 
 @Resolver(() => Tenant)
 export class TenantResolver {
@@ -29,9 +30,18 @@ export class TenantResolver {
     return tenants.createTenant(ctx, input ? { ...input } : {});
   }
 
+  @Mutation(() => Tenant)
+  updateTenant(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateTenantInput) input: UpdateTenantInput,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<TenantDto> {
+    return tenants.updateTenant(ctx, id, { ...input });
+  }
+
   @Subscription(() => Tenant, {
-    description: 'Every tenant created from now on',
-    subscribe: ({ context }) => (context as ServiceContext).events.subscribe('tenantCreated'),
+    description: "Every tenant of the caller's account created from now on",
+    subscribe: mappedSubscribe(tenants.subscribeTenantCreated),
   })
   tenantCreated(@Root() tenant: TenantDto): TenantDto {
     return tenant;

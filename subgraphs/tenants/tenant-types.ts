@@ -37,3 +37,9 @@ export class CreateTenantInput {
   @Field(() => String, { nullable: true })
   referenceId?: string;
 }
+
+@InputType()
+export class UpdateTenantInput {
+  @Field(() => String, { nullable: true, description: 'The new referenceId; null clears it' })
+  referenceId!: string | null;
+}

@@ -1,6 +1,7 @@
 /** The lender catalogue: lenders and their products as integrators and staff read them. */
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { requireAccess } from '../identity/access-policy.js';
 
 export interface ProductSummary {
   id: number;
@@ -35,6 +36,7 @@ const LENDER_SELECT = {
 } as const;
 
 export async function listLenders(ctx: ServiceContext): Promise<LenderSummary[]> {
+  requireAccess(ctx, 'lenders.read');
   return ctx.db.lender.findMany({
     where: { environment: ctx.environment, active: true },
     orderBy: { id: 'asc' },
@@ -43,6 +45,7 @@ export async function listLenders(ctx: ServiceContext): Promise<LenderSummary[]>
 }
 
 export async function getLender(ctx: ServiceContext, id: number): Promise<LenderSummary> {
+  requireAccess(ctx, 'lenders.read');
   const lender = await ctx.db.lender.findFirst({ where: { id, environment: ctx.environment }, select: LENDER_SELECT });
   if (!lender) throw AppError.notFound('Lender');
   return lender;

@@ -8,6 +8,12 @@ export const CreateTenantBody = z
   .describe('Create a tenant: one tenant manages one business');
 export type CreateTenantBody = z.infer<typeof CreateTenantBody>;
 
+export const UpdateTenantBody = z
+  .strictObject({
+    referenceId: z.string().trim().min(1, 'must not be empty').max(255).nullable(),
+  })
+  .describe('Change a tenant: its referenceId (null clears it)');
+
 export const TenantId = z.uuid({ message: 'must be a uuid' });
 
 export const TenantDto = z.object({

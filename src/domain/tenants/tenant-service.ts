@@ -1,12 +1,14 @@
 /**
- * Tenants: where creating, reading and listing tenants is decided (spec 2.5, 4.2 step 4).
- * REST routes and GraphQL resolvers both call these functions.
+ * Tenants: where creating, reading, listing and changing tenants is decided (spec 2.5, 4.2 step 4).
+ * A tenant belongs to the account of the API key whose platform or master token created it; every
+ * query is bounded by that account. REST routes and GraphQL resolvers both call these functions.
  */
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { CreateTenantBody, PageQuery, TenantId, type TenantDto } from './tenant-schemas.js';
+import { CreateTenantBody, PageQuery, TenantId, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
 
 interface TenantRow {
   id: string;
@@ -24,32 +26,42 @@ export function toTenantDto(row: TenantRow): TenantDto {
   };
 }
 
+const duplicateReference = () =>
+  AppError.conflict('A tenant with this referenceId already exists', [{ pointer: '/referenceId', message: 'is already used by another tenant' }]);
+
 export async function createTenant(ctx: ServiceContext, input: unknown): Promise<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.create');
   const body = parseInput(CreateTenantBody, input ?? {});
   let row: TenantRow;
   try {
     row = await ctx.db.tenant.create({
-      data: { referenceId: body.referenceId ?? null, environment: ctx.environment },
+      data: { accountId: actor.accountId, referenceId: body.referenceId ?? null, environment: ctx.environment },
     });
   } catch (err) {
-    if (isUniqueViolation(err)) {
-      throw AppError.conflict('A tenant with this referenceId already exists', [
-        { pointer: '/referenceId', message: 'is already used by another tenant' },
-      ]);
-    }
+    if (isUniqueViolation(err)) throw duplicateReference();
     throw err;
   }
   const tenant = toTenantDto(row);
-  ctx.logger.info({ tenantId: tenant.id }, 'tenant created');
-  await ctx.events.publish('tenantCreated', tenant);
+  ctx.logger.info({ tenantId: tenant.id, accountId: actor.accountId }, 'tenant created');
+  await ctx.events.publish('tenantCreated', actor.accountId, tenant);
   return tenant;
 }
 
 export async function getTenant(ctx: ServiceContext, id: unknown): Promise<TenantDto> {
-  const tenantId = parseInput(TenantId, id, 'Tenant id');
-  const row = await ctx.db.tenant.findFirst({ where: { id: tenantId, environment: ctx.environment } });
-  if (!row) throw AppError.notFound('Tenant');
-  return toTenantDto(row);
+  const actor = requireAccess(ctx, 'tenants.read');
+  return toTenantDto(await findAccountTenant(ctx, actor.accountId, id));
+}
+
+export async function updateTenant(ctx: ServiceContext, id: unknown, input: unknown): Promise<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.update');
+  const tenant = await findAccountTenant(ctx, actor.accountId, id);
+  const body = parseInput(UpdateTenantBody, input);
+  try {
+    return toTenantDto(await ctx.db.tenant.update({ where: { id: tenant.id }, data: { referenceId: body.referenceId } }));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateReference();
+    throw err;
+  }
 }
 
 export interface TenantPage {
@@ -60,11 +72,26 @@ export interface TenantPage {
 }
 
 export async function listTenants(ctx: ServiceContext, query: unknown): Promise<TenantPage> {
+  const actor = requireAccess(ctx, 'tenants.list');
   const { offset, limit } = parseInput(PageQuery, query ?? {}, 'Query');
-  const where = { environment: ctx.environment };
+  const where = { accountId: actor.accountId, environment: ctx.environment };
   const [rows, total] = await Promise.all([
     ctx.db.tenant.findMany({ where, orderBy: [{ createdDateTime: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     ctx.db.tenant.count({ where }),
   ]);
   return { items: rows.map(toTenantDto), total, offset, limit };
+}
+
+/** The caller's account's tenants created from now on. */
+export function subscribeTenantCreated(ctx: ServiceContext): AsyncIterable<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.subscribe');
+  return ctx.events.subscribe('tenantCreated', actor.accountId);
+}
+
+/** Another account's tenant is answered exactly like a missing one (404), so ids leak nothing. */
+async function findAccountTenant(ctx: ServiceContext, accountId: string, id: unknown): Promise<TenantRow> {
+  const tenantId = parseInput(TenantId, id, 'Tenant id');
+  const row = await ctx.db.tenant.findFirst({ where: { id: tenantId, accountId, environment: ctx.environment } });
+  if (!row) throw AppError.notFound('Tenant');
+  return row;
 }

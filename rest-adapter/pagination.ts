@@ -1,0 +1,34 @@
+/** Offset/limit pages as the platform API answers them: data, meta and self/prev/next links. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface LinkedPage<T> {
+  data: T[];
+  meta: { total: number; offset: number; limit: number };
+  links: { self: string; prev: string | null; next: string | null };
+}
+
+/** Links are relative to the host (path and query), keeping the request's other query parameters. */
+export function pageWithLinks<T>(page: Page<T>, originalUrl: string): LinkedPage<T> {
+  const link = (offset: number): string => {
+    const url = new URL(originalUrl, 'http://host.invalid');
+    url.searchParams.set('offset', String(offset));
+    url.searchParams.set('limit', String(page.limit));
+    return `${url.pathname}${url.search}`;
+  };
+  const hasPrev = page.offset > 0;
+  const hasNext = page.offset + page.items.length < page.total;
+  return {
+    data: page.items,
+    meta: { total: page.total, offset: page.offset, limit: page.limit },
+    links: {
+      self: link(page.offset),
+      prev: hasPrev ? link(Math.max(0, page.offset - page.limit)) : null,
+      next: hasNext ? link(page.offset + page.limit) : null,
+    },
+  };
+}

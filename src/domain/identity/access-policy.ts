@@ -1,0 +1,131 @@
+/**
+ * The access table: every operation of every surface (REST route or GraphQL field) names one entry
+ * here, and its service opens with `requireAccess(ctx, operation)`. A reviewer reads who may do what
+ * in this one place; README's "Access" table is this table.
+ *
+ * - `tokens`: the token kinds allowed. Another recognised kind gets 403.
+ * - `scope`: a scope the token must carry (any one of them, when a list), else 403.
+ *
+ * Which token kinds a surface recognises at all (others get 401) is SURFACE_TOKENS below; the
+ * REST router applies it per base path before the service runs.
+ */
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import type { Actor, TokenKind } from './actor.js';
+
+interface AccessRule {
+  tokens: readonly TokenKind[];
+  scope?: string | readonly string[];
+  description: string;
+}
+
+const INTEGRATOR_ACCOUNT = ['platform', 'master'] as const;
+
+export const ACCESS_POLICY = {
+  // Platform users (login token)
+  'apiKeys.create': { tokens: ['login'], scope: 'api_keys:write', description: 'Create an API key of the account' },
+  'apiKeys.list': { tokens: ['login'], scope: 'api_keys:read', description: "List the account's API keys (never their secrets)" },
+  'apiKeys.revoke': { tokens: ['login'], scope: 'api_keys:write', description: 'Revoke an API key' },
+  'users.list': { tokens: ['login'], scope: 'users:read', description: "List the account's platform users" },
+  'users.read': { tokens: ['login'], scope: 'users:read', description: 'Read one platform user' },
+  'users.create': { tokens: ['login'], scope: 'users:write', description: 'Add a platform user to the account' },
+  'users.update': { tokens: ['login'], scope: 'users:read', description: 'Update a user (self: name, password; users:write: anyone, role, disabled)' },
+
+  // Tenants (onboarding step 4): platform or master tokens, never tenant tokens (spec 5.4, 5.5)
+  'tenants.create': { tokens: INTEGRATOR_ACCOUNT, description: 'Create a tenant of the account' },
+  'tenants.list': { tokens: INTEGRATOR_ACCOUNT, description: "List the account's tenants" },
+  'tenants.read': { tokens: INTEGRATOR_ACCOUNT, description: 'Read one tenant of the account' },
+  'tenants.update': { tokens: INTEGRATOR_ACCOUNT, description: 'Change a tenant of the account' },
+  'tenants.subscribe': { tokens: INTEGRATOR_ACCOUNT, description: "Be told of the account's new tenants" },
+  'tenantTokens.issue': { tokens: INTEGRATOR_ACCOUNT, description: 'Exchange a master (or platform) token for a tenant token' },
+
+  // A tenant's profile (onboarding steps 5-6, Business V1 profile): not with a master token (spec 5.4)
+  'tenantProfile.read': { tokens: ['platform', 'tenant'], scope: 'profile:read', description: "Read the tenant's profile and credit report" },
+  'tenantProfile.write': { tokens: ['platform', 'tenant'], scope: 'profile:write', description: "Set up or update the tenant's profile" },
+
+  // Marketplace V1 profiles, owned by the key that created them
+  'profiles.create': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Create a profile owned by the calling key' },
+  'profiles.read': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: 'profile:read',
+    description: 'Read a profile the caller owns (Marketplace V1) or of its tenants (platform/tenant token)',
+  },
+
+  // Catalogue and applications (read paths of the foundation; extended by later issues)
+  'lenders.read': { tokens: ['platform', 'master', 'tenant', 'marketplace_v1', 'login'], description: 'Read the lender catalogue' },
+  'businessApplications.read': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:read', 'profile:read'],
+    description: "Read a tenant profile's Business V1 applications",
+  },
+
+  // Lender Application API (lender id_token)
+  'lenderApplications.list': { tokens: ['lender'], description: "List the calling lender's applications" },
+} as const satisfies Record<string, AccessRule>;
+
+export type Operation = keyof typeof ACCESS_POLICY;
+
+/** Surfaces and the token kinds each recognises; any other credential is a 401 there. */
+export const SURFACE_TOKENS = {
+  platform: ['login', 'platform', 'master', 'tenant'],
+  marketplaceV2: ['platform', 'master', 'tenant'],
+  /** Spec 5.7: platform access tokens only (master and tenant tokens are platform-issued). */
+  businessV1: ['platform', 'master', 'tenant'],
+  marketplaceV1: ['marketplace_v1'],
+  lenderApi: ['lender'],
+  graphql: ['login', 'platform', 'master', 'tenant', 'marketplace_v1', 'lender'],
+} as const satisfies Record<string, readonly TokenKind[]>;
+export type Surface = keyof typeof SURFACE_TOKENS;
+
+const KIND_NAMES: Record<TokenKind, string> = {
+  login: 'platform login',
+  platform: 'platform access',
+  master: 'master',
+  tenant: 'tenant',
+  marketplace_v1: 'Marketplace V1',
+  lender: 'lender',
+};
+
+/** 401 unless the caller holds a credential this surface takes. */
+export function requireSurface(actor: Actor, surface: Surface): void {
+  const accepted = SURFACE_TOKENS[surface] as readonly TokenKind[];
+  if (actor.kind === 'anonymous') throw actor.rejection ?? missingCredential(accepted);
+  if (actor.kind === 'system') return;
+  if (!accepted.includes(actor.kind)) {
+    throw new AppError('UNAUTHENTICATED', `This API does not accept a ${KIND_NAMES[actor.kind]} token; use ${listKinds(accepted)} token`);
+  }
+}
+
+/** The caller an operation admits, typed by its rule's token kinds. */
+export type ActorFor<O extends Operation> = Extract<Actor, { kind: (typeof ACCESS_POLICY)[O]['tokens'][number] }>;
+
+/** Opens every service operation: 401 without a credential, 403 when it is not enough. */
+export function requireAccess<O extends Operation>(ctx: ServiceContext, operation: O): ActorFor<O> {
+  const { actor } = ctx;
+  const rule: AccessRule = ACCESS_POLICY[operation];
+  if (actor.kind === 'anonymous') throw actor.rejection ?? missingCredential(rule.tokens);
+  if (actor.kind === 'system') throw new AppError('FORBIDDEN', 'Internal callers use the service functions below the access check');
+  if (!rule.tokens.includes(actor.kind)) {
+    throw new AppError('FORBIDDEN', `A ${KIND_NAMES[actor.kind]} token cannot ${lowerFirst(rule.description)}; use ${listKinds(rule.tokens)} token`);
+  }
+  const needed = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
+  if (needed.length > 0 && !needed.some((s) => actor.scopes.includes(s))) {
+    throw new AppError('FORBIDDEN', `The token lacks the scope ${needed.join(' or ')}`);
+  }
+  return actor as ActorFor<O>;
+}
+
+function missingCredential(kinds: readonly TokenKind[]): AppError {
+  return new AppError('UNAUTHENTICATED', `Authorization: Bearer <token> is required (${listKinds(kinds)} token)`);
+}
+
+function listKinds(kinds: readonly TokenKind[]): string {
+  const names = kinds.map((k) => KIND_NAMES[k]);
+  const last = names.pop();
+  const joined = names.length ? `${names.join(', ')} or ${last}` : (last ?? '');
+  return /^[aeiouAEIOU]/.test(joined) ? `an ${joined}` : `a ${joined}`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

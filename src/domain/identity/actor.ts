@@ -1,0 +1,36 @@
+/**
+ * Who is calling: one variant per kind of credential (spec 2.5 and 5). Built from a bearer token by
+ * authenticate.ts and carried in the ServiceContext; services never see raw tokens.
+ */
+import type { AppError } from '../errors.js';
+
+export type PlatformRole = 'MEMBER' | 'ADMIN' | 'STAFF';
+
+/** Kinds of bearer token we issue. `login` is the platform user's token (spec 5.8). */
+export const TOKEN_KINDS = ['login', 'platform', 'master', 'tenant', 'marketplace_v1', 'lender'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** Tokens minted straight from an API key, acting for its whole account. */
+type KeyTokenKind = 'platform' | 'master' | 'marketplace_v1';
+
+interface Scoped {
+  scopes: readonly string[];
+}
+
+export type Actor =
+  /** No credential, or one that failed verification (`rejection` says why: answered on first use). */
+  | { kind: 'anonymous'; rejection?: AppError }
+  | { kind: 'system'; reason: string }
+  | ({ kind: 'login'; accountId: string; userId: string; role: PlatformRole } & Scoped)
+  | { [K in KeyTokenKind]: { kind: K; accountId: string; apiKeyId: string } & Scoped }[KeyTokenKind]
+  | ({ kind: 'tenant'; accountId: string; apiKeyId: string; tenantId: string } & Scoped)
+  | ({ kind: 'lender'; lenderId: number; clientId: string } & Scoped);
+
+export type AuthenticatedActor = Extract<Actor, Scoped>;
+export type AccountActor = Extract<Actor, { accountId: string }>;
+
+export const ANONYMOUS: Actor = { kind: 'anonymous' };
+
+export function isAuthenticated(actor: Actor): actor is AuthenticatedActor {
+  return 'scopes' in actor;
+}

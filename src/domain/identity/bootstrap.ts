@@ -1,0 +1,91 @@
+/**
+ * Making the first identities of a deployment, outside any request: an account with its first
+ * platform user, and a lender's API credentials. Used by the bootstrap CLI (src/cli/admin.ts), the
+ * demo seed and tests; the secrets are returned once and stored only as digests.
+ */
+import type { Db } from '../../infra/database.js';
+import type { DeployEnvironment } from '../context.js';
+import type { PlatformRole } from './actor.js';
+import { digest, hashPassword, newLenderClientCredentials, newPassword, newWebhookSecret } from './secrets.js';
+import { randomBytes } from 'node:crypto';
+
+export interface NewAccountUser {
+  environment: DeployEnvironment;
+  accountName: string;
+  email: string;
+  password: string;
+  name?: string;
+  role?: PlatformRole;
+}
+
+/** Creates an account and its first user (ADMIN unless told otherwise). */
+export async function createAccountWithUser(db: Db, input: NewAccountUser): Promise<{ accountId: string; userId: string }> {
+  const passwordHash = await hashPassword(input.password);
+  return db.$transaction(async (tx) => {
+    const account = await tx.account.create({ data: { name: input.accountName, environment: input.environment } });
+    const user = await tx.platformUser.create({
+      data: {
+        accountId: account.id,
+        email: input.email.trim().toLowerCase(),
+        name: input.name ?? null,
+        role: input.role ?? 'ADMIN',
+        passwordHash,
+        environment: input.environment,
+      },
+    });
+    return { accountId: account.id, userId: user.id };
+  });
+}
+
+/** What a lender is handed once: OAuth credentials (spec 5.9) and the webhook verification secrets. */
+export interface LenderCredentials {
+  lenderId: number;
+  clientId: string;
+  clientSecret: string;
+  username: string;
+  password: string;
+  webhookSecret: string;
+  authorizationToken: string;
+}
+
+export interface NewLender {
+  environment: DeployEnvironment;
+  name: string;
+  applicationUrl: string;
+  updateUrl?: string;
+}
+
+export async function registerLender(db: Db, input: NewLender): Promise<LenderCredentials> {
+  const slug = `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${randomBytes(3).toString('hex')}`;
+  const lender = await db.lender.create({
+    data: {
+      environment: input.environment,
+      name: input.name,
+      slug,
+      applicationUrl: input.applicationUrl,
+      updateUrl: input.updateUrl ?? null,
+    },
+  });
+  return issueLenderCredentials(db, lender.id, input.environment);
+}
+
+/** (Re)issues a lender's credentials; the previous ones stop working at once. */
+export async function issueLenderCredentials(db: Db, lenderId: number, environment: DeployEnvironment): Promise<LenderCredentials> {
+  const { clientId, clientSecret } = newLenderClientCredentials(environment);
+  const username = `${clientId.replace(/^lnd_/, 'api_')}`;
+  const password = newPassword();
+  const webhookSecret = newWebhookSecret();
+  const authorizationToken = randomBytes(24).toString('base64url');
+  await db.lender.update({
+    where: { id: lenderId, environment },
+    data: {
+      clientId,
+      clientSecretHash: digest(clientSecret),
+      username,
+      passwordHash: await hashPassword(password),
+      webhookSecret,
+      authorizationToken,
+    },
+  });
+  return { lenderId, clientId, clientSecret, username, password, webhookSecret, authorizationToken };
+}

@@ -1,0 +1,33 @@
+/**
+ * Platform login (spec 4.2 step 1, 5.8): email and password → a login token for managing the
+ * account (API keys, users). Unknown email, wrong password and disabled user are one answer,
+ * in the same time; failures are throttled per email and per client address.
+ */
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validation.js';
+import { LoginBody } from './identity-schemas.js';
+import { LOGIN_SCOPES_BY_ROLE, scopeString } from './scopes.js';
+import { verifyPassword } from './secrets.js';
+import { TOKEN_TTL_SECONDS, type TokenResponse } from './token-service.js';
+
+export async function login(ctx: ServiceContext, input: unknown, clientAddress: string): Promise<TokenResponse> {
+  const { email, password } = parseInput(LoginBody, input);
+  await ctx.auth.loginThrottle.assertAllowed(email, clientAddress);
+  const user = await ctx.db.platformUser.findFirst({
+    where: { email: email.trim().toLowerCase(), environment: ctx.environment },
+  });
+  const passwordMatches = await verifyPassword(user?.passwordHash, password);
+  if (!user || !passwordMatches || user.disabledAt) {
+    await ctx.auth.loginThrottle.recordFailure(email, clientAddress);
+    throw AppError.unauthenticated('Email or password is incorrect');
+  }
+  await ctx.auth.loginThrottle.recordSuccess(email);
+  const scope = scopeString(LOGIN_SCOPES_BY_ROLE[user.role]);
+  const accessToken = await ctx.auth.tokens.sign(
+    { tkn: 'login', scope, acc: user.accountId, role: user.role },
+    { subject: user.id, ttlSeconds: TOKEN_TTL_SECONDS.login },
+  );
+  ctx.logger.info({ userId: user.id }, 'platform user signed in');
+  return { access_token: accessToken, expires_in: TOKEN_TTL_SECONDS.login, scope, token_type: 'Bearer' };
+}

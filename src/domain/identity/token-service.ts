@@ -1,0 +1,159 @@
+/**
+ * Integrator tokens (spec 4.2, 5.1-5.7): API key → platform, master, tenant or Marketplace V1
+ * token, and refresh-token rotation. Each exchange re-checks the API key (revoked or expired keys
+ * mint nothing) and the tenant (it must belong to the key's account).
+ */
+import { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validation.js';
+import { requireAccess } from './access-policy.js';
+import type { TokenKind } from './actor.js';
+import { issueRefreshToken, RefreshTokenString, useRefreshToken, type RefreshGrant, type RefreshKind } from './refresh-tokens.js';
+import { scopeString, TENANT_TOKEN_SCOPES } from './scopes.js';
+import { digest, environmentOfSecret } from './secrets.js';
+
+/** Lifetimes in seconds (spec 8). */
+export const TOKEN_TTL_SECONDS = {
+  login: 86_400,
+  platform: 36_000,
+  master: 36_000,
+  tenant: 36_000,
+  marketplace_v1: 36_000,
+  lender: 120,
+} as const satisfies Record<TokenKind, number>;
+
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+  token_type: 'Bearer';
+}
+
+export interface MarketplaceV1Tokens {
+  jwt: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+interface UsableKey {
+  id: string;
+  accountId: string;
+  scopes: string[];
+}
+
+const TenantIdHeader = z.uuid({ message: 'must be a uuid' });
+
+/** POST {platform_base}/auth/token: a platform token, or a tenant token with Service-tenant-id. */
+export async function issuePlatformToken(ctx: ServiceContext, apiKey: unknown): Promise<TokenResponse> {
+  const key = await findUsableApiKey(ctx, apiKey);
+  if (ctx.requestedTenantId === null) return tokenPair(ctx, 'platform', key, null);
+  const tenantId = await findAccountTenantId(ctx, key.accountId, ctx.requestedTenantId);
+  return tokenPair(ctx, 'tenant', key, tenantId);
+}
+
+/** POST {marketplace_v2_base}/auth/authorize: the account-wide master token. */
+export async function issueMasterToken(ctx: ServiceContext, apiKey: unknown): Promise<TokenResponse> {
+  return tokenPair(ctx, 'master', await findUsableApiKey(ctx, apiKey), null);
+}
+
+/** POST …/auth/tenants/authorize: a master (or platform) bearer + Service-tenant-id → tenant token. */
+export async function issueTenantToken(ctx: ServiceContext): Promise<TokenResponse> {
+  const actor = requireAccess(ctx, 'tenantTokens.issue');
+  if (ctx.requestedTenantId === null) {
+    throw AppError.badRequest('The Service-tenant-id header is required', [{ pointer: 'header:Service-tenant-id', message: 'is required' }]);
+  }
+  const tenantId = await findAccountTenantId(ctx, actor.accountId, ctx.requestedTenantId);
+  const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: [] };
+  return accessToken(ctx, 'tenant', key, tenantId);
+}
+
+/** POST {marketplace_v1_base}/auth/authorize?api_key=… → { jwt, refreshToken }. */
+export async function authorizeMarketplaceV1(ctx: ServiceContext, apiKey: unknown): Promise<MarketplaceV1Tokens> {
+  const key = await findUsableApiKey(ctx, apiKey, '/api_key');
+  return marketplaceV1Pair(ctx, key);
+}
+
+const V1RefreshBody = z.strictObject({ refreshToken: RefreshTokenString });
+const PlatformRefreshBody = z
+  .strictObject({ refresh_token: RefreshTokenString.optional(), refreshToken: RefreshTokenString.optional() })
+  .refine((b) => (b.refresh_token ?? b.refreshToken) !== undefined, { message: 'is required', path: ['refresh_token'] });
+
+/** POST {marketplace_v1_base}/auth/refresh-token {refreshToken}. */
+export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): Promise<MarketplaceV1Tokens> {
+  const { refreshToken } = parseInput(V1RefreshBody, body);
+  const { grant, successor } = await useRefreshToken(ctx, refreshToken, ['MARKETPLACE_V1']);
+  return marketplaceV1Pair(ctx, await keyOfGrant(ctx, grant), successor);
+}
+
+/**
+ * POST {platform_base}/auth/refresh-token (platform and tenant tokens) and
+ * POST {marketplace_v2_base}/auth/refresh-token (master tokens): body { refresh_token } or { refreshToken }.
+ */
+export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, kinds: readonly RefreshKind[]): Promise<TokenResponse> {
+  const parsed = parseInput(PlatformRefreshBody, body);
+  const { grant, successor } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
+  const key = await keyOfGrant(ctx, grant);
+  const kind = grant.kind === 'MASTER' ? 'master' : grant.kind === 'TENANT' ? 'tenant' : 'platform';
+  const tenantId = grant.tenantId === null ? null : await findAccountTenantId(ctx, key.accountId, grant.tenantId);
+  return { ...(await accessToken(ctx, kind, key, tenantId)), refresh_token: successor };
+}
+
+export async function findUsableApiKey(ctx: ServiceContext, raw: unknown, pointer = 'header:X-API-Key'): Promise<UsableKey> {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw AppError.unauthenticated(`An API key is required (${pointer === '/api_key' ? 'query parameter api_key' : 'header X-API-Key'})`);
+  }
+  const env = environmentOfSecret(raw);
+  if (env !== null && env !== ctx.environment) throw AppError.unauthenticated(`This API key belongs to the ${env} environment`);
+  const row = await ctx.db.apiKey.findFirst({ where: { keyHash: digest(raw.trim()), environment: ctx.environment } });
+  return assertUsable(ctx, row);
+}
+
+async function keyOfGrant(ctx: ServiceContext, grant: RefreshGrant): Promise<UsableKey> {
+  const row = await ctx.db.apiKey.findFirst({ where: { id: grant.apiKeyId, environment: ctx.environment } });
+  return assertUsable(ctx, row);
+}
+
+function assertUsable(ctx: ServiceContext, row: (UsableKey & { revokedAt: Date | null; expiresAt: Date | null }) | null): UsableKey {
+  if (!row) throw AppError.unauthenticated('The API key is not valid');
+  if (row.revokedAt) throw AppError.unauthenticated('The API key has been revoked');
+  if (row.expiresAt && row.expiresAt <= ctx.clock.now()) throw AppError.unauthenticated('The API key has expired');
+  return { id: row.id, accountId: row.accountId, scopes: row.scopes };
+}
+
+/** The tenant, if it is the account's; another account's tenant is indistinguishable from none (404). */
+export async function findAccountTenantId(ctx: ServiceContext, accountId: string, tenantId: string): Promise<string> {
+  const id = parseInput(TenantIdHeader, tenantId, 'Service-tenant-id');
+  const tenant = await ctx.db.tenant.findFirst({ where: { id, accountId, environment: ctx.environment }, select: { id: true } });
+  if (!tenant) throw AppError.notFound('Tenant');
+  return tenant.id;
+}
+
+async function tokenPair(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null): Promise<TokenResponse> {
+  const refreshKind: RefreshKind = kind === 'master' ? 'MASTER' : kind === 'tenant' ? 'TENANT' : 'PLATFORM';
+  const response = await accessToken(ctx, kind, key, tenantId);
+  return { ...response, refresh_token: await issueRefreshToken(ctx, { kind: refreshKind, apiKeyId: key.id, tenantId }) };
+}
+
+async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null): Promise<TokenResponse> {
+  const scopes = kind === 'tenant' ? TENANT_TOKEN_SCOPES : key.scopes;
+  const claims = { tkn: kind, scope: scopeString(scopes), acc: key.accountId, key: key.id, ...(tenantId ? { tid: tenantId } : {}) };
+  const access = await ctx.auth.tokens.sign(claims, { subject: tenantId ? `tenant:${tenantId}` : `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS[kind] });
+  await touchKey(ctx, key.id);
+  return { access_token: access, expires_in: TOKEN_TTL_SECONDS[kind], scope: claims.scope, token_type: 'Bearer' };
+}
+
+async function marketplaceV1Pair(ctx: ServiceContext, key: UsableKey, successor?: string): Promise<MarketplaceV1Tokens> {
+  const jwt = await ctx.auth.tokens.sign(
+    { tkn: 'marketplace_v1', scope: scopeString(key.scopes), acc: key.accountId, key: key.id },
+    { subject: `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS.marketplace_v1 },
+  );
+  await touchKey(ctx, key.id);
+  const refreshToken = successor ?? (await issueRefreshToken(ctx, { kind: 'MARKETPLACE_V1', apiKeyId: key.id, tenantId: null }));
+  return { jwt, refreshToken, expiresIn: TOKEN_TTL_SECONDS.marketplace_v1 };
+}
+
+function touchKey(ctx: ServiceContext, id: string): Promise<unknown> {
+  return ctx.db.apiKey.update({ where: { id }, data: { lastUsedAt: ctx.clock.now() } });
+}

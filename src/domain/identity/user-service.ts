@@ -1,0 +1,111 @@
+/**
+ * The account's platform users (GET/POST /users, GET/PATCH /users/{userId}). Admins add and change
+ * users; anyone may change their own name and password. An account always keeps an active admin.
+ * Staff (internal) users are never made here: only by the bootstrap CLI and the demo seed.
+ */
+import { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validation.js';
+import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { requireAccess } from './access-policy.js';
+import { CreateUserBody, UpdateUserBody, type UserDto } from './identity-schemas.js';
+import { hashPassword } from './secrets.js';
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  disabledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toUserDto(row: UserRow): UserDto {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    disabled: row.disabledAt !== null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const UserId = z.uuid({ message: 'must be a uuid' });
+
+export async function listUsers(ctx: ServiceContext): Promise<UserDto[]> {
+  const actor = requireAccess(ctx, 'users.list');
+  const rows = await ctx.db.platformUser.findMany({
+    where: { accountId: actor.accountId, environment: ctx.environment },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map(toUserDto);
+}
+
+export async function getUser(ctx: ServiceContext, userId: unknown): Promise<UserDto> {
+  const actor = requireAccess(ctx, 'users.read');
+  return toUserDto(await findAccountUser(ctx, actor.accountId, userId));
+}
+
+export async function createUser(ctx: ServiceContext, input: unknown): Promise<UserDto> {
+  const actor = requireAccess(ctx, 'users.create');
+  const body = parseInput(CreateUserBody, input);
+  try {
+    const row = await ctx.db.platformUser.create({
+      data: {
+        accountId: actor.accountId,
+        email: body.email,
+        name: body.name ?? null,
+        role: body.role,
+        passwordHash: await hashPassword(body.password),
+        environment: ctx.environment,
+      },
+    });
+    ctx.logger.info({ userId: row.id, accountId: actor.accountId }, 'platform user created');
+    return toUserDto(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw AppError.conflict('A user with this email already exists', [{ pointer: '/email', message: 'is already registered' }]);
+    throw err;
+  }
+}
+
+export async function updateUser(ctx: ServiceContext, userId: unknown, input: unknown): Promise<UserDto> {
+  const actor = requireAccess(ctx, 'users.update');
+  const target = await findAccountUser(ctx, actor.accountId, userId);
+  const body = parseInput(UpdateUserBody, input);
+  const isSelf = target.id === actor.userId;
+  const needsAdmin = !isSelf || body.role !== undefined || body.disabled !== undefined;
+  if (needsAdmin && !actor.scopes.includes('users:write')) {
+    throw AppError.forbidden('Only an account admin may change other users, roles or the disabled flag');
+  }
+  if (target.role === 'STAFF' && actor.role !== 'STAFF') throw AppError.forbidden('Staff users are managed by staff only');
+  const demotesAdmin = target.role === 'ADMIN' && ((body.role !== undefined && body.role !== 'ADMIN') || body.disabled === true);
+  if (demotesAdmin) await assertAnotherActiveAdmin(ctx, actor.accountId, target.id);
+  const row = await ctx.db.platformUser.update({
+    where: { id: target.id },
+    data: {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.role !== undefined ? { role: body.role } : {}),
+      ...(body.disabled !== undefined ? { disabledAt: body.disabled ? ctx.clock.now() : null } : {}),
+      ...(body.password !== undefined ? { passwordHash: await hashPassword(body.password) } : {}),
+    },
+  });
+  return toUserDto(row);
+}
+
+async function findAccountUser(ctx: ServiceContext, accountId: string, userId: unknown): Promise<UserRow & { role: 'MEMBER' | 'ADMIN' | 'STAFF' }> {
+  const id = parseInput(UserId, userId, 'User id');
+  const row = await ctx.db.platformUser.findFirst({ where: { id, accountId, environment: ctx.environment } });
+  if (!row) throw AppError.notFound('User');
+  return row;
+}
+
+async function assertAnotherActiveAdmin(ctx: ServiceContext, accountId: string, exceptUserId: string): Promise<void> {
+  const others = await ctx.db.platformUser.count({
+    where: { accountId, role: 'ADMIN', disabledAt: null, id: { not: exceptUserId }, environment: ctx.environment },
+  });
+  if (others === 0) throw AppError.conflict('The account must keep at least one active admin');
+}
