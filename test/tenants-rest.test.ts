@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
+let me: Integrator;
+let auth: Record<string, string>;
 beforeAll(async () => {
   app = await startTestApp();
+  me = await signUpIntegrator(app);
+  auth = bearer(me.platformToken);
 });
 afterAll(() => app?.close());
 
@@ -16,7 +21,7 @@ describe.each([
 ])('POST %s tenants', (_surface, path) => {
   it('creates a tenant: 201 with the spec 2.5 shape', async () => {
     const referenceId = `ref-${path.length}-${Date.now()}`;
-    const res = await postJson(app.url + path, { referenceId });
+    const res = await postJson(app.url + path, { referenceId }, auth);
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual(['createdDateTime', 'id', 'referenceId', 'updatedDateTime']);
@@ -29,20 +34,20 @@ describe.each([
   });
 
   it('creates a tenant without referenceId, also with no body at all', async () => {
-    const withEmpty = await postJson(app.url + path, {});
+    const withEmpty = await postJson(app.url + path, {}, auth);
     expect(withEmpty.status).toBe(201);
     expect((await withEmpty.json()).referenceId).toBeNull();
-    const withNone = await fetch(app.url + path, { method: 'POST' });
+    const withNone = await fetch(app.url + path, { method: 'POST', headers: auth });
     expect(withNone.status).toBe(201);
   });
 });
 
 describe('tenant creation errors', () => {
   it('refuses a duplicate referenceId with 409 and writes no second row', async () => {
-    const first = await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'dup-ref' });
+    const first = await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'dup-ref' }, auth);
     expect(first.status).toBe(201);
     const before = await tenantCount();
-    const second = await postJson(`${app.url}/api/marketplace/v2/tenants`, { referenceId: 'dup-ref' });
+    const second = await postJson(`${app.url}/api/marketplace/v2/tenants`, { referenceId: 'dup-ref' }, auth);
     expect(second.status).toBe(409);
     expect(second.headers.get('content-type')).toContain('application/problem+json');
     expect(await second.json()).toEqual({
@@ -62,7 +67,7 @@ describe('tenant creation errors', () => {
     [{ referenceId: 42 }, '/referenceId', 'expected string'],
   ])('refuses body %j with 400 naming %s, and writes nothing', async (body, pointer, message) => {
     const before = await tenantCount();
-    const res = await postJson(`${app.url}/api/business/v1/tenants`, body);
+    const res = await postJson(`${app.url}/api/business/v1/tenants`, body, auth);
     expect(res.status).toBe(400);
     const problem = await res.json();
     expect(problem).toMatchObject({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request' });
@@ -73,7 +78,7 @@ describe('tenant creation errors', () => {
   });
 
   it('answers malformed JSON with a 400 problem', async () => {
-    const res = await postJson(`${app.url}/api/business/v1/tenants`, '{"referenceId":');
+    const res = await postJson(`${app.url}/api/business/v1/tenants`, '{"referenceId":', auth);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST', detail: 'Request body is not valid JSON' });
   });
@@ -81,14 +86,14 @@ describe('tenant creation errors', () => {
 
 describe('GET {platform_base}/tenants/{tenantId}', () => {
   it('reads one tenant, 404s an unknown one and 400s a malformed id', async () => {
-    const created = await (await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'read-me' })).json();
-    const res = await fetch(`${app.url}/api/platform/v1/tenants/${created.id}`);
+    const created = await (await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'read-me' }, auth)).json();
+    const res = await fetch(`${app.url}/api/platform/v1/tenants/${created.id}`, { headers: auth });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(created);
-    const missing = await fetch(`${app.url}/api/platform/v1/tenants/00000000-0000-4000-8000-000000000000`);
+    const missing = await fetch(`${app.url}/api/platform/v1/tenants/00000000-0000-4000-8000-000000000000`, { headers: auth });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND', detail: 'Tenant was not found' });
-    const malformed = await fetch(`${app.url}/api/platform/v1/tenants/not-a-uuid`);
+    const malformed = await fetch(`${app.url}/api/platform/v1/tenants/not-a-uuid`, { headers: auth });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).errors).toEqual([{ pointer: '', message: 'must be a uuid' }]);
   });

@@ -32,8 +32,14 @@ export async function subscribe<T = Record<string, any>>(
   baseUrl: string,
   query: string,
   variables: Record<string, unknown> = {},
+  connectionParams: Record<string, string> = {},
 ): Promise<Subscription<GraphQLResponse<T>>> {
-  const client: Client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: false });
+  const client: Client = createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    lazy: false,
+    connectionParams,
+  });
   const queue: GraphQLResponse<T>[] = [];
   const waiters: Array<(v: GraphQLResponse<T>) => void> = [];
   let failure: unknown;

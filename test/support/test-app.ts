@@ -3,7 +3,16 @@ import { loadConfig, type AppConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/context.js';
 import { startSingleProcessServer } from '../../src/http/single-process-server.js';
 import { startRuntime, type Runtime } from '../../src/runtime/runtime.js';
+import { generateSigningJwk } from '../../src/infra/signing-keys.js';
+import { freePort } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+let sharedKeys: Promise<string> | undefined;
+/** One generated key set per test file (as a deployment would configure one). */
+export function testSigningKeys(): Promise<string> {
+  sharedKeys ??= generateSigningJwk().then((key) => JSON.stringify({ keys: [key] }));
+  return sharedKeys;
+}
 
 export interface TestApp {
   url: string;
@@ -14,13 +23,17 @@ export interface TestApp {
 
 export async function startTestApp(options: { config?: Partial<AppConfig>; clock?: Clock } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
+  // The port is chosen first because the public URL is the token issuer that clients verify.
+  const port = await freePort();
   const config = loadConfig(
     {},
     {
       DATABASE_URL: database.url,
       DB_POOL_SIZE: database.embedded ? 1 : 4,
-      PORT: 0,
+      PORT: port,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       HOST: '127.0.0.1',
+      AUTH_SIGNING_KEYS: await testSigningKeys(),
       LOG_LEVEL: 'silent',
       SEED_DEMO_DATA: false,
       ...options.config,
