@@ -7,6 +7,7 @@
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
 import { createLogger } from './infra/logger.js';
@@ -23,7 +24,11 @@ const redisUrl = config.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const loopback = (port: number) => `http://127.0.0.1:${port}`;
 
 const subgraphPorts = { profiles: basePort + 11, matches: basePort + 12, applications: basePort + 13, tenants: basePort + 14 };
+// Every process signs and verifies with the same keys and names the same issuer: the REST
+// adapter's address, where /oauth/token and /.well-known/* are served, unless PUBLIC_URL says otherwise.
 const sharedEnv = {
+  PUBLIC_URL: process.env.PUBLIC_URL || loopback(basePort + 1),
+  ...(config.AUTH_SIGNING_KEYS ? {} : { AUTH_SIGNING_KEYS_FILE: config.AUTH_SIGNING_KEYS_FILE ?? path.resolve(config.DATA_DIR, 'signing-keys.json') }),
   REDIS_URL: redisUrl,
   PROFILES_URL: `${loopback(subgraphPorts.profiles)}/graphql`,
   MATCHES_URL: `${loopback(subgraphPorts.matches)}/graphql`,
@@ -37,6 +42,7 @@ const services: Array<{ name: string; port: number }> = [
   { name: 'gateway', port: basePort },
 ];
 
+// Migrates, seeds, and (in demo, without configured keys) generates the signing key file once.
 const prepared = await startRuntime(config, { logger });
 await prepared.close();
 

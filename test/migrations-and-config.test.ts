@@ -48,7 +48,13 @@ describe('configuration', () => {
   });
 
   it('never seeds demo data in production, even when asked', () => {
-    expect(loadConfig({ DEPLOY_ENV: 'production', SEED_DEMO_DATA: 'true' }).SEED_DEMO_DATA).toBe(false);
+    expect(loadConfig({ DEPLOY_ENV: 'production', SEED_DEMO_DATA: 'true', AUTH_SIGNING_KEYS_FILE: '/keys.json' }).SEED_DEMO_DATA).toBe(false);
+  });
+
+  it('requires configured signing keys in production, and derives the issuer from PORT', () => {
+    expect(() => loadConfig({ DEPLOY_ENV: 'production' })).toThrow(/AUTH_SIGNING_KEYS or AUTH_SIGNING_KEYS_FILE is required in production/);
+    expect(loadConfig({ PORT: '4100' }).PUBLIC_URL).toBe('http://localhost:4100');
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).PUBLIC_URL).toBe('https://api.example.com');
   });
 
   it('fails fast naming every invalid key', () => {
