@@ -11,6 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { openDatabase } from '../src/infra/database.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
@@ -33,7 +35,13 @@ function pick<T>(items: T[]): T {
   return items[Math.floor(Math.random() * items.length)] as T;
 }
 
-async function load(name: string, url: string, request: (id: string) => { path: string; method?: 'GET' | 'POST'; body?: string }, ids: string[]): Promise<Row> {
+async function load(
+  name: string,
+  url: string,
+  request: (id: string) => { path: string; method?: 'GET' | 'POST'; body?: string },
+  ids: string[],
+  authorization?: string,
+): Promise<Row> {
   process.stdout.write(`  ${name} … `);
   const result = await autocannon({
     url,
@@ -43,7 +51,8 @@ async function load(name: string, url: string, request: (id: string) => { path: 
       {
         setupRequest: (req) => {
           const r = request(pick(ids));
-          return { ...req, path: r.path, method: r.method ?? 'GET', body: r.body, headers: { 'content-type': 'application/json', accept: 'application/json' } };
+          const headers = { 'content-type': 'application/json', accept: 'application/json', ...(authorization ? { authorization } : {}) };
+          return { ...req, path: r.path, method: r.method ?? 'GET', body: r.body, headers };
         },
       },
     ],
@@ -58,14 +67,41 @@ const FEDERATED = 'query($id: ID!) { tenant(id: $id) { id referenceId profile { 
 const restRequest = (id: string) => ({ path: `/api/platform/v1/tenants/${id}` });
 const graphqlRequest = (id: string) => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query: FEDERATED, variables: { id } }) });
 
-async function seed(url: string): Promise<string[]> {
+const BENCH_USER = { email: 'bench@example.test', password: 'bench-password-123' };
+
+/** An account whose tenants are read, signed in the way integrators do: login → API key → platform token. */
+async function createAccount(url: string): Promise<string> {
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'unused', poolSize: 1, migrate: false });
+  const { accountId } = await createAccountWithUser(db.prisma, { environment: 'demo', accountName: 'bench', ...BENCH_USER });
+  await db.close();
+  return accountId;
+}
+
+async function platformAuthorization(restUrl: string): Promise<string> {
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${restUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, string>>;
+  };
+  const login = await post('/api/platform/v1/auth/login', BENCH_USER);
+  const key = await post('/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read'] }, { authorization: `Bearer ${login.access_token}` });
+  const token = await post('/api/platform/v1/auth/token', undefined, { 'x-api-key': key.key as string });
+  return `Bearer ${token.access_token}`;
+}
+
+async function seed(url: string, accountId: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const ids: string[] = [];
   for (let i = 0; i < TENANTS; i++) {
     const id = randomUUID();
     ids.push(id);
-    await client.query('INSERT INTO tenant (id, "referenceId", environment, "updatedDateTime") VALUES ($1, $2, $3, now())', [id, `bench-${i}`, 'demo']);
+    await client.query('INSERT INTO tenant (id, "accountId", "referenceId", environment, "updatedDateTime") VALUES ($1, $2, $3, $4, now())', [
+      id,
+      accountId,
+      `bench-${i}`,
+      'demo',
+    ]);
     if (i % 2 === 0) {
       await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [randomUUID(), id, 'GB', 'demo']);
     }
@@ -81,7 +117,7 @@ try {
   await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
   const url = databaseUrlFor(serverUrl, dbName);
   await applyMigrations(url);
-  const ids = await seed(url);
+  const ids = await seed(url, await createAccount(url));
   const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
   console.log(`tenant read: ${TENANTS} tenants (half with a profile), ${connections} connections, ${seconds} s per case`);
 
@@ -96,12 +132,13 @@ try {
 
   console.log('single-process mode');
   const port = await freePort();
-  const single = startEntry('src/main.ts', [], { ...env, PORT: String(port) });
-  procs.push(single);
   const singleUrl = `http://127.0.0.1:${port}`;
+  const single = startEntry('src/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: singleUrl });
+  procs.push(single);
   await waitForHealth(singleUrl, single);
-  rows.push({ ...(await load('single: REST GET tenant', singleUrl, restRequest, ids)), baseline: rawTenant.name });
-  rows.push({ ...(await load('single: GraphQL tenant+profile', singleUrl, graphqlRequest, ids)), baseline: rawFederated.name });
+  const singleAuth = await platformAuthorization(singleUrl);
+  rows.push({ ...(await load('single: REST GET tenant', singleUrl, restRequest, ids, singleAuth)), baseline: rawTenant.name });
+  rows.push({ ...(await load('single: GraphQL tenant+profile', singleUrl, graphqlRequest, ids, singleAuth)), baseline: rawFederated.name });
   await single.stop();
 
   console.log('distributed mode');
@@ -109,8 +146,9 @@ try {
   const distributed = startEntry('src/distributed.ts', [], { ...env, REDIS_URL: redisUrl, BASE_PORT: String(distBase) });
   procs.push(distributed);
   await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
-  rows.push({ ...(await load('distributed: REST GET tenant', `http://127.0.0.1:${distBase + 1}`, restRequest, ids)), baseline: rawTenant.name });
-  rows.push({ ...(await load('distributed: GraphQL tenant+profile', `http://127.0.0.1:${distBase}`, graphqlRequest, ids)), baseline: rawFederated.name });
+  const distAuth = await platformAuthorization(`http://127.0.0.1:${distBase + 1}`);
+  rows.push({ ...(await load('distributed: REST GET tenant', `http://127.0.0.1:${distBase + 1}`, restRequest, ids, distAuth)), baseline: rawTenant.name });
+  rows.push({ ...(await load('distributed: GraphQL tenant+profile', `http://127.0.0.1:${distBase}`, graphqlRequest, ids, distAuth)), baseline: rawFederated.name });
 
   const byName = new Map(rows.map((r) => [r.name, r]));
   console.log('\n| case | req/s | p50 ms | p99 ms | ratio to baseline |');

@@ -43,12 +43,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const data = parsed.data;
-  if (data.DEPLOY_ENV === 'production' && !data.AUTH_SIGNING_KEYS && !data.AUTH_SIGNING_KEYS_FILE && !overrides.AUTH_SIGNING_KEYS) {
+  const data = { ...parsed.data, ...overrides };
+  if (data.DEPLOY_ENV === 'production' && !data.AUTH_SIGNING_KEYS && !data.AUTH_SIGNING_KEYS_FILE) {
     throw new Error('Invalid configuration:\n  AUTH_SIGNING_KEYS or AUTH_SIGNING_KEYS_FILE is required in production');
   }
-  const seed = data.SEED_DEMO_DATA ?? data.DEPLOY_ENV === 'demo';
-  const port = overrides.PORT ?? data.PORT;
-  const publicUrl = (overrides.PUBLIC_URL ?? data.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  return { ...data, SEED_DEMO_DATA: seed && data.DEPLOY_ENV === 'demo', ...overrides, PUBLIC_URL: publicUrl };
+  // Demo data is never seeded in production, whatever the environment or overrides ask.
+  const seed = (data.SEED_DEMO_DATA ?? data.DEPLOY_ENV === 'demo') && data.DEPLOY_ENV === 'demo';
+  const publicUrl = (data.PUBLIC_URL ?? `http://localhost:${data.PORT}`).replace(/\/+$/, '');
+  return { ...data, SEED_DEMO_DATA: seed, PUBLIC_URL: publicUrl };
 }

@@ -92,8 +92,13 @@ describe('API keys', () => {
     expect(JSON.stringify(list)).not.toContain(created.key);
 
     const token = await platformToken(app, created.key);
+    expect((await fetch(url('/api/platform/v1/tenants'), { headers: bearer(token.access_token) })).status).toBe(200);
     const revoke = await fetch(url(`/api/platform/v1/api-key/${created.id}`), { method: 'DELETE', headers: bearer(me.loginToken) });
     expect(revoke.status).toBe(204);
+    // The key's live access token stops working too, before its expiry.
+    const live = await fetch(url('/api/platform/v1/tenants'), { headers: bearer(token.access_token) });
+    expect(live.status).toBe(401);
+    expect((await live.json()).detail).toBe('Invalid token: its API key has been revoked');
     const exchange = await postJson(url('/api/platform/v1/auth/token'), undefined, { 'x-api-key': created.key });
     expect(exchange.status).toBe(401);
     expect((await exchange.json()).detail).toBe('The API key has been revoked');

@@ -6,6 +6,7 @@ import type { Logger } from '../infra/logger.js';
 import type { Db } from '../infra/database.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './identity/actor.js';
+import type { CredentialStatus } from './identity/credential-status.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
 import type { TokenAuthority } from './identity/token-authority.js';
 
@@ -19,10 +20,11 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** Credential machinery of the process: token signing/verification and login throttling. */
+/** Credential machinery of the process: token signing/verification, login throttling, revocation status. */
 export interface AuthKit {
   tokens: TokenAuthority;
   loginThrottle: LoginThrottle;
+  credentialStatus: CredentialStatus;
 }
 
 export interface ServiceContext {

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config.js';
 import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../domain/context.js';
 import { ANONYMOUS } from '../domain/identity/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
+import { createCredentialStatus } from '../domain/identity/credential-status.js';
 import { createLoginThrottle } from '../domain/identity/login-throttle.js';
 import { TokenAuthority } from '../domain/identity/token-authority.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
@@ -55,6 +56,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   const auth: AuthKit = {
     tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
     loginThrottle: createLoginThrottle(throttleStore),
+    credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
   const contextFor = (caller: Partial<Caller> = {}): ServiceContext => ({
     actor: caller.actor ?? ANONYMOUS,
@@ -75,7 +77,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     auth,
     contextFor,
     async contextForRequest(headers) {
-      return contextFor(await authenticate(auth.tokens, credentialHeaders(headers)));
+      return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));
     },
     async close() {
       throttleStore?.disconnect();

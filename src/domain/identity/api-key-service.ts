@@ -80,7 +80,7 @@ export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyDto[]> {
 
 const KeyId = z.uuid({ message: 'must be a uuid' });
 
-/** Revoking stops new tokens and refreshes at once; tokens already issued run to their expiry. */
+/** Revoking stops new tokens, refreshes and the key's live tokens (credential-status.ts). */
 export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise<void> {
   const actor = requireAccess(ctx, 'apiKeys.revoke');
   const id = parseInput(KeyId, keyId, 'API key id');
@@ -95,5 +95,6 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise
     return; // already revoked: revoking is idempotent
   }
   await ctx.db.refreshToken.updateMany({ where: { apiKeyId: id, revokedAt: null }, data: { revokedAt: now } });
+  ctx.auth.credentialStatus.forget(id);
   ctx.logger.info({ apiKeyId: id, accountId: actor.accountId }, 'API key revoked');
 }

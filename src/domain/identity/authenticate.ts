@@ -6,6 +6,7 @@
 import type { Actor, PlatformRole } from './actor.js';
 import { ANONYMOUS } from './actor.js';
 import { AppError } from '../errors.js';
+import type { CredentialStatus } from './credential-status.js';
 import type { TokenAuthority, VerifiedToken } from './token-authority.js';
 
 export interface CredentialHeaders {
@@ -18,7 +19,7 @@ export interface Caller {
   requestedTenantId: string | null;
 }
 
-export async function authenticate(tokens: TokenAuthority, headers: CredentialHeaders): Promise<Caller> {
+export async function authenticate(tokens: TokenAuthority, status: CredentialStatus, headers: CredentialHeaders): Promise<Caller> {
   const requestedTenantId = headers.serviceTenantId?.trim() || null;
   const authorization = headers.authorization?.trim();
   if (!authorization) return { actor: ANONYMOUS, requestedTenantId };
@@ -28,7 +29,9 @@ export async function authenticate(tokens: TokenAuthority, headers: CredentialHe
     return { actor: { kind: 'anonymous', rejection }, requestedTenantId };
   }
   try {
-    return { actor: actorOf(await tokens.verify(match[1])), requestedTenantId };
+    const actor = actorOf(await tokens.verify(match[1]));
+    await status.assertActive(actor);
+    return { actor, requestedTenantId };
   } catch (err) {
     if (err instanceof AppError) return { actor: { kind: 'anonymous', rejection: err }, requestedTenantId };
     throw err;

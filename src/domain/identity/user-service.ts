@@ -93,6 +93,7 @@ export async function updateUser(ctx: ServiceContext, userId: unknown, input: un
       ...(body.password !== undefined ? { passwordHash: await hashPassword(body.password) } : {}),
     },
   });
+  ctx.auth.credentialStatus.forget(row.id);
   return toUserDto(row);
 }
 
