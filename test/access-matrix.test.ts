@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { accessTableMarkdown } from '../src/domain/identity/access-policy.js';
 import { TokenAuthority } from '../src/domain/identity/token-authority.js';
 import { loadSigningKeys } from '../src/infra/signing-keys.js';
 import { graphql } from './support/graphql-client.js';
@@ -191,5 +193,12 @@ describe('GET /profile: platform, tenant and master tokens (spec 4.2 rule 2, 5.4
   it('an unknown tenant id is a 404, a malformed one a 400', async () => {
     expect((await getProfile(me.platformToken, randomUUID())).status).toBe(404);
     expect((await getProfile(me.platformToken, 'not-a-uuid')).status).toBe(400);
+  });
+});
+
+describe('the access table', () => {
+  it('is the one README shows', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(accessTableMarkdown());
   });
 });

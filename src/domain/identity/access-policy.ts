@@ -129,3 +129,13 @@ function listKinds(kinds: readonly TokenKind[]): string {
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
+
+/** The access table as README shows it (a test keeps README in step). */
+export function accessTableMarkdown(): string {
+  const rows = Object.entries(ACCESS_POLICY).map(([operation, rule]: [string, AccessRule]) => {
+    const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
+    const scope = scopes.length ? scopes.map((s) => `\`${s}\``).join(' or ') : '—';
+    return `| \`${operation}\` | ${rule.tokens.join(', ')} | ${scope} | ${rule.description} |`;
+  });
+  return ['| operation | token kinds | scope | what it allows |', '|---|---|---|---|', ...rows].join('\n');
+}
