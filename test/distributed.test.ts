@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { graphql, settle, subscribe } from './support/graphql-client.js';
 import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
+import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
+import { bearer, demoIntegratorToken } from './support/identities.js';
 import { postJson } from './support/test-app.js';
 
 // The distributed deployment runs on a real PostgreSQL (and Redis for events): CI provides both.
@@ -24,6 +28,7 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
       DATABASE_URL: databaseUrlFor(baseUrl!, dbName),
       REDIS_URL: redisUrl,
       BASE_PORT: String(basePort),
+      DATA_DIR: path.join(tmpdir(), dbName),
       HOST: '127.0.0.1',
     });
     const gateway = `http://127.0.0.1:${basePort}`;
@@ -41,21 +46,28 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
       expect(health).toMatchObject({ status: 'ok', database: 'ready' });
     }
 
+    // A token issued by the REST process verifies in every subgraph process (shared keys and issuer);
+    // the gateway forwards it over HTTP and, for subscriptions, in connection_init.
+    const { email, password } = DEMO_CREDENTIALS.integrator;
+    const auth = bearer(await demoIntegratorToken(rest, email, password));
+    const anonymous = await graphql(gateway, '{ tenants { total } }');
+    expect(anonymous.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+
     // The event is published by the REST process and delivered by the tenants subgraph process,
     // through Redis, then through the gateway process to this graphql-ws client.
-    const sub = await subscribe(gateway, 'subscription { tenantCreated { id referenceId } }');
+    const sub = await subscribe(gateway, 'subscription { tenantCreated { id referenceId } }', {}, auth);
     try {
       await settle(800);
-      const res = await postJson(`${rest}/api/business/v1/tenants`, { referenceId: 'distributed-1' });
+      const res = await postJson(`${rest}/api/business/v1/tenants`, { referenceId: 'distributed-1' }, auth);
       expect(res.status).toBe(201);
       const tenant = (await res.json()) as { id: string };
       expect(await sub.next()).toEqual({ data: { tenantCreated: { id: tenant.id, referenceId: 'distributed-1' } } });
 
-      const federated = await graphql(gateway, 'query($id: ID!) { tenant(id: $id) { referenceId profile { uuid } } }', { id: tenant.id });
-      expect(federated).toEqual({ data: { tenant: { referenceId: 'distributed-1', profile: null } } });
-      const lenders = await graphql(gateway, '{ lenders { id products { productType } } }');
+      const federated = await graphql(gateway, 'query($id: ID!) { tenant(id: $id) { referenceId } }', { id: tenant.id }, auth);
+      expect(federated).toEqual({ data: { tenant: { referenceId: 'distributed-1' } } });
+      const lenders = await graphql(gateway, '{ lenders { id products { productType } } }', {}, auth);
       expect((lenders.data?.lenders as unknown[]).length).toBeGreaterThan(0);
-      const missing = await graphql(gateway, '{ tenant(id: "00000000-0000-4000-8000-000000000000") { id } }');
+      const missing = await graphql(gateway, '{ tenant(id: "00000000-0000-4000-8000-000000000000") { id } }', {}, auth);
       expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     } finally {
       await sub.close();

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { graphql } from './support/graphql-client.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
+import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
+import { bearer, demoIntegratorToken } from './support/identities.js';
 import { postJson } from './support/test-app.js';
 
 // `npm start` on a fresh machine: no DATABASE_URL, so the embedded PGlite keeps data under DATA_DIR.
@@ -25,17 +27,21 @@ describe('npm start on the embedded default', () => {
     expect(await waitForHealth(url, proc)).toEqual({ status: 'ok', service: 'all-in-one', database: 'ready' });
     expect(proc.output()).toContain('seeded');
 
-    const created = await postJson(`${url}/api/business/v1/tenants`, { referenceId: 'persisted' });
+    // The seeded demo integrator signs in, makes a key and a platform token: the README's flow.
+    const { email, password } = DEMO_CREDENTIALS.integrator;
+    const auth = bearer(await demoIntegratorToken(url, email, password));
+    const created = await postJson(`${url}/api/business/v1/tenants`, { referenceId: 'persisted' }, auth);
     expect(created.status).toBe(201);
     const tenant = await created.json();
-    const lenders = await graphql(url, '{ lenders { id } }');
+    const lenders = await graphql(url, '{ lenders { id } }', {}, auth);
     expect((lenders.data?.lenders as unknown[]).length).toBeGreaterThan(0);
     await proc.stop();
 
     proc = startEntry('src/main.ts', [], env);
     await waitForHealth(url, proc);
     expect(proc.output()).not.toContain('seeding demo data');
-    const read = await graphql(url, 'query($id: ID!) { tenant(id: $id) { referenceId profile { uuid } } }', { id: tenant.id });
-    expect(read).toEqual({ data: { tenant: { referenceId: 'persisted', profile: null } } });
+    // The signing key was kept in DATA_DIR too: the token from before the restart still verifies.
+    const read = await graphql(url, 'query($id: ID!) { tenant(id: $id) { referenceId } }', { id: tenant.id }, auth);
+    expect(read).toEqual({ data: { tenant: { referenceId: 'persisted' } } });
   });
 });

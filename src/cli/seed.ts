@@ -1,8 +1,9 @@
-/** `npm run db:seed`: (re)applies the deterministic demo data. Idempotent; refused in production. */
+/** `npm run db:seed`: (re)applies the deterministic demo data and demo sign-in identities. Idempotent; refused in production. */
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../infra/database.js';
 import { createLogger } from '../infra/logger.js';
 import { seedDemoData } from '../../prisma/seed/seed-demo-data.js';
+import { seedDemoIdentities } from '../../prisma/seed/demo-identities.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'seed');
@@ -18,4 +19,6 @@ const database = await openDatabase({
 });
 const counts = await seedDemoData(database.prisma, (msg) => logger.info(msg));
 logger.info(counts, 'demo data seeded');
+const identities = await seedDemoIdentities(database.prisma, (msg) => logger.info(msg));
+logger.info(identities, 'demo identities ensured');
 await database.close();

@@ -43,7 +43,7 @@ export async function generateSigningJwk(): Promise<JWK> {
 }
 
 /** Puts a new signing key in front of the file's key set; older keys keep verifying. */
-export async function rotateSigningKeyFile(file: string, keepOld = 1): Promise<JWK> {
+export async function rotateSigningKeyFile(file: string, keepOld = 2): Promise<JWK> {
   const current = parseKeySet((await readIfPresent(file)) ?? '{"keys":[]}', file);
   const fresh = await generateSigningJwk();
   const tmp = `${file}.${randomUUID()}.tmp`;

@@ -53,6 +53,17 @@ export async function createTenant(app: TestApp, token: string, referenceId?: st
   return expectJson(await postJson(`${app.url}/api/business/v1/tenants`, referenceId ? { referenceId } : {}, bearer(token)), 201);
 }
 
+/**
+ * The demo integrator of a seeded demo deployment, signed in as a user would: login → API key →
+ * platform token, against any base URL (a process started by a test, not only a TestApp).
+ */
+export async function demoIntegratorToken(baseUrl: string, email: string, password: string): Promise<string> {
+  const app = { url: baseUrl } as TestApp;
+  const login = await signIn(app, email, password);
+  const key = await createApiKey(app, login, { name: `test-${randomUUID()}`, scopes: [...API_KEY_SCOPES] });
+  return (await platformToken(app, key.key)).access_token;
+}
+
 /** A new account with an admin user, a key holding every scope, and a platform token. */
 export async function signUpIntegrator(app: TestApp, name = `acct-${randomUUID().slice(0, 8)}`): Promise<Integrator> {
   const email = `${name}@example.test`;
