@@ -4,6 +4,7 @@
  * `surface` says which credentials the path's API recognises (401 for others, before the handler);
  * what each operation then needs is the access table (src/domain/identity/access-policy.ts).
  */
+import * as companies from '../src/domain/companies/company-service.js';
 import type { ServiceContext } from '../src/domain/context.js';
 import * as lenderApplications from '../src/domain/lender-api/lender-application-service.js';
 import type { Surface } from '../src/domain/identity/access-policy.js';
@@ -235,6 +236,24 @@ const businessV1Routes: RouteDefinition[] = [
 ];
 
 const marketplaceV1Routes: RouteDefinition[] = [
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/companies/search/:searchTerm`,
+    operationId: 'CompanyController_search',
+    summary: 'Companies by name (exact, prefix, then inside the name) or registration number; 10 unless limit (1-100)',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => companies.searchCompanies(ctx, req.params.searchTerm, req.query),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/companies/:registrationNumber`,
+    operationId: 'CompanyController_get',
+    summary: 'One company of the registry as CompanyInformation',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => companies.getCompany(ctx, req.params.registrationNumber, req.query),
+  },
   {
     method: 'post',
     path: `${BASES.marketplaceV1}/auth/authorize`,

@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../infra/logger.js';
 import type { Db } from '../infra/database.js';
+import type { CompanyRegistry } from './companies/company-registry.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './identity/actor.js';
 import type { CredentialStatus } from './identity/credential-status.js';
@@ -37,4 +38,6 @@ export interface ServiceContext {
   logger: Logger;
   events: EventBus;
   auth: AuthKit;
+  /** The company registry (the seeded table in demo; a data provider could stand in). */
+  companies: CompanyRegistry;
 }

@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
@@ -15,7 +16,8 @@ export interface EmbeddedPostgres {
 /** dataDir 'memory://' keeps everything in memory (tests); any other value is a directory on disk. */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  // Extensions the migrations create must be bundled into the WebAssembly build here.
+  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
   await server.start();
   const [host, port] = server.getServerConn().split(':');

@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../domain/context.js';
+import { databaseRegistry } from '../domain/companies/company-registry.js';
 import { ANONYMOUS } from '../domain/identity/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
 import { createCredentialStatus } from '../domain/identity/credential-status.js';
@@ -58,6 +59,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     loginThrottle: createLoginThrottle(throttleStore),
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
+  const companies = databaseRegistry(database.prisma);
   const contextFor = (caller: Partial<Caller> = {}): ServiceContext => ({
     actor: caller.actor ?? ANONYMOUS,
     requestedTenantId: caller.requestedTenantId ?? null,
@@ -67,6 +69,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     logger,
     events: events.bus,
     auth,
+    companies,
   });
   return {
     config,

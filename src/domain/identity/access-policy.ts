@@ -51,6 +51,9 @@ export const ACCESS_POLICY = {
     description: 'Read a profile the caller owns (Marketplace V1) or of its tenants (platform/tenant token)',
   },
 
+  // Company registry (Marketplace V1 search and lookup)
+  'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },
+
   // Catalogue and applications (read paths of the foundation; extended by later issues)
   'lenders.read': { tokens: ['platform', 'master', 'tenant', 'marketplace_v1', 'login'], description: 'Read the lender catalogue' },
   'businessApplications.read': {

@@ -1,0 +1,98 @@
+/**
+ * The company registry behind company search, lookups and credit reports. The demo deployment
+ * reads the seeded `company` table; a real company-data provider (Companies House, a credit bureau)
+ * would implement the same interface.
+ */
+import type { Db } from '../../infra/database.js';
+
+export interface RegistryCompany {
+  countryCode: string;
+  registrationNumber: string;
+  name: string;
+  type: string;
+  sector: string;
+  status: 'ACTIVE' | 'DISSOLVED' | string;
+  vatStatus: string;
+  incorporatedAt: Date | null;
+  scoreValue: number;
+  previousScoreValue: number | null;
+  scoreChangedAt: Date | null;
+  scoreLastAssessedAt: Date | null;
+  creditLimitValue: number | null;
+  creditLimitCurrency: string | null;
+  employeesNumber: number | null;
+  website: string | null;
+  address: unknown;
+  companyNoticesCount: number;
+  companyNoticesValue: number;
+  directorsNoticesCount: number;
+  directorsNoticesValue: number;
+  noticesCurrency: string;
+}
+
+export interface SearchHit {
+  name: string;
+  number: string;
+}
+
+export interface CompanyRegistry {
+  /** Names (case-insensitive: exact, then prefix, then inside the name) or registration numbers. */
+  search(term: string, options: { countryCode: string; limit: number }): Promise<SearchHit[]>;
+  find(registrationNumber: string, countryCode: string): Promise<RegistryCompany | null>;
+  /** Mean score of the sector's live companies, or null when the registry has none. */
+  sectorAverageScore(sector: string, countryCode: string): Promise<number | null>;
+}
+
+/** Escapes LIKE wildcards so a search term is matched literally. */
+function likeLiteral(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Trigram (inside-the-name) matching needs three characters to use its index. */
+const MIN_INFIX_LENGTH = 3;
+
+export function databaseRegistry(db: Db): CompanyRegistry {
+  return {
+    async search(term, { countryCode, limit }) {
+      const lower = term.toLowerCase();
+      const upper = term.toUpperCase().replace(/\s+/g, '');
+      const prefix = `${likeLiteral(lower)}%`;
+      const infix = lower.length >= MIN_INFIX_LENGTH ? `%${likeLiteral(lower)}%` : prefix;
+      const numberPrefix = `${likeLiteral(upper)}%`;
+      // Each OR branch has its own index (prefix btree, trigram gin, number btree): a bitmap OR, no scan.
+      return db.$queryRaw<SearchHit[]>`
+        SELECT name, "registrationNumber" AS number
+        FROM company
+        WHERE "countryCode" = ${countryCode}
+          AND ("nameLower" LIKE ${prefix} OR "nameLower" LIKE ${infix} OR "registrationNumber" LIKE ${numberPrefix})
+        ORDER BY
+          CASE
+            WHEN "nameLower" = ${lower} OR "registrationNumber" = ${upper} THEN 0
+            WHEN "nameLower" LIKE ${prefix} OR "registrationNumber" LIKE ${numberPrefix} THEN 1
+            ELSE 2
+          END,
+          name, "registrationNumber"
+        LIMIT ${limit}`;
+    },
+
+    async find(registrationNumber, countryCode) {
+      const row = await db.company.findUnique({
+        where: { countryCode_registrationNumber: { countryCode, registrationNumber: registrationNumber.toUpperCase() } },
+      });
+      if (!row) return null;
+      return {
+        ...row,
+        creditLimitValue: row.creditLimitValue === null ? null : Number(row.creditLimitValue),
+        companyNoticesValue: Number(row.companyNoticesValue),
+        directorsNoticesValue: Number(row.directorsNoticesValue),
+      };
+    },
+
+    async sectorAverageScore(sector, countryCode) {
+      const [row] = await db.$queryRaw<Array<{ average: number | null }>>`
+        SELECT avg("scoreValue")::float8 AS average FROM company
+        WHERE sector = ${sector}::"Sector" AND "countryCode" = ${countryCode} AND status <> 'DISSOLVED'`;
+      return row?.average ?? null;
+    },
+  };
+}
