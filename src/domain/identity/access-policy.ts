@@ -45,6 +45,12 @@ export const ACCESS_POLICY = {
 
   // Marketplace V1 profiles, owned by the key that created them
   'profiles.create': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Create a profile owned by the calling key' },
+  'profiles.write': {
+    tokens: ['marketplace_v1'],
+    scope: 'profile:write',
+    description: "Change a profile's company information or financials (own account's, or an anonymous one)",
+  },
+  'profiles.claim': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Become the owner of an anonymous profile (set-ownership)' },
   'profiles.read': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: 'profile:read',

@@ -11,6 +11,8 @@ import type { ActorFor } from '../identity/access-policy.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { resolveTenantId } from '../identity/tenant-scope.js';
 import { parseInput } from '../validation.js';
+import { mergePatch } from './merge-patch.js';
+import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
 
 export interface ProfileSummary {
   uuid: string;
@@ -99,6 +101,15 @@ export function visibleTo(actor: ActorFor<'profiles.read'>): Prisma.ProfileWhere
   }
 }
 
+/** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
+export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<PublicProfile> {
+  requireAccess(ctx, 'profiles.create');
+  const { countryCode } = parseInput(AnonymousProfileBody, input);
+  const row = await ctx.db.profile.create({ data: { environment: ctx.environment, countryCode } });
+  ctx.logger.info({ profileId: row.id }, 'anonymous profile created');
+  return toPublicProfile(row);
+}
+
 /** POST {marketplace_v1_base}/profiles/blank: an empty profile owned by the calling key. */
 export async function createBlankProfile(ctx: ServiceContext): Promise<PublicProfile> {
   const actor = requireAccess(ctx, 'profiles.create');
@@ -132,6 +143,65 @@ export async function getTenantProfile(ctx: ServiceContext): Promise<ProfileSumm
   const row = await ctx.db.profile.findFirst({ where: { tenantId, environment: ctx.environment } });
   if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet: set it up with POST /profile');
   return toSummary(row);
+}
+
+/** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */
+export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, input: unknown): Promise<void> {
+  const body = parseInput(CompanyInformationPatch, input);
+  await patchProfileDocument(ctx, uuid, (row) => {
+    const companyInformation = mergePatch(row.companyInformation, body) as CompanyInformationPatch;
+    return {
+      companyInformation: companyInformation as Prisma.InputJsonValue,
+      registrationNumber: companyInformation.registrationNumber ?? null,
+      companyType: companyInformation.type ?? null,
+      sector: companyInformation.sector ?? null,
+    };
+  });
+}
+
+/** PATCH {marketplace_v1_base}/profiles/{uuid}/financials: merges Financials, 204. */
+export async function patchFinancials(ctx: ServiceContext, uuid: unknown, input: unknown): Promise<void> {
+  const body = parseInput(FinancialsPatch, input);
+  await patchProfileDocument(ctx, uuid, (row) => ({ financials: mergePatch(row.financials, body) as Prisma.InputJsonValue }));
+}
+
+/**
+ * PATCH {marketplace_v1_base}/profiles/{uuid}/set-ownership: the calling key becomes the owner of an
+ * anonymous profile. Claiming a profile the caller's account already owns changes nothing (204);
+ * another account's profile is invisible (404).
+ */
+export async function setOwnership(ctx: ServiceContext, uuid: unknown): Promise<void> {
+  const actor = requireAccess(ctx, 'profiles.claim');
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const claimed = await ctx.db.profile.updateMany({
+    where: { id, environment: ctx.environment, ownerAccountId: null, tenantId: null },
+    data: { ownerApiKeyId: actor.apiKeyId, ownerAccountId: actor.accountId },
+  });
+  if (claimed.count === 1) {
+    ctx.logger.info({ profileId: id, apiKeyId: actor.apiKeyId }, 'profile claimed');
+    return;
+  }
+  const owned = await ctx.db.profile.count({ where: { id, environment: ctx.environment, ownerAccountId: actor.accountId } });
+  if (!owned) throw AppError.notFound('Profile');
+}
+
+/**
+ * Read-merge-write of a profile's documents under a row lock, so concurrent patches of different
+ * fields both land; the caller must be allowed to write it (owner account, or anyone for an anonymous one).
+ */
+async function patchProfileDocument(
+  ctx: ServiceContext,
+  uuid: unknown,
+  change: (row: ProfileRow) => Prisma.ProfileUpdateInput,
+): Promise<void> {
+  const actor = requireAccess(ctx, 'profiles.write');
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  await ctx.db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM profile WHERE id = ${id}::uuid FOR UPDATE`;
+    const row = locked.length ? await tx.profile.findFirst({ where: { AND: [{ id, environment: ctx.environment }, visibleTo(actor)] } }) : null;
+    if (!row) throw AppError.notFound('Profile');
+    await tx.profile.update({ where: { id }, data: { ...change(row), updatedAt: ctx.clock.now() } });
+  });
 }
 
 async function findVisibleProfile(ctx: ServiceContext, uuid: unknown): Promise<ProfileRow> {

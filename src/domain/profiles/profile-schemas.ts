@@ -1,0 +1,152 @@
+/**
+ * Profile bodies (spec 2.1), declared once with zod: the Marketplace V1 shapes and the Business V1
+ * ones (which add legalNotices, tradingAddress, grades F and G, and extra Financials and Debtor
+ * fields). Every object is closed (no additional properties), as the spec says of each type.
+ */
+import { z } from 'zod';
+
+export type Flavour = 'marketplaceV1' | 'businessV1';
+
+const COMPANY_TYPES = ['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'] as const;
+export const SECTORS = [
+  'AGRICULTURE', 'AUTOMOTIVE', 'BUSINESS_SERVICES', 'CHARITIES', 'CONSTRUCTION', 'COURIER', 'DISTRIBUTION', 'EDUCATION',
+  'FINANCIAL_SERVICES', 'HAULAGE', 'HEALTHCARE_CARE', 'HOTELS_HOUSE', 'IMPORT_EXPORT', 'IT_RELATED', 'MANUFACTURING',
+  'MEDIA_AND_ENTERTAINMENT', 'NONE', 'OTHER', 'PRINT_PUBLISHING', 'PROFESSIONAL_SERVICES', 'PROPERTY', 'RECRUITMENT',
+  'RETAIL', 'SECURITY_SERVICES', 'TRADE', 'TRANSPORTATION', 'WHOLESALE',
+] as const;
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of ${values.join(', ')}` });
+const DateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+const nonEmpty = <S extends z.ZodObject>(schema: S) =>
+  schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least one property' });
+
+export const Currency = z.strictObject({
+  code: oneOf(['GBP', 'EUR', 'ZAR'] as const),
+  value: z.number({ message: 'must be a number' }),
+});
+
+export const Address = z.strictObject({
+  simpleValue: z.string().optional(),
+  street: z.string().optional(),
+  houseNumber: z.string().optional(),
+  city: z.string().optional(),
+  province: z.string().optional(),
+  postalCode: z.string().optional(),
+});
+
+const PrimaryContactInformation = z.strictObject({
+  email: z.string().optional(),
+  name: z.string().optional(),
+  number: z.string().optional(),
+  inviteClient: z.boolean().optional(),
+  legalRequirements: z.boolean().optional(),
+  address: Address.optional(),
+});
+
+const UnencumberedAssets = z.strictObject({
+  guarantees: oneOf(['NONE', 'BUSINESS', 'PERSONAL', 'BOTH'] as const).optional(),
+  isHomeOwnership: z.boolean().optional(),
+  personalGuarantee: z.boolean().optional(),
+  businessOwnsAssets: z.boolean().optional(),
+});
+
+const LegalNoticeCount = z.strictObject({ last12MonthsCount: z.number().int().min(0), last12MonthsValue: Currency });
+const LegalNotices = z.strictObject({ company: LegalNoticeCount, directors: LegalNoticeCount });
+
+function companyScore(flavour: Flavour) {
+  const grades = flavour === 'businessV1' ? (['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const) : (['A', 'B', 'C', 'D', 'E'] as const);
+  const Grade = oneOf(grades);
+  return z.strictObject({
+    grade: Grade.optional(),
+    value: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').optional(),
+    industryAverageGrade: Grade.optional(),
+    changedAt: DateTime.optional(),
+    lastAssessedAt: DateTime.optional(),
+    previous: z.strictObject({ grade: Grade }).optional(),
+  });
+}
+
+export function companyInformationSchema(flavour: Flavour) {
+  const base = z.strictObject({
+    name: z.string().optional(),
+    type: oneOf(COMPANY_TYPES).optional(),
+    registrationNumber: z.string().optional(),
+    incorporatedAt: DateTime.optional(),
+    tradingFromDate: DateTime.optional(),
+    sector: oneOf(SECTORS).optional(),
+    vatStatus: oneOf(['REGISTERED', 'NOT_REGISTERED', 'UNKNOWN'] as const).optional(),
+    score: companyScore(flavour).optional(),
+    creditLimit: Currency.optional(),
+    contactAddress: Address.optional(),
+    primaryContactInformation: PrimaryContactInformation.optional(),
+    unencumberedAssets: UnencumberedAssets.optional(),
+    isGovernmentBacked: z.boolean().optional(),
+    hasGovernmentBackedLoans: z.boolean().optional(),
+    employeesNumber: z.number().int('must be a whole number').min(0).optional(),
+    percentageSalesOnline: z.number().min(0).max(100).optional(),
+    website: z.string().optional(),
+  });
+  return flavour === 'businessV1' ? base.extend({ legalNotices: LegalNotices.optional(), tradingAddress: Address.optional() }) : base;
+}
+
+const TradingHistory = z.strictObject({
+  profitNet: z.number({ message: 'is required (a number)' }),
+  revenue: z.number({ message: 'is required (a number)' }),
+  yearEnd: z.number({ message: 'is required (a number)' }),
+  debtorsInvoicesDue: z.number().optional(),
+  debtorsOutstanding: z.number().optional(),
+  fixedAssets: z.number().optional(),
+  netAssets: z.number().optional(),
+  dividends: z.number().optional(),
+  year: z.number().optional(),
+});
+
+function debtorSchema(flavour: Flavour) {
+  const base = z.strictObject({
+    id: z.string({ message: 'is required (a string)' }).min(1, 'must not be empty'),
+    contactId: z.string().optional(),
+    name: z.string().optional(),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    emailAddress: z.string().optional(),
+    contactNumber: z.string().optional(),
+    outstandingAmount: z.number().optional(),
+    outstandingAmountMonthlyAverage: z.number().optional(),
+    outstandingInvoicesCount: z.number().optional(),
+    debtorDays: z.number().optional(),
+    revenue: z.number().optional(),
+  });
+  return flavour === 'businessV1'
+    ? base.extend({ companyName: z.string().optional(), averageMonthlyIncome: Currency.optional(), address: Address.optional() })
+    : base;
+}
+
+export function financialsSchema(flavour: Flavour) {
+  const base = z.strictObject({
+    netProfit: Currency.optional(),
+    tradeDebtors: Currency.optional(),
+    revenue: Currency.optional(),
+    bankInterest: Currency.optional(),
+    depreciation: Currency.optional(),
+    amortisation: Currency.optional(),
+    tradingHistory: z.array(TradingHistory).optional(),
+    debtors: z.array(debtorSchema(flavour)).optional(),
+    primaryBank: z.number().optional(),
+  });
+  return flavour === 'businessV1'
+    ? base.extend({
+        paymentTerms: z.number().optional(),
+        invoicesOutstanding: z.number().optional(),
+        numberOfCustomers: z.number().optional(),
+        grossProfitMargin: z.number().optional(),
+        currentValueConfirmedOrders: Currency.optional(),
+      })
+    : base;
+}
+
+/** Bodies of PATCH /profiles/{uuid}/company and /financials: the type, and at least one property. */
+export const CompanyInformationPatch = nonEmpty(companyInformationSchema('marketplaceV1'));
+export type CompanyInformationPatch = z.infer<typeof CompanyInformationPatch>;
+export const FinancialsPatch = nonEmpty(financialsSchema('marketplaceV1'));
+
+export const AnonymousProfileBody = z.strictObject({ countryCode: oneOf(['GB', 'ZA'] as const) });
