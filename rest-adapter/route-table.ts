@@ -13,6 +13,7 @@ import { login } from '../src/domain/identity/login-service.js';
 import * as tokens from '../src/domain/identity/token-service.js';
 import * as users from '../src/domain/identity/user-service.js';
 import * as profiles from '../src/domain/profiles/profile-service.js';
+import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
 import { pageWithLinks } from './pagination.js';
 
@@ -99,15 +100,58 @@ const tenantAuthorizeRoute = (base: string, surface: Surface, prefix: string): R
   handle: (ctx) => tokens.issueTenantToken(ctx),
 });
 
-const tenantProfileReadRoute = (base: string, surface: Surface, prefix: string): RouteDefinition => ({
-  method: 'get',
-  path: `${base}/profile`,
-  operationId: `${prefix}ProfileController_get`,
-  summary: "Read the tenant's profile (onboarding step 6)",
-  successStatus: 200,
-  surface,
-  handle: (ctx) => profiles.getTenantProfile(ctx),
-});
+/** The tenant's profile (onboarding 5-6, Business V1 profile operations, Marketplace V2 /profile). */
+const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, updateStatus: number, withPut: boolean): RouteDefinition[] => [
+  {
+    method: 'post',
+    path: `${base}/profile`,
+    operationId: `${prefix}ProfileController_setUp`,
+    summary: "Set up the tenant's profile from the company registry (onboarding step 5)",
+    successStatus: 201,
+    surface,
+    handle: (ctx, req) => tenantProfiles.setUpTenantProfile(ctx, req.body),
+  },
+  {
+    method: 'get',
+    path: `${base}/profile`,
+    operationId: `${prefix}ProfileController_get`,
+    summary: "The tenant's profile in the credit report envelope (onboarding step 6)",
+    successStatus: 200,
+    surface,
+    handle: (ctx) => tenantProfiles.getTenantProfile(ctx, `${base}/profile`),
+  },
+  {
+    method: 'get',
+    path: `${base}/profile/credit-report`,
+    operationId: `${prefix}ProfileController_getCreditReport`,
+    summary: 'The credit report alone (limited companies; otherwise 422)',
+    successStatus: 200,
+    surface,
+    handle: (ctx) => tenantProfiles.getCreditReport(ctx, `${base}/profile/credit-report`),
+  },
+  {
+    method: 'patch',
+    path: `${base}/profile`,
+    operationId: `${prefix}ProfileController_update`,
+    summary: 'Update the profile: companyInformation and financials merge, sections sent replace',
+    successStatus: updateStatus,
+    surface,
+    handle: (ctx, req) => tenantProfiles.updateTenantProfile(ctx, req.body, 'patch'),
+  },
+  ...(withPut
+    ? [
+        {
+          method: 'put',
+          path: `${base}/profile`,
+          operationId: `${prefix}ProfileController_replace`,
+          summary: 'Replace the profile (sections left out are emptied; registry facts stay)',
+          successStatus: updateStatus,
+          surface,
+          handle: (ctx, req) => tenantProfiles.updateTenantProfile(ctx, req.body, 'put'),
+        } satisfies RouteDefinition,
+      ]
+    : []),
+];
 
 const platformRoutes: RouteDefinition[] = [
   {
@@ -227,12 +271,12 @@ const marketplaceV2Routes: RouteDefinition[] = [
   refreshRoute(BASES.marketplaceV2, 'Marketplace', ['MASTER']),
   tenantAuthorizeRoute(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace'),
   ...tenantRoutes(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', true),
-  tenantProfileReadRoute(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace'),
+  ...tenantProfileRoutes(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', 200, false),
 ];
 
 const businessV1Routes: RouteDefinition[] = [
   ...tenantRoutes(BASES.businessV1, 'businessV1', 'Business', false),
-  tenantProfileReadRoute(BASES.businessV1, 'businessV1', 'Business'),
+  ...tenantProfileRoutes(BASES.businessV1, 'businessV1', 'Business', 201, true),
 ];
 
 const marketplaceV1Routes: RouteDefinition[] = [

@@ -168,7 +168,7 @@ describe('GET /profile: platform, tenant and master tokens (spec 4.2 rule 2, 5.4
     expect((await missing.json()).errors).toEqual([{ pointer: 'header:Service-tenant-id', message: 'is required' }]);
     const ok = await getProfile(me.platformToken, tenantId);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ tenantId, registrationNumber: '09876543' });
+    expect(await ok.json()).toMatchObject({ data: { companyInformation: { registrationNumber: '09876543' } }, meta: { tenantId } });
     const foreign = await getProfile(me.platformToken, otherTenantId);
     expect(foreign.status).toBe(404);
   });

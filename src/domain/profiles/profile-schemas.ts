@@ -150,3 +150,75 @@ export type CompanyInformationPatch = z.infer<typeof CompanyInformationPatch>;
 export const FinancialsPatch = nonEmpty(financialsSchema('marketplaceV1'));
 
 export const AnonymousProfileBody = z.strictObject({ countryCode: oneOf(['GB', 'ZA'] as const) });
+
+export const Property = z.strictObject({
+  type: oneOf(['HOTEL', 'OFFICES', 'LEISURE_FACILITY', 'RETAIL', 'FLATS', 'HMO', 'OTHER', 'RESIDENTIAL_HOUSING', 'STUDENT_HOUSING', 'HOLIDAY_LETS'] as const).optional(),
+  location: oneOf(['UK_MAINLAND', 'UK_ISLES', 'SCOTTISH_MAINLAND', 'SCOTTISH_ISLES', 'NORTHERN_IRELAND', 'EUROPE', 'OTHER'] as const).optional(),
+  setting: oneOf(['RURAL', 'INDUSTRIAL', 'TOWN', 'CITY'] as const).optional(),
+  classification: oneOf(['COMMERCIAL', 'RESIDENTIAL', 'MIXED_USE'] as const).optional(),
+  address: Address.optional(),
+  value: Currency.optional(),
+  outstandingDebt: Currency.optional(),
+  depositAvailable: Currency.optional(),
+  additionalDetails: z.string().optional(),
+});
+
+export const Asset = z.strictObject({
+  name: z.string().optional(),
+  offeredAsGuarantee: z.boolean().optional(),
+  type: oneOf(['TRANSPORTATION', 'OFFICE', 'STOCK', 'MANUFACTURING', 'BUSINESS'] as const).optional(),
+  netCost: Currency.optional(),
+  depositAvailable: Currency.optional(),
+  existingAgreement: z.boolean().optional(),
+});
+
+export const AssetSecurity = z.strictObject({
+  type: oneOf(['MAIN_PROPERTY', 'OTHER_PROPERTY', 'OTHER_FIXED_ASSETS'] as const).optional(),
+  owner: z.string().optional(),
+  address: Address.optional(),
+  value: Currency.optional(),
+  totalDebt: Currency.optional(),
+});
+
+/** Spec 2.1 lists the fields seen; their constraints are not shown, so only their types are checked. */
+export const MerchantCashAdvance = z.strictObject({
+  type: z.string().optional(),
+  averageMonthlyTransactions: z.number().optional(),
+  terminalId: z.string().optional(),
+  monthsOnBusinessLease: z.number().int().min(0).optional(),
+});
+
+export const TradeReference = z.strictObject({
+  companyName: z.string().optional(),
+  contactName: z.string().optional(),
+  contactNumber: z.string().optional(),
+  contactEmail: z.string().optional(),
+});
+
+const businessSections = {
+  financials: financialsSchema('businessV1').optional(),
+  properties: z.array(Property).optional(),
+  assets: z.array(Asset).optional(),
+  assetsForSecurity: z.array(AssetSecurity).optional(),
+  merchantCashAdvance: z.array(MerchantCashAdvance).optional(),
+  tradeReferences: z.array(TradeReference).optional(),
+};
+
+/** POST /profile (onboarding step 5, Business V1 set-up): companyInformation.registrationNumber required. */
+export const TenantProfileSetUp = z.strictObject({
+  companyInformation: companyInformationSchema('businessV1').extend({
+    registrationNumber: z.string({ message: 'is required' }).trim().min(1, 'must not be empty').max(40),
+  }),
+  ...businessSections,
+});
+export type TenantProfileSetUp = z.infer<typeof TenantProfileSetUp>;
+
+/** PATCH /profile: any sections; companyInformation and financials merge, listed sections replace. */
+export const TenantProfilePatch = nonEmpty(
+  z.strictObject({ companyInformation: companyInformationSchema('businessV1').optional(), ...businessSections }),
+);
+export type TenantProfilePatch = z.infer<typeof TenantProfilePatch>;
+
+/** PUT /profile: the whole profile; what is left out is cleared (the registry's company stays). */
+export const TenantProfileReplace = z.strictObject({ companyInformation: companyInformationSchema('businessV1'), ...businessSections });
+export type TenantProfileReplace = z.infer<typeof TenantProfileReplace>;

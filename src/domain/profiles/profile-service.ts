@@ -9,7 +9,6 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { ActorFor } from '../identity/access-policy.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { resolveTenantId } from '../identity/tenant-scope.js';
 import { parseInput } from '../validation.js';
 import { mergePatch } from './merge-patch.js';
 import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
@@ -134,15 +133,6 @@ export async function findTenantProfile(ctx: ServiceContext, tenantId: string): 
   const actor = requireAccess(ctx, 'profiles.read');
   const row = await ctx.db.profile.findFirst({ where: { AND: [{ tenantId, environment: ctx.environment }, visibleTo(actor)] } });
   return row ? toSummary(row) : null;
-}
-
-/** GET {business_v1_base}/profile (and marketplace V2): the tenant's profile; the credit report lands with the profiles issue. */
-export async function getTenantProfile(ctx: ServiceContext): Promise<ProfileSummary> {
-  const actor = requireAccess(ctx, 'tenantProfile.read');
-  const tenantId = await resolveTenantId(ctx, actor);
-  const row = await ctx.db.profile.findFirst({ where: { tenantId, environment: ctx.environment } });
-  if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet: set it up with POST /profile');
-  return toSummary(row);
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */

@@ -1,0 +1,71 @@
+/**
+ * The credit report (spec 2.5): offered for a LIMITED_COMPANY with a well-formed registration
+ * number only. Formats: England and Wales 8 digits ("09876543"); a two-letter prefix and 6 digits
+ * (SC Scotland, NI Northern Ireland, OC/SO/NC LLPs, ...: "SC412345"); South Africa
+ * "YYYY/NNNNNN/NN". Scores come from the registry at read time, so a changed score shows its new
+ * grade with previous.grade and changedAt as the registry holds them.
+ */
+import type { RegistryCompany } from '../companies/company-registry.js';
+import type { CompanyInformationDto } from '../companies/company-service.js';
+
+const REGISTRATION_NUMBER_FORMATS: Record<string, RegExp> = {
+  GB: /^(\d{8}|[A-Z]{2}\d{6})$/,
+  ZA: /^\d{4}\/\d{6}\/\d{2}$/,
+};
+
+/** The country whose registry a number belongs to, by its format (GB unless it looks South African). */
+export function countryOfRegistrationNumber(registrationNumber: string): 'GB' | 'ZA' {
+  return REGISTRATION_NUMBER_FORMATS.ZA!.test(registrationNumber) ? 'ZA' : 'GB';
+}
+
+/** Why a company has no credit report, or null when it has one. */
+export function creditReportRefusal(company: Pick<RegistryCompany, 'type' | 'registrationNumber' | 'countryCode'>): string | null {
+  if (company.type !== 'LIMITED_COMPANY') {
+    return `A credit report is offered for limited companies only; this company is a ${company.type}`;
+  }
+  const format = REGISTRATION_NUMBER_FORMATS[company.countryCode];
+  if (!format?.test(company.registrationNumber)) {
+    return `The registration number ${company.registrationNumber} is not a valid ${company.countryCode} company number`;
+  }
+  return null;
+}
+
+export interface CreditReport {
+  data: {
+    companyInformation: Pick<CompanyInformationDto, 'name' | 'type' | 'sector' | 'registrationNumber' | 'creditLimit' | 'legalNotices'> & {
+      score: Omit<CompanyInformationDto['score'], 'value'>;
+    };
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  links: { self: string };
+  meta: { tenantId: string; generatedAt: string; source: 'registry' };
+}
+
+export function creditReportOf(
+  info: CompanyInformationDto,
+  profile: { id: string; tenantId: string; createdAt: Date; updatedAt: Date },
+  self: string,
+  now: Date,
+): CreditReport {
+  const { value: _value, ...score } = info.score;
+  return {
+    data: {
+      companyInformation: {
+        name: info.name,
+        type: info.type,
+        sector: info.sector,
+        registrationNumber: info.registrationNumber,
+        score,
+        creditLimit: info.creditLimit,
+        legalNotices: info.legalNotices,
+      },
+      id: profile.id,
+      createdAt: profile.createdAt.toISOString(),
+      updatedAt: profile.updatedAt.toISOString(),
+    },
+    links: { self },
+    meta: { tenantId: profile.tenantId, generatedAt: now.toISOString(), source: 'registry' },
+  };
+}
