@@ -344,6 +344,15 @@ const marketplaceV1Routes: RouteDefinition[] = [
     handle: (ctx, req) => profiles.patchFinancials(ctx, req.params.uuid, req.body),
   },
   {
+    method: 'put',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/move/:targetApiKey`,
+    operationId: 'ProfileController_move',
+    summary: "Move a master key's profile to another key of the account (targetApiKey = the key's keyPrefix)",
+    successStatus: 204,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => profiles.moveProfile(ctx, req.params.uuid, req.params.targetApiKey),
+  },
+  {
     method: 'patch',
     path: `${BASES.marketplaceV1}/profiles/:uuid/set-ownership`,
     operationId: 'ProfileController_setOwnership',

@@ -4,7 +4,7 @@
  * on a bad body, and another account's profile invisible.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { bearer, createApiKey, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -115,5 +115,45 @@ describe('PATCH /profiles/{uuid}/set-ownership', () => {
     const claimTheirs = await patch(`/profiles/${anonymous.uuid}/set-ownership`, undefined, theirs);
     expect(claimTheirs.status).toBe(404);
     expect((await row(anonymous.uuid)).ownerAccountId).not.toBeNull();
+  });
+});
+
+describe('PUT /profiles/{uuid}/move/{targetApiKey}', () => {
+  let owner: Integrator;
+  let master: { key: string; id: string; keyPrefix: string };
+  let other: { key: string; id: string; keyPrefix: string };
+  let masterAuth: Record<string, string>;
+  beforeAll(async () => {
+    owner = await signUpIntegrator(app);
+    master = (await createApiKey(app, owner.loginToken, { name: 'master', scopes: ['profile:read', 'profile:write'], isMaster: true })) as typeof master;
+    other = (await createApiKey(app, owner.loginToken, { name: 'second', scopes: ['profile:read', 'profile:write'] })) as typeof other;
+    masterAuth = bearer((await marketplaceV1Token(app, master.key)).jwt);
+  });
+  const move = (uuid: string, target: string, headers: Record<string, string>) =>
+    fetch(v1(`/profiles/${uuid}/move/${target}`), { method: 'PUT', headers });
+
+  it("moves a master key's profile to another key of the account by its keyPrefix: 204", async () => {
+    const { uuid } = await blank(masterAuth);
+    expect((await move(uuid, other.keyPrefix, masterAuth)).status).toBe(204);
+    expect((await row(uuid)).ownerApiKeyId).toBe(other.id);
+  });
+
+  it('refuses a non-master profile (403), a foreign or unknown key (404), a secret instead of an id (400)', async () => {
+    const secondAuth = bearer((await marketplaceV1Token(app, other.key)).jwt);
+    const { uuid: notMaster } = await blank(secondAuth);
+    const refused = await move(notMaster, master.keyPrefix, secondAuth);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).detail).toBe('Only a profile created under a master key can be moved');
+
+    const { uuid } = await blank(masterAuth);
+    const before = await row(uuid);
+    const stranger = await signUpIntegrator(app);
+    const foreignKey = (await app.runtime.database.prisma.apiKey.findUniqueOrThrow({ where: { id: stranger.apiKeyId } })).keyPrefix;
+    expect((await move(uuid, foreignKey, masterAuth)).status).toBe(404);
+    expect((await move(uuid, 'key_000000000000', masterAuth)).status).toBe(404);
+    const secret = await move(uuid, encodeURIComponent(other.key), masterAuth);
+    expect(secret.status).toBe(400);
+    expect((await move(uuid, other.keyPrefix, theirs)).status).toBe(404);
+    expect(await row(uuid)).toEqual(before);
   });
 });

@@ -50,6 +50,7 @@ export const ACCESS_POLICY = {
     scope: 'profile:write',
     description: "Change a profile's company information or financials (own account's, or an anonymous one)",
   },
+  'profiles.move': { tokens: ['marketplace_v1'], scope: 'profile:write', description: "Move a master key's profile to another key of the account" },
   'profiles.claim': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Become the owner of an anonymous profile (set-ownership)' },
   'profiles.read': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],

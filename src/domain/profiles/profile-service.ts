@@ -175,6 +175,34 @@ export async function setOwnership(ctx: ServiceContext, uuid: unknown): Promise<
   if (!owned) throw AppError.notFound('Profile');
 }
 
+const KeyPrefix = z.string().regex(/^key_[0-9a-f]{12}$/, 'must be an API key id (keyPrefix), e.g. key_0123456789ab');
+
+/**
+ * PUT {marketplace_v1_base}/profiles/{uuid}/move/{targetApiKey}: a profile created under a master
+ * key moves to another key of the same account. targetApiKey is the key's public id (its
+ * `keyPrefix`, from GET {platform_base}/api-key), never its secret. Only the master key that owns
+ * the profile may move it (403 otherwise); an unknown, revoked or foreign target key is a 404.
+ */
+export async function moveProfile(ctx: ServiceContext, uuid: unknown, targetApiKey: unknown): Promise<void> {
+  const actor = requireAccess(ctx, 'profiles.move');
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const keyPrefix = parseInput(KeyPrefix, targetApiKey, 'targetApiKey');
+  const profile = await ctx.db.profile.findFirst({
+    where: { id, environment: ctx.environment, ownerAccountId: actor.accountId },
+    include: { ownerApiKey: { select: { id: true, isMaster: true } } },
+  });
+  if (!profile) throw AppError.notFound('Profile');
+  if (!profile.ownerApiKey?.isMaster) throw AppError.forbidden('Only a profile created under a master key can be moved');
+  if (profile.ownerApiKey.id !== actor.apiKeyId) throw AppError.forbidden('Only the master key that owns the profile can move it');
+  const target = await ctx.db.apiKey.findFirst({
+    where: { keyPrefix, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
+    select: { id: true },
+  });
+  if (!target) throw AppError.notFound('API key');
+  await ctx.db.profile.update({ where: { id }, data: { ownerApiKeyId: target.id, updatedAt: ctx.clock.now() } });
+  ctx.logger.info({ profileId: id, from: actor.apiKeyId, to: target.id }, 'profile moved');
+}
+
 /**
  * Read-merge-write of a profile's documents under a row lock, so concurrent patches of different
  * fields both land; the caller must be allowed to write it (owner account, or anyone for an anonymous one).
