@@ -5,7 +5,7 @@ import { AppError } from '../src/domain/errors.js';
 import { requireSurface } from '../src/domain/identity/access-policy.js';
 import type { Logger } from '../src/infra/logger.js';
 import { problemFor } from './problem-details.js';
-import { ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
+import { Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
 
 export interface RestRouterOptions {
   /** Builds the ServiceContext of one request (identity arrives through its headers). */
@@ -29,6 +29,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
       const ctx = await options.contextFor(req);
       if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
       const result = await route.handle(ctx, toRestRequest(req));
+      if (result instanceof Redirect) return res.redirect(302, result.location);
       if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
       else res.status(route.successStatus).json(result);
     });

@@ -5,6 +5,7 @@ import { AppError } from '../src/domain/errors.js';
 import { databaseReadiness, healthRouter } from '../src/http/health.js';
 import { closeServer, listen, type RunningServer } from '../src/http/listen.js';
 import type { Runtime } from '../src/runtime/runtime.js';
+import { webRouter } from '../src/web/web-router.js';
 import { identityProviderRouter } from './identity-provider-router.js';
 import { createRestRouter, sendProblem } from './rest-router.js';
 
@@ -13,6 +14,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.disable('x-powered-by');
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma)));
   app.use(identityProviderRouter(runtime));
+  app.use(webRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
   const server = http.createServer(app);

@@ -12,6 +12,7 @@ import * as apiKeys from '../src/domain/identity/api-key-service.js';
 import { login } from '../src/domain/identity/login-service.js';
 import * as tokens from '../src/domain/identity/token-service.js';
 import * as users from '../src/domain/identity/user-service.js';
+import * as profileLinks from '../src/domain/profiles/profile-links.js';
 import * as profiles from '../src/domain/profiles/profile-service.js';
 import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
@@ -48,6 +49,11 @@ export interface RouteDefinition {
   /** The API whose bearer tokens this path takes; `public` paths authenticate by other means. */
   surface: Surface | 'public';
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
+}
+
+/** A handler's answer that is a redirect (302) rather than a body. */
+export class Redirect {
+  constructor(readonly location: string) {}
 }
 
 function header(req: RestRequest, name: string): string | undefined {
@@ -342,6 +348,18 @@ const marketplaceV1Routes: RouteDefinition[] = [
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => profiles.patchFinancials(ctx, req.params.uuid, req.body),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
+    operationId: 'ProfileController_urlSchema',
+    summary: 'A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: async (ctx, req) => {
+      const link = await profileLinks.profileUrl(ctx, req.params.uuid, { ...req.query, type: req.params.type });
+      return link.redirect ? new Redirect(link.url) : { url: link.url };
+    },
   },
   {
     method: 'put',

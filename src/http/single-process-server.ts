@@ -7,6 +7,7 @@ import express from 'express';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from '../../gateway/gateway-server.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
+import { webRouter } from '../web/web-router.js';
 import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
 import { AppError } from '../domain/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -21,6 +22,7 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   const gateway = await createGateway({ mode: 'in-process', contextFor: (request) => runtime.contextForRequest(request.headers) });
   const mounted = mountGateway(app, server, gateway);
   app.use(identityProviderRouter(runtime));
+  app.use(webRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
   const url = await listen(server, port, runtime.config.HOST);

@@ -88,6 +88,32 @@ export class TokenAuthority {
     return claims;
   }
 
+  /**
+   * Signed, expiring links (e.g. the funding-search page): a JWT for one subject with its own
+   * audience, so it never passes as an API bearer token, and no API token passes as a link.
+   */
+  signLink(subject: string, ttlSeconds: number): Promise<string> {
+    return this.sign({ tkn: 'link' as TokenKind, scope: '' }, { subject, ttlSeconds, audience: this.linkAudience });
+  }
+
+  async verifyLink(token: string, subject: string): Promise<void> {
+    try {
+      await jwtVerify(token, this.verifyKeys, {
+        algorithms: [SIGNING_ALGORITHM],
+        issuer: this.issuer,
+        audience: this.linkAudience,
+        subject,
+        currentDate: this.clock.now(),
+      });
+    } catch (err) {
+      throw new AppError('FORBIDDEN', `This link is not valid: ${describeJoseFailure(err)}`);
+    }
+  }
+
+  private get linkAudience(): string {
+    return `${this.apiAudience}:link`;
+  }
+
   /** API tokens name this deployment's audience; a lender's id_token names the lender's client id. */
   private audienceFits(claims: VerifiedToken): boolean {
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];

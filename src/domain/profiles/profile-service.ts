@@ -128,6 +128,12 @@ export async function getProfile(ctx: ServiceContext, uuid: unknown): Promise<Pr
   return toSummary(await findVisibleProfile(ctx, uuid));
 }
 
+/** A profile by id with no access check: for callers holding another proof (a verified signed link). */
+export async function findProfileSummary(ctx: ServiceContext, id: string): Promise<ProfileSummary | null> {
+  const row = await ctx.db.profile.findFirst({ where: { id, environment: ctx.environment } });
+  return row ? toSummary(row) : null;
+}
+
 /** The tenant's one profile, or null before it is set up (Tenant.profile in GraphQL). */
 export async function findTenantProfile(ctx: ServiceContext, tenantId: string): Promise<ProfileSummary | null> {
   const actor = requireAccess(ctx, 'profiles.read');

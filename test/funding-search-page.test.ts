@@ -1,0 +1,101 @@
+/**
+ * Profile URL schemas (spec 4.1 rule 6): a signed, expiring link to the funding-search page we
+ * serve, opened in a real browser (Debian's chromium through playwright-core).
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+
+let now = new Date('2026-11-21T10:00:00Z');
+let app: TestApp;
+let browser: Browser;
+let auth: Record<string, string>;
+let uuid: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ clock: { now: () => now } });
+  auth = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+  uuid = (await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json()).uuid;
+  await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/company`, {
+    method: 'PATCH',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'ACME <WIDGETS> LIMITED', registrationNumber: '09876543' }),
+  });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const schemaUrl = (query = '', id = uuid) => `${app.url}/api/marketplace/v1/profiles/${id}/url-schemas/funding-search${query}`;
+const link = async () => (await (await fetch(schemaUrl(), { headers: auth })).json()).url as string;
+
+describe('GET /profiles/{uuid}/url-schemas/funding-search', () => {
+  it('answers { url } to a signed page of ours', async () => {
+    const res = await fetch(schemaUrl(), { headers: auth });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Object.keys(body)).toEqual(['url']);
+    expect(body.url).toMatch(new RegExp(`^${app.url}/app/funding-search/${uuid}\\?token=[\\w.-]+$`));
+  });
+
+  it('redirects there with redirect=true', async () => {
+    const res = await fetch(schemaUrl('?redirect=true'), { headers: auth, redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(`/app/funding-search/${uuid}?token=`);
+  });
+
+  it('refuses an unknown type or redirect value (400), another account (404)', async () => {
+    expect((await fetch(schemaUrl().replace('funding-search', 'nonsense'), { headers: auth })).status).toBe(400);
+    expect((await fetch(schemaUrl('?redirect=maybe'), { headers: auth })).status).toBe(400);
+    const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+    expect((await fetch(schemaUrl(), { headers: stranger })).status).toBe(404);
+  });
+});
+
+describe('the funding-search page', () => {
+  it('opens in a browser, showing the business (HTML-escaped), and fits a 320px screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    try {
+      const response = await page.goto(await link());
+      expect(response?.status()).toBe(200);
+      expect(await page.getByTestId('company-name').textContent()).toBe('ACME <WIDGETS> LIMITED');
+      expect(await page.title()).toBe('Funding search: ACME <WIDGETS> LIMITED');
+      expect(await page.getByText('09876543').count()).toBe(1);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('refuses a tampered link, a link to another profile, and an expired one', async () => {
+    const url = await link();
+    const tampered = url.slice(0, -3) + (url.endsWith('AAA') ? 'BBB' : 'AAA');
+    const other = (await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json()).uuid;
+    const page = await browser.newPage();
+    try {
+      for (const target of [tampered, url.replace(uuid, other), `${app.url}/app/funding-search/${uuid}`]) {
+        const response = await page.goto(target);
+        expect(response?.status()).toBeGreaterThanOrEqual(400);
+        expect(await page.getByTestId('problem').textContent()).toBeTruthy();
+      }
+      const issuedAt = now;
+      now = new Date(issuedAt.getTime() + 3601_000);
+      const expired = await page.goto(url);
+      expect(expired?.status()).toBe(403);
+      expect(await page.getByTestId('problem').textContent()).toBe('This link is not valid: it has expired');
+      now = issuedAt;
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a link token is no API credential', async () => {
+    const token = new URL(await link()).searchParams.get('token') as string;
+    const res = await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}`, { headers: bearer(token) });
+    expect(res.status).toBe(401);
+  });
+});
