@@ -1,7 +1,8 @@
 /**
- * The raw baseline of the tenant-read benchmark: a bare Express handler doing the same SQL with
- * `pg` and returning the same JSON as the REST adapter (tenant) and the federated query (tenant
- * with its profile). Run as its own process: `tsx bench/raw-baseline.ts` with DATABASE_URL, PORT.
+ * The raw baselines of the benchmarks: bare Express handlers doing the same SQL with `pg` and
+ * returning the same JSON as the REST adapter (tenant; company search and lookup) and the federated
+ * query (tenant with its profile). Run as its own process: `tsx bench/raw-baseline.ts` with
+ * DATABASE_URL, PORT.
  */
 import express from 'express';
 import pg from 'pg';
@@ -34,6 +35,26 @@ app.get('/tenants/:id/with-profile', async (req, res) => {
   const row = rows[0];
   if (!row) return void res.status(404).json({ status: 404 });
   res.json({ data: { tenant: { id: row.id, referenceId: row.referenceId, profile: row.profileUuid ? { uuid: row.profileUuid } : null } } });
+});
+
+// The same ranked search the registry runs (src/domain/companies/company-registry.ts).
+const SEARCH_SQL = `SELECT name, "registrationNumber" AS number FROM company
+  WHERE "countryCode" = $1 AND ("nameLower" LIKE $2 OR "nameLower" LIKE $3 OR "registrationNumber" LIKE $4)
+  ORDER BY CASE WHEN "nameLower" = $5 OR "registrationNumber" = $6 THEN 0
+                WHEN "nameLower" LIKE $2 OR "registrationNumber" LIKE $4 THEN 1 ELSE 2 END, name, "registrationNumber"
+  LIMIT $7`;
+
+app.get('/companies/search/:term', async (req, res) => {
+  const lower = req.params.term.toLowerCase();
+  const upper = req.params.term.toUpperCase();
+  const { rows } = await pool.query(SEARCH_SQL, ['GB', `${lower}%`, lower.length >= 3 ? `%${lower}%` : `${lower}%`, `${upper}%`, lower, upper, 10]);
+  res.json(rows);
+});
+
+app.get('/companies/:number', async (req, res) => {
+  const { rows } = await pool.query('SELECT * FROM company WHERE "countryCode" = $1 AND "registrationNumber" = $2', ['GB', req.params.number]);
+  if (!rows[0]) return void res.status(404).json({ status: 404 });
+  res.json(rows[0]);
 });
 
 app.listen(Number(process.env.PORT ?? 4999), '127.0.0.1');

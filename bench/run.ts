@@ -9,59 +9,17 @@
  * (REDIS_URL, default local). BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 10) tune it.
  */
 import { randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
 import { openDatabase } from '../src/infra/database.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { load, printTable, type Row } from './load.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TENANTS = 500;
-
-interface Row {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  baseline?: string;
-}
-
-function pick<T>(items: T[]): T {
-  return items[Math.floor(Math.random() * items.length)] as T;
-}
-
-async function load(
-  name: string,
-  url: string,
-  request: (id: string) => { path: string; method?: 'GET' | 'POST'; body?: string },
-  ids: string[],
-  authorization?: string,
-): Promise<Row> {
-  process.stdout.write(`  ${name} … `);
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        setupRequest: (req) => {
-          const r = request(pick(ids));
-          const headers = { 'content-type': 'application/json', accept: 'application/json', ...(authorization ? { authorization } : {}) };
-          return { ...req, path: r.path, method: r.method ?? 'GET', body: r.body, headers };
-        },
-      },
-    ],
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  const row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-  console.log(`${row.rps.toFixed(0)} req/s`);
-  return row;
-}
 
 const FEDERATED = 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }';
 const restRequest = (id: string) => ({ path: `/api/platform/v1/tenants/${id}` });
@@ -119,7 +77,7 @@ try {
   await applyMigrations(url);
   const ids = await seed(url, await createAccount(url));
   const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-  console.log(`tenant read: ${TENANTS} tenants (half with a profile), ${connections} connections, ${seconds} s per case`);
+  console.log(`tenant read: ${TENANTS} tenants (half with a profile)`);
 
   const basePort = await freePort();
   const baseline = startEntry('bench/raw-baseline.ts', [], { ...env, PORT: String(basePort) });
@@ -150,13 +108,8 @@ try {
   rows.push({ ...(await load('distributed: REST GET tenant', `http://127.0.0.1:${distBase + 1}`, restRequest, ids, distAuth)), baseline: rawTenant.name });
   rows.push({ ...(await load('distributed: GraphQL tenant+profile', `http://127.0.0.1:${distBase}`, graphqlRequest, ids, distAuth)), baseline: rawFederated.name });
 
-  const byName = new Map(rows.map((r) => [r.name, r]));
-  console.log('\n| case | req/s | p50 ms | p99 ms | ratio to baseline |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of rows) {
-    const ratio = r.baseline ? (r.rps / byName.get(r.baseline)!.rps).toFixed(2) : '1.00 (baseline)';
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${ratio} |`);
-  }
+  console.log('');
+  printTable(rows);
 } finally {
   await Promise.all(procs.map((p) => p.stop()));
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});

@@ -51,7 +51,14 @@ function likeLiteral(term: string): string {
 /** Trigram (inside-the-name) matching needs three characters to use its index. */
 const MIN_INFIX_LENGTH = 3;
 
+/**
+ * Sector averages move only as the registry is re-scored: each is computed (one aggregate over the
+ * sector's companies) at most once per SECTOR_AVERAGE_TTL_MS per process.
+ */
+export const SECTOR_AVERAGE_TTL_MS = 5 * 60_000;
+
 export function databaseRegistry(db: Db): CompanyRegistry {
+  const averages = new Map<string, { value: Promise<number | null>; until: number }>();
   return {
     async search(term, { countryCode, limit }) {
       const lower = term.toLowerCase();
@@ -88,11 +95,16 @@ export function databaseRegistry(db: Db): CompanyRegistry {
       };
     },
 
-    async sectorAverageScore(sector, countryCode) {
-      const [row] = await db.$queryRaw<Array<{ average: number | null }>>`
+    sectorAverageScore(sector, countryCode) {
+      const key = `${countryCode}:${sector}`;
+      const hit = averages.get(key);
+      if (hit && hit.until > Date.now()) return hit.value;
+      const value = db.$queryRaw<Array<{ average: number | null }>>`
         SELECT avg("scoreValue")::float8 AS average FROM company
-        WHERE sector = ${sector}::"Sector" AND "countryCode" = ${countryCode} AND status <> 'DISSOLVED'`;
-      return row?.average ?? null;
+        WHERE sector = ${sector}::"Sector" AND "countryCode" = ${countryCode} AND status <> 'DISSOLVED'`.then((rows) => rows[0]?.average ?? null);
+      averages.set(key, { value, until: Date.now() + SECTOR_AVERAGE_TTL_MS });
+      value.catch(() => averages.delete(key));
+      return value;
     },
   };
 }

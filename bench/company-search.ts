@@ -1,0 +1,95 @@
+/**
+ * `npm run bench` (second part): Marketplace V1 company search, company lookup and profile read on
+ * a registry of 100,000 companies, against the raw pg baseline (same SQL, bare Express) measured in
+ * the same run. Reports req/s, p50 and p99, and the query plan of a search (index use, no scan).
+ *
+ * Needs a PostgreSQL (DATABASE_URL, default the local server). BENCH_SECONDS, BENCH_CONNECTIONS and
+ * BENCH_COMPANIES (default 100000) tune it.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { openDatabase } from '../src/infra/database.js';
+import { applyMigrations } from '../src/infra/migrations.js';
+import { demoCompanyStream } from '../prisma/seed/demo-companies.js';
+import { insertCompanies } from '../prisma/seed/seed-demo-data.js';
+import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
+import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { load, printTable, type Row } from './load.js';
+
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 100_000);
+const USER = { email: 'bench-search@example.test', password: 'bench-password-123' };
+
+const dbName = `fg_bench_search_${process.pid}`;
+const procs: RunningProcess[] = [];
+try {
+  await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
+  const url = databaseUrlFor(serverUrl, dbName);
+  await applyMigrations(url);
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'unused', poolSize: 2, migrate: false });
+  console.log(`company search: inserting ${COMPANIES} companies …`);
+  await insertCompanies(db.prisma, demoCompanyStream(COMPANIES));
+  await createAccountWithUser(db.prisma, { environment: 'demo', accountName: 'bench', ...USER });
+  await db.close();
+
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('ANALYZE company');
+  const numbers = (await client.query<{ n: string }>('SELECT "registrationNumber" AS n FROM company WHERE "countryCode" = $1 ORDER BY random() LIMIT 500', ['GB'])).rows.map((r) => r.n);
+  const names = (await client.query<{ w: string }>(`SELECT split_part(name, ' ', 1) AS w FROM company ORDER BY random() LIMIT 500`)).rows.map((r) => r.w);
+  const terms = names.flatMap((w) => [w.slice(0, 4), w.toLowerCase()]).filter((t) => t.length >= 3);
+  const plan = await client.query(
+    `EXPLAIN SELECT name FROM company WHERE "countryCode" = 'GB' AND ("nameLower" LIKE 'acme%' OR "nameLower" LIKE '%widg%' OR "registrationNumber" LIKE 'ACME%') LIMIT 10`,
+  );
+  await client.end();
+
+  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const basePort = await freePort();
+  const baseline = startEntry('bench/raw-baseline.ts', [], { ...env, PORT: String(basePort) });
+  procs.push(baseline);
+  const baselineUrl = `http://127.0.0.1:${basePort}`;
+  await waitForHealth(baselineUrl, baseline);
+
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const app = startEntry('src/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: appUrl });
+  procs.push(app);
+  await waitForHealth(appUrl, app);
+  const authorization = await marketplaceV1Authorization(appUrl);
+  const profileIds = await createProfiles(appUrl, authorization, 200);
+
+  const rows: Row[] = [];
+  const rawSearch = await load('raw baseline: search', baselineUrl, (t) => ({ path: `/companies/search/${encodeURIComponent(t)}` }), terms);
+  const rawLookup = await load('raw baseline: company by number', baselineUrl, (n) => ({ path: `/companies/${n}` }), numbers);
+  rows.push(rawSearch, rawLookup);
+  const v1 = '/api/marketplace/v1';
+  rows.push({ ...(await load('REST: GET /companies/search/{term}', appUrl, (t) => ({ path: `${v1}/companies/search/${encodeURIComponent(t)}` }), terms, authorization)), baseline: rawSearch.name });
+  rows.push({ ...(await load('REST: GET /companies/{number}', appUrl, (n) => ({ path: `${v1}/companies/${n}` }), numbers, authorization)), baseline: rawLookup.name });
+  rows.push({ ...(await load('REST: GET /profiles/{uuid}', appUrl, (id) => ({ path: `${v1}/profiles/${id}` }), profileIds, authorization)), baseline: rawLookup.name });
+
+  console.log(`\n${COMPANIES} companies; search plan:\n${plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}\n`);
+  printTable(rows);
+} finally {
+  await Promise.all(procs.map((p) => p.stop()));
+  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+}
+
+async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Record<string, string>> {
+  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, string>>;
+}
+
+async function marketplaceV1Authorization(base: string): Promise<string> {
+  const login = await post(base, '/api/platform/v1/auth/login', USER);
+  const key = await post(base, '/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] }, { authorization: `Bearer ${login.access_token}` });
+  const tokens = await post(base, `/api/marketplace/v1/auth/authorize?api_key=${encodeURIComponent(key.key as string)}`, undefined);
+  return `Bearer ${tokens.jwt}`;
+}
+
+async function createProfiles(base: string, authorization: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await post(base, '/api/marketplace/v1/profiles/blank', undefined, { authorization })).uuid as string);
+  return ids;
+}
