@@ -1,14 +1,84 @@
-/** Thin adapters: profile queries, and Tenant.profile contributed to the tenants subgraph's entity. */
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+/** Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile. */
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
+import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
-import { Profile, Tenant } from './profile-types.js';
+import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
+import { Profile, ProfileUrl, Tenant } from './profile-types.js';
+
+type Json = Record<string, unknown>;
 
 @Resolver(() => Profile)
 export class ProfileResolver {
   @Query(() => Profile)
   profile(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
     return profiles.getProfile(ctx, uuid);
+  }
+
+  @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
+  async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileUrl> {
+    return { url: (await profileUrl(ctx, uuid, { type: 'funding-search' })).url };
+  }
+
+  @Mutation(() => Profile, { description: 'POST /profiles/blank' })
+  async createBlankProfile(@Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
+    return profiles.getProfile(ctx, (await profiles.createBlankProfile(ctx)).uuid);
+  }
+
+  @Mutation(() => Profile, { description: 'POST /profiles/anonymous' })
+  async createAnonymousProfile(@Arg('countryCode', () => String) countryCode: string, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
+    return profiles.getProfile(ctx, (await profiles.createAnonymousProfile(ctx, { countryCode })).uuid);
+  }
+
+  @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/company: CompanyInformation (spec 2.1) merged in' })
+  async patchProfileCompany(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<profiles.ProfileSummary> {
+    await profiles.patchCompanyInformation(ctx, uuid, input);
+    return profiles.getProfile(ctx, uuid);
+  }
+
+  @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
+  async patchProfileFinancials(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<profiles.ProfileSummary> {
+    await profiles.patchFinancials(ctx, uuid, input);
+    return profiles.getProfile(ctx, uuid);
+  }
+
+  @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/set-ownership' })
+  async setProfileOwnership(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
+    await profiles.setOwnership(ctx, uuid);
+    return profiles.getProfile(ctx, uuid);
+  }
+
+  @Mutation(() => Boolean, { description: 'PUT /profiles/{uuid}/move/{targetApiKey} (targetApiKey = keyPrefix)' })
+  async moveProfile(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('targetApiKey', () => String) targetApiKey: string,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<boolean> {
+    await profiles.moveProfile(ctx, uuid, targetApiKey);
+    return true;
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'POST /profile: set up the tenant profile (Business V1 profile body)' })
+  setUpTenantProfile(@Arg('input', () => GraphQLJSONObject) input: Json, @Ctx() ctx: ServiceContext): Promise<tenantProfiles.BusinessProfile> {
+    return tenantProfiles.setUpTenantProfile(ctx, input);
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true)' })
+  updateTenantProfile(
+    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('replace', () => Boolean, { defaultValue: false }) replace: boolean,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<tenantProfiles.BusinessProfile> {
+    return tenantProfiles.updateTenantProfile(ctx, input, replace ? 'put' : 'patch');
   }
 }
 

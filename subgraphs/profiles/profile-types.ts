@@ -1,5 +1,6 @@
 /** GraphQL types of the profiles subgraph. Profile is an entity the other subgraphs extend by uuid. */
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A business profile (spec 2.2)' })
 @Directive('@key(fields: "uuid")')
@@ -16,6 +17,15 @@ export class Profile {
   @Field(() => String, { nullable: true })
   companyName!: string | null;
 
+  @Field(() => GraphQLJSONObject, { description: 'CompanyInformation (spec 2.1), as stored' })
+  companyInformation!: Record<string, unknown>;
+
+  @Field(() => GraphQLJSONObject, { description: 'Financials (spec 2.1), as stored' })
+  financials!: Record<string, unknown>;
+
+  @Field(() => Int, { description: 'legacy.entityBusinessId' })
+  legacyEntityBusinessId!: number;
+
   @Field(() => String)
   createdAt!: string;
 
@@ -29,4 +39,10 @@ export class Profile {
 export class Tenant {
   @Field(() => ID)
   id!: string;
+}
+
+@ObjectType({ description: 'A signed, expiring link to the profile funding-search page' })
+export class ProfileUrl {
+  @Field(() => String)
+  url!: string;
 }

@@ -1,13 +1,14 @@
-/** The profiles subgraph: owns the Profile entity and adds Tenant.profile. */
+/** The profiles subgraph: owns the Profile entity, the company registry and credit report, and adds Tenant.profile. */
 import type { ServiceContext } from '../../src/domain/context.js';
 import { getProfile } from '../../src/domain/profiles/profile-service.js';
 import { buildFederatedSchema } from '../shared/build-federated-schema.js';
+import { CompanyResolver } from './company-resolver.js';
 import { ProfileResolver, TenantProfileResolver } from './profile-resolver.js';
 import { Tenant } from './profile-types.js';
 
 export function buildProfilesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileResolver, TenantProfileResolver], orphanedTypes: [Tenant] },
+    { resolvers: [ProfileResolver, TenantProfileResolver, CompanyResolver], orphanedTypes: [Tenant] },
     {
       Profile: {
         __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),

@@ -19,6 +19,9 @@ export interface ProfileSummary {
   countryCode: string;
   registrationNumber: string | null;
   companyName: string | null;
+  companyInformation: Record<string, unknown>;
+  financials: Record<string, unknown>;
+  legacyEntityBusinessId: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -61,6 +64,9 @@ function toSummary(row: ProfileRow): ProfileSummary {
     countryCode: row.countryCode,
     registrationNumber: row.registrationNumber,
     companyName: typeof info.name === 'string' ? info.name : null,
+    companyInformation: (row.companyInformation ?? {}) as Record<string, unknown>,
+    financials: (row.financials ?? {}) as Record<string, unknown>,
+    legacyEntityBusinessId: row.legacyEntityBusinessId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

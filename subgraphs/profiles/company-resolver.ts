@@ -1,0 +1,34 @@
+/** Thin adapters: company search and lookup, and the tenant's credit report, over the domain services. */
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { ServiceContext } from '../../src/domain/context.js';
+import * as companies from '../../src/domain/companies/company-service.js';
+import type { SearchHit } from '../../src/domain/companies/company-registry.js';
+import { getCreditReport } from '../../src/domain/profiles/tenant-profile-service.js';
+import { Company, CompanySearchHit, CreditReport } from './company-types.js';
+
+@Resolver()
+export class CompanyResolver {
+  @Query(() => [CompanySearchHit], { description: 'Companies by name or registration number (10 unless limit, 1-100)' })
+  companySearch(
+    @Arg('term', () => String) term: string,
+    @Arg('countryCode', () => String, { nullable: true }) countryCode: string | undefined,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<SearchHit[]> {
+    return companies.searchCompanies(ctx, term, { countryCode, limit });
+  }
+
+  @Query(() => Company, { description: 'One company of the registry (Marketplace V1 grades A-E)' })
+  company(
+    @Arg('registrationNumber', () => String) registrationNumber: string,
+    @Arg('countryCode', () => String, { nullable: true }) countryCode: string | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<companies.CompanyInformationDto> {
+    return companies.getCompany(ctx, registrationNumber, { countryCode });
+  }
+
+  @Query(() => CreditReport, { description: "The tenant's credit report (tenant token, or platform token + Service-tenant-id)" })
+  async creditReport(@Ctx() ctx: ServiceContext): Promise<unknown> {
+    return (await getCreditReport(ctx, '/graphql')).data;
+  }
+}
