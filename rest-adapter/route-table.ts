@@ -4,6 +4,7 @@
  * `surface` says which credentials the path's API recognises (401 for others, before the handler);
  * what each operation then needs is the access table (src/domain/identity/access-policy.ts).
  */
+import * as cases from '../src/domain/cases/case-service.js';
 import * as companies from '../src/domain/companies/company-service.js';
 import type { ServiceContext } from '../src/domain/context.js';
 import * as lenderApplications from '../src/domain/lender-api/lender-application-service.js';
@@ -360,6 +361,15 @@ const marketplaceV1Routes: RouteDefinition[] = [
       const link = await profileLinks.profileUrl(ctx, req.params.uuid, { ...req.query, type: req.params.type });
       return link.redirect ? new Redirect(link.url) : { url: link.url };
     },
+  },
+  {
+    method: 'post',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/cases/apply`,
+    operationId: 'CaseController_apply',
+    summary: "Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask",
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => cases.applyForCase(ctx, req.params.uuid),
   },
   {
     method: 'put',

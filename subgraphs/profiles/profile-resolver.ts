@@ -2,9 +2,11 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
+import * as cases from '../../src/domain/cases/case-service.js';
 import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
+import { Case } from './case-types.js';
 import { Profile, ProfileUrl, Tenant } from './profile-types.js';
 
 type Json = Record<string, unknown>;
@@ -19,6 +21,16 @@ export class ProfileResolver {
   @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
   async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileUrl> {
     return { url: (await profileUrl(ctx, uuid, { type: 'funding-search' })).url };
+  }
+
+  @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history" })
+  cases(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto[]> {
+    return cases.listProfileCases(ctx, profile.uuid);
+  }
+
+  @Mutation(() => Case, { description: 'POST /profiles/{uuid}/cases/apply' })
+  applyForCase(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto> {
+    return cases.applyForCase(ctx, uuid);
   }
 
   @Mutation(() => Profile, { description: 'POST /profiles/blank' })

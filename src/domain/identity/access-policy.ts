@@ -52,6 +52,7 @@ export const ACCESS_POLICY = {
   },
   'profiles.move': { tokens: ['marketplace_v1'], scope: 'profile:write', description: "Move a master key's profile to another key of the account" },
   'profiles.claim': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Become the owner of an anonymous profile (set-ownership)' },
+  'cases.apply': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Apply a profile to a non-funding case' },
   'profiles.read': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: 'profile:read',
