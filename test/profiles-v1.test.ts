@@ -35,6 +35,24 @@ describe('creating profiles', () => {
     expect(profile).toMatchObject({ companyInformation: {}, financials: {}, persons: [], legacy: { entityBusinessId: expect.any(Number), fundingSearchId: null } });
   });
 
+  it('GET /profiles/{uuid} shows every section of spec 2.2 from its rows', async () => {
+    const { uuid } = await blank();
+    const prisma = app.runtime.database.prisma;
+    await prisma.person.create({ data: { profileId: uuid, type: 'DIRECTOR', name: 'Ada Director', dateOfBirth: new Date('1980-02-03T00:00:00Z') } });
+    await prisma.property.create({ data: { profileId: uuid, type: 'OFFICES', valueValue: 450000, valueCurrency: 'GBP' } });
+    await prisma.asset.create({ data: { profileId: uuid, name: 'Van', type: 'TRANSPORTATION', netCostValue: 30000, netCostCurrency: 'GBP' } });
+    await prisma.assetSecurity.create({ data: { profileId: uuid, type: 'MAIN_PROPERTY', owner: 'Ada' } });
+    await prisma.merchantCashAdvance.create({ data: { profileId: uuid, terminalId: 'T-1', averageMonthlyTransactions: 1200 } });
+    const profile = await readProfile(uuid);
+    expect(profile).toMatchObject({
+      persons: [{ type: 'DIRECTOR', name: 'Ada Director', dateOfBirth: '1980-02-03T00:00:00.000Z' }],
+      properties: [{ type: 'OFFICES', value: { code: 'GBP', value: 450000 } }],
+      assets: [{ name: 'Van', type: 'TRANSPORTATION', netCost: { code: 'GBP', value: 30000 } }],
+      assetsForSecurity: [{ type: 'MAIN_PROPERTY', owner: 'Ada' }],
+      merchantCashAdvance: [{ terminalId: 'T-1', averageMonthlyTransactions: 1200 }],
+    });
+  });
+
   it('POST /profiles/anonymous {countryCode} → 200, no owner; other values are 400', async () => {
     const res = await postJson(v1('/profiles/anonymous'), { countryCode: 'ZA' }, mine);
     expect(res.status).toBe(200);

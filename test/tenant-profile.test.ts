@@ -138,6 +138,20 @@ describe('GET /profile and GET /profile/credit-report', () => {
     expect(report.links).toEqual({ self: '/api/business/v1/profile/credit-report' });
   });
 
+  it('a new score moves the grade, previous.grade and changedAt', async () => {
+    const { auth } = await tenantWithToken();
+    await send('POST', `${B}/profile`, auth, { companyInformation: { registrationNumber: '08234567' } });
+    const before = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).data.companyInformation.score;
+    expect(before).toMatchObject({ grade: 'C' });
+    const assessedAt = new Date('2026-11-20T08:00:00Z');
+    await app.runtime.companies.recordScore('08234567', 'GB', 93, assessedAt);
+    const after = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).data.companyInformation.score;
+    expect(after).toMatchObject({ grade: 'A', previous: { grade: 'C' }, changedAt: assessedAt.toISOString(), lastAssessedAt: assessedAt.toISOString() });
+    await app.runtime.companies.recordScore('08234567', 'GB', 93, new Date('2026-11-21T08:00:00Z'));
+    const unchanged = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).data.companyInformation.score;
+    expect(unchanged).toMatchObject({ grade: 'A', previous: { grade: 'C' }, changedAt: assessedAt.toISOString(), lastAssessedAt: '2026-11-21T08:00:00.000Z' });
+  });
+
   it.each([
     ['ST000001', 'A credit report is offered for limited companies only; this company is a SOLE_TRADER'],
     ['OC301234', 'A credit report is offered for limited companies only; this company is a LIMITED_LIABILITY_PARTNERSHIP'],

@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../domain/context.js';
-import { databaseRegistry } from '../domain/companies/company-registry.js';
+import { databaseRegistry, type CompanyRegistry } from '../domain/companies/company-registry.js';
 import { ANONYMOUS } from '../domain/identity/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
 import { createCredentialStatus } from '../domain/identity/credential-status.js';
@@ -24,6 +24,7 @@ export interface Runtime {
   events: EventBusHandle;
   clock: Clock;
   auth: AuthKit;
+  companies: CompanyRegistry;
   /** A context for a caller already known (tests, CLI); anonymous by default. */
   contextFor(caller?: Partial<Caller>): ServiceContext;
   /** The context of one request, from its Authorization and Service-tenant-id headers. */
@@ -78,6 +79,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     events,
     clock,
     auth,
+    companies,
     contextFor,
     async contextForRequest(headers) {
       return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));

@@ -41,6 +41,11 @@ export interface CompanyRegistry {
   find(registrationNumber: string, countryCode: string): Promise<RegistryCompany | null>;
   /** Mean score of the sector's live companies, or null when the registry has none. */
   sectorAverageScore(sector: string, countryCode: string): Promise<number | null>;
+  /**
+   * A new assessment of a company's score (a provider's feed would call this): when the score
+   * changes, the current one becomes `previous` and changedAt moves; lastAssessedAt always moves.
+   */
+  recordScore(registrationNumber: string, countryCode: string, score: number, assessedAt: Date): Promise<void>;
 }
 
 /** Escapes LIKE wildcards so a search term is matched literally. */
@@ -93,6 +98,17 @@ export function databaseRegistry(db: Db): CompanyRegistry {
         companyNoticesValue: Number(row.companyNoticesValue),
         directorsNoticesValue: Number(row.directorsNoticesValue),
       };
+    },
+
+    async recordScore(registrationNumber, countryCode, score, assessedAt) {
+      await db.$executeRaw`
+        UPDATE company SET
+          "previousScoreValue" = CASE WHEN "scoreValue" <> ${score} THEN "scoreValue" ELSE "previousScoreValue" END,
+          "scoreChangedAt" = CASE WHEN "scoreValue" <> ${score} THEN ${assessedAt} ELSE "scoreChangedAt" END,
+          "scoreValue" = ${score},
+          "scoreLastAssessedAt" = ${assessedAt},
+          "updatedAt" = ${assessedAt}
+        WHERE "countryCode" = ${countryCode} AND "registrationNumber" = ${registrationNumber}`;
     },
 
     sectorAverageScore(sector, countryCode) {

@@ -71,6 +71,7 @@ export async function writeSections(tx: Prisma.TransactionClient, profileId: str
 }
 
 export const SECTIONS_INCLUDE = {
+  persons: { orderBy: { position: 'asc' } },
   properties: { orderBy: { position: 'asc' } },
   assets: { orderBy: { position: 'asc' } },
   assetsForSecurity: { orderBy: { position: 'asc' } },
@@ -79,6 +80,18 @@ export const SECTIONS_INCLUDE = {
 } as const satisfies Prisma.ProfileInclude;
 
 type WithSections = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
+
+export interface PersonDto {
+  type?: string;
+  title?: string;
+  name?: string;
+  address?: unknown;
+  dateOfBirth?: string;
+}
+
+export function readPersons(row: WithSections): PersonDto[] {
+  return row.persons.map((p) => compact({ type: p.type, title: p.title, name: p.name, address: p.address, dateOfBirth: p.dateOfBirth?.toISOString() }) as PersonDto);
+}
 
 export function readSections(row: WithSections): Required<ProfileSections> {
   return {

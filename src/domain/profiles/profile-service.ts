@@ -11,6 +11,7 @@ import type { ActorFor } from '../identity/access-policy.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
 import { mergePatch } from './merge-patch.js';
+import { readPersons, readSections, SECTIONS_INCLUDE } from './profile-sections.js';
 import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
 
 export interface ProfileSummary {
@@ -72,7 +73,8 @@ function toSummary(row: ProfileRow): ProfileSummary {
   };
 }
 
-function toPublicProfile(row: ProfileRow): PublicProfile {
+function toPublicProfile(row: ProfileRow & Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>): PublicProfile {
+  const sections = readSections(row);
   return {
     uuid: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -80,11 +82,11 @@ function toPublicProfile(row: ProfileRow): PublicProfile {
     legacy: { entityBusinessId: row.legacyEntityBusinessId, fundingSearchId: row.legacyFundingSearchId },
     companyInformation: (row.companyInformation ?? {}) as Record<string, unknown>,
     financials: (row.financials ?? {}) as Record<string, unknown>,
-    persons: [],
-    properties: [],
-    assets: [],
-    assetsForSecurity: [],
-    merchantCashAdvance: [],
+    persons: readPersons(row),
+    properties: sections.properties,
+    assets: sections.assets,
+    assetsForSecurity: sections.assetsForSecurity,
+    merchantCashAdvance: sections.merchantCashAdvance,
     eligibilityRequest: (row.eligibilityRequest ?? {}) as Record<string, unknown>,
   };
 }
@@ -110,7 +112,7 @@ export function visibleTo(actor: ActorFor<'profiles.read'>): Prisma.ProfileWhere
 export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<PublicProfile> {
   requireAccess(ctx, 'profiles.create');
   const { countryCode } = parseInput(AnonymousProfileBody, input);
-  const row = await ctx.db.profile.create({ data: { environment: ctx.environment, countryCode } });
+  const row = await ctx.db.profile.create({ data: { environment: ctx.environment, countryCode }, include: SECTIONS_INCLUDE });
   ctx.logger.info({ profileId: row.id }, 'anonymous profile created');
   return toPublicProfile(row);
 }
@@ -120,6 +122,7 @@ export async function createBlankProfile(ctx: ServiceContext): Promise<PublicPro
   const actor = requireAccess(ctx, 'profiles.create');
   const row = await ctx.db.profile.create({
     data: { environment: ctx.environment, ownerApiKeyId: actor.apiKeyId, ownerAccountId: actor.accountId },
+    include: SECTIONS_INCLUDE,
   });
   ctx.logger.info({ profileId: row.id, apiKeyId: actor.apiKeyId }, 'profile created');
   return toPublicProfile(row);
@@ -127,7 +130,8 @@ export async function createBlankProfile(ctx: ServiceContext): Promise<PublicPro
 
 /** GET {marketplace_v1_base}/profiles/{uuid}: another account's profile is a 404, like a missing one. */
 export async function getPublicProfile(ctx: ServiceContext, uuid: unknown): Promise<PublicProfile> {
-  return toPublicProfile(await findVisibleProfile(ctx, uuid));
+  const { id } = await findVisibleProfile(ctx, uuid);
+  return toPublicProfile(await ctx.db.profile.findUniqueOrThrow({ where: { id }, include: SECTIONS_INCLUDE }));
 }
 
 export async function getProfile(ctx: ServiceContext, uuid: unknown): Promise<ProfileSummary> {
