@@ -63,6 +63,22 @@ describe('Marketplace V1 profile mutations over GraphQL', () => {
     expect(url.data?.profileFundingSearchUrl.url).toContain(`/app/funding-search/${uuid}?token=`);
   });
 
+  it('reads every section of the public profile', async () => {
+    const created = await graphql(app.url, 'mutation { createBlankProfile { uuid legacyEntityBusinessId } }', {}, v1);
+    const { uuid, legacyEntityBusinessId } = created.data?.createBlankProfile as { uuid: string; legacyEntityBusinessId: number };
+    await app.runtime.database.prisma.person.create({ data: { profileId: uuid, name: 'Ada' } });
+    const res = await graphql(app.url, 'query($uuid: ID!) { profile(uuid: $uuid) { legacy { entityBusinessId fundingSearchId } eligibilityRequest persons properties assets assetsForSecurity merchantCashAdvance } }', { uuid }, v1);
+    expect(res.data?.profile).toEqual({
+      legacy: { entityBusinessId: legacyEntityBusinessId, fundingSearchId: null },
+      eligibilityRequest: {},
+      persons: [{ name: 'Ada' }],
+      properties: [],
+      assets: [],
+      assetsForSecurity: [],
+      merchantCashAdvance: [],
+    });
+  });
+
   it('hides another account’s profile (NOT_FOUND)', async () => {
     const created = await graphql(app.url, 'mutation { createBlankProfile { uuid } }', {}, v1);
     const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);

@@ -7,9 +7,19 @@ import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
-import { Profile, ProfileUrl, Tenant } from './profile-types.js';
+import { Profile, ProfileLegacy, ProfileUrl, Tenant } from './profile-types.js';
 
 type Json = Record<string, unknown>;
+
+/** One read of the public profile per request and profile, however many of its fields are asked. */
+const publicProfiles = new WeakMap<ServiceContext, Map<string, Promise<profiles.PublicProfile>>>();
+function publicProfileOf(ctx: ServiceContext, uuid: string): Promise<profiles.PublicProfile> {
+  let perRequest = publicProfiles.get(ctx);
+  if (!perRequest) publicProfiles.set(ctx, (perRequest = new Map()));
+  let profile = perRequest.get(uuid);
+  if (!profile) perRequest.set(uuid, (profile = profiles.getPublicProfile(ctx, uuid)));
+  return profile;
+}
 
 @Resolver(() => Profile)
 export class ProfileResolver {
@@ -21,6 +31,42 @@ export class ProfileResolver {
   @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
   async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileUrl> {
     return { url: (await profileUrl(ctx, uuid, { type: 'funding-search' })).url };
+  }
+
+  // The rest of the public profile (spec 2.2), loaded once per profile per request.
+  @FieldResolver(() => ProfileLegacy)
+  async legacy(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<ProfileLegacy> {
+    return (await publicProfileOf(ctx, profile.uuid)).legacy;
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, { description: 'The answers of the questionnaires, as spec 2.2 nests them' })
+  async eligibilityRequest(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<Json> {
+    return (await publicProfileOf(ctx, profile.uuid)).eligibilityRequest;
+  }
+
+  @FieldResolver(() => [GraphQLJSONObject], { description: 'Person (spec 2.1)' })
+  async persons(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
+    return (await publicProfileOf(ctx, profile.uuid)).persons;
+  }
+
+  @FieldResolver(() => [GraphQLJSONObject], { description: 'Property (spec 2.1)' })
+  async properties(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
+    return (await publicProfileOf(ctx, profile.uuid)).properties;
+  }
+
+  @FieldResolver(() => [GraphQLJSONObject], { description: 'Asset (spec 2.1)' })
+  async assets(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
+    return (await publicProfileOf(ctx, profile.uuid)).assets;
+  }
+
+  @FieldResolver(() => [GraphQLJSONObject], { description: 'AssetSecurity (spec 2.1)' })
+  async assetsForSecurity(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
+    return (await publicProfileOf(ctx, profile.uuid)).assetsForSecurity;
+  }
+
+  @FieldResolver(() => [GraphQLJSONObject], { description: 'MerchantCashAdvanceData (spec 2.1)' })
+  async merchantCashAdvance(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
+    return (await publicProfileOf(ctx, profile.uuid)).merchantCashAdvance;
   }
 
   @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history" })

@@ -41,6 +41,15 @@ export class Tenant {
   id!: string;
 }
 
+@ObjectType({ description: 'legacy ids of a profile (spec 2.2)' })
+export class ProfileLegacy {
+  @Field(() => Int)
+  entityBusinessId!: number;
+
+  @Field(() => Int, { nullable: true })
+  fundingSearchId!: number | null;
+}
+
 @ObjectType({ description: 'A signed, expiring link to the profile funding-search page' })
 export class ProfileUrl {
   @Field(() => String)
