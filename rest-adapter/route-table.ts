@@ -14,6 +14,7 @@ import { login } from '../src/domain/identity/login-service.js';
 import * as tokens from '../src/domain/identity/token-service.js';
 import * as users from '../src/domain/identity/user-service.js';
 import * as profileLinks from '../src/domain/profiles/profile-links.js';
+import * as questionnaires from '../src/domain/questionnaires/questionnaire-service.js';
 import * as profiles from '../src/domain/profiles/profile-service.js';
 import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
@@ -409,6 +410,83 @@ const marketplaceV1Routes: RouteDefinition[] = [
   },
 ];
 
+const answersPath = `${BASES.marketplaceV1}/questionnaires/:questionnaireId/profiles/:profileId/answers`;
+
+const questionnaireRoutes: RouteDefinition[] = [
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/questionnaires`,
+    operationId: 'QuestionnaireController_list',
+    summary: 'The eleven questionnaires with their questions',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: async (ctx) => questionnaires.listQuestionnaires(ctx),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/questionnaires/:id`,
+    operationId: 'QuestionnaireController_get',
+    summary: 'One questionnaire with its questions',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: async (ctx, req) => questionnaires.getQuestionnaire(ctx, req.params.id),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/questionnaires/:questionnaireId/json-schema`,
+    operationId: 'QuestionnaireController_jsonSchema',
+    summary: 'The answer body as a JSON Schema (draft 2020-12), the one answers are validated with',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: async (ctx, req) => questionnaires.getAnswerSchema(ctx, req.params.questionnaireId),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/questionnaires/:questionnaireId/profiles/:profileId/json-schema`,
+    operationId: 'QuestionnaireController_profileJsonSchema',
+    summary: "The same schema with the profile's current values as defaults",
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => questionnaires.getProfileAnswerSchema(ctx, req.params.questionnaireId, req.params.profileId),
+  },
+  {
+    method: 'put',
+    path: answersPath,
+    operationId: 'AnswerController_put',
+    summary: 'All answers (every required one); they land in the profile',
+    successStatus: 204,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => questionnaires.putAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.body),
+  },
+  {
+    method: 'patch',
+    path: answersPath,
+    operationId: 'AnswerController_patch',
+    summary: 'Some answers, merged into the stored ones',
+    successStatus: 204,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => questionnaires.patchAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.body),
+  },
+  {
+    method: 'get',
+    path: answersPath,
+    operationId: 'AnswerController_get',
+    summary: 'The stored answers',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => questionnaires.getAnswers(ctx, req.params.questionnaireId, req.params.profileId),
+  },
+  {
+    method: 'delete',
+    path: answersPath,
+    operationId: 'AnswerController_delete',
+    summary: 'Removes the answers named by answerKey (repeatable) and what they put in the profile',
+    successStatus: 204,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => questionnaires.deleteAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.query.answerKey),
+  },
+];
+
 const lenderApiRoutes: RouteDefinition[] = [
   {
     method: 'get',
@@ -428,4 +506,5 @@ export const ROUTES: RouteDefinition[] = [
   ...marketplaceV2Routes,
   ...businessV1Routes,
   ...marketplaceV1Routes,
+  ...questionnaireRoutes,
 ];

@@ -59,6 +59,14 @@ export const ACCESS_POLICY = {
     description: 'Read a profile the caller owns (Marketplace V1) or of its tenants (platform/tenant token)',
   },
 
+  // Questionnaires and answers
+  'questionnaires.read': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: ['questionnaire:read', 'profile:read'],
+    description: 'Read questionnaires, their JSON schemas and a visible profile’s answers',
+  },
+  'answers.write': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['questionnaire:write', 'profile:write'], description: 'Answer a questionnaire for a visible profile' },
+
   // Company registry (Marketplace V1 search and lookup)
   'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },
 
