@@ -178,3 +178,31 @@ describe('conditions, partial answers and deletion', () => {
     expect((await send('GET', `/questionnaires/${id}/profiles/00000000-0000-4000-8000-000000000000/answers`)).status).toBe(404);
   });
 });
+
+describe('GraphQL', () => {
+  it('lists questionnaires and writes answers through the same validation', async () => {
+    const { graphql } = await import('./support/graphql-client.js');
+    const list = await graphql(app.url, '{ questionnaires { id questions { key type required } } }', {}, auth);
+    expect(list.data?.questionnaires).toHaveLength(11);
+    const uuid = await newProfile();
+    const definition = questionnaireDefinitions().get('introducer-grants')!;
+    const put = await graphql(
+      app.url,
+      'mutation($p: ID!, $a: JSONObject!) { putAnswers(questionnaireId: "introducer-grants", profileId: $p, answers: $a) }',
+      { p: uuid, a: completeAnswers(definition) },
+      auth,
+    );
+    expect(put.data?.putAnswers).toEqual(completeAnswers(definition));
+    const bad = await graphql(
+      app.url,
+      'mutation($p: ID!) { patchAnswers(questionnaireId: "introducer-grants", profileId: $p, answers: { uniqueIp: "yes" }) }',
+      { p: uuid },
+      auth,
+    );
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/uniqueIp' }] });
+    const schema = await graphql(app.url, 'query($p: ID!) { questionnaireJsonSchema(id: "introducer-grants", profileId: $p) }', { p: uuid }, auth);
+    expect(schema.data?.questionnaireJsonSchema.properties.uniqueIp.default).toBe(true);
+    const left = await graphql(app.url, 'mutation($p: ID!) { deleteAnswers(questionnaireId: "introducer-grants", profileId: $p, answerKeys: ["uniqueIp"]) }', { p: uuid }, auth);
+    expect(left.data?.deleteAnswers.uniqueIp).toBeUndefined();
+  });
+});

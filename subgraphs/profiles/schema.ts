@@ -3,12 +3,13 @@ import type { ServiceContext } from '../../src/domain/context.js';
 import { getProfile } from '../../src/domain/profiles/profile-service.js';
 import { buildFederatedSchema } from '../shared/build-federated-schema.js';
 import { CompanyResolver } from './company-resolver.js';
+import { QuestionnaireResolver } from './questionnaire-resolver.js';
 import { ProfileResolver, TenantProfileResolver } from './profile-resolver.js';
 import { Tenant } from './profile-types.js';
 
 export function buildProfilesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileResolver, TenantProfileResolver, CompanyResolver], orphanedTypes: [Tenant] },
+    { resolvers: [ProfileResolver, TenantProfileResolver, CompanyResolver, QuestionnaireResolver], orphanedTypes: [Tenant] },
     {
       Profile: {
         __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),

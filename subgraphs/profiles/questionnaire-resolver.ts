@@ -1,0 +1,72 @@
+/** Thin adapters: questionnaires, their JSON schemas and a profile's answers, over the domain service. */
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { ServiceContext } from '../../src/domain/context.js';
+import * as questionnaires from '../../src/domain/questionnaires/questionnaire-service.js';
+import { Questionnaire } from './questionnaire-types.js';
+
+type Json = Record<string, unknown>;
+
+function toGraphQL(dto: questionnaires.QuestionnaireDto): Questionnaire {
+  return { ...dto, questions: Object.entries(dto.questions).map(([key, q]) => ({ key, ...q })) };
+}
+
+@Resolver(() => Questionnaire)
+export class QuestionnaireResolver {
+  @Query(() => [Questionnaire])
+  questionnaires(@Ctx() ctx: ServiceContext): Questionnaire[] {
+    return questionnaires.listQuestionnaires(ctx).map(toGraphQL);
+  }
+
+  @Query(() => Questionnaire)
+  questionnaire(@Arg('id', () => ID) id: string, @Ctx() ctx: ServiceContext): Questionnaire {
+    return toGraphQL(questionnaires.getQuestionnaire(ctx, id));
+  }
+
+  @Query(() => GraphQLJSONObject, { description: 'The answer JSON Schema (draft 2020-12); with profileId, pre-filled from that profile' })
+  questionnaireJsonSchema(
+    @Arg('id', () => ID) id: string,
+    @Arg('profileId', () => ID, { nullable: true }) profileId: string | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<Json> | Json {
+    return profileId ? questionnaires.getProfileAnswerSchema(ctx, id, profileId) : questionnaires.getAnswerSchema(ctx, id);
+  }
+
+  @Query(() => GraphQLJSONObject, { description: "A profile's stored answers to a questionnaire" })
+  answers(@Arg('questionnaireId', () => ID) questionnaireId: string, @Arg('profileId', () => ID) profileId: string, @Ctx() ctx: ServiceContext): Promise<Json> {
+    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'PUT answers: the whole set; returns the stored answers' })
+  async putAnswers(
+    @Arg('questionnaireId', () => ID) questionnaireId: string,
+    @Arg('profileId', () => ID) profileId: string,
+    @Arg('answers', () => GraphQLJSONObject) answers: Json,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<Json> {
+    await questionnaires.putAnswers(ctx, questionnaireId, profileId, answers);
+    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'PATCH answers: merged into the stored ones; returns them' })
+  async patchAnswers(
+    @Arg('questionnaireId', () => ID) questionnaireId: string,
+    @Arg('profileId', () => ID) profileId: string,
+    @Arg('answers', () => GraphQLJSONObject) answers: Json,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<Json> {
+    await questionnaires.patchAnswers(ctx, questionnaireId, profileId, answers);
+    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'DELETE answers by key; returns the stored answers left' })
+  async deleteAnswers(
+    @Arg('questionnaireId', () => ID) questionnaireId: string,
+    @Arg('profileId', () => ID) profileId: string,
+    @Arg('answerKeys', () => [String]) answerKeys: string[],
+    @Ctx() ctx: ServiceContext,
+  ): Promise<Json> {
+    await questionnaires.deleteAnswers(ctx, questionnaireId, profileId, answerKeys);
+    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+  }
+}
