@@ -13,6 +13,7 @@ import * as apiKeys from '../src/domain/identity/api-key-service.js';
 import { login } from '../src/domain/identity/login-service.js';
 import * as tokens from '../src/domain/identity/token-service.js';
 import * as users from '../src/domain/identity/user-service.js';
+import * as matching from '../src/domain/matching/matching-service.js';
 import * as profileLinks from '../src/domain/profiles/profile-links.js';
 import * as questionnaires from '../src/domain/questionnaires/questionnaire-service.js';
 import * as profiles from '../src/domain/profiles/profile-service.js';
@@ -362,6 +363,24 @@ const marketplaceV1Routes: RouteDefinition[] = [
       const link = await profileLinks.profileUrl(ctx, req.params.uuid, { ...req.query, type: req.params.type });
       return link.redirect ? new Redirect(link.url) : { url: link.url };
     },
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/count`,
+    operationId: 'FundingController_countMatches',
+    summary: 'How many lender products match the profile (?productTypes= filters)',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => matching.countMatches(ctx, req.params.uuid, req.query),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/results`,
+    operationId: 'FundingController_matchResults',
+    summary: 'The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)',
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => matching.matchResults(ctx, req.params.uuid, req.query),
   },
   {
     method: 'post',

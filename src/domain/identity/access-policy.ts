@@ -67,6 +67,9 @@ export const ACCESS_POLICY = {
   },
   'answers.write': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['questionnaire:write', 'profile:write'], description: 'Answer a questionnaire for a visible profile' },
 
+  // Matching and applying
+  'funding.read': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['funding:read', 'profile:read'], description: "Match a visible profile with lender products" },
+
   // Company registry (Marketplace V1 search and lookup)
   'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },
 
