@@ -40,6 +40,7 @@ const product = (overrides: Partial<ProductCriteria> = {}): ProductCriteria => (
 });
 
 const explain = (p: ProductCriteria, f: ApplicantFacts = facts) => matchProducts(f, [p], { explain: true });
+const decide = (p: ProductCriteria, f: ApplicantFacts = facts) => matchProducts(f, [p]).matches.length;
 
 describe('each criterion includes and excludes', () => {
   it.each<[string, Partial<ProductCriteria>, Partial<ApplicantFacts>, string]>([
@@ -68,6 +69,7 @@ describe('each criterion includes and excludes', () => {
     expect(explain(product()).matches).toHaveLength(1);
     const excluded = explain(product(productChange), { ...facts, ...factChange });
     expect(excluded.matches).toEqual([]);
+    expect(decide(product(productChange), { ...facts, ...factChange })).toBe(0);
     expect(excluded.rejections[0]?.reasons).toContain(reason);
   });
 
@@ -79,6 +81,7 @@ describe('each criterion includes and excludes', () => {
     ['unknown grade is left to the lender', {}, { grade: undefined }],
   ])('%s: met requirements match', (_name, productChange, factChange) => {
     expect(explain(product(productChange), { ...facts, ...factChange }).matches).toHaveLength(1);
+    expect(decide(product(productChange), { ...facts, ...factChange })).toBe(1);
   });
 });
 

@@ -88,6 +88,7 @@ export interface ProductMatch {
   likelihood: number;
   /** Representative yearly cost of the funding, % (mid rate plus fees spread over the term). */
   costPct: number;
+  /** Why it matched (with `reasons` or `explain`; empty otherwise). */
   reasons: string[];
 }
 
@@ -118,74 +119,92 @@ const ESSENTIAL: ReadonlyArray<[keyof ApplicantFacts, string]> = [
 const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', ZAR: 'R' };
 
 export function formatMoney(value: number, code: string): string {
-  return `${SYMBOLS[code] ?? `${code} `}${Math.round(value).toLocaleString('en-GB')}`;
+  // Hand-rolled grouping: Intl formatting would dominate a 10,000-product explanation.
+  const digits = String(Math.abs(Math.round(value))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${value < 0 ? '-' : ''}${SYMBOLS[code] ?? `${code} `}${digits}`;
 }
 
 const readable = (value: string) => value.toLowerCase().replace(/_/g, ' ');
 
-/** The checks of one product against the facts: each gives a reason it passed, or why it failed. */
-function assess(facts: ApplicantFacts, p: ProductCriteria): { passed: string[]; failed: string[] } {
+type Reason = () => string;
+
+/**
+ * The checks of one product against the facts. Reasons are built lazily: deciding alone (`explain`
+ * false) stops at the first failure and formats nothing, which keeps 10,000 products in budget.
+ */
+function assess(facts: ApplicantFacts, p: ProductCriteria, explain: boolean): { passed: string[]; failed: string[] } {
   const passed: string[] = [];
   const failed: string[] = [];
-  const check = (ok: boolean, yes: string, no: string) => (ok ? passed : failed).push(ok ? yes : no);
+  let stop = false;
+  const fail = (no: Reason) => {
+    failed.push(explain ? no() : '');
+    if (!explain) stop = true;
+  };
+  const check = (ok: boolean, yes: Reason, no: Reason) => {
+    if (stop) return;
+    if (ok) {
+      if (explain) passed.push(yes());
+    } else fail(no);
+  };
   const currency = p.currencies[0] ?? 'GBP';
 
   const amount = facts.amount!;
   if (p.currencies.length && !p.currencies.includes(amount.code)) {
-    failed.push(`amount in ${amount.code}, the product lends in ${p.currencies.join(', ')}`);
+    fail(() => `amount in ${amount.code}, the product lends in ${p.currencies.join(', ')}`);
   } else if (amount.value < p.minAmount) {
-    failed.push(`amount ${formatMoney(amount.value, amount.code)} below the product's minimum ${formatMoney(p.minAmount, currency)}`);
+    fail(() => `amount ${formatMoney(amount.value, amount.code)} below the product's minimum ${formatMoney(p.minAmount, currency)}`);
   } else if (amount.value > p.maxAmount) {
-    failed.push(`amount ${formatMoney(amount.value, amount.code)} above the product's maximum ${formatMoney(p.maxAmount, currency)}`);
-  } else {
+    fail(() => `amount ${formatMoney(amount.value, amount.code)} above the product's maximum ${formatMoney(p.maxAmount, currency)}`);
+  } else if (explain) {
     passed.push(`amount ${formatMoney(amount.value, amount.code)} within ${formatMoney(p.minAmount, currency)}-${formatMoney(p.maxAmount, currency)}`);
   }
 
   if (facts.periodMonths !== undefined && p.minTermMonths > 0) {
     check(
       facts.periodMonths >= p.minTermMonths && facts.periodMonths <= p.maxTermMonths,
-      `term ${facts.periodMonths} months within ${p.minTermMonths}-${p.maxTermMonths}`,
-      `term ${facts.periodMonths} months outside the product's ${p.minTermMonths}-${p.maxTermMonths} months`,
+      () => `term ${facts.periodMonths} months within ${p.minTermMonths}-${p.maxTermMonths}`,
+      () => `term ${facts.periodMonths} months outside the product's ${p.minTermMonths}-${p.maxTermMonths} months`,
     );
   }
   check(
     facts.tradingMonths! >= p.minTradingMonths,
-    `trading for ${facts.tradingMonths} months (at least ${p.minTradingMonths} needed)`,
-    `trading for ${facts.tradingMonths} months, the product needs at least ${p.minTradingMonths}`,
+    () => `trading for ${facts.tradingMonths} months (at least ${p.minTradingMonths} needed)`,
+    () => `trading for ${facts.tradingMonths} months, the product needs at least ${p.minTradingMonths}`,
   );
   const revenue = facts.annualRevenue!;
   check(
     revenue.value >= p.minAnnualRevenue,
-    `revenue ${formatMoney(revenue.value, revenue.code)} meets the minimum ${formatMoney(p.minAnnualRevenue, currency)}`,
-    `revenue ${formatMoney(revenue.value, revenue.code)} below the product's minimum ${formatMoney(p.minAnnualRevenue, currency)}`,
+    () => `revenue ${formatMoney(revenue.value, revenue.code)} meets the minimum ${formatMoney(p.minAnnualRevenue, currency)}`,
+    () => `revenue ${formatMoney(revenue.value, revenue.code)} below the product's minimum ${formatMoney(p.minAnnualRevenue, currency)}`,
   );
   if (facts.grade !== undefined) {
     check(
       GRADE_ORDER.indexOf(facts.grade) <= GRADE_ORDER.indexOf(p.minGrade as Grade),
-      `credit grade ${facts.grade} at or above the minimum ${p.minGrade}`,
-      `credit grade ${facts.grade} below the product's minimum ${p.minGrade}`,
+      () => `credit grade ${facts.grade} at or above the minimum ${p.minGrade}`,
+      () => `credit grade ${facts.grade} below the product's minimum ${p.minGrade}`,
     );
   }
-  if (p.excludedSectors.includes(facts.sector!)) failed.push(`the product excludes the ${readable(facts.sector!)} sector`);
+  if (p.excludedSectors.includes(facts.sector!)) check(false, () => '', () => `the product excludes the ${readable(facts.sector!)} sector`);
   if (p.requiredSectors.length) {
-    check(p.requiredSectors.includes(facts.sector!), `lends to the ${readable(facts.sector!)} sector`, `the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
+    check(p.requiredSectors.includes(facts.sector!), () => `lends to the ${readable(facts.sector!)} sector`, () => `the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
   }
   if (p.companyTypes.length) {
-    check(p.companyTypes.includes(facts.companyType!), `lends to a ${readable(facts.companyType!)}`, `the product does not lend to a ${readable(facts.companyType!)}`);
+    check(p.companyTypes.includes(facts.companyType!), () => `lends to a ${readable(facts.companyType!)}`, () => `the product does not lend to a ${readable(facts.companyType!)}`);
   }
-  if (p.countries.length && !p.countries.includes(facts.countryCode)) failed.push(`the product lends only in ${p.countries.join(', ')}`);
+  if (p.countries.length && !p.countries.includes(facts.countryCode)) check(false, () => '', () => `the product lends only in ${p.countries.join(', ')}`);
 
   const r = p.requirements;
   const need = (required: boolean | undefined, has: boolean | undefined, yes: string, no: string) => {
-    if (required) check(has === true, yes, no);
+    if (required) check(has === true, () => yes, () => no);
   };
   need(r.raisesInvoices, facts.raisesInvoices, 'raises invoices', 'the product needs invoices to finance (raiseInvoices)');
   need(r.cardPayments, facts.cardPayments, 'takes card payments', 'the product needs card payments (cardPayments)');
-  if (r.minAverageCardSales !== undefined) {
+  const minCardSales = r.minAverageCardSales;
+  if (minCardSales !== undefined) {
     check(
-      (facts.averageCardSales ?? 0) >= r.minAverageCardSales,
-      `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`,
-      `average card sales ${facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency)} below the product's minimum ${formatMoney(r.minAverageCardSales, currency)}`,
+      (facts.averageCardSales ?? 0) >= minCardSales,
+      () => `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`,
+      () => `average card sales ${facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency)} below the product's minimum ${formatMoney(minCardSales, currency)}`,
     );
   }
   need(r.ownsAsset, facts.ownsAsset, 'the business owns assets', 'the product needs assets the business owns (businessOwnsAssets)');
@@ -195,7 +214,7 @@ function assess(facts: ApplicantFacts, p: ProductCriteria): { passed: string[]; 
   need(r.homeownerDirector, facts.homeowner, 'a director is a homeowner', 'the product needs a homeowner director (homeOwnership)');
   need(r.personalGuarantee, facts.personalGuarantee, 'a personal guarantee is offered', 'the product needs a personal guarantee (personalGuarantee)');
   if (facts.governmentBackedOnly) {
-    check(r.governmentBacked === true, 'a government-backed scheme', 'the applicant wants a government-backed loan; this product is not one');
+    check(r.governmentBacked === true, () => 'a government-backed scheme', () => 'the applicant wants a government-backed loan; this product is not one');
   }
   return { passed, failed };
 }
@@ -217,7 +236,10 @@ function costOf(facts: ApplicantFacts, p: ProductCriteria): number {
 
 export interface MatchOptions {
   productTypes?: readonly string[];
+  /** Also say why every other product did not match (implies `reasons`). */
   explain?: boolean;
+  /** Say why each match matched (formatting costs: off when only deciding or counting). */
+  reasons?: boolean;
 }
 
 export function matchProducts(facts: ApplicantFacts, products: readonly ProductCriteria[], options: MatchOptions = {}): MatchOutcome {
@@ -232,11 +254,13 @@ export function matchProducts(facts: ApplicantFacts, products: readonly ProductC
   }
   const matches: ProductMatch[] = [];
   const rejections: ProductRejection[] = [];
+  const explain = options.explain === true;
   for (const p of considered) {
-    const { passed, failed } = assess(facts, p);
+    const { passed, failed } = assess(facts, p, explain);
     if (failed.length === 0) {
-      matches.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoodOf(facts, p), costPct: costOf(facts, p), reasons: passed });
-    } else if (options.explain) {
+      const reasons = explain ? passed : options.reasons ? assess(facts, p, true).passed : [];
+      matches.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoodOf(facts, p), costPct: costOf(facts, p), reasons });
+    } else if (explain) {
       rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed });
     }
   }

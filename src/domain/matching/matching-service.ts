@@ -21,7 +21,7 @@ const MatchQuery = z.object({
   productTypes: z.preprocess(asList, z.array(z.enum(PRODUCT_TYPES, { message: `must be one of ${PRODUCT_TYPES.join(', ')}` })).optional()),
   explain: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
 });
-export type MatchQuery = { productTypes?: string[]; explain?: boolean };
+export type MatchQuery = { productTypes?: string[]; explain?: boolean; reasons?: boolean };
 
 export function parseMatchQuery(query: unknown): MatchQuery {
   const parsed = parseInput(MatchQuery, query ?? {}, 'Query');
@@ -69,7 +69,7 @@ export interface FundingSearchDto {
 export async function matchResults(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<FundingSearchDto> {
   requireAccess(ctx, 'funding.read');
   const options = parseMatchQuery(query);
-  const { profileId, outcome } = await matchProfile(ctx, uuid, options);
+  const { profileId, outcome } = await matchProfile(ctx, uuid, { ...options, reasons: true });
   const catalogue = await productCatalogue(ctx.db, ctx.environment);
   const search = await recordFundingSearch(ctx, profileId, outcome);
   const dto: FundingSearchDto = {
