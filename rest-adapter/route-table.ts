@@ -13,6 +13,7 @@ import * as apiKeys from '../src/domain/identity/api-key-service.js';
 import { login } from '../src/domain/identity/login-service.js';
 import * as tokens from '../src/domain/identity/token-service.js';
 import * as users from '../src/domain/identity/user-service.js';
+import * as applying from '../src/domain/matching/apply-service.js';
 import * as matching from '../src/domain/matching/matching-service.js';
 import * as profileLinks from '../src/domain/profiles/profile-links.js';
 import * as questionnaires from '../src/domain/questionnaires/questionnaire-service.js';
@@ -381,6 +382,15 @@ const marketplaceV1Routes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: (ctx, req) => matching.matchResults(ctx, req.params.uuid, req.query),
+  },
+  {
+    method: 'post',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/funding/apply`,
+    operationId: 'FundingController_apply',
+    summary: "1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key)",
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key')),
   },
   {
     method: 'post',

@@ -1,11 +1,12 @@
-/** The matches subgraph: the lender catalogue, and (with the matching issue) Profile.matches. */
+/** The matches subgraph: the lender catalogue, Profile.matches, applying to lenders and the review queue. */
 import { buildFederatedSchema } from '../shared/build-federated-schema.js';
 import { LenderResolver } from './lender-resolver.js';
+import { ApplyResolver, ProfileMatchesResolver } from './match-resolver.js';
 import { Profile } from './lender-types.js';
 
 export function buildMatchesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [LenderResolver], orphanedTypes: [Profile] },
+    { resolvers: [LenderResolver, ProfileMatchesResolver, ApplyResolver], orphanedTypes: [Profile] },
     { Profile: { __resolveReference: (ref: { uuid: string }) => ref } },
   );
 }

@@ -70,6 +70,9 @@ export const ACCESS_POLICY = {
   // Matching and applying
   'funding.read': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['funding:read', 'profile:read'], description: "Match a visible profile with lender products" },
 
+  'funding.apply': { tokens: ['marketplace_v1'], scope: 'funding:write', description: 'Send up to 4 preferred lenders to the review queue' },
+  'reviews.read': { tokens: ['login'], scope: 'staff', description: "See the funding specialists' review queue (staff)" },
+
   // Company registry (Marketplace V1 search and lookup)
   'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },
 

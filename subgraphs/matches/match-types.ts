@@ -1,0 +1,43 @@
+/** GraphQL types of matching: a profile's FundingSearch, its matches, and the staff review queue. */
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'The lender of a match (spec 2.6 lender object)' })
+export class MatchLender {
+  @Field(() => Int) id!: number;
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) logo?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'LOW, AVERAGE, EXPENSIVE or MOST_EXPENSIVE' }) average?: string;
+  @Field(() => Int, { nullable: true, description: 'Hours' }) responseTime?: number;
+  @Field(() => [String], { nullable: true }) documents?: string[];
+}
+
+@ObjectType({ description: 'One eligible lender product' })
+export class Match {
+  @Field(() => MatchLender) lender!: MatchLender;
+  @Field(() => String, { description: 'Product type (spec 2.3)' }) product!: string;
+  @Field(() => Int) productId!: number;
+  @Field(() => String) productName!: string;
+  @Field(() => Float, { description: '0..1' }) likelihood!: number;
+  @Field(() => Boolean) instantOffer!: boolean;
+  @Field(() => [String], { description: 'Why it matched' }) reasons!: string[];
+}
+
+@ObjectType({ description: 'A funding search (spec 2.3): the profile’s matches, by likelihood then cost' })
+export class FundingSearch {
+  @Field(() => Int) id!: number;
+  @Field(() => Float) amount!: number;
+  @Field(() => [Match]) matches!: Match[];
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'With explain: { missing, rejections }' }) explanation?: Record<string, unknown> | null;
+}
+
+@ObjectType({ description: "A selection in the funding specialists' review queue" })
+export class ReviewSelection {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) profileId!: string;
+  @Field(() => Int) fundingSearchId!: number;
+  @Field(() => String, { description: 'PENDING_REVIEW, IN_REVIEW, SUBMITTED or CLOSED' }) state!: string;
+  @Field(() => GraphQLJSON, { description: '[{ lenderId, products }]' }) selection!: unknown;
+  @Field(() => String) createdAt!: string;
+}
