@@ -4,6 +4,7 @@
  * `surface` says which credentials the path's API recognises (401 for others, before the handler);
  * what each operation then needs is the access table (src/domain/identity/access-policy.ts).
  */
+import * as applications from '../src/domain/applications/business-application-service.js';
 import * as cases from '../src/domain/cases/case-service.js';
 import * as companies from '../src/domain/companies/company-service.js';
 import type { ServiceContext } from '../src/domain/context.js';
@@ -286,6 +287,51 @@ const marketplaceV2Routes: RouteDefinition[] = [
 
 const businessV1Routes: RouteDefinition[] = [
   ...tenantRoutes(BASES.businessV1, 'businessV1', 'Business', false),
+  {
+    method: 'post',
+    path: `${BASES.businessV1}/applications`,
+    operationId: 'ApplicationController_create',
+    summary: "Create an application (body: the answer variant named by type); it fills the tenant's profile",
+    successStatus: 201,
+    surface: 'businessV1',
+    handle: (ctx, req) => applications.createApplication(ctx, req.body),
+  },
+  {
+    method: 'get',
+    path: `${BASES.businessV1}/applications/validate-continue-url`,
+    operationId: 'ApplicationSignUpController_validateContinueUrl',
+    summary: 'Whether a continue URL is ours, for this application, and unexpired',
+    successStatus: 200,
+    surface: 'businessV1',
+    handle: (ctx, req) => applications.validateContinueUrl(ctx, req.query),
+  },
+  {
+    method: 'post',
+    path: `${BASES.businessV1}/applications/:applicationId/continue-url`,
+    operationId: 'ApplicationSignUpController_generateContinueUrl',
+    summary: 'A signed, expiring URL where the client continues the application ({clickId?} kept for attribution)',
+    successStatus: 201,
+    surface: 'businessV1',
+    handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body),
+  },
+  {
+    method: 'get',
+    path: `${BASES.businessV1}/applications/:applicationId/matches`,
+    operationId: 'ApplicationController_getMatches',
+    summary: "The application's lender matches (spec 2.6 match list)",
+    successStatus: 200,
+    surface: 'businessV1',
+    handle: (ctx, req) => applications.getApplicationMatches(ctx, req.params.applicationId),
+  },
+  {
+    method: 'get',
+    path: `${BASES.businessV1}/applications/:applicationId/pre-selected`,
+    operationId: 'ApplicationController_getPreselectedOffers',
+    summary: 'Indicative instant offers of the matched products that can offer instantly',
+    successStatus: 200,
+    surface: 'businessV1',
+    handle: (ctx, req) => applications.getPreselectedOffers(ctx, req.params.applicationId),
+  },
   ...tenantProfileRoutes(BASES.businessV1, 'businessV1', 'Business', 201, true),
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The funding-search page a profile's signed link opens (GET /app/funding-search/{uuid}?token=):
+ * Pages opened by signed links. The funding-search page a profile's signed link opens (GET /app/funding-search/{uuid}?token=):
  * server-rendered HTML, responsive, no script. It shows the business and its funding search; the
  * matches appear here once the matching service lands.
  */
@@ -52,6 +52,28 @@ export function renderFundingSearchPage(page: FundingSearchPage): string {
 </main>
 </body>
 </html>`;
+}
+
+/** The page a Business V1 continue URL opens: the client sees the application and carries on. */
+export function renderContinuePage(application: { id: string; createdAt: string } & Record<string, unknown>): string {
+  const name = typeof application.companyName === 'string' ? application.companyName : 'Your business';
+  const amount = application.fundingAmount as { code?: string; value?: number } | undefined;
+  const rows: Array<[string, string | null]> = [
+    ['Application', application.id],
+    ['Funding requested', amount?.value !== undefined ? `${amount.code ?? ''} ${amount.value.toLocaleString('en-GB')}` : null],
+    ['Funding period', typeof application.fundingPeriod === 'number' ? `${application.fundingPeriod} months` : null],
+    ['Started', application.createdAt],
+  ];
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>Continue your application: ${escapeHtml(name)}</title><style>${STYLE}</style></head>
+<body><main>
+  <h1 data-testid="company-name">${escapeHtml(name)}</h1>
+  <p>Continue your funding application</p>
+  <section class="card" aria-label="Application"><dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v ?? '—')}</dd>`).join('')}</dl></section>
+  <p><small>This page was shared through a personal link that expires; ask for a new one if it stops working.</small></p>
+</main></body></html>`;
 }
 
 export function renderLinkProblemPage(status: number, message: string): string {

@@ -78,10 +78,15 @@ export const ACCESS_POLICY = {
 
   // Catalogue and applications (read paths of the foundation; extended by later issues)
   'lenders.read': { tokens: ['platform', 'master', 'tenant', 'marketplace_v1', 'login'], description: 'Read the lender catalogue' },
+  'businessApplications.create': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:write', 'profile:write'],
+    description: "Create a tenant's Business V1 application, or its continue URL",
+  },
   'businessApplications.read': {
     tokens: ['platform', 'tenant'],
     scope: ['funding:read', 'profile:read'],
-    description: "Read a tenant profile's Business V1 applications",
+    description: "Read a tenant's Business V1 applications, their matches and pre-selected offers",
   },
 
   // Lender Application API (lender id_token)

@@ -28,9 +28,17 @@ export function parseMatchQuery(query: unknown): MatchQuery {
   return { productTypes: parsed.productTypes, explain: parsed.explain === 'true' };
 }
 
-/** Runs the engine for a visible profile. */
-export async function matchProfile(ctx: ServiceContext, uuid: unknown, options: MatchQuery): Promise<{ profileId: string; outcome: MatchOutcome }> {
-  const profile = await getProfile(ctx, uuid);
+/**
+ * Runs the engine for a profile the caller may see; `checked` when the caller has established that
+ * already (e.g. a tenant's application).
+ */
+export async function matchProfile(
+  ctx: ServiceContext,
+  uuid: unknown,
+  options: MatchQuery,
+  access: { checked?: boolean } = {},
+): Promise<{ profileId: string; outcome: MatchOutcome }> {
+  const profile = access.checked ? { uuid: String(uuid) } : await getProfile(ctx, uuid);
   const [row, answerSets, catalogue] = await Promise.all([
     ctx.db.profile.findUniqueOrThrow({ where: { id: profile.uuid } }),
     ctx.db.questionnaireAnswerSet.findMany({ where: { profileId: profile.uuid }, orderBy: { updatedAt: 'asc' } }),

@@ -124,15 +124,33 @@ export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileId:
   await writeAnswers(ctx, definition, profileId, (stored) => Object.fromEntries(Object.entries(stored).filter(([k]) => !keys.includes(k))));
 }
 
-/** Stores the next answers and carries the change into the profile, in one transaction. */
 async function writeAnswers(
   ctx: ServiceContext,
   definition: QuestionnaireDefinition,
   profileId: unknown,
   next: (stored: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<void> {
-  const profile = await getProfile(ctx, profileId);
-  await ctx.db.$transaction(async (tx) => {
+  const profile = await getProfile(ctx, profileId); // the caller must see the profile
+  await recordAnswers(ctx, definition, profile.uuid, next);
+}
+
+export function questionnaireDefinition(id: unknown): QuestionnaireDefinition {
+  return definitionOf(id);
+}
+
+/**
+ * Stores the next answers and carries the change into the profile, in one transaction. For callers
+ * that have already checked access to the profile (and validated the answers).
+ */
+export async function recordAnswers(
+  ctx: ServiceContext,
+  definition: QuestionnaireDefinition,
+  profileId: string,
+  next: (stored: Record<string, unknown>) => Record<string, unknown>,
+  tx?: Prisma.TransactionClient,
+): Promise<void> {
+  const profile = { uuid: profileId };
+  const run = async (tx: Prisma.TransactionClient) => {
     await tx.$queryRaw`SELECT id FROM profile WHERE id = ${profile.uuid}::uuid FOR UPDATE`;
     const row = await tx.profile.findUniqueOrThrow({ where: { id: profile.uuid } });
     const set = await tx.questionnaireAnswerSet.findUnique({ where: { profileId_questionnaireId: { profileId: profile.uuid, questionnaireId: definition.id } } });
@@ -157,7 +175,9 @@ async function writeAnswers(
         updatedAt: ctx.clock.now(),
       },
     });
-  });
+  };
+  if (tx) await run(tx);
+  else await ctx.db.$transaction(run);
 }
 
 async function storedAnswers(ctx: ServiceContext, profileId: string, questionnaireId: string): Promise<Record<string, unknown>> {

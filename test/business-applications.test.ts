@@ -1,0 +1,128 @@
+/**
+ * Business V1 applications (spec 2.6, 4.4; the live platform's paths): create, continue URL and its
+ * validation and page, matches, and pre-selected instant offers, with the tenant rules.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monthlyRepayment, roundPennies } from '../src/domain/offers/loan-arithmetic.js';
+import { bearer, createTenant, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let app: TestApp;
+let me: Integrator;
+const B = '/api/business/v1';
+
+const APPLICATION = {
+  clientName: 'Ada Owner', clientEmail: 'ada@acme-widgets.example', clientNumber: '+44 20 7946 0000', legalRequirements: true,
+  companyType: 'LIMITED_COMPANY', companyNumber: '09876543', companyName: 'ACME WIDGETS LIMITED', useOfFunds: 'BUSINESS_EXPANSION',
+  fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24, sector: 'MANUFACTURING', incorporationDate: '2015-10-19',
+  revenue: { code: 'GBP', value: 900000 }, raiseInvoices: true, cardPayments: false, fundingAsset: false, purchaseOrders: false,
+  governmentBacked: false, governmentBackedLoansExist: false, homeOwnership: true, personalGuarantee: true, businessOwnsAssets: true,
+  tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL',
+};
+
+async function tenantAuth(): Promise<{ tenantId: string; auth: Record<string, string> }> {
+  const { id } = await createTenant(app, me.platformToken);
+  return { tenantId: id, auth: bearer((await platformToken(app, me.apiKey, id)).access_token) };
+}
+const send = (method: string, path: string, auth: Record<string, string>, body?: unknown) =>
+  fetch(`${app.url}${B}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  me = await signUpIntegrator(app);
+});
+afterAll(() => app?.close());
+
+describe('POST /applications', () => {
+  it('creates the application (201, spec 2.6 response) and fills the tenant profile', async () => {
+    const { tenantId, auth } = await tenantAuth();
+    const res = await send('POST', '/applications', auth, APPLICATION);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    const { governmentBackedLoansExist: _left, ...expected } = APPLICATION;
+    expect(body).toEqual({ ...expected, id: expect.any(String), type: 'introducer-all-funding-products' });
+    const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
+    expect(profile.eligibilityRequest).toMatchObject({ sourceQuestionnaireId: 'business-all-funding-products', shared: { fundingAmount: { value: 150000 } } });
+    expect(profile.financials).toMatchObject({ revenue: { value: 900000 } });
+  });
+
+  it.each([
+    [{}, ''],
+    [{ ...APPLICATION, fundingUrgency: 'TOMORROW' }, '/fundingUrgency'],
+    [{ ...APPLICATION, fundingAmount: { code: 'USD', value: 1 } }, '/fundingAmount/code'],
+    [{ ...APPLICATION, assetType: 'SPACESHIP', fundingAsset: true }, '/assetType'],
+    [{ ...APPLICATION, type: 'not-a-variant' }, '/type'],
+    [{ ...APPLICATION, surprise: 1 }, '/surprise'],
+  ])('refuses %j with 400 at %s, creating nothing', async (body, pointer) => {
+    const { auth } = await tenantAuth();
+    const before = await app.runtime.database.prisma.businessApplication.count();
+    const res = await send('POST', '/applications', auth, body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    expect(await app.runtime.database.prisma.businessApplication.count()).toBe(before);
+  });
+
+  it('takes only platform tokens (a login token is 401) and bounds by tenant (another tenant: 404)', async () => {
+    expect((await send('POST', '/applications', bearer(me.loginToken), APPLICATION)).status).toBe(401);
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const other = await tenantAuth();
+    expect((await send('GET', `/applications/${created.id}/matches`, other.auth)).status).toBe(404);
+  });
+});
+
+describe('continue URL', () => {
+  it('is signed, validates, opens the page, and expires', async () => {
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const res = await send('POST', `/applications/${created.id}/continue-url`, auth, { clickId: 'campaign-42' });
+    expect(res.status).toBe(201);
+    const { continueUrl } = await res.json();
+    expect(continueUrl).toMatch(new RegExp(`^${app.url}/app/applications/${created.id}/continue\\?token=`));
+    expect((await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.id } })).clickId).toBe('campaign-42');
+    const valid = await send('GET', `/applications/validate-continue-url?continueUrl=${encodeURIComponent(continueUrl)}`, auth);
+    expect(await valid.json()).toEqual({ valid: true, applicationId: created.id });
+    const page = await fetch(continueUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('ACME WIDGETS LIMITED');
+    const tampered = `${continueUrl.slice(0, -2)}xx`;
+    expect((await send('GET', `/applications/validate-continue-url?continueUrl=${encodeURIComponent(tampered)}`, auth)).status).toBe(403);
+  });
+});
+
+describe('matches and pre-selected offers', () => {
+  it('GET /applications/{id}/matches answers the spec 2.6 match list', async () => {
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const res = await send('GET', `/applications/${created.id}/matches`, auth);
+    expect(res.status).toBe(200);
+    const list = await res.json();
+    expect(list.numberOfMatches).toBe(list.matches.length);
+    expect(list.numberOfMatches).toBeGreaterThan(0);
+    expect(list.matches[0]).toEqual({
+      lender: { id: expect.any(Number), name: expect.any(String), logo: expect.any(String), description: expect.any(String), average: expect.stringMatching(/^(LOW|AVERAGE|EXPENSIVE|MOST_EXPENSIVE)$/), responseTime: expect.any(Number), documents: expect.any(Array) },
+      product: expect.any(String),
+      fees: { arrangementFees: expect.any(Number), earlyRepaymentFees: expect.any(Number), exitFees: expect.any(Number) },
+      likelihood: { value: expect.any(Number) },
+      instantOffer: expect.any(Boolean),
+    });
+  });
+
+  it('GET /applications/{id}/pre-selected prices instant offers with amortised repayments', async () => {
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const offers = await (await send('GET', `/applications/${created.id}/pre-selected`, auth)).json();
+    expect(offers.length).toBeGreaterThan(0);
+    for (const offer of offers) {
+      expect(offer).toMatchObject({ status: 'PRE_SELECTED', type: 'INSTANT_OFFER', isPreselected: true, profileUuid: expect.any(String), expiryDate: expect.any(String) });
+      if (offer.termLoan) {
+        const t = offer.termLoan;
+        expect(t.monthlyRepayment).toBe(roundPennies(monthlyRepayment(t.maximumAmount, t.rate, t.term)));
+        expect(t.totalFees).toBe(roundPennies(Math.abs(t.totalRepayment - t.maximumAmount)));
+        expect(t.representativeAPR).toBeGreaterThanOrEqual(t.rate);
+      }
+    }
+    const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
+    expect(offers.length).toBe(matches.matches.filter((m: { instantOffer: boolean }) => m.instantOffer).length);
+  });
+});
