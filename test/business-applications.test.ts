@@ -126,3 +126,52 @@ describe('matches and pre-selected offers', () => {
     expect(offers.length).toBe(matches.matches.filter((m: { instantOffer: boolean }) => m.instantOffer).length);
   });
 });
+
+describe('GraphQL', () => {
+  it('createApplication, then Application.matches (federated) and preselectedOffers', async () => {
+    const { graphql } = await import('./support/graphql-client.js');
+    const { auth } = await tenantAuth();
+    const created = await graphql(app.url, 'mutation($i: JSONObject!) { createApplication(input: $i) { id } }', { i: APPLICATION }, auth);
+    expect(created.errors).toBeUndefined();
+    const id = created.data?.createApplication.id;
+    const res = await graphql(
+      app.url,
+      'mutation($i: JSONObject!) { createApplication(input: $i) { id matches { numberOfMatches matches { lender { id name } product fees { arrangementFees } likelihood instantOffer } } preselectedOffers { status productObject product } } }',
+      { i: APPLICATION },
+      auth,
+    );
+    expect(res.errors).toBeUndefined();
+    const application = res.data?.createApplication;
+    expect(application.matches.numberOfMatches).toBe(application.matches.matches.length);
+    expect(application.preselectedOffers.length).toBeGreaterThan(0);
+    expect(application.preselectedOffers[0]).toMatchObject({ status: 'PRE_SELECTED', productObject: expect.any(String), product: expect.any(Object) });
+    expect(id).toEqual(expect.any(String));
+  });
+
+  it('staff (admin scope) add a lender and a product that then matches; integrators cannot', async () => {
+    const { graphql } = await import('./support/graphql-client.js');
+    const { createAccountWithUser } = await import('../src/domain/identity/bootstrap.js');
+    const { signIn } = await import('./support/identities.js');
+    await createAccountWithUser(app.runtime.database.prisma, { environment: 'demo', accountName: 'ops', email: 'ops@example.test', password: 'ops-password-123', role: 'STAFF' });
+    const staff = bearer(await signIn(app, 'ops@example.test', 'ops-password-123'));
+    const lender = await graphql(app.url, 'mutation { createLender(input: { name: "Northern Test Capital", priceBand: "LOW" }) { id name priceBand } }', {}, staff);
+    expect(lender.errors).toBeUndefined();
+    const lenderId = lender.data?.createLender.id;
+    const product = {
+      productType: 'TERM_LOAN', name: 'Test term loan', minAmount: 10000, maxAmount: 1000000, minTermMonths: 6, maxTermMonths: 60,
+      annualRateMin: 7, annualRateMax: 12, likelihoodBase: 0.95, instantOffer: true,
+    };
+    const saved = await graphql(app.url, 'mutation($l: Int!, $p: JSONObject!) { saveLenderProduct(lenderId: $l, input: $p) { products { productType name } } }', { l: lenderId, p: product }, staff);
+    expect(saved.data?.saveLenderProduct.products).toEqual([{ productType: 'TERM_LOAN', name: 'Test term loan' }]);
+    const bad = await graphql(app.url, 'mutation($l: Int!, $p: JSONObject!) { saveLenderProduct(lenderId: $l, input: $p) { id } }', { l: lenderId, p: { ...product, maxAmount: 1 } }, staff);
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/maxAmount', message: 'must be at least minAmount' }] });
+
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
+    expect(matches.matches.map((m: { lender: { id: number } }) => m.lender.id)).toContain(lenderId);
+
+    const denied = await graphql(app.url, 'mutation { createLender(input: { name: "Nope" }) { id } }', {}, bearer(me.loginToken));
+    expect(denied.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

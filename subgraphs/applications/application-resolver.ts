@@ -1,13 +1,34 @@
 /** Thin adapter: Profile.applications over domain/applications. */
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
-import { Application, Profile } from './application-types.js';
+import { Application, PreselectedOffer, Profile } from './application-types.js';
+
+const PRODUCT_OBJECTS = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'];
 
 @Resolver(() => Profile)
 export class ProfileApplicationsResolver {
   @FieldResolver(() => [Application], { description: 'Business V1 applications made for this profile' })
   applications(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<applications.BusinessApplicationSummary[]> {
     return applications.listProfileApplications(ctx, profile.uuid);
+  }
+}
+
+@Resolver(() => Application)
+export class ApplicationResolver {
+  @Mutation(() => Application, { description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id' })
+  async createApplication(@Arg('input', () => GraphQLJSONObject) input: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<Application> {
+    const created = await applications.createApplication(ctx, input);
+    return { id: created.id, type: created.type, createdAt: new Date().toISOString() };
+  }
+
+  @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected)' })
+  async preselectedOffers(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<PreselectedOffer[]> {
+    const offers = await applications.getPreselectedOffers(ctx, application.id);
+    return offers.map((offer) => {
+      const productObject = PRODUCT_OBJECTS.find((name) => name in offer) ?? 'termLoan';
+      return { ...offer, productObject, product: offer[productObject] as Record<string, unknown> };
+    });
   }
 }

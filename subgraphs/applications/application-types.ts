@@ -1,7 +1,9 @@
 /** GraphQL types of the applications subgraph. */
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A Business V1 funding application (spec 2.6)' })
+@Directive('@key(fields: "id")')
 export class Application {
   @Field(() => ID)
   id!: string;
@@ -19,4 +21,21 @@ export class Application {
 export class Profile {
   @Field(() => ID)
   uuid!: string;
+}
+
+@ObjectType({ description: 'A pre-selected instant offer (spec 2.6)' })
+export class PreselectedOffer {
+  @Field(() => ID) id!: string;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String, { description: 'PRE_SELECTED' }) status!: string;
+  @Field(() => String, { description: 'INSTANT_OFFER' }) type!: string;
+  @Field(() => Boolean) isPreselected!: boolean;
+  @Field(() => String) productType!: string;
+  @Field(() => String) reference!: string;
+  @Field(() => String) publicComment!: string;
+  @Field(() => [String]) securityRequired!: string[];
+  @Field(() => String) expiryDate!: string;
+  @Field(() => String, { description: 'Name of the product object: termLoan, assetFinance, merchantCashAdvance, invoiceFinance, tradeFinance or commercialProperty' })
+  productObject!: string;
+  @Field(() => GraphQLJSONObject, { description: 'The product object of spec 2.6 with its figures' }) product!: Record<string, unknown>;
 }

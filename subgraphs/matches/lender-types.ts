@@ -50,3 +50,11 @@ export class Profile {
   @Field(() => ID)
   uuid!: string;
 }
+
+/** Key-only stub: the applications subgraph owns Application; matching adds its matches. */
+@ObjectType()
+@Directive('@key(fields: "id")')
+export class Application {
+  @Field(() => ID)
+  id!: string;
+}

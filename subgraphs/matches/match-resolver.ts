@@ -5,8 +5,9 @@ import type { ServiceContext } from '../../src/domain/context.js';
 import { applyToLenders, listReviewQueue, type ReviewSelectionDto } from '../../src/domain/matching/apply-service.js';
 import { matchResults, type FundingSearchDto } from '../../src/domain/matching/matching-service.js';
 import { productCatalogue } from '../../src/domain/matching/product-catalogue.js';
-import { Profile } from './lender-types.js';
-import { FundingSearch, ReviewSelection } from './match-types.js';
+import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
+import { Application, Profile } from './lender-types.js';
+import { ApplicationMatchList, FundingSearch, ReviewSelection } from './match-types.js';
 
 /** The REST FundingSearch with each match's lender filled from the catalogue. */
 async function toGraphQL(ctx: ServiceContext, search: FundingSearchDto): Promise<FundingSearch> {
@@ -66,5 +67,14 @@ export class ApplyResolver {
   @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })
   reviewQueue(@Arg('state', () => String, { nullable: true }) state: string | undefined, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionDto[]> {
     return listReviewQueue(ctx, state);
+  }
+}
+
+@Resolver(() => Application)
+export class ApplicationMatchesResolver {
+  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches' })
+  async matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchList> {
+    const list = await getApplicationMatches(ctx, application.id);
+    return { numberOfMatches: list.numberOfMatches, matches: list.matches.map((m) => ({ ...m, likelihood: m.likelihood.value })) };
   }
 }

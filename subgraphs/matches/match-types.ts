@@ -41,3 +41,25 @@ export class ReviewSelection {
   @Field(() => GraphQLJSON, { description: '[{ lenderId, products }]' }) selection!: unknown;
   @Field(() => String) createdAt!: string;
 }
+
+@ObjectType({ description: 'Fees of a matched product, percent' })
+export class MatchFees {
+  @Field(() => Float) arrangementFees!: number;
+  @Field(() => Float) earlyRepaymentFees!: number;
+  @Field(() => Float) exitFees!: number;
+}
+
+@ObjectType({ description: 'One match of a Business V1 application (spec 2.6 match list)' })
+export class ApplicationMatch {
+  @Field(() => MatchLender) lender!: MatchLender;
+  @Field(() => String) product!: string;
+  @Field(() => MatchFees) fees!: MatchFees;
+  @Field(() => Float) likelihood!: number;
+  @Field(() => Boolean) instantOffer!: boolean;
+}
+
+@ObjectType()
+export class ApplicationMatchList {
+  @Field(() => Int) numberOfMatches!: number;
+  @Field(() => [ApplicationMatch]) matches!: ApplicationMatch[];
+}

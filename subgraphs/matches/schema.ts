@@ -1,12 +1,15 @@
 /** The matches subgraph: the lender catalogue, Profile.matches, applying to lenders and the review queue. */
 import { buildFederatedSchema } from '../shared/build-federated-schema.js';
 import { LenderResolver } from './lender-resolver.js';
-import { ApplyResolver, ProfileMatchesResolver } from './match-resolver.js';
-import { Profile } from './lender-types.js';
+import { ApplicationMatchesResolver, ApplyResolver, ProfileMatchesResolver } from './match-resolver.js';
+import { Application, Profile } from './lender-types.js';
 
 export function buildMatchesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [LenderResolver, ProfileMatchesResolver, ApplyResolver], orphanedTypes: [Profile] },
-    { Profile: { __resolveReference: (ref: { uuid: string }) => ref } },
+    { resolvers: [LenderResolver, ProfileMatchesResolver, ApplyResolver, ApplicationMatchesResolver], orphanedTypes: [Profile, Application] },
+    {
+      Profile: { __resolveReference: (ref: { uuid: string }) => ref },
+      Application: { __resolveReference: (ref: { id: string }) => ref },
+    },
   );
 }

@@ -77,6 +77,7 @@ export const ACCESS_POLICY = {
   'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },
 
   // Catalogue and applications (read paths of the foundation; extended by later issues)
+  'lenders.manage': { tokens: ['login'], scope: 'admin', description: 'Add and change lenders and their products (staff)' },
   'lenders.read': { tokens: ['platform', 'master', 'tenant', 'marketplace_v1', 'login'], description: 'Read the lender catalogue' },
   'businessApplications.create': {
     tokens: ['platform', 'tenant'],
