@@ -572,6 +572,42 @@ const lenderApiRoutes: RouteDefinition[] = [
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
   },
+  {
+    method: 'get',
+    path: `${BASES.lenderApi}/applications/:id`,
+    operationId: 'LenderApplicationController_get',
+    summary: 'One funding application of the calling lender (another lender’s: 404)',
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderApplications.getLenderApplication(ctx, req.params.id),
+  },
+  {
+    method: 'post',
+    path: `${BASES.lenderApi}/applications/:id/acknowledgement`,
+    operationId: 'LenderApplicationController_acknowledge',
+    summary: 'Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application',
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body),
+  },
+  {
+    method: 'post',
+    path: `${BASES.lenderApi}/applications/:id/offer`,
+    operationId: 'LenderApplicationController_offer',
+    summary: 'An offer with exactly one product object; replaces the current one; 200 the updated application',
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body),
+  },
+  {
+    method: 'post',
+    path: `${BASES.lenderApi}/applications/:id/rejection`,
+    operationId: 'LenderApplicationController_reject',
+    summary: 'Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application',
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body),
+  },
 ];
 
 // The lender API's base lies under the platform base: its routes go first so they are matched first.

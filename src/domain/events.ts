@@ -5,7 +5,15 @@
 import type { PubSub } from '@graphql-yoga/subscription';
 import type { TenantDto } from './tenants/tenant-schemas.js';
 
+/** A lender application's status moved (spec 3); keyed `lender:<id>` (and later `account:<id>`). */
+export interface ApplicationStatusChanged {
+  applicationId: number;
+  status: string;
+  lenderId: number;
+}
+
 export type EventTopics = {
+  applicationStatusChanged: [channel: string, payload: ApplicationStatusChanged];
   /** Keyed by account id: a subscriber only ever hears of its own account's tenants. */
   tenantCreated: [accountId: string, payload: TenantDto];
 };

@@ -91,7 +91,8 @@ export const ACCESS_POLICY = {
   },
 
   // Lender Application API (lender id_token)
-  'lenderApplications.list': { tokens: ['lender'], description: "List the calling lender's applications" },
+  'lenderApplications.list': { tokens: ['lender'], description: "List and read the calling lender's applications" },
+  'lenderApplications.respond': { tokens: ['lender'], description: "Acknowledge, make offers on or reject the calling lender's applications" },
 } as const satisfies Record<string, AccessRule>;
 
 export type Operation = keyof typeof ACCESS_POLICY;

@@ -1,22 +1,202 @@
 /**
- * The Lender Application API's reads (spec 4.5): a lender sees only its own applications, each as
- * the funding application document (spec 2.7) last sent to it. Acknowledgements, offers and
- * rejections arrive with the lender application issue.
+ * The Lender Application API (spec 4.5): a lender reads only its own applications, each as the
+ * funding application document of spec 2.7 with its current status, and acknowledges, offers or
+ * rejects them. Every status change goes through the status machine, is recorded in the
+ * application's history, queues the updated document for the lender's update webhook (outbox, in
+ * the same transaction), and is published as an event after commit.
  */
 import { z } from 'zod';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
-import { requireAccess } from '../identity/access-policy.js';
+import { AppError } from '../errors.js';
+import { requireAccess, type ActorFor } from '../identity/access-policy.js';
+import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
+import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
+import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
 
+type Tx = Prisma.TransactionClient;
+type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
+
+export interface FundingApplicationDocument {
+  apiProvider?: unknown;
+  application: Record<string, unknown>;
+}
+
+const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
+
+/** The document as last built, with the application's current status fields and offer. */
+export function toDocument(row: ApplicationRow): FundingApplicationDocument {
+  const payload = (row.payload ?? {}) as { apiProvider?: unknown; application?: Record<string, unknown> };
+  const current = row.offers.find((o) => o.supersededAt === null);
+  const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
+  return {
+    ...(payload.apiProvider !== undefined ? { apiProvider: payload.apiProvider } : {}),
+    application: {
+      ...(payload.application ?? {}),
+      id: row.id,
+      reference: row.reference,
+      status: row.status,
+      responseReason: row.responseReason,
+      comment: row.comment,
+      acceptedAt: epochSeconds(row.acceptedAt),
+      invalidatedAt: epochSeconds(row.invalidatedAt),
+      offer: current
+        ? {
+            id: current.id,
+            reference: current.reference,
+            status: current.status,
+            expiryDate: current.expiryDate?.toISOString() ?? null,
+            comment: current.comment,
+            decision: current.decision,
+            ...(objectName ? { [objectName]: withComputedFees(objectName, current.product as Record<string, unknown>) } : {}),
+          }
+        : null,
+    },
+  };
+}
+
+const INCLUDE = { offers: { orderBy: { createdAt: 'asc' as const } }, lender: true } as const;
 const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
+const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();
 
-export async function listLenderApplications(ctx: ServiceContext, query: unknown): Promise<unknown[]> {
+/** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
+export async function listLenderApplications(ctx: ServiceContext, query: unknown): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const { reference } = parseInput(ListQuery, query ?? {}, 'Query');
   const rows = await ctx.db.lenderApplication.findMany({
     where: { lenderId: actor.lenderId, lender: { environment: ctx.environment }, ...(reference ? { reference } : {}) },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { payload: true },
+    include: INCLUDE,
   });
-  return rows.map((r) => r.payload);
+  return rows.map(toDocument);
+}
+
+/** GET {lender_api_base}/applications/{id}: another lender's application is a 404. */
+export async function getLenderApplication(ctx: ServiceContext, id: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.list');
+  return toDocument(await findOwn(ctx.db, ctx, actor, id));
+}
+
+async function findOwn(db: Tx | ServiceContext['db'], ctx: ServiceContext, actor: ActorFor<'lenderApplications.list'>, id: unknown): Promise<ApplicationRow> {
+  const applicationId = parseInput(ApplicationId, id, 'Application id');
+  const row = await db.lenderApplication.findFirst({ where: { id: applicationId, lenderId: actor.lenderId, lender: { environment: ctx.environment } }, include: INCLUDE });
+  if (!row) throw AppError.notFound('Application');
+  return row;
+}
+
+const Acknowledgement = z
+  .strictObject({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional(), comment: z.string().trim().min(1, 'must not be empty').max(4000).optional() })
+  .refine((b) => b.reference !== undefined || b.comment !== undefined, { message: 'must carry a reference, a comment, or both', path: [] });
+
+const Rejection = z.strictObject({
+  reason: z.string({ message: 'is required' }).trim().min(1, 'must not be empty').max(100),
+  comment: z.string().trim().max(4000).optional(),
+  reference: z.string().trim().min(1).max(255).optional(),
+});
+
+/** POST .../applications/{id}/acknowledgement {reference?, comment?}: 200 the updated application. */
+export async function acknowledge(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.respond');
+  const body = parseInput(Acknowledgement, input);
+  return changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
+    await tx.lenderApplication.update({
+      where: { id: row.id },
+      data: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
+    });
+    return { comment: body.comment ?? null };
+  });
+}
+
+/** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
+export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.respond');
+  const body = parseInput(OfferBody, input) as Record<string, unknown> & { reference: string; status: 'INDICATIVE' | 'FINAL'; expiryDate?: string | null; comment?: string | null };
+  const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
+  try {
+    return await changeStatus(ctx, actor, id, 'offer', async (tx, row) => {
+      const now = ctx.clock.now();
+      await tx.offer.updateMany({ where: { lenderApplicationId: row.id, supersededAt: null }, data: { supersededAt: now } });
+      await tx.offer.create({
+        data: {
+          lenderApplicationId: row.id,
+          lenderId: row.lenderId,
+          reference: body.reference,
+          status: body.status,
+          type: 'MANUAL_OFFER',
+          productType: PRODUCT_TYPE_OF[objectName] as never,
+          product: body[objectName] as Prisma.InputJsonValue,
+          expiryDate: body.expiryDate ? new Date(body.expiryDate) : null,
+          comment: body.comment ?? null,
+          createdAt: now,
+        },
+      });
+      return { comment: body.comment ?? null };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw AppError.conflict('An offer with this reference already exists for the application', [{ pointer: '/reference', message: 'must be unique' }]);
+    }
+    throw err;
+  }
+}
+
+/**
+ * POST .../applications/{id}/rejection {reason, comment?, reference?}: reason "Failed" (a data,
+ * format or processing error) lets the client fix and resubmit; any other reason (e.g. "Ineligible")
+ * is a terminal rejection. 200 the updated application.
+ */
+export async function reject(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.respond');
+  const body = parseInput(Rejection, input);
+  const event: ApplicationEvent = body.reason === FAILURE_REASON ? 'fail' : 'reject';
+  return changeStatus(ctx, actor, id, event, async (tx, row) => {
+    await tx.lenderApplication.update({
+      where: { id: row.id },
+      data: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
+    });
+    return { reason: body.reason, comment: body.comment ?? null };
+  });
+}
+
+/**
+ * One status change: lock the row, move through the status machine (409 on an illegal move),
+ * apply the change, record history, queue the update webhook; then publish the event.
+ */
+async function changeStatus(
+  ctx: ServiceContext,
+  actor: ActorFor<'lenderApplications.list'>,
+  id: unknown,
+  event: ApplicationEvent,
+  apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
+): Promise<FundingApplicationDocument> {
+  const applicationId = parseInput(ApplicationId, id, 'Application id');
+  const document = await ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
+    const row = await findOwn(tx, ctx, actor, applicationId);
+    const to = nextStatus(row.status, event);
+    const note = await apply(tx, row);
+    await tx.lenderApplication.update({ where: { id: row.id }, data: { status: to, updatedAt: ctx.clock.now() } });
+    await tx.applicationStatusChange.create({
+      data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
+    });
+    const updated = toDocument(await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: INCLUDE }));
+    await tx.webhookDelivery.create({
+      data: {
+        lenderApplicationId: row.id,
+        lenderId: row.lenderId,
+        event: 'APPLICATION_UPDATED',
+        url: row.lender.updateUrl ?? row.lender.applicationUrl,
+        payload: updated as unknown as Prisma.InputJsonValue,
+        nextAttemptAt: ctx.clock.now(),
+      },
+    });
+    return updated;
+  });
+  await ctx.events.publish('applicationStatusChanged', `lender:${actor.lenderId}`, {
+    applicationId: document.application.id as number,
+    status: document.application.status as string,
+    lenderId: actor.lenderId,
+  });
+  return document;
 }

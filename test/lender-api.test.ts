@@ -1,0 +1,127 @@
+/**
+ * The Lender Application API endpoints (spec 4.5): reads bounded by lender, acknowledgement, offers
+ * (replacement and history), failure vs rejection, the status machine's 409s, the update queued in
+ * the outbox, and the event published.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { bearer, lenderCredentials, lenderIdToken } from './support/identities.js';
+import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+
+let app: TestApp;
+let lender: LenderCredentials;
+let other: LenderCredentials;
+const db = () => app.runtime.database.prisma;
+
+/** A lender application as submission creates it (status Submitted, the 2.7 document as payload). */
+async function submitted(lenderId: number): Promise<number> {
+  const profile = await db().profile.create({ data: { environment: 'demo', companyInformation: { name: 'ACME WIDGETS LIMITED' } } });
+  const row = await db().lenderApplication.create({
+    data: { lenderId, profileId: profile.id, status: 'Submitted', payload: { application: { fundingSearch: { id: 1, amount: '150000.00' }, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } } },
+  });
+  return row.id;
+}
+
+const api = (path: string) => `${app.url}/api/platform/v1/funding${path}`;
+const as = async (credentials: LenderCredentials) => bearer(await lenderIdToken(app, credentials));
+const TERM_LOAN_OFFER = (reference: string) => ({
+  reference,
+  status: 'INDICATIVE',
+  termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
+});
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const lenders = await db().lender.findMany({ where: { environment: 'demo' }, orderBy: { id: 'asc' }, take: 2 });
+  lender = await lenderCredentials(app, lenders[0]!.id);
+  other = await lenderCredentials(app, lenders[1]!.id);
+});
+afterAll(() => app?.close());
+
+describe('reads', () => {
+  it('GET /applications/{id} answers the lender’s own application; another lender gets 404', async () => {
+    const id = await submitted(lender.lenderId);
+    const res = await fetch(api(`/applications/${id}`), { headers: await as(lender) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ application: { id, status: 'Submitted', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
+    expect((await fetch(api(`/applications/${id}`), { headers: await as(other) })).status).toBe(404);
+  });
+});
+
+describe('acknowledgement', () => {
+  it.each([[{ reference: 'L-1' }], [{ reference: 'L-2', comment: 'In manual review, 48 hours' }], [{ comment: 'Reviewing' }]])('accepts %j', async (body) => {
+    const id = await submitted(lender.lenderId);
+    const res = await postJson(api(`/applications/${id}/acknowledgement`), body, await as(lender));
+    expect(res.status).toBe(200);
+    expect((await res.json()).application).toMatchObject({ status: 'Acknowledged', ...body });
+  });
+
+  it('makes the reference usable in ?reference= and refuses an empty body', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    await postJson(api(`/applications/${id}/acknowledgement`), { reference: `REF-${id}` }, auth);
+    const found = await (await fetch(api(`/applications?reference=REF-${id}`), { headers: auth })).json();
+    expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([id]);
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), {}, auth)).status).toBe(400);
+  });
+});
+
+describe('offers', () => {
+  it('an offer moves the application to Offered; a second replaces it and the first stays in history', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`O-${id}-1`), auth);
+    expect(first.status).toBe(200);
+    const doc = await first.json();
+    expect(doc.application).toMatchObject({ status: 'Offered', offer: { reference: `O-${id}-1`, status: 'INDICATIVE', termLoan: { totalFees: 21234.56 } } });
+    await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`O-${id}-2`), status: 'FINAL' }, auth);
+    const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(offers.map((o) => [o.reference, o.supersededAt === null])).toEqual([[`O-${id}-1`, false], [`O-${id}-2`, true]]);
+    const dup = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`O-${id}-1`), auth);
+    expect(dup.status).toBe(409);
+  });
+
+  it('refuses a bad offer with 400 naming the field, changing nothing', async () => {
+    const id = await submitted(lender.lenderId);
+    const res = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('bad'), termLoan: { ...TERM_LOAN_OFFER('bad').termLoan, term: 241 } }, await as(lender));
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/term', message: 'must be between 1 and 240' }]);
+    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('Submitted');
+  });
+});
+
+describe('failure and rejection', () => {
+  it('Failed can be fixed (status Failed); Ineligible is terminal: no offer afterwards (409), nothing changed', async () => {
+    const failedId = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const failed = await postJson(api(`/applications/${failedId}/rejection`), { reason: 'Failed', comment: 'companyNumber missing: send the 8-digit number' }, auth);
+    expect((await failed.json()).application).toMatchObject({ status: 'Failed', responseReason: 'Failed' });
+
+    const rejectedId = await submitted(lender.lenderId);
+    await postJson(api(`/applications/${rejectedId}/rejection`), { reason: 'Ineligible', comment: 'Outside our sector appetite' }, auth);
+    const before = await db().lenderApplication.findUniqueOrThrow({ where: { id: rejectedId } });
+    const offer = await postJson(api(`/applications/${rejectedId}/offer`), TERM_LOAN_OFFER(`late-${rejectedId}`), auth);
+    expect(offer.status).toBe(409);
+    expect((await offer.json()).detail).toBe('The application is Rejected: an offer can only be made on an open application');
+    const comment = await postJson(api(`/applications/${rejectedId}/acknowledgement`), { comment: 'one more thing' }, auth);
+    expect(comment.status).toBe(409);
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id: rejectedId } })).toEqual(before);
+    expect(await db().offer.count({ where: { lenderApplicationId: rejectedId } })).toBe(0);
+  });
+});
+
+describe('history, outbox and events', () => {
+  it('records each change, queues the updated document for the update webhook, publishes the event', async () => {
+    const id = await submitted(lender.lenderId);
+    const events = app.runtime.events.bus.subscribe('applicationStatusChanged', `lender:${lender.lenderId}`)[Symbol.asyncIterator]();
+    const next = events.next();
+    await postJson(api(`/applications/${id}/acknowledgement`), { reference: `H-${id}` }, await as(lender));
+    expect((await next).value).toEqual({ applicationId: id, status: 'Acknowledged', lenderId: lender.lenderId });
+    await events.return?.();
+    const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } });
+    expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([['Submitted', 'Acknowledged']]);
+    const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', status: 'PENDING', payload: { application: { status: 'Acknowledged', reference: `H-${id}` } } });
+  });
+});
