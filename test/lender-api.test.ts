@@ -125,3 +125,24 @@ describe('history, outbox and events', () => {
     expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', status: 'PENDING', payload: { application: { status: 'Acknowledged', reference: `H-${id}` } } });
   });
 });
+
+describe('live events over graphql-ws', () => {
+  it('a lender receives its own applications’ status changes made through the REST lender API, and only those', async () => {
+    const { subscribe, settle } = await import('./support/graphql-client.js');
+    const mine = await submitted(lender.lenderId);
+    const theirs = await submitted(other.lenderId);
+    const query = 'subscription { applicationStatusChanged { applicationId status lenderId } }';
+    const mySub = await subscribe(app.url, query, {}, { authorization: `Bearer ${await lenderIdToken(app, lender)}` });
+    const theirSub = await subscribe(app.url, query, {}, { authorization: `Bearer ${await lenderIdToken(app, other)}` });
+    try {
+      await settle();
+      await postJson(api(`/applications/${mine}/acknowledgement`), { comment: 'Looking at it' }, await as(lender));
+      await postJson(api(`/applications/${theirs}/rejection`), { reason: 'Ineligible' }, await as(other));
+      expect(await mySub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: mine, status: 'Acknowledged', lenderId: lender.lenderId } } });
+      expect(await theirSub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: theirs, status: 'Rejected', lenderId: other.lenderId } } });
+    } finally {
+      await mySub.close();
+      await theirSub.close();
+    }
+  });
+});

@@ -1,9 +1,11 @@
 /** Thin adapter: Profile.applications over domain/applications. */
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Resolver, Root, Subscription } from 'type-graphql';
+import { subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
+import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
-import { Application, PreselectedOffer, Profile } from './application-types.js';
+import { Application, ApplicationStatusChange, PreselectedOffer, Profile } from './application-types.js';
 
 const PRODUCT_OBJECTS = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'];
 
@@ -30,5 +32,22 @@ export class ApplicationResolver {
       const productObject = PRODUCT_OBJECTS.find((name) => name in offer) ?? 'termLoan';
       return { ...offer, productObject, product: offer[productObject] as Record<string, unknown> };
     });
+  }
+}
+
+@ArgsType()
+class ApplicationStatusArgs {
+  @Field(() => Int, { nullable: true, description: 'Only this application' })
+  applicationId?: number;
+}
+
+@Resolver(() => ApplicationStatusChange)
+export class ApplicationEventsResolver {
+  @Subscription(() => ApplicationStatusChange, {
+    description: 'Status changes of the lender applications the caller may see (lender: its own; integrator: its account; staff: all)',
+    subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeApplicationStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
+  })
+  applicationStatusChanged(@Root() event: ApplicationStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChange {
+    return event;
   }
 }

@@ -1,6 +1,6 @@
 /** GraphQL types of the applications subgraph. */
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A Business V1 funding application (spec 2.6)' })
 @Directive('@key(fields: "id")')
@@ -38,4 +38,11 @@ export class PreselectedOffer {
   @Field(() => String, { description: 'Name of the product object: termLoan, assetFinance, merchantCashAdvance, invoiceFinance, tradeFinance or commercialProperty' })
   productObject!: string;
   @Field(() => GraphQLJSONObject, { description: 'The product object of spec 2.6 with its figures' }) product!: Record<string, unknown>;
+}
+
+@ObjectType({ description: 'A lender application moved to a new status (spec 3)' })
+export class ApplicationStatusChange {
+  @Field(() => Int) applicationId!: number;
+  @Field(() => String) status!: string;
+  @Field(() => Int) lenderId!: number;
 }

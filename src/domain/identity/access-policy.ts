@@ -92,6 +92,10 @@ export const ACCESS_POLICY = {
 
   // Lender Application API (lender id_token)
   'lenderApplications.list': { tokens: ['lender'], description: "List and read the calling lender's applications" },
+  'applicationEvents.subscribe': {
+    tokens: ['lender', 'platform', 'master', 'tenant', 'marketplace_v1', 'login'],
+    description: 'Follow lender application status changes the caller may see (lender: its own; integrator: its account; staff: all)',
+  },
   'lenderApplications.respond': { tokens: ['lender'], description: "Acknowledge, make offers on or reject the calling lender's applications" },
 } as const satisfies Record<string, AccessRule>;
 

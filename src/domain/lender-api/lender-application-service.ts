@@ -193,10 +193,34 @@ async function changeStatus(
     });
     return updated;
   });
-  await ctx.events.publish('applicationStatusChanged', `lender:${actor.lenderId}`, {
-    applicationId: document.application.id as number,
-    status: document.application.status as string,
-    lenderId: actor.lenderId,
-  });
+  await publishStatusChange(ctx, applicationId, actor.lenderId, document.application.status as string);
   return document;
+}
+
+/** Channels of a status change: its lender, the integrator account behind it, and staff. */
+async function publishStatusChange(ctx: ServiceContext, applicationId: number, lenderId: number, status: string): Promise<void> {
+  const row = await ctx.db.lenderApplication.findUniqueOrThrow({
+    where: { id: applicationId },
+    select: { profile: { select: { ownerAccountId: true, tenant: { select: { accountId: true } } } } },
+  });
+  const accountId = row.profile.ownerAccountId ?? row.profile.tenant?.accountId ?? null;
+  const event = { applicationId, status, lenderId };
+  const channels = [`lender:${lenderId}`, 'staff', ...(accountId ? [`account:${accountId}`] : [])];
+  await Promise.all(channels.map((channel) => ctx.events.publish('applicationStatusChanged', channel, event)));
+}
+
+/**
+ * The status changes the caller may see, optionally of one application: a lender its own
+ * applications', an integrator its account's, staff all.
+ */
+export function subscribeApplicationStatus(ctx: ServiceContext, applicationId?: number): AsyncIterable<{ applicationId: number; status: string; lenderId: number }> {
+  const actor = requireAccess(ctx, 'applicationEvents.subscribe');
+  const channel =
+    actor.kind === 'lender' ? `lender:${actor.lenderId}` : actor.kind === 'login' ? (actor.scopes.includes('staff') ? 'staff' : null) : `account:${actor.accountId}`;
+  if (channel === null) throw AppError.forbidden('Only staff may follow every application');
+  const source = ctx.events.subscribe('applicationStatusChanged', channel);
+  if (applicationId === undefined) return source;
+  return (async function* () {
+    for await (const event of source) if (event.applicationId === applicationId) yield event;
+  })();
 }
