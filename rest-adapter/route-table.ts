@@ -285,7 +285,20 @@ const marketplaceV2Routes: RouteDefinition[] = [
   ...tenantProfileRoutes(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', 200, false),
 ];
 
+/** The client's decision on a lender's offer, on the integrator surfaces. */
+const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDefinition[] =>
+  (['accept', 'decline'] as const).map((decision) => ({
+    method: 'post',
+    path: `${base}/lender-applications/:applicationId/${decision}`,
+    operationId: `${prefix}LenderApplicationController_${decision}`,
+    summary: `The client ${decision}s the current offer; the lender's update webhook is told`,
+    successStatus: 200,
+    surface,
+    handle: (ctx, req) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision),
+  }));
+
 const businessV1Routes: RouteDefinition[] = [
+  ...decisionRoutes(BASES.businessV1, 'businessV1', 'Business'),
   ...tenantRoutes(BASES.businessV1, 'businessV1', 'Business', false),
   {
     method: 'post',
@@ -336,6 +349,7 @@ const businessV1Routes: RouteDefinition[] = [
 ];
 
 const marketplaceV1Routes: RouteDefinition[] = [
+  ...decisionRoutes(BASES.marketplaceV1, 'marketplaceV1', ''),
   {
     method: 'get',
     path: `${BASES.marketplaceV1}/companies/search/:searchTerm`,

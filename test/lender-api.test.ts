@@ -146,3 +146,28 @@ describe('live events over graphql-ws', () => {
     }
   });
 });
+
+describe("the client's decision", () => {
+  it('accepts the current offer (Client Accepted, acceptedAt, update queued); a second decision is 409; another account 404', async () => {
+    const { marketplaceV1Token, signUpIntegrator } = await import('./support/identities.js');
+    const owner = await signUpIntegrator(app);
+    const v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
+    const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+    await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`D-${row.id}`), await as(lender));
+
+    const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+    expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, stranger)).status).toBe(404);
+
+    const accepted = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, v1);
+    expect(accepted.status).toBe(200);
+    const doc = await accepted.json();
+    expect(doc.application).toMatchObject({ status: 'Client Accepted', acceptedAt: expect.any(Number), offer: { decision: 'ACCEPTED' } });
+    const updates = await db().webhookDelivery.findMany({ where: { lenderApplicationId: row.id }, orderBy: { createdAt: 'asc' } });
+    expect(updates.at(-1)).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'Client Accepted' } } });
+
+    const again = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/decline`, undefined, v1);
+    expect(again.status).toBe(409);
+    expect((await again.json()).detail).toBe('The application is Client Accepted: only an application with a current offer can be declined, once');
+  });
+});

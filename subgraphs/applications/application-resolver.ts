@@ -1,7 +1,7 @@
 /** Thin adapter: Profile.applications over domain/applications. */
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Resolver, Root, Subscription } from 'type-graphql';
-import { subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
+import { decideOnOffer, subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
@@ -23,6 +23,16 @@ export class ApplicationResolver {
   async createApplication(@Arg('input', () => GraphQLJSONObject) input: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<Application> {
     const created = await applications.createApplication(ctx, input);
     return { id: created.id, type: created.type, createdAt: new Date().toISOString() };
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: "The client accepts the current offer on a lender application (its funding application document after)" })
+  acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
+    return decideOnOffer(ctx, applicationId, 'accept');
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'The client declines the current offer on a lender application' })
+  declineOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
+    return decideOnOffer(ctx, applicationId, 'decline');
   }
 
   @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected)' })

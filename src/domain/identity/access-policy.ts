@@ -96,6 +96,11 @@ export const ACCESS_POLICY = {
     tokens: ['lender', 'platform', 'master', 'tenant', 'marketplace_v1', 'login'],
     description: 'Follow lender application status changes the caller may see (lender: its own; integrator: its account; staff: all)',
   },
+  'lenderApplications.decide': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: ['funding:write', 'profile:write'],
+    description: "Accept or decline the current offer on a lender application of a visible profile (the client's decision)",
+  },
   'lenderApplications.respond': { tokens: ['lender'], description: "Acknowledge, make offers on or reject the calling lender's applications" },
 } as const satisfies Record<string, AccessRule>;
 

@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import { requireAccess, type ActorFor } from '../identity/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
+import { visibleTo } from '../profiles/profile-service.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
 
@@ -78,9 +79,14 @@ export async function getLenderApplication(ctx: ServiceContext, id: unknown): Pr
   return toDocument(await findOwn(ctx.db, ctx, actor, id));
 }
 
-async function findOwn(db: Tx | ServiceContext['db'], ctx: ServiceContext, actor: ActorFor<'lenderApplications.list'>, id: unknown): Promise<ApplicationRow> {
+/** Which applications a caller may act on: a lender its own; an integrator those of profiles it sees. */
+type Scope = Prisma.LenderApplicationWhereInput;
+const lenderScope = (actor: ActorFor<'lenderApplications.list'>): Scope => ({ lenderId: actor.lenderId });
+
+async function findOwn(db: Tx | ServiceContext['db'], ctx: ServiceContext, scope: Scope | ActorFor<'lenderApplications.list'>, id: unknown): Promise<ApplicationRow> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const row = await db.lenderApplication.findFirst({ where: { id: applicationId, lenderId: actor.lenderId, lender: { environment: ctx.environment } }, include: INCLUDE });
+  const where = 'kind' in scope ? lenderScope(scope) : scope;
+  const row = await db.lenderApplication.findFirst({ where: { AND: [{ id: applicationId, lender: { environment: ctx.environment } }, where] }, include: INCLUDE });
   if (!row) throw AppError.notFound('Application');
   return row;
 }
@@ -165,15 +171,17 @@ export async function reject(ctx: ServiceContext, id: unknown, input: unknown): 
  */
 async function changeStatus(
   ctx: ServiceContext,
-  actor: ActorFor<'lenderApplications.list'>,
+  actor: ActorFor<'lenderApplications.list'> | Scope,
   id: unknown,
   event: ApplicationEvent,
   apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
 ): Promise<FundingApplicationDocument> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
+  let lenderId = 0;
   const document = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
     const row = await findOwn(tx, ctx, actor, applicationId);
+    lenderId = row.lenderId;
     const to = nextStatus(row.status, event);
     const note = await apply(tx, row);
     await tx.lenderApplication.update({ where: { id: row.id }, data: { status: to, updatedAt: ctx.clock.now() } });
@@ -193,8 +201,23 @@ async function changeStatus(
     });
     return updated;
   });
-  await publishStatusChange(ctx, applicationId, actor.lenderId, document.application.status as string);
+  await publishStatusChange(ctx, applicationId, lenderId, document.application.status as string);
   return document;
+}
+
+/**
+ * The client's decision on the current offer (through its integrator): Client Accepted (acceptedAt
+ * set) or Client Declined. The lender's update webhook receives the updated application.
+ */
+export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.decide');
+  return changeStatus(ctx, { profile: visibleTo(actor) }, id, decision, async (tx, row) => {
+    const now = ctx.clock.now();
+    const current = row.offers.find((o) => o.supersededAt === null);
+    if (current) await tx.offer.update({ where: { id: current.id }, data: { decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED', decidedAt: now } });
+    if (decision === 'accept') await tx.lenderApplication.update({ where: { id: row.id }, data: { acceptedAt: now } });
+    return { comment: null };
+  });
 }
 
 /** Channels of a status change: its lender, the integrator account behind it, and staff. */
