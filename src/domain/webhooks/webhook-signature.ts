@@ -1,0 +1,23 @@
+/**
+ * Standard Webhooks signatures (standardwebhooks.com): headers webhook-id, webhook-timestamp (unix
+ * seconds) and webhook-signature = "v1,<base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`>" keyed
+ * with the lender's whsec_ secret, so a lender verifies with a stock library. The delivery id is
+ * stable across retries: lenders de-duplicate on it.
+ */
+import { createHmac } from 'node:crypto';
+
+export interface WebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+function secretBytes(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+}
+
+export function signWebhook(secret: string, id: string, timestamp: Date, body: string): WebhookHeaders {
+  const seconds = Math.floor(timestamp.getTime() / 1000).toString();
+  const signature = createHmac('sha256', secretBytes(secret)).update(`${id}.${seconds}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': seconds, 'webhook-signature': `v1,${signature}` };
+}
