@@ -28,6 +28,16 @@ const ConfigSchema = z.object({
   AUTH_SIGNING_KEYS: z.string().optional(),
   /** File holding that key set; in demo it is generated on first start when absent. */
   AUTH_SIGNING_KEYS_FILE: z.string().optional(),
+  /** Seconds before each webhook delivery attempt (the first is usually 0); then dead-lettered. */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds')
+    .default('0,5,300,1800,7200,18000,36000,36000')
+    .transform((v) => v.split(',').map((n) => Number(n.trim()))),
+  /** How long a lender may take to answer a webhook. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Let webhooks reach private networks (lenders on a VPN); loopback is allowed in demo only. */
+  ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag.default(false),
 });
 
 export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL'> & {

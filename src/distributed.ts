@@ -3,7 +3,8 @@
  * (migrations, demo seed), then starts each subgraph, the REST adapter and the gateway as separate
  * processes talking HTTP/WebSocket over one PostgreSQL, with events shared through Redis.
  *
- * Ports (BASE_PORT, default 4000): gateway BASE, REST adapter BASE+1, subgraphs BASE+11..BASE+14.
+ * Ports (BASE_PORT, default 4000): gateway BASE, REST adapter BASE+1, webhook delivery worker BASE+2
+ * (/health only), subgraphs BASE+11..BASE+14.
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,6 +40,7 @@ const sharedEnv = {
 const services: Array<{ name: string; port: number }> = [
   ...Object.entries(subgraphPorts).map(([name, port]) => ({ name, port })),
   { name: 'rest', port: basePort + 1 },
+  { name: 'worker', port: basePort + 2 },
   { name: 'gateway', port: basePort },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * `npm run start:service -- <name>`: one process of the distributed deployment.
- * name: profiles | matches | applications | tenants | gateway | rest
+ * name: profiles | matches | applications | tenants | gateway | rest | worker (webhook deliveries)
  * Each listens on PORT. Database services expect migrations applied (`npm run db:migrate`,
  * done by the distributed supervisor and by docker-compose's migrate service).
  */
@@ -13,9 +13,10 @@ import { loadConfig } from './config.js';
 import type { RunningServer } from './http/listen.js';
 import { createLogger } from './infra/logger.js';
 import { startRuntime } from './runtime/runtime.js';
+import { startWorkerServer } from './runtime/worker-server.js';
 import { onShutdown } from './runtime/shutdown.js';
 
-export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest'] as const;
+export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker'] as const;
 
 const name = process.argv[2] ?? '';
 if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
@@ -44,7 +45,9 @@ if (name === 'gateway') {
   closeRuntime = () => runtime.close();
   server = isSubgraphName(name)
     ? await startSubgraphServer(name, runtime, config.PORT)
-    : await startRestServer(runtime, config.PORT);
+    : name === 'worker'
+      ? await startWorkerServer(runtime, config.PORT)
+      : await startRestServer(runtime, config.PORT);
 }
 logger.info({ url: server.url }, `${name} ready`);
 onShutdown(logger, async () => {

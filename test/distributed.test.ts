@@ -41,7 +41,7 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
       applications: 'ready',
       tenants: 'ready',
     });
-    for (const port of [basePort + 1, basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
+    for (const port of [basePort + 1, basePort + 2, basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
       const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { status: string; database?: string };
       expect(health).toMatchObject({ status: 'ok', database: 'ready' });
     }

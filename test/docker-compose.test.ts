@@ -248,11 +248,11 @@ function gatewayUrlProblems(compose: ComposeFile): string[] {
 
 describe('docker-compose.yml', () => {
   it('reads the facts it checks against', () => {
-    expect(SERVICE_NAMES).toEqual(expect.arrayContaining(['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest']));
+    expect(SERVICE_NAMES).toEqual(expect.arrayContaining(['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker']));
     expect(CONFIG_KEYS).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'REDIS_URL', 'DEPLOY_ENV', 'LOG_LEVEL']));
     expect(SUBGRAPH_URL_KEYS.sort()).toEqual(['APPLICATIONS_URL', 'MATCHES_URL', 'PROFILES_URL', 'TENANTS_URL']);
     expect(appServices(loadCompose()).map(([name]) => name).sort()).toEqual(
-      ['applications', 'gateway', 'matches', 'migrate', 'profiles', 'rest', 'tenants'],
+      ['applications', 'gateway', 'matches', 'migrate', 'profiles', 'rest', 'tenants', 'worker'],
     );
   });
 

@@ -2,6 +2,7 @@
  * The explicit context every domain service takes. Resolvers, REST routes, workers and tests
  * build one and pass it in; services never reach into GraphQL or Express objects.
  */
+import type { JobScheduler } from '../infra/job-queue.js';
 import type { Logger } from '../infra/logger.js';
 import type { Db } from '../infra/database.js';
 import type { CompanyRegistry } from './companies/company-registry.js';
@@ -40,4 +41,14 @@ export interface ServiceContext {
   auth: AuthKit;
   /** The company registry (the seeded table in demo; a data provider could stand in). */
   companies: CompanyRegistry;
+  /** The job queue, to enqueue work inside a transaction. */
+  jobs: JobScheduler;
+  /** How webhooks are delivered (configuration). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  retryDelaysSeconds: readonly number[];
+  timeoutMs: number;
+  allowPrivateAddresses: boolean;
 }

@@ -1,6 +1,7 @@
 /**
  * Single-process mode: one HTTP server on one port with the REST adapter, the gateway
- * (subgraphs executed in-process) at /graphql over HTTP and graphql-ws, and /health.
+ * (subgraphs executed in-process) at /graphql over HTTP and graphql-ws, and /health; and the
+ * webhook delivery worker.
  */
 import http from 'node:http';
 import express from 'express';
@@ -11,6 +12,7 @@ import { webRouter } from '../web/web-router.js';
 import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
 import { AppError } from '../domain/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { startDeliveryWorker } from '../runtime/delivery-worker.js';
 import { databaseReadiness, healthRouter } from './health.js';
 import { closeServer, listen, type RunningServer } from './listen.js';
 
@@ -26,9 +28,11 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
   const url = await listen(server, port, runtime.config.HOST);
+  const worker = await startDeliveryWorker(runtime);
   return {
     url,
     async close() {
+      await worker.stop();
       await mounted.close();
       await closeServer(server);
     },

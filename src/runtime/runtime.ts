@@ -11,6 +11,7 @@ import { authenticate, credentialHeaders, type Caller } from '../domain/identity
 import { createCredentialStatus } from '../domain/identity/credential-status.js';
 import { createLoginThrottle } from '../domain/identity/login-throttle.js';
 import { TokenAuthority } from '../domain/identity/token-authority.js';
+import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, type Database } from '../infra/database.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
@@ -25,6 +26,7 @@ export interface Runtime {
   clock: Clock;
   auth: AuthKit;
   companies: CompanyRegistry;
+  jobs: JobQueue;
   /** A context for a caller already known (tests, CLI); anonymous by default. */
   contextFor(caller?: Partial<Caller>): ServiceContext;
   /** The context of one request, from its Authorization and Service-tenant-id headers. */
@@ -61,6 +63,12 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
   const companies = databaseRegistry(database.prisma);
+  const jobs = await startJobQueue(database.connectionString, logger, { embedded: database.embedded });
+  const webhooks = {
+    retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivateAddresses: config.ALLOW_PRIVATE_WEBHOOK_URLS,
+  };
   const contextFor = (caller: Partial<Caller> = {}): ServiceContext => ({
     actor: caller.actor ?? ANONYMOUS,
     requestedTenantId: caller.requestedTenantId ?? null,
@@ -71,6 +79,8 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     events: events.bus,
     auth,
     companies,
+    jobs,
+    webhooks,
   });
   return {
     config,
@@ -80,11 +90,13 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     clock,
     auth,
     companies,
+    jobs,
     contextFor,
     async contextForRequest(headers) {
       return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));
     },
     async close() {
+      await jobs.close();
       throttleStore?.disconnect();
       await events.close();
       await database.close();

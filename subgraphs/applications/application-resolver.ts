@@ -1,11 +1,12 @@
 /** Thin adapter: Profile.applications over domain/applications. */
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { listDeliveries, redeliver, type DeliveryDto } from '../../src/domain/webhooks/webhook-delivery.js';
 import { decideOnOffer, subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
-import { Application, ApplicationStatusChange, PreselectedOffer, Profile } from './application-types.js';
+import { Application, ApplicationStatusChange, PreselectedOffer, Profile, WebhookDelivery } from './application-types.js';
 
 const PRODUCT_OBJECTS = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'];
 
@@ -59,5 +60,18 @@ export class ApplicationEventsResolver {
   })
   applicationStatusChanged(@Root() event: ApplicationStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChange {
     return event;
+  }
+}
+
+@Resolver(() => WebhookDelivery)
+export class WebhookDeliveryResolver {
+  @Query(() => [WebhookDelivery], { description: 'Webhook deliveries, newest first (staff); status DEAD lists the dead letters' })
+  webhookDeliveries(@Arg('status', () => String, { nullable: true }) status: string | undefined, @Ctx() ctx: ServiceContext): Promise<DeliveryDto[]> {
+    return listDeliveries(ctx, status);
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Send a dead-lettered or failing delivery again, on a fresh schedule (staff)' })
+  redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() ctx: ServiceContext): Promise<DeliveryDto> {
+    return redeliver(ctx, deliveryId);
   }
 }

@@ -46,3 +46,19 @@ export class ApplicationStatusChange {
   @Field(() => String) status!: string;
   @Field(() => Int) lenderId!: number;
 }
+
+@ObjectType({ description: 'A webhook delivery to a lender, with its attempts' })
+export class WebhookDelivery {
+  @Field(() => ID) id!: string;
+  @Field(() => Int) lenderApplicationId!: number;
+  @Field(() => Int) lenderId!: number;
+  @Field(() => String, { description: 'APPLICATION_CREATED or APPLICATION_UPDATED' }) event!: string;
+  @Field(() => String) url!: string;
+  @Field(() => String, { description: 'PENDING, FAILED (retrying), DELIVERED or DEAD' }) status!: string;
+  @Field(() => Int) attempts!: number;
+  @Field(() => Int, { nullable: true }) lastStatusCode!: number | null;
+  @Field(() => String, { nullable: true }) lastError!: string | null;
+  @Field(() => String, { nullable: true }) nextAttemptAt!: string | null;
+  @Field(() => String, { nullable: true }) deliveredAt!: string | null;
+  @Field(() => String) createdAt!: string;
+}

@@ -71,6 +71,7 @@ export const ACCESS_POLICY = {
   'funding.read': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['funding:read', 'profile:read'], description: "Match a visible profile with lender products" },
 
   'funding.apply': { tokens: ['marketplace_v1'], scope: 'funding:write', description: 'Send up to 4 preferred lenders to the review queue' },
+  'deliveries.manage': { tokens: ['login'], scope: 'staff', description: 'See webhook deliveries and redeliver dead letters (staff)' },
   'reviews.read': { tokens: ['login'], scope: 'staff', description: "See the funding specialists' review queue (staff)" },
 
   // Company registry (Marketplace V1 search and lookup)

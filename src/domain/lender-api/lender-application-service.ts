@@ -13,6 +13,7 @@ import { requireAccess, type ActorFor } from '../identity/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
 import { visibleTo } from '../profiles/profile-service.js';
+import { queueDelivery } from '../webhooks/webhook-delivery.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
 
@@ -189,15 +190,12 @@ async function changeStatus(
       data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
     });
     const updated = toDocument(await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: INCLUDE }));
-    await tx.webhookDelivery.create({
-      data: {
-        lenderApplicationId: row.id,
-        lenderId: row.lenderId,
-        event: 'APPLICATION_UPDATED',
-        url: row.lender.updateUrl ?? row.lender.applicationUrl,
-        payload: updated as unknown as Prisma.InputJsonValue,
-        nextAttemptAt: ctx.clock.now(),
-      },
+    await queueDelivery(ctx, tx, {
+      lenderApplicationId: row.id,
+      lenderId: row.lenderId,
+      event: 'APPLICATION_UPDATED',
+      url: row.lender.updateUrl ?? row.lender.applicationUrl,
+      payload: updated,
     });
     return updated;
   });

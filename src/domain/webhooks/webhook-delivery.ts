@@ -1,0 +1,149 @@
+/**
+ * Webhook delivery to lenders (spec 6): each delivery is a `webhook_delivery` row written in the
+ * transaction that caused it, with a job on the queue in that same transaction. The worker POSTs
+ * the funding application document, signed the Standard Webhooks way; only HTTP 204 counts as
+ * delivered. Anything else (status, timeout, refused connection) is retried on the published
+ * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
+ * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
+ */
+import type { Prisma } from '../../generated/prisma/client.js';
+import { QUEUES } from '../../infra/job-queue.js';
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { requireAccess } from '../identity/access-policy.js';
+import { signWebhook } from './webhook-signature.js';
+import { assertWebhookUrl } from './webhook-url-policy.js';
+
+export const JITTER = 0.2;
+
+/** Milliseconds before attempt number `attempt + 1`, or null when the schedule is exhausted. */
+export function nextAttemptDelayMs(delaysSeconds: readonly number[], attempt: number, random: () => number = Math.random): number | null {
+  const base = delaysSeconds[attempt];
+  if (base === undefined) return null;
+  return Math.round(base * 1000 * (1 - JITTER + 2 * JITTER * random()));
+}
+
+export interface NewDelivery {
+  lenderApplicationId: number;
+  lenderId: number;
+  event: 'APPLICATION_CREATED' | 'APPLICATION_UPDATED';
+  url: string;
+  payload: unknown;
+}
+
+/** Records a delivery and queues its first attempt, inside the caller's transaction. */
+export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionClient, delivery: NewDelivery): Promise<string> {
+  const row = await tx.webhookDelivery.create({
+    data: { ...delivery, payload: delivery.payload as Prisma.InputJsonValue, nextAttemptAt: ctx.clock.now() },
+  });
+  await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: row.id }, { tx });
+  return row.id;
+}
+
+export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped';
+
+/** One attempt of a delivery (the worker's job). Never throws for a lender's failure. */
+export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): Promise<AttemptOutcome> {
+  const delivery = await ctx.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { lender: true } });
+  if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
+  const now = ctx.clock.now();
+  const body = JSON.stringify(delivery.payload);
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    await assertWebhookUrl(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
+    const signature = delivery.lender.webhookSecret ? signWebhook(delivery.lender.webhookSecret, delivery.id, now, body) : {};
+    const res = await fetch(delivery.url, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
+      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...signature },
+    });
+    statusCode = res.status;
+    await res.body?.cancel();
+    if (res.status !== 204) error = `answered ${res.status}, not 204`;
+  } catch (err) {
+    error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    if (err instanceof AppError) {
+      await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts: { increment: 1 }, lastError: error } });
+      ctx.logger.warn({ deliveryId, url: delivery.url }, 'webhook URL refused: dead-lettered');
+      return 'dead';
+    }
+  }
+  const attempts = delivery.attempts + 1;
+  if (statusCode === 204) {
+    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DELIVERED', attempts, lastStatusCode: 204, lastError: null, deliveredAt: now, nextAttemptAt: null } });
+    return 'delivered';
+  }
+  const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
+  if (delay === null) {
+    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt: null } });
+    ctx.logger.warn({ deliveryId, attempts }, 'webhook delivery dead-lettered');
+    return 'dead';
+  }
+  const nextAttemptAt = new Date(now.getTime() + delay);
+  await ctx.db.$transaction(async (tx) => {
+    await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'FAILED', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt } });
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: delivery.id }, { tx, startAfter: nextAttemptAt });
+  });
+  return 'retrying';
+}
+
+export interface DeliveryDto {
+  id: string;
+  lenderApplicationId: number;
+  lenderId: number;
+  event: string;
+  url: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+function toDeliveryDto(row: Prisma.WebhookDeliveryGetPayload<object>): DeliveryDto {
+  return {
+    id: row.id,
+    lenderApplicationId: row.lenderApplicationId,
+    lenderId: row.lenderId,
+    event: row.event,
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Staff: deliveries by status (dead letters first of all). */
+export async function listDeliveries(ctx: ServiceContext, status?: string): Promise<DeliveryDto[]> {
+  requireAccess(ctx, 'deliveries.manage');
+  const rows = await ctx.db.webhookDelivery.findMany({
+    where: { lender: { environment: ctx.environment }, ...(status ? { status: status as never } : {}) },
+    orderBy: { createdAt: 'desc' },
+    take: 200,
+  });
+  return rows.map(toDeliveryDto);
+}
+
+/** Staff: send a dead-lettered (or failing) delivery again, from a fresh schedule. */
+export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<DeliveryDto> {
+  requireAccess(ctx, 'deliveries.manage');
+  const row = await ctx.db.$transaction(async (tx) => {
+    const reset = await tx.webhookDelivery.updateMany({
+      where: { id: deliveryId, status: { in: ['DEAD', 'FAILED'] }, lender: { environment: ctx.environment } },
+      data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now() },
+    });
+    if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { tx });
+    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+  });
+  return toDeliveryDto(row);
+}

@@ -1,0 +1,23 @@
+/** Distributed mode: the webhook delivery worker as its own process, with /health on PORT. */
+import http from 'node:http';
+import express from 'express';
+import { databaseReadiness, healthRouter } from '../http/health.js';
+import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import { startDeliveryWorker } from './delivery-worker.js';
+import type { Runtime } from './runtime.js';
+
+export async function startWorkerServer(runtime: Runtime, port: number): Promise<RunningServer> {
+  const worker = await startDeliveryWorker(runtime);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(healthRouter('worker', databaseReadiness(runtime.database.prisma)));
+  const server = http.createServer(app);
+  const url = await listen(server, port, runtime.config.HOST);
+  return {
+    url,
+    async close() {
+      await worker.stop();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** A real local lender webhook receiver for tests: records every request, answers as told. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface LenderReceiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** Status codes to answer, in order; after the list runs out, 204. `hang` never answers. */
+  answers: Array<number | 'hang'>;
+  close(): Promise<void>;
+}
+
+export async function startLenderReceiver(): Promise<LenderReceiver> {
+  const receiver = { received: [] as ReceivedWebhook[], answers: [] as Array<number | 'hang'> };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      receiver.received.push({ headers: req.headers, body });
+      const answer = receiver.answers.shift() ?? 204;
+      if (answer === 'hang') return;
+      res.writeHead(answer).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    get received() {
+      return receiver.received;
+    },
+    get answers() {
+      return receiver.answers;
+    },
+    set answers(value) {
+      receiver.answers = value;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  } as LenderReceiver;
+}
+
+/** Waits until `check` holds (polling), failing after `timeoutMs` with what was last seen. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (!check(last)) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    last = await read();
+  }
+  return last;
+}

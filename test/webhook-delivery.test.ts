@@ -1,0 +1,71 @@
+/**
+ * Webhook delivery to a real local lender receiver: only 204 is delivered; failures and timeouts
+ * are retried on the schedule (shortened here by configuration) with a stable webhook-id and a
+ * Standard Webhooks signature; an exhausted schedule dead-letters the delivery; staff redeliver.
+ */
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { graphql } from './support/graphql-client.js';
+import { bearer, lenderCredentials, lenderIdToken, signIn } from './support/identities.js';
+import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
+import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+
+let app: TestApp;
+let receiver: LenderReceiver;
+let lender: LenderCredentials;
+const db = () => app.runtime.database.prisma;
+
+beforeAll(async () => {
+  app = await startTestApp({ config: { WEBHOOK_RETRY_DELAYS: [0, 0.3, 0.3], WEBHOOK_TIMEOUT_MS: 500 } });
+  receiver = await startLenderReceiver();
+  const first = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
+  await db().lender.update({ where: { id: first.id }, data: { applicationUrl: receiver.url, updateUrl: null } });
+  lender = await lenderCredentials(app, first.id);
+});
+afterAll(async () => {
+  await app?.close();
+  await receiver?.close();
+});
+
+async function acknowledgedApplication(): Promise<number> {
+  const profile = await db().profile.create({ data: { environment: 'demo' } });
+  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+  const res = await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`, { reference: `W-${row.id}` }, bearer(await lenderIdToken(app, lender)));
+  expect(res.status).toBe(200);
+  return row.id;
+}
+const deliveryOf = (applicationId: number) => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } });
+const requestsFor = (applicationId: number) => receiver.received.filter((r) => JSON.parse(r.body).application?.id === applicationId);
+
+describe('delivery', () => {
+  it('retries a lender answering 500 twice, then delivers on 204, with one stable webhook-id and a valid signature', async () => {
+    receiver.answers = [500, 503];
+    const id = await acknowledgedApplication();
+    const delivered = await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
+    expect(delivered).toMatchObject({ attempts: 3, lastStatusCode: 204, event: 'APPLICATION_UPDATED' });
+    const requests = requestsFor(id);
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivered.id]));
+    const last = requests.at(-1)!;
+    const verified = new Webhook(lender.webhookSecret).verify(last.body, last.headers as Record<string, string>) as { application: { status: string } };
+    expect(verified.application).toMatchObject({ id, status: 'Acknowledged', reference: `W-${id}` });
+  });
+
+  it('a lender that never answers in time is retried, then dead-lettered; staff redeliver it', async () => {
+    receiver.answers = ['hang', 500, 500];
+    const id = await acknowledgedApplication();
+    const dead = await eventually(() => deliveryOf(id), (d) => d.status === 'DEAD');
+    expect(dead.attempts).toBe(3);
+    expect(dead.lastError).toMatch(/TimeoutError|answered 500/);
+
+    const { createAccountWithUser } = await import('../src/domain/identity/bootstrap.js');
+    await createAccountWithUser(db(), { environment: 'demo', accountName: 'ops', email: 'deliveries@example.test', password: 'deliveries-password', role: 'STAFF' });
+    const staff = bearer(await signIn(app, 'deliveries@example.test', 'deliveries-password'));
+    const letters = await graphql(app.url, '{ webhookDeliveries(status: "DEAD") { id lenderApplicationId attempts } }', {}, staff);
+    expect(letters.data?.webhookDeliveries).toContainEqual({ id: dead.id, lenderApplicationId: id, attempts: 3 });
+    const again = await graphql(app.url, 'mutation($d: ID!) { redeliverWebhook(deliveryId: $d) { status } }', { d: dead.id }, staff);
+    expect(again.data?.redeliverWebhook).toEqual({ status: 'PENDING' });
+    await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
+  });
+});
