@@ -23,7 +23,8 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
 
   it('serves the tenant slice over real HTTP and WebSocket between processes', async () => {
     await adminQuery(baseUrl!, `CREATE DATABASE ${dbName}`);
-    const basePort = 20_000 + Math.floor(Math.random() * 400) * 50;
+    // Below Linux's ephemeral range (32768+), where outgoing connections could already hold a port.
+    const basePort = 20_000 + Math.floor(Math.random() * 250) * 50;
     supervisor = startEntry('src/distributed.ts', [], {
       DATABASE_URL: databaseUrlFor(baseUrl!, dbName),
       REDIS_URL: redisUrl,
