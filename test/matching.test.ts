@@ -1,20 +1,13 @@
 /** Marketplace V1 matching (spec 2.3 FundingSearch, 4.1 funding rows): count, results, filters, explanations. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { ACME_ANSWERS } from './support/answers.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
 let auth: Record<string, string>;
 let acme: string;
 
-/** ACME WIDGETS LIMITED (registry grade A) asking for £150,000 over 24 months. */
-export const ACME_ANSWERS = {
-  clientName: 'Ada Owner', clientEmail: 'ada@acme-widgets.example', clientNumber: '+44 20 7946 0000', legalRequirements: true,
-  companyType: 'LIMITED_COMPANY', companyNumber: '09876543', companyName: 'ACME WIDGETS LIMITED', useOfFunds: 'BUSINESS_EXPANSION',
-  fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24, sector: 'MANUFACTURING', incorporationDate: '2015-10-19',
-  revenue: { code: 'GBP', value: 900000 }, raiseInvoices: true, cardPayments: false, fundingAsset: false, purchaseOrders: false,
-  governmentBacked: false, governmentBackedLoansExist: false, homeOwnership: true, personalGuarantee: true, businessOwnsAssets: true,
-};
 
 async function profileWith(answers: object | null): Promise<string> {
   const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json();

@@ -7,7 +7,8 @@ import { matchResults, type FundingSearchDto } from '../../src/domain/matching/m
 import { productCatalogue } from '../../src/domain/matching/product-catalogue.js';
 import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
 import { Application, Profile } from './lender-types.js';
-import { ApplicationMatchList, FundingSearch, ReviewSelection } from './match-types.js';
+import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectionSubmission } from './match-types.js';
+import { submitReviewedSelection } from '../../src/domain/lender-api/submission-service.js';
 
 /** The REST FundingSearch with each match's lender filled from the catalogue. */
 async function toGraphQL(ctx: ServiceContext, search: FundingSearchDto): Promise<FundingSearch> {
@@ -62,6 +63,11 @@ export class ApplyResolver {
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearch> {
     return toGraphQL(ctx, await applyToLenders(ctx, profileId, selection, idempotencyKey));
+  }
+
+  @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })
+  submitReviewedSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<SelectionSubmission> {
+    return submitReviewedSelection(ctx, selectionId);
   }
 
   @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })

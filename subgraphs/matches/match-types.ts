@@ -63,3 +63,15 @@ export class ApplicationMatchList {
   @Field(() => Int) numberOfMatches!: number;
   @Field(() => [ApplicationMatch]) matches!: ApplicationMatch[];
 }
+
+@ObjectType()
+export class SubmittedApplication {
+  @Field(() => Int) lenderId!: number;
+  @Field(() => Int) applicationId!: number;
+}
+
+@ObjectType({ description: 'A reviewed selection sent to its lenders' })
+export class SelectionSubmission {
+  @Field(() => ID) selectionId!: string;
+  @Field(() => [SubmittedApplication]) applications!: SubmittedApplication[];
+}

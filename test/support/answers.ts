@@ -31,3 +31,12 @@ export function completeAnswers(definition: QuestionnaireDefinition): Record<str
 export function wrongTypeValue(q: Question): unknown {
   return q.type === 'boolean' ? 'yes' : q.type === 'number' ? 'twelve' : q.type === 'currency' ? 12 : 42;
 }
+
+/** ACME WIDGETS LIMITED (registry grade A) asking for £150,000 over 24 months. */
+export const ACME_ANSWERS = {
+  clientName: 'Ada Owner', clientEmail: 'ada@acme-widgets.example', clientNumber: '+44 20 7946 0000', legalRequirements: true,
+  companyType: 'LIMITED_COMPANY', companyNumber: '09876543', companyName: 'ACME WIDGETS LIMITED', useOfFunds: 'BUSINESS_EXPANSION',
+  fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24, sector: 'MANUFACTURING', incorporationDate: '2015-10-19',
+  revenue: { code: 'GBP', value: 900000 }, raiseInvoices: true, cardPayments: false, fundingAsset: false, purchaseOrders: false,
+  governmentBacked: false, governmentBackedLoansExist: false, homeOwnership: true, personalGuarantee: true, businessOwnsAssets: true,
+};

@@ -72,6 +72,7 @@ export const ACCESS_POLICY = {
 
   'funding.apply': { tokens: ['marketplace_v1'], scope: 'funding:write', description: 'Send up to 4 preferred lenders to the review queue' },
   'deliveries.manage': { tokens: ['login'], scope: 'staff', description: 'See webhook deliveries and redeliver dead letters (staff)' },
+  'reviews.submit': { tokens: ['login'], scope: 'staff', description: 'Submit a reviewed selection to its lenders (staff)' },
   'reviews.read': { tokens: ['login'], scope: 'staff', description: "See the funding specialists' review queue (staff)" },
 
   // Company registry (Marketplace V1 search and lookup)
