@@ -286,16 +286,26 @@ const marketplaceV2Routes: RouteDefinition[] = [
 ];
 
 /** The client's decision on a lender's offer, on the integrator surfaces. */
-const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDefinition[] =>
-  (['accept', 'decline'] as const).map((decision) => ({
+const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDefinition[] => [
+  {
+    method: 'post',
+    path: `${base}/lender-applications/:applicationId/resubmit`,
+    operationId: `${prefix}LenderApplicationController_resubmit`,
+    summary: 'After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile)',
+    successStatus: 200,
+    surface,
+    handle: (ctx, req) => lenderApplications.resubmit(ctx, req.params.applicationId),
+  },
+  ...(['accept', 'decline'] as const).map((decision) => ({
     method: 'post',
     path: `${base}/lender-applications/:applicationId/${decision}`,
     operationId: `${prefix}LenderApplicationController_${decision}`,
     summary: `The client ${decision}s the current offer; the lender's update webhook is told`,
     successStatus: 200,
     surface,
-    handle: (ctx, req) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision),
-  }));
+    handle: (ctx: ServiceContext, req: RestRequest) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision),
+  }) satisfies RouteDefinition),
+];
 
 const businessV1Routes: RouteDefinition[] = [
   ...decisionRoutes(BASES.businessV1, 'businessV1', 'Business'),

@@ -99,3 +99,28 @@ describe('submitReviewedSelection', () => {
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
 });
+
+describe('resubmission after a failure', () => {
+  it('a Failed application, once fixed, goes again to the lender as a new delivery; not twice', async () => {
+    const { lenderIdToken, lenderCredentials } = await import('./support/identities.js');
+    const { uuid, easy } = await acmeWithMatches();
+    const credentials = await lenderCredentials(app, easy[0]!.lenderId);
+    const selectionId = await queued(uuid, easy.slice(0, 1));
+    const submitted = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }', { s: selectionId }, staff);
+    const applicationId = submitted.data?.submitReviewedSelection.applications[0].applicationId as number;
+    const lender = bearer(await lenderIdToken(app, credentials));
+    const failed = await postJson(`${app.url}/api/platform/v1/funding/applications/${applicationId}/rejection`, { reason: 'Failed', comment: 'website missing' }, lender);
+    expect((await failed.json()).application.status).toBe('Failed');
+
+    await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/company`, { method: 'PATCH', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify({ website: 'https://acme-widgets.example' }) });
+    const again = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1);
+    expect(again.status).toBe(200);
+    expect((await again.json()).application).toMatchObject({ status: 'Submitted', responseReason: null, profile: { basicCompanyDetails: { companyWebsite: 'https://acme-widgets.example' } } });
+    const deliveries = await eventually(
+      () => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId, event: 'APPLICATION_CREATED' } }),
+      (rows) => rows.length === 2 && rows.every((r) => r.status === 'DELIVERED'),
+    );
+    expect(deliveries).toHaveLength(2);
+    expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1)).status).toBe(409);
+  });
+});

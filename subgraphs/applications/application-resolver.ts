@@ -2,7 +2,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { listDeliveries, redeliver, type DeliveryDto } from '../../src/domain/webhooks/webhook-delivery.js';
-import { decideOnOffer, subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
+import { decideOnOffer, resubmit, subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
@@ -29,6 +29,11 @@ export class ApplicationResolver {
   @Mutation(() => GraphQLJSONObject, { description: "The client accepts the current offer on a lender application (its funding application document after)" })
   acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
     return decideOnOffer(ctx, applicationId, 'accept');
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'After a Failed answer and a fix: send the lender application again' })
+  resubmitApplication(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
+    return resubmit(ctx, applicationId);
   }
 
   @Mutation(() => GraphQLJSONObject, { description: 'The client declines the current offer on a lender application' })

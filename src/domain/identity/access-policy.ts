@@ -101,7 +101,7 @@ export const ACCESS_POLICY = {
   'lenderApplications.decide': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: ['funding:write', 'profile:write'],
-    description: "Accept or decline the current offer on a lender application of a visible profile (the client's decision)",
+    description: "Accept or decline the current offer on a lender application of a visible profile, or resubmit it after a failure (the client's decisions)",
   },
   'lenderApplications.respond': { tokens: ['lender'], description: "Acknowledge, make offers on or reject the calling lender's applications" },
 } as const satisfies Record<string, AccessRule>;

@@ -14,6 +14,9 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
 import { visibleTo } from '../profiles/profile-service.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
+import { gradeFor } from '../companies/credit-grade.js';
+import { LENDER_API_PATH } from '../identity/lender-oauth-service.js';
+import { buildFundingApplication } from './funding-application-document.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
 
@@ -190,16 +193,62 @@ async function changeStatus(
       data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
     });
     const updated = toDocument(await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: INCLUDE }));
+    // A resubmission is a new application to the lender; every other change is an update.
+    const created = event === 'resubmit';
     await queueDelivery(ctx, tx, {
       lenderApplicationId: row.id,
       lenderId: row.lenderId,
-      event: 'APPLICATION_UPDATED',
-      url: row.lender.updateUrl ?? row.lender.applicationUrl,
+      event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
+      url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
       payload: updated,
     });
     return updated;
   });
   await publishStatusChange(ctx, applicationId, lenderId, document.application.status as string);
+  return document;
+}
+
+/**
+ * After a failure (reason Failed), the client fixes its data and resubmits: the document is built
+ * again from the profile as it now is and sent to the lender's application URL as a new delivery.
+ */
+export async function resubmit(ctx: ServiceContext, id: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.decide');
+  const applicationId = parseInput(ApplicationId, id, 'Application id');
+  const rebuilt = await rebuildDocument(ctx, applicationId, { profile: visibleTo(actor) });
+  return changeStatus(ctx, { profile: visibleTo(actor) }, applicationId, 'resubmit', async (tx, row) => {
+    await tx.lenderApplication.update({ where: { id: row.id }, data: { payload: rebuilt as Prisma.InputJsonValue, responseReason: null, comment: null } });
+    return { comment: 'resubmitted by the client' };
+  });
+}
+
+/** The spec 2.7 document of an application rebuilt from current data (read before any transaction). */
+async function rebuildDocument(ctx: ServiceContext, applicationId: number, scope: Scope): Promise<Record<string, unknown>> {
+  const row = await ctx.db.lenderApplication.findFirst({
+    where: { AND: [{ id: applicationId, lender: { environment: ctx.environment } }, scope] },
+    include: {
+      lender: true,
+      fundingMatch: { include: { fundingSearch: true, product: true } },
+      profile: { include: { persons: { orderBy: { position: 'asc' } }, assets: { orderBy: { position: 'asc' } }, assetsForSecurity: { orderBy: { position: 'asc' } }, merchantCashAdvance: { orderBy: { position: 'asc' } } } },
+    },
+  });
+  if (!row) throw AppError.notFound('Application');
+  if (!row.fundingMatch) return (row.payload ?? {}) as Record<string, unknown>;
+  const company = row.profile.registrationNumber ? await ctx.companies.find(row.profile.registrationNumber, row.profile.countryCode) : null;
+  const previous = ((row.payload ?? {}) as { application?: { fundingMatch?: { products?: number[]; productNames?: string[] } } }).application?.fundingMatch;
+  const document = buildFundingApplication({
+    applicationId: row.id,
+    status: 'Submitted',
+    profile: row.profile,
+    creditGrade: company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : null,
+    fundingSearch: row.fundingMatch.fundingSearch,
+    match: { id: row.fundingMatch.id, productId: row.fundingMatch.productId, productType: row.fundingMatch.productType, status: row.fundingMatch.status, instantOffer: row.fundingMatch.product.instantOffer },
+    lender: row.lender,
+    apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,
+    now: ctx.clock.now(),
+  });
+  if (previous?.products) document.application.fundingMatch.products = previous.products;
+  if (previous?.productNames) document.application.fundingMatch.productNames = previous.productNames;
   return document;
 }
 
