@@ -6,7 +6,10 @@ import { graphql, settle, subscribe } from './support/graphql-client.js';
 import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
-import { bearer, demoIntegratorToken } from './support/identities.js';
+import { bearer, demoIntegratorToken, lenderIdToken } from './support/identities.js';
+import { issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { openDatabase } from '../src/infra/database.js';
+import { eventually, startLenderReceiver } from './support/lender-receiver.js';
 import { postJson } from './support/test-app.js';
 
 // The distributed deployment runs on a real PostgreSQL (and Redis for events): CI provides both.
@@ -72,6 +75,34 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
       expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     } finally {
       await sub.close();
+    }
+
+    // A lender's status change made through the REST process reaches a lender subscribed at the
+    // gateway (served by the applications subgraph process), through Redis; and its webhook is
+    // delivered by the worker process.
+    const receiver = await startLenderReceiver();
+    const db = await openDatabase({ databaseUrl: databaseUrlFor(baseUrl!, dbName), dataDir: 'unused', poolSize: 1, migrate: false });
+    try {
+      const lender = await db.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
+      await db.prisma.lender.update({ where: { id: lender.id }, data: { applicationUrl: receiver.url } });
+      const credentials = await issueLenderCredentials(db.prisma, lender.id, 'demo');
+      const profile = await db.prisma.profile.create({ data: { environment: 'demo' } });
+      const application = await db.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+      const idToken = await lenderIdToken({ url: rest } as never, credentials);
+      const events = await subscribe(gateway, 'subscription { applicationStatusChanged { applicationId status } }', {}, { authorization: `Bearer ${idToken}` });
+      try {
+        await settle(800);
+        const ack = await postJson(`${rest}/api/platform/v1/funding/applications/${application.id}/acknowledgement`, { reference: 'DIST-1' }, bearer(idToken));
+        expect(ack.status).toBe(200);
+        expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: application.id, status: 'Acknowledged' } } });
+        await eventually(() => db.prisma.webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: application.id } }), (d) => d.status === 'DELIVERED');
+        expect(receiver.received).toHaveLength(1);
+      } finally {
+        await events.close();
+      }
+    } finally {
+      await db.close();
+      await receiver.close();
     }
   });
 });
