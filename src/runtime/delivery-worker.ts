@@ -11,16 +11,24 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
+/** Jobs taken per fetch; their attempts run concurrently (each is its own lender call). */
+export const DELIVERY_BATCH_SIZE = 25;
+
 export async function startDeliveryWorker(runtime: Runtime, options: { pollingIntervalSeconds?: number } = {}): Promise<DeliveryWorker> {
   const { boss } = runtime.jobs;
-  await boss.work<{ deliveryId: string }>(
+  let workerId = '';
+  workerId = await boss.work<{ deliveryId: string }>(
     QUEUES.webhookDelivery,
-    { batchSize: 4, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
+    { batchSize: DELIVERY_BATCH_SIZE, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
     async (jobs) => {
-      for (const job of jobs) {
-        const outcome = await attemptDelivery(runtime.contextFor(), job.data.deliveryId);
-        runtime.logger.info({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
-      }
+      await Promise.all(
+        jobs.map(async (job) => {
+          const outcome = await attemptDelivery(runtime.contextFor(), job.data.deliveryId);
+          runtime.logger.debug({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
+        }),
+      );
+      // A full batch means more are waiting: fetch again at once instead of after the polling interval.
+      if (jobs.length === DELIVERY_BATCH_SIZE) boss.notifyWorker(workerId);
     },
   );
   return {

@@ -1,0 +1,138 @@
+/**
+ * `npm run bench` (fourth part): webhook delivery and live events, on a real PostgreSQL.
+ *  - Delivery throughput: N deliveries queued (outbox row + pg-boss job, as the services queue
+ *    them) are delivered by the system's worker (`npm start`, its own process) to a local lender
+ *    answering 204, then again with 10% of first attempts failing (retried after 0.1 s). Baseline
+ *    in the same run: the same number of bare POSTs from this process to the same lender.
+ *  - Event latency: a lender acknowledges applications through the REST API while subscribed over
+ *    graphql-ws at the gateway; the time from the POST until the event arrives, next to the POST's
+ *    own round trip.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { loadConfig } from '../src/config.js';
+import { issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { queueDelivery } from '../src/domain/webhooks/webhook-delivery.js';
+import { applyMigrations } from '../src/infra/migrations.js';
+import { startRuntime } from '../src/runtime/runtime.js';
+import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
+import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
+import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 400);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100);
+
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+
+/** A local lender: 204, or 500 on a first attempt with probability `failRate`. */
+async function startLender(failRate: () => number): Promise<{ url: string; delivered: Set<string>; close(): Promise<void> }> {
+  const delivered = new Set<string>();
+  const attempted = new Set<string>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id'] ?? Math.random());
+      const first = !attempted.has(id);
+      attempted.add(id);
+      if (first && Math.random() < failRate()) return void res.writeHead(500).end();
+      delivered.add(id);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, delivered, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const dbName = `fg_bench_delivery_${process.pid}`;
+const procs: RunningProcess[] = [];
+let failRate = 0;
+const lender = await startLender(() => failRate);
+try {
+  await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
+  const url = databaseUrlFor(serverUrl, dbName);
+  await applyMigrations(url);
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, WEBHOOK_RETRY_DELAYS: '0,0.1,0.1,0.1' };
+  // This process queues deliveries as the services do; the system's worker (another process) delivers.
+  const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, WEBHOOK_RETRY_DELAYS: [0, 0.1], LOG_LEVEL: 'silent' } as never), { prepareDatabase: false });
+  const db = runtime.database.prisma;
+  await insertDemoLenders(db);
+  const lenderRow = await db.lender.findFirstOrThrow({ orderBy: { id: 'asc' } });
+  await db.lender.update({ where: { id: lenderRow.id }, data: { applicationUrl: lender.url } });
+  const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo');
+  const profile = await db.profile.create({ data: { environment: 'demo' } });
+
+  const app = startEntry('src/main.ts', [], env);
+  procs.push(app);
+  await waitForHealth(appUrl, app);
+
+  async function deliveryRun(label: string): Promise<{ label: string; perSecond: number; seconds: number }> {
+    const applications = await Promise.all(Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
+    const before = lender.delivered.size;
+    const start = performance.now();
+    for (const a of applications) {
+      await db.$transaction((tx) => queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: a.id, lenderId: lenderRow.id, event: 'APPLICATION_CREATED', url: lender.url, payload: { application: { id: a.id } } }));
+    }
+    while (lender.delivered.size - before < DELIVERIES) await new Promise((r) => setTimeout(r, 20));
+    const seconds = (performance.now() - start) / 1000;
+    return { label, perSecond: DELIVERIES / seconds, seconds };
+  }
+
+  console.log(`webhook delivery: ${DELIVERIES} deliveries per case`);
+  const baselineStart = performance.now();
+  for (let i = 0; i < DELIVERIES; i += 4) {
+    await Promise.all([0, 1, 2, 3].map(() => fetch(lender.url, { method: 'POST', body: '{}', headers: { 'webhook-id': `raw-${Math.random()}` } })));
+  }
+  const baseline = { label: 'baseline: bare POSTs to the lender (4 at a time)', perSecond: DELIVERIES / ((performance.now() - baselineStart) / 1000) };
+  const clean = await deliveryRun('delivered by the worker, lender answers 204');
+  failRate = 0.1;
+  const flaky = await deliveryRun('delivered by the worker, 10% of first attempts fail');
+  failRate = 0;
+
+  // Event latency: acknowledge through REST, the subscriber at the gateway receives the event.
+  const token = await (await fetch(`${appUrl}/oauth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: credentials.username, password: credentials.password, scope: 'openid' }),
+  })).json() as { id_token: string };
+  const client = createClient({ url: `${appUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token.id_token}` } });
+  const arrivals = new Map<number, number>();
+  const subscribed = new Promise<void>((resolve) => {
+    client.subscribe({ query: 'subscription { applicationStatusChanged { applicationId } }' }, {
+      next: (r) => arrivals.set((r.data as { applicationStatusChanged: { applicationId: number } }).applicationStatusChanged.applicationId, performance.now()),
+      error: (e) => console.error(e),
+      complete: () => {},
+    });
+    setTimeout(resolve, 1000);
+  });
+  await subscribed;
+  const eventLatencies: number[] = [];
+  const postLatencies: number[] = [];
+  for (let i = 0; i < EVENTS; i++) {
+    const a = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } });
+    const start = performance.now();
+    const res = await fetch(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token.id_token}` }, body: JSON.stringify({ reference: `B-${a.id}` }) });
+    postLatencies.push(performance.now() - start);
+    if (res.status !== 200) throw new Error(`acknowledgement ${res.status}`);
+    while (!arrivals.has(a.id)) await new Promise((r) => setTimeout(r, 1));
+    eventLatencies.push((arrivals.get(a.id) as number) - start);
+  }
+  await client.dispose();
+  eventLatencies.sort((x, y) => x - y);
+  postLatencies.sort((x, y) => x - y);
+
+  console.log('\n| case | deliveries/s | ratio to baseline |');
+  console.log('|---|---:|---:|');
+  console.log(`| ${baseline.label} | ${baseline.perSecond.toFixed(0)} | 1.00 (baseline) |`);
+  for (const row of [clean, flaky]) console.log(`| ${row.label} | ${row.perSecond.toFixed(0)} | ${(row.perSecond / baseline.perSecond).toFixed(2)} |`);
+  console.log(`\nevents (${EVENTS}): POST acknowledgement p50 ${percentile(postLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(postLatencies, 0.99).toFixed(1)} ms; event at the subscriber p50 ${percentile(eventLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(eventLatencies, 0.99).toFixed(1)} ms (from the POST's start)`);
+  await runtime.close();
+} finally {
+  await Promise.all(procs.map((p) => p.stop()));
+  await lender.close();
+  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+}
