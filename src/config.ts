@@ -36,6 +36,11 @@ const ConfigSchema = z.object({
     .transform((v) => v.split(',').map((n) => Number(n.trim()))),
   /** How long a lender may take to answer a webhook. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /**
+   * How long a job may run before pg-boss takes it back from a worker presumed dead and hands it
+   * out again (must exceed WEBHOOK_TIMEOUT_MS).
+   */
+  JOB_EXPIRY_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
   /** Let webhooks reach private networks (lenders on a VPN); loopback is allowed in demo only. */
   ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag.default(false),
 });

@@ -26,19 +26,30 @@ export interface JobQueue extends JobScheduler {
 
 export const QUEUES = { webhookDelivery: 'webhook-delivery' } as const;
 
-export async function startJobQueue(connectionString: string, logger: Logger, options: { embedded: boolean }): Promise<JobQueue> {
+export async function startJobQueue(
+  connectionString: string,
+  logger: Logger,
+  options: { embedded: boolean; jobExpirySeconds: number },
+): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString,
     // The embedded database is one session: keep pg-boss to one connection beside Prisma's.
     max: options.embedded ? 1 : 4,
     schedule: false,
     application_name: 'funding-gateway-jobs',
+    // Expired jobs (their worker died) are noticed by maintenance: run it at half the expiry.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.jobExpirySeconds / 2))),
   });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();
   // Retries are scheduled by the delivery itself (its published schedule, with jitter); pg-boss
   // retries only a job whose worker died (expired), which is what makes delivery at-least-once.
-  await boss.createQueue(QUEUES.webhookDelivery, { name: QUEUES.webhookDelivery, retryLimit: 5, retryDelay: 5, expireInSeconds: 120 });
+  await boss.createQueue(QUEUES.webhookDelivery, {
+    name: QUEUES.webhookDelivery,
+    retryLimit: 5,
+    retryDelay: 1,
+    expireInSeconds: options.jobExpirySeconds,
+  });
   return {
     boss,
     async enqueue(queue, data, enqueueOptions = {}) {

@@ -63,7 +63,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
   const companies = databaseRegistry(database.prisma);
-  const jobs = await startJobQueue(database.connectionString, logger, { embedded: database.embedded });
+  const jobs = await startJobQueue(database.connectionString, logger, { embedded: database.embedded, jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -52,7 +52,10 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
   let error: string | null = null;
   try {
     await assertWebhookUrl(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
-    const signature = delivery.lender.webhookSecret ? signWebhook(delivery.lender.webhookSecret, delivery.id, now, body) : {};
+    // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
+    const signature = delivery.lender.webhookSecret
+      ? signWebhook(delivery.lender.webhookSecret, delivery.id, now, body)
+      : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
     const res = await fetch(delivery.url, {
       method: 'POST',
       body,
