@@ -5,7 +5,9 @@ import { AppError } from '../src/domain/errors.js';
 import { requireSurface } from '../src/domain/identity/access-policy.js';
 import type { Logger } from '../src/infra/logger.js';
 import { problemFor } from './problem-details.js';
-import { Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
+import multer from 'multer';
+import { MAX_DOCUMENT_BYTES } from '../src/domain/documents/document-service.js';
+import { FileDownload, Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
 
 export interface RestRouterOptions {
   /** Builds the ServiceContext of one request (identity arrives through its headers). */
@@ -24,12 +26,19 @@ export function sendProblem(res: Response, err: unknown): void {
 export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: '1mb' }));
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
   for (const route of options.routes ?? ROUTES) {
-    router[route.method](route.path, async (req, res) => {
+    const middleware = route.upload === 'file' ? [upload.single('file')] : [];
+    router[route.method](route.path, ...middleware, async (req: Request, res: Response) => {
       const ctx = await options.contextFor(req);
       if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
       const result = await route.handle(ctx, toRestRequest(req));
       if (result instanceof Redirect) return res.redirect(302, result.location);
+      if (result instanceof FileDownload) {
+        res.setHeader('Content-Disposition', `attachment; filename="${result.file.fileName.replace(/["\\]/g, '_')}"`);
+        res.setHeader('Digest', `sha-256=${Buffer.from(result.file.sha256, 'hex').toString('base64')}`);
+        return res.status(200).type(result.file.contentType).send(result.file.content);
+      }
       if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
       else res.status(route.successStatus).json(result);
     });
@@ -49,6 +58,7 @@ function toRestRequest(req: Request): RestRequest {
     headers: req.headers,
     ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     originalUrl: req.originalUrl,
+    ...(req.file ? { file: { fileName: req.file.originalname, contentType: req.file.mimetype, content: req.file.buffer } } : {}),
   };
 }
 
@@ -60,6 +70,10 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (parseFailure.type === 'entity.too.large') {
       return sendProblem(res, AppError.badRequest('Request body is larger than 1 MB'));
+    }
+    if (err instanceof multer.MulterError) {
+      const tooLarge = err.code === 'LIMIT_FILE_SIZE';
+      return sendProblem(res, new AppError(tooLarge ? 'UNPROCESSABLE' : 'BAD_REQUEST', tooLarge ? 'The file is too large' : 'Invalid upload', [{ pointer: 'file', message: tooLarge ? 'must be at most 10 MB' : err.message }]));
     }
     if (!(err instanceof AppError)) logger.error({ err, method: req.method, path: req.path }, 'unhandled error in REST route');
     sendProblem(res, err);

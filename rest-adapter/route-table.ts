@@ -15,6 +15,8 @@ import { login } from '../src/domain/identity/login-service.js';
 import * as tokens from '../src/domain/identity/token-service.js';
 import * as users from '../src/domain/identity/user-service.js';
 import * as applying from '../src/domain/matching/apply-service.js';
+import * as documents from '../src/domain/documents/document-service.js';
+import type { DocumentContent, UploadedFile } from '../src/domain/documents/document-service.js';
 import * as matching from '../src/domain/matching/matching-service.js';
 import * as profileLinks from '../src/domain/profiles/profile-links.js';
 import * as questionnaires from '../src/domain/questionnaires/questionnaire-service.js';
@@ -42,6 +44,8 @@ export interface RestRequest {
   ip: string;
   /** Path and query as requested, for pagination links. */
   originalUrl: string;
+  /** The uploaded file of a multipart route (`upload: 'file'`). */
+  file?: UploadedFile;
 }
 
 export interface RouteDefinition {
@@ -53,12 +57,19 @@ export interface RouteDefinition {
   successStatus: number;
   /** The API whose bearer tokens this path takes; `public` paths authenticate by other means. */
   surface: Surface | 'public';
+  /** multipart/form-data with one file in the field "file". */
+  upload?: 'file';
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
 /** A handler's answer that is a redirect (302) rather than a body. */
 export class Redirect {
   constructor(readonly location: string) {}
+}
+
+/** A handler's answer that is a file, streamed with its type and name. */
+export class FileDownload {
+  constructor(readonly file: DocumentContent) {}
 }
 
 function header(req: RestRequest, name: string): string | undefined {
@@ -424,6 +435,25 @@ const marketplaceV1Routes: RouteDefinition[] = [
     handle: (ctx, req) => profiles.patchFinancials(ctx, req.params.uuid, req.body),
   },
   {
+    method: 'post',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/documents`,
+    operationId: 'DocumentController_upload',
+    summary: 'Attach a document (multipart field "file": PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB)',
+    successStatus: 201,
+    surface: 'marketplaceV1',
+    upload: 'file',
+    handle: (ctx, req) => documents.attachDocument(ctx, req.params.uuid, req.file),
+  },
+  {
+    method: 'get',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/documents`,
+    operationId: 'DocumentController_list',
+    summary: "The profile's documents (without their content)",
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: (ctx, req) => documents.listDocuments(ctx, req.params.uuid),
+  },
+  {
     method: 'get',
     path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
     operationId: 'ProfileController_urlSchema',
@@ -604,6 +634,15 @@ const lenderApiRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.getLenderApplication(ctx, req.params.id),
+  },
+  {
+    method: 'get',
+    path: `${BASES.lenderApi}/v1/funding/search/:id/document/:documentId`,
+    operationId: 'LenderDocumentController_get',
+    summary: 'A document attached to the lender’s application, with its content type and name',
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: async (ctx, req) => new FileDownload(await documents.lenderDocument(ctx, req.params.id, req.params.documentId)),
   },
   {
     method: 'post',

@@ -58,6 +58,9 @@ describe('submitReviewedSelection', () => {
     const { uuid, easy } = await acmeWithMatches();
     expect(easy.length).toBeGreaterThan(0);
     await issueLenderCredentials(db(), easy[0]!.lenderId, 'demo'); // its webhook secret and authorization token
+    const form = new FormData();
+    form.append('file', new Blob(['%PDF-1.4 accounts'], { type: 'application/pdf' }), 'accounts.pdf');
+    const attached = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: form })).json();
     const selectionId = await queued(uuid, easy.slice(0, 1));
     const res = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { lenderId applicationId } } }', { s: selectionId }, staff);
     expect(res.errors).toBeUndefined();
@@ -76,6 +79,9 @@ describe('submitReviewedSelection', () => {
       fundingMatch: { lender: { id: created.lenderId }, productNames: easy[0]!.products },
       profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED', companyNumber: '09876543', contactEmail: 'ada@acme-widgets.example', tradingFrom: 1445212800, creditScore: 'A', vatRegistered: 0 } },
     });
+    expect(document.application.profile.attachments).toEqual([
+      expect.objectContaining({ id: attached.id, fileName: 'accounts.pdf', url: expect.stringContaining(`/api/platform/v1/funding/v1/funding/search/${created.applicationId}/document/${attached.id}`) }),
+    ]);
     expect((await db().reviewSelection.findUniqueOrThrow({ where: { id: selectionId } })).state).toBe('SUBMITTED');
     const twice = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { selectionId } }', { s: selectionId }, staff);
     expect(twice.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT' });

@@ -3,11 +3,12 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as cases from '../../src/domain/cases/case-service.js';
+import * as documents from '../../src/domain/documents/document-service.js';
 import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
-import { Profile, ProfileLegacy, ProfileUrl, Tenant } from './profile-types.js';
+import { Profile, ProfileDocument, ProfileLegacy, ProfileUrl, Tenant } from './profile-types.js';
 
 type Json = Record<string, unknown>;
 
@@ -67,6 +68,22 @@ export class ProfileResolver {
   @FieldResolver(() => [GraphQLJSONObject], { description: 'MerchantCashAdvanceData (spec 2.1)' })
   async merchantCashAdvance(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
     return (await publicProfileOf(ctx, profile.uuid)).merchantCashAdvance;
+  }
+
+  @FieldResolver(() => [ProfileDocument], { description: "The profile's documents" })
+  documents(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
+    return documents.listDocuments(ctx, profile.uuid);
+  }
+
+  @Mutation(() => ProfileDocument, { description: 'Attach a document (base64 content; PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB)' })
+  attachDocument(
+    @Arg('profileId', () => ID) profileId: string,
+    @Arg('fileName', () => String) fileName: string,
+    @Arg('contentType', () => String) contentType: string,
+    @Arg('contentBase64', () => String) contentBase64: string,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<documents.DocumentDto> {
+    return documents.attachDocument(ctx, profileId, { fileName, contentType, content: Buffer.from(contentBase64, 'base64') });
   }
 
   @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history" })

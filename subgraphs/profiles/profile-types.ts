@@ -55,3 +55,13 @@ export class ProfileUrl {
   @Field(() => String)
   url!: string;
 }
+
+@ObjectType({ description: 'A document attached to a profile (content served to lenders by the lender API)' })
+export class ProfileDocument {
+  @Field(() => ID) id!: string;
+  @Field(() => String) fileName!: string;
+  @Field(() => String) contentType!: string;
+  @Field(() => Int) sizeBytes!: number;
+  @Field(() => String) sha256!: string;
+  @Field(() => String) createdAt!: string;
+}

@@ -53,6 +53,7 @@ export const ACCESS_POLICY = {
   'profiles.move': { tokens: ['marketplace_v1'], scope: 'profile:write', description: "Move a master key's profile to another key of the account" },
   'profiles.claim': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Become the owner of an anonymous profile (set-ownership)' },
   'cases.apply': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Apply a profile to a non-funding case' },
+  'documents.write': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: 'profile:write', description: 'Attach documents to a visible profile, and list them' },
   'profiles.read': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: 'profile:read',

@@ -19,6 +19,8 @@ export interface DocumentSources {
   lender: { id: number; name: string; logo: string | null; icon: string | null; authorizationToken: string | null };
   apiBaseUrl: string;
   now: Date;
+  /** The profile's documents (without content): listed as attachments the lender can download. */
+  documents?: Array<{ id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string }>;
 }
 
 const epoch = (value: unknown): number | null => {
@@ -112,7 +114,14 @@ export function buildFundingApplication(s: DocumentSources): Doc {
       assetType: a.type,
       assetTypeName: a.name,
     })),
-    attachments: [],
+    attachments: (s.documents ?? []).map((d) => ({
+      id: d.id,
+      fileName: d.fileName,
+      contentType: d.contentType,
+      sizeBytes: d.sizeBytes,
+      sha256: d.sha256,
+      url: `${s.apiBaseUrl}/v1/funding/search/${s.applicationId}/document/${d.id}`,
+    })),
   });
   return {
     apiProvider: { url, updateUrl: url, authorizationToken: s.lender.authorizationToken },

@@ -235,6 +235,7 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number, scope
   if (!row) throw AppError.notFound('Application');
   if (!row.fundingMatch) return (row.payload ?? {}) as Record<string, unknown>;
   const company = row.profile.registrationNumber ? await ctx.companies.find(row.profile.registrationNumber, row.profile.countryCode) : null;
+  const documents = await ctx.db.document.findMany({ where: { profileId: row.profileId }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
   const previous = ((row.payload ?? {}) as { application?: { fundingMatch?: { products?: number[]; productNames?: string[] } } }).application?.fundingMatch;
   const document = buildFundingApplication({
     applicationId: row.id,
@@ -246,6 +247,7 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number, scope
     lender: row.lender,
     apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,
     now: ctx.clock.now(),
+    documents,
   });
   if (previous?.products) document.application.fundingMatch.products = previous.products;
   if (previous?.productNames) document.application.fundingMatch.productNames = previous.productNames;

@@ -33,6 +33,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
       where: { id: selection.profileId },
       include: { persons: { orderBy: { position: 'asc' } }, assets: { orderBy: { position: 'asc' } }, assetsForSecurity: { orderBy: { position: 'asc' } }, merchantCashAdvance: { orderBy: { position: 'asc' } } },
     });
+    const documents = await tx.document.findMany({ where: { profileId: profile.id }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
     const missing: FieldError[] = [];
     const results: SubmissionResult['applications'] = [];
     for (const [index, item] of (selection.selection as Array<{ lenderId: number; products: string[] }>).entries()) {
@@ -54,6 +55,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
         lender: first.lender,
         apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,
         now: ctx.clock.now(),
+        documents,
       });
       document.application.fundingMatch.products = matches.map((m) => m.productId);
       document.application.fundingMatch.productNames = matches.map((m) => m.productType);

@@ -1,0 +1,95 @@
+/**
+ * Documents attached to a profile (accounts, bank statements, ID): uploaded by integrators (REST
+ * multipart, GraphQL base64), stored in PostgreSQL with their SHA-256, listed in the funding
+ * application's `profile.attachments`, and streamed to the lenders the profile applied to.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { requireAccess } from '../identity/access-policy.js';
+import { getProfile } from '../profiles/profile-service.js';
+import { parseInput } from '../validation.js';
+
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+export const DOCUMENT_CONTENT_TYPES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+] as const;
+
+export interface UploadedFile {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export interface DocumentDto {
+  id: string;
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  createdAt: string;
+}
+
+const FileName = z.string().trim().min(1, 'must not be empty').max(255).regex(/^[^/\\\0]+$/, 'must be a file name, not a path');
+
+export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, file: UploadedFile | undefined): Promise<DocumentDto> {
+  requireAccess(ctx, 'documents.write');
+  const profile = await getProfile(ctx, profileUuid);
+  if (!file) throw AppError.badRequest('A file is required', [{ pointer: 'file', message: 'is required (multipart field "file")' }]);
+  const fileName = parseInput(FileName, file.fileName, 'File name');
+  if (!(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.contentType)) {
+    throw AppError.unprocessable('This type of document is not accepted', [{ pointer: 'file', message: `content type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` }]);
+  }
+  if (file.content.length === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
+  if (file.content.length > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
+  const row = await ctx.db.document.create({
+    data: {
+      profileId: profile.uuid,
+      fileName,
+      contentType: file.contentType,
+      sizeBytes: file.content.length,
+      sha256: createHash('sha256').update(file.content).digest('hex'),
+      content: new Uint8Array(file.content),
+    },
+  });
+  return toDocumentDto(row);
+}
+
+export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): Promise<DocumentDto[]> {
+  requireAccess(ctx, 'documents.write');
+  const profile = await getProfile(ctx, profileUuid);
+  const rows = await ctx.db.document.findMany({ where: { profileId: profile.uuid }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
+  return rows.map(toDocumentDto);
+}
+
+export interface DocumentContent {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+  sha256: string;
+}
+
+const Ids = z.object({ applicationId: z.coerce.number().int().positive(), documentId: z.uuid({ message: 'must be a uuid' }) });
+
+/** GET {lender_api_base}/v1/funding/search/{id}/document/{document_id}: a document of the lender's own application. */
+export async function lenderDocument(ctx: ServiceContext, applicationId: unknown, documentId: unknown): Promise<DocumentContent> {
+  const actor = requireAccess(ctx, 'lenderApplications.list');
+  const ids = parseInput(Ids, { applicationId, documentId }, 'Path');
+  const application = await ctx.db.lenderApplication.findFirst({ where: { id: ids.applicationId, lenderId: actor.lenderId, lender: { environment: ctx.environment } }, select: { id: true, profileId: true } });
+  if (!application) throw AppError.notFound('Application');
+  const document = await ctx.db.document.findFirst({
+    where: { id: ids.documentId, OR: [{ profileId: application.profileId }, { lenderApplicationId: application.id }] },
+  });
+  if (!document) throw AppError.notFound('Document');
+  return { fileName: document.fileName, contentType: document.contentType, content: Buffer.from(document.content), sha256: document.sha256 };
+}
+
+export function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {
+  return { id: row.id, fileName: row.fileName, contentType: row.contentType, sizeBytes: row.sizeBytes, sha256: row.sha256, createdAt: row.createdAt.toISOString() };
+}
