@@ -12,7 +12,18 @@ export interface ApplicationStatusChanged {
   lenderId: number;
 }
 
+/** A lender's offer was made, replaced, accepted or declined; keyed like application events. */
+export interface OfferStatusChanged {
+  applicationId: number;
+  lenderId: number;
+  offerId: string;
+  reference: string;
+  status: string;
+  decision: string | null;
+}
+
 export type EventTopics = {
+  offerStatusChanged: [channel: string, payload: OfferStatusChanged];
   applicationStatusChanged: [channel: string, payload: ApplicationStatusChanged];
   /** Keyed by account id: a subscriber only ever hears of its own account's tenants. */
   tenantCreated: [accountId: string, payload: TenantDto];

@@ -2,11 +2,11 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { listDeliveries, redeliver, type DeliveryDto } from '../../src/domain/webhooks/webhook-delivery.js';
-import { decideOnOffer, resubmit, subscribeApplicationStatus } from '../../src/domain/lender-api/lender-application-service.js';
+import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
-import { Application, ApplicationStatusChange, PreselectedOffer, Profile, WebhookDelivery } from './application-types.js';
+import { Application, ApplicationStatusChange, OfferStatusChange, PreselectedOffer, Profile, WebhookDelivery } from './application-types.js';
 
 const PRODUCT_OBJECTS = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'];
 
@@ -64,6 +64,14 @@ export class ApplicationEventsResolver {
     subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeApplicationStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
   })
   applicationStatusChanged(@Root() event: ApplicationStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChange {
+    return event;
+  }
+
+  @Subscription(() => OfferStatusChange, {
+    description: 'Offers made, replaced, accepted or declined on the lender applications the caller may see',
+    subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeOfferStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
+  })
+  offerStatusChanged(@Root() event: OfferStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): OfferStatusChange {
     return event;
   }
 }

@@ -62,3 +62,13 @@ export class WebhookDelivery {
   @Field(() => String, { nullable: true }) deliveredAt!: string | null;
   @Field(() => String) createdAt!: string;
 }
+
+@ObjectType({ description: "A lender's offer was made, replaced, accepted or declined" })
+export class OfferStatusChange {
+  @Field(() => Int) applicationId!: number;
+  @Field(() => Int) lenderId!: number;
+  @Field(() => ID) offerId!: string;
+  @Field(() => String) reference!: string;
+  @Field(() => String, { description: 'INDICATIVE or FINAL' }) status!: string;
+  @Field(() => String, { nullable: true, description: 'ACCEPTED or DECLINED once the client decided' }) decision!: string | null;
+}

@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess, type ActorFor } from '../identity/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import type { ApplicationStatusChanged, OfferStatusChanged } from '../events.js';
 import { parseInput } from '../validation.js';
 import { visibleTo } from '../profiles/profile-service.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
@@ -204,7 +205,9 @@ async function changeStatus(
     });
     return updated;
   });
-  await publishStatusChange(ctx, applicationId, lenderId, document.application.status as string);
+  const offer = document.application.offer as { id: string; reference: string; status: string; decision: string | null } | null;
+  const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
+  await publishStatusChange(ctx, applicationId, lenderId, document.application.status as string, offerEvent);
   return document;
 }
 
@@ -270,7 +273,13 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
 }
 
 /** Channels of a status change: its lender, the integrator account behind it, and staff. */
-async function publishStatusChange(ctx: ServiceContext, applicationId: number, lenderId: number, status: string): Promise<void> {
+async function publishStatusChange(
+  ctx: ServiceContext,
+  applicationId: number,
+  lenderId: number,
+  status: string,
+  offer: { id: string; reference: string; status: string; decision: string | null } | null,
+): Promise<void> {
   const row = await ctx.db.lenderApplication.findUniqueOrThrow({
     where: { id: applicationId },
     select: { profile: { select: { ownerAccountId: true, tenant: { select: { accountId: true } } } } },
@@ -279,18 +288,36 @@ async function publishStatusChange(ctx: ServiceContext, applicationId: number, l
   const event = { applicationId, status, lenderId };
   const channels = [`lender:${lenderId}`, 'staff', ...(accountId ? [`account:${accountId}`] : [])];
   await Promise.all(channels.map((channel) => ctx.events.publish('applicationStatusChanged', channel, event)));
+  if (offer) {
+    const offerEvent = { applicationId, lenderId, offerId: offer.id, reference: offer.reference, status: offer.status, decision: offer.decision };
+    await Promise.all(channels.map((channel) => ctx.events.publish('offerStatusChanged', channel, offerEvent)));
+  }
 }
 
 /**
  * The status changes the caller may see, optionally of one application: a lender its own
  * applications', an integrator its account's, staff all.
  */
-export function subscribeApplicationStatus(ctx: ServiceContext, applicationId?: number): AsyncIterable<{ applicationId: number; status: string; lenderId: number }> {
+export function subscribeApplicationStatus(ctx: ServiceContext, applicationId?: number): AsyncIterable<ApplicationStatusChanged> {
+  return onlyApplication(ctx.events.subscribe('applicationStatusChanged', eventChannel(ctx)), applicationId);
+}
+
+/** Offers made, replaced, accepted or declined, that the caller may see (as application events). */
+export function subscribeOfferStatus(ctx: ServiceContext, applicationId?: number): AsyncIterable<OfferStatusChanged> {
+  return onlyApplication(ctx.events.subscribe('offerStatusChanged', eventChannel(ctx)), applicationId);
+}
+
+function eventChannel(ctx: ServiceContext): string {
   const actor = requireAccess(ctx, 'applicationEvents.subscribe');
-  const channel =
-    actor.kind === 'lender' ? `lender:${actor.lenderId}` : actor.kind === 'login' ? (actor.scopes.includes('staff') ? 'staff' : null) : `account:${actor.accountId}`;
-  if (channel === null) throw AppError.forbidden('Only staff may follow every application');
-  const source = ctx.events.subscribe('applicationStatusChanged', channel);
+  if (actor.kind === 'lender') return `lender:${actor.lenderId}`;
+  if (actor.kind === 'login') {
+    if (!actor.scopes.includes('staff')) throw AppError.forbidden('Only staff may follow every application');
+    return 'staff';
+  }
+  return `account:${actor.accountId}`;
+}
+
+function onlyApplication<E extends { applicationId: number }>(source: AsyncIterable<E>, applicationId?: number): AsyncIterable<E> {
   if (applicationId === undefined) return source;
   return (async function* () {
     for await (const event of source) if (event.applicationId === applicationId) yield event;
