@@ -9,6 +9,7 @@ import * as cases from '../src/domain/cases/case-service.js';
 import * as companies from '../src/domain/companies/company-service.js';
 import type { ServiceContext } from '../src/domain/context.js';
 import * as lenderApplications from '../src/domain/lender-api/lender-application-service.js';
+import * as submission from '../src/domain/lender-api/submission-service.js';
 import type { Surface } from '../src/domain/identity/access-policy.js';
 import * as apiKeys from '../src/domain/identity/api-key-service.js';
 import { login } from '../src/domain/identity/login-service.js';
@@ -243,6 +244,15 @@ const platformRoutes: RouteDefinition[] = [
     handle: (ctx, req) => tenants.updateTenant(ctx, req.params.tenantId, req.body),
   },
   {
+    method: 'post',
+    path: `${BASES.platform}/review-selections/:selectionId/submit`,
+    operationId: 'PlatformReviewController_submit',
+    summary: 'Staff: submit a reviewed selection to its lenders',
+    successStatus: 201,
+    surface: 'platform',
+    handle: (ctx, req) => submission.submitReviewedSelection(ctx, req.params.selectionId ?? ''),
+  },
+  {
     method: 'get',
     path: `${BASES.platform}/users`,
     operationId: 'PlatformUserController_list',
@@ -347,6 +357,15 @@ const businessV1Routes: RouteDefinition[] = [
     successStatus: 201,
     surface: 'businessV1',
     handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body),
+  },
+  {
+    method: 'post',
+    path: `${BASES.businessV1}/applications/:applicationId/submit`,
+    operationId: 'ApplicationController_submit',
+    summary: 'Send the application to one of its matched lenders ({lenderId, products}); the lender receives it by webhook',
+    successStatus: 201,
+    surface: 'businessV1',
+    handle: (ctx, req) => submission.submitBusinessApplication(ctx, req.params.applicationId, req.body),
   },
   {
     method: 'get',

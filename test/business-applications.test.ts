@@ -175,3 +175,24 @@ describe('GraphQL', () => {
     expect(denied.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
 });
+
+describe('POST /applications/{id}/submit', () => {
+  it('sends the application to a matched lender (201), whose webhook is queued; a lender it does not match is 422', async () => {
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
+    const db = app.runtime.database.prisma;
+    const lenders = await db.lender.findMany({ where: { id: { in: matches.matches.map((m: { lender: { id: number } }) => m.lender.id) } } });
+    const easy = lenders.find((l) => !/tradeHistory|directorOrSecretaryDetails/.test(JSON.stringify(l.requiredFields)))!;
+    const product = matches.matches.find((m: { lender: { id: number } }) => m.lender.id === easy.id).product;
+    const res = await send('POST', `/applications/${created.id}/submit`, auth, { lenderId: easy.id, products: [product] });
+    expect(res.status).toBe(201);
+    const { applications } = await res.json();
+    expect(applications).toEqual([{ lenderId: easy.id, applicationId: expect.any(Number) }]);
+    const row = await db.lenderApplication.findUniqueOrThrow({ where: { id: applications[0].applicationId } });
+    expect(row).toMatchObject({ status: 'Submitted', businessApplicationId: created.id });
+    expect(await db.webhookDelivery.count({ where: { lenderApplicationId: row.id, event: 'APPLICATION_CREATED' } })).toBe(1);
+    const unmatched = await send('POST', `/applications/${created.id}/submit`, auth, { lenderId: 999999, products: ['TERM_LOAN'] });
+    expect(unmatched.status).toBe(422);
+  });
+});

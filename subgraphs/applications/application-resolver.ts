@@ -2,6 +2,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { listDeliveries, redeliver, type DeliveryDto } from '../../src/domain/webhooks/webhook-delivery.js';
+import { submitBusinessApplication } from '../../src/domain/lender-api/submission-service.js';
 import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
@@ -29,6 +30,16 @@ export class ApplicationResolver {
   @Mutation(() => GraphQLJSONObject, { description: "The client accepts the current offer on a lender application (its funding application document after)" })
   acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
     return decideOnOffer(ctx, applicationId, 'accept');
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'Send a Business V1 application to one of its matched lenders: { applications: [{ lenderId, applicationId }] }' })
+  submitApplicationToLender(
+    @Arg('applicationId', () => ID) applicationId: string,
+    @Arg('lenderId', () => Int) lenderId: number,
+    @Arg('products', () => [String]) products: string[],
+    @Ctx() ctx: ServiceContext,
+  ): Promise<object> {
+    return submitBusinessApplication(ctx, applicationId, { lenderId, products });
   }
 
   @Mutation(() => GraphQLJSONObject, { description: 'After a Failed answer and a fix: send the lender application again' })

@@ -75,6 +75,11 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
   return toResponse(row);
 }
 
+/** The caller's tenant's application, for writes (submitting it to a lender). */
+export function findTenantApplication(ctx: ServiceContext, id: unknown) {
+  return findApplication(ctx, 'businessApplications.create', id);
+}
+
 /** The tenant's application, or 404 (another tenant's or account's included). */
 async function findApplication(ctx: ServiceContext, operation: 'businessApplications.read' | 'businessApplications.create', id: unknown) {
   const actor = requireAccess(ctx, operation);
