@@ -69,3 +69,29 @@ describe('delivery', () => {
     await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
   });
 });
+
+describe("the client's decision reaches the lender's update URL", () => {
+  it('an accepted offer is delivered to the update URL with status Client Accepted', async () => {
+    const { marketplaceV1Token, signUpIntegrator } = await import('./support/identities.js');
+    const updates = await startLenderReceiver();
+    try {
+      await db().lender.update({ where: { id: lender.lenderId }, data: { updateUrl: updates.url } });
+      const jwt = (await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt;
+      const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
+      const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+      const offer = { reference: `U-${row.id}`, status: 'FINAL', termLoan: { maximumAmount: { code: 'GBP', value: 50000 }, term: 24, interestRate: 0.7 } };
+      expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/offer`, offer, bearer(await lenderIdToken(app, lender)))).status).toBe(200);
+      expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, bearer(jwt))).status).toBe(200);
+      const accepted = await eventually(
+        async () => updates.received.map((r) => JSON.parse(r.body) as { application: { id: number; status: string } }).filter((d) => d.application.id === row.id),
+        (docs) => docs.some((d) => d.application.status === 'Client Accepted'),
+      );
+      expect(accepted.map((d) => d.application.status)).toEqual(['Offered', 'Client Accepted']);
+      const last = updates.received.at(-1)!;
+      expect(() => new Webhook(lender.webhookSecret).verify(last.body, last.headers as Record<string, string>)).not.toThrow();
+    } finally {
+      await db().lender.update({ where: { id: lender.lenderId }, data: { updateUrl: null } });
+      await updates.close();
+    }
+  });
+});

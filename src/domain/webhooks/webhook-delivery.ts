@@ -40,12 +40,27 @@ export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionC
   return row.id;
 }
 
-export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped';
+export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
+
+/** How long a delivery waits behind an earlier, still undelivered one of the same application. */
+export const ORDER_WAIT_MS = 500;
 
 /** One attempt of a delivery (the worker's job). Never throws for a lender's failure. */
 export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): Promise<AttemptOutcome> {
   const delivery = await ctx.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { lender: true } });
   if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
+  // A lender sees an application's changes in order: wait while an earlier one is still on its way.
+  const earlier = await ctx.db.webhookDelivery.findFirst({
+    where: { lenderApplicationId: delivery.lenderApplicationId, createdAt: { lt: delivery.createdAt }, status: { in: ['PENDING', 'FAILED'] } },
+    orderBy: { nextAttemptAt: 'desc' },
+    select: { nextAttemptAt: true },
+  });
+  if (earlier) {
+    // Not before the earlier delivery's next attempt: no busy waiting behind a long retry delay.
+    const after = Math.max(Date.now(), earlier.nextAttemptAt?.getTime() ?? 0) + ORDER_WAIT_MS;
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { startAfter: new Date(after) });
+    return 'deferred';
+  }
   const now = ctx.clock.now();
   const body = JSON.stringify(delivery.payload);
   let statusCode: number | null = null;
