@@ -14,63 +14,13 @@
  * lender receives webhooks only once a real applicationUrl (and a secret) has been configured.
  */
 import type { CompanyType, PriceBand, ProductType, Sector } from '../../src/generated/prisma/enums.js';
+import type { RequiredFieldRule } from '../../src/domain/lender-api/required-fields.js';
+import type { ProductRequirements } from '../../src/domain/matching/matching-engine.js';
+
+export type { ProductRequirements, RequiredFieldRule };
 
 /** Non-delivering webhook URL of demo lenders until one is configured. */
 export const DEMO_WEBHOOK_PLACEHOLDER = 'http://127.0.0.1:0/unset';
-
-/**
- * Product-specific needs (lender_product.requirements). A key that is absent or false means "no
- * requirement". true / numbers are requirements on the applicant's answers (spec 2.4 names in brackets):
- */
-export interface ProductRequirements {
-  /** Raises invoices with payment terms of 14 days or more (raiseInvoices). */
-  raisesInvoices?: boolean;
-  /** Takes card payments (cardPayments). */
-  cardPayments?: boolean;
-  /** Minimum monthly average card sales (averageCardSales), in the product currency. */
-  minAverageCardSales?: number;
-  /** The business owns assets it can refinance or offer (businessOwnsAssets). */
-  ownsAsset?: boolean;
-  /** The funding is for an asset (fundingAsset). */
-  needsAsset?: boolean;
-  /** Has purchase orders to fund (purchaseOrders). */
-  purchaseOrders?: boolean;
-  /** Funding secured on / for commercial property (useOfFunds PURCHASING_PROPERTY or a property on the profile). */
-  property?: boolean;
-  /** At least one director is a UK homeowner (homeOwnership). */
-  homeownerDirector?: boolean;
-  /** A director gives a personal guarantee (personalGuarantee). */
-  personalGuarantee?: boolean;
-  /**
-   * The product is government-backed (recovery loan scheme). An applicant interested only in a
-   * government-backed loan (governmentBacked) matches only such products.
-   */
-  governmentBacked?: boolean;
-}
-
-/**
- * A field a lender requires in the funding application document (spec 2.7), stored in
- * lender.requiredFields as an array. `field` and condition fields are dot paths from the document
- * root (e.g. "application.profile.basicCompanyDetails.companyNumber"). Without `when` the field is
- * always required; with `when` it is required only when every condition holds.
- */
-export interface RequiredFieldRule {
-  field: string;
-  when?: FieldCondition[];
-  /** Human-readable reason, shown in a validation failure. */
-  message?: string;
-}
-export interface FieldCondition {
-  field: string;
-  equals?: string | number | boolean;
-  oneOf?: Array<string | number | boolean>;
-  /** For arrays: the array contains this value. */
-  contains?: string | number;
-  greaterThan?: number;
-  lessThan?: number;
-  /** true: the field is present and not null; false: absent or null. */
-  exists?: boolean;
-}
 
 export interface DemoProduct {
   productType: ProductType;

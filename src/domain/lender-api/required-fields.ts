@@ -3,30 +3,36 @@
  * when every condition holds (another field's value, or several combined). An application missing
  * any is not sent; the submitter is told which.
  */
+import { valueAtPath } from '../document-path.js';
+
+/**
+ * A field a lender requires in the funding application document (spec 2.7), stored in
+ * lender.requiredFields as an array. `field` and condition fields are dot paths from the document
+ * root (e.g. "application.profile.basicCompanyDetails.companyNumber"). Without `when` the field is
+ * always required; with `when` it is required only when every condition holds.
+ */
+export interface RequiredFieldRule {
+  field: string;
+  when?: FieldCondition[];
+  /** Human-readable reason, shown in a validation failure. */
+  message?: string;
+}
 export interface FieldCondition {
   field: string;
   equals?: string | number | boolean;
   oneOf?: Array<string | number | boolean>;
+  /** For arrays: the array contains this value. */
   contains?: string | number;
   greaterThan?: number;
   lessThan?: number;
+  /** true: the field is present and not null; false: absent or null. */
   exists?: boolean;
-}
-
-export interface RequiredFieldRule {
-  field: string;
-  when?: FieldCondition[];
-  message?: string;
-}
-
-function valueAt(document: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), document);
 }
 
 const present = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 
 function holds(document: unknown, c: FieldCondition): boolean {
-  const value = valueAt(document, c.field);
+  const value = valueAtPath(document, c.field);
   if (c.exists !== undefined) return present(value) === c.exists;
   if (c.equals !== undefined) return value === c.equals;
   if (c.oneOf !== undefined) return c.oneOf.includes(value as string);
@@ -39,5 +45,5 @@ function holds(document: unknown, c: FieldCondition): boolean {
 
 /** The rules the document breaks: fields it lacks although required (under their conditions). */
 export function missingRequiredFields(document: unknown, rules: readonly RequiredFieldRule[]): RequiredFieldRule[] {
-  return rules.filter((rule) => (rule.when ?? []).every((c) => holds(document, c)) && !present(valueAt(document, rule.field)));
+  return rules.filter((rule) => (rule.when ?? []).every((c) => holds(document, c)) && !present(valueAtPath(document, rule.field)));
 }

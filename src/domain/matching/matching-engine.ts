@@ -41,16 +41,33 @@ export interface ApplicantFacts {
   governmentBackedOnly?: boolean;
 }
 
+/**
+ * Product-specific needs (lender_product.requirements). A key that is absent or false means "no
+ * requirement". true / numbers are requirements on the applicant's answers (spec 2.4 names in brackets):
+ */
 export interface ProductRequirements {
+  /** Raises invoices with payment terms of 14 days or more (raiseInvoices). */
   raisesInvoices?: boolean;
+  /** Takes card payments (cardPayments). */
   cardPayments?: boolean;
+  /** Minimum monthly average card sales (averageCardSales), in the product currency. */
   minAverageCardSales?: number;
+  /** The business owns assets it can refinance or offer (businessOwnsAssets). */
   ownsAsset?: boolean;
+  /** The funding is for an asset (fundingAsset). */
   needsAsset?: boolean;
+  /** Has purchase orders to fund (purchaseOrders). */
   purchaseOrders?: boolean;
+  /** Funding secured on / for commercial property (useOfFunds PURCHASING_PROPERTY or a property on the profile). */
   property?: boolean;
+  /** At least one director is a UK homeowner (homeOwnership). */
   homeownerDirector?: boolean;
+  /** A director gives a personal guarantee (personalGuarantee). */
   personalGuarantee?: boolean;
+  /**
+   * The product is government-backed (recovery loan scheme). An applicant interested only in a
+   * government-backed loan (governmentBacked) matches only such products.
+   */
   governmentBacked?: boolean;
 }
 

@@ -3,6 +3,7 @@
  * profile's companyInformation, financials or eligibilityRequest documents. Answering sets it,
  * deleting the answer unsets it; and the same paths read the profile back as form defaults.
  */
+import { valueAtPath } from '../document-path.js';
 import type { Question, QuestionnaireDefinition } from './questionnaire-definitions.js';
 
 export const PROFILE_DOCUMENTS = ['companyInformation', 'financials', 'eligibilityRequest'] as const;
@@ -33,10 +34,6 @@ function setIn(target: Record<string, unknown>, keys: string[], value: unknown):
   setIn(next, rest, value);
   if (Object.keys(next).length === 0) delete target[head];
   else target[head] = next;
-}
-
-function getIn(source: unknown, keys: string[]): unknown {
-  return keys.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), source);
 }
 
 const toProfileValue = (q: Question, value: unknown) =>
@@ -80,7 +77,7 @@ export function profileDefaults(definition: QuestionnaireDefinition, documents: 
     const [first] = pathsOf(q);
     if (!first) continue;
     const [document, keys] = splitPath(first);
-    const value = getIn(documents[document], keys);
+    const value = valueAtPath(documents[document], keys);
     if (value !== undefined) defaults[q.key] = toAnswerValue(q, value);
   }
   return defaults;
