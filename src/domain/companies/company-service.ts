@@ -101,3 +101,9 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
     },
   };
 }
+
+/** The registry's grade of a profile's company (full scale), or null when the registry does not know it. */
+export async function registryGrade(ctx: ServiceContext, profile: { registrationNumber: string | null; countryCode: string }): Promise<Grade | null> {
+  const company = profile.registrationNumber ? await ctx.companies.find(profile.registrationNumber, profile.countryCode) : null;
+  return company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : null;
+}

@@ -1,21 +1,30 @@
 /**
  * The funding application document sent to a lender (spec 2.7), built from the profile, its funding
- * search and the match. Its conventions are the lender API's: dates as epoch seconds, money in the
+ * search and the lender's matches in it. Its conventions are the lender API's: dates as epoch seconds, money in the
  * funding search as string decimals, numeric flags (vatRegistered 1/0). Sections the profile cannot
  * fill are left out rather than invented.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { SECTIONS_INCLUDE } from '../profiles/profile-sections.js';
 
 type Doc = Record<string, any>;
-type ProfileRow = Prisma.ProfileGetPayload<{ include: { persons: true; assets: true; assetsForSecurity: true; merchantCashAdvance: true } }>;
+export type DocumentProfile = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
+export interface DocumentMatch {
+  id: number;
+  productId: number;
+  productType: string;
+  status: number;
+  instantOffer: boolean;
+}
 
 export interface DocumentSources {
   applicationId: number;
   status: string;
-  profile: ProfileRow;
+  profile: DocumentProfile;
   creditGrade: string | null;
   fundingSearch: { id: number; status: number; statusLabel: string; amount: { toString(): string }; periodMonths: number | null; useOfFunds: string | null; urgency: string | null };
-  match: { id: number; productId: number; productType: string; status: number; instantOffer: boolean };
+  /** The lender's matches sent in this application (the first one is the application's match). */
+  matches: [DocumentMatch, ...DocumentMatch[]];
   lender: { id: number; name: string; logo: string | null; icon: string | null; authorizationToken: string | null };
   apiBaseUrl: string;
   now: Date;
@@ -38,6 +47,7 @@ export function tradingPeriod(startedAt: number | null, now: Date): string | nul
 }
 
 export function buildFundingApplication(s: DocumentSources): Doc {
+  const [match] = s.matches;
   const info = (s.profile.companyInformation ?? {}) as Doc;
   const financials = (s.profile.financials ?? {}) as Doc;
   const contact = (info.primaryContactInformation ?? {}) as Doc;
@@ -143,16 +153,16 @@ export function buildFundingApplication(s: DocumentSources): Doc {
         urgency: s.fundingSearch.urgency,
       },
       fundingMatch: {
-        id: s.match.id,
+        id: match.id,
         offerId: null,
-        products: [s.match.productId],
-        productNames: [s.match.productType],
+        products: s.matches.map((m) => m.productId),
+        productNames: s.matches.map((m) => m.productType),
         statusReason: null,
         statusComment: null,
-        canUseInstantOffer: s.match.instantOffer,
+        canUseInstantOffer: match.instantOffer,
         canUseInstantApplication: false,
         lender: { id: s.lender.id, entityId: s.lender.id, companyName: s.lender.name, logo: s.lender.logo, icon: s.lender.icon },
-        status: s.match.status,
+        status: match.status,
       },
       profile,
       acceptedAt: null,

@@ -15,9 +15,8 @@ import type { ApplicationStatusChanged, OfferStatusChanged } from '../events.js'
 import { parseInput } from '../validation.js';
 import { visibleTo } from '../profiles/profile-service.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
-import { gradeFor } from '../companies/credit-grade.js';
-import { LENDER_API_PATH } from '../identity/lender-oauth-service.js';
-import { buildFundingApplication } from './funding-application-document.js';
+import { registryGrade } from '../companies/company-service.js';
+import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
 
@@ -229,32 +228,22 @@ export async function resubmit(ctx: ServiceContext, id: unknown): Promise<Fundin
 async function rebuildDocument(ctx: ServiceContext, applicationId: number, scope: Scope): Promise<Record<string, unknown>> {
   const row = await ctx.db.lenderApplication.findFirst({
     where: { AND: [{ id: applicationId, lender: { environment: ctx.environment } }, scope] },
-    include: {
-      lender: true,
-      fundingMatch: { include: { fundingSearch: true, product: true } },
-      profile: { include: { persons: { orderBy: { position: 'asc' } }, assets: { orderBy: { position: 'asc' } }, assetsForSecurity: { orderBy: { position: 'asc' } }, merchantCashAdvance: { orderBy: { position: 'asc' } } } },
-    },
+    include: { fundingMatch: { include: { fundingSearch: true } }, profile: true },
   });
   if (!row) throw AppError.notFound('Application');
   if (!row.fundingMatch) return (row.payload ?? {}) as Record<string, unknown>;
-  const company = row.profile.registrationNumber ? await ctx.companies.find(row.profile.registrationNumber, row.profile.countryCode) : null;
-  const documents = await ctx.db.document.findMany({ where: { profileId: row.profileId }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
-  const previous = ((row.payload ?? {}) as { application?: { fundingMatch?: { products?: number[]; productNames?: string[] } } }).application?.fundingMatch;
-  const document = buildFundingApplication({
+  // The same products as sent the first time (the payload records what the lender was sent).
+  const sent = ((row.payload ?? {}) as { application?: { fundingMatch?: { productNames?: string[] } } }).application?.fundingMatch?.productNames;
+  const matches = await lenderMatches(ctx.db, row.fundingMatch.fundingSearchId, row.lenderId, sent ?? [row.fundingMatch.productType]);
+  const [first] = matches;
+  if (!first) return (row.payload ?? {}) as Record<string, unknown>;
+  return applicationDocument(ctx, {
+    ...(await loadProfileForDocuments(ctx.db, row.profileId)),
     applicationId: row.id,
-    status: 'Submitted',
-    profile: row.profile,
-    creditGrade: company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : null,
+    grade: await registryGrade(ctx, row.profile),
     fundingSearch: row.fundingMatch.fundingSearch,
-    match: { id: row.fundingMatch.id, productId: row.fundingMatch.productId, productType: row.fundingMatch.productType, status: row.fundingMatch.status, instantOffer: row.fundingMatch.product.instantOffer },
-    lender: row.lender,
-    apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,
-    now: ctx.clock.now(),
-    documents,
+    matches: [first, ...matches.slice(1)],
   });
-  if (previous?.products) document.application.fundingMatch.products = previous.products;
-  if (previous?.productNames) document.application.fundingMatch.productNames = previous.productNames;
-  return document;
 }
 
 /**

@@ -6,13 +6,12 @@
  * submitted, and the 422 names every missing field per lender.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { gradeFor } from '../companies/credit-grade.js';
+import { registryGrade } from '../companies/company-service.js';
 import type { ServiceContext } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
-import { LENDER_API_PATH } from '../identity/lender-oauth-service.js';
-import { buildFundingApplication } from './funding-application-document.js';
+import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import { z } from 'zod';
 import { findTenantApplication } from '../applications/business-application-service.js';
@@ -28,7 +27,8 @@ export interface SubmissionResult {
 export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
   requireAccess(ctx, 'reviews.submit');
   // Read outside the transaction: the embedded database has one connection, which the transaction holds.
-  const grade = await creditGradeOfSelection(ctx, selectionId);
+  const selected = await ctx.db.reviewSelection.findUnique({ where: { id: selectionId }, select: { profile: true } });
+  const grade = selected ? await registryGrade(ctx, selected.profile) : null;
   const created = await ctx.db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
     const selection = locked.length ? await tx.reviewSelection.findUnique({ where: { id: selectionId }, include: { fundingSearch: true } }) : null;
@@ -64,38 +64,17 @@ async function createLenderApplications(
   tx: Prisma.TransactionClient,
   input: { profileId: string; fundingSearch: FundingSearchRow; selection: SelectedLender[]; grade: string | null; businessApplicationId?: string },
 ): Promise<SubmissionResult['applications']> {
-  const profile = await tx.profile.findUniqueOrThrow({
-    where: { id: input.profileId },
-    include: { persons: { orderBy: { position: 'asc' } }, assets: { orderBy: { position: 'asc' } }, assetsForSecurity: { orderBy: { position: 'asc' } }, merchantCashAdvance: { orderBy: { position: 'asc' } } },
-  });
-  const documents = await tx.document.findMany({ where: { profileId: profile.id }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
+  const loaded = await loadProfileForDocuments(tx, input.profileId);
   const missing: FieldError[] = [];
   const results: SubmissionResult['applications'] = [];
   for (const [index, item] of input.selection.entries()) {
-    const matches = await tx.fundingMatch.findMany({
-      where: { fundingSearchId: input.fundingSearch.id, lenderId: item.lenderId, productType: { in: item.products as never[] } },
-      include: { product: true, lender: true },
-      orderBy: { id: 'asc' },
-    });
-    const first = matches[0];
+    const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
+    const [first] = matches;
     if (!first) throw AppError.unprocessable(`Lender ${item.lenderId} does not match this profile now`, [{ pointer: `/${index}`, message: 'no current match' }]);
     const application = await tx.lenderApplication.create({
-      data: { lenderId: item.lenderId, profileId: profile.id, fundingMatchId: first.id, businessApplicationId: input.businessApplicationId ?? null, status: 'Submitted' },
+      data: { lenderId: item.lenderId, profileId: input.profileId, fundingMatchId: first.id, businessApplicationId: input.businessApplicationId ?? null, status: 'Submitted' },
     });
-    const document = buildFundingApplication({
-      applicationId: application.id,
-      status: 'Submitted',
-      profile,
-      creditGrade: input.grade,
-      fundingSearch: input.fundingSearch,
-      match: { id: first.id, productId: first.productId, productType: first.productType, status: first.status, instantOffer: first.product.instantOffer },
-      lender: first.lender,
-      apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,
-      now: ctx.clock.now(),
-      documents,
-    });
-    document.application.fundingMatch.products = matches.map((m) => m.productId);
-    document.application.fundingMatch.productNames = matches.map((m) => m.productType);
+    const document = applicationDocument(ctx, { ...loaded, applicationId: application.id, grade: input.grade, fundingSearch: input.fundingSearch, matches: [first, ...matches.slice(1)] });
     for (const rule of missingRequiredFields(document, first.lender.requiredFields as unknown as RequiredFieldRule[])) {
       missing.push({ pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` });
     }
@@ -122,22 +101,9 @@ export async function submitBusinessApplication(ctx: ServiceContext, application
   const body = parseInput(SubmitBody, input);
   await matchResults(ctx, application.profileId, {}); // records the profile's current matches
   const search = await ctx.db.fundingSearch.findFirstOrThrow({ where: { profileId: application.profileId, status: 1 }, orderBy: { id: 'desc' } });
-  const grade = await creditGradeOfProfile(ctx, application.profileId);
+  const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
   const applications = await ctx.db.$transaction((tx) =>
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection: [body], grade, businessApplicationId: application.id }),
   );
   return { applications };
-}
-
-async function creditGradeOfProfile(ctx: ServiceContext, profileId: string): Promise<string | null> {
-  const profile = await ctx.db.profile.findUnique({ where: { id: profileId }, select: { registrationNumber: true, countryCode: true } });
-  const company = profile?.registrationNumber ? await ctx.companies.find(profile.registrationNumber, profile.countryCode) : null;
-  return company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : null;
-}
-
-async function creditGradeOfSelection(ctx: ServiceContext, selectionId: string): Promise<string | null> {
-  const selection = await ctx.db.reviewSelection.findUnique({ where: { id: selectionId }, select: { profile: { select: { registrationNumber: true, countryCode: true } } } });
-  const profile = selection?.profile;
-  const company = profile?.registrationNumber ? await ctx.companies.find(profile.registrationNumber, profile.countryCode) : null;
-  return company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : null;
 }

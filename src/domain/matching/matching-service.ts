@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
-import { gradeFor } from '../companies/credit-grade.js';
+import { registryGrade } from '../companies/company-service.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { getProfile } from '../profiles/profile-service.js';
 import { parseInput } from '../validation.js';
@@ -45,9 +45,7 @@ export async function matchProfile(
     productCatalogue(ctx.db, ctx.environment),
   ]);
   const answers = Object.assign({}, ...answerSets.map((s) => s.answers as Record<string, unknown>));
-  const company = row.registrationNumber ? await ctx.companies.find(row.registrationNumber, row.countryCode) : null;
-  const grade = company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : undefined;
-  const facts = applicantFacts(row, answers, grade, ctx.clock.now());
+  const facts = applicantFacts(row, answers, (await registryGrade(ctx, row)) ?? undefined, ctx.clock.now());
   return { profileId: profile.uuid, outcome: matchProducts(facts, catalogue.products, options) };
 }
 
