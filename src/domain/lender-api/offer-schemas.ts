@@ -12,6 +12,19 @@ const contractLength = z.number().int().min(0, 'must be 0 (rolling) or more');
 const likelihoods = { likelihoodOfRate: fraction.nullable().optional(), likelihoodOfAcceptance: fraction.nullable().optional() };
 const text = z.string().nullable().optional();
 
+/** The fields invoice finance and trade finance offers share (a credit line against receivables or orders). */
+const creditLine = {
+  maximumCreditLine: Currency,
+  minimumCreditLine: Currency.nullable().optional(),
+  serviceFee: z.number().min(0).nullable().optional(),
+  discountFee: z.number().min(0).nullable().optional(),
+  advanceRate: fraction,
+  additionalFees: text,
+  minimumMonthlyFee: Currency.nullable().optional(),
+  promotion: text,
+  ...likelihoods,
+};
+
 export const PRODUCT_OBJECTS = {
   termLoan: z.strictObject({
     maximumAmount: Currency,
@@ -26,13 +39,7 @@ export const PRODUCT_OBJECTS = {
     ...likelihoods,
   }),
   invoiceFinance: z.strictObject({
-    maximumCreditLine: Currency,
-    minimumCreditLine: Currency.nullable().optional(),
-    serviceFee: z.number().min(0).nullable().optional(),
-    discountFee: z.number().min(0).nullable().optional(),
-    advanceRate: fraction,
-    additionalFees: text,
-    minimumMonthlyFee: Currency.nullable().optional(),
+    ...creditLine,
     concentrationLimit: fraction.nullable().optional(),
     contractLength,
     creditInsurance: fraction.nullable().optional(),
@@ -40,8 +47,6 @@ export const PRODUCT_OBJECTS = {
     facility: z.enum(['DISCOUNTING', 'FACTORING'], { message: 'must be DISCOUNTING or FACTORING' }),
     selective: z.boolean().nullable().optional(),
     confidential: z.boolean().nullable().optional(),
-    promotion: text,
-    ...likelihoods,
   }),
   merchantCashAdvance: z.strictObject({
     fundingAmount: Currency,
@@ -69,16 +74,8 @@ export const PRODUCT_OBJECTS = {
     ...likelihoods,
   }),
   tradeFinance: z.strictObject({
-    maximumCreditLine: Currency,
-    minimumCreditLine: Currency.nullable().optional(),
-    serviceFee: z.number().min(0).nullable().optional(),
-    discountFee: z.number().min(0).nullable().optional(),
-    advanceRate: fraction,
-    additionalFees: text,
-    minimumMonthlyFee: Currency.nullable().optional(),
+    ...creditLine,
     contractLength: contractLength.nullable().optional(),
-    promotion: text,
-    ...likelihoods,
   }),
   commercialProperty: z.strictObject({
     amount: Currency,

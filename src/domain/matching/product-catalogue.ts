@@ -5,19 +5,13 @@
  */
 import type { Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../context.js';
+import type { LenderSummary } from '../lenders/lender-catalogue.js';
 import type { ProductCriteria, ProductRequirements } from './matching-engine.js';
 
 export const CATALOGUE_TTL_MS = 30_000;
 
-export interface LenderSummaryForMatch {
-  id: number;
-  name: string;
-  logo: string | null;
-  description: string | null;
-  priceBand: string;
-  responseTimeHours: number;
-  requiredDocuments: string[];
-}
+/** A lender as the catalogue summarises it, without its product list (the criteria hold those). */
+export type LenderSummaryForMatch = Omit<LenderSummary, 'products'>;
 
 export interface ProductCatalogue {
   products: ProductCriteria[];
