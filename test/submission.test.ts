@@ -130,3 +130,20 @@ describe('resubmission after a failure', () => {
     expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1)).status).toBe(409);
   });
 });
+
+describe('POST {platform_base}/review-selections/{id}/submit', () => {
+  it('submits for staff (201), refuses a non-staff login (403) and other APIs’ tokens (401), changing nothing', async () => {
+    const { uuid, easy } = await acmeWithMatches();
+    const selectionId = await queued(uuid, easy.slice(0, 1));
+    const path = `${app.url}/api/platform/v1/review-selections/${selectionId}/submit`;
+    const member = await signUpIntegrator(app);
+    const before = await db().lenderApplication.count();
+    expect((await postJson(path, undefined, bearer(member.loginToken))).status).toBe(403);
+    expect((await postJson(path, undefined, v1)).status).toBe(401);
+    expect(await db().lenderApplication.count()).toBe(before);
+    const res = await postJson(path, undefined, staff);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ selectionId, applications: [{ lenderId: easy[0]!.lenderId, applicationId: expect.any(Number) }] });
+    expect((await postJson(`${app.url}/api/platform/v1/review-selections/00000000-0000-4000-8000-000000000000/submit`, undefined, staff)).status).toBe(404);
+  });
+});
