@@ -99,8 +99,8 @@ const SubmitBody = z.strictObject({
 export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<{ applications: SubmissionResult['applications'] }> {
   const application = await findTenantApplication(ctx, applicationId);
   const body = parseInput(SubmitBody, input);
-  await matchResults(ctx, application.profileId, {}); // records the profile's current matches
-  const search = await ctx.db.fundingSearch.findFirstOrThrow({ where: { profileId: application.profileId, status: 1 }, orderBy: { id: 'desc' } });
+  const recorded = await matchResults(ctx, application.profileId, {}); // records the profile's current matches
+  const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
   const applications = await ctx.db.$transaction((tx) =>
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection: [body], grade, businessApplicationId: application.id }),
