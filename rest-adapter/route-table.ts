@@ -19,9 +19,11 @@ import * as applying from '../src/domain/matching/apply-service.js';
 import * as documents from '../src/domain/documents/document-service.js';
 import type { DocumentContent, UploadedFile } from '../src/domain/documents/document-service.js';
 import * as matching from '../src/domain/matching/matching-service.js';
+import { toFundingSearchBody } from '../src/domain/matching/funding-search.js';
 import * as profileLinks from '../src/domain/profiles/profile-links.js';
 import * as questionnaires from '../src/domain/questionnaires/questionnaire-service.js';
 import * as profiles from '../src/domain/profiles/profile-service.js';
+import { toPublicProfile } from '../src/domain/profiles/profile-records.js';
 import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
 import { pageWithLinks } from './pagination.js';
@@ -338,7 +340,7 @@ const businessV1Routes: RouteDefinition[] = [
     summary: "Create an application (body: the answer variant named by type); it fills the tenant's profile",
     successStatus: 201,
     surface: 'businessV1',
-    handle: (ctx, req) => applications.createApplication(ctx, req.body),
+    handle: async (ctx, req) => applications.toResponse(await applications.createApplication(ctx, req.body)),
   },
   {
     method: 'get',
@@ -433,7 +435,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => profiles.createAnonymousProfile(ctx, req.body),
+    handle: async (ctx, req) => toPublicProfile(await profiles.createAnonymousProfile(ctx, req.body)),
   },
   {
     method: 'patch',
@@ -500,7 +502,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => matching.matchResults(ctx, req.params.uuid, req.query),
+    handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
   },
   {
     method: 'post',
@@ -509,7 +511,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: "1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key)",
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key')),
+    handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),
   },
   {
     method: 'post',
@@ -545,7 +547,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Create an empty profile owned by the calling key',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx) => profiles.createBlankProfile(ctx),
+    handle: async (ctx) => toPublicProfile(await profiles.createBlankProfile(ctx)),
   },
   {
     method: 'get',
@@ -554,7 +556,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Read a profile of the calling account',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => profiles.getPublicProfile(ctx, req.params.uuid),
+    handle: async (ctx, req) => toPublicProfile(await profiles.getProfile(ctx, req.params.uuid)),
   },
 ];
 

@@ -14,7 +14,7 @@ const PRODUCT_OBJECTS = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'inv
 @Resolver(() => Profile)
 export class ProfileApplicationsResolver {
   @FieldResolver(() => [Application], { description: 'Business V1 applications made for this profile' })
-  applications(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<applications.BusinessApplicationSummary[]> {
+  applications(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<applications.BusinessApplicationRecord[]> {
     return applications.listProfileApplications(ctx, profile.uuid);
   }
 }
@@ -22,9 +22,8 @@ export class ProfileApplicationsResolver {
 @Resolver(() => Application)
 export class ApplicationResolver {
   @Mutation(() => Application, { description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id' })
-  async createApplication(@Arg('input', () => GraphQLJSONObject) input: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<Application> {
-    const created = await applications.createApplication(ctx, input);
-    return { id: created.id, type: created.type, createdAt: new Date().toISOString() };
+  createApplication(@Arg('input', () => GraphQLJSONObject) input: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<Application> {
+    return applications.createApplication(ctx, input);
   }
 
   @Mutation(() => GraphQLJSONObject, { description: "The client accepts the current offer on a lender application (its funding application document after)" })

@@ -3,41 +3,15 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import { applyToLenders, listReviewQueue, type ReviewSelectionDto } from '../../src/domain/matching/apply-service.js';
-import { matchResults, type FundingSearchDto } from '../../src/domain/matching/matching-service.js';
-import { productCatalogue } from '../../src/domain/matching/product-catalogue.js';
+import { profileMatches } from '../../src/domain/matching/matching-service.js';
+import type { FundingSearchResult } from '../../src/domain/matching/funding-search.js';
 import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
 import { Application, Profile } from './lender-types.js';
 import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectionSubmission } from './match-types.js';
 import { submitReviewedSelection } from '../../src/domain/lender-api/submission-service.js';
 
-/** The REST FundingSearch with each match's lender filled from the catalogue. */
-async function toGraphQL(ctx: ServiceContext, search: FundingSearchDto): Promise<FundingSearch> {
-  const { lenders } = await productCatalogue(ctx.db, ctx.environment);
-  return {
-    id: search.id,
-    amount: search.amount,
-    explanation: search.explanation ?? null,
-    matches: search.matches.map((m) => {
-      const lender = lenders.get(m.lender.id);
-      return {
-        lender: {
-          id: m.lender.id,
-          name: lender?.name,
-          logo: lender?.logo,
-          description: lender?.description,
-          average: lender?.priceBand,
-          responseTime: lender?.responseTimeHours,
-          documents: lender?.requiredDocuments,
-        },
-        product: m.product,
-        productId: m.productId,
-        productName: m.productName,
-        likelihood: m.likelihood.value,
-        instantOffer: m.instantOffer,
-        reasons: m.reasons ?? [],
-      };
-    }),
-  };
+function toGraphQL(search: FundingSearchResult): FundingSearch {
+  return { ...search, id: search.id ?? null };
 }
 
 @Resolver(() => Profile)
@@ -49,7 +23,7 @@ export class ProfileMatchesResolver {
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearch> {
-    return toGraphQL(ctx, await matchResults(ctx, profile.uuid, { productTypes, explain: String(explain) }));
+    return toGraphQL(await profileMatches(ctx, profile.uuid, { productTypes, explain }));
   }
 }
 
@@ -62,7 +36,7 @@ export class ApplyResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearch> {
-    return toGraphQL(ctx, await applyToLenders(ctx, profileId, selection, idempotencyKey));
+    return toGraphQL(await applyToLenders(ctx, profileId, selection, idempotencyKey));
   }
 
   @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })

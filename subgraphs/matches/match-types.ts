@@ -26,7 +26,7 @@ export class Match {
 
 @ObjectType({ description: 'A funding search (spec 2.3): the profile’s matches, by likelihood then cost' })
 export class FundingSearch {
-  @Field(() => Int) id!: number;
+  @Field(() => Int, { nullable: true, description: 'The recorded search (null from a query for a search never recorded: queries record nothing)' }) id!: number | null;
   @Field(() => Float) amount!: number;
   @Field(() => [Match]) matches!: Match[];
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'With explain: { missing, rejections }' }) explanation?: Record<string, unknown> | null;

@@ -6,26 +6,17 @@ import * as cases from '../../src/domain/cases/case-service.js';
 import * as documents from '../../src/domain/documents/document-service.js';
 import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
+import type { ProfileRecord } from '../../src/domain/profiles/profile-records.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
 import { Profile, ProfileDocument, ProfileLegacy, ProfileUrl, Tenant } from './profile-types.js';
 
 type Json = Record<string, unknown>;
 
-/** One read of the public profile per request and profile, however many of its fields are asked. */
-const publicProfiles = new WeakMap<ServiceContext, Map<string, Promise<profiles.PublicProfile>>>();
-function publicProfileOf(ctx: ServiceContext, uuid: string): Promise<profiles.PublicProfile> {
-  let perRequest = publicProfiles.get(ctx);
-  if (!perRequest) publicProfiles.set(ctx, (perRequest = new Map()));
-  let profile = perRequest.get(uuid);
-  if (!profile) perRequest.set(uuid, (profile = profiles.getPublicProfile(ctx, uuid)));
-  return profile;
-}
-
 @Resolver(() => Profile)
 export class ProfileResolver {
   @Query(() => Profile)
-  profile(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
+  profile(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
     return profiles.getProfile(ctx, uuid);
   }
 
@@ -34,40 +25,40 @@ export class ProfileResolver {
     return { url: (await profileUrl(ctx, uuid, { type: 'funding-search' })).url };
   }
 
-  // The rest of the public profile (spec 2.2), loaded once per profile per request.
+  // The rest of the public profile (spec 2.2), from the record the profile was read as.
   @FieldResolver(() => ProfileLegacy)
-  async legacy(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<ProfileLegacy> {
-    return (await publicProfileOf(ctx, profile.uuid)).legacy;
+  legacy(@Root() profile: ProfileRecord): ProfileLegacy {
+    return profile.legacy;
   }
 
   @FieldResolver(() => GraphQLJSONObject, { description: 'The answers of the questionnaires, as spec 2.2 nests them' })
-  async eligibilityRequest(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<Json> {
-    return (await publicProfileOf(ctx, profile.uuid)).eligibilityRequest;
+  eligibilityRequest(@Root() profile: ProfileRecord): Json {
+    return profile.eligibilityRequest;
   }
 
   @FieldResolver(() => [GraphQLJSONObject], { description: 'Person (spec 2.1)' })
-  async persons(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
-    return (await publicProfileOf(ctx, profile.uuid)).persons;
+  persons(@Root() profile: ProfileRecord): unknown[] {
+    return profile.persons;
   }
 
   @FieldResolver(() => [GraphQLJSONObject], { description: 'Property (spec 2.1)' })
-  async properties(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
-    return (await publicProfileOf(ctx, profile.uuid)).properties;
+  properties(@Root() profile: ProfileRecord): unknown[] {
+    return profile.properties;
   }
 
   @FieldResolver(() => [GraphQLJSONObject], { description: 'Asset (spec 2.1)' })
-  async assets(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
-    return (await publicProfileOf(ctx, profile.uuid)).assets;
+  assets(@Root() profile: ProfileRecord): unknown[] {
+    return profile.assets;
   }
 
   @FieldResolver(() => [GraphQLJSONObject], { description: 'AssetSecurity (spec 2.1)' })
-  async assetsForSecurity(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
-    return (await publicProfileOf(ctx, profile.uuid)).assetsForSecurity;
+  assetsForSecurity(@Root() profile: ProfileRecord): unknown[] {
+    return profile.assetsForSecurity;
   }
 
   @FieldResolver(() => [GraphQLJSONObject], { description: 'MerchantCashAdvanceData (spec 2.1)' })
-  async merchantCashAdvance(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
-    return (await publicProfileOf(ctx, profile.uuid)).merchantCashAdvance;
+  merchantCashAdvance(@Root() profile: ProfileRecord): unknown[] {
+    return profile.merchantCashAdvance;
   }
 
   @FieldResolver(() => [ProfileDocument], { description: "The profile's documents" })
@@ -97,13 +88,13 @@ export class ProfileResolver {
   }
 
   @Mutation(() => Profile, { description: 'POST /profiles/blank' })
-  async createBlankProfile(@Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
-    return profiles.getProfile(ctx, (await profiles.createBlankProfile(ctx)).uuid);
+  createBlankProfile(@Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.createBlankProfile(ctx);
   }
 
   @Mutation(() => Profile, { description: 'POST /profiles/anonymous' })
-  async createAnonymousProfile(@Arg('countryCode', () => String) countryCode: string, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
-    return profiles.getProfile(ctx, (await profiles.createAnonymousProfile(ctx, { countryCode })).uuid);
+  createAnonymousProfile(@Arg('countryCode', () => String) countryCode: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.createAnonymousProfile(ctx, { countryCode });
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/company: CompanyInformation (spec 2.1) merged in' })
@@ -111,9 +102,8 @@ export class ProfileResolver {
     @Arg('uuid', () => ID) uuid: string,
     @Arg('input', () => GraphQLJSONObject) input: Json,
     @Ctx() ctx: ServiceContext,
-  ): Promise<profiles.ProfileSummary> {
-    await profiles.patchCompanyInformation(ctx, uuid, input);
-    return profiles.getProfile(ctx, uuid);
+  ): Promise<ProfileRecord> {
+    return profiles.patchCompanyInformation(ctx, uuid, input);
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
@@ -121,15 +111,13 @@ export class ProfileResolver {
     @Arg('uuid', () => ID) uuid: string,
     @Arg('input', () => GraphQLJSONObject) input: Json,
     @Ctx() ctx: ServiceContext,
-  ): Promise<profiles.ProfileSummary> {
-    await profiles.patchFinancials(ctx, uuid, input);
-    return profiles.getProfile(ctx, uuid);
+  ): Promise<ProfileRecord> {
+    return profiles.patchFinancials(ctx, uuid, input);
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/set-ownership' })
-  async setProfileOwnership(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary> {
-    await profiles.setOwnership(ctx, uuid);
-    return profiles.getProfile(ctx, uuid);
+  async setProfileOwnership(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.setOwnership(ctx, uuid);
   }
 
   @Mutation(() => Boolean, { description: 'PUT /profiles/{uuid}/move/{targetApiKey} (targetApiKey = keyPrefix)' })
@@ -160,7 +148,7 @@ export class ProfileResolver {
 @Resolver(() => Tenant)
 export class TenantProfileResolver {
   @FieldResolver(() => Profile, { nullable: true, description: "The tenant's business profile, once set up" })
-  profile(@Root() tenant: Tenant, @Ctx() ctx: ServiceContext): Promise<profiles.ProfileSummary | null> {
+  profile(@Root() tenant: Tenant, @Ctx() ctx: ServiceContext): Promise<ProfileRecord | null> {
     return profiles.findTenantProfile(ctx, tenant.id);
   }
 }

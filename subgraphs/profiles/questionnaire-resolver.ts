@@ -38,35 +38,32 @@ export class QuestionnaireResolver {
   }
 
   @Mutation(() => GraphQLJSONObject, { description: 'PUT answers: the whole set; returns the stored answers' })
-  async putAnswers(
+  putAnswers(
     @Arg('questionnaireId', () => ID) questionnaireId: string,
     @Arg('profileId', () => ID) profileId: string,
     @Arg('answers', () => GraphQLJSONObject) answers: Json,
     @Ctx() ctx: ServiceContext,
   ): Promise<Json> {
-    await questionnaires.putAnswers(ctx, questionnaireId, profileId, answers);
-    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+    return questionnaires.putAnswers(ctx, questionnaireId, profileId, answers);
   }
 
   @Mutation(() => GraphQLJSONObject, { description: 'PATCH answers: merged into the stored ones; returns them' })
-  async patchAnswers(
+  patchAnswers(
     @Arg('questionnaireId', () => ID) questionnaireId: string,
     @Arg('profileId', () => ID) profileId: string,
     @Arg('answers', () => GraphQLJSONObject) answers: Json,
     @Ctx() ctx: ServiceContext,
   ): Promise<Json> {
-    await questionnaires.patchAnswers(ctx, questionnaireId, profileId, answers);
-    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+    return questionnaires.patchAnswers(ctx, questionnaireId, profileId, answers);
   }
 
   @Mutation(() => GraphQLJSONObject, { description: 'DELETE answers by key; returns the stored answers left' })
-  async deleteAnswers(
+  deleteAnswers(
     @Arg('questionnaireId', () => ID) questionnaireId: string,
     @Arg('profileId', () => ID) profileId: string,
     @Arg('answerKeys', () => [String]) answerKeys: string[],
     @Ctx() ctx: ServiceContext,
   ): Promise<Json> {
-    await questionnaires.deleteAnswers(ctx, questionnaireId, profileId, answerKeys);
-    return questionnaires.getAnswers(ctx, questionnaireId, profileId);
+    return questionnaires.deleteAnswers(ctx, questionnaireId, profileId, answerKeys);
   }
 }

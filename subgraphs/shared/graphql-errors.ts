@@ -31,10 +31,10 @@ export const mapAppErrors: MiddlewareFn<ServiceContext> = async ({ context }, ne
  * A @Subscription's `subscribe` runs outside TypeGraphQL's middlewares: this maps its errors
  * (e.g. the access check) the same way.
  */
-export function mappedSubscribe<T>(subscribe: (ctx: ServiceContext) => AsyncIterable<T>) {
-  return ({ context }: { context: unknown }): AsyncIterable<T> => {
+export function mappedSubscribe<T>(subscribe: (ctx: ServiceContext) => AsyncIterable<T> | Promise<AsyncIterable<T>>) {
+  return async ({ context }: { context: unknown }): Promise<AsyncIterable<T>> => {
     try {
-      return subscribe(context as ServiceContext);
+      return await subscribe(context as ServiceContext);
     } catch (err) {
       throw toGraphQLError(err, context as ServiceContext);
     }

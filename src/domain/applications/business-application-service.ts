@@ -8,23 +8,30 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { resolveTenantId } from '../identity/tenant-scope.js';
-import { matchProfile } from '../matching/matching-service.js';
-import { productCatalogue } from '../matching/product-catalogue.js';
+import { matchedLender, matchProfileById, type MatchedLender } from '../matching/funding-search.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
-import { visibleTo } from '../profiles/profile-service.js';
 import { answerSchema } from '../questionnaires/answer-schema.js';
 import { validateAnswers } from '../questionnaires/answer-validation.js';
-import { questionnaireDefinition, recordAnswers } from '../questionnaires/questionnaire-service.js';
+import { recordAnswers } from '../questionnaires/answer-records.js';
+import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
+import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
+import { applicationScope, findVisibleApplication } from './application-visibility.js';
 
 export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
 export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
 
-export interface BusinessApplicationSummary {
+/** A Business V1 application as stored: the answer variant it was made with, and its answers. */
+export interface BusinessApplicationRecord {
   id: string;
+  /** The questionnaire id of the answer variant. */
   type: string;
+  answers: Record<string, unknown>;
   createdAt: string;
+}
+
+function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
+  return { id: row.id, type: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
 }
 
 /** Spec 2.6 response: the request's fields but governmentBackedLoansExist, plus id, tradingAddress, type. */
@@ -32,7 +39,7 @@ export type ApplicationResponse = Record<string, unknown> & { id: string; type: 
 
 const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
-function toResponse(row: { id: string; answers: unknown }): ApplicationResponse {
+export function toResponse(row: { id: string; answers: unknown }): ApplicationResponse {
   const { governmentBackedLoansExist: _omitted, ...answers } = (row.answers ?? {}) as Record<string, unknown>;
   return {
     ...answers,
@@ -48,7 +55,7 @@ function toResponse(row: { id: string; answers: unknown }): ApplicationResponse 
  * business-all-funding-products), validated by that questionnaire's JSON Schema without its outright
  * requirements (spec 2.6 marks none), non-empty. The tenant's profile is created if it has none.
  */
-export async function createApplication(ctx: ServiceContext, input: unknown): Promise<ApplicationResponse> {
+export async function createApplication(ctx: ServiceContext, input: unknown): Promise<BusinessApplicationRecord> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const tenantId = await resolveTenantId(ctx, actor);
   if (typeof input !== 'object' || input === null || Array.isArray(input) || Object.keys(input).length === 0) {
@@ -72,22 +79,7 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
     });
   });
   ctx.logger.info({ applicationId: row.id, tenantId }, 'business application created');
-  return toResponse(row);
-}
-
-/** The caller's tenant's application, for writes (submitting it to a lender). */
-export function findTenantApplication(ctx: ServiceContext, id: unknown) {
-  return findApplication(ctx, 'businessApplications.create', id);
-}
-
-/** The tenant's application, or 404 (another tenant's or account's included). */
-async function findApplication(ctx: ServiceContext, operation: 'businessApplications.read' | 'businessApplications.create', id: unknown) {
-  const actor = requireAccess(ctx, operation);
-  const tenantId = await resolveTenantId(ctx, actor);
-  const applicationId = parseInput(ApplicationId, id, 'applicationId');
-  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, tenantId, environment: ctx.environment } });
-  if (!row) throw AppError.notFound('Application');
-  return row;
+  return toRecord(row);
 }
 
 const ContinueBody = z.strictObject({ clickId: z.string().trim().min(1).max(255).optional() });
@@ -97,16 +89,20 @@ export const continuePagePath = (id: string) => `/app/applications/${id}/continu
 
 /** POST /applications/{applicationId}/continue-url {clickId?} → 201 { continueUrl } (signed, expiring). */
 export async function generateContinueUrl(ctx: ServiceContext, id: unknown, input: unknown): Promise<{ continueUrl: string }> {
-  const row = await findApplication(ctx, 'businessApplications.create', id);
+  const actor = requireAccess(ctx, 'businessApplications.create');
+  const row = await findVisibleApplication(ctx, actor, id);
   const { clickId } = parseInput(ContinueBody, input ?? {});
   if (clickId !== undefined) await ctx.db.businessApplication.update({ where: { id: row.id }, data: { clickId } });
   const token = await ctx.auth.tokens.signLink(continueSubject(row.id), CONTINUE_URL_TTL_SECONDS);
   return { continueUrl: `${ctx.auth.tokens.issuer}${continuePagePath(row.id)}?token=${encodeURIComponent(token)}` };
 }
 
-/** GET /applications/validate-continue-url?continueUrl= → 200 { valid, applicationId } or 403/400. */
+/**
+ * GET /applications/validate-continue-url?continueUrl= → 200 { valid, applicationId } or 403/400;
+ * a link to an application the caller does not see is a 404, like a missing one.
+ */
 export async function validateContinueUrl(ctx: ServiceContext, query: unknown): Promise<{ valid: true; applicationId: string }> {
-  requireAccess(ctx, 'businessApplications.read');
+  const actor = requireAccess(ctx, 'businessApplications.read');
   const { continueUrl } = parseInput(z.object({ continueUrl: z.url({ message: 'must be a URL' }) }), query ?? {}, 'Query');
   const url = new URL(continueUrl);
   const match = /^\/app\/applications\/([0-9a-f-]{36})\/continue$/.exec(url.pathname);
@@ -114,7 +110,8 @@ export async function validateContinueUrl(ctx: ServiceContext, query: unknown): 
     throw AppError.badRequest('Not a continue URL of this service', [{ pointer: 'query:continueUrl', message: 'is not one of our continue URLs' }]);
   }
   await ctx.auth.tokens.verifyLink(url.searchParams.get('token') ?? '', continueSubject(match[1]));
-  return { valid: true, applicationId: match[1] };
+  const row = await findVisibleApplication(ctx, actor, match[1]);
+  return { valid: true, applicationId: row.id };
 }
 
 /** For the continue page: the application behind a verified link. */
@@ -129,7 +126,7 @@ export async function openContinuePage(ctx: ServiceContext, id: unknown, token: 
 export interface ApplicationMatchList {
   numberOfMatches: number;
   matches: Array<{
-    lender: { id: number; name: string; logo: string | null; description: string | null; average: string; responseTime: number; documents: string[] };
+    lender: MatchedLender;
     product: string;
     fees: { arrangementFees: number; earlyRepaymentFees: number; exitFees: number };
     likelihood: { value: number };
@@ -139,17 +136,13 @@ export interface ApplicationMatchList {
 
 /** GET /applications/{applicationId}/matches → the match list of spec 2.6, from the matching engine. */
 export async function getApplicationMatches(ctx: ServiceContext, id: unknown): Promise<ApplicationMatchList> {
-  const row = await findApplication(ctx, 'businessApplications.read', id);
-  const { outcome } = await matchProfile(ctx, row.profileId, {}, { checked: true });
-  const catalogue = await productCatalogue(ctx.db, ctx.environment);
+  const actor = requireAccess(ctx, 'businessApplications.read');
+  const row = await findVisibleApplication(ctx, actor, id);
+  const { outcome, catalogue } = await matchProfileById(ctx, row.profileId, {});
   const matches = outcome.matches.map((m) => {
-    const lender = catalogue.lenders.get(m.lenderId)!;
     const product = catalogue.productById.get(m.productId)!;
     return {
-      lender: {
-        id: lender.id, name: lender.name, logo: lender.logo, description: lender.description,
-        average: lender.priceBand, responseTime: lender.responseTimeHours, documents: lender.requiredDocuments,
-      },
+      lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
       product: m.productType,
       fees: { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct },
       likelihood: { value: m.likelihood },
@@ -161,9 +154,9 @@ export async function getApplicationMatches(ctx: ServiceContext, id: unknown): P
 
 /** GET /applications/{applicationId}/pre-selected → indicative instant offers of the matched instant-offer products. */
 export async function getPreselectedOffers(ctx: ServiceContext, id: unknown): Promise<PreselectedOffer[]> {
-  const row = await findApplication(ctx, 'businessApplications.read', id);
-  const { outcome } = await matchProfile(ctx, row.profileId, {}, { checked: true });
-  const catalogue = await productCatalogue(ctx.db, ctx.environment);
+  const actor = requireAccess(ctx, 'businessApplications.read');
+  const row = await findVisibleApplication(ctx, actor, id);
+  const { outcome, catalogue } = await matchProfileById(ctx, row.profileId, {});
   const answers = row.answers as { fundingAmount?: { value?: number }; fundingPeriod?: number };
   const amount = answers.fundingAmount?.value;
   if (amount === undefined) return [];
@@ -181,12 +174,11 @@ export async function getPreselectedOffers(ctx: ServiceContext, id: unknown): Pr
 }
 
 /** A profile's Business V1 applications (GraphQL Profile.applications). */
-export async function listProfileApplications(ctx: ServiceContext, profileUuid: string): Promise<BusinessApplicationSummary[]> {
+export async function listProfileApplications(ctx: ServiceContext, profileUuid: string): Promise<BusinessApplicationRecord[]> {
   const actor = requireAccess(ctx, 'businessApplications.read');
   const rows = await ctx.db.businessApplication.findMany({
-    where: { profileId: profileUuid, profile: { AND: [{ environment: ctx.environment }, visibleTo(actor)] } },
+    where: { AND: [{ profileId: profileUuid }, applicationScope(ctx, actor)] },
     orderBy: { createdAt: 'asc' },
-    select: { id: true, type: true, createdAt: true },
   });
-  return rows.map((r) => ({ id: r.id, type: r.type, createdAt: r.createdAt.toISOString() }));
+  return rows.map(toRecord);
 }

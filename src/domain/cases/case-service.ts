@@ -9,7 +9,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { getProfile } from '../profiles/profile-service.js';
+import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 
 interface CaseKind {
   type: string;
@@ -132,9 +132,10 @@ function toCaseDto(row: CaseRow): CaseDto {
 
 /** POST /profiles/{uuid}/cases/apply → 200 Case. */
 export async function applyForCase(ctx: ServiceContext, uuid: unknown): Promise<CaseDto> {
-  requireAccess(ctx, 'cases.apply');
-  const profile = await getProfile(ctx, uuid);
-  const row = await ctx.db.profile.findUniqueOrThrow({ where: { id: profile.uuid }, select: { eligibilityRequest: true } });
+  const actor = requireAccess(ctx, 'cases.apply');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const row = await ctx.db.profile.findUniqueOrThrow({ where: { id: profileId }, select: { eligibilityRequest: true, companyInformation: true } });
+  const companyName = (row.companyInformation as { name?: unknown } | null)?.name;
   const eligibility = (row.eligibilityRequest ?? {}) as EligibilityRequest;
   const kind = chooseCaseKind(eligibility);
   if (!kind) {
@@ -142,32 +143,33 @@ export async function applyForCase(ctx: ServiceContext, uuid: unknown): Promise<
       'The profile asks for nothing non-funding: answer the debt recovery, grants, R&D tax claim or credit improvement questionnaire first',
     );
   }
-  const open = await ctx.db.case.findFirst({ where: { profileId: profile.uuid, type: kind.type, stateType: 'OPEN' }, include: { history: { orderBy: { createdAt: 'asc' } } } });
+  const open = await ctx.db.case.findFirst({ where: { profileId: profileId, type: kind.type, stateType: 'OPEN' }, include: { history: { orderBy: { createdAt: 'asc' } } } });
   if (open) return toCaseDto(open);
   const now = ctx.clock.now();
   const created = await ctx.db.case.create({
     data: {
-      profileId: profile.uuid,
+      profileId: profileId,
       type: kind.type,
       product: kind.type,
       productName: kind.productName,
       ...OPEN,
-      details: { title: kind.title, description: `${kind.productName} for ${profile.companyName ?? 'the business'}`, amount: (kind.amount?.(eligibility) ?? null) as Prisma.InputJsonValue },
+      details: { title: kind.title, description: `${kind.productName} for ${typeof companyName === 'string' ? companyName : 'the business'}`, amount: (kind.amount?.(eligibility) ?? null) as Prisma.InputJsonValue },
       stateUpdatedAt: now,
       createdAt: now,
       history: { create: [{ fromState: null, toState: OPEN.state, note: 'Case opened', createdAt: now }] },
     },
     include: { history: { orderBy: { createdAt: 'asc' } } },
   });
-  ctx.logger.info({ caseId: created.id, profileId: profile.uuid, type: kind.type }, 'case opened');
+  ctx.logger.info({ caseId: created.id, profileId: profileId, type: kind.type }, 'case opened');
   return toCaseDto(created);
 }
 
 /** A profile's cases with their state history (GraphQL Profile.cases). */
 export async function listProfileCases(ctx: ServiceContext, uuid: string): Promise<CaseDto[]> {
-  const profile = await getProfile(ctx, uuid);
+  const actor = requireAccess(ctx, 'profiles.read');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const rows = await ctx.db.case.findMany({
-    where: { profileId: profile.uuid },
+    where: { profileId: profileId },
     orderBy: { createdAt: 'asc' },
     include: { history: { orderBy: { createdAt: 'asc' } } },
   });

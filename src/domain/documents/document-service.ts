@@ -8,7 +8,8 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { getProfile } from '../profiles/profile-service.js';
+import { findVisibleProfileId } from '../profiles/profile-visibility.js';
+import { documentScope, findLenderDocument } from './document-visibility.js';
 import { parseInput } from '../validation.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -39,8 +40,8 @@ export interface DocumentDto {
 const FileName = z.string().trim().min(1, 'must not be empty').max(255).regex(/^[^/\\\0]+$/, 'must be a file name, not a path');
 
 export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, file: UploadedFile | undefined): Promise<DocumentDto> {
-  requireAccess(ctx, 'documents.write');
-  const profile = await getProfile(ctx, profileUuid);
+  const actor = requireAccess(ctx, 'documents.write');
+  const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
   if (!file) throw AppError.badRequest('A file is required', [{ pointer: 'file', message: 'is required (multipart field "file")' }]);
   const fileName = parseInput(FileName, file.fileName, 'File name');
   if (!(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.contentType)) {
@@ -50,7 +51,7 @@ export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, 
   if (file.content.length > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
   const row = await ctx.db.document.create({
     data: {
-      profileId: profile.uuid,
+      profileId,
       fileName,
       contentType: file.contentType,
       sizeBytes: file.content.length,
@@ -62,9 +63,13 @@ export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, 
 }
 
 export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): Promise<DocumentDto[]> {
-  requireAccess(ctx, 'documents.write');
-  const profile = await getProfile(ctx, profileUuid);
-  const rows = await ctx.db.document.findMany({ where: { profileId: profile.uuid }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
+  const actor = requireAccess(ctx, 'documents.write');
+  const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
+  const rows = await ctx.db.document.findMany({
+    where: { AND: [{ profileId }, documentScope(ctx, actor)] },
+    orderBy: { createdAt: 'asc' },
+    omit: { content: true },
+  });
   return rows.map(toDocumentDto);
 }
 
@@ -81,12 +86,7 @@ const Ids = z.object({ applicationId: z.coerce.number().int().positive(), docume
 export async function lenderDocument(ctx: ServiceContext, applicationId: unknown, documentId: unknown): Promise<DocumentContent> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const ids = parseInput(Ids, { applicationId, documentId }, 'Path');
-  const application = await ctx.db.lenderApplication.findFirst({ where: { id: ids.applicationId, lenderId: actor.lenderId, lender: { environment: ctx.environment } }, select: { id: true, profileId: true } });
-  if (!application) throw AppError.notFound('Application');
-  const document = await ctx.db.document.findFirst({
-    where: { id: ids.documentId, OR: [{ profileId: application.profileId }, { lenderApplicationId: application.id }] },
-  });
-  if (!document) throw AppError.notFound('Document');
+  const document = await findLenderDocument(ctx, actor, ids.applicationId, ids.documentId);
   return { fileName: document.fileName, contentType: document.contentType, content: Buffer.from(document.content), sha256: document.sha256 };
 }
 

@@ -12,6 +12,7 @@ import type { TokenKind } from './actor.js';
 import { issueRefreshToken, RefreshTokenString, useRefreshToken, type RefreshGrant, type RefreshKind } from './refresh-tokens.js';
 import { scopeString, TENANT_TOKEN_SCOPES } from './scopes.js';
 import { digest, environmentOfSecret } from './secrets.js';
+import { accountTenants, findTenant } from '../tenants/tenant-visibility.js';
 
 /** Lifetimes in seconds (spec 8). */
 export const TOKEN_TTL_SECONDS = {
@@ -43,13 +44,11 @@ interface UsableKey {
   scopes: string[];
 }
 
-const TenantIdHeader = z.uuid({ message: 'must be a uuid' });
-
 /** POST {platform_base}/auth/token: a platform token, or a tenant token with Service-tenant-id. */
 export async function issuePlatformToken(ctx: ServiceContext, apiKey: unknown): Promise<TokenResponse> {
   const key = await findUsableApiKey(ctx, apiKey);
   if (ctx.requestedTenantId === null) return tokenPair(ctx, 'platform', key, null);
-  const tenantId = await findAccountTenantId(ctx, key.accountId, ctx.requestedTenantId);
+  const tenantId = (await findTenant(ctx, accountTenants(ctx, key.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
   return tokenPair(ctx, 'tenant', key, tenantId);
 }
 
@@ -64,7 +63,7 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
   if (ctx.requestedTenantId === null) {
     throw AppError.badRequest('The Service-tenant-id header is required', [{ pointer: 'header:Service-tenant-id', message: 'is required' }]);
   }
-  const tenantId = await findAccountTenantId(ctx, actor.accountId, ctx.requestedTenantId);
+  const tenantId = (await findTenant(ctx, accountTenants(ctx, actor.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
   const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: [] };
   return accessToken(ctx, 'tenant', key, tenantId);
 }
@@ -96,7 +95,7 @@ export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, k
   const { grant, successor } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
   const key = await keyOfGrant(ctx, grant);
   const kind = grant.kind === 'MASTER' ? 'master' : grant.kind === 'TENANT' ? 'tenant' : 'platform';
-  const tenantId = grant.tenantId === null ? null : await findAccountTenantId(ctx, key.accountId, grant.tenantId);
+  const tenantId = grant.tenantId === null ? null : (await findTenant(ctx, accountTenants(ctx, key.accountId), grant.tenantId, 'Service-tenant-id')).id;
   return { ...(await accessToken(ctx, kind, key, tenantId)), refresh_token: successor };
 }
 
@@ -123,12 +122,6 @@ function assertUsable(ctx: ServiceContext, row: (UsableKey & { revokedAt: Date |
 }
 
 /** The tenant, if it is the account's; another account's tenant is indistinguishable from none (404). */
-export async function findAccountTenantId(ctx: ServiceContext, accountId: string, tenantId: string): Promise<string> {
-  const id = parseInput(TenantIdHeader, tenantId, 'Service-tenant-id');
-  const tenant = await ctx.db.tenant.findFirst({ where: { id, accountId, environment: ctx.environment }, select: { id: true } });
-  if (!tenant) throw AppError.notFound('Tenant');
-  return tenant.id;
-}
 
 async function tokenPair(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null): Promise<TokenResponse> {
   const refreshKind: RefreshKind = kind === 'master' ? 'MASTER' : kind === 'tenant' ? 'TENANT' : 'PLATFORM';

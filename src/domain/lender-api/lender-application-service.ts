@@ -9,14 +9,24 @@ import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { requireAccess, type ActorFor } from '../identity/access-policy.js';
+import { requireAccess } from '../identity/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from '../events.js';
 import { parseInput } from '../validation.js';
-import { visibleTo } from '../profiles/profile-service.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
-import { registryGrade } from '../companies/company-service.js';
+import { registryGrade } from '../companies/company-information.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
+import {
+  APPLICATION_INCLUDE,
+  ApplicationId,
+  applicationChannel,
+  AUDIENCE_SELECT,
+  eventChannelOf,
+  eventChannelsOf,
+  findVisibleLenderApplication,
+  lenderApplicationScope,
+  type ApplicationViewer,
+} from './lender-application-visibility.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
 
@@ -61,16 +71,15 @@ export function toDocument(row: ApplicationRow): FundingApplicationDocument {
   };
 }
 
-const INCLUDE = { offers: { orderBy: { createdAt: 'asc' as const } }, lender: true } as const;
+const INCLUDE = APPLICATION_INCLUDE;
 const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
-const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();
 
 /** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
 export async function listLenderApplications(ctx: ServiceContext, query: unknown): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const { reference } = parseInput(ListQuery, query ?? {}, 'Query');
   const rows = await ctx.db.lenderApplication.findMany({
-    where: { lenderId: actor.lenderId, lender: { environment: ctx.environment }, ...(reference ? { reference } : {}) },
+    where: { AND: [lenderApplicationScope(ctx, actor), reference ? { reference } : {}] },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     include: INCLUDE,
   });
@@ -80,19 +89,7 @@ export async function listLenderApplications(ctx: ServiceContext, query: unknown
 /** GET {lender_api_base}/applications/{id}: another lender's application is a 404. */
 export async function getLenderApplication(ctx: ServiceContext, id: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
-  return toDocument(await findOwn(ctx.db, ctx, actor, id));
-}
-
-/** Which applications a caller may act on: a lender its own; an integrator those of profiles it sees. */
-type Scope = Prisma.LenderApplicationWhereInput;
-const lenderScope = (actor: ActorFor<'lenderApplications.list'>): Scope => ({ lenderId: actor.lenderId });
-
-async function findOwn(db: Tx | ServiceContext['db'], ctx: ServiceContext, scope: Scope | ActorFor<'lenderApplications.list'>, id: unknown): Promise<ApplicationRow> {
-  const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const where = 'kind' in scope ? lenderScope(scope) : scope;
-  const row = await db.lenderApplication.findFirst({ where: { AND: [{ id: applicationId, lender: { environment: ctx.environment } }, where] }, include: INCLUDE });
-  if (!row) throw AppError.notFound('Application');
-  return row;
+  return toDocument(await findVisibleLenderApplication(ctx, actor, id));
 }
 
 const Acknowledgement = z
@@ -108,6 +105,7 @@ const Rejection = z.strictObject({
 /** POST .../applications/{id}/acknowledgement {reference?, comment?}: 200 the updated application. */
 export async function acknowledge(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
+  await findVisibleLenderApplication(ctx, actor, id);
   const body = parseInput(Acknowledgement, input);
   return changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
     await tx.lenderApplication.update({
@@ -121,6 +119,7 @@ export async function acknowledge(ctx: ServiceContext, id: unknown, input: unkno
 /** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
 export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
+  await findVisibleLenderApplication(ctx, actor, id);
   const body = parseInput(OfferBody, input) as Record<string, unknown> & { reference: string; status: 'INDICATIVE' | 'FINAL'; expiryDate?: string | null; comment?: string | null };
   const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
   try {
@@ -158,6 +157,7 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown
  */
 export async function reject(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
+  await findVisibleLenderApplication(ctx, actor, id);
   const body = parseInput(Rejection, input);
   const event: ApplicationEvent = body.reason === FAILURE_REASON ? 'fail' : 'reject';
   return changeStatus(ctx, actor, id, event, async (tx, row) => {
@@ -175,17 +175,15 @@ export async function reject(ctx: ServiceContext, id: unknown, input: unknown): 
  */
 async function changeStatus(
   ctx: ServiceContext,
-  actor: ActorFor<'lenderApplications.list'> | Scope,
+  actor: ApplicationViewer,
   id: unknown,
   event: ApplicationEvent,
   apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
 ): Promise<FundingApplicationDocument> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  let lenderId = 0;
   const document = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
-    const row = await findOwn(tx, ctx, actor, applicationId);
-    lenderId = row.lenderId;
+    const row = await findVisibleLenderApplication(ctx, actor, applicationId, tx);
     const to = nextStatus(row.status, event);
     const note = await apply(tx, row);
     await tx.lenderApplication.update({ where: { id: row.id }, data: { status: to, updatedAt: ctx.clock.now() } });
@@ -206,7 +204,7 @@ async function changeStatus(
   });
   const offer = document.application.offer as { id: string; reference: string; status: string; decision: string | null } | null;
   const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
-  await publishStatusChange(ctx, applicationId, lenderId, document.application.status as string, offerEvent);
+  await publishStatusChange(ctx, applicationId, document.application.status as string, offerEvent);
   return document;
 }
 
@@ -216,21 +214,19 @@ async function changeStatus(
  */
 export async function resubmit(ctx: ServiceContext, id: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
-  const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const rebuilt = await rebuildDocument(ctx, applicationId, { profile: visibleTo(actor) });
-  return changeStatus(ctx, { profile: visibleTo(actor) }, applicationId, 'resubmit', async (tx, row) => {
+  const rebuilt = await rebuildDocument(ctx, (await findVisibleLenderApplication(ctx, actor, id)).id);
+  return changeStatus(ctx, actor, id, 'resubmit', async (tx, row) => {
     await tx.lenderApplication.update({ where: { id: row.id }, data: { payload: rebuilt as Prisma.InputJsonValue, responseReason: null, comment: null } });
     return { comment: 'resubmitted by the client' };
   });
 }
 
 /** The spec 2.7 document of an application rebuilt from current data (read before any transaction). */
-async function rebuildDocument(ctx: ServiceContext, applicationId: number, scope: Scope): Promise<Record<string, unknown>> {
-  const row = await ctx.db.lenderApplication.findFirst({
-    where: { AND: [{ id: applicationId, lender: { environment: ctx.environment } }, scope] },
+async function rebuildDocument(ctx: ServiceContext, applicationId: number): Promise<Record<string, unknown>> {
+  const row = await ctx.db.lenderApplication.findUniqueOrThrow({
+    where: { id: applicationId },
     include: { fundingMatch: { include: { fundingSearch: true } }, profile: true },
   });
-  if (!row) throw AppError.notFound('Application');
   if (!row.fundingMatch) return (row.payload ?? {}) as Record<string, unknown>;
   // The same products as sent the first time (the payload records what the lender was sent).
   const sent = ((row.payload ?? {}) as { application?: { fundingMatch?: { productNames?: string[] } } }).application?.fundingMatch?.productNames;
@@ -252,7 +248,7 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number, scope
  */
 export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
-  return changeStatus(ctx, { profile: visibleTo(actor) }, id, decision, async (tx, row) => {
+  return changeStatus(ctx, actor, id, decision, async (tx, row) => {
     const now = ctx.clock.now();
     const current = row.offers.find((o) => o.supersededAt === null);
     if (current) await tx.offer.update({ where: { id: current.id }, data: { decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED', decidedAt: now } });
@@ -261,54 +257,39 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
   });
 }
 
-/** Channels of a status change: its lender, the integrator account behind it, and staff. */
+/** A status change (and the offer it concerns) on every channel of the application's audience. */
 async function publishStatusChange(
   ctx: ServiceContext,
   applicationId: number,
-  lenderId: number,
   status: string,
   offer: { id: string; reference: string; status: string; decision: string | null } | null,
 ): Promise<void> {
-  const row = await ctx.db.lenderApplication.findUniqueOrThrow({
-    where: { id: applicationId },
-    select: { profile: { select: { ownerAccountId: true, tenant: { select: { accountId: true } } } } },
-  });
-  const accountId = row.profile.ownerAccountId ?? row.profile.tenant?.accountId ?? null;
-  const event = { applicationId, status, lenderId };
-  const channels = [`lender:${lenderId}`, 'staff', ...(accountId ? [`account:${accountId}`] : [])];
+  const audience = await ctx.db.lenderApplication.findUniqueOrThrow({ where: { id: applicationId }, select: AUDIENCE_SELECT });
+  const channels = eventChannelsOf(audience);
+  const event = { applicationId, status, lenderId: audience.lenderId };
   await Promise.all(channels.map((channel) => ctx.events.publish('applicationStatusChanged', channel, event)));
   if (offer) {
-    const offerEvent = { applicationId, lenderId, offerId: offer.id, reference: offer.reference, status: offer.status, decision: offer.decision };
+    const offerEvent = { applicationId, lenderId: audience.lenderId, offerId: offer.id, reference: offer.reference, status: offer.status, decision: offer.decision };
     await Promise.all(channels.map((channel) => ctx.events.publish('offerStatusChanged', channel, offerEvent)));
   }
 }
 
 /**
- * The status changes the caller may see, optionally of one application: a lender its own
- * applications', an integrator its account's, staff all.
+ * The status changes the caller sees: of every application it sees, or of one (a 404 when the
+ * caller does not see it).
  */
-export function subscribeApplicationStatus(ctx: ServiceContext, applicationId?: number): AsyncIterable<ApplicationStatusChanged> {
-  return onlyApplication(ctx.events.subscribe('applicationStatusChanged', eventChannel(ctx)), applicationId);
-}
-
-/** Offers made, replaced, accepted or declined, that the caller may see (as application events). */
-export function subscribeOfferStatus(ctx: ServiceContext, applicationId?: number): AsyncIterable<OfferStatusChanged> {
-  return onlyApplication(ctx.events.subscribe('offerStatusChanged', eventChannel(ctx)), applicationId);
-}
-
-function eventChannel(ctx: ServiceContext): string {
+export async function subscribeApplicationStatus(ctx: ServiceContext, applicationId?: number): Promise<AsyncIterable<ApplicationStatusChanged>> {
   const actor = requireAccess(ctx, 'applicationEvents.subscribe');
-  if (actor.kind === 'lender') return `lender:${actor.lenderId}`;
-  if (actor.kind === 'login') {
-    if (!actor.scopes.includes('staff')) throw AppError.forbidden('Only staff may follow every application');
-    return 'staff';
-  }
-  return `account:${actor.accountId}`;
+  return ctx.events.subscribe('applicationStatusChanged', await subscriberChannel(ctx, actor, applicationId));
 }
 
-function onlyApplication<E extends { applicationId: number }>(source: AsyncIterable<E>, applicationId?: number): AsyncIterable<E> {
-  if (applicationId === undefined) return source;
-  return (async function* () {
-    for await (const event of source) if (event.applicationId === applicationId) yield event;
-  })();
+/** Offers made, replaced, accepted or declined on the applications the caller sees (or on one). */
+export async function subscribeOfferStatus(ctx: ServiceContext, applicationId?: number): Promise<AsyncIterable<OfferStatusChanged>> {
+  const actor = requireAccess(ctx, 'applicationEvents.subscribe');
+  return ctx.events.subscribe('offerStatusChanged', await subscriberChannel(ctx, actor, applicationId));
+}
+
+async function subscriberChannel(ctx: ServiceContext, actor: ApplicationViewer, applicationId?: number): Promise<string> {
+  if (applicationId === undefined) return eventChannelOf(actor);
+  return applicationChannel((await findVisibleLenderApplication(ctx, actor, applicationId)).id);
 }

@@ -6,7 +6,7 @@
  * submitted, and the 422 names every missing field per lender.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
-import { registryGrade } from '../companies/company-service.js';
+import { registryGrade } from '../companies/company-information.js';
 import type { ServiceContext } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
@@ -14,9 +14,9 @@ import { queueDelivery } from '../webhooks/webhook-delivery.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import { z } from 'zod';
-import { findTenantApplication } from '../applications/business-application-service.js';
+import { findVisibleApplication } from '../applications/application-visibility.js';
 import { PRODUCT_TYPES } from '../matching/matching-engine.js';
-import { matchResults } from '../matching/matching-service.js';
+import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
 import { parseInput } from '../validation.js';
 
 export interface SubmissionResult {
@@ -97,9 +97,10 @@ const SubmitBody = z.strictObject({
  * sends its Business V1 application to one of its matched lenders (201 { applications }).
  */
 export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<{ applications: SubmissionResult['applications'] }> {
-  const application = await findTenantApplication(ctx, applicationId);
+  const actor = requireAccess(ctx, 'businessApplications.create');
+  const application = await findVisibleApplication(ctx, actor, applicationId);
   const body = parseInput(SubmitBody, input);
-  const recorded = await matchResults(ctx, application.profileId, {}); // records the profile's current matches
+  const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
   const applications = await ctx.db.$transaction((tx) =>

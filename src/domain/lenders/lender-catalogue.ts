@@ -46,6 +46,11 @@ export async function listLenders(ctx: ServiceContext): Promise<LenderSummary[]>
 
 export async function getLender(ctx: ServiceContext, id: number): Promise<LenderSummary> {
   requireAccess(ctx, 'lenders.read');
+  return findLender(ctx, id);
+}
+
+/** A lender of this environment, or 404 (internal: the caller has decided access). */
+export async function findLender(ctx: ServiceContext, id: number): Promise<LenderSummary> {
   const lender = await ctx.db.lender.findFirst({ where: { id, environment: ctx.environment }, select: LENDER_SELECT });
   if (!lender) throw AppError.notFound('Lender');
   return lender;

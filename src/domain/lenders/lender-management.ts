@@ -13,7 +13,7 @@ import { invalidateProductCatalogue } from '../matching/product-catalogue.js';
 import { PRODUCT_TYPES } from '../matching/matching-engine.js';
 import { SECTORS } from '../profiles/profile-schemas.js';
 import { parseInput } from '../validation.js';
-import { getLender, type LenderSummary } from './lender-catalogue.js';
+import { findLender, type LenderSummary } from './lender-catalogue.js';
 
 const Pct = z.number().min(0).max(100);
 
@@ -80,24 +80,24 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
     data: { ...body, environment: ctx.environment, slug, applicationUrl: PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
   });
   invalidateProductCatalogue(ctx.db);
-  return getLender(ctx, row.id);
+  return findLender(ctx, row.id);
 }
 
 export async function updateLender(ctx: ServiceContext, id: number, input: unknown): Promise<LenderSummary> {
   requireAccess(ctx, 'lenders.manage');
+  await findLender(ctx, id);
   const body = parseInput(LenderInput.partial(), input);
   const updated = await ctx.db.lender.updateMany({ where: { id, environment: ctx.environment }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
   invalidateProductCatalogue(ctx.db);
-  return getLender(ctx, id);
+  return findLender(ctx, id);
 }
 
 /** Creates the lender's product of that type, or replaces its terms (one product per type and lender). */
 export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, input: unknown): Promise<LenderSummary> {
   requireAccess(ctx, 'lenders.manage');
+  await findLender(ctx, lenderId);
   const body = parseInput(ProductInput, input);
-  const lender = await ctx.db.lender.findFirst({ where: { id: lenderId, environment: ctx.environment }, select: { id: true } });
-  if (!lender) throw AppError.notFound('Lender');
   const data = { ...body, requirements: body.requirements as Prisma.InputJsonValue };
   try {
     await ctx.db.lenderProduct.upsert({
@@ -111,5 +111,5 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
   }
   invalidateProductCatalogue(ctx.db);
   ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
-  return getLender(ctx, lenderId);
+  return findLender(ctx, lenderId);
 }

@@ -14,7 +14,8 @@ import { requireAccess } from '../identity/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
 import { PRODUCT_TYPES } from './matching-engine.js';
-import { matchResults, type FundingSearchDto } from './matching-service.js';
+import { findVisibleProfileId } from '../profiles/profile-visibility.js';
+import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 
 const SelectedLenders = z
   .array(
@@ -38,13 +39,14 @@ function normalise(selection: SelectedLenders): SelectedLenders {
     .map((s) => ({ lenderId: s.lenderId, products: [...new Set(s.products)].sort() as SelectedLenders[number]['products'] }));
 }
 
-export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<FundingSearchDto> {
-  requireAccess(ctx, 'funding.apply');
+export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<FundingSearchResult & { id: number }> {
+  const actor = requireAccess(ctx, 'funding.apply');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const requested = parseInput(SelectedLenders, body);
   const selection = normalise(requested);
   const key = parseInput(IdempotencyKey, idempotencyKey ?? undefined, 'Idempotency-Key header');
-  const search = await matchResults(ctx, uuid, {});
-  const profileId = (await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: search.id }, select: { profileId: true } })).profileId;
+  const matching = await matchProfileById(ctx, profileId, { reasons: true });
+  const search = { ...toFundingSearchResult(matching, false), ...(await recordFundingSearch(ctx, matching)) };
 
   const offered = new Set(search.matches.map((m) => `${m.lender.id}:${m.product}`));
   const notMatched: FieldError[] = [];

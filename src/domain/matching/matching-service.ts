@@ -1,19 +1,15 @@
 /**
- * Lender matching for a profile (Marketplace V1 funding/matches, GraphQL Profile.matches): reads the
- * profile's facts, runs the engine over the in-memory catalogue, and records the result as the
- * profile's funding search (one open search per profile, its matches replaced on each run) so a
- * later apply can refer to it.
+ * Lender matching for a profile (public operations: Marketplace V1 funding/matches, GraphQL
+ * Profile.matches). The REST results are the profile's recorded funding search (spec 2.3: it has an
+ * id a later apply refers to); the GraphQL field is a query and records nothing.
  */
 import { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
-import { registryGrade } from '../companies/company-service.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { getProfile } from '../profiles/profile-service.js';
+import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
-import { applicantFacts } from './applicant-facts.js';
-import { matchProducts, PRODUCT_TYPES, type MatchOutcome } from './matching-engine.js';
-import { productCatalogue } from './product-catalogue.js';
+import { findRecordedSearch, matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
+import { PRODUCT_TYPES } from './matching-engine.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
 
@@ -21,116 +17,37 @@ const MatchQuery = z.object({
   productTypes: z.preprocess(asList, z.array(z.enum(PRODUCT_TYPES, { message: `must be one of ${PRODUCT_TYPES.join(', ')}` })).optional()),
   explain: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
 });
-export type MatchQuery = { productTypes?: string[]; explain?: boolean; reasons?: boolean };
+export type MatchQuery = { productTypes?: string[]; explain?: boolean };
 
 export function parseMatchQuery(query: unknown): MatchQuery {
   const parsed = parseInput(MatchQuery, query ?? {}, 'Query');
   return { productTypes: parsed.productTypes, explain: parsed.explain === 'true' };
 }
 
-/**
- * Runs the engine for a profile the caller may see; `checked` when the caller has established that
- * already (e.g. a tenant's application).
- */
-export async function matchProfile(
-  ctx: ServiceContext,
-  uuid: unknown,
-  options: MatchQuery,
-  access: { checked?: boolean } = {},
-): Promise<{ profileId: string; outcome: MatchOutcome }> {
-  const profile = access.checked ? { uuid: String(uuid) } : await getProfile(ctx, uuid);
-  const [row, answerSets, catalogue] = await Promise.all([
-    ctx.db.profile.findUniqueOrThrow({ where: { id: profile.uuid } }),
-    ctx.db.questionnaireAnswerSet.findMany({ where: { profileId: profile.uuid }, orderBy: { updatedAt: 'asc' } }),
-    productCatalogue(ctx.db, ctx.environment),
-  ]);
-  const answers = Object.assign({}, ...answerSets.map((s) => s.answers as Record<string, unknown>));
-  const facts = applicantFacts(row, answers, (await registryGrade(ctx, row)) ?? undefined, ctx.clock.now());
-  return { profileId: profile.uuid, outcome: matchProducts(facts, catalogue.products, options) };
-}
-
 /** GET /profiles/{uuid}/funding/matches/count → the number of matches. */
 export async function countMatches(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<number> {
-  requireAccess(ctx, 'funding.read');
-  const { outcome } = await matchProfile(ctx, uuid, parseMatchQuery(query));
+  const actor = requireAccess(ctx, 'funding.read');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const { outcome } = await matchProfileById(ctx, profileId, parseMatchQuery(query));
   return outcome.matches.length;
 }
 
-export interface FundingSearchDto {
-  amount: number;
-  id: number;
-  matches: Array<{
-    lender: { id: number };
-    product: string;
-    productId: number;
-    productName: string;
-    likelihood: { value: number };
-    instantOffer: boolean;
-    reasons?: string[];
-  }>;
-  explanation?: { missing: string[]; rejections: Array<{ lender: { id: number }; product: string; productId: number; reasons: string[] }> };
-}
-
-/** GET /profiles/{uuid}/funding/matches/results → the FundingSearch (spec 2.3), recorded. */
-export async function matchResults(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<FundingSearchDto> {
-  requireAccess(ctx, 'funding.read');
+/** GET /profiles/{uuid}/funding/matches/results → the FundingSearch, recorded once per distinct search. */
+export async function matchResults(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<FundingSearchResult & { id: number }> {
+  const actor = requireAccess(ctx, 'funding.read');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const options = parseMatchQuery(query);
-  const { profileId, outcome } = await matchProfile(ctx, uuid, { ...options, reasons: true });
-  const catalogue = await productCatalogue(ctx.db, ctx.environment);
-  const search = await recordFundingSearch(ctx, profileId, outcome);
-  const dto: FundingSearchDto = {
-    amount: search.amount,
-    id: search.id,
-    matches: outcome.matches.map((m) => ({
-      lender: { id: m.lenderId },
-      product: m.productType,
-      productId: m.productId,
-      productName: catalogue.productById.get(m.productId)?.name ?? m.productType,
-      likelihood: { value: m.likelihood },
-      instantOffer: catalogue.productById.get(m.productId)?.instantOffer ?? false,
-      ...(options.explain ? { reasons: m.reasons } : {}),
-    })),
-  };
-  if (options.explain) {
-    dto.explanation = {
-      missing: outcome.missing,
-      rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: r.productType, productId: r.productId, reasons: r.reasons })),
-    };
-  }
-  return dto;
+  const matching = await matchProfileById(ctx, profileId, { ...options, reasons: true });
+  const search = await recordFundingSearch(ctx, matching);
+  return { ...toFundingSearchResult(matching, options.explain ?? false), id: search.id };
 }
 
-/** The profile's open funding search, updated to this outcome (its matches replaced). */
-async function recordFundingSearch(ctx: ServiceContext, profileId: string, outcome: MatchOutcome): Promise<{ id: number; amount: number }> {
-  const row = await ctx.db.profile.findUniqueOrThrow({ where: { id: profileId }, select: { eligibilityRequest: true } });
-  const shared = ((row.eligibilityRequest ?? {}) as { shared?: { fundingAmount?: { value?: number; code?: string }; fundingPeriod?: number; useOfFunds?: string; fundingUrgency?: string } }).shared ?? {};
-  const amount = shared.fundingAmount?.value ?? 0;
-  const data = {
-    amount,
-    currency: shared.fundingAmount?.code ?? 'GBP',
-    periodMonths: shared.fundingPeriod ?? null,
-    useOfFunds: shared.useOfFunds ?? null,
-    urgency: shared.fundingUrgency ?? null,
-  };
-  return ctx.db.$transaction(async (tx) => {
-    const open = await tx.fundingSearch.findFirst({ where: { profileId, status: 1 }, orderBy: { id: 'desc' } });
-    const search = open ? await tx.fundingSearch.update({ where: { id: open.id }, data }) : await tx.fundingSearch.create({ data: { profileId, ...data } });
-    await tx.fundingMatch.deleteMany({ where: { fundingSearchId: search.id, applications: { none: {} } } });
-    if (outcome.matches.length) {
-      await tx.fundingMatch.createMany({
-        data: outcome.matches.map((m) => ({
-          fundingSearchId: search.id,
-          lenderId: m.lenderId,
-          productId: m.productId,
-          productType: m.productType as Prisma.FundingMatchCreateManyInput['productType'],
-          productTypes: [m.productType as Prisma.FundingMatchCreateManyInput['productType']],
-          likelihood: m.likelihood,
-          reasons: m.reasons,
-        })),
-        skipDuplicates: true,
-      });
-    }
-    await tx.profile.update({ where: { id: profileId }, data: { legacyFundingSearchId: search.id } });
-    return { id: search.id, amount };
-  });
+/** GraphQL Profile.matches: the same search, read only (its id once the REST results or an apply recorded it). */
+export async function profileMatches(ctx: ServiceContext, uuid: unknown, options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult> {
+  const actor = requireAccess(ctx, 'funding.read');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const query = parseMatchQuery({ productTypes: options.productTypes, explain: String(options.explain) });
+  const matching = await matchProfileById(ctx, profileId, { ...query, reasons: true });
+  const recorded = await findRecordedSearch(ctx, matching);
+  return { ...toFundingSearchResult(matching, query.explain ?? false), ...(recorded ? { id: recorded.id } : {}) };
 }

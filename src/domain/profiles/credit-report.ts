@@ -6,7 +6,7 @@
  * grade with previous.grade and changedAt as the registry holds them.
  */
 import type { RegistryCompany } from '../companies/company-registry.js';
-import type { CompanyInformationDto } from '../companies/company-service.js';
+import type { CompanyInformationDto } from '../companies/company-information.js';
 
 const REGISTRATION_NUMBER_FORMATS: Record<string, RegExp> = {
   GB: /^(\d{8}|[A-Z]{2}\d{6})$/,

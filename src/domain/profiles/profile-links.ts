@@ -9,7 +9,9 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
-import { findProfileSummary, getProfile, type ProfileSummary } from './profile-service.js';
+import { requireAccess } from '../identity/access-policy.js';
+import { loadProfile, type ProfileRecord } from './profile-records.js';
+import { findVisibleProfileId } from './profile-visibility.js';
 
 export const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
 export const URL_SCHEMA_TYPES = ['funding-search'] as const;
@@ -31,11 +33,13 @@ export function fundingSearchPagePath(profileId: string): string {
 
 const linkSubject = (profileId: string) => `profile:${profileId}`;
 
+/** GET /profiles/{uuid}/url-schemas/{type} (GraphQL profileFundingSearchUrl). */
 export async function profileUrl(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<ProfileUrl> {
+  const actor = requireAccess(ctx, 'profiles.read');
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const input = parseInput(UrlSchemaQuery, query ?? {}, 'Request');
-  const profile = await getProfile(ctx, uuid); // the caller must see the profile
-  const token = await ctx.auth.tokens.signLink(linkSubject(profile.uuid), FUNDING_SEARCH_LINK_TTL_SECONDS);
-  const url = `${ctx.auth.tokens.issuer}${fundingSearchPagePath(profile.uuid)}?token=${encodeURIComponent(token)}`;
+  const token = await ctx.auth.tokens.signLink(linkSubject(profileId), FUNDING_SEARCH_LINK_TTL_SECONDS);
+  const url = `${ctx.auth.tokens.issuer}${fundingSearchPagePath(profileId)}?token=${encodeURIComponent(token)}`;
   return { url, redirect: input.redirect === 'true' };
 }
 
@@ -43,18 +47,18 @@ const PageInput = z.object({ uuid: z.uuid({ message: 'must be a uuid' }), token:
 
 /** What the funding-search page shows, once its link is verified. */
 export interface FundingSearchPage {
-  profile: ProfileSummary;
+  profile: ProfileRecord;
   expiresInSeconds: number;
 }
 
 export async function openFundingSearchPage(ctx: ServiceContext, uuid: unknown, token: unknown): Promise<FundingSearchPage> {
   const input = parseInput(PageInput, { uuid, token }, 'Link');
   await ctx.auth.tokens.verifyLink(input.token, linkSubject(input.uuid));
-  // The verified link is the authority here: it was issued to a caller who could see the profile.
-  const profile = await findProfileSummary(ctx, input.uuid);
-  if (!profile) throw AppError.notFound('Profile');
+  // The verified link is the credential here: it was issued to a caller who could see the profile.
+  const found = await ctx.db.profile.findFirst({ where: { id: input.uuid, environment: ctx.environment }, select: { id: true } });
+  if (!found) throw AppError.notFound('Profile');
   return {
-    profile,
+    profile: await loadProfile(ctx.db, found.id),
     expiresInSeconds: FUNDING_SEARCH_LINK_TTL_SECONDS,
   };
 }

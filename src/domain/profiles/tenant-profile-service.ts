@@ -9,12 +9,12 @@
  * the announced dedicated endpoint: the report alone, or 422 when the company has none.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import { companyInformation, type CompanyInformationDto } from '../companies/company-service.js';
+import { companyInformation, type CompanyInformationDto } from '../companies/company-information.js';
 import type { RegistryCompany } from '../companies/company-registry.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { resolveTenantId } from '../identity/tenant-scope.js';
+import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
 import { countryOfRegistrationNumber, creditReportOf, creditReportRefusal, type CreditReport } from './credit-report.js';
@@ -131,8 +131,8 @@ export async function getCreditReport(ctx: ServiceContext, self: string): Promis
 export async function updateTenantProfile(ctx: ServiceContext, input: unknown, mode: 'patch' | 'put'): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
-  const body = mode === 'patch' ? parseInput(TenantProfilePatch, input) : parseInput(TenantProfileReplace, input);
   const row = await findTenantProfileRow(ctx, tenantId);
+  const body = mode === 'patch' ? parseInput(TenantProfilePatch, input) : parseInput(TenantProfileReplace, input);
   const number = body.companyInformation?.registrationNumber;
   if (number !== undefined && number.toUpperCase() !== row.registrationNumber) {
     throw AppError.unprocessable('The registration number of a set-up profile cannot change', [

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 
 export const QUESTION_TYPES = ['string', 'email', 'phone', 'enum', 'boolean', 'number', 'currency', 'date'] as const;
 
@@ -80,4 +81,11 @@ let cache: Map<string, QuestionnaireDefinition> | undefined;
 export function questionnaireDefinitions(): Map<string, QuestionnaireDefinition> {
   cache ??= load();
   return cache;
+}
+
+/** A questionnaire by id, or 404. */
+export function questionnaireDefinition(id: unknown): QuestionnaireDefinition {
+  const definition = typeof id === 'string' ? questionnaireDefinitions().get(id) : undefined;
+  if (!definition) throw AppError.notFound('Questionnaire');
+  return definition;
 }

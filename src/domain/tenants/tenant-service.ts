@@ -8,7 +8,8 @@ import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { CreateTenantBody, PageQuery, TenantId, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
+import { CreateTenantBody, PageQuery, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
+import { findVisibleTenant, tenantEventChannel, tenantScope } from './tenant-visibility.js';
 
 interface TenantRow {
   id: string;
@@ -43,18 +44,18 @@ export async function createTenant(ctx: ServiceContext, input: unknown): Promise
   }
   const tenant = toTenantDto(row);
   ctx.logger.info({ tenantId: tenant.id, accountId: actor.accountId }, 'tenant created');
-  await ctx.events.publish('tenantCreated', actor.accountId, tenant);
+  await ctx.events.publish('tenantCreated', tenantEventChannel(actor.accountId), tenant);
   return tenant;
 }
 
 export async function getTenant(ctx: ServiceContext, id: unknown): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.read');
-  return toTenantDto(await findAccountTenant(ctx, actor.accountId, id));
+  return toTenantDto(await findVisibleTenant(ctx, actor, id));
 }
 
 export async function updateTenant(ctx: ServiceContext, id: unknown, input: unknown): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.update');
-  const tenant = await findAccountTenant(ctx, actor.accountId, id);
+  const tenant = await findVisibleTenant(ctx, actor, id);
   const body = parseInput(UpdateTenantBody, input);
   try {
     return toTenantDto(await ctx.db.tenant.update({ where: { id: tenant.id }, data: { referenceId: body.referenceId } }));
@@ -74,7 +75,7 @@ export interface TenantPage {
 export async function listTenants(ctx: ServiceContext, query: unknown): Promise<TenantPage> {
   const actor = requireAccess(ctx, 'tenants.list');
   const { offset, limit } = parseInput(PageQuery, query ?? {}, 'Query');
-  const where = { accountId: actor.accountId, environment: ctx.environment };
+  const where = tenantScope(ctx, actor);
   const [rows, total] = await Promise.all([
     ctx.db.tenant.findMany({ where, orderBy: [{ createdDateTime: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     ctx.db.tenant.count({ where }),
@@ -85,13 +86,6 @@ export async function listTenants(ctx: ServiceContext, query: unknown): Promise<
 /** The caller's account's tenants created from now on. */
 export function subscribeTenantCreated(ctx: ServiceContext): AsyncIterable<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.subscribe');
-  return ctx.events.subscribe('tenantCreated', actor.accountId);
+  return ctx.events.subscribe('tenantCreated', tenantEventChannel(actor.accountId));
 }
 
-/** Another account's tenant is answered exactly like a missing one (404), so ids leak nothing. */
-async function findAccountTenant(ctx: ServiceContext, accountId: string, id: unknown): Promise<TenantRow> {
-  const tenantId = parseInput(TenantId, id, 'Tenant id');
-  const row = await ctx.db.tenant.findFirst({ where: { id: tenantId, accountId, environment: ctx.environment } });
-  if (!row) throw AppError.notFound('Tenant');
-  return row;
-}

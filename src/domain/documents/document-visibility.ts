@@ -1,0 +1,29 @@
+/**
+ * Which documents a caller sees, decided here only: an integrator those of the profiles it sees
+ * (profile visibility); a lender those of the profiles of its own applications, or attached to them.
+ */
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { visibleProfiles, type ProfileViewer } from '../profiles/profile-visibility.js';
+
+type LenderActor = Extract<Actor, { kind: 'lender' }>;
+
+export function documentScope(ctx: ServiceContext, actor: ProfileViewer): Prisma.DocumentWhereInput {
+  return { profile: visibleProfiles(ctx, actor) };
+}
+
+/** A document of one of the lender's applications, or 404 (another lender's, or of no application of it). */
+export async function findLenderDocument(ctx: ServiceContext, actor: LenderActor, applicationId: number, documentId: string) {
+  const application = await ctx.db.lenderApplication.findFirst({
+    where: { id: applicationId, lenderId: actor.lenderId, lender: { environment: ctx.environment } },
+    select: { id: true, profileId: true },
+  });
+  if (!application) throw AppError.notFound('Application');
+  const document = await ctx.db.document.findFirst({
+    where: { id: documentId, OR: [{ profileId: application.profileId }, { lenderApplicationId: application.id }] },
+  });
+  if (!document) throw AppError.notFound('Document');
+  return document;
+}

@@ -1,0 +1,169 @@
+/**
+ * Matching a profile and recording the result as a funding search (internal operations: the caller
+ * has already decided access and established that the profile is visible). A search is recorded once
+ * per distinct input and outcome and reused after, so repeating a search writes nothing and the
+ * match rows that review selections and lender applications refer to are never replaced.
+ */
+import { createHash } from 'node:crypto';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { registryGrade } from '../companies/company-information.js';
+import type { ServiceContext } from '../context.js';
+import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { applicantFacts } from './applicant-facts.js';
+import { matchProducts, type MatchOutcome, type MatchOptions } from './matching-engine.js';
+import { productCatalogue, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
+
+export interface ProfileMatching {
+  profileId: string;
+  outcome: MatchOutcome;
+  catalogue: ProductCatalogue;
+  /** What the search is about, from the profile's answers (spec 2.3 FundingSearch). */
+  request: { amount: number; currency: string; periodMonths: number | null; useOfFunds: string | null; urgency: string | null };
+}
+
+/** Runs the engine for a profile over the in-memory catalogue. */
+export async function matchProfileById(ctx: ServiceContext, profileId: string, options: MatchOptions): Promise<ProfileMatching> {
+  const [row, answerSets, catalogue] = await Promise.all([
+    ctx.db.profile.findUniqueOrThrow({ where: { id: profileId } }),
+    ctx.db.questionnaireAnswerSet.findMany({ where: { profileId }, orderBy: { updatedAt: 'asc' } }),
+    productCatalogue(ctx.db, ctx.environment),
+  ]);
+  const answers = Object.assign({}, ...answerSets.map((s) => s.answers as Record<string, unknown>));
+  const facts = applicantFacts(row, answers, (await registryGrade(ctx, row)) ?? undefined, ctx.clock.now());
+  return { profileId, outcome: matchProducts(facts, catalogue.products, options), catalogue, request: searchRequest(row.eligibilityRequest) };
+}
+
+function searchRequest(eligibilityRequest: unknown): ProfileMatching['request'] {
+  type Shared = { fundingAmount?: { value?: number; code?: string }; fundingPeriod?: number; useOfFunds?: string; fundingUrgency?: string };
+  const shared = ((eligibilityRequest ?? {}) as { shared?: Shared }).shared ?? {};
+  return {
+    amount: shared.fundingAmount?.value ?? 0,
+    currency: shared.fundingAmount?.code ?? 'GBP',
+    periodMonths: shared.fundingPeriod ?? null,
+    useOfFunds: shared.useOfFunds ?? null,
+    urgency: shared.fundingUrgency ?? null,
+  };
+}
+
+function searchHash(matching: ProfileMatching): string {
+  const matches = matching.outcome.matches.map((m) => [m.lenderId, m.productId, m.productType, m.likelihood, m.reasons]);
+  return createHash('sha256').update(JSON.stringify({ request: matching.request, matches })).digest('hex');
+}
+
+/** The recorded search with this input and outcome, if any (reads only). */
+export async function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
+  return ctx.db.fundingSearch.findUnique({
+    where: { profileId_inputHash: { profileId: matching.profileId, inputHash: searchHash(matching) } },
+    select: { id: true },
+  });
+}
+
+/** The search for this input and outcome, recorded on first sight; the profile's latest search points at it. */
+export async function recordFundingSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
+  const { profileId, outcome, request } = matching;
+  const inputHash = searchHash(matching);
+  const search =
+    (await findRecordedSearch(ctx, matching)) ??
+    (await ctx.db
+      .$transaction(async (tx) => {
+        const created = await tx.fundingSearch.create({ data: { profileId, inputHash, ...request }, select: { id: true } });
+        if (outcome.matches.length) {
+          await tx.fundingMatch.createMany({
+            data: outcome.matches.map((m) => ({
+              fundingSearchId: created.id,
+              lenderId: m.lenderId,
+              productId: m.productId,
+              productType: m.productType as Prisma.FundingMatchCreateManyInput['productType'],
+              productTypes: [m.productType as Prisma.FundingMatchCreateManyInput['productType']],
+              likelihood: m.likelihood,
+              reasons: m.reasons,
+            })),
+          });
+        }
+        return created;
+      })
+      .catch(async (err) => {
+        // The same search recorded concurrently by another request: use that one.
+        if (!isUniqueViolation(err)) throw err;
+        return ctx.db.fundingSearch.findUniqueOrThrow({ where: { profileId_inputHash: { profileId, inputHash } }, select: { id: true } });
+      }));
+  await ctx.db.profile.updateMany({
+    where: { id: profileId, OR: [{ legacyFundingSearchId: null }, { legacyFundingSearchId: { not: search.id } }] },
+    data: { legacyFundingSearchId: search.id },
+  });
+  return search;
+}
+
+/** The lender object of a match (spec 2.6). */
+export interface MatchedLender {
+  id: number;
+  name: string;
+  logo: string | null;
+  description: string | null;
+  /** LOW, AVERAGE, EXPENSIVE or MOST_EXPENSIVE */
+  average: string;
+  /** Hours */
+  responseTime: number;
+  documents: string[];
+}
+
+export function matchedLender(lender: LenderSummaryForMatch): MatchedLender {
+  return {
+    id: lender.id,
+    name: lender.name,
+    logo: lender.logo,
+    description: lender.description,
+    average: lender.priceBand,
+    responseTime: lender.responseTimeHours,
+    documents: lender.requiredDocuments,
+  };
+}
+
+/** A funding search (spec 2.3) as the domain knows it, each match with its lender (spec 2.6 lender object). */
+export interface FundingSearchResult {
+  /** Absent only from a GraphQL query for a search never recorded (queries record nothing). */
+  id?: number;
+  amount: number;
+  matches: Array<{ lender: MatchedLender; product: string; productId: number; productName: string; likelihood: number; instantOffer: boolean; reasons: string[] }>;
+  /** With explain: what is missing and why every other product did not match. */
+  explanation: { missing: string[]; rejections: Array<{ lenderId: number; product: string; productId: number; reasons: string[] }> } | null;
+}
+
+export function toFundingSearchResult({ outcome, catalogue, request }: ProfileMatching, explain: boolean): FundingSearchResult {
+  return {
+    amount: request.amount,
+    matches: outcome.matches.map((m) => ({
+      lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
+      product: m.productType,
+      productId: m.productId,
+      productName: catalogue.productById.get(m.productId)?.name ?? m.productType,
+      likelihood: m.likelihood,
+      instantOffer: catalogue.productById.get(m.productId)?.instantOffer ?? false,
+      reasons: m.reasons,
+    })),
+    explanation: explain
+      ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lenderId: r.lenderId, product: r.productType, productId: r.productId, reasons: r.reasons })) }
+      : null,
+  };
+}
+
+/** The Marketplace V1 FundingSearch body of spec 2.3; reasons and the explanation only when explained. */
+export function toFundingSearchBody(result: FundingSearchResult & { id: number }) {
+  const explained = result.explanation !== null;
+  return {
+    amount: result.amount,
+    id: result.id,
+    matches: result.matches.map((m) => ({
+      lender: { id: m.lender.id },
+      product: m.product,
+      productId: m.productId,
+      productName: m.productName,
+      likelihood: { value: m.likelihood },
+      instantOffer: m.instantOffer,
+      ...(explained ? { reasons: m.reasons } : {}),
+    })),
+    ...(result.explanation
+      ? { explanation: { missing: result.explanation.missing, rejections: result.explanation.rejections.map(({ lenderId, ...r }) => ({ lender: { id: lenderId }, ...r })) } }
+      : {}),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Which business profiles a caller sees, decided here only (reads, lists, writes and, through the
+ * lender-application rule, events): a Marketplace V1 key's account sees the profiles its keys own
+ * and unowned anonymous ones (by uuid); a platform token its account's tenants' profiles; a tenant
+ * token its own tenant's. Anything else is answered exactly like a missing profile (404).
+ */
+import { z } from 'zod';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { ServiceContext } from '../context.js';
+import { AppError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { parseInput } from '../validation.js';
+
+export type ProfileViewer = Extract<Actor, { kind: 'marketplace_v1' | 'platform' | 'tenant' }>;
+
+export const ProfileUuid = z.uuid({ message: 'must be a uuid' });
+
+export function profileScope(actor: ProfileViewer): Prisma.ProfileWhereInput {
+  switch (actor.kind) {
+    case 'marketplace_v1':
+      return { OR: [{ ownerAccountId: actor.accountId }, { ownerAccountId: null, tenantId: null }] };
+    case 'platform':
+      return { tenant: { accountId: actor.accountId } };
+    case 'tenant':
+      return { tenantId: actor.tenantId };
+  }
+}
+
+export function visibleProfiles(ctx: ServiceContext, actor: ProfileViewer): Prisma.ProfileWhereInput {
+  return { AND: [{ environment: ctx.environment }, profileScope(actor)] };
+}
+
+/** The id of a profile the caller sees, or 404 (checked before any body is read). */
+export async function findVisibleProfileId(ctx: ServiceContext, actor: ProfileViewer, uuid: unknown, tx: Prisma.TransactionClient = ctx.db): Promise<string> {
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const row = await tx.profile.findFirst({ where: { AND: [{ id }, visibleProfiles(ctx, actor)] }, select: { id: true } });
+  if (!row) throw AppError.notFound('Profile');
+  return row.id;
+}
