@@ -70,7 +70,7 @@ class ApplicationStatusArgs {
 @Resolver(() => ApplicationStatusChange)
 export class ApplicationEventsResolver {
   @Subscription(() => ApplicationStatusChange, {
-    description: 'Status changes of the lender applications the caller may see (lender: its own; integrator: its account; staff: all)',
+    description: "Status changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all); with applicationId, that application's only",
     subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeApplicationStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
   })
   applicationStatusChanged(@Root() event: ApplicationStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChange {

@@ -1,6 +1,6 @@
 /**
  * The access table: every operation of every surface (REST route or GraphQL field) names one entry
- * here, and its service opens with `requireAccess(ctx, operation)`. A reviewer reads who may do what
+ * here, and its public domain operation opens with `requireAccess(ctx, operation)`, its only access decision. A reviewer reads who may do what
  * in this one place; README's "Access" table is this table.
  *
  * - `tokens`: the token kinds allowed. Another recognised kind gets 403.
@@ -97,7 +97,7 @@ export const ACCESS_POLICY = {
   'lenderApplications.list': { tokens: ['lender'], description: "List and read the calling lender's applications" },
   'applicationEvents.subscribe': {
     tokens: ['lender', 'platform', 'master', 'tenant', 'marketplace_v1', 'login'],
-    description: 'Follow lender application status changes the caller may see (lender: its own; integrator: its account; staff: all)',
+    description: 'Follow status and offer changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all)',
   },
   'lenderApplications.decide': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],

@@ -71,7 +71,6 @@ export function toDocument(row: ApplicationRow): FundingApplicationDocument {
   };
 }
 
-const INCLUDE = APPLICATION_INCLUDE;
 const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
 
 /** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
@@ -81,7 +80,7 @@ export async function listLenderApplications(ctx: ServiceContext, query: unknown
   const rows = await ctx.db.lenderApplication.findMany({
     where: { AND: [lenderApplicationScope(ctx, actor), reference ? { reference } : {}] },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    include: INCLUDE,
+    include: APPLICATION_INCLUDE,
   });
   return rows.map(toDocument);
 }
@@ -190,7 +189,7 @@ async function changeStatus(
     await tx.applicationStatusChange.create({
       data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
     });
-    const updated = toDocument(await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: INCLUDE }));
+    const updated = toDocument(await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: APPLICATION_INCLUDE }));
     // A resubmission is a new application to the lender; every other change is an update.
     const created = event === 'resubmit';
     await queueDelivery(ctx, tx, {
