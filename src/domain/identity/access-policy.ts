@@ -97,7 +97,7 @@ export const ACCESS_POLICY = {
   'lenderApplications.list': { tokens: ['lender'], description: "List and read the calling lender's applications" },
   'applicationEvents.subscribe': {
     tokens: ['lender', 'platform', 'master', 'tenant', 'marketplace_v1', 'login'],
-    description: 'Follow status and offer changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all)',
+    description: "Follow status and offer changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all)",
   },
   'lenderApplications.decide': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
