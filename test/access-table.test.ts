@@ -483,7 +483,8 @@ const PROBES: Probe[] = [
     'Profile.applications, Application.matches and Application.preselectedOffers',
     'query.profile',
     'query($u: ID!) { profile(uuid: $u) { applications { id matches { numberOfMatches } preselectedOffers { id } } } }',
-    () => ({ tenant: world.t0.id, variables: { u: world.t0.profileId } }),
+    // A Marketplace V1 token reads its own profile: what refuses it must be the applications' rule.
+    (c) => ({ tenant: world.t0.id, variables: { u: profileFor(c.kind) } }),
   ),
 
   // Lender Application API and the client's decisions
