@@ -4,6 +4,8 @@
  * the field resolved), or for a subscription the first error or 200 once it is live (and, when a
  * trigger is given, once the triggered event arrived).
  */
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { graphql, subscribe, type GraphQLResponse } from './graphql-client.js';
 
 export interface Outcome {
@@ -144,4 +146,59 @@ export function rootOperation(fields: RootFields, kind: RootKind, field: string,
   const declared = names.map((n) => `$${n}: ${def.args.get(n)}`).join(', ');
   const passed = names.map((n) => `${n}: $${n}`).join(', ');
   return `${kind}${declared ? `(${declared})` : ''} { ${field}${passed ? `(${passed})` : ''}${def.selection} }`;
+}
+
+/** Every event (or error) a graphql-ws subscription receives, kept for inspection. */
+export interface EventCollector {
+  readonly received: GraphQLResponse[];
+  /** The first received message matching `accept`, waiting up to `ms`. */
+  waitFor(accept: (message: GraphQLResponse) => boolean, ms?: number): Promise<GraphQLResponse>;
+  close(): Promise<void>;
+}
+
+export async function collectEvents(baseUrl: string, query: string, variables: Record<string, unknown>, connectionParams: Record<string, string>): Promise<EventCollector> {
+  const client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: false, connectionParams });
+  await new Promise<void>((resolve, reject) => {
+    client.on('connected', () => resolve());
+    client.on('error', reject);
+  });
+  const received: GraphQLResponse[] = [];
+  const listeners = new Set<() => void>();
+  client.subscribe(
+    { query, variables },
+    {
+      next: (message) => {
+        received.push(message as GraphQLResponse);
+        for (const listener of listeners) listener();
+      },
+      error: (err) => {
+        received.push({ errors: [{ message: String(err), extensions: { status: 0 } }] });
+        for (const listener of listeners) listener();
+      },
+      complete: () => {},
+    },
+  );
+  return {
+    received,
+    waitFor(accept, ms = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const hit = received.find(accept);
+          if (!hit) return false;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(hit);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no matching event within ${ms} ms; received ${JSON.stringify(received)}`));
+        }, ms);
+        if (!check()) listeners.add(check);
+      });
+    },
+    close: async () => {
+      await client.dispose();
+    },
+  };
 }
