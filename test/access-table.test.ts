@@ -23,7 +23,7 @@ import { createAccountWithUser, type LenderCredentials } from '../src/domain/ide
 import { ACME_ANSWERS } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
-import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, termLoanOffer } from './support/lender-applications.js';
+import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, submittableMatches, termLoanOffer } from './support/lender-applications.js';
 import {
   graphqlOutcome,
   introspectRootFields,
@@ -87,12 +87,11 @@ async function json(res: Response, status: number): Promise<any> {
 const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`${app.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
 
-/** Lenders without the trading-history or director fields that the fixtures' profiles lack. */
+/** A match a submission can go to with ACME's data (support/lender-applications.ts). */
 async function easyMatch(matches: Array<{ lender: { id: number }; product: string }>): Promise<{ lenderId: number; products: string[] }> {
-  const lenders = await db().lender.findMany({ where: { id: { in: matches.map((m) => m.lender.id) } } });
-  const easy = lenders.find((l) => !/tradeHistory|directorOrSecretaryDetails/.test(JSON.stringify(l.requiredFields)));
-  if (!easy) throw new Error('no matched lender without trading-history requirements');
-  return { lenderId: easy.id, products: [matches.find((m) => m.lender.id === easy.id)!.product] };
+  const [first] = await submittableMatches(app, matches);
+  if (!first) throw new Error('no matched lender that a submission can go to');
+  return first;
 }
 
 /** A Marketplace V1 profile of the account with ACME's answers and its matches recorded. */

@@ -22,7 +22,7 @@ import { ACME_ANSWERS } from './support/answers.js';
 import { CredentialFactory } from './support/credentials.js';
 import { settle } from './support/graphql-client.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
-import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, termLoanOffer } from './support/lender-applications.js';
+import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, submittableMatches, termLoanOffer } from './support/lender-applications.js';
 import { collectEvents, graphqlOutcome, introspectRootFields, restOutcome, rootOperation, type EventCollector, type Outcome, type RootFields } from './support/probe-client.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -76,10 +76,6 @@ async function json(res: Response, status: number): Promise<any> {
 }
 const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`${app.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-
-function easyLenders(lenders: Array<{ id: number; requiredFields: unknown }>): Set<number> {
-  return new Set(lenders.filter((l) => !/tradeHistory|directorOrSecretaryDetails/.test(JSON.stringify(l.requiredFields))).map((l) => l.id));
-}
 
 function documentForm(): FormData {
   const form = new FormData();
@@ -138,12 +134,13 @@ beforeAll(async () => {
   const search = await json(await send('GET', `${V1}/profiles/${uuid}/funding/matches/results`, v1Auth), 200);
   const profileMatches: Array<{ lender: { id: number }; product: string }> = search.matches;
 
-  // Lender A: matched by both, needing nothing the profiles lack; lender B: any other lender.
-  const easy = easyLenders(await db().lender.findMany({ where: { id: { in: [...appMatches, ...profileMatches].map((m) => m.lender.id) } } }));
-  const lenderAId = appMatches.map((m) => m.lender.id).find((id) => easy.has(id) && profileMatches.some((m) => m.lender.id === id));
-  if (lenderAId === undefined) throw new Error('no lender matches both fixtures without extra requirements');
-  const submitBody = { lenderId: lenderAId, products: [appMatches.find((m) => m.lender.id === lenderAId)!.product] };
-  const selection = [{ lenderId: lenderAId, products: [profileMatches.find((m) => m.lender.id === lenderAId)!.product] }];
+  // Lender A: matched by both, for a product needing nothing the profiles lack; lender B: any other lender.
+  const forApplication = await submittableMatches(app, appMatches);
+  const forProfile = await submittableMatches(app, profileMatches);
+  const submitBody = forApplication.find((a) => forProfile.some((p) => p.lenderId === a.lenderId));
+  if (!submitBody) throw new Error('no lender matches both fixtures without extra requirements');
+  const lenderAId = submitBody.lenderId;
+  const selection = [forProfile.find((p) => p.lenderId === lenderAId)!];
   const lenderBRow = await db().lender.findFirstOrThrow({ where: { environment: 'demo', id: { not: lenderAId } }, orderBy: { id: 'asc' } });
   const [lenderA, lenderB] = [await lenderCredentials(app, lenderAId), await lenderCredentials(app, lenderBRow.id)];
   const lenderAToken = async () => (await factory.lender(lenderA, 'A')).token;

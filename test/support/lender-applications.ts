@@ -43,3 +43,23 @@ export const lenderFails = (app: TestApp, lenderToken: string, applicationId: nu
 
 export const lenderAcknowledges = (app: TestApp, lenderToken: string, applicationId: number, comment = 'Looking at it') =>
   lenderPost(app, lenderToken, `/applications/${applicationId}/acknowledgement`, { comment });
+
+interface RequiredFieldRule {
+  field: string;
+  when?: Array<Record<string, unknown>>;
+}
+
+/**
+ * The matches a submission can go to with the fixtures' profiles (ACME's answers, no trading
+ * history or directors): lenders whose required fields, for that product, ask for nothing more.
+ */
+export async function submittableMatches(app: TestApp, matches: Array<{ lender: { id: number }; product: string }>): Promise<Array<{ lenderId: number; products: string[] }>> {
+  const lenders = await app.runtime.database.prisma.lender.findMany({ where: { id: { in: matches.map((m) => m.lender.id) } } });
+  const rulesOf = new Map(lenders.map((l) => [l.id, (l.requiredFields ?? []) as unknown as RequiredFieldRule[]]));
+  return matches
+    .filter((m) => {
+      const applicable = (rulesOf.get(m.lender.id) ?? []).filter((r) => !r.when || r.when.every((c) => !('contains' in c) || c.contains === m.product));
+      return !applicable.some((r) => /tradeHistory|directorOrSecretaryDetails/.test(r.field) || r.when?.some((c) => 'contains' in c));
+    })
+    .map((m) => ({ lenderId: m.lender.id, products: [m.product] }));
+}
