@@ -63,6 +63,8 @@ interface World {
   t0: { id: string; profileId: string; applicationId: string; continueUrl: string; submit: { lenderId: number; products: string[] } };
   /** A tenant whose referenceId the update probes change. */
   t2: string;
+  /** A tenant whose profile the update probes change (so T0's stays as the other probes need it). */
+  t3: string;
   /** Marketplace V1 profiles of the account: read by most probes, answers written, applied for, a case. */
   profile: string;
   answersProfile: string;
@@ -124,6 +126,8 @@ beforeAll(async () => {
   const appMatches = await json(await send('GET', `${B}/applications/${application.id}/matches`, t0Auth), 200);
   world.t0 = { id: t0.id, profileId: t0Profile.id, applicationId: application.id, continueUrl, submit: await easyMatch(appMatches.matches) };
   world.t2 = (await createTenant(app, owner.platformToken, 'T2')).id;
+  world.t3 = (await createTenant(app, owner.platformToken, 'T3')).id;
+  await json(await send('POST', `${B}/profile`, { ...bearer(owner.platformToken), 'service-tenant-id': world.t3 }, { companyInformation: { registrationNumber: '09876543' } }), 201);
 
   const [main, answers, apply, kase] = await Promise.all([answeredProfile(), answeredProfile(), answeredProfile(), answeredProfile()]);
   world.profile = main.uuid;
@@ -152,7 +156,11 @@ afterAll(() => app?.close());
 
 // --------------------------------------------------------------------------------------- probes
 
-/** Fresh state for one allowed credential, when a success consumes its object. */
+/**
+ * Fresh state for one allowed credential, when a success consumes its object (a lender application
+ * in the state a decision needs, a tenant without a profile…): so no probe needs to take a 409
+ * ("already done") as having passed the access decision, and none does.
+ */
 interface Fixture {
   [name: string]: unknown;
   /** Replaces the allowed credential (e.g. a tenant token of a fresh tenant). */
@@ -273,6 +281,11 @@ async function freshTenant(kind: TokenKind): Promise<Fixture> {
   return { tenantId: tenant.id, ...(kind === 'tenant' ? { credential: await factory.tenant(tenant.id, 'fresh tenant') } : {}) };
 }
 
+/** T3, whose profile the update probes change; a tenant credential becomes T3's token. */
+async function t3(kind: TokenKind): Promise<Fixture> {
+  return { tenantId: world.t3, ...(kind === 'tenant' ? { credential: await factory.tenant(world.t3, 'T3') } : {}) };
+}
+
 /** A lender application of a profile the kind may see, moved by lender A to the state the decision needs. */
 function decisionFixture(state: 'Offered' | 'Failed') {
   return async (kind: TokenKind): Promise<Fixture> => {
@@ -357,10 +370,12 @@ const PROBES: Probe[] = [
     prepare: freshTenant,
   }),
   ...[`${V2}/profile`, `${B}/profile`].map((path) =>
-    rest('tenantProfile.write', 'patch', path, () => ({ tenant: world.t0.id, body: { financials: { revenue: { code: 'GBP', value: 900000 } } } })),
+    rest('tenantProfile.write', 'patch', path, (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { financials: { revenue: { code: 'GBP', value: 900000 } } } }), { prepare: t3 }),
   ),
-  rest('tenantProfile.write', 'put', `${B}/profile`, () => ({ tenant: world.t0.id, body: { companyInformation: { registrationNumber: '09876543' } } })),
-  gql('tenantProfile.write', 'mutation', 'updateTenantProfile', () => ({ tenant: world.t0.id, variables: { input: { financials: { revenue: { code: 'GBP', value: 900000 } } } } })),
+  rest('tenantProfile.write', 'put', `${B}/profile`, (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { companyInformation: { registrationNumber: '09876543' } } }), { prepare: t3 }),
+  gql('tenantProfile.write', 'mutation', 'updateTenantProfile', (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, variables: { input: { financials: { revenue: { code: 'GBP', value: 900000 } } } } }), {
+    prepare: t3,
+  }),
 
   // Marketplace V1 profiles
   rest('profiles.create', 'post', `${V1}/profiles/anonymous`, () => ({ body: { countryCode: 'GB' } })),

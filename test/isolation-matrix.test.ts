@@ -245,8 +245,12 @@ const EXPECTED_403: readonly CallerName[] = ['t1NamingT0', 't0NamingT1', 'bTenan
 function fill<T>(value: T): T {
   if (typeof value === 'string') {
     const whole = /^\{([A-Z0-9]+)\}$/.exec(value);
-    if (whole?.[1] && whole[1] in ids) return ids[whole[1]] as T;
-    return value.replace(/\{([A-Z0-9]+)\}/g, (m, name: string) => (name in ids ? String(ids[name]) : m)) as T;
+    const known = (name: string) => {
+      if (!(name in ids)) throw new Error(`no fixture id {${name}}`);
+      return ids[name];
+    };
+    if (whole?.[1]) return known(whole[1]) as T;
+    return value.replace(/\{([A-Z0-9]+)\}/g, (_m, name: string) => String(known(name))) as T;
   }
   if (Array.isArray(value)) return value.map(fill) as T;
   if (value && typeof value === 'object' && !(value instanceof FormData)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)])) as T;
@@ -486,6 +490,7 @@ describe.concurrent('every object × every foreign caller: refused, revealing no
   )('%s', async ([, c, expected], { expect }) => {
     const outcome = await c.request.send(await CALLERS[c.caller].headers());
     expect(outcome.status, outcome.text.slice(0, 600)).toBe(expected);
+    expect(outcome.text, 'the route itself must exist').not.toContain('No such endpoint');
     expect(leaked(outcome.text)).toEqual([]);
   });
 });
