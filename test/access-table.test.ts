@@ -417,7 +417,7 @@ const PROBES: Probe[] = [
   gql('documents.write', 'mutation', 'attachDocument', (c) => ({
     variables: { profileId: profileFor(c.kind), fileName: 'accounts.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') },
   })),
-  nested('documents.write', 'Profile.documents (the list)', 'query.profile', 'query($u: ID!) { profile(uuid: $u) { documents { id } } }', (c) => ({ variables: { u: profileFor(c.kind) } })),
+  gql('documents.write', 'query', 'profileDocuments', (c) => ({ variables: { uuid: profileFor(c.kind) } })),
 
   // Questionnaires and answers
   rest('questionnaires.read', 'get', `${V1}/questionnaires`),
@@ -448,7 +448,7 @@ const PROBES: Probe[] = [
   // Matching and applying
   rest('funding.read', 'get', `${V1}/profiles/:uuid/funding/matches/count`, (c) => ({ params: { uuid: profileFor(c.kind) } })),
   rest('funding.read', 'get', `${V1}/profiles/:uuid/funding/matches/results`, (c) => ({ params: { uuid: profileFor(c.kind) } })),
-  nested('funding.read', 'Profile.matches', 'query.profile', 'query($u: ID!) { profile(uuid: $u) { matches { id } } }', (c) => ({ variables: { u: profileFor(c.kind) } })),
+  gql('funding.read', 'query', 'profileMatches', (c) => ({ variables: { uuid: profileFor(c.kind) } })),
   rest('funding.apply', 'post', `${V1}/profiles/:uuid/funding/apply`, () => ({ params: { uuid: world.applyProfile.uuid }, body: world.applyProfile.selection })),
   gql('funding.apply', 'mutation', 'applyToLenders', () => ({ variables: { profileId: world.applyProfile.uuid, selection: world.applyProfile.selection } })),
 
@@ -494,11 +494,10 @@ const PROBES: Probe[] = [
   rest('businessApplications.read', 'get', `${B}/applications/:applicationId/pre-selected`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),
   nested(
     'businessApplications.read',
-    'Profile.applications, Application.matches and Application.preselectedOffers',
-    'query.profile',
-    'query($u: ID!) { profile(uuid: $u) { applications { id matches { numberOfMatches } preselectedOffers { id } } } }',
-    // A Marketplace V1 token reads its own profile: what refuses it must be the applications' rule.
-    (c) => ({ tenant: world.t0.id, variables: { u: profileFor(c.kind) } }),
+    'application, Application.matches and Application.preselectedOffers',
+    'query.application',
+    'query($id: ID!) { application(id: $id) { id matches { numberOfMatches } preselectedOffers { id } } }',
+    () => ({ tenant: world.t0.id, variables: { id: world.t0.applicationId } }),
   ),
 
   // Lender Application API and the client's decisions

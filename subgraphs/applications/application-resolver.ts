@@ -21,6 +21,11 @@ export class ProfileApplicationsResolver {
 
 @Resolver(() => Application)
 export class ApplicationResolver {
+  @Query(() => Application, { description: "One of the tenant's Business V1 applications (tenant token or Service-tenant-id)" })
+  application(@Arg('id', () => ID) id: string, @Ctx() ctx: ServiceContext): Promise<applications.BusinessApplicationRecord> {
+    return applications.getApplication(ctx, id);
+  }
+
   @Mutation(() => Application, { description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id' })
   createApplication(@Arg('input', () => GraphQLJSONObject) input: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<Application> {
     return applications.createApplication(ctx, input);

@@ -16,6 +16,16 @@ function toGraphQL(search: FundingSearchResult): FundingSearch {
 
 @Resolver(() => Profile)
 export class ProfileMatchesResolver {
+  @Query(() => FundingSearch, { description: "A visible profile's matches, for callers holding funding:read alone (Profile.matches needs the profile readable)" })
+  async profileMatches(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
+    @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<FundingSearch> {
+    return toGraphQL(await profileMatches(ctx, uuid, { productTypes, explain }));
+  }
+
   @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match' })
   async matches(
     @Root() profile: Profile,

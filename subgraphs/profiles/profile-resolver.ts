@@ -61,6 +61,11 @@ export class ProfileResolver {
     return profile.merchantCashAdvance;
   }
 
+  @Query(() => [ProfileDocument], { description: "A visible profile's documents, for callers holding profile:write alone (GET …/documents)" })
+  profileDocuments(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
+    return documents.listDocuments(ctx, uuid);
+  }
+
   @FieldResolver(() => [ProfileDocument], { description: "The profile's documents" })
   documents(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
     return documents.listDocuments(ctx, profile.uuid);

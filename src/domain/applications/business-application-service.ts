@@ -173,6 +173,12 @@ export async function getPreselectedOffers(ctx: ServiceContext, id: unknown): Pr
     );
 }
 
+/** One of the tenant's applications (GraphQL application). */
+export async function getApplication(ctx: ServiceContext, id: unknown): Promise<BusinessApplicationRecord> {
+  const actor = requireAccess(ctx, 'businessApplications.read');
+  return toRecord(await findVisibleApplication(ctx, actor, id));
+}
+
 /** A profile's Business V1 applications (GraphQL Profile.applications). */
 export async function listProfileApplications(ctx: ServiceContext, profileUuid: string): Promise<BusinessApplicationRecord[]> {
   const actor = requireAccess(ctx, 'businessApplications.read');
