@@ -1,5 +1,6 @@
 /** Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile. */
 import { GraphQLJSONObject } from 'graphql-scalars';
+import type { z } from 'zod';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as cases from '../../src/domain/cases/case-service.js';
@@ -8,7 +9,24 @@ import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
-import { Profile, ProfileDocument, ProfileLegacy, ProfileUrl, Tenant } from './profile-types.js';
+import type * as schemas from '../../src/domain/profiles/profile-schemas.js';
+import {
+  Asset,
+  AssetSecurity,
+  BusinessProfile,
+  CompanyInformationPatchInput,
+  FinancialsPatchInput,
+  MerchantCashAdvanceData,
+  Person,
+  Profile,
+  ProfileDocument,
+  ProfileLegacy,
+  ProfileUrl,
+  Property,
+  Tenant,
+  TenantProfileSetUpInput,
+  TenantProfileUpdateInput,
+} from './profile-types.js';
 
 type Json = Record<string, unknown>;
 
@@ -40,32 +58,35 @@ export class ProfileResolver {
     return (await publicProfileOf(ctx, profile.uuid)).legacy;
   }
 
-  @FieldResolver(() => GraphQLJSONObject, { description: 'The answers of the questionnaires, as spec 2.2 nests them' })
+  @FieldResolver(() => GraphQLJSONObject, {
+    description:
+      'Free-form JSON: the questionnaires\' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them',
+  })
   async eligibilityRequest(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<Json> {
     return (await publicProfileOf(ctx, profile.uuid)).eligibilityRequest;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'Person (spec 2.1)' })
+  @FieldResolver(() => [Person])
   async persons(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
     return (await publicProfileOf(ctx, profile.uuid)).persons;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'Property (spec 2.1)' })
+  @FieldResolver(() => [Property])
   async properties(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
     return (await publicProfileOf(ctx, profile.uuid)).properties;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'Asset (spec 2.1)' })
+  @FieldResolver(() => [Asset])
   async assets(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
     return (await publicProfileOf(ctx, profile.uuid)).assets;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'AssetSecurity (spec 2.1)' })
+  @FieldResolver(() => [AssetSecurity])
   async assetsForSecurity(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
     return (await publicProfileOf(ctx, profile.uuid)).assetsForSecurity;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'MerchantCashAdvanceData (spec 2.1)' })
+  @FieldResolver(() => [MerchantCashAdvanceData])
   async merchantCashAdvance(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<unknown[]> {
     return (await publicProfileOf(ctx, profile.uuid)).merchantCashAdvance;
   }
@@ -109,7 +130,7 @@ export class ProfileResolver {
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/company: CompanyInformation (spec 2.1) merged in' })
   async patchProfileCompany(
     @Arg('uuid', () => ID) uuid: string,
-    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('input', () => CompanyInformationPatchInput) input: z.input<typeof schemas.CompanyInformationPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<profiles.ProfileSummary> {
     await profiles.patchCompanyInformation(ctx, uuid, input);
@@ -119,7 +140,7 @@ export class ProfileResolver {
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
   async patchProfileFinancials(
     @Arg('uuid', () => ID) uuid: string,
-    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('input', () => FinancialsPatchInput) input: z.input<typeof schemas.FinancialsPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<profiles.ProfileSummary> {
     await profiles.patchFinancials(ctx, uuid, input);
@@ -142,14 +163,17 @@ export class ProfileResolver {
     return true;
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'POST /profile: set up the tenant profile (Business V1 profile body)' })
-  setUpTenantProfile(@Arg('input', () => GraphQLJSONObject) input: Json, @Ctx() ctx: ServiceContext): Promise<tenantProfiles.BusinessProfile> {
+  @Mutation(() => BusinessProfile, { description: 'POST /profile: set up the tenant profile (Business V1 profile body); returns it as stored' })
+  setUpTenantProfile(
+    @Arg('input', () => TenantProfileSetUpInput) input: z.input<typeof schemas.TenantProfileSetUp>,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<tenantProfiles.BusinessProfile> {
     return tenantProfiles.setUpTenantProfile(ctx, input);
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true)' })
+  @Mutation(() => BusinessProfile, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true); returns the profile as stored' })
   updateTenantProfile(
-    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('input', () => TenantProfileUpdateInput) input: z.input<typeof schemas.TenantProfilePatch>,
     @Arg('replace', () => Boolean, { defaultValue: false }) replace: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<tenantProfiles.BusinessProfile> {
