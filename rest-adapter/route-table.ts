@@ -338,7 +338,7 @@ const businessV1Routes: RouteDefinition[] = [
     summary: "Create an application (body: the answer variant named by type); it fills the tenant's profile",
     successStatus: 201,
     surface: 'businessV1',
-    handle: (ctx, req) => applications.createApplication(ctx, req.body),
+    handle: async (ctx, req) => (await applications.createApplication(ctx, req.body)).response,
   },
   {
     method: 'get',

@@ -147,7 +147,7 @@ function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind)
   }
   const notes = [...outer.notes, ...element.notes.filter((n) => !outer.notes.includes(n))];
   const elementType = elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`);
-  if (elementType.note) notes.push(elementType.note);
+  if (elementType.note) notes.push(list ? elementType.note.replace(/^One of/, 'Each one of') : elementType.note);
   return {
     name: key,
     type: elementType.type,

@@ -30,6 +30,18 @@ export interface BusinessApplicationSummary {
 /** Spec 2.6 response: the request's fields but governmentBackedLoansExist, plus id, tradingAddress, type. */
 export type ApplicationResponse = Record<string, unknown> & { id: string; type: string; tradingAddress: string | null };
 
+/** A new application as stored (its questionnaire, its creation time) and as the REST response shows it. */
+export interface CreatedApplication {
+  stored: BusinessApplicationSummary;
+  response: ApplicationResponse;
+}
+
+const toSummary = (row: { id: string; type: string; createdAt: Date }): BusinessApplicationSummary => ({
+  id: row.id,
+  type: row.type,
+  createdAt: row.createdAt.toISOString(),
+});
+
 const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
 function toResponse(row: { id: string; answers: unknown }): ApplicationResponse {
@@ -48,7 +60,7 @@ function toResponse(row: { id: string; answers: unknown }): ApplicationResponse 
  * business-all-funding-products), validated by that questionnaire's JSON Schema without its outright
  * requirements (spec 2.6 marks none), non-empty. The tenant's profile is created if it has none.
  */
-export async function createApplication(ctx: ServiceContext, input: unknown): Promise<ApplicationResponse> {
+export async function createApplication(ctx: ServiceContext, input: unknown): Promise<CreatedApplication> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const tenantId = await resolveTenantId(ctx, actor);
   if (typeof input !== 'object' || input === null || Array.isArray(input) || Object.keys(input).length === 0) {
@@ -72,7 +84,7 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
     });
   });
   ctx.logger.info({ applicationId: row.id, tenantId }, 'business application created');
-  return toResponse(row);
+  return { stored: toSummary(row), response: toResponse(row) };
 }
 
 /** The caller's tenant's application, for writes (submitting it to a lender). */
@@ -188,5 +200,5 @@ export async function listProfileApplications(ctx: ServiceContext, profileUuid: 
     orderBy: { createdAt: 'asc' },
     select: { id: true, type: true, createdAt: true },
   });
-  return rows.map((r) => ({ id: r.id, type: r.type, createdAt: r.createdAt.toISOString() }));
+  return rows.map(toSummary);
 }

@@ -18,11 +18,9 @@ import { findTenantApplication } from '../applications/business-application-serv
 import { PRODUCT_TYPES } from '../matching/matching-engine.js';
 import { matchResults } from '../matching/matching-service.js';
 import { parseInput } from '../validation.js';
+import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 
-export interface SubmissionResult {
-  selectionId: string;
-  applications: Array<{ lenderId: number; applicationId: number }>;
-}
+export type SubmissionResult = SelectionSubmission;
 
 export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
   requireAccess(ctx, 'reviews.submit');
@@ -96,7 +94,7 @@ const SubmitBody = z.strictObject({
  * POST {business_v1_base}/applications/{applicationId}/submit {lenderId, products}: the integrator
  * sends its Business V1 application to one of its matched lenders (201 { applications }).
  */
-export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<{ applications: SubmissionResult['applications'] }> {
+export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<ApplicationSubmission> {
   const application = await findTenantApplication(ctx, applicationId);
   const body = parseInput(SubmitBody, input);
   const recorded = await matchResults(ctx, application.profileId, {}); // records the profile's current matches

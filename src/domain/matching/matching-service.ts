@@ -14,6 +14,7 @@ import { parseInput } from '../validation.js';
 import { applicantFacts } from './applicant-facts.js';
 import { matchProducts, PRODUCT_TYPES, type MatchOutcome } from './matching-engine.js';
 import { productCatalogue } from './product-catalogue.js';
+import type { MatchExplanation } from './funding-search-schemas.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
 
@@ -68,7 +69,7 @@ export interface FundingSearchDto {
     instantOffer: boolean;
     reasons?: string[];
   }>;
-  explanation?: { missing: string[]; rejections: Array<{ lender: { id: number }; product: string; productId: number; reasons: string[] }> };
+  explanation?: MatchExplanation;
 }
 
 /** GET /profiles/{uuid}/funding/matches/results → the FundingSearch (spec 2.3), recorded. */
