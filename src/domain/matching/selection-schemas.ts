@@ -1,4 +1,4 @@
-/** A lender selected for the review queue (spec 2.3 "Selected lender"), declared once for the request body and the GraphQL types. */
+/** A lender selected with product types from its matches (spec 2.3 "Selected lender"): an item of the apply body, the submit body, and their GraphQL types. */
 import { z } from 'zod';
 import { PRODUCT_TYPES } from './matching-engine.js';
 
