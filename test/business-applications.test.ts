@@ -27,6 +27,17 @@ async function tenantAuth(): Promise<{ tenantId: string; auth: Record<string, st
 const send = (method: string, path: string, auth: Record<string, string>, body?: unknown) =>
   fetch(`${app.url}${B}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 
+/** A matched lender (lowest id) whose required fields the application's answers provide: the company number and contact details. */
+async function answerableMatch(applicationId: string, auth: Record<string, string>): Promise<{ lender: { id: number; name: string }; product: string }> {
+  const matches = await (await send('GET', `/applications/${applicationId}/matches`, auth)).json();
+  const lenders = await app.runtime.database.prisma.lender.findMany({
+    where: { id: { in: matches.matches.map((m: { lender: { id: number } }) => m.lender.id) } },
+    orderBy: { id: 'asc' },
+  });
+  const lender = lenders.find((l) => (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)))!;
+  return { lender, product: matches.matches.find((m: { lender: { id: number } }) => m.lender.id === lender.id).product };
+}
+
 beforeAll(async () => {
   app = await startTestApp();
   me = await signUpIntegrator(app);
@@ -128,15 +139,27 @@ describe('matches and pre-selected offers', () => {
 });
 
 describe('GraphQL', () => {
-  it('createApplication, then Application.matches (federated) and preselectedOffers', async () => {
-    const { graphql } = await import('./support/graphql-client.js');
+  it('createApplication returns the application as stored, then Application.matches (federated) and typed preselectedOffers as REST answers them', async () => {
+    const { graphql, selectedFrom, selectionSet } = await import('./support/graphql-client.js');
     const { auth } = await tenantAuth();
-    const created = await graphql(app.url, 'mutation($i: JSONObject!) { createApplication(input: $i) { id } }', { i: APPLICATION }, auth);
+    const created = await graphql(app.url, 'mutation($i: JSONObject!) { createApplication(input: $i) { id type createdAt } }', { i: APPLICATION }, auth);
     expect(created.errors).toBeUndefined();
-    const id = created.data?.createApplication.id;
+    const stored = await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.data?.createApplication.id } });
+    expect(created.data?.createApplication).toEqual({ id: stored.id, type: 'business-all-funding-products', createdAt: stored.createdAt.toISOString() });
+    expect(stored.type).toBe('business-all-funding-products');
+
+    const offerSelection = {
+      id: true, status: true, type: true, isPreselected: true, productType: true, profileUuid: true, reference: true, securityRequired: true,
+      termLoan: { maximumAmount: true, minimumAmount: true, interestCharge: true, rate: true, interestRate: true, term: true, monthlyRepayment: true, totalRepayment: true, totalFees: true, promotion: true },
+      assetFinance: { advanceAmount: true, deposit: true, term: true, productOption: true, representativeAPR: true },
+      merchantCashAdvance: { fundingAmount: true, sweep: true, ratio: true, totalFees: true },
+      invoiceFinance: { maximumCreditLine: true, advanceRate: true, facility: true, contractLength: true, confidential: true },
+      tradeFinance: { maximumCreditLine: true, contractLength: true, likelihoodOfAcceptance: true },
+      commercialProperty: { fundingAmount: true, mortgageTerm: true, dealTerm: true, rateType: true, exitFee: true },
+    } as const;
     const res = await graphql(
       app.url,
-      'mutation($i: JSONObject!) { createApplication(input: $i) { id matches { numberOfMatches matches { lender { id name } product fees { arrangementFees } likelihood instantOffer } } preselectedOffers { status productObject product } } }',
+      `mutation($i: JSONObject!) { createApplication(input: $i) { id matches { numberOfMatches matches { lender { id name } product fees { arrangementFees } likelihood instantOffer } } preselectedOffers ${selectionSet(offerSelection)} } }`,
       { i: APPLICATION },
       auth,
     );
@@ -144,8 +167,12 @@ describe('GraphQL', () => {
     const application = res.data?.createApplication;
     expect(application.matches.numberOfMatches).toBe(application.matches.matches.length);
     expect(application.preselectedOffers.length).toBeGreaterThan(0);
-    expect(application.preselectedOffers[0]).toMatchObject({ status: 'PRE_SELECTED', productObject: expect.any(String), product: expect.any(Object) });
-    expect(id).toEqual(expect.any(String));
+    const rest = await (await send('GET', `/applications/${application.id}/pre-selected`, auth)).json();
+    expect(application.preselectedOffers).toEqual(selectedFrom(rest, offerSelection));
+    for (const offer of application.preselectedOffers) {
+      const productObjects = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'].filter((name) => offer[name] !== null);
+      expect(productObjects).toHaveLength(1);
+    }
   });
 
   it('staff (admin scope) add a lender and a product that then matches; integrators cannot', async () => {
@@ -161,9 +188,12 @@ describe('GraphQL', () => {
       productType: 'TERM_LOAN', name: 'Test term loan', minAmount: 10000, maxAmount: 1000000, minTermMonths: 6, maxTermMonths: 60,
       annualRateMin: 7, annualRateMax: 12, likelihoodBase: 0.95, instantOffer: true,
     };
-    const saved = await graphql(app.url, 'mutation($l: Int!, $p: JSONObject!) { saveLenderProduct(lenderId: $l, input: $p) { products { productType name } } }', { l: lenderId, p: product }, staff);
+    const saved = await graphql(app.url, 'mutation($l: Int!, $p: LenderProductInput!) { saveLenderProduct(lenderId: $l, input: $p) { products { productType name } } }', { l: lenderId, p: product }, staff);
     expect(saved.data?.saveLenderProduct.products).toEqual([{ productType: 'TERM_LOAN', name: 'Test term loan' }]);
-    const bad = await graphql(app.url, 'mutation($l: Int!, $p: JSONObject!) { saveLenderProduct(lenderId: $l, input: $p) { id } }', { l: lenderId, p: { ...product, maxAmount: 1 } }, staff);
+    const stored = await app.runtime.database.prisma.lenderProduct.findFirstOrThrow({ where: { lenderId } });
+    const decimals = { minAmount: Number(stored.minAmount), maxAmount: Number(stored.maxAmount), annualRateMin: Number(stored.annualRateMin), annualRateMax: Number(stored.annualRateMax), likelihoodBase: Number(stored.likelihoodBase) };
+    expect({ ...stored, ...decimals }).toMatchObject({ ...product, minGrade: 'E', countries: ['GB'], requirements: {} });
+    const bad = await graphql(app.url, 'mutation($l: Int!, $p: LenderProductInput!) { saveLenderProduct(lenderId: $l, input: $p) { id } }', { l: lenderId, p: { ...product, maxAmount: 1 } }, staff);
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/maxAmount', message: 'must be at least minAmount' }] });
 
     const { auth } = await tenantAuth();
@@ -171,8 +201,104 @@ describe('GraphQL', () => {
     const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
     expect(matches.matches.map((m: { lender: { id: number } }) => m.lender.id)).toContain(lenderId);
 
+    const renamed = await graphql(app.url, 'mutation($id: Int!) { updateLender(id: $id, input: { responseTimeHours: 12 }) { name responseTimeHours } }', { id: lenderId }, staff);
+    expect(renamed.data?.updateLender).toEqual({ name: 'Northern Test Capital', responseTimeHours: 12 });
+
     const denied = await graphql(app.url, 'mutation { createLender(input: { name: "Nope" }) { id } }', {}, bearer(me.loginToken));
     expect(denied.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('submitApplicationToLender and acceptOffer return what was stored, field by field, in the shape the lender API declares', async () => {
+    const { graphql, selectedFrom, selectionSet } = await import('./support/graphql-client.js');
+    const { lenderCredentials, lenderIdToken } = await import('./support/identities.js');
+    const { FundingApplicationDocument } = await import('../src/domain/lender-api/funding-application-schemas.js');
+    const db = app.runtime.database.prisma;
+    const { auth } = await tenantAuth();
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const { lender: easy, product } = await answerableMatch(created.id, auth);
+
+    const submitted = await graphql(
+      app.url,
+      'mutation($a: ID!, $l: Int!, $p: [String!]!) { submitApplicationToLender(applicationId: $a, lenderId: $l, products: $p) { applications { lenderId applicationId } } }',
+      { a: created.id, l: easy.id, p: [product] },
+      auth,
+    );
+    expect(submitted.errors).toBeUndefined();
+    const rows = await db.lenderApplication.findMany({ where: { businessApplicationId: created.id } });
+    expect(submitted.data?.submitApplicationToLender).toEqual({ applications: rows.map((r) => ({ lenderId: r.lenderId, applicationId: r.id })) });
+    const id = rows[0]!.id;
+
+    const lender = bearer(await lenderIdToken(app, await lenderCredentials(app, easy.id)));
+    const offerBody = {
+      reference: `GQL-${id}`,
+      status: 'FINAL',
+      expiryDate: '2031-01-31',
+      comment: 'Subject to contract',
+      termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 24, interestRate: 0.79, totalRepayment: 166512.34, arrangementFee: { code: 'GBP', value: 1500 }, likelihoodOfAcceptance: 0.8 },
+    };
+    expect((await fetch(`${app.url}/api/platform/v1/funding/applications/${id}/offer`, { method: 'POST', headers: { ...lender, 'content-type': 'application/json' }, body: JSON.stringify(offerBody) })).status).toBe(200);
+
+    const documentSelection = {
+      apiProvider: { url: true, updateUrl: true, authorizationToken: true },
+      application: {
+        id: true, reference: true, status: true, responseReason: true, comment: true, acceptedAt: true, invalidatedAt: true,
+        fundingSearch: { id: true, status: true, amount: true, period: true, statusLabel: true, author: { id: true }, useOfFunds: true, urgency: true },
+        fundingMatch: { id: true, offerId: true, products: true, productNames: true, canUseInstantOffer: true, canUseInstantApplication: true, lender: { id: true, entityId: true, companyName: true, logo: true }, status: true },
+        profile: {
+          basicCompanyDetails: { contactName: true, contactEmail: true, companyName: true, companyNumber: true, companyType: true, vatRegistered: true, tradingFrom: true, tradingPeriod: true, creditScore: true, sectorName: true },
+          directorOrSecretaryDetails: { fullName: true, dateOfBirth: true },
+          tradeHistory: { year: true, revenue: true },
+          guarantorAssetsForSecurity: { hasUkHomeownerDirector: true, estimatedSecurity: true, guarantorAssets: { owner: true } },
+          invoiceFinancing: { debtorsValue: true },
+          eposTerminalInfo: { terminalId: true },
+          assetsToFinance: { assetType: true },
+          attachments: { id: true, url: true },
+        },
+        offer: {
+          id: true, reference: true, status: true, expiryDate: true, comment: true, decision: true,
+          termLoan: { maximumAmount: { code: true, value: true }, term: true, interestRate: true, totalRepayment: true, totalFees: true, arrangementFee: { value: true }, likelihoodOfAcceptance: true, likelihoodOfRate: true },
+          invoiceFinance: { facility: true },
+        },
+      },
+    } as const;
+    const accepted = await graphql(app.url, `mutation($id: Int!) { acceptOffer(applicationId: $id) ${selectionSet(documentSelection)} }`, { id }, auth);
+    expect(accepted.errors).toBeUndefined();
+
+    const row = await db.lenderApplication.findUniqueOrThrow({ where: { id }, include: { offers: true } });
+    const offer = row.offers.find((o) => o.supersededAt === null)!;
+    const payload = row.payload as { apiProvider: unknown; application: Record<string, unknown> };
+    const termLoan = offer.product as { maximumAmount: { value: number }; totalRepayment: number };
+    const stored = {
+      apiProvider: payload.apiProvider,
+      application: {
+        ...payload.application,
+        id: row.id,
+        reference: row.reference,
+        status: row.status,
+        responseReason: row.responseReason,
+        comment: row.comment,
+        acceptedAt: Math.floor(row.acceptedAt!.getTime() / 1000),
+        invalidatedAt: null,
+        offer: {
+          id: offer.id,
+          reference: offer.reference,
+          status: offer.status,
+          expiryDate: offer.expiryDate!.toISOString(),
+          comment: offer.comment,
+          decision: offer.decision,
+          // Computed as the offer is fetched (spec 2.7), not stored.
+          termLoan: { ...termLoan, totalFees: Math.round(Math.abs(termLoan.totalRepayment - termLoan.maximumAmount.value) * 100) / 100 },
+        },
+      },
+    };
+    expect(row.status).toBe('Client Accepted');
+    expect(offer.decision).toBe('ACCEPTED');
+    expect(accepted.data?.acceptOffer).toEqual(selectedFrom(stored, documentSelection));
+
+    // The lender API's REST body is exactly the declared shape, and GraphQL answers the same values.
+    const rest = await (await fetch(`${app.url}/api/platform/v1/funding/applications/${id}`, { headers: lender })).json();
+    expect(FundingApplicationDocument.parse(rest)).toEqual(rest);
+    expect(accepted.data?.acceptOffer).toEqual(selectedFrom(rest, documentSelection));
   });
 });
 
@@ -180,11 +306,8 @@ describe('POST /applications/{id}/submit', () => {
   it('sends the application to a matched lender (201), whose webhook is queued; a lender it does not match is 422', async () => {
     const { auth } = await tenantAuth();
     const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
-    const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
     const db = app.runtime.database.prisma;
-    const lenders = await db.lender.findMany({ where: { id: { in: matches.matches.map((m: { lender: { id: number } }) => m.lender.id) } } });
-    const easy = lenders.find((l) => !/tradeHistory|directorOrSecretaryDetails/.test(JSON.stringify(l.requiredFields)))!;
-    const product = matches.matches.find((m: { lender: { id: number } }) => m.lender.id === easy.id).product;
+    const { lender: easy, product } = await answerableMatch(created.id, auth);
     const res = await send('POST', `/applications/${created.id}/submit`, auth, { lenderId: easy.id, products: [product] });
     expect(res.status).toBe(201);
     const { applications } = await res.json();

@@ -143,22 +143,34 @@ describe('GraphQL', () => {
     const { createAccountWithUser } = await import('../src/domain/identity/bootstrap.js');
     const { signIn } = await import('./support/identities.js');
     const uuid = await profileWith(ACME_ANSWERS);
-    const res = await graphql(app.url, 'query($u: ID!) { profile(uuid: $u) { companyName matches(explain: true) { id amount matches { lender { id name average } product likelihood reasons } explanation } } }', { u: uuid }, auth);
+    const res = await graphql(
+      app.url,
+      'query($u: ID!) { profile(uuid: $u) { companyName matches(explain: true) { id amount matches { lender { id name average } product likelihood reasons } explanation { missing rejections { lender { id } product productId reasons } } } } }',
+      { u: uuid },
+      auth,
+    );
     expect(res.errors).toBeUndefined();
     const search = res.data?.profile.matches;
     expect(res.data?.profile.companyName).toBe('ACME WIDGETS LIMITED');
     expect(search.matches[0]).toMatchObject({ lender: { id: expect.any(Number), name: expect.any(String), average: expect.any(String) }, reasons: expect.any(Array) });
+    const rest = await (await get(`/profiles/${uuid}/funding/matches/results?explain=true`)).json();
+    expect(search.explanation).toEqual(rest.explanation);
     expect(search.explanation.missing).toEqual([]);
 
     const first = search.matches[0];
-    const applied = await graphql(app.url, 'mutation($u: ID!, $s: JSON!) { applyToLenders(profileId: $u, selection: $s) { id matches { lender { id } product } } }', { u: uuid, s: [{ lenderId: first.lender.id, products: [first.product] }] }, auth);
+    const applied = await graphql(
+      app.url,
+      'mutation($u: ID!, $s: [SelectedLenderInput!]!) { applyToLenders(profileId: $u, selection: $s) { id matches { lender { id } product } } }',
+      { u: uuid, s: [{ lenderId: first.lender.id, products: [first.product] }] },
+      auth,
+    );
     expect(applied.data?.applyToLenders.matches).toEqual([{ lender: { id: first.lender.id }, product: first.product }]);
     const tooMany = await graphql(app.url, 'mutation($u: ID!) { applyToLenders(profileId: $u, selection: []) { id } }', { u: uuid }, auth);
     expect(tooMany.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST' });
 
     await createAccountWithUser(app.runtime.database.prisma, { environment: 'demo', accountName: 'staff', email: 'specialist@example.test', password: 'specialist-password', role: 'STAFF' });
     const staff = bearer(await signIn(app, 'specialist@example.test', 'specialist-password'));
-    const queue = await graphql(app.url, '{ reviewQueue(state: "PENDING_REVIEW") { profileId state selection } }', {}, staff);
+    const queue = await graphql(app.url, '{ reviewQueue(state: "PENDING_REVIEW") { profileId state selection { lenderId products } } }', {}, staff);
     expect(queue.data?.reviewQueue).toContainEqual({ profileId: uuid, state: 'PENDING_REVIEW', selection: [{ lenderId: first.lender.id, products: [first.product] }] });
     const notStaff = await graphql(app.url, '{ reviewQueue { id } }', {}, auth);
     expect(notStaff.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });

@@ -7,9 +7,19 @@ import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStat
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
-import { Application, ApplicationStatusChange, OfferStatusChange, PreselectedOffer, Profile, WebhookDelivery } from './application-types.js';
-
-const PRODUCT_OBJECTS = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'];
+import type * as preselected from '../../src/domain/offers/preselected-offer-schemas.js';
+import type { FundingApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
+import type { ApplicationSubmission as ApplicationSubmissionResult } from '../../src/domain/lender-api/submission-schemas.js';
+import {
+  Application,
+  ApplicationStatusChange,
+  ApplicationSubmission,
+  FundingApplication,
+  OfferStatusChange,
+  PreselectedOffer,
+  Profile,
+  WebhookDelivery,
+} from './application-types.js';
 
 @Resolver(() => Profile)
 export class ProfileApplicationsResolver {
@@ -26,43 +36,46 @@ export class ApplicationResolver {
     return applications.getApplication(ctx, id);
   }
 
-  @Mutation(() => Application, { description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id' })
-  createApplication(@Arg('input', () => GraphQLJSONObject) input: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<Application> {
+  @Mutation(() => Application, { description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id. Returns the application as stored' })
+  createApplication(
+    @Arg('input', () => GraphQLJSONObject, {
+      description:
+        "Free-form JSON: the answers of the questionnaire named by `type` (default business-all-funding-products), one of several answer variants whose fields differ; validated by that questionnaire's JSON Schema (questionnaireJsonSchema), errors naming JSON pointers",
+    })
+    input: Record<string, unknown>,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<Application> {
     return applications.createApplication(ctx, input);
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: "The client accepts the current offer on a lender application (its funding application document after)" })
-  acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
+  @Mutation(() => FundingApplication, { description: 'The client accepts the current offer on a lender application; returns its funding application document after' })
+  acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<FundingApplicationDocument> {
     return decideOnOffer(ctx, applicationId, 'accept');
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'Send a Business V1 application to one of its matched lenders: { applications: [{ lenderId, applicationId }] }' })
+  @Mutation(() => ApplicationSubmission, { description: 'Send a Business V1 application to one of its matched lenders (POST /applications/{id}/submit)' })
   submitApplicationToLender(
     @Arg('applicationId', () => ID) applicationId: string,
     @Arg('lenderId', () => Int) lenderId: number,
     @Arg('products', () => [String]) products: string[],
     @Ctx() ctx: ServiceContext,
-  ): Promise<object> {
+  ): Promise<ApplicationSubmissionResult> {
     return submitBusinessApplication(ctx, applicationId, { lenderId, products });
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'After a Failed answer and a fix: send the lender application again' })
-  resubmitApplication(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
+  @Mutation(() => FundingApplication, { description: 'After a Failed answer and a fix: send the lender application again; returns its funding application document' })
+  resubmitApplication(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<FundingApplicationDocument> {
     return resubmit(ctx, applicationId);
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'The client declines the current offer on a lender application' })
-  declineOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<object> {
+  @Mutation(() => FundingApplication, { description: 'The client declines the current offer on a lender application; returns its funding application document after' })
+  declineOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<FundingApplicationDocument> {
     return decideOnOffer(ctx, applicationId, 'decline');
   }
 
   @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected)' })
-  async preselectedOffers(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<PreselectedOffer[]> {
-    const offers = await applications.getPreselectedOffers(ctx, application.id);
-    return offers.map((offer) => {
-      const productObject = PRODUCT_OBJECTS.find((name) => name in offer) ?? 'termLoan';
-      return { ...offer, productObject, product: offer[productObject] as Record<string, unknown> };
-    });
+  preselectedOffers(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<preselected.PreselectedOffer[]> {
+    return applications.getPreselectedOffers(ctx, application.id);
   }
 }
 

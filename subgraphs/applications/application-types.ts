@@ -1,6 +1,13 @@
-/** GraphQL types of the applications subgraph. */
-import { GraphQLJSONObject } from 'graphql-scalars';
+/** GraphQL types of the applications subgraph; the offer and lender documents derive from their zod declarations. */
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { FundingApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
+import { ApplicationSubmission as ApplicationSubmissionSchema } from '../../src/domain/lender-api/submission-schemas.js';
+import { PreselectedOffer as PreselectedOfferSchema } from '../../src/domain/offers/preselected-offer-schemas.js';
+import { objectTypeFrom } from '../shared/zod-graphql-types.js';
+
+export const PreselectedOffer = objectTypeFrom(PreselectedOfferSchema);
+export const FundingApplication = objectTypeFrom(FundingApplicationDocument);
+export const ApplicationSubmission = objectTypeFrom(ApplicationSubmissionSchema);
 
 @ObjectType({ description: 'A Business V1 funding application (spec 2.6)' })
 @Directive('@key(fields: "id")')
@@ -8,7 +15,7 @@ export class Application {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String, { description: 'Questionnaire variant, e.g. business-all-funding-products' })
+  @Field(() => String, { description: 'The questionnaire (answer variant) it was made with, e.g. business-all-funding-products' })
   type!: string;
 
   @Field(() => String)
@@ -21,23 +28,6 @@ export class Application {
 export class Profile {
   @Field(() => ID)
   uuid!: string;
-}
-
-@ObjectType({ description: 'A pre-selected instant offer (spec 2.6)' })
-export class PreselectedOffer {
-  @Field(() => ID) id!: string;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String, { description: 'PRE_SELECTED' }) status!: string;
-  @Field(() => String, { description: 'INSTANT_OFFER' }) type!: string;
-  @Field(() => Boolean) isPreselected!: boolean;
-  @Field(() => String) productType!: string;
-  @Field(() => String) reference!: string;
-  @Field(() => String) publicComment!: string;
-  @Field(() => [String]) securityRequired!: string[];
-  @Field(() => String) expiryDate!: string;
-  @Field(() => String, { description: 'Name of the product object: termLoan, assetFinance, merchantCashAdvance, invoiceFinance, tradeFinance or commercialProperty' })
-  productObject!: string;
-  @Field(() => GraphQLJSONObject, { description: 'The product object of spec 2.6 with its figures' }) product!: Record<string, unknown>;
 }
 
 @ObjectType({ description: 'A lender application moved to a new status (spec 3)' })

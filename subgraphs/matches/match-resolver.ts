@@ -1,5 +1,4 @@
 /** Thin adapters: Profile.matches, applying to preferred lenders, and the staff review queue. */
-import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import { applyToLenders, listReviewQueue, type ReviewSelectionDto } from '../../src/domain/matching/apply-service.js';
@@ -7,8 +6,8 @@ import { profileMatches } from '../../src/domain/matching/matching-service.js';
 import type { FundingSearchResult } from '../../src/domain/matching/funding-search.js';
 import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
 import { Application, Profile } from './lender-types.js';
-import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectionSubmission } from './match-types.js';
-import { submitReviewedSelection } from '../../src/domain/lender-api/submission-service.js';
+import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectedLenderInput, SelectionSubmission } from './match-types.js';
+import { submitReviewedSelection, type SubmissionResult } from '../../src/domain/lender-api/submission-service.js';
 
 function toGraphQL(search: FundingSearchResult): FundingSearch {
   return { ...search, id: search.id ?? null };
@@ -42,7 +41,7 @@ export class ApplyResolver {
   @Mutation(() => FundingSearch, { description: 'POST /profiles/{uuid}/funding/apply: 1-4 preferred lenders to the review queue' })
   async applyToLenders(
     @Arg('profileId', () => ID) profileId: string,
-    @Arg('selection', () => GraphQLJSON, { description: '[{ lenderId, products }]' }) selection: unknown,
+    @Arg('selection', () => [SelectedLenderInput], { description: '1 to 4 lenders among the profile\'s current matches' }) selection: unknown[],
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearch> {
@@ -50,7 +49,7 @@ export class ApplyResolver {
   }
 
   @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })
-  submitReviewedSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<SelectionSubmission> {
+  submitReviewedSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<SubmissionResult> {
     return submitReviewedSelection(ctx, selectionId);
   }
 

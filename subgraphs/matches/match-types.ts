@@ -1,6 +1,14 @@
 /** GraphQL types of matching: a profile's FundingSearch, its matches, and the staff review queue. */
-import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { SelectionSubmission as SelectionSubmissionSchema } from '../../src/domain/lender-api/submission-schemas.js';
+import { MatchExplanation as MatchExplanationSchema, type MatchExplanation as MatchExplanationResult } from '../../src/domain/matching/funding-search-schemas.js';
+import { SelectedLender as SelectedLenderSchema } from '../../src/domain/matching/selection-schemas.js';
+import { inputTypeFrom, objectTypeFrom } from '../shared/zod-graphql-types.js';
+
+export const MatchExplanation = objectTypeFrom(MatchExplanationSchema);
+export const SelectedLender = objectTypeFrom(SelectedLenderSchema);
+export const SelectedLenderInput = inputTypeFrom(SelectedLenderSchema);
+export const SelectionSubmission = objectTypeFrom(SelectionSubmissionSchema);
 
 @ObjectType({ description: 'The lender of a match (spec 2.6 lender object)' })
 export class MatchLender {
@@ -29,7 +37,7 @@ export class FundingSearch {
   @Field(() => Int, { nullable: true, description: 'The recorded search (null from a query for a search never recorded: queries record nothing)' }) id!: number | null;
   @Field(() => Float) amount!: number;
   @Field(() => [Match]) matches!: Match[];
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'With explain: { missing, rejections }' }) explanation?: Record<string, unknown> | null;
+  @Field(() => MatchExplanation, { nullable: true, description: 'With explain only' }) explanation?: MatchExplanationResult | null;
 }
 
 @ObjectType({ description: "A selection in the funding specialists' review queue" })
@@ -38,7 +46,7 @@ export class ReviewSelection {
   @Field(() => ID) profileId!: string;
   @Field(() => Int) fundingSearchId!: number;
   @Field(() => String, { description: 'PENDING_REVIEW, IN_REVIEW, SUBMITTED or CLOSED' }) state!: string;
-  @Field(() => GraphQLJSON, { description: '[{ lenderId, products }]' }) selection!: unknown;
+  @Field(() => [SelectedLender]) selection!: unknown;
   @Field(() => String) createdAt!: string;
 }
 
@@ -62,16 +70,4 @@ export class ApplicationMatch {
 export class ApplicationMatchList {
   @Field(() => Int) numberOfMatches!: number;
   @Field(() => [ApplicationMatch]) matches!: ApplicationMatch[];
-}
-
-@ObjectType()
-export class SubmittedApplication {
-  @Field(() => Int) lenderId!: number;
-  @Field(() => Int) applicationId!: number;
-}
-
-@ObjectType({ description: 'A reviewed selection sent to its lenders' })
-export class SelectionSubmission {
-  @Field(() => ID) selectionId!: string;
-  @Field(() => [SubmittedApplication]) applications!: SubmittedApplication[];
 }

@@ -1,12 +1,12 @@
 /** GraphQL type of a non-funding case (spec 2.3 Case), with its state history. */
-import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Currency } from './profile-types.js';
 
 @ObjectType()
 export class CaseDetails {
   @Field(() => String) title!: string;
   @Field(() => String) description!: string;
-  @Field(() => GraphQLJSON, { nullable: true, description: 'A Currency amount when the case has one (e.g. the claim)' }) amount!: unknown;
+  @Field(() => Currency, { nullable: true, description: 'When the case has one (e.g. the claim)' }) amount!: unknown;
 }
 
 @ObjectType()

@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../src/domain/context.js';
 import * as companies from '../../src/domain/companies/company-service.js';
 import type { SearchHit } from '../../src/domain/companies/company-registry.js';
 import { getCreditReport } from '../../src/domain/profiles/tenant-profile-service.js';
-import { Company, CompanySearchHit, CreditReport } from './company-types.js';
+import { CompanySearchHit, CreditReport } from './company-types.js';
+import { CompanyInformation } from './profile-types.js';
 
 @Resolver()
 export class CompanyResolver {
@@ -18,7 +19,7 @@ export class CompanyResolver {
     return companies.searchCompanies(ctx, term, { countryCode, limit });
   }
 
-  @Query(() => Company, { description: 'One company of the registry (Marketplace V1 grades A-E)' })
+  @Query(() => CompanyInformation, { description: 'One company of the registry (Marketplace V1 grades A-E)' })
   company(
     @Arg('registrationNumber', () => String) registrationNumber: string,
     @Arg('countryCode', () => String, { nullable: true }) countryCode: string | undefined,

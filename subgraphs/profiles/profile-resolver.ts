@@ -1,5 +1,6 @@
 /** Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile. */
 import { GraphQLJSONObject } from 'graphql-scalars';
+import type { z } from 'zod';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as cases from '../../src/domain/cases/case-service.js';
@@ -9,7 +10,24 @@ import * as profiles from '../../src/domain/profiles/profile-service.js';
 import type { ProfileRecord } from '../../src/domain/profiles/profile-records.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
-import { Profile, ProfileDocument, ProfileLegacy, ProfileUrl, Tenant } from './profile-types.js';
+import type * as schemas from '../../src/domain/profiles/profile-schemas.js';
+import {
+  Asset,
+  AssetSecurity,
+  BusinessProfile,
+  CompanyInformationPatchInput,
+  FinancialsPatchInput,
+  MerchantCashAdvanceData,
+  Person,
+  Profile,
+  ProfileDocument,
+  ProfileLegacy,
+  ProfileUrl,
+  Property,
+  Tenant,
+  TenantProfileSetUpInput,
+  TenantProfileUpdateInput,
+} from './profile-types.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,32 +49,35 @@ export class ProfileResolver {
     return profile.legacy;
   }
 
-  @FieldResolver(() => GraphQLJSONObject, { description: 'The answers of the questionnaires, as spec 2.2 nests them' })
+  @FieldResolver(() => GraphQLJSONObject, {
+    description:
+      'Free-form JSON: the questionnaires\' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them',
+  })
   eligibilityRequest(@Root() profile: ProfileRecord): Json {
     return profile.eligibilityRequest;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'Person (spec 2.1)' })
+  @FieldResolver(() => [Person])
   persons(@Root() profile: ProfileRecord): unknown[] {
     return profile.persons;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'Property (spec 2.1)' })
+  @FieldResolver(() => [Property])
   properties(@Root() profile: ProfileRecord): unknown[] {
     return profile.properties;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'Asset (spec 2.1)' })
+  @FieldResolver(() => [Asset])
   assets(@Root() profile: ProfileRecord): unknown[] {
     return profile.assets;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'AssetSecurity (spec 2.1)' })
+  @FieldResolver(() => [AssetSecurity])
   assetsForSecurity(@Root() profile: ProfileRecord): unknown[] {
     return profile.assetsForSecurity;
   }
 
-  @FieldResolver(() => [GraphQLJSONObject], { description: 'MerchantCashAdvanceData (spec 2.1)' })
+  @FieldResolver(() => [MerchantCashAdvanceData])
   merchantCashAdvance(@Root() profile: ProfileRecord): unknown[] {
     return profile.merchantCashAdvance;
   }
@@ -105,7 +126,7 @@ export class ProfileResolver {
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/company: CompanyInformation (spec 2.1) merged in' })
   async patchProfileCompany(
     @Arg('uuid', () => ID) uuid: string,
-    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('input', () => CompanyInformationPatchInput) input: z.input<typeof schemas.CompanyInformationPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
     return profiles.patchCompanyInformation(ctx, uuid, input);
@@ -114,7 +135,7 @@ export class ProfileResolver {
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
   async patchProfileFinancials(
     @Arg('uuid', () => ID) uuid: string,
-    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('input', () => FinancialsPatchInput) input: z.input<typeof schemas.FinancialsPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
     return profiles.patchFinancials(ctx, uuid, input);
@@ -135,14 +156,17 @@ export class ProfileResolver {
     return true;
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'POST /profile: set up the tenant profile (Business V1 profile body)' })
-  setUpTenantProfile(@Arg('input', () => GraphQLJSONObject) input: Json, @Ctx() ctx: ServiceContext): Promise<tenantProfiles.BusinessProfile> {
+  @Mutation(() => BusinessProfile, { description: 'POST /profile: set up the tenant profile (Business V1 profile body); returns it as stored' })
+  setUpTenantProfile(
+    @Arg('input', () => TenantProfileSetUpInput) input: z.input<typeof schemas.TenantProfileSetUp>,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<tenantProfiles.BusinessProfile> {
     return tenantProfiles.setUpTenantProfile(ctx, input);
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true)' })
+  @Mutation(() => BusinessProfile, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true); returns the profile as stored' })
   updateTenantProfile(
-    @Arg('input', () => GraphQLJSONObject) input: Json,
+    @Arg('input', () => TenantProfileUpdateInput) input: z.input<typeof schemas.TenantProfilePatch>,
     @Arg('replace', () => Boolean, { defaultValue: false }) replace: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<tenantProfiles.BusinessProfile> {

@@ -1,6 +1,27 @@
-/** GraphQL types of the profiles subgraph. Profile is an entity the other subgraphs extend by uuid. */
-import { GraphQLJSONObject } from 'graphql-scalars';
+/**
+ * GraphQL types of the profiles subgraph. Profile is an entity the other subgraphs extend by uuid.
+ * The profile documents and bodies are derived from their zod declarations (profile-schemas.ts);
+ * stored documents are read as the Business V1 shapes, the superset of the Marketplace V1 ones.
+ */
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import * as schemas from '../../src/domain/profiles/profile-schemas.js';
+import { inputTypeFrom, objectTypeFrom } from '../shared/zod-graphql-types.js';
+
+export const CompanyInformation = objectTypeFrom(schemas.companyInformationSchema('businessV1'));
+export const Financials = objectTypeFrom(schemas.financialsSchema('businessV1'));
+export const Person = objectTypeFrom(schemas.Person);
+export const Property = objectTypeFrom(schemas.Property);
+export const Asset = objectTypeFrom(schemas.Asset);
+export const AssetSecurity = objectTypeFrom(schemas.AssetSecurity);
+export const MerchantCashAdvanceData = objectTypeFrom(schemas.MerchantCashAdvance);
+export const BusinessProfile = objectTypeFrom(schemas.BusinessProfile);
+export const Currency = objectTypeFrom(schemas.Currency);
+
+export const CompanyInformationPatchInput = inputTypeFrom(schemas.CompanyInformationPatch, 'CompanyInformationPatch');
+export const FinancialsPatchInput = inputTypeFrom(schemas.FinancialsPatch, 'FinancialsPatch');
+export const TenantProfileSetUpInput = inputTypeFrom(schemas.TenantProfileSetUp, 'TenantProfileSetUp');
+/** PATCH and PUT /profile share it: PUT's one extra rule (companyInformation present) is the zod schema's. */
+export const TenantProfileUpdateInput = inputTypeFrom(schemas.TenantProfilePatch, 'TenantProfileUpdate');
 
 @ObjectType({ description: 'A business profile (spec 2.2)' })
 @Directive('@key(fields: "uuid")')
@@ -17,10 +38,10 @@ export class Profile {
   @Field(() => String, { nullable: true })
   companyName!: string | null;
 
-  @Field(() => GraphQLJSONObject, { description: 'CompanyInformation (spec 2.1), as stored' })
+  @Field(() => CompanyInformation, { description: 'As stored' })
   companyInformation!: Record<string, unknown>;
 
-  @Field(() => GraphQLJSONObject, { description: 'Financials (spec 2.1), as stored' })
+  @Field(() => Financials, { description: 'As stored' })
   financials!: Record<string, unknown>;
 
   @Field(() => Int, { description: 'legacy.entityBusinessId' })

@@ -88,3 +88,20 @@ export async function subscribe<T = Record<string, any>>(
 export async function settle(ms = 300): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
 }
+
+/** A selection set as data: `true` selects a leaf, an object selects its sub-fields. */
+export interface Selection {
+  [field: string]: true | Selection;
+}
+
+export function selectionSet(selection: Selection): string {
+  return `{ ${Object.entries(selection).map(([field, sub]) => (sub === true ? field : `${field} ${selectionSet(sub)}`)).join(' ')} }`;
+}
+
+/** What a GraphQL response holds for `selection` when the resolver returns `value`: absent fields are null. */
+export function selectedFrom(value: unknown, selection: Selection): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map((item) => selectedFrom(item, selection));
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(selection).map(([field, sub]) => [field, sub === true ? (record[field] ?? null) : selectedFrom(record[field], sub)]));
+}

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { LENDER_API_PATH } from '../identity/lender-oauth-service.js';
 import { SECTIONS_INCLUDE } from '../profiles/profile-sections.js';
 import { buildFundingApplication, type DocumentProfile, type DocumentSources } from './funding-application-document.js';
+import type { FundingApplicationDocument } from './funding-application-schemas.js';
 
 type Reader = Db | Prisma.TransactionClient;
 export type LenderMatch = Prisma.FundingMatchGetPayload<{ include: { product: true; lender: true } }>;
@@ -38,7 +39,7 @@ export function lenderMatches(db: Reader, fundingSearchId: number, lenderId: num
 export function applicationDocument(
   ctx: ServiceContext,
   input: ProfileForDocuments & { applicationId: number; grade: string | null; fundingSearch: DocumentSources['fundingSearch']; matches: [LenderMatch, ...LenderMatch[]] },
-): Record<string, any> {
+): FundingApplicationDocument {
   return buildFundingApplication({
     applicationId: input.applicationId,
     status: 'Submitted',

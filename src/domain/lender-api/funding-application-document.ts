@@ -6,6 +6,7 @@
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SECTIONS_INCLUDE } from '../profiles/profile-sections.js';
+import { DirectorDetails, type FundingApplicationDocument } from './funding-application-schemas.js';
 
 type Doc = Record<string, any>;
 export type DocumentProfile = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
@@ -40,13 +41,21 @@ const epoch = (value: unknown): number | null => {
 const money = (value: unknown): number | null => (typeof value === 'object' && value !== null && typeof (value as Doc).value === 'number' ? (value as Doc).value : null);
 const drop = <T extends Doc>(obj: T): T => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 
+/** The spec's further director details stored with a person, each only when it has the declared type. */
+function directorDetails(details: unknown): Doc {
+  const stored = (typeof details === 'object' && details !== null ? details : {}) as Doc;
+  return Object.fromEntries(
+    Object.entries(DirectorDetails.shape).flatMap(([key, schema]) => (key in stored && schema.safeParse(stored[key]).success ? [[key, stored[key]]] : [])),
+  );
+}
+
 export function tradingPeriod(startedAt: number | null, now: Date): string | null {
   if (startedAt === null) return null;
   const months = (now.getTime() / 1000 - startedAt) / (30.44 * 86400);
   return months < 6 ? '0-6 months' : months < 12 ? '6-12 months' : months < 24 ? '1-2 years' : months < 60 ? '2-5 years' : '5+ years';
 }
 
-export function buildFundingApplication(s: DocumentSources): Doc {
+export function buildFundingApplication(s: DocumentSources): FundingApplicationDocument {
   const [match] = s.matches;
   const info = (s.profile.companyInformation ?? {}) as Doc;
   const financials = (s.profile.financials ?? {}) as Doc;
@@ -55,6 +64,7 @@ export function buildFundingApplication(s: DocumentSources): Doc {
   const tradingFrom = epoch(info.tradingFromDate ?? info.incorporatedAt);
   const debtors = Array.isArray(financials.debtors) ? (financials.debtors as Doc[]) : [];
   const mca = s.profile.merchantCashAdvance[0];
+  const confirmedOrders = money(financials.currentValueConfirmedOrders);
   const url = `${s.apiBaseUrl}/applications/${s.applicationId}`;
   const profile = drop({
     basicCompanyDetails: {
@@ -84,7 +94,7 @@ export function buildFundingApplication(s: DocumentSources): Doc {
       position: p.type,
       addressResidential: (p.address as Doc | null)?.simpleValue ?? null,
       personalGuarantee: info.unencumberedAssets?.personalGuarantee ?? null,
-      ...(p.details as Doc),
+      ...directorDetails(p.details),
     })),
     tradeHistory: (Array.isArray(financials.tradingHistory) ? (financials.tradingHistory as Doc[]) : []).map((t) => ({
       year: String(t.year ?? t.yearEnd),
@@ -113,7 +123,7 @@ export function buildFundingApplication(s: DocumentSources): Doc {
           customersNumber: debtors.length,
         }
       : undefined,
-    tradeFinanceProfile: money(financials.currentValueConfirmedOrders) !== null ? { currentValueOfConfirmedOrders: money(financials.currentValueConfirmedOrders) } : undefined,
+    tradeFinanceProfile: confirmedOrders !== null ? { currentValueOfConfirmedOrders: confirmedOrders } : undefined,
     eposTerminalInfo: mca
       ? { transactionsPerMonthAvg: mca.averageMonthlyTransactions, terminalId: mca.terminalId, monthsRemainingOnBusinessLease: mca.monthsOnBusinessLease, terminalProvider: mca.type }
       : undefined,

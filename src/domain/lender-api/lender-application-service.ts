@@ -29,20 +29,18 @@ import {
 } from './lender-application-visibility.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
+import type { FundingApplicationDocument, LenderOffer } from './funding-application-schemas.js';
 
 type Tx = Prisma.TransactionClient;
 type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
 
-export interface FundingApplicationDocument {
-  apiProvider?: unknown;
-  application: Record<string, unknown>;
-}
+export type { FundingApplicationDocument };
 
 const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
 /** The document as last built, with the application's current status fields and offer. */
 export function toDocument(row: ApplicationRow): FundingApplicationDocument {
-  const payload = (row.payload ?? {}) as { apiProvider?: unknown; application?: Record<string, unknown> };
+  const payload = (row.payload ?? {}) as Partial<FundingApplicationDocument>;
   const current = row.offers.find((o) => o.supersededAt === null);
   const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
   return {
@@ -57,7 +55,7 @@ export function toDocument(row: ApplicationRow): FundingApplicationDocument {
       acceptedAt: epochSeconds(row.acceptedAt),
       invalidatedAt: epochSeconds(row.invalidatedAt),
       offer: current
-        ? {
+        ? ({
             id: current.id,
             reference: current.reference,
             status: current.status,
@@ -65,7 +63,7 @@ export function toDocument(row: ApplicationRow): FundingApplicationDocument {
             comment: current.comment,
             decision: current.decision,
             ...(objectName ? { [objectName]: withComputedFees(objectName, current.product as Record<string, unknown>) } : {}),
-          }
+          } as LenderOffer)
         : null,
     },
   };

@@ -13,16 +13,13 @@ import { requireAccess } from '../identity/access-policy.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
-import { z } from 'zod';
 import { findVisibleApplication } from '../applications/application-visibility.js';
-import { PRODUCT_TYPES } from '../matching/matching-engine.js';
+import { SelectedLender } from '../matching/selection-schemas.js';
 import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
 import { parseInput } from '../validation.js';
+import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 
-export interface SubmissionResult {
-  selectionId: string;
-  applications: Array<{ lenderId: number; applicationId: number }>;
-}
+export type SubmissionResult = SelectionSubmission;
 
 export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
   requireAccess(ctx, 'reviews.submit');
@@ -45,11 +42,6 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   });
   ctx.logger.info({ selectionId, applications: created.length }, 'selection submitted to lenders');
   return { selectionId, applications: created };
-}
-
-export interface SelectedLender {
-  lenderId: number;
-  products: string[];
 }
 
 type FundingSearchRow = Prisma.FundingSearchGetPayload<object>;
@@ -87,19 +79,14 @@ async function createLenderApplications(
   return results;
 }
 
-const SubmitBody = z.strictObject({
-  lenderId: z.number({ message: 'must be a lender id (number)' }).int().positive(),
-  products: z.array(z.enum(PRODUCT_TYPES, { message: `must be one of ${PRODUCT_TYPES.join(', ')}` })).min(1, 'must name at least one product'),
-});
-
 /**
  * POST {business_v1_base}/applications/{applicationId}/submit {lenderId, products}: the integrator
  * sends its Business V1 application to one of its matched lenders (201 { applications }).
  */
-export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<{ applications: SubmissionResult['applications'] }> {
+export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<ApplicationSubmission> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const application = await findVisibleApplication(ctx, actor, applicationId);
-  const body = parseInput(SubmitBody, input);
+  const body = parseInput(SelectedLender, input);
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));

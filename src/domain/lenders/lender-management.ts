@@ -27,6 +27,9 @@ export const LenderInput = z.strictObject({
   active: z.boolean().optional(),
 });
 
+/** updateLender: any of the lender's fields. */
+export const LenderUpdate = LenderInput.partial();
+
 const Requirements = z.strictObject({
   raisesInvoices: z.boolean().optional(),
   cardPayments: z.boolean().optional(),
@@ -86,7 +89,7 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
 export async function updateLender(ctx: ServiceContext, id: number, input: unknown): Promise<LenderSummary> {
   requireAccess(ctx, 'lenders.manage');
   await findLender(ctx, id);
-  const body = parseInput(LenderInput.partial(), input);
+  const body = parseInput(LenderUpdate, input);
   const updated = await ctx.db.lender.updateMany({ where: { id, environment: ctx.environment }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
   invalidateProductCatalogue(ctx.db);

@@ -13,18 +13,12 @@ import { AppError, type FieldError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
-import { PRODUCT_TYPES } from './matching-engine.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
+import { SelectedLender } from './selection-schemas.js';
 
 const SelectedLenders = z
-  .array(
-    z.strictObject({
-      lenderId: z.number({ message: 'must be a lender id (number)' }).int().positive(),
-      products: z.array(z.enum(PRODUCT_TYPES, { message: `must be one of ${PRODUCT_TYPES.join(', ')}` })).min(1, 'must name at least one product'),
-    }),
-    { message: 'must be an array of selected lenders' },
-  )
+  .array(SelectedLender, { message: 'must be an array of selected lenders' })
   .min(1, 'must select at least 1 lender')
   .max(4, 'must select at most 4 lenders (only the first 4 matches may be added)')
   .refine((items) => new Set(items.map((i) => i.lenderId)).size === items.length, 'must not select a lender twice');

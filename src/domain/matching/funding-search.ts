@@ -10,6 +10,7 @@ import { registryGrade } from '../companies/company-information.js';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { applicantFacts } from './applicant-facts.js';
+import type { MatchExplanation } from './funding-search-schemas.js';
 import { matchProducts, type MatchOutcome, type MatchOptions } from './matching-engine.js';
 import { productCatalogue, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
 
@@ -126,7 +127,7 @@ export interface FundingSearchResult {
   amount: number;
   matches: Array<{ lender: MatchedLender; product: string; productId: number; productName: string; likelihood: number; instantOffer: boolean; reasons: string[] }>;
   /** With explain: what is missing and why every other product did not match. */
-  explanation: { missing: string[]; rejections: Array<{ lenderId: number; product: string; productId: number; reasons: string[] }> } | null;
+  explanation: MatchExplanation | null;
 }
 
 export function toFundingSearchResult({ outcome, catalogue, request }: ProfileMatching, explain: boolean): FundingSearchResult {
@@ -142,7 +143,7 @@ export function toFundingSearchResult({ outcome, catalogue, request }: ProfileMa
       reasons: m.reasons,
     })),
     explanation: explain
-      ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lenderId: r.lenderId, product: r.productType, productId: r.productId, reasons: r.reasons })) }
+      ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: r.productType, productId: r.productId, reasons: r.reasons })) }
       : null,
   };
 }
@@ -162,8 +163,6 @@ export function toFundingSearchBody(result: FundingSearchResult & { id: number }
       instantOffer: m.instantOffer,
       ...(explained ? { reasons: m.reasons } : {}),
     })),
-    ...(result.explanation
-      ? { explanation: { missing: result.explanation.missing, rejections: result.explanation.rejections.map(({ lenderId, ...r }) => ({ lender: { id: lenderId }, ...r })) } }
-      : {}),
+    ...(result.explanation ? { explanation: result.explanation } : {}),
   };
 }

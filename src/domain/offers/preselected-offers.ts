@@ -6,29 +6,15 @@
  */
 import type { ProductCriteria, ProductMatch } from '../matching/matching-engine.js';
 import { monthlyRepayment, representativeApr, roundPennies } from './loan-arithmetic.js';
+import type { PreselectedOffer, PreselectedProductObjects } from './preselected-offer-schemas.js';
+
+export type { PreselectedOffer };
 
 export const OFFER_VALIDITY_DAYS = 30;
 
 export interface PricingRequest {
   amount: number;
   periodMonths?: number;
-}
-
-export interface PreselectedOffer {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  status: 'PRE_SELECTED';
-  type: 'INSTANT_OFFER';
-  isPreselected: true;
-  productType: string;
-  applicationUrl: string | null;
-  profileUuid: string;
-  reference: string;
-  publicComment: string;
-  securityRequired: string[];
-  expiryDate: string;
-  [productObject: string]: unknown;
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -38,18 +24,18 @@ export function offerRate(product: ProductCriteria, likelihood: number): number 
   return round2(product.annualRateMin + (product.annualRateMax - product.annualRateMin) * (1 - likelihood));
 }
 
-function securityRequired(product: ProductCriteria): string[] {
+function securityRequired(product: ProductCriteria): PreselectedOffer['securityRequired'] {
   const r = product.requirements;
-  const security = [
-    ...(r.personalGuarantee ? ['PERSONAL_GUARANTEE'] : []),
-    ...(r.property || product.productType === 'COMMERCIAL_PROPERTY' ? ['PROPERTY'] : []),
-    ...(r.ownsAsset || product.productType === 'ASSET_BACKED_FINANCE' ? ['DEBENTURE'] : []),
+  const security: PreselectedOffer['securityRequired'] = [
+    ...(r.personalGuarantee ? (['PERSONAL_GUARANTEE'] as const) : []),
+    ...(r.property || product.productType === 'COMMERCIAL_PROPERTY' ? (['PROPERTY'] as const) : []),
+    ...(r.ownsAsset || product.productType === 'ASSET_BACKED_FINANCE' ? (['DEBENTURE'] as const) : []),
   ];
   return security.length ? security : ['UNSECURED'];
 }
 
-/** The product object of spec 2.6 for the product's type, with its figures. */
-export function priceProduct(product: ProductCriteria, likelihood: number, request: PricingRequest): [string, Record<string, unknown>] {
+/** The product object of spec 2.6 for the product's type, with its figures, under its name. */
+export function priceProduct(product: ProductCriteria, likelihood: number, request: PricingRequest): PreselectedProductObjects {
   const amount = clamp(request.amount, product.minAmount, product.maxAmount);
   const rolling = product.minTermMonths === 0;
   const term = rolling ? 12 : clamp(request.periodMonths ?? product.minTermMonths, product.minTermMonths, product.maxTermMonths);
@@ -67,16 +53,16 @@ export function priceProduct(product: ProductCriteria, likelihood: number, reque
       const deposit = roundPennies(amount * 0.1);
       const advanceAmount = roundPennies(amount - deposit);
       const a = amortised(advanceAmount);
-      return ['assetFinance', {
+      return { assetFinance: {
         advanceAmount, arrangementFee, commissionAmount: 0, interestCharge: 'ANNUAL_RATE', rate, term, deposit, productOption: 'HIRE_PURCHASE',
         vat: 0, cost: amount, totalPrice: roundPennies(a.totalRepayment + deposit), monthlyRepayment: a.monthlyRepayment,
         representativeAPR: round2(a.apr / 100), ...likelihoods,
-      }];
+      } };
     }
     case 'MERCHANT_CASH_ADVANCE': {
       const ratio = round2(1 + rate / 100);
       const totalRepayment = roundPennies(amount * ratio);
-      return ['merchantCashAdvance', { commissionAmount: 0, fundingAmount: amount, sweep: round2(0.1 + 0.1 * (1 - likelihood)), totalRepayment, ratio, totalFees: roundPennies(totalRepayment - amount), ...likelihoods }];
+      return { merchantCashAdvance: { commissionAmount: 0, fundingAmount: amount, sweep: round2(0.1 + 0.1 * (1 - likelihood)), totalRepayment, ratio, totalFees: roundPennies(totalRepayment - amount), ...likelihoods } };
     }
     case 'INVOICE_FINANCE':
     case 'TRADE_FINANCE': {
@@ -85,21 +71,21 @@ export function priceProduct(product: ProductCriteria, likelihood: number, reque
         discountFee: rate, advanceRate: 0.85, contractLength: rolling ? 0 : term, ...likelihoods,
       };
       return product.productType === 'INVOICE_FINANCE'
-        ? ['invoiceFinance', { ...facility, facility: 'DISCOUNTING', creditInsuranceRequired: false, selective: false, confidential: true }]
-        : ['tradeFinance', facility];
+        ? { invoiceFinance: { ...facility, facility: 'DISCOUNTING', creditInsuranceRequired: false, selective: false, confidential: true } }
+        : { tradeFinance: facility };
     }
     case 'COMMERCIAL_PROPERTY':
-      return ['commercialProperty', {
+      return { commercialProperty: {
         fundingAmount: amount, arrangementFee, commissionAmount: 0, interestCharge: 'ANNUAL_RATE', interestRate: rate, productType: 'REPAYMENT',
         mortgageTerm: term, dealTerm: Math.min(term, 60), rateType: 'FIXED', exitFee,
-      }];
+      } };
     default: {
       const a = amortised(amount);
-      return ['termLoan', {
+      return { termLoan: {
         maximumAmount: amount, minimumAmount: product.minAmount, arrangementFee, commissionAmount: 0, interestCharge: 'ANNUAL_RATE',
         rate, interestRate: round2(rate / 12), representativeAPR: a.apr, term, monthlyRepayment: a.monthlyRepayment,
         totalRepayment: a.totalRepayment, totalFees: roundPennies(Math.abs(a.totalRepayment - amount)), ...likelihoods,
-      }];
+      } };
     }
   }
 }
@@ -110,7 +96,7 @@ export function preselectedOffer(
   request: PricingRequest,
   context: { applicationId: string; profileUuid: string; applicationUrl: string | null; now: Date },
 ): PreselectedOffer {
-  const [objectName, figures] = priceProduct(product, match.likelihood, request);
+  const productObject = priceProduct(product, match.likelihood, request);
   const expiry = new Date(context.now.getTime() + OFFER_VALIDITY_DAYS * 86_400_000);
   return {
     id: `pso-${context.applicationId}-${product.productId}`,
@@ -126,6 +112,6 @@ export function preselectedOffer(
     publicComment: `Indicative ${product.name} offer, subject to the lender's checks`,
     securityRequired: securityRequired(product),
     expiryDate: expiry.toISOString(),
-    [objectName]: figures,
+    ...productObject,
   };
 }

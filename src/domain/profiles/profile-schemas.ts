@@ -20,10 +20,12 @@ const DateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 da
 const nonEmpty = <S extends z.ZodObject>(schema: S) =>
   schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least one property' });
 
-export const Currency = z.strictObject({
-  code: oneOf(['GBP', 'EUR', 'ZAR'] as const),
-  value: z.number({ message: 'must be a number' }),
-});
+export const Currency = z
+  .strictObject({
+    code: oneOf(['GBP', 'EUR', 'ZAR'] as const),
+    value: z.number({ message: 'must be a number' }),
+  })
+  .meta({ id: 'Currency', description: 'Currency amount (spec 2.1)' });
 
 export const Address = z.strictObject({
   simpleValue: z.string().optional(),
@@ -32,7 +34,7 @@ export const Address = z.strictObject({
   city: z.string().optional(),
   province: z.string().optional(),
   postalCode: z.string().optional(),
-});
+}).meta({ id: 'Address', description: 'Address (spec 2.1)' });
 
 const PrimaryContactInformation = z.strictObject({
   email: z.string().optional(),
@@ -41,17 +43,22 @@ const PrimaryContactInformation = z.strictObject({
   inviteClient: z.boolean().optional(),
   legalRequirements: z.boolean().optional(),
   address: Address.optional(),
-});
+}).meta({ id: 'PrimaryContactInformation' });
 
 const UnencumberedAssets = z.strictObject({
   guarantees: oneOf(['NONE', 'BUSINESS', 'PERSONAL', 'BOTH'] as const).optional(),
   isHomeOwnership: z.boolean().optional(),
   personalGuarantee: z.boolean().optional(),
   businessOwnsAssets: z.boolean().optional(),
-});
+}).meta({ id: 'UnencumberedAssets' });
 
-const LegalNoticeCount = z.strictObject({ last12MonthsCount: z.number().int().min(0), last12MonthsValue: Currency });
-const LegalNotices = z.strictObject({ company: LegalNoticeCount, directors: LegalNoticeCount });
+const LegalNoticeCount = z.strictObject({ last12MonthsCount: z.number().int().min(0), last12MonthsValue: Currency }).meta({ id: 'LegalNoticeCount' });
+const LegalNotices = z
+  .strictObject({ company: LegalNoticeCount, directors: LegalNoticeCount })
+  .meta({ id: 'LegalNotices', description: 'Legal notices of the last 12 months, against the company and its directors' });
+
+/** Zod ids name the shapes (and so their GraphQL types); the Marketplace V1 variants of a Business V1 shape get their own. */
+const flavouredId = (flavour: Flavour, id: string) => (flavour === 'businessV1' ? id : `MarketplaceV1${id}`);
 
 function companyScore(flavour: Flavour) {
   const grades = flavour === 'businessV1' ? (['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const) : (['A', 'B', 'C', 'D', 'E'] as const);
@@ -62,8 +69,8 @@ function companyScore(flavour: Flavour) {
     industryAverageGrade: Grade.optional(),
     changedAt: DateTime.optional(),
     lastAssessedAt: DateTime.optional(),
-    previous: z.strictObject({ grade: Grade }).optional(),
-  });
+    previous: z.strictObject({ grade: Grade }).meta({ id: flavouredId(flavour, 'PreviousScore') }).optional(),
+  }).meta({ id: flavouredId(flavour, 'CompanyScore'), description: 'CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved' });
 }
 
 export function companyInformationSchema(flavour: Flavour) {
@@ -86,7 +93,8 @@ export function companyInformationSchema(flavour: Flavour) {
     percentageSalesOnline: z.number().min(0).max(100).optional(),
     website: z.string().optional(),
   });
-  return flavour === 'businessV1' ? base.extend({ legalNotices: LegalNotices.optional(), tradingAddress: Address.optional() }) : base;
+  const schema = flavour === 'businessV1' ? base.extend({ legalNotices: LegalNotices.optional(), tradingAddress: Address.optional() }) : base;
+  return schema.meta({ id: flavouredId(flavour, 'CompanyInformation'), description: 'CompanyInformation (spec 2.1)' });
 }
 
 const TradingHistory = z.strictObject({
@@ -99,7 +107,7 @@ const TradingHistory = z.strictObject({
   netAssets: z.number().optional(),
   dividends: z.number().optional(),
   year: z.number().optional(),
-});
+}).meta({ id: 'TradingHistory' });
 
 function debtorSchema(flavour: Flavour) {
   const base = z.strictObject({
@@ -116,9 +124,10 @@ function debtorSchema(flavour: Flavour) {
     debtorDays: z.number().optional(),
     revenue: z.number().optional(),
   });
-  return flavour === 'businessV1'
+  const schema = flavour === 'businessV1'
     ? base.extend({ companyName: z.string().optional(), averageMonthlyIncome: Currency.optional(), address: Address.optional() })
     : base;
+  return schema.meta({ id: flavouredId(flavour, 'Debtor') });
 }
 
 export function financialsSchema(flavour: Flavour) {
@@ -133,7 +142,7 @@ export function financialsSchema(flavour: Flavour) {
     debtors: z.array(debtorSchema(flavour)).optional(),
     primaryBank: z.number().optional(),
   });
-  return flavour === 'businessV1'
+  const schema = flavour === 'businessV1'
     ? base.extend({
         paymentTerms: z.number().optional(),
         invoicesOutstanding: z.number().optional(),
@@ -142,6 +151,7 @@ export function financialsSchema(flavour: Flavour) {
         currentValueConfirmedOrders: Currency.optional(),
       })
     : base;
+  return schema.meta({ id: flavouredId(flavour, 'Financials'), description: 'Financials (spec 2.1)' });
 }
 
 /** Bodies of PATCH /profiles/{uuid}/company and /financials: the type, and at least one property. */
@@ -161,7 +171,7 @@ export const Property = z.strictObject({
   outstandingDebt: Currency.optional(),
   depositAvailable: Currency.optional(),
   additionalDetails: z.string().optional(),
-});
+}).meta({ id: 'Property', description: 'Property (spec 2.1)' });
 
 export const Asset = z.strictObject({
   name: z.string().optional(),
@@ -170,7 +180,7 @@ export const Asset = z.strictObject({
   netCost: Currency.optional(),
   depositAvailable: Currency.optional(),
   existingAgreement: z.boolean().optional(),
-});
+}).meta({ id: 'Asset', description: 'Asset (spec 2.1)' });
 
 export const AssetSecurity = z.strictObject({
   type: oneOf(['MAIN_PROPERTY', 'OTHER_PROPERTY', 'OTHER_FIXED_ASSETS'] as const).optional(),
@@ -178,7 +188,7 @@ export const AssetSecurity = z.strictObject({
   address: Address.optional(),
   value: Currency.optional(),
   totalDebt: Currency.optional(),
-});
+}).meta({ id: 'AssetSecurity', description: 'AssetSecurity (spec 2.1)' });
 
 /** Spec 2.1 lists the fields seen; their constraints are not shown, so only their types are checked. */
 export const MerchantCashAdvance = z.strictObject({
@@ -186,14 +196,23 @@ export const MerchantCashAdvance = z.strictObject({
   averageMonthlyTransactions: z.number().optional(),
   terminalId: z.string().optional(),
   monthsOnBusinessLease: z.number().int().min(0).optional(),
-});
+}).meta({ id: 'MerchantCashAdvanceData', description: 'MerchantCashAdvanceData (spec 2.1)' });
 
 export const TradeReference = z.strictObject({
   companyName: z.string().optional(),
   contactName: z.string().optional(),
   contactNumber: z.string().optional(),
   contactEmail: z.string().optional(),
-});
+}).meta({ id: 'TradeReference', description: 'TradeReference (spec 2.1, Business V1)' });
+
+/** Person (spec 2.1): read from the profile's rows (no API writes persons yet). */
+export const Person = z.strictObject({
+  type: z.string().optional(),
+  title: z.string().optional(),
+  name: z.string().optional(),
+  address: Address.optional(),
+  dateOfBirth: DateTime.optional(),
+}).meta({ id: 'Person', description: 'Person (spec 2.1)' });
 
 const businessSections = {
   financials: financialsSchema('businessV1').optional(),
@@ -222,3 +241,20 @@ export type TenantProfilePatch = z.infer<typeof TenantProfilePatch>;
 /** PUT /profile: the whole profile; what is left out is cleared (the registry's company stays). */
 export const TenantProfileReplace = z.strictObject({ companyInformation: companyInformationSchema('businessV1'), ...businessSections });
 export type TenantProfileReplace = z.infer<typeof TenantProfileReplace>;
+
+/** The Business V1 profile in responses (spec 2.2): what is stored, each list section as read back. */
+export const BusinessProfile = z
+  .strictObject({
+    id: z.uuid(),
+    companyInformation: companyInformationSchema('businessV1'),
+    financials: financialsSchema('businessV1'),
+    properties: z.array(Property),
+    assets: z.array(Asset),
+    assetsForSecurity: z.array(AssetSecurity),
+    merchantCashAdvance: z.array(MerchantCashAdvance),
+    tradeReferences: z.array(TradeReference),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'BusinessProfile', description: 'A Business V1 profile (spec 2.2)' });
+export type BusinessProfile = z.infer<typeof BusinessProfile>;

@@ -5,7 +5,7 @@
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { z } from 'zod';
-import type { Asset, AssetSecurity, MerchantCashAdvance, Property, TradeReference } from './profile-schemas.js';
+import type { Asset, AssetSecurity, MerchantCashAdvance, Person, Property, TradeReference } from './profile-schemas.js';
 
 type Money = { code: 'GBP' | 'EUR' | 'ZAR'; value: number } | undefined;
 type Decimalish = { toString(): string } | number | null;
@@ -81,13 +81,7 @@ export const SECTIONS_INCLUDE = {
 
 type WithSections = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
 
-export interface PersonDto {
-  type?: string;
-  title?: string;
-  name?: string;
-  address?: unknown;
-  dateOfBirth?: string;
-}
+export type PersonDto = z.infer<typeof Person>;
 
 export function readPersons(row: WithSections): PersonDto[] {
   return row.persons.map((p) => compact({ type: p.type, title: p.title, name: p.name, address: p.address, dateOfBirth: p.dateOfBirth?.toISOString() }) as PersonDto);

@@ -19,16 +19,10 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
 import { countryOfRegistrationNumber, creditReportOf, creditReportRefusal, type CreditReport } from './credit-report.js';
 import { mergePatch } from './merge-patch.js';
-import { TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp } from './profile-schemas.js';
-import { readSections, SECTIONS_INCLUDE, writeSections, type ProfileSections } from './profile-sections.js';
+import { TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp, type BusinessProfile } from './profile-schemas.js';
+import { readSections, SECTIONS_INCLUDE, writeSections } from './profile-sections.js';
 
-export interface BusinessProfile extends Required<ProfileSections> {
-  id: string;
-  companyInformation: Record<string, unknown>;
-  financials: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { BusinessProfile };
 
 export interface ProfileEnvelope {
   data: BusinessProfile;
@@ -180,8 +174,8 @@ async function registryCompanyOf(ctx: ServiceContext, row: { registrationNumber:
 function toBusinessProfile(row: ProfileRow): BusinessProfile {
   return {
     id: row.id,
-    companyInformation: (row.companyInformation ?? {}) as Record<string, unknown>,
-    financials: (row.financials ?? {}) as Record<string, unknown>,
+    companyInformation: (row.companyInformation ?? {}) as BusinessProfile['companyInformation'],
+    financials: (row.financials ?? {}) as BusinessProfile['financials'],
     ...readSections(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -1,0 +1,89 @@
+/** The zod → GraphQL bridge: names, scalars, nullability, and refusals, read from the printed schema. */
+import 'reflect-metadata';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { Arg, buildSchema, Query, Resolver } from 'type-graphql';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { inputTypeFrom, objectTypeFrom } from '../subgraphs/shared/zod-graphql-types.js';
+
+const ProbeAmount = z.strictObject({ code: z.enum(['GBP', 'EUR']), value: z.number() }).meta({ id: 'ProbeAmount', description: 'An amount' });
+const Probe = z.strictObject({
+  id: z.string(),
+  ownerId: z.string().optional(),
+  count: z.number().int().min(0),
+  ratio: z.number().nullable().describe('0..1'),
+  createdAt: z.iso.datetime(),
+  kind: z.enum(['A', 'B']).default('A'),
+  tags: z.array(z.enum(['X', 'Y'])).optional(),
+  flags: z.array(z.boolean().nullable()),
+  total: ProbeAmount,
+  limits: z.array(ProbeAmount).optional(),
+  nested: z.strictObject({ deep: z.literal('yes') }).optional(),
+  when: z.union([z.iso.date(), z.iso.datetime()]),
+});
+
+const ProbeOutput = objectTypeFrom(Probe, 'Probe');
+const ProbeInput = inputTypeFrom(Probe, 'Probe');
+
+@Resolver()
+class ProbeResolver {
+  @Query(() => ProbeOutput)
+  probe(@Arg('input', () => ProbeInput) input: unknown): unknown {
+    return input;
+  }
+}
+
+/** One definition of the printed schema, from its first line to its closing brace. */
+async function printed(): Promise<(firstLine: string) => string> {
+  // Printed by the same graphql module instance as type-graphql's (a test file's own import is another).
+  const sdl = printSchemaWithDirectives(await buildSchema({ resolvers: [ProbeResolver], skipCheck: true }));
+  return (firstLine) => {
+    const start = sdl.indexOf(`${firstLine}\n`);
+    if (start < 0) throw new Error(`${firstLine} is not in the schema:\n${sdl}`);
+    return sdl.slice(start, sdl.indexOf('\n}', start) + 2);
+  };
+}
+
+describe('zod → GraphQL types', () => {
+  it('maps scalars, lists and nullability, names nested types by zod id or by path, and marks object types shareable', async () => {
+    const type = await printed();
+    expect(type('type Probe @shareable {')).toBe(`type Probe @shareable {
+  id: ID!
+  ownerId: ID
+  count: Int!
+  """0..1"""
+  ratio: Float
+  """An ISO 8601 date-time."""
+  createdAt: String!
+  """Default: "A". One of A, B."""
+  kind: String
+  """Each one of X, Y."""
+  tags: [String!]
+  flags: [Boolean]!
+  total: ProbeAmount!
+  limits: [ProbeAmount!]
+  nested: ProbeNested
+  when: String!
+}`);
+    expect(type('"""An amount"""')).toBe('"""An amount"""\ntype ProbeAmount @shareable {\n  """One of GBP, EUR."""\n  code: String!\n  value: Float!\n}');
+    expect(type('type ProbeNested @shareable {')).toBe('type ProbeNested @shareable {\n  """Always "yes"."""\n  deep: String!\n}');
+    expect(type('input ProbeInput {')).toContain('  total: ProbeAmountInput!\n');
+    expect(type('input ProbeInput {')).toContain('  nested: ProbeNestedInput\n');
+    expect(type('input ProbeAmountInput {')).toContain('  value: Float!\n');
+  });
+
+  it('reuses a type for the same shape, and refuses two shapes under one name', () => {
+    expect(objectTypeFrom(z.strictObject({ code: z.enum(['GBP', 'EUR']), value: z.number() }).meta({ id: 'ProbeAmount', description: 'An amount' }))).toBe(
+      objectTypeFrom(ProbeAmount),
+    );
+    expect(() => objectTypeFrom(z.strictObject({ code: z.string() }).meta({ id: 'ProbeAmount' }))).toThrow(
+      'Two different zod shapes both become the GraphQL type ProbeAmount',
+    );
+  });
+
+  it('refuses shapes GraphQL cannot type, naming the field', () => {
+    expect(() => objectTypeFrom(z.strictObject({ free: z.record(z.string(), z.unknown()) }), 'ProbeFree')).toThrow('ProbeFree.free: zod record has no GraphQL type');
+    expect(() => objectTypeFrom(z.strictObject({ either: z.union([z.string(), z.number()]) }), 'ProbeEither')).toThrow('ProbeEither.either: a union becomes a GraphQL field only when');
+    expect(() => objectTypeFrom(z.strictObject({ a: z.string() }))).toThrow('A derived GraphQL type needs a name');
+  });
+});
