@@ -1,26 +1,29 @@
 /**
  * The one database client of a process: Prisma over the `pg` driver adapter, pointed either at
- * DATABASE_URL or at the embedded PGlite server. Migrations are applied before the client is handed out.
+ * DATABASE_URL or at the embedded PostgreSQL server of DATA_DIR. Migrations are applied before the
+ * client is handed out.
  */
-import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { applyMigrations } from './migrations.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
 
 export type Db = PrismaClient;
 
 export interface Database {
   prisma: PrismaClient;
   connectionString: string;
+  /** On the embedded server of DATA_DIR (rather than DATABASE_URL). */
   embedded: boolean;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   databaseUrl?: string;
-  /** Where the embedded database keeps its files when no databaseUrl is given ('memory://' for none). */
+  /** Where the embedded server keeps its files when no databaseUrl is given. */
   dataDir: string;
+  /** An application owns the embedded server; the CLI shares one that runs (default: server). */
+  embeddedRole?: EmbeddedRole;
   poolSize: number;
   migrate?: boolean;
   log?: (msg: string) => void;
@@ -28,15 +31,11 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
-  const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(embeddedDir(options.dataDir));
-  const connectionString = options.databaseUrl ?? embedded!.connectionString;
-  if (embedded) log(`embedded PostgreSQL (PGlite) serving ${embeddedDir(options.dataDir)}`);
+  const embedded = options.databaseUrl ? undefined : await openEmbeddedServer(options.dataDir, { role: options.embeddedRole ?? 'server', log });
+  const connectionString = options.databaseUrl ?? embedded!.url();
   try {
     if (options.migrate !== false) await applyMigrations(connectionString, log);
-    // PGlite is one backend behind a multiplexer: a single pooled connection keeps
-    // interactive transactions from interleaving with other statements.
-    const max = embedded ? 1 : options.poolSize;
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString, max }) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: options.poolSize }) });
     await prisma.$connect();
     return {
       prisma,
@@ -51,8 +50,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await embedded?.stop();
     throw err;
   }
-}
-
-function embeddedDir(dataDir: string): string {
-  return dataDir.startsWith('memory://') ? dataDir : path.join(dataDir, 'pg');
 }
