@@ -19,7 +19,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chown, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { arch, platform } from 'node:os';
@@ -87,6 +87,7 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedServe
   }
   try {
     const user = await serverUser();
+    if (user.uid !== undefined) await letServerUserThrough(dir, log);
     await stopAbandonedPostmaster(paths.pgdata, log);
     if (!(await exists(path.join(paths.pgdata, 'PG_VERSION')))) await initialise(dir, user, log);
     const password = (await readFile(paths.password, 'utf8')).trim();
@@ -287,6 +288,14 @@ async function serverUser(): Promise<ServerUser> {
     });
     return ids();
   }
+}
+
+/** The postgres user must pass through DATA_DIR to reach its cluster (search permission only, no listing). */
+async function letServerUserThrough(dir: string, log: (msg: string) => void): Promise<void> {
+  const { mode } = await stat(dir);
+  if ((mode & 0o001) !== 0) return;
+  await chmod(dir, mode | 0o001);
+  log(`embedded PostgreSQL: gave others search permission on ${dir} so that the postgres user reaches its cluster`);
 }
 
 async function binaries(): Promise<{ postgres: string; initdb: string }> {

@@ -3,13 +3,14 @@
  * multipart, GraphQL base64), stored in PostgreSQL with their SHA-256, listed in the funding
  * application's `profile.attachments`, and streamed to the lenders the profile applied to.
  */
-import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { getProfile } from '../profiles/profile-service.js';
 import { parseInput } from '../validation.js';
+import { contentSize, readDocumentContent, writeDocumentContent, type UploadContent } from './document-store.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_CONTENT_TYPES = [
@@ -24,7 +25,7 @@ export const DOCUMENT_CONTENT_TYPES = [
 export interface UploadedFile {
   fileName: string;
   contentType: string;
-  content: Buffer;
+  content: UploadContent;
 }
 
 export interface DocumentDto {
@@ -46,32 +47,32 @@ export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, 
   if (!(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.contentType)) {
     throw AppError.unprocessable('This type of document is not accepted', [{ pointer: 'file', message: `content type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` }]);
   }
-  if (file.content.length === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
-  if (file.content.length > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
-  const row = await ctx.db.document.create({
-    data: {
-      profileId: profile.uuid,
-      fileName,
-      contentType: file.contentType,
-      sizeBytes: file.content.length,
-      sha256: createHash('sha256').update(file.content).digest('hex'),
-      content: new Uint8Array(file.content),
+  if (contentSize(file.content) === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
+  if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
+  // Streamed in chunks; the transaction waits for a connection and runs longer than Prisma's defaults allow.
+  const row = await ctx.db.$transaction(
+    async (tx) => {
+      const created = await tx.document.create({ data: { profileId: profile.uuid, fileName, contentType: file.contentType, sizeBytes: 0, sha256: '' } });
+      return tx.document.update({ where: { id: created.id }, data: await writeDocumentContent(tx, created.id, file.content) });
     },
-  });
+    { maxWait: 30_000, timeout: 120_000 },
+  );
   return toDocumentDto(row);
 }
 
 export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): Promise<DocumentDto[]> {
   requireAccess(ctx, 'documents.write');
   const profile = await getProfile(ctx, profileUuid);
-  const rows = await ctx.db.document.findMany({ where: { profileId: profile.uuid }, orderBy: { createdAt: 'asc' }, omit: { content: true } });
+  const rows = await ctx.db.document.findMany({ where: { profileId: profile.uuid }, orderBy: { createdAt: 'asc' } });
   return rows.map(toDocumentDto);
 }
 
 export interface DocumentContent {
   fileName: string;
   contentType: string;
-  content: Buffer;
+  sizeBytes: number;
+  /** Read from the database as it is sent. */
+  content: Readable;
   sha256: string;
 }
 
@@ -87,7 +88,7 @@ export async function lenderDocument(ctx: ServiceContext, applicationId: unknown
     where: { id: ids.documentId, OR: [{ profileId: application.profileId }, { lenderApplicationId: application.id }] },
   });
   if (!document) throw AppError.notFound('Document');
-  return { fileName: document.fileName, contentType: document.contentType, content: Buffer.from(document.content), sha256: document.sha256 };
+  return { fileName: document.fileName, contentType: document.contentType, sizeBytes: document.sizeBytes, content: readDocumentContent(ctx.db, document.id), sha256: document.sha256 };
 }
 
 export function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {
