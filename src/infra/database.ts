@@ -4,6 +4,7 @@
  * client is handed out.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { applyMigrations } from './migrations.js';
 import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
@@ -35,7 +36,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const connectionString = options.databaseUrl ?? embedded!.url();
   try {
     if (options.migrate !== false) await applyMigrations(connectionString, log);
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: options.poolSize }) });
+    const pool = new pg.Pool({ connectionString, max: options.poolSize });
+    pool.on('connect', queueQueries);
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     await prisma.$connect();
     return {
       prisma,
@@ -50,4 +53,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await embedded?.stop();
     throw err;
   }
+}
+
+/**
+ * Prisma's query interpreter loads the relations of one read in parallel, also inside an interactive
+ * transaction, where they all go to the transaction's one connection: pg queues them but deprecates
+ * it. Here each connection runs its queries one after another, in the order they were asked for.
+ */
+function queueQueries(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let tail: Promise<unknown> = Promise.resolve();
+  client.query = ((...args: unknown[]) => {
+    // Callback and submittable forms (not used by Prisma) keep pg's own behaviour.
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof args[args.length - 1] === 'function' || typeof first?.submit === 'function') return query(...args);
+    const result = tail.then(() => query(...args));
+    tail = result.catch(() => {});
+    return result;
+  }) as typeof client.query;
 }
