@@ -11,6 +11,18 @@ import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
 
 export type Db = PrismaClient;
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * The pg pool under a client from openDatabase, for the few statements that move bulk bytes: Prisma
+ * passes Bytes values through base64 strings, several copies of every byte on the heap.
+ */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('not a client made by openDatabase');
+  return pool;
+}
+
 export interface Database {
   prisma: PrismaClient;
   connectionString: string;
@@ -39,6 +51,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString, max: options.poolSize });
     pool.on('connect', queueQueries);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    pools.set(prisma, pool);
     await prisma.$connect();
     return {
       prisma,

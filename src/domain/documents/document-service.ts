@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { getProfile } from '../profiles/profile-service.js';
 import { parseInput } from '../validation.js';
-import { contentSize, readDocumentContent, writeDocumentContent, type UploadContent } from './document-store.js';
+import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_CONTENT_TYPES = [
@@ -49,14 +49,7 @@ export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, 
   }
   if (contentSize(file.content) === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
   if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
-  // Streamed in chunks; the transaction waits for a connection and runs longer than Prisma's defaults allow.
-  const row = await ctx.db.$transaction(
-    async (tx) => {
-      const created = await tx.document.create({ data: { profileId: profile.uuid, fileName, contentType: file.contentType, sizeBytes: 0, sha256: '' } });
-      return tx.document.update({ where: { id: created.id }, data: await writeDocumentContent(tx, created.id, file.content) });
-    },
-    { maxWait: 30_000, timeout: 120_000 },
-  );
+  const row = await storeDocument(ctx.db, { profileId: profile.uuid, fileName, contentType: file.contentType }, file.content);
   return toDocumentDto(row);
 }
 

@@ -2,12 +2,13 @@
  * A document's content in PostgreSQL as a sequence of chunks (`document_chunk`), written from a stream
  * and read back as one, so no upload or download holds a whole file in memory. Uploads arrive either in
  * memory (GraphQL's base64 argument) or spooled to a temporary file by the REST adapter (multipart).
+ * The bytes go through the pg driver as binary parameters (Prisma would turn each chunk into base64
+ * strings: eight concurrent 9 MB uploads then grew the process by about 170 MB instead of about 40).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/database.js';
+import { poolOf, type Db } from '../../infra/database.js';
 
 /** Each chunk is one INSERT of at most this many bytes. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -24,31 +25,62 @@ export function contentSize(content: UploadContent): number {
   return Buffer.isBuffer(content) ? content.length : content.size;
 }
 
-/** Writes the content of a document created in the same transaction; returns its size and SHA-256. */
-export async function writeDocumentContent(
-  tx: Prisma.TransactionClient,
-  documentId: string,
+export interface StoredDocument {
+  id: string;
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  createdAt: Date;
+}
+
+/** Stores a profile's document and its content in one transaction. */
+export async function storeDocument(
+  db: Db,
+  document: { profileId: string; fileName: string; contentType: string },
   content: UploadContent,
-): Promise<{ sizeBytes: number; sha256: string }> {
-  const source = Buffer.isBuffer(content) ? Readable.from([content]) : createReadStream(content.path, { highWaterMark: CHUNK_BYTES });
-  const hash = createHash('sha256');
-  let sizeBytes = 0;
-  let seq = 0;
-  for await (const chunk of rechunk(source, CHUNK_BYTES)) {
-    hash.update(chunk);
-    sizeBytes += chunk.length;
-    await tx.documentChunk.create({ data: { documentId, seq: seq++, data: new Uint8Array(chunk) } });
+): Promise<StoredDocument> {
+  const client = await poolOf(db).connect();
+  try {
+    await client.query('BEGIN');
+    const { rows: [created] } = await client.query<{ id: string }>(
+      // Timestamps are UTC in columns without a time zone, as Prisma writes them.
+      `INSERT INTO "document" ("id", "profileId", "fileName", "contentType", "sizeBytes", "sha256", "createdAt")
+       VALUES (gen_random_uuid(), $1, $2, $3, 0, '', now() AT TIME ZONE 'UTC') RETURNING "id"`,
+      [document.profileId, document.fileName, document.contentType],
+    );
+    const source = Buffer.isBuffer(content) ? Readable.from([content]) : createReadStream(content.path, { highWaterMark: CHUNK_BYTES });
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    let seq = 0;
+    for await (const chunk of rechunk(source, CHUNK_BYTES)) {
+      hash.update(chunk);
+      sizeBytes += chunk.length;
+      await client.query('INSERT INTO "document_chunk" ("documentId", "seq", "data") VALUES ($1, $2, $3)', [created!.id, seq++, chunk]);
+    }
+    const { rows: [stored] } = await client.query<StoredDocument>(
+      `UPDATE "document" SET "sizeBytes" = $2, "sha256" = $3 WHERE "id" = $1
+       RETURNING "id", "fileName", "contentType", "sizeBytes", "sha256", "createdAt" AT TIME ZONE 'UTC' AS "createdAt"`,
+      [created!.id, sizeBytes, hash.digest('hex')],
+    );
+    await client.query('COMMIT');
+    return stored!;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
   }
-  return { sizeBytes, sha256: hash.digest('hex') };
 }
 
 /** The content of a document, chunk by chunk (one query per chunk). */
 export function readDocumentContent(db: Db, documentId: string): Readable {
+  const pool = poolOf(db);
   async function* chunks(): AsyncGenerator<Buffer> {
     for (let seq = 0; ; seq++) {
-      const chunk = await db.documentChunk.findUnique({ where: { documentId_seq: { documentId, seq } }, select: { data: true } });
-      if (!chunk) return;
-      yield Buffer.from(chunk.data);
+      const { rows } = await pool.query<{ data: Buffer }>('SELECT "data" FROM "document_chunk" WHERE "documentId" = $1 AND "seq" = $2', [documentId, seq]);
+      if (rows.length === 0) return;
+      yield rows[0]!.data;
     }
   }
   return Readable.from(chunks());
@@ -62,7 +94,7 @@ async function* rechunk(source: AsyncIterable<Buffer>, size: number): AsyncGener
     let rest: Buffer = piece;
     while (pendingBytes + rest.length >= size) {
       const take = size - pendingBytes;
-      yield Buffer.concat([...pending, rest.subarray(0, take)]);
+      yield pendingBytes === 0 ? rest.subarray(0, take) : Buffer.concat([...pending, rest.subarray(0, take)]);
       pending = [];
       pendingBytes = 0;
       rest = rest.subarray(take);
