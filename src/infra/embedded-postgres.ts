@@ -89,7 +89,12 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedServe
     const user = await serverUser();
     if (user.uid !== undefined) await letServerUserThrough(dir, log);
     await stopAbandonedPostmaster(paths.pgdata, log);
-    if (!(await exists(path.join(paths.pgdata, 'PG_VERSION')))) await initialise(dir, user, log);
+    if (!(await exists(path.join(paths.pgdata, 'PG_VERSION')))) {
+      if (await exists(path.join(dir, 'pg', 'PG_VERSION'))) {
+        log(`embedded PostgreSQL: ${path.join(dir, 'pg')} holds a database of the former PGlite default; it is not read, and left as it is`);
+      }
+      await initialise(dir, user, log);
+    }
     const password = (await readFile(paths.password, 'utf8')).trim();
     const { child, port } = await start(paths, user, options.durable !== false);
     await writeLock(paths.lock, { ...ownRecord(options.role), port });
