@@ -1,4 +1,6 @@
 /** Turns the route table into an Express router, with JSON parsing and problem-details errors. */
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { ServiceContext } from '../src/domain/context.js';
 import { AppError } from '../src/domain/errors.js';
@@ -26,21 +28,31 @@ export function sendProblem(res: Response, err: unknown): void {
 export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: '1mb' }));
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
+  // Uploads are spooled to temporary files (removed after the request) and streamed into the database
+  // from there: never whole in memory, and no transaction waits on a slow client.
+  const upload = multer({ storage: multer.diskStorage({}), limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
+  async function respond(route: RouteDefinition, req: Request, res: Response): Promise<void> {
+    const ctx = await options.contextFor(req);
+    if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
+    const result = await route.handle(ctx, toRestRequest(req));
+    if (result instanceof Redirect) return res.redirect(302, result.location);
+    if (result instanceof FileDownload) {
+      res.setHeader('Content-Disposition', `attachment; filename="${result.file.fileName.replace(/["\\]/g, '_')}"`);
+      res.setHeader('Digest', `sha-256=${Buffer.from(result.file.sha256, 'hex').toString('base64')}`);
+      res.status(200).type(result.file.contentType).setHeader('Content-Length', String(result.file.sizeBytes));
+      return pipeline(result.file.content, res);
+    }
+    if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
+    else res.status(route.successStatus).json(result);
+  }
   for (const route of options.routes ?? ROUTES) {
     const middleware = route.upload === 'file' ? [upload.single('file')] : [];
     router[route.method](route.path, ...middleware, async (req: Request, res: Response) => {
-      const ctx = await options.contextFor(req);
-      if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
-      const result = await route.handle(ctx, toRestRequest(req));
-      if (result instanceof Redirect) return res.redirect(302, result.location);
-      if (result instanceof FileDownload) {
-        res.setHeader('Content-Disposition', `attachment; filename="${result.file.fileName.replace(/["\\]/g, '_')}"`);
-        res.setHeader('Digest', `sha-256=${Buffer.from(result.file.sha256, 'hex').toString('base64')}`);
-        return res.status(200).type(result.file.contentType).send(result.file.content);
+      try {
+        await respond(route, req, res);
+      } finally {
+        if (req.file?.path) await rm(req.file.path, { force: true });
       }
-      if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
-      else res.status(route.successStatus).json(result);
     });
   }
   router.use('/api', (_req, res) => {
@@ -58,7 +70,7 @@ function toRestRequest(req: Request): RestRequest {
     headers: req.headers,
     ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     originalUrl: req.originalUrl,
-    ...(req.file ? { file: { fileName: req.file.originalname, contentType: req.file.mimetype, content: req.file.buffer } } : {}),
+    ...(req.file ? { file: { fileName: req.file.originalname, contentType: req.file.mimetype, content: { path: req.file.path, size: req.file.size } } } : {}),
   };
 }
 

@@ -1,7 +1,9 @@
 /**
- * Configuration: parsed once at start from the environment, typed, fail-fast.
+ * Configuration: parsed once at start from the environment (and the .env file), typed, fail-fast.
  * Every key is listed in README's configuration table and in .env.example.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -11,6 +13,8 @@ const booleanFlag = z
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('0.0.0.0'),
+  /** The file of defaults read at start when it exists (variables set in the environment win). */
+  ENV_FILE: z.string().default('.env'),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./.data'),
   DEPLOY_ENV: z.enum(['demo', 'production']).default('demo'),
@@ -52,7 +56,25 @@ export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'P
   PUBLIC_URL: string;
 };
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+/**
+ * Adds the variables of ENV_FILE (default ./.env) to process.env, when that file exists, without
+ * replacing any variable set (non-empty) in the environment. Entry points call it once through
+ * loadConfig(); children they spawn inherit the result.
+ */
+export function readEnvFile(env: NodeJS.ProcessEnv = process.env): void {
+  const file = env.ENV_FILE || '.env';
+  if (!existsSync(file)) return;
+  for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
+    if (!env[key] && value !== undefined) env[key] = value;
+  }
+}
+
+/** Parses the configuration: by default from process.env after reading the .env file. */
+export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig> = {}): AppConfig {
+  if (env === undefined) {
+    readEnvFile();
+    env = process.env;
+  }
   const parsed = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

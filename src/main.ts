@@ -2,11 +2,16 @@
 import 'reflect-metadata';
 import { loadConfig } from './config.js';
 import { startSingleProcessServer } from './http/single-process-server.js';
+import { DataDirInUseError } from './infra/embedded-postgres.js';
 import { startRuntime } from './runtime/runtime.js';
 import { onShutdown } from './runtime/shutdown.js';
 
 const config = loadConfig();
-const runtime = await startRuntime(config);
+const runtime = await startRuntime(config).catch((err: unknown) => {
+  if (!(err instanceof DataDirInUseError)) throw err;
+  console.error(`funding gateway not started: ${err.message}`);
+  process.exit(1);
+});
 const server = await startSingleProcessServer(runtime);
 runtime.logger.info(
   { url: server.url, environment: config.DEPLOY_ENV, database: runtime.database.embedded ? 'embedded' : 'DATABASE_URL' },

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { graphql, settle, subscribe } from './support/graphql-client.js';
 import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
@@ -12,24 +13,39 @@ import { openDatabase } from '../src/infra/database.js';
 import { eventually, startLenderReceiver } from './support/lender-receiver.js';
 import { postJson } from './support/test-app.js';
 
-// The distributed deployment runs on a real PostgreSQL (and Redis for events): CI provides both.
-const baseUrl = process.env.DATABASE_URL;
+// The distributed deployment runs on the run's PostgreSQL server (embedded or DATABASE_URL's) and needs
+// Redis for events: it runs whenever Redis answers (CI starts one).
+const baseUrl = inject('postgresUrl');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the REST adapter as processes', () => {
+/** Whether Redis answers PING at that URL. */
+async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgraph, the gateway and the REST adapter as processes', () => {
   const dbName = `fg_dist_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   let supervisor: RunningProcess | undefined;
   afterAll(async () => {
     await supervisor?.stop();
-    await adminQuery(baseUrl!, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await adminQuery(baseUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   });
 
   it('serves the tenant slice over real HTTP and WebSocket between processes', async () => {
-    await adminQuery(baseUrl!, `CREATE DATABASE ${dbName}`);
+    await adminQuery(baseUrl, `CREATE DATABASE ${dbName}`);
     // Below Linux's ephemeral range (32768+), where outgoing connections could already hold a port.
     const basePort = 20_000 + Math.floor(Math.random() * 250) * 50;
     supervisor = startEntry('src/distributed.ts', [], {
-      DATABASE_URL: databaseUrlFor(baseUrl!, dbName),
+      DATABASE_URL: databaseUrlFor(baseUrl, dbName),
       REDIS_URL: redisUrl,
       BASE_PORT: String(basePort),
       DATA_DIR: path.join(tmpdir(), dbName),
@@ -81,7 +97,7 @@ describe.skipIf(!baseUrl)('distributed mode: every subgraph, the gateway and the
     // gateway (served by the applications subgraph process), through Redis; and its webhook is
     // delivered by the worker process.
     const receiver = await startLenderReceiver();
-    const db = await openDatabase({ databaseUrl: databaseUrlFor(baseUrl!, dbName), dataDir: 'unused', poolSize: 1, migrate: false });
+    const db = await openDatabase({ databaseUrl: databaseUrlFor(baseUrl, dbName), dataDir: 'unused', poolSize: 1, migrate: false });
     try {
       const lender = await db.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
       await db.prisma.lender.update({ where: { id: lender.id }, data: { applicationUrl: receiver.url } });

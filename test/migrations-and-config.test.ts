@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/infra/embedded-postgres.js';
 import { applyMigrations, readMigrations } from '../src/infra/migrations.js';
+import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 
 describe('the migration runner', () => {
-  let db: EmbeddedPostgres;
-  beforeAll(async () => {
-    db = await startEmbeddedPostgres('memory://');
-  });
-  afterAll(() => db?.stop());
+  // An empty database (not a clone of the migrated template).
+  const name = `fg_migrations_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const db = { connectionString: databaseUrlFor(inject('postgresUrl'), name) };
+  beforeAll(() => adminQuery(inject('postgresUrl'), `CREATE DATABASE ${name}`));
+  afterAll(() => adminQuery(inject('postgresUrl'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 
   async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
     const client = new pg.Client({ connectionString: db.connectionString });

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig, type AppConfig } from '../config.js';
+import { loadConfig, readEnvFile, type AppConfig } from '../config.js';
 import type { PlatformRole } from '../domain/identity/actor.js';
 import { createAccountWithUser, issueLenderCredentials, registerLender, type LenderCredentials } from '../domain/identity/bootstrap.js';
 import { Password } from '../domain/identity/identity-schemas.js';
@@ -120,7 +120,8 @@ async function lenderCredentials(values: Values): Promise<void> {
 async function rotateSigningKey(values: Values): Promise<void> {
   const file = values.file === undefined ? undefined : requiredText(values, 'file');
   // --file stands in for AUTH_SIGNING_KEYS_FILE, so it also satisfies production's "keys configured" rule.
-  const config = configuration(file === undefined ? process.env : { ...process.env, AUTH_SIGNING_KEYS_FILE: file });
+  if (file !== undefined) readEnvFile();
+  const config = configuration(file === undefined ? undefined : { ...process.env, AUTH_SIGNING_KEYS_FILE: file });
   if (config.AUTH_SIGNING_KEYS) {
     throw new CommandError(
       'AUTH_SIGNING_KEYS (an inline key set) is configured, so the keys live in your secret store: rotate them there ' +
@@ -195,7 +196,7 @@ function duplicateEmail(email: string, environment?: string): CommandError {
 
 let loadedConfig: AppConfig | undefined;
 
-function configuration(env: NodeJS.ProcessEnv = process.env): AppConfig {
+function configuration(env?: NodeJS.ProcessEnv): AppConfig {
   loadedConfig = loadConfig(env);
   return loadedConfig;
 }
@@ -223,12 +224,10 @@ function printCredentials(c: LenderCredentials): void {
 }
 
 async function withDatabase<T>(config: AppConfig, work: (db: Db) => Promise<T>): Promise<T> {
-  if (!config.DATABASE_URL) {
-    log(`no DATABASE_URL: using the embedded database in ${config.DATA_DIR}; stop any server using that DATA_DIR first`, 'warn');
-  }
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    embeddedRole: 'cli',
     poolSize: 1,
     migrate: true,
     log: (msg) => log(msg),

@@ -4,6 +4,6 @@ import { loadConfig } from '../config.js';
 import { startRuntime } from '../runtime/runtime.js';
 
 const config = loadConfig();
-const runtime = await startRuntime(config);
+const runtime = await startRuntime(config, { embeddedRole: 'cli' });
 runtime.logger.info('database migrated');
 await runtime.close();

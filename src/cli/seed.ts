@@ -1,9 +1,11 @@
-/** `npm run db:seed`: (re)applies the deterministic demo data and demo sign-in identities. Idempotent; refused in production. */
+/**
+ * `npm run db:seed`: seeds the parts of the deterministic demo data that are missing (company registry,
+ * demo lender catalogue, demo sign-in users), as a demo start does. Idempotent; refused in production.
+ */
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../infra/database.js';
 import { createLogger } from '../infra/logger.js';
-import { seedDemoData } from '../../prisma/seed/seed-demo-data.js';
-import { seedDemoIdentities } from '../../prisma/seed/demo-identities.js';
+import { seedMissingDemoData } from '../runtime/demo-seed.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'seed');
@@ -14,11 +16,12 @@ if (config.DEPLOY_ENV === 'production') {
 const database = await openDatabase({
   databaseUrl: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
+  embeddedRole: 'cli',
   poolSize: config.DB_POOL_SIZE,
   log: (msg) => logger.info(msg),
 });
-const counts = await seedDemoData(database.prisma, (msg) => logger.info(msg));
-logger.info(counts, 'demo data seeded');
-const identities = await seedDemoIdentities(database.prisma, (msg) => logger.info(msg));
-logger.info(identities, 'demo identities ensured');
-await database.close();
+try {
+  await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));
+} finally {
+  await database.close();
+}

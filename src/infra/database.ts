@@ -1,26 +1,42 @@
 /**
  * The one database client of a process: Prisma over the `pg` driver adapter, pointed either at
- * DATABASE_URL or at the embedded PGlite server. Migrations are applied before the client is handed out.
+ * DATABASE_URL or at the embedded PostgreSQL server of DATA_DIR. Migrations are applied before the
+ * client is handed out.
  */
-import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { applyMigrations } from './migrations.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
 
 export type Db = PrismaClient;
+
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * The pg pool under a client from openDatabase, for the few statements that move bulk bytes: Prisma
+ * passes Bytes values through base64 strings, several copies of every byte on the heap.
+ */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('not a client made by openDatabase');
+  return pool;
+}
 
 export interface Database {
   prisma: PrismaClient;
   connectionString: string;
+  /** On the embedded server of DATA_DIR (rather than DATABASE_URL). */
   embedded: boolean;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   databaseUrl?: string;
-  /** Where the embedded database keeps its files when no databaseUrl is given ('memory://' for none). */
+  /** Where the embedded server keeps its files when no databaseUrl is given. */
   dataDir: string;
+  /** An application owns the embedded server; the CLI shares one that runs (default: server). */
+  embeddedRole?: EmbeddedRole;
   poolSize: number;
   migrate?: boolean;
   log?: (msg: string) => void;
@@ -28,15 +44,14 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
-  const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(embeddedDir(options.dataDir));
-  const connectionString = options.databaseUrl ?? embedded!.connectionString;
-  if (embedded) log(`embedded PostgreSQL (PGlite) serving ${embeddedDir(options.dataDir)}`);
+  const embedded = options.databaseUrl ? undefined : await openEmbeddedServer(options.dataDir, { role: options.embeddedRole ?? 'server', log });
+  const connectionString = options.databaseUrl ?? embedded!.url();
   try {
     if (options.migrate !== false) await applyMigrations(connectionString, log);
-    // PGlite is one backend behind a multiplexer: a single pooled connection keeps
-    // interactive transactions from interleaving with other statements.
-    const max = embedded ? 1 : options.poolSize;
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString, max }) });
+    const pool = new pg.Pool({ connectionString, max: options.poolSize });
+    pool.on('connect', queueQueries);
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    pools.set(prisma, pool);
     await prisma.$connect();
     return {
       prisma,
@@ -53,6 +68,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-function embeddedDir(dataDir: string): string {
-  return dataDir.startsWith('memory://') ? dataDir : path.join(dataDir, 'pg');
+/**
+ * Prisma's query interpreter loads the relations of one read in parallel, also inside an interactive
+ * transaction, where they all go to the transaction's one connection: pg queues them but deprecates
+ * it. Here each connection runs its queries one after another, in the order they were asked for.
+ */
+function queueQueries(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let tail: Promise<unknown> = Promise.resolve();
+  client.query = ((...args: unknown[]) => {
+    // Callback and submittable forms (not used by Prisma) keep pg's own behaviour.
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof args[args.length - 1] === 'function' || typeof first?.submit === 'function') return query(...args);
+    const result = tail.then(() => query(...args));
+    tail = result.catch(() => {});
+    return result;
+  }) as typeof client.query;
 }

@@ -29,12 +29,11 @@ export const QUEUES = { webhookDelivery: 'webhook-delivery' } as const;
 export async function startJobQueue(
   connectionString: string,
   logger: Logger,
-  options: { embedded: boolean; jobExpirySeconds: number },
+  options: { jobExpirySeconds: number },
 ): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString,
-    // The embedded database is one session: keep pg-boss to one connection beside Prisma's.
-    max: options.embedded ? 1 : 4,
+    max: 4,
     schedule: false,
     application_name: 'funding-gateway-jobs',
     // Expired jobs (their worker died) are noticed by maintenance: run it at half the expiry.

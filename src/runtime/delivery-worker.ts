@@ -4,6 +4,7 @@
  * several workers may run at once (pg-boss hands each job to one).
  */
 import { QUEUES } from '../infra/job-queue.js';
+import { startJobLeases } from '../infra/job-leases.js';
 import { attemptDelivery } from '../domain/webhooks/webhook-delivery.js';
 import type { Runtime } from './runtime.js';
 
@@ -16,17 +17,25 @@ export const DELIVERY_BATCH_SIZE = 25;
 
 export async function startDeliveryWorker(runtime: Runtime, options: { pollingIntervalSeconds?: number } = {}): Promise<DeliveryWorker> {
   const { boss } = runtime.jobs;
+  // Jobs left running by a worker that died are handed out again at once (see job-leases.ts).
+  const leases = await startJobLeases(runtime.database.connectionString, boss, QUEUES.webhookDelivery, runtime.logger);
   let workerId = '';
   workerId = await boss.work<{ deliveryId: string }>(
     QUEUES.webhookDelivery,
     { batchSize: DELIVERY_BATCH_SIZE, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
     async (jobs) => {
-      await Promise.all(
-        jobs.map(async (job) => {
-          const outcome = await attemptDelivery(runtime.contextFor(), job.data.deliveryId);
-          runtime.logger.debug({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
-        }),
-      );
+      const ids = jobs.map((job) => job.id);
+      await leases.take(ids);
+      try {
+        await Promise.all(
+          jobs.map(async (job) => {
+            const outcome = await attemptDelivery(runtime.contextFor(), job.data.deliveryId);
+            runtime.logger.debug({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
+          }),
+        );
+      } finally {
+        await leases.release(ids);
+      }
       // A full batch means more are waiting: fetch again at once instead of after the polling interval.
       if (jobs.length === DELIVERY_BATCH_SIZE) boss.notifyWorker(workerId);
     },
@@ -34,6 +43,7 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
   return {
     async stop() {
       await boss.offWork(QUEUES.webhookDelivery);
+      await leases.close();
     },
   };
 }

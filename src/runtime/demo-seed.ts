@@ -1,24 +1,50 @@
 /**
- * Demo seeding at start (and by `npm run db:seed`): the demo data (registry, lender catalogue) goes
- * into an empty demo database only; the demo sign-in identities are ensured on every seeding start,
- * separately idempotent, so a database seeded before they existed gets them too.
+ * Demo seeding at start (and by `npm run db:seed`), part by part: the company registry, the demo
+ * lender catalogue (lenders and their products) and the demo sign-in users are each seeded when
+ * missing, so a database that already holds something else (a lender registered before the first
+ * start, say) still gets the rest. Every insert is idempotent (natural keys), so concurrent starts
+ * are safe. The callers run it in demo only.
  */
 import type { Db } from '../infra/database.js';
-import { seedDemoData } from '../../prisma/seed/seed-demo-data.js';
+import { demoCompanyStream } from '../../prisma/seed/demo-companies.js';
+import { demoLenders } from '../../prisma/seed/demo-lenders.js';
+import { DEMO_COMPANY_COUNT, insertCompanies, insertDemoLenders } from '../../prisma/seed/seed-demo-data.js';
 import { seedDemoIdentities } from '../../prisma/seed/demo-identities.js';
 
-/** Returns whether the demo data was seeded (false when companies or lenders already existed). */
-export async function seedDemoDataIfEmpty(db: Db, log: (msg: string) => void): Promise<boolean> {
-  const seeded = await seedDataIfEmpty(db, log);
-  await seedDemoIdentities(db, log);
-  return seeded;
+export interface DemoSeedReport {
+  /** The parts written by this call, with what was written. */
+  seeded: string[];
+  /** The parts found already there. */
+  present: string[];
 }
 
-async function seedDataIfEmpty(db: Db, log: (msg: string) => void): Promise<boolean> {
-  const [companies, lenders] = await Promise.all([db.company.count(), db.lender.count()]);
-  if (companies > 0 || lenders > 0) return false;
-  log('empty demo database: seeding demo data');
-  const counts = await seedDemoData(db, log);
-  log(`seeded ${counts.companies} companies, ${counts.lenders} lenders, ${counts.products} products`);
-  return true;
+export async function seedMissingDemoData(db: Db, log: (msg: string) => void): Promise<DemoSeedReport> {
+  const seeded: string[] = [];
+  const present: string[] = [];
+
+  if ((await db.company.count()) === 0) {
+    seeded.push(`companies (${await insertCompanies(db, demoCompanyStream(DEMO_COMPANY_COUNT))})`);
+  } else {
+    present.push('companies');
+  }
+
+  const catalogue = demoLenders();
+  const slugs = catalogue.map((l) => l.slug);
+  const [lenders, products] = await Promise.all([
+    db.lender.count({ where: { environment: 'demo', slug: { in: slugs } } }),
+    db.lenderProduct.count({ where: { lender: { environment: 'demo', slug: { in: slugs } } } }),
+  ]);
+  if (lenders < catalogue.length || products < catalogue.reduce((n, l) => n + l.products.length, 0)) {
+    const inserted = await insertDemoLenders(db);
+    seeded.push(`demo lenders (${inserted.lenders}) and products (${inserted.products})`);
+  } else {
+    present.push('demo lenders and products');
+  }
+
+  const users = await seedDemoIdentities(db);
+  if (users.created.length > 0) seeded.push(`demo users (${users.created.join(', ')})`);
+  if (users.skipped.length > 0) present.push(`demo users (${users.skipped.join(', ')})`);
+
+  log(`demo data: seeded ${seeded.join(', ') || 'nothing'}; already there: ${present.join(', ') || 'nothing'}`);
+  return { seeded, present };
 }

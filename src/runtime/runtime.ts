@@ -14,9 +14,10 @@ import { TokenAuthority } from '../domain/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, type Database } from '../infra/database.js';
+import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { createLogger, type Logger } from '../infra/logger.js';
-import { seedDemoDataIfEmpty } from './demo-seed.js';
+import { seedMissingDemoData } from './demo-seed.js';
 
 export interface Runtime {
   config: AppConfig;
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Apply migrations and seed (default true); distributed services leave it to the first one. */
   prepareDatabase?: boolean;
+  /** On the embedded server: `server` owns DATA_DIR (one application), `cli` shares a running one. */
+  embeddedRole?: EmbeddedRole;
 }
 
 export async function startRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -49,11 +52,12 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
+    embeddedRole: options.embeddedRole,
     migrate: prepare,
     log: (msg) => logger.info(msg),
   });
   if (prepare && config.SEED_DEMO_DATA) {
-    await seedDemoDataIfEmpty(database.prisma, (msg) => logger.info(msg));
+    await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));
   }
   const events = createEventBus(config.REDIS_URL);
   const throttleStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
@@ -63,7 +67,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
   const companies = databaseRegistry(database.prisma);
-  const jobs = await startJobQueue(database.connectionString, logger, { embedded: database.embedded, jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
+  const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -15,7 +15,8 @@ export interface RunningProcess {
 export function startEntry(entry: string, args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    // ENV_FILE: a developer's own .env in the checkout must not leak into the processes under test.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ENV_FILE: '/dev/null', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

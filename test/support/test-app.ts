@@ -29,7 +29,7 @@ export async function startTestApp(options: { config?: Partial<AppConfig>; clock
     {},
     {
       DATABASE_URL: database.url,
-      DB_POOL_SIZE: database.embedded ? 1 : 4,
+      DB_POOL_SIZE: 4,
       PORT: port,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       HOST: '127.0.0.1',

@@ -3,7 +3,7 @@
  * multipart, GraphQL base64), stored in PostgreSQL with their SHA-256, listed in the funding
  * application's `profile.attachments`, and streamed to the lenders the profile applied to.
  */
-import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
@@ -11,6 +11,7 @@ import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { documentScope, findLenderDocument } from './document-visibility.js';
 import { parseInput } from '../validation.js';
+import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_CONTENT_TYPES = [
@@ -25,7 +26,7 @@ export const DOCUMENT_CONTENT_TYPES = [
 export interface UploadedFile {
   fileName: string;
   contentType: string;
-  content: Buffer;
+  content: UploadContent;
 }
 
 export interface DocumentDto {
@@ -47,18 +48,9 @@ export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, 
   if (!(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.contentType)) {
     throw AppError.unprocessable('This type of document is not accepted', [{ pointer: 'file', message: `content type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` }]);
   }
-  if (file.content.length === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
-  if (file.content.length > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
-  const row = await ctx.db.document.create({
-    data: {
-      profileId,
-      fileName,
-      contentType: file.contentType,
-      sizeBytes: file.content.length,
-      sha256: createHash('sha256').update(file.content).digest('hex'),
-      content: new Uint8Array(file.content),
-    },
-  });
+  if (contentSize(file.content) === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
+  if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
+  const row = await storeDocument(ctx.db, { profileId, fileName, contentType: file.contentType }, file.content);
   return toDocumentDto(row);
 }
 
@@ -68,7 +60,6 @@ export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): 
   const rows = await ctx.db.document.findMany({
     where: { AND: [{ profileId }, documentScope(ctx, actor)] },
     orderBy: { createdAt: 'asc' },
-    omit: { content: true },
   });
   return rows.map(toDocumentDto);
 }
@@ -76,7 +67,9 @@ export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): 
 export interface DocumentContent {
   fileName: string;
   contentType: string;
-  content: Buffer;
+  sizeBytes: number;
+  /** Read from the database as it is sent. */
+  content: Readable;
   sha256: string;
 }
 
@@ -87,7 +80,7 @@ export async function lenderDocument(ctx: ServiceContext, applicationId: unknown
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const ids = parseInput(Ids, { applicationId, documentId }, 'Path');
   const document = await findLenderDocument(ctx, actor, ids.applicationId, ids.documentId);
-  return { fileName: document.fileName, contentType: document.contentType, content: Buffer.from(document.content), sha256: document.sha256 };
+  return { fileName: document.fileName, contentType: document.contentType, sizeBytes: document.sizeBytes, content: readDocumentContent(ctx.db, document.id), sha256: document.sha256 };
 }
 
 export function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {

@@ -22,7 +22,7 @@ export interface ProfileForDocuments {
 export async function loadProfileForDocuments(db: Reader, profileId: string): Promise<ProfileForDocuments> {
   const [profile, documents] = await Promise.all([
     db.profile.findUniqueOrThrow({ where: { id: profileId }, include: SECTIONS_INCLUDE }),
-    db.document.findMany({ where: { profileId }, orderBy: { createdAt: 'asc' }, omit: { content: true } }),
+    db.document.findMany({ where: { profileId }, orderBy: { createdAt: 'asc' } }),
   ]);
   return { profile, documents };
 }
