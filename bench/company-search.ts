@@ -53,7 +53,7 @@ try {
 
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startEntry('src/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: appUrl });
+  const app = startEntry('src/processes/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: appUrl });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const authorization = await marketplaceV1Authorization(appUrl);

@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { queueDelivery } from '../src/domain/webhooks/webhook-delivery.js';
 import { applyMigrations } from '../src/infra/migrations.js';
-import { startRuntime } from '../src/runtime/runtime.js';
+import { startRuntime } from '../src/processes/runtime.js';
 import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
@@ -67,7 +67,7 @@ try {
   const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo');
   const profile = await db.profile.create({ data: { environment: 'demo' } });
 
-  const app = startEntry('src/main.ts', [], env);
+  const app = startEntry('src/processes/main.ts', [], env);
   procs.push(app);
   await waitForHealth(appUrl, app);
 

@@ -91,7 +91,7 @@ try {
   console.log('single-process mode');
   const port = await freePort();
   const singleUrl = `http://127.0.0.1:${port}`;
-  const single = startEntry('src/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: singleUrl });
+  const single = startEntry('src/processes/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: singleUrl });
   procs.push(single);
   await waitForHealth(singleUrl, single);
   const singleAuth = await platformAuthorization(singleUrl);
@@ -101,7 +101,7 @@ try {
 
   console.log('distributed mode');
   const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
-  const distributed = startEntry('src/distributed.ts', [], { ...env, REDIS_URL: redisUrl, BASE_PORT: String(distBase) });
+  const distributed = startEntry('src/processes/distributed.ts', [], { ...env, REDIS_URL: redisUrl, BASE_PORT: String(distBase) });
   procs.push(distributed);
   await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
   const distAuth = await platformAuthorization(`http://127.0.0.1:${distBase + 1}`);

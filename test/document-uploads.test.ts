@@ -35,7 +35,7 @@ describe('eight concurrent 9 MB uploads', () => {
     database = await createTestDatabase();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    system = startEntry('src/main.ts', [], {
+    system = startEntry('src/processes/main.ts', [], {
       DATABASE_URL: database.url,
       PORT: String(port),
       HOST: '127.0.0.1',

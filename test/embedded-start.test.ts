@@ -28,7 +28,7 @@ async function dataDir(): Promise<string> {
 }
 
 function start(env: Record<string, string>): RunningProcess {
-  const proc = startEntry('src/main.ts', [], env);
+  const proc = startEntry('src/processes/main.ts', [], env);
   running.push(proc);
   return proc;
 }

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { queueDelivery } from '../src/domain/webhooks/webhook-delivery.js';
-import { startRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { startRuntime, type Runtime } from '../src/processes/runtime.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -42,7 +42,7 @@ describe('a worker killed mid-delivery', () => {
       WEBHOOK_TIMEOUT_MS: '20000', // the hung attempt stays in flight until the kill
       WEBHOOK_RETRY_DELAYS: '0,0.2,0.2',
     };
-    const system = startEntry('src/main.ts', [], env);
+    const system = startEntry('src/processes/main.ts', [], env);
     processes.push(system);
     await waitForHealth(`http://127.0.0.1:${port}`, system);
 
@@ -67,7 +67,7 @@ describe('a worker killed mid-delivery', () => {
     system.child.kill('SIGKILL');
     await new Promise((resolve) => system.child.once('exit', resolve));
 
-    const restarted = startEntry('src/main.ts', [], env);
+    const restarted = startEntry('src/processes/main.ts', [], env);
     processes.push(restarted);
     await waitForHealth(`http://127.0.0.1:${port}`, restarted);
     const final = await eventually(() => db.webhookDelivery.findMany({ where: { id: { in: ids } } }), (rows) => rows.every((r) => r.status === 'DELIVERED'), 30_000);

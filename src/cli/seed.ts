@@ -5,7 +5,7 @@
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../infra/database.js';
 import { createLogger } from '../infra/logger.js';
-import { seedMissingDemoData } from '../runtime/demo-seed.js';
+import { seedMissingDemoData } from '../processes/demo-seed.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'seed');

@@ -3,7 +3,7 @@ import express, { type Response, type Router } from 'express';
 import { openContinuePage } from '../domain/applications/business-application-service.js';
 import { AppError, HTTP_STATUS_BY_CODE } from '../domain/errors.js';
 import { openFundingSearchPage } from '../domain/profiles/profile-links.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../processes/runtime.js';
 import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
 
 export function webRouter(runtime: Runtime): Router {

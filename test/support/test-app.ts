@@ -1,8 +1,8 @@
 /** Starts the whole system in single-process mode on an isolated database and a free port. */
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/context.js';
-import { startSingleProcessServer } from '../../src/http/single-process-server.js';
-import { startRuntime, type Runtime } from '../../src/runtime/runtime.js';
+import { startSingleProcessServer } from '../../src/processes/single-process-server.js';
+import { startRuntime, type Runtime } from '../../src/processes/runtime.js';
 import { generateSigningJwk } from '../../src/infra/signing-keys.js';
 import { freePort } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';

@@ -10,9 +10,9 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from './config.js';
-import { createLogger } from './infra/logger.js';
-import { startRuntime } from './runtime/runtime.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../infra/logger.js';
+import { startRuntime } from './runtime.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor');

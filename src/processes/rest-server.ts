@@ -1,13 +1,13 @@
 /** Distributed mode: the REST adapter as its own process, calling the domain services directly. */
 import http from 'node:http';
 import express from 'express';
-import { AppError } from '../src/domain/errors.js';
-import { databaseReadiness, healthRouter } from '../src/http/health.js';
-import { closeServer, listen, type RunningServer } from '../src/http/listen.js';
-import type { Runtime } from '../src/runtime/runtime.js';
-import { webRouter } from '../src/web/web-router.js';
-import { identityProviderRouter } from './identity-provider-router.js';
-import { createRestRouter, sendProblem } from './rest-router.js';
+import { AppError } from '../domain/errors.js';
+import { databaseReadiness, healthRouter } from '../http/health.js';
+import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import type { Runtime } from './runtime.js';
+import { webRouter } from '../web/web-router.js';
+import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
+import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();

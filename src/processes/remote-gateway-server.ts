@@ -1,10 +1,10 @@
 /** Distributed mode: the gateway as its own process, reaching the subgraphs over HTTP and graphql-ws. */
 import http from 'node:http';
 import express from 'express';
-import type { SubgraphName } from '../subgraphs/index.js';
-import { healthRouter } from '../src/http/health.js';
-import { closeServer, listen, type RunningServer } from '../src/http/listen.js';
-import { createGateway } from './gateway-runtime.js';
+import type { SubgraphName } from '../../subgraphs/index.js';
+import { healthRouter } from '../http/health.js';
+import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 
 export async function startRemoteGatewayServer(

@@ -6,15 +6,15 @@
 import http from 'node:http';
 import express from 'express';
 import { createGateway } from '../../gateway/gateway-runtime.js';
-import { mountGateway } from '../../gateway/gateway-server.js';
+import { mountGateway } from './gateway-server.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { webRouter } from '../web/web-router.js';
 import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
 import { AppError } from '../domain/errors.js';
-import type { Runtime } from '../runtime/runtime.js';
-import { startDeliveryWorker } from '../runtime/delivery-worker.js';
-import { databaseReadiness, healthRouter } from './health.js';
-import { closeServer, listen, type RunningServer } from './listen.js';
+import type { Runtime } from './runtime.js';
+import { startDeliveryWorker } from './delivery-worker.js';
+import { databaseReadiness, healthRouter } from '../http/health.js';
+import { closeServer, listen, type RunningServer } from '../http/listen.js';
 
 export async function startSingleProcessServer(runtime: Runtime, port = runtime.config.PORT): Promise<RunningServer> {
   const app = express();

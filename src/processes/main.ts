@@ -1,10 +1,10 @@
 /** `npm start`: the whole system in one process on PORT, on the embedded database unless DATABASE_URL is set. */
 import 'reflect-metadata';
-import { loadConfig } from './config.js';
-import { startSingleProcessServer } from './http/single-process-server.js';
-import { DataDirInUseError } from './infra/embedded-postgres.js';
-import { startRuntime } from './runtime/runtime.js';
-import { onShutdown } from './runtime/shutdown.js';
+import { loadConfig } from '../config.js';
+import { startSingleProcessServer } from './single-process-server.js';
+import { DataDirInUseError } from '../infra/embedded-postgres.js';
+import { startRuntime } from './runtime.js';
+import { onShutdown } from './shutdown.js';
 
 const config = loadConfig();
 const runtime = await startRuntime(config).catch((err: unknown) => {

@@ -5,16 +5,16 @@
  * done by the distributed supervisor and by docker-compose's migrate service).
  */
 import 'reflect-metadata';
-import { startRemoteGatewayServer } from '../gateway/remote-gateway-server.js';
-import { startRestServer } from '../rest-adapter/rest-server.js';
-import { isSubgraphName } from '../subgraphs/index.js';
-import { startSubgraphServer } from '../subgraphs/shared/subgraph-server.js';
-import { loadConfig } from './config.js';
-import type { RunningServer } from './http/listen.js';
-import { createLogger } from './infra/logger.js';
-import { startRuntime } from './runtime/runtime.js';
-import { startWorkerServer } from './runtime/worker-server.js';
-import { onShutdown } from './runtime/shutdown.js';
+import { startRemoteGatewayServer } from './remote-gateway-server.js';
+import { startRestServer } from './rest-server.js';
+import { isSubgraphName } from '../../subgraphs/index.js';
+import { startSubgraphServer } from './subgraph-server.js';
+import { loadConfig } from '../config.js';
+import type { RunningServer } from '../http/listen.js';
+import { createLogger } from '../infra/logger.js';
+import { startRuntime } from './runtime.js';
+import { startWorkerServer } from './worker-server.js';
+import { onShutdown } from './shutdown.js';
 
 export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker'] as const;
 

@@ -5,8 +5,8 @@ import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-
 import { useServer } from 'graphql-ws/use/ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { connectionHeaders } from '../src/http/connection-headers.js';
-import { forwardedCredentials } from './gateway-runtime.js';
+import { connectionHeaders } from '../http/connection-headers.js';
+import { forwardedCredentials } from '../../gateway/gateway-runtime.js';
 
 export interface MountedGateway {
   close(): Promise<void>;

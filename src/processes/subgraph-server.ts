@@ -6,12 +6,12 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { ServiceContext } from '../../src/domain/context.js';
-import { connectionHeaders } from '../../src/http/connection-headers.js';
-import { databaseReadiness, healthRouter } from '../../src/http/health.js';
-import { closeServer, listen, type RunningServer } from '../../src/http/listen.js';
-import type { Runtime } from '../../src/runtime/runtime.js';
-import { buildSubgraphSchemas, type SubgraphName } from '../index.js';
+import type { ServiceContext } from '../domain/context.js';
+import { connectionHeaders } from '../http/connection-headers.js';
+import { databaseReadiness, healthRouter } from '../http/health.js';
+import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import type { Runtime } from './runtime.js';
+import { buildSubgraphSchemas, type SubgraphName } from '../../subgraphs/index.js';
 
 export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, port: number): Promise<RunningServer> {
   const schema = (await buildSubgraphSchemas())[name];
