@@ -4,6 +4,7 @@ import type { ServiceContext } from '../src/domain/context.js';
 import { AppError } from '../src/domain/errors.js';
 import { requireSurface } from '../src/domain/identity/access-policy.js';
 import type { Logger } from '../src/infra/logger.js';
+import { constraintError } from '../src/infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
 import multer from 'multer';
 import { MAX_DOCUMENT_BYTES } from '../src/domain/documents/document-service.js';
@@ -75,7 +76,10 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       const tooLarge = err.code === 'LIMIT_FILE_SIZE';
       return sendProblem(res, new AppError(tooLarge ? 'UNPROCESSABLE' : 'BAD_REQUEST', tooLarge ? 'The file is too large' : 'Invalid upload', [{ pointer: 'file', message: tooLarge ? 'must be at most 10 MB' : err.message }]));
     }
-    if (!(err instanceof AppError)) logger.error({ err, method: req.method, path: req.path }, 'unhandled error in REST route');
+    if (!(err instanceof AppError)) {
+      if (constraintError(err)) logger.warn({ err, method: req.method, path: req.path }, 'a database constraint refused a REST request');
+      else logger.error({ err, method: req.method, path: req.path }, 'unhandled error in REST route');
+    }
     sendProblem(res, err);
   };
 }

@@ -152,6 +152,51 @@ describe('documented offer samples, money as plain numbers', () => {
   });
 });
 
+describe('lender references', () => {
+  it('a lender may reuse its reference on another application (acknowledgement and rejection: 200); ?reference= finds both', async () => {
+    const [first, second, third] = [await submitted(lender.lenderId), await submitted(lender.lenderId), await submitted(lender.lenderId)];
+    const auth = await as(lender);
+    const reference = `CUST-${first}`;
+    for (const id of [first, second]) {
+      const res = await postJson(api(`/applications/${id}/acknowledgement`), { reference }, auth);
+      expect(res.status).toBe(200);
+      expect((await res.json()).application).toMatchObject({ id, reference, status: 'Acknowledged' });
+    }
+    const rejected = await postJson(api(`/applications/${third}/rejection`), { reason: 'Ineligible', reference }, auth);
+    expect(rejected.status).toBe(200);
+    expect((await rejected.json()).application).toMatchObject({ id: third, reference, status: 'Rejected' });
+    const found = await (await fetch(api(`/applications?reference=${reference}`), { headers: auth })).json();
+    expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([first, second, third]);
+  });
+
+  it('an offer reference already used on the same application is 409 with a problem body, the current offer unchanged', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth)).status).toBe(200);
+    const again = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`R-${id}`), status: 'FINAL' }, auth);
+    expect(again.status).toBe(409);
+    expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await again.json()).toEqual({
+      type: 'about:blank', title: 'Conflict', status: 409, code: 'CONFLICT',
+      detail: 'An offer with this reference already exists for the application', errors: [{ pointer: '/reference', message: 'must be unique' }],
+    });
+    expect((await db().offer.findMany({ where: { lenderApplicationId: id } })).map((o) => [o.status, o.supersededAt])).toEqual([['INDICATIVE', null]]);
+  });
+
+  it('a constraint no service anticipated maps to a client error, never a 500 (real database errors)', async () => {
+    const { problemFor } = await import('../rest-adapter/problem-details.js');
+    const id = await submitted(lender.lenderId);
+    const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    const failure = async (write: () => Promise<unknown>) => problemFor(await write().then(() => { throw new Error('the write succeeded'); }, (err: unknown) => err));
+    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'Submitted' } }));
+    expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'A record with the same values already exists' });
+    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'Submitted' } }));
+    expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
+    const gone = await failure(() => db().lenderApplication.update({ where: { id: -1 }, data: { comment: 'x' } }));
+    expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
 describe('failure and rejection', () => {
   it('Failed can be fixed (status Failed); Ineligible is terminal: no offer afterwards (409), nothing changed', async () => {
     const failedId = await submitted(lender.lenderId);
