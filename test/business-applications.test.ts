@@ -208,6 +208,7 @@ describe('matches and pre-selected offers', () => {
     expect(offers.length).toBeGreaterThan(0);
     for (const offer of offers) {
       expect(offer).toMatchObject({ status: 'PRE_SELECTED', type: 'INSTANT_OFFER', isPreselected: true, profileUuid: expect.any(String), expiryDate: expect.any(String) });
+      expect(offer).not.toHaveProperty('applicationUrl'); // none: left out, not null
       if (offer.termLoan) {
         const t = offer.termLoan;
         expect(t.monthlyRepayment).toBe(roundPennies(monthlyRepayment(t.maximumAmount, t.rate, t.term)));
@@ -263,6 +264,9 @@ describe('GraphQL', () => {
     const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
     const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
     expect(matches.matches.map((m: { lender: { id: number } }) => m.lender.id)).toContain(lenderId);
+    // A lender without logo or description: the keys are left out of the REST body, not null.
+    const ours = matches.matches.find((m: { lender: { id: number } }) => m.lender.id === lenderId).lender;
+    expect(ours).toEqual({ id: lenderId, name: 'Northern Test Capital', average: 'LOW', responseTime: expect.any(Number), documents: expect.any(Array) });
 
     const denied = await graphql(app.url, 'mutation { createLender(input: { name: "Nope" }) { id } }', {}, bearer(me.loginToken));
     expect(denied.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
