@@ -3,7 +3,7 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { ServiceContext } from '../src/domain/context.js';
 import { AppError } from '../src/domain/errors.js';
 import { requireSurface } from '../src/domain/identity/access-policy.js';
-import type { Logger } from '../src/infra/logger.js';
+import { redactSecrets, type Logger } from '../src/infra/logger.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
 import multer from 'multer';
@@ -77,8 +77,8 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendProblem(res, new AppError(tooLarge ? 'UNPROCESSABLE' : 'BAD_REQUEST', tooLarge ? 'The file is too large' : 'Invalid upload', [{ pointer: 'file', message: tooLarge ? 'must be at most 10 MB' : err.message }]));
     }
     if (!(err instanceof AppError)) {
-      if (constraintError(err)) logger.warn({ err, method: req.method, path: req.path }, 'a database constraint refused a REST request');
-      else logger.error({ err, method: req.method, path: req.path }, 'unhandled error in REST route');
+      if (constraintError(err)) logger.warn({ err, method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
+      else logger.error({ err, method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
     }
     sendProblem(res, err);
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/domain/errors.js';
 import { problemFor } from '../rest-adapter/problem-details.js';
 import { toGraphQLError } from '../subgraphs/shared/graphql-errors.js';
-import { createLogger } from '../src/infra/logger.js';
+import { createLogger, redactSecrets } from '../src/infra/logger.js';
 import { constraintFailure } from '../src/infra/prisma-errors.js';
 
 const secret = new Error('connection to db-internal:5432 failed for user app password=hunter2');
@@ -49,5 +49,10 @@ describe('error mappers', () => {
     expect(problemFor({ code: 'P2002', meta: { target: ['"reference"'] } })).toMatchObject({ status: 409, errors: [{ pointer: '/reference', message: 'must be unique' }] });
     expect(problemFor({ code: 'P2000' })).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(toGraphQLError({ code: 'P2034' }, { logger }).extensions).toMatchObject({ code: 'CONFLICT', status: 409 });
+  });
+
+  it('redacts API keys from a logged path (the Marketplace V1 move target)', () => {
+    expect(redactSecrets('/api/marketplace/v1/profiles/0b7c/move/fgk_demo_key_0123456789ab_s3cr3t-Tok_en')).toBe('/api/marketplace/v1/profiles/0b7c/move/fgk_[redacted]');
+    expect(redactSecrets('/api/marketplace/v1/profiles/0b7c/move/key_0123456789ab')).toBe('/api/marketplace/v1/profiles/0b7c/move/key_0123456789ab');
   });
 });
