@@ -120,6 +120,14 @@ describe('API keys', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('names partnerApiKey as unsupported (400), creating nothing', async () => {
+    const before = await snapshot();
+    const res = await postJson(url('/api/platform/v1/api-key'), { name: 'with-partner', scopes: ['profile:read'], partnerApiKey: 'pk_live_123' }, bearer(me.loginToken));
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: '/partnerApiKey', message: 'is not supported: this gateway does not link partner API keys; leave it out' }]);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('needs a login token: an API-key token cannot mint keys', async () => {
     const res = await postJson(url('/api/platform/v1/api-key'), { name: 'x', scopes: ['profile:read'] }, bearer(me.platformToken));
     expect(res.status).toBe(403);
