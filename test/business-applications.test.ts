@@ -199,6 +199,17 @@ describe('matches and pre-selected offers', () => {
       likelihood: { value: expect.any(Number) },
       instantOffer: expect.any(Boolean),
     });
+  
+    // The logo a match points at is served.
+    const { logo, name } = list.matches[0].lender;
+    const image = await fetch(`${app.url}${logo}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    const svg = await image.text();
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain(name.replace(/&/g, '&#38;').slice(0, 24));
+    expect((await fetch(`${app.url}${logo.replace('.svg', '-icon.svg')}`)).status).toBe(200);
+    expect((await fetch(`${app.url}/static/lenders/no-such-lender.svg`)).status).toBe(404);
   });
 
   it('GET /applications/{id}/pre-selected prices instant offers with amortised repayments', async () => {
