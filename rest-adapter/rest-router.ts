@@ -19,6 +19,7 @@ export interface RestRouterOptions {
 
 export function sendProblem(res: Response, err: unknown): void {
   const problem = problemFor(err);
+  if (err instanceof AppError && err.details.allow) res.setHeader('Allow', err.details.allow.join(', '));
   if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
   if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   res.status(problem.status).type('application/problem+json').json(problem);
@@ -26,11 +27,11 @@ export function sendProblem(res: Response, err: unknown): void {
 
 export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '1mb' }));
+  router.use(express.json({ limit: '1mb', type: JSON_TYPES }));
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
   for (const route of options.routes ?? ROUTES) {
     const middleware = route.upload === 'file' ? [upload.single('file')] : [];
-    router[route.method](route.path, ...middleware, async (req: Request, res: Response) => {
+    router[route.method](route.path, requireJsonBody(route), ...middleware, async (req: Request, res: Response) => {
       const ctx = await options.contextFor(req);
       if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
       const result = await route.handle(ctx, toRestRequest(req));
@@ -44,11 +45,41 @@ export function createRestRouter(options: RestRouterOptions): Router {
       else res.status(route.successStatus).json(result);
     });
   }
-  router.use('/api', (_req, res) => {
-    sendProblem(res, AppError.notFound('No such endpoint'));
+  const routes = (options.routes ?? ROUTES).map((route) => ({ method: route.method.toUpperCase(), pattern: pathPattern(route.path) }));
+  router.use('/api', (req, res) => {
+    // A known path asked with another method is a 405 naming the methods it has, not a 404.
+    const path = `/api${req.path}`.replace(/\/+$/, '') || '/';
+    const allow = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allow.length > 0) {
+      if (allow.includes('GET')) allow.push('HEAD');
+      return sendProblem(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allow.join(', ')}`, [], { allow }));
+    }
+    sendProblem(res, NO_SUCH_ENDPOINT());
   });
   router.use(errorHandler(options.logger));
   return router;
+}
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export const NO_SUCH_ENDPOINT = () => new AppError('NOT_FOUND', 'No such endpoint');
+
+function pathPattern(expressPath: string): RegExp {
+  const escaped = expressPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+/**
+ * A body in another format than JSON (e.g. JSON sent as text/plain) is a 415 before anything runs,
+ * rather than reaching the operation as an empty body; upload routes take multipart/form-data.
+ */
+function requireJsonBody(route: RouteDefinition) {
+  const accepted = route.upload === 'file' ? ['multipart/form-data'] : JSON_TYPES;
+  return (req: Request, res: Response, next: () => void) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody || req.is(accepted)) return next();
+    sendProblem(res, new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'untyped'}`, [{ pointer: 'header:content-type', message: `must be ${accepted.join(' or ')}` }]));
+  };
 }
 
 function toRestRequest(req: Request): RestRequest {
