@@ -64,7 +64,7 @@ try {
   await insertDemoLenders(db);
   const lenderRow = await db.lender.findFirstOrThrow({ orderBy: { id: 'asc' } });
   await db.lender.update({ where: { id: lenderRow.id }, data: { applicationUrl: lender.url } });
-  const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo');
+  const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo', appUrl);
   const profile = await db.profile.create({ data: { environment: 'demo' } });
 
   const app = startEntry('src/processes/main.ts', [], env);

@@ -8,8 +8,10 @@ export interface Page<T> {
 
 export interface LinkedPage<T> {
   data: T[];
-  meta: { total: number; offset: number; limit: number };
-  links: { self: string; prev: string | null; next: string | null };
+  /** totalEntries is the live platform's name for total; both are given. */
+  meta: { total: number; totalEntries: number; offset: number; limit: number };
+  /** prev and next are left out at the ends. */
+  links: { self: string; prev?: string; next?: string };
 }
 
 /** Links are relative to the host (path and query), keeping the request's other query parameters. */
@@ -24,11 +26,11 @@ export function pageWithLinks<T>(page: Page<T>, originalUrl: string): LinkedPage
   const hasNext = page.offset + page.items.length < page.total;
   return {
     data: page.items,
-    meta: { total: page.total, offset: page.offset, limit: page.limit },
+    meta: { total: page.total, totalEntries: page.total, offset: page.offset, limit: page.limit },
     links: {
       self: link(page.offset),
-      prev: hasPrev ? link(Math.max(0, page.offset - page.limit)) : null,
-      next: hasNext ? link(page.offset + page.limit) : null,
+      ...(hasPrev ? { prev: link(Math.max(0, page.offset - page.limit)) } : {}),
+      ...(hasNext ? { next: link(page.offset + page.limit) } : {}),
     },
   };
 }

@@ -1,10 +1,12 @@
 /**
  * The HTTP error mapper: every failure leaves as RFC 9457 problem details
  * (application/problem+json) with the domain code and the failing fields as JSON pointers.
- * Bugs become a 500 that carries no message or stack.
+ * A database constraint no service anticipated is the client error it stands for (constraintError);
+ * bugs become a 500 that carries no message or stack.
  */
 import { STATUS_CODES } from 'node:http';
 import { AppError, HTTP_STATUS_BY_CODE, type ErrorCode, type FieldError } from '../src/domain/errors.js';
+import { constraintError } from '../src/infra/prisma-errors.js';
 
 export interface ProblemDetails {
   type: string;
@@ -17,7 +19,7 @@ export interface ProblemDetails {
 }
 
 export function problemFor(err: unknown): ProblemDetails {
-  const appError = err instanceof AppError ? err : new AppError('INTERNAL', 'An unexpected error occurred');
+  const appError = err instanceof AppError ? err : (constraintError(err) ?? new AppError('INTERNAL', 'An unexpected error occurred'));
   const status = HTTP_STATUS_BY_CODE[appError.code];
   const problem: ProblemDetails = {
     type: 'about:blank',

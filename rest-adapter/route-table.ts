@@ -27,6 +27,7 @@ import { toPublicProfile } from '../src/domain/profiles/profile-records.js';
 import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
 import { pageWithLinks } from './pagination.js';
+import { OPTIONAL_KEYS, withoutNullKeys } from './rest-bodies.js';
 
 export const BASES = {
   marketplaceV1: '/api/marketplace/v1',
@@ -134,7 +135,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     summary: "Set up the tenant's profile from the company registry (onboarding step 5)",
     successStatus: 201,
     surface,
-    handle: (ctx, req) => tenantProfiles.setUpTenantProfile(ctx, req.body),
+    handle: async (ctx, req) => withoutNullKeys(await tenantProfiles.setUpTenantProfile(ctx, req.body), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'get',
@@ -143,7 +144,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     summary: "The tenant's profile in the credit report envelope (onboarding step 6)",
     successStatus: 200,
     surface,
-    handle: (ctx) => tenantProfiles.getTenantProfile(ctx, `${base}/profile`),
+    handle: async (ctx) => withoutNullKeys(await tenantProfiles.getTenantProfile(ctx, `${base}/profile`), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'get',
@@ -152,7 +153,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     summary: 'The credit report alone (limited companies; otherwise 422)',
     successStatus: 200,
     surface,
-    handle: (ctx) => tenantProfiles.getCreditReport(ctx, `${base}/profile/credit-report`),
+    handle: async (ctx) => withoutNullKeys(await tenantProfiles.getCreditReport(ctx, `${base}/profile/credit-report`), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'patch',
@@ -161,7 +162,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     summary: 'Update the profile: companyInformation and financials merge, sections sent replace',
     successStatus: updateStatus,
     surface,
-    handle: (ctx, req) => tenantProfiles.updateTenantProfile(ctx, req.body, 'patch'),
+    handle: async (ctx, req) => withoutNullKeys(await tenantProfiles.updateTenantProfile(ctx, req.body, 'patch'), OPTIONAL_KEYS.profiles),
   },
   ...(withPut
     ? [
@@ -172,7 +173,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
           summary: 'Replace the profile (sections left out are emptied; registry facts stay)',
           successStatus: updateStatus,
           surface,
-          handle: (ctx, req) => tenantProfiles.updateTenantProfile(ctx, req.body, 'put'),
+          handle: async (ctx, req) => withoutNullKeys(await tenantProfiles.updateTenantProfile(ctx, req.body, 'put'), OPTIONAL_KEYS.profiles),
         } satisfies RouteDefinition,
       ]
     : []),
@@ -376,7 +377,7 @@ const businessV1Routes: RouteDefinition[] = [
     summary: "The application's lender matches (spec 2.6 match list)",
     successStatus: 200,
     surface: 'businessV1',
-    handle: (ctx, req) => applications.getApplicationMatches(ctx, req.params.applicationId),
+    handle: async (ctx, req) => withoutNullKeys(await applications.getApplicationMatches(ctx, req.params.applicationId), OPTIONAL_KEYS.matches),
   },
   {
     method: 'get',
@@ -385,7 +386,7 @@ const businessV1Routes: RouteDefinition[] = [
     summary: 'Indicative instant offers of the matched products that can offer instantly',
     successStatus: 200,
     surface: 'businessV1',
-    handle: (ctx, req) => applications.getPreselectedOffers(ctx, req.params.applicationId),
+    handle: async (ctx, req) => withoutNullKeys(await applications.getPreselectedOffers(ctx, req.params.applicationId), OPTIONAL_KEYS.preselectedOffers),
   },
   ...tenantProfileRoutes(BASES.businessV1, 'businessV1', 'Business', 201, true),
 ];
@@ -399,7 +400,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Companies by name (exact, prefix, then inside the name) or registration number; 10 unless limit (1-100)',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => companies.searchCompanies(ctx, req.params.searchTerm, req.query),
+    handle: async (ctx, req) => withoutNullKeys(await companies.searchCompanies(ctx, req.params.searchTerm, req.query), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'get',
@@ -408,7 +409,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'One company of the registry as CompanyInformation',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => companies.getCompany(ctx, req.params.registrationNumber, req.query),
+    handle: async (ctx, req) => withoutNullKeys(await companies.getCompany(ctx, req.params.registrationNumber, req.query), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'post',
@@ -435,7 +436,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: async (ctx, req) => toPublicProfile(await profiles.createAnonymousProfile(ctx, req.body)),
+    handle: async (ctx, req) => withoutNullKeys(toPublicProfile(await profiles.createAnonymousProfile(ctx, req.body)), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'patch',
@@ -444,7 +445,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: "Merge CompanyInformation into the profile's",
     successStatus: 204,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => profiles.patchCompanyInformation(ctx, req.params.uuid, req.body),
+    handle: async (ctx, req) => withoutNullKeys(await profiles.patchCompanyInformation(ctx, req.params.uuid, req.body), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'patch',
@@ -520,7 +521,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: "Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask",
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => cases.applyForCase(ctx, req.params.uuid),
+    handle: async (ctx, req) => withoutNullKeys(await cases.applyForCase(ctx, req.params.uuid), OPTIONAL_KEYS.cases),
   },
   {
     method: 'put',
@@ -547,7 +548,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Create an empty profile owned by the calling key',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: async (ctx) => toPublicProfile(await profiles.createBlankProfile(ctx)),
+    handle: async (ctx) => withoutNullKeys(toPublicProfile(await profiles.createBlankProfile(ctx)), OPTIONAL_KEYS.profiles),
   },
   {
     method: 'get',
@@ -556,7 +557,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     summary: 'Read a profile of the calling account',
     successStatus: 200,
     surface: 'marketplaceV1',
-    handle: async (ctx, req) => toPublicProfile(await profiles.getProfile(ctx, req.params.uuid)),
+    handle: async (ctx, req) => withoutNullKeys(toPublicProfile(await profiles.getProfile(ctx, req.params.uuid)), OPTIONAL_KEYS.profiles),
   },
 ];
 

@@ -55,9 +55,10 @@ async function login(email: string, password: string): Promise<Response> {
   return postJson(`${app.url}/api/platform/v1/auth/login`, { email, password });
 }
 
-async function lenderToken(c: { clientId: string; clientSecret: string; username: string; password: string }): Promise<Response> {
+async function lenderToken(c: { clientId: string; clientSecret: string; username: string; password: string; audience?: string }): Promise<Response> {
   return postJson(`${app.url}/oauth/token`, {
     grant_type: 'password',
+    ...(c.audience ? { audience: c.audience } : {}),
     client_id: c.clientId,
     client_secret: c.clientSecret,
     username: c.username,
@@ -108,9 +109,10 @@ describe('npm run admin', () => {
   });
 
   it('register-lender prints credentials once that obtain an id_token at /oauth/token', async () => {
-    const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications']);
+    const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications'], { PUBLIC_URL: app.runtime.config.PUBLIC_URL });
     const credentials = resultOf(run);
-    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'webhookSecret', 'authorizationToken', 'lenderId']);
+    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'webhookSecret', 'authorizationToken', 'lenderId']);
+    expect(credentials.audience).toBe(`${app.runtime.config.PUBLIC_URL}/api/platform/v1/funding`);
     expect(run.output).toMatch(/shown once/);
     const lender = await app.runtime.database.prisma.lender.findUniqueOrThrow({ where: { id: credentials.lenderId } });
     expect(lender).toMatchObject({ name: 'Acme Capital', environment: 'demo', applicationUrl: 'https://acme.example/applications', updateUrl: null });
@@ -121,8 +123,10 @@ describe('npm run admin', () => {
   });
 
   it('lender-credentials re-issues credentials: the new ones work, the old ones stop', async () => {
-    const first = resultOf(await admin(['register-lender', '--name', 'Reissue Bank', '--application-url', 'http://reissue.example/apps']));
-    const second = resultOf(await admin(['lender-credentials', '--lender-id', String(first.lenderId)]));
+    const publicUrl = { PUBLIC_URL: app.runtime.config.PUBLIC_URL };
+    const first = resultOf(await admin(['register-lender', '--name', 'Reissue Bank', '--application-url', 'http://reissue.example/apps'], publicUrl));
+    const second = resultOf(await admin(['lender-credentials', '--lender-id', String(first.lenderId)], publicUrl));
+    expect(second.audience).toBe(first.audience);
     expect(second.lenderId).toBe(first.lenderId);
     expect(second.clientId).not.toBe(first.clientId);
     expect((await lenderToken(second)).status).toBe(200);

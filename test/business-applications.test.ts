@@ -11,18 +11,77 @@ let app: TestApp;
 let me: Integrator;
 const B = '/api/business/v1';
 
-const APPLICATION = {
-  clientName: 'Ada Owner', clientEmail: 'ada@acme-widgets.example', clientNumber: '+44 20 7946 0000', legalRequirements: true,
-  companyType: 'LIMITED_COMPANY', companyNumber: '09876543', companyName: 'ACME WIDGETS LIMITED', useOfFunds: 'BUSINESS_EXPANSION',
-  fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24, sector: 'MANUFACTURING', incorporationDate: '2015-10-19',
-  revenue: { code: 'GBP', value: 900000 }, raiseInvoices: true, cardPayments: false, fundingAsset: false, purchaseOrders: false,
-  governmentBacked: false, governmentBackedLoansExist: false, homeOwnership: true, personalGuarantee: true, businessOwnsAssets: true,
-  tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL',
+const GBP = (value: number) => ({ code: 'GBP', value });
+const CLIENT = { clientName: 'Ada Owner', clientEmail: 'ada@acme-widgets.example', clientNumber: '+44 20 7946 0000' };
+const ALL_FUNDING = {
+  fundingUrgency: 'ONE_MONTH', useOfFunds: 'BUSINESS_EXPANSION', assetType: 'PROPERTY', ...CLIENT, legalRequirements: true, businessPurposes: true,
+  fundingAmount: GBP(150000), fundingPeriod: 24, clientType: 1, averageCardSales: 7500, netProfit: GBP(120000), revenue: GBP(900000),
+  netAssetCost: GBP(40000), cardPayments: true, raiseInvoices: true, fundingAsset: true, assetExistingAgreement: false, purchaseOrders: false,
+  businessOwnsAssets: true, homeOwnership: true,
 };
+const WORKING_CAPITAL = {
+  fundingUrgency: 'ASAP', useOfFunds: 'CASH_FLOW', businessPurposes: true, personalGuarantee: true, homeOwnership: false, businessOwnsAssets: true,
+  fundingAmount: GBP(50000), fundingPeriod: 12, netProfit: GBP(80000), revenue: GBP(600000), contactName: 'Ada Owner',
+  contactEmail: 'ada@acme-widgets.example', contactNumber: '+44 20 7946 0000', tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL',
+};
+/** One body per Business V1 application variant, each with every field of its variant (REFERENCE_NOTES), and a field foreign to it. */
+const VARIANTS: Record<string, { body: Record<string, unknown>; foreign: [string, unknown] }> = {
+  'business-all-funding-products': { body: { ...ALL_FUNDING, personalGuarantee: true, governmentBackedLoansExist: false }, foreign: ['tradingAddress', 'Sheffield'] },
+  'introducer-all-funding-products': { body: { ...ALL_FUNDING, personalGuarantee: true, tradingAddress: 'Sheffield' }, foreign: ['governmentBackedLoansExist', false] },
+  'introducer-recovery-loan-scheme': { body: { ...ALL_FUNDING, tradingAddress: 'Sheffield' }, foreign: ['personalGuarantee', true] },
+  'business-working-capital': { body: WORKING_CAPITAL, foreign: ['clientName', 'Ada Owner'] },
+  'business-anonymous-working-capital': { body: WORKING_CAPITAL, foreign: ['companyName', 'ACME WIDGETS LIMITED'] },
+  'introducer-working-capital': {
+    body: {
+      fundingUrgency: 'ONE_WEEK', useOfFunds: 'CASH_FLOW', ...CLIENT, legalRequirements: true, fundingPeriod: 12, businessPurposes: true, personalGuarantee: true,
+      homeOwnership: true, businessOwnsAssets: false, netProfit: GBP(30000), fundingAmount: GBP(25000), revenue: GBP(300000), tradingAddress: 'Sheffield',
+    },
+    foreign: ['contactName', 'Ada Owner'],
+  },
+  'introducer-commercial-property': {
+    body: {
+      repaymentMethod: 'CAPITAL_AND_INTEREST', propertyClassification: 'COMMERCIAL', mortgageProduct: 'COMMERCIAL_MORTGAGE', portfolioSize: 'TWO_TO_FOUR',
+      primaryUse: 'OFFICES', propertySetting: 'CITY', propertyLocation: 'UK_MAINLAND', ...CLIENT, legalRequirements: true, businessPurposes: true,
+      netProfit: GBP(90000), revenue: GBP(700000), fundingAmount: GBP(400000), depositOrEquity: GBP(100000), propertyValue: GBP(500000),
+      outstandingDebt: GBP(0), annualIncome: GBP(60000), fundingPeriod: 60, personalGuarantee: false, homeOwnership: true, businessOwnsAssets: true,
+      refinancing: false, tradingAddress: 'Sheffield',
+    },
+    foreign: ['assetType', 'PROPERTY'],
+  },
+  'introducer-credit-improvement': { body: { ...CLIENT, legalRequirements: false, netProfit: GBP(10000), revenue: GBP(200000) }, foreign: ['fundingAmount', GBP(1000)] },
+  'introducer-debt-recovery': {
+    body: {
+      ...CLIENT, legalRequirements: true, claimAmount: GBP(12500), defendantSector: 'RETAIL', defendantCompanyType: 'LIMITED_COMPANY',
+      defendantClientName: 'Bob Debtor', defendantClientEmail: 'bob@debtor.example', defendantClientNumber: '+44 113 496 0000',
+      defendantTradingAddress: '1 High Street, Leeds', defendantIncorporationDate: '2012-03-01', defendantCompanyName: 'DEBTOR TRADING LIMITED',
+      defendantCompanyNumber: '07654321',
+    },
+    foreign: ['defendantName', 'Bob Debtor'],
+  },
+  'introducer-grants': {
+    body: {
+      ...CLIENT, legalRequirements: true, netProfit: GBP(20000), revenue: GBP(250000), tradeDebtors: GBP(15000), bankInterest: GBP(500),
+      depreciation: GBP(2000), amortisation: GBP(1000), companyWebsite: 'https://acme.example', employeesNumber: 12, uniqueIp: true,
+      previousGrantApplication: false, tradingDifficulty: false, tradingAddress: 'Sheffield',
+    },
+    foreign: ['taxRelief', true],
+  },
+  'introducer-rd-tax-claim': {
+    body: {
+      ...CLIENT, legalRequirements: true, companyWebsite: 'https://acme.example', netProfit: GBP(20000), revenue: GBP(250000),
+      innovativeProductsOrServices: true, taxRelief: true, tradingDifficulty: false, tradingAddress: 'Sheffield',
+    },
+    foreign: ['uniqueIp', true],
+  },
+};
+const APPLICATION = VARIANTS['business-all-funding-products']!.body;
 
+/** A tenant whose Business V1 profile is set up (ACME WIDGETS LIMITED), as the live flow has it before applications. */
 async function tenantAuth(): Promise<{ tenantId: string; auth: Record<string, string> }> {
   const { id } = await createTenant(app, me.platformToken);
-  return { tenantId: id, auth: bearer((await platformToken(app, me.apiKey, id)).access_token) };
+  const auth = bearer((await platformToken(app, me.apiKey, id)).access_token);
+  expect((await send('POST', '/profile', auth, { companyInformation: { registrationNumber: '09876543' } })).status).toBe(201);
+  return { tenantId: id, auth };
 }
 const send = (method: string, path: string, auth: Record<string, string>, body?: unknown) =>
   fetch(`${app.url}${B}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -62,6 +121,7 @@ describe('POST /applications', () => {
     [{ ...APPLICATION, fundingUrgency: 'TOMORROW' }, '/fundingUrgency'],
     [{ ...APPLICATION, fundingAmount: { code: 'USD', value: 1 } }, '/fundingAmount/code'],
     [{ ...APPLICATION, assetType: 'SPACESHIP', fundingAsset: true }, '/assetType'],
+    [{ type: 'business-all-funding-products' }, ''],
     [{ ...APPLICATION, type: 'not-a-variant' }, '/type'],
     [{ ...APPLICATION, surprise: 1 }, '/surprise'],
   ])('refuses %j with 400 at %s, creating nothing', async (body, pointer) => {
@@ -79,6 +139,39 @@ describe('POST /applications', () => {
     const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
     const other = await tenantAuth();
     expect((await send('GET', `/applications/${created.id}/matches`, other.auth)).status).toBe(404);
+  });
+});
+
+describe('the eleven application variants', () => {
+  it.each(Object.keys(VARIANTS))('%s: every field of the variant is accepted (201) and read back', async (type) => {
+    const { tenantId, auth } = await tenantAuth();
+    const { body } = VARIANTS[type]!;
+    const res = await send('POST', '/applications', auth, { type, ...body });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    const { governmentBackedLoansExist: _left, ...expected } = body;
+    expect(created).toEqual({ ...expected, id: expect.any(String), type: 'introducer-all-funding-products' });
+    const row = await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row).toMatchObject({ tenantId, type, answers: body });
+  });
+
+  it.each(Object.keys(VARIANTS))('%s: a field of another variant is a 400 naming it, creating nothing', async (type) => {
+    const { auth } = await tenantAuth();
+    const { body, foreign: [field, value] } = VARIANTS[type]!;
+    const before = await app.runtime.database.prisma.businessApplication.count();
+    const res = await send('POST', '/applications', auth, { type, ...body, [field]: value });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: `/${field}`, message: 'is not an allowed property' }]);
+    expect(await app.runtime.database.prisma.businessApplication.count()).toBe(before);
+  });
+
+  it('fills the profile with what the questionnaire asks: the debt-recovery defendant under its questionnaire names', async () => {
+    const { tenantId, auth } = await tenantAuth();
+    expect((await send('POST', '/applications', auth, { type: 'introducer-debt-recovery', ...VARIANTS['introducer-debt-recovery']!.body })).status).toBe(201);
+    const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
+    const answers = await app.runtime.database.prisma.questionnaireAnswerSet.findFirstOrThrow({ where: { profileId: profile.id, questionnaireId: 'introducer-debt-recovery' } });
+    expect(answers.answers).toMatchObject({ defendantName: 'Bob Debtor', defendantEmail: 'bob@debtor.example', defendantCompanyName: 'DEBTOR TRADING LIMITED' });
+    expect(answers.answers).not.toHaveProperty('defendantClientName');
   });
 });
 
@@ -117,6 +210,17 @@ describe('matches and pre-selected offers', () => {
       likelihood: { value: expect.any(Number) },
       instantOffer: expect.any(Boolean),
     });
+  
+    // The logo a match points at is served.
+    const { logo, name } = list.matches[0].lender;
+    const image = await fetch(`${app.url}${logo}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    const svg = await image.text();
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain(name.replace(/&/g, '&#38;').slice(0, 24));
+    expect((await fetch(`${app.url}${logo.replace('.svg', '-icon.svg')}`)).status).toBe(200);
+    expect((await fetch(`${app.url}/static/lenders/no-such-lender.svg`)).status).toBe(404);
   });
 
   it('GET /applications/{id}/pre-selected prices instant offers with amortised repayments', async () => {
@@ -126,6 +230,7 @@ describe('matches and pre-selected offers', () => {
     expect(offers.length).toBeGreaterThan(0);
     for (const offer of offers) {
       expect(offer).toMatchObject({ status: 'PRE_SELECTED', type: 'INSTANT_OFFER', isPreselected: true, profileUuid: expect.any(String), expiryDate: expect.any(String) });
+      expect(offer).not.toHaveProperty('applicationUrl'); // none: left out, not null
       if (offer.termLoan) {
         const t = offer.termLoan;
         expect(t.monthlyRepayment).toBe(roundPennies(monthlyRepayment(t.maximumAmount, t.rate, t.term)));
@@ -200,6 +305,9 @@ describe('GraphQL', () => {
     const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
     const matches = await (await send('GET', `/applications/${created.id}/matches`, auth)).json();
     expect(matches.matches.map((m: { lender: { id: number } }) => m.lender.id)).toContain(lenderId);
+    // A lender without logo or description: the keys are left out of the REST body, not null.
+    const ours = matches.matches.find((m: { lender: { id: number } }) => m.lender.id === lenderId).lender;
+    expect(ours).toEqual({ id: lenderId, name: 'Northern Test Capital', average: 'LOW', responseTime: expect.any(Number), documents: expect.any(Array) });
 
     const renamed = await graphql(app.url, 'mutation($id: Int!) { updateLender(id: $id, input: { responseTimeHours: 12 }) { name responseTimeHours } }', { id: lenderId }, staff);
     expect(renamed.data?.updateLender).toEqual({ name: 'Northern Test Capital', responseTimeHours: 12 });

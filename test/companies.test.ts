@@ -95,6 +95,9 @@ describe('GET /companies/{registrationNumber}', () => {
   it('shows Marketplace V1 grades only: F and G (dissolved) appear as E', async () => {
     const soleTrader = await (await get('/companies/ST000001')).json();
     expect(soleTrader.score).toMatchObject({ value: 12, grade: 'E' });
+    // A score never changed: changedAt and previous are left out, not null.
+    expect(soleTrader.score).not.toHaveProperty('changedAt');
+    expect(soleTrader.score).not.toHaveProperty('previous');
     const dissolved = await (await get('/companies/04512398')).json();
     expect(dissolved.score).toMatchObject({ value: 0, grade: 'E', previous: { grade: 'E' } });
   });

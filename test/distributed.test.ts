@@ -101,7 +101,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
     try {
       const lender = await db.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
       await db.prisma.lender.update({ where: { id: lender.id }, data: { applicationUrl: receiver.url } });
-      const credentials = await issueLenderCredentials(db.prisma, lender.id, 'demo');
+      const credentials = await issueLenderCredentials(db.prisma, lender.id, 'demo', rest);
       const profile = await db.prisma.profile.create({ data: { environment: 'demo' } });
       const application = await db.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
       const idToken = await lenderIdToken({ url: rest } as never, credentials);

@@ -24,6 +24,7 @@ beforeAll(async () => {
   productionIntegrator = await signUpIntegrator(production); // an account and admin in environment 'production'
   productionLender = await registerLender(production.runtime.database.prisma, {
     environment: 'production',
+    publicUrl: production.runtime.config.PUBLIC_URL,
     name: 'Live Lender',
     applicationUrl: 'https://lender.example.test/applications',
   });
@@ -125,7 +126,7 @@ describe("demo's credentials at production", () => {
   it("refuses them even when production's own database holds them (a shared database)", async () => {
     const db = production.runtime.database.prisma;
     const { id } = await db.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
-    const res = await tokenRequest(production, await issueLenderCredentials(db, id, 'demo'));
+    const res = await tokenRequest(production, await issueLenderCredentials(db, id, 'demo', production.runtime.config.PUBLIC_URL));
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed' });
   });

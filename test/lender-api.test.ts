@@ -90,6 +90,113 @@ describe('offers', () => {
   });
 });
 
+/** Spec 2.7's offer of each product with every field, money written as the live platform's lenders write it: pounds. */
+const PLAIN_NUMBER_SAMPLES: Record<string, Record<string, unknown>> = {
+  termLoan: {
+    maximumAmount: 1000, minimumAmount: 500, term: 12, interestRate: 1.2, representativeAPR: 15.4, monthlyRepayment: 89.5,
+    totalRepayment: 1074, arrangementFee: 100, promotion: 'First month free', likelihoodOfRate: 0.8, likelihoodOfAcceptance: 0.7,
+  },
+  invoiceFinance: {
+    maximumCreditLine: 500000, minimumCreditLine: 10000, serviceFee: 0.02, discountFee: 0.03, advanceRate: 0.85, additionalFees: 'None',
+    minimumMonthlyFee: 1500, concentrationLimit: 0.3, contractLength: 12, creditInsurance: 0.01, creditInsuranceRequired: true,
+    facility: 'FACTORING', selective: false, confidential: true, promotion: 'None', likelihoodOfRate: 0.5, likelihoodOfAcceptance: 0.6,
+  },
+  merchantCashAdvance: {
+    fundingAmount: 20000, sweep: 0.15, totalRepayment: 25000, totalFees: 5000, ratio: 1.25, promotion: 'None', likelihoodOfRate: 0.9, likelihoodOfAcceptance: 0.9,
+  },
+  assetFinance: {
+    advanceAmount: 27000, term: 48, deposit: 3000, cost: 25000, vat: 5000, totalPrice: 33600, representativeAPR: 0.09,
+    productOption: 'Hire Purchase', monthlyRepayment: 650, optionToPurchaseFee: 150, additionalFees: 'Documentation fee £95',
+    description: 'Excavator', promotion: 'None', likelihoodOfRate: 0.6, likelihoodOfAcceptance: 0.8,
+  },
+  tradeFinance: {
+    maximumCreditLine: 80000, minimumCreditLine: 5000, serviceFee: 0.01, discountFee: 0.02, advanceRate: 0.8, additionalFees: 'None',
+    minimumMonthlyFee: 500, contractLength: 0, promotion: 'None', likelihoodOfRate: 0.4, likelihoodOfAcceptance: 0.5,
+  },
+  commercialProperty: {
+    amount: 400000, ltv: 70, mortgageTerm: 240, dealTerm: 60, interestRate: 6.5, arrangementFee: 4000, valuationFee: 1200, exitFee: 0,
+    productOption: 'Repayment', rateType: 'Fixed', propertyChargeAddress: '1 High Street, Leeds',
+  },
+};
+/** Spec 2.7's currency fields per product object (the others are plain numbers there too: rates, terms, repayments). */
+const MONEY_FIELDS: Record<string, string[]> = {
+  termLoan: ['maximumAmount', 'minimumAmount', 'arrangementFee'],
+  invoiceFinance: ['maximumCreditLine', 'minimumCreditLine', 'minimumMonthlyFee'],
+  merchantCashAdvance: ['fundingAmount', 'totalRepayment', 'totalFees'],
+  assetFinance: ['advanceAmount', 'deposit', 'cost', 'vat', 'totalPrice', 'optionToPurchaseFee'],
+  tradeFinance: ['maximumCreditLine', 'minimumCreditLine', 'minimumMonthlyFee'],
+  commercialProperty: ['amount', 'arrangementFee', 'valuationFee', 'exitFee'],
+};
+
+describe('documented offer samples, money as plain numbers', () => {
+  it.each(Object.keys(PLAIN_NUMBER_SAMPLES))('%s: accepted and read back with money as {code: GBP, value}', async (product) => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const sample = PLAIN_NUMBER_SAMPLES[product]!;
+    const res = await postJson(api(`/applications/${id}/offer`), { reference: `S-${id}`, expiryDate: '2027-01-31', status: 'INDICATIVE', comment: 'Subject to checks', [product]: sample }, auth);
+    expect(res.status).toBe(200);
+    const expected = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, MONEY_FIELDS[product]!.includes(k) ? { code: 'GBP', value: v } : v]));
+    const read = await (await fetch(api(`/applications/${id}`), { headers: auth })).json();
+    expect(read.application.offer).toEqual({
+      id: expect.any(String), reference: `S-${id}`, status: 'INDICATIVE', expiryDate: '2027-01-31T00:00:00.000Z', comment: 'Subject to checks', decision: null,
+      [product]: product === 'termLoan' ? { ...expected, totalFees: 74 } : expected,
+    });
+  });
+
+  it('refuses money that is neither a number nor {code, value}, naming the field, writing nothing', async () => {
+    const id = await submitted(lender.lenderId);
+    const res = await postJson(api(`/applications/${id}/offer`), { reference: `X-${id}`, status: 'FINAL', termLoan: { ...PLAIN_NUMBER_SAMPLES.termLoan, maximumAmount: '1000' } }, await as(lender));
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/maximumAmount', message: 'must be an amount in pounds (a number) or a currency amount {code, value}' }]);
+    expect(await db().offer.count({ where: { lenderApplicationId: id } })).toBe(0);
+  });
+});
+
+describe('lender references', () => {
+  it('a lender may reuse its reference on another application (acknowledgement and rejection: 200); ?reference= finds both', async () => {
+    const [first, second, third] = [await submitted(lender.lenderId), await submitted(lender.lenderId), await submitted(lender.lenderId)];
+    const auth = await as(lender);
+    const reference = `CUST-${first}`;
+    for (const id of [first, second]) {
+      const res = await postJson(api(`/applications/${id}/acknowledgement`), { reference }, auth);
+      expect(res.status).toBe(200);
+      expect((await res.json()).application).toMatchObject({ id, reference, status: 'Acknowledged' });
+    }
+    const rejected = await postJson(api(`/applications/${third}/rejection`), { reason: 'Ineligible', reference }, auth);
+    expect(rejected.status).toBe(200);
+    expect((await rejected.json()).application).toMatchObject({ id: third, reference, status: 'Rejected' });
+    const found = await (await fetch(api(`/applications?reference=${reference}`), { headers: auth })).json();
+    expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([first, second, third]);
+  });
+
+  it('an offer reference already used on the same application is 409 with a problem body, the current offer unchanged', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth)).status).toBe(200);
+    const again = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`R-${id}`), status: 'FINAL' }, auth);
+    expect(again.status).toBe(409);
+    expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await again.json()).toEqual({
+      type: 'about:blank', title: 'Conflict', status: 409, code: 'CONFLICT',
+      detail: 'An offer with this reference already exists for the application', errors: [{ pointer: '/reference', message: 'must be unique' }],
+    });
+    expect((await db().offer.findMany({ where: { lenderApplicationId: id } })).map((o) => [o.status, o.supersededAt])).toEqual([['INDICATIVE', null]]);
+  });
+
+  it('a constraint no service anticipated maps to a client error, never a 500 (real database errors)', async () => {
+    const { problemFor } = await import('../rest-adapter/problem-details.js');
+    const id = await submitted(lender.lenderId);
+    const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    const failure = async (write: () => Promise<unknown>) => problemFor(await write().then(() => { throw new Error('the write succeeded'); }, (err: unknown) => err));
+    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'Submitted' } }));
+    expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'A record with the same values already exists' });
+    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'Submitted' } }));
+    expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
+    const gone = await failure(() => db().lenderApplication.update({ where: { id: -1 }, data: { comment: 'x' } }));
+    expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
 describe('failure and rejection', () => {
   it('Failed can be fixed (status Failed); Ineligible is terminal: no offer afterwards (409), nothing changed', async () => {
     const failedId = await submitted(lender.lenderId);

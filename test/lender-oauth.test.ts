@@ -102,6 +102,17 @@ describe('POST /oauth/token by hand', () => {
     expect((await applications(bearer(body.id_token))).status).toBe(200);
   });
 
+  it('answers another audience than the issued one with 400 invalid_request naming the expected value', async () => {
+    expect(lender.audience).toBe(audience());
+    const wrong = audience().replace('127.0.0.1', 'localhost');
+    const res = await form({ ...grant(), audience: wrong }, basic(lender.clientId, lender.clientSecret));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'invalid_request',
+      error_description: `audience must be ${audience()} (the audience issued with the lender's credentials), not ${wrong}`,
+    });
+  });
+
   it('answers a wrong client secret with 401 invalid_client', async () => {
     const res = await form(grant(), basic(lender.clientId, 'lns_demo_wrong'));
     expect(res.status).toBe(401);

@@ -43,7 +43,7 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
   const lender = lenders.find((l) => !/tradeHistory|directorOrSecretaryDetails/.test(JSON.stringify(l.requiredFields)))!;
   const product = search.matches.find((m: { lender: { id: number } }) => m.lender.id === lender.id).product;
 
-  const credentials = await issueLenderCredentials(db(), lender.id, 'demo');
+  const credentials = await issueLenderCredentials(db(), lender.id, 'demo', app.runtime.config.PUBLIC_URL);
   simulator = startEntry('src/cli/lender-simulator.ts', ['--fail-first', '2'], {
     GATEWAY_URL: app.url,
     LENDER_CLIENT_ID: credentials.clientId,
@@ -51,6 +51,7 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
     LENDER_USERNAME: credentials.username,
     LENDER_PASSWORD: credentials.password,
     LENDER_WEBHOOK_SECRET: credentials.webhookSecret,
+    LENDER_AUDIENCE: credentials.audience,
   });
   const ready = await eventually(async () => simulator!.output(), (out) => out.includes('"ready":true'));
   const urls = JSON.parse(ready.split('\n').find((l) => l.includes('"ready":true'))!) as { applicationUrl: string; updateUrl: string };
@@ -80,4 +81,26 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
 
   const first = await db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationIds[0], event: 'APPLICATION_CREATED' } });
   expect(first).toMatchObject({ status: 'DELIVERED', attempts: 3 });
+});
+
+it('refuses to start with an audience other than the one issued, naming the expected one', async () => {
+  const lender = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'desc' } });
+  const credentials = await issueLenderCredentials(db(), lender.id, 'demo', app.runtime.config.PUBLIC_URL);
+  const wrong = startEntry('src/cli/lender-simulator.ts', [], {
+    GATEWAY_URL: app.url,
+    LENDER_CLIENT_ID: credentials.clientId,
+    LENDER_CLIENT_SECRET: credentials.clientSecret,
+    LENDER_USERNAME: credentials.username,
+    LENDER_PASSWORD: credentials.password,
+    LENDER_WEBHOOK_SECRET: credentials.webhookSecret,
+    LENDER_AUDIENCE: credentials.audience.replace('127.0.0.1', 'localhost'),
+  });
+  try {
+    const output = await eventually(async () => wrong.output(), (out) => out.includes('cannot sign in'));
+    expect(output).toContain('invalid_request');
+    expect(output).toContain(`audience must be ${credentials.audience}`);
+    expect(output).not.toContain('"ready":true');
+  } finally {
+    await wrong.stop();
+  }
 });

@@ -75,6 +75,16 @@ describe('the common fields', () => {
     expect(errorsOf({ ...offer('termLoan'), termLoan: { ...BASES.termLoan, maximumAmount: { value: 1 } } })).toEqual(['/termLoan/maximumAmount/code']);
   });
 
+  it('takes money as a plain number of pounds or as {code, value}, and gives {code, value} either way', () => {
+    const plain = OfferBody.parse(offer('termLoan', { maximumAmount: 1000, minimumAmount: 500, arrangementFee: 100 })) as unknown as Record<string, Record<string, unknown>>;
+    expect(plain.termLoan).toMatchObject({ maximumAmount: GBP(1000), minimumAmount: GBP(500), arrangementFee: GBP(100) });
+    const coded = OfferBody.parse(offer('termLoan', { maximumAmount: { code: 'EUR', value: 1000 } })) as unknown as Record<string, Record<string, unknown>>;
+    expect(coded.termLoan!.maximumAmount).toEqual({ code: 'EUR', value: 1000 });
+    expect(errorsOf(offer('invoiceFinance', { maximumCreditLine: true }))).toEqual(['/invoiceFinance/maximumCreditLine']);
+    expect(errorsOf(offer('invoiceFinance', { serviceFee: 1, discountFee: 0 }))).toEqual([]);
+    expect(errorsOf(offer('invoiceFinance', { serviceFee: 1.5 }))).toEqual(['/invoiceFinance/serviceFee']);
+  });
+
   it('computes termLoan.totalFees as |totalRepayment - maximumAmount|', () => {
     expect(withComputedFees('termLoan', { maximumAmount: GBP(100000), totalRepayment: 118500.55 }).totalFees).toBe(18500.55);
   });

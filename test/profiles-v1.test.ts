@@ -32,7 +32,8 @@ describe('creating profiles', () => {
     expect(Object.keys(profile).sort()).toEqual(
       ['assets', 'assetsForSecurity', 'companyInformation', 'createdAt', 'eligibilityRequest', 'financials', 'legacy', 'merchantCashAdvance', 'persons', 'properties', 'updatedAt', 'uuid'].sort(),
     );
-    expect(profile).toMatchObject({ companyInformation: {}, financials: {}, persons: [], legacy: { entityBusinessId: expect.any(Number), fundingSearchId: null } });
+    expect(profile).toMatchObject({ companyInformation: {}, financials: {}, persons: [], legacy: { entityBusinessId: expect.any(Number) } });
+    expect(profile.legacy).not.toHaveProperty('fundingSearchId'); // no funding search yet: left out, not null
   });
 
   it('GET /profiles/{uuid} shows every section of spec 2.2 from its rows', async () => {
@@ -169,9 +170,19 @@ describe('PUT /profiles/{uuid}/move/{targetApiKey}', () => {
     const foreignKey = (await app.runtime.database.prisma.apiKey.findUniqueOrThrow({ where: { id: stranger.apiKeyId } })).keyPrefix;
     expect((await move(uuid, foreignKey, masterAuth)).status).toBe(404);
     expect((await move(uuid, 'key_000000000000', masterAuth)).status).toBe(404);
-    const secret = await move(uuid, encodeURIComponent(other.key), masterAuth);
-    expect(secret.status).toBe(400);
+    const forged = `${other.key.slice(0, other.key.lastIndexOf('_'))}_not-the-secret`;
+    expect((await move(uuid, forged, masterAuth)).status).toBe(404);
+    expect((await move(uuid, stranger.apiKey, masterAuth)).status).toBe(404);
+    const garbage = await move(uuid, 'not-a-key', masterAuth);
+    expect(garbage.status).toBe(400);
+    expect((await garbage.json()).errors).toEqual([{ pointer: '', message: 'must be an API key, or its keyPrefix (e.g. key_0123456789ab)' }]);
     expect((await move(uuid, other.keyPrefix, theirs)).status).toBe(404);
     expect(await row(uuid)).toEqual(before);
+  });
+
+  it('moves by the target API key itself (as the spec and live docs pass it): 204', async () => {
+    const { uuid } = await blank(masterAuth);
+    expect((await move(uuid, other.key, masterAuth)).status).toBe(204);
+    expect((await row(uuid)).ownerApiKeyId).toBe(other.id);
   });
 });

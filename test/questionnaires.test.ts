@@ -55,6 +55,32 @@ describe('the questionnaire catalogue', () => {
   });
 });
 
+/** The live platform's full Marketplace V1 working-capital answer body: no contact fields at all. */
+const WORKING_CAPITAL_ANSWERS = {
+  companyType: 'LIMITED_COMPANY', companyName: 'ACME WIDGETS LIMITED', companyNumber: '09876543', useOfFunds: 'CASH_FLOW',
+  fundingAmount: { code: 'GBP', value: 50000 }, fundingPeriod: 12, sector: 'MANUFACTURING', incorporationDate: '2015-10-19',
+  revenue: { code: 'GBP', value: 900000 }, businessPurposes: true, fundingUrgency: 'ONE_MONTH', personalGuarantee: true, homeOwnership: true,
+  businessOwnsAssets: false, tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL', netProfit: { code: 'GBP', value: 120000 },
+  tradeDebtors: { code: 'GBP', value: 30000 }, bankInterest: { code: 'GBP', value: 2000 }, depreciation: { code: 'GBP', value: 5000 },
+  amortisation: { code: 'GBP', value: 1000 },
+};
+
+describe.each(['business-working-capital', 'business-anonymous-working-capital'])('%s answers', (id) => {
+  it('accept the documented full body (204) and read it back', async () => {
+    const uuid = await newProfile();
+    expect((await send('PUT', `/questionnaires/${id}/profiles/${uuid}/answers`, WORKING_CAPITAL_ANSWERS)).status).toBe(204);
+    expect(await (await send('GET', `/questionnaires/${id}/profiles/${uuid}/answers`)).json()).toEqual(WORKING_CAPITAL_ANSWERS);
+  });
+
+  it('have no contact fields: contactName is 400 naming it, storing nothing', async () => {
+    const uuid = await newProfile();
+    const res = await send('PUT', `/questionnaires/${id}/profiles/${uuid}/answers`, { ...WORKING_CAPITAL_ANSWERS, contactName: 'Ada Owner' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: '/contactName', message: 'is not an allowed property' }]);
+    expect(await answerSets(uuid)).toEqual([]);
+  });
+});
+
 describe.each(definitions.map((d) => [d.id, d] as const))('%s', (id, definition) => {
   it('serves a draft 2020-12 JSON Schema that compiles and accepts a complete answer set', async () => {
     const schema = await (await send('GET', `/questionnaires/${id}/json-schema`)).json();

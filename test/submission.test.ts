@@ -57,7 +57,7 @@ describe('submitReviewedSelection', () => {
   it('creates the lender applications and delivers the signed spec 2.7 document', async () => {
     const { uuid, easy } = await acmeWithMatches();
     expect(easy.length).toBeGreaterThan(0);
-    await issueLenderCredentials(db(), easy[0]!.lenderId, 'demo'); // its webhook secret and authorization token
+    await issueLenderCredentials(db(), easy[0]!.lenderId, 'demo', app.runtime.config.PUBLIC_URL); // its webhook secret and authorization token
     const form = new FormData();
     form.append('file', new Blob(['%PDF-1.4 accounts'], { type: 'application/pdf' }), 'accounts.pdf');
     const attached = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: form })).json();

@@ -61,6 +61,19 @@ describe('POST /profile (set-up)', () => {
     expect(profile.properties).toEqual([{ type: 'OFFICES', value: { code: 'GBP', value: 450000 } }]);
   });
 
+  it('takes PROPERTY as an asset type (spec 2.6) and reads it back; an unknown type is 400, storing nothing', async () => {
+    const { auth } = await tenantWithToken();
+    const asset = { name: 'Warehouse', type: 'PROPERTY', netCost: { code: 'GBP', value: 250000 } };
+    const before = await snapshot();
+    const bad = await send('POST', `${B}/profile`, auth, { ...ACME, assets: [{ ...asset, type: 'CASTLE' }] });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors).toEqual([{ pointer: '/assets/0/type', message: expect.stringContaining('PROPERTY') }]);
+    expect(await snapshot()).toEqual(before);
+    expect((await send('POST', `${B}/profile`, auth, { ...ACME, assets: [asset] })).status).toBe(201);
+    const read = await (await send('GET', `${B}/profile`, auth)).json();
+    expect(read.data.assets).toEqual([asset]);
+  });
+
   it('a second set-up is 409 and changes nothing', async () => {
     const { auth } = await tenantWithToken();
     expect((await send('POST', `${B}/profile`, auth, ACME)).status).toBe(201);

@@ -98,7 +98,7 @@ async function registerLenderCommand(values: Values): Promise<void> {
 
   const config = configuration();
   const credentials = await withDatabase(config, (db) =>
-    registerLender(db, { environment: config.DEPLOY_ENV, name, applicationUrl, updateUrl }),
+    registerLender(db, { environment: config.DEPLOY_ENV, publicUrl: config.PUBLIC_URL, name, applicationUrl, updateUrl }),
   );
   printCredentials(credentials);
 }
@@ -110,7 +110,7 @@ async function lenderCredentials(values: Values): Promise<void> {
   const { credentials, active } = await withDatabase(config, async (db) => {
     const lender = await db.lender.findFirst({ where: { id: lenderId, environment: config.DEPLOY_ENV }, select: { active: true } });
     if (!lender) throw new CommandError(`no lender with id ${lenderId} in the ${config.DEPLOY_ENV} environment`);
-    return { credentials: await issueLenderCredentials(db, lenderId, config.DEPLOY_ENV), active: lender.active };
+    return { credentials: await issueLenderCredentials(db, lenderId, config.DEPLOY_ENV, config.PUBLIC_URL), active: lender.active };
   });
   printCredentials(credentials);
   notice(`Lender ${lenderId}'s previous credentials stopped working.`);
@@ -218,8 +218,8 @@ function printResult(result: object): void {
 }
 
 function printCredentials(c: LenderCredentials): void {
-  const { clientId, clientSecret, username, password, webhookSecret, authorizationToken, lenderId } = c;
-  printResult({ clientId, clientSecret, username, password, webhookSecret, authorizationToken, lenderId });
+  const { clientId, clientSecret, username, password, webhookSecret, authorizationToken, audience, lenderId } = c;
+  printResult({ clientId, clientSecret, username, password, audience, webhookSecret, authorizationToken, lenderId });
   notice('These credentials are shown once (the client secret and password are stored only as hashes): hand them to the lender now.');
 }
 

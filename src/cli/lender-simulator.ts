@@ -12,7 +12,7 @@
  *   cycle     each new application gets the next scenario, in that order (default)
  *
  * Credentials come from the environment (printed by `npm run admin -- register-lender`):
- * GATEWAY_URL, LENDER_CLIENT_ID, LENDER_CLIENT_SECRET, LENDER_USERNAME, LENDER_PASSWORD,
+ * GATEWAY_URL, LENDER_CLIENT_ID, LENDER_CLIENT_SECRET, LENDER_USERNAME, LENDER_PASSWORD, LENDER_AUDIENCE,
  * LENDER_WEBHOOK_SECRET. --fail-first N answers the first N deliveries with 500 (retries are then
  * exercised). The webhook URL to register is printed at start.
  */
@@ -42,6 +42,9 @@ const credentials = {
   username: env('LENDER_USERNAME'),
   password: env('LENDER_PASSWORD'),
 };
+// The audience is issued with the credentials: one derived from GATEWAY_URL differs whenever the
+// gateway is reached by another name than its PUBLIC_URL (127.0.0.1 for localhost).
+const audience = env('LENDER_AUDIENCE');
 const verifier = new Webhook(env('LENDER_WEBHOOK_SECRET'));
 let failuresLeft = Number(values['fail-first']);
 let nextScenario = 0;
@@ -52,7 +55,7 @@ async function idToken(): Promise<string> {
   const res = await fetch(`${gateway}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', scope: 'openid email profile', audience: `${gateway}/api/platform/v1/funding`, ...credentials }),
+    body: JSON.stringify({ grant_type: 'password', scope: 'openid email profile', audience, ...credentials }),
   });
   if (!res.ok) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id_token: string }).id_token;
@@ -122,10 +125,18 @@ const server = http.createServer((req, res) => {
     handle(document, event).catch((err: Error) => log({ error: err.message }));
   });
 });
-server.listen(Number(values.port), '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  log({ ready: true, applicationUrl: `http://127.0.0.1:${port}/applications`, updateUrl: `http://127.0.0.1:${port}/updates` });
-});
+// Credentials that cannot get a token would leave every application unanswered: refuse to start.
+idToken().then(
+  () =>
+    server.listen(Number(values.port), '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      log({ ready: true, applicationUrl: `http://127.0.0.1:${port}/applications`, updateUrl: `http://127.0.0.1:${port}/updates` });
+    }),
+  (err: Error) => {
+    console.error(`lender-simulator: cannot sign in to ${gateway}: ${err.message}`);
+    process.exit(2);
+  },
+);
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -7,7 +7,9 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNPROCESSABLE'
   | 'TOO_MANY_REQUESTS'
   | 'INTERNAL';
@@ -24,7 +26,7 @@ export class AppError extends Error {
     message: string,
     readonly fields: FieldError[] = [],
     /** Safe extra facts for the client (e.g. retryAfterSeconds); never secrets. */
-    readonly details: { retryAfterSeconds?: number } = {},
+    readonly details: { retryAfterSeconds?: number; allow?: string[] } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -60,7 +62,9 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,

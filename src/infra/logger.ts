@@ -23,3 +23,8 @@ export const REDACTED_PATHS = [
 export function createLogger(level: string, name = 'funding-gateway'): Logger {
   return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
 }
+
+/** API keys (fgk_…) appear in some paths (the Marketplace V1 move target): a logged path never carries one. */
+export function redactSecrets(text: string): string {
+  return text.replace(/fgk_[A-Za-z0-9_-]+/g, 'fgk_[redacted]');
+}

@@ -1,13 +1,12 @@
 /** Distributed mode: the REST adapter as its own process, calling the domain services directly. */
 import http from 'node:http';
 import express from 'express';
-import { AppError } from '../domain/errors.js';
 import { databaseReadiness, healthRouter } from '../http/health.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import type { Runtime } from './runtime.js';
 import { webRouter } from '../web/web-router.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
-import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
+import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
@@ -16,7 +15,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
-  app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
+  app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);
   return { url, close: () => closeServer(server) };

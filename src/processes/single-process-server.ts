@@ -9,8 +9,7 @@ import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { webRouter } from '../web/web-router.js';
-import { createRestRouter, sendProblem } from '../../rest-adapter/rest-router.js';
-import { AppError } from '../domain/errors.js';
+import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
 import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { databaseReadiness, healthRouter } from '../http/health.js';
@@ -26,7 +25,7 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
-  app.use((_req, res) => sendProblem(res, AppError.notFound('No such endpoint')));
+  app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const url = await listen(server, port, runtime.config.HOST);
   const worker = await startDeliveryWorker(runtime);
   return {

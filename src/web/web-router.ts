@@ -1,7 +1,8 @@
-/** Pages we serve to people rather than programs, opened by signed links: funding search, application continue. */
+/** Pages we serve to people rather than programs (funding search, application continue, by signed links) and the lender images they show. */
 import express, { type Response, type Router } from 'express';
 import { openContinuePage } from '../domain/applications/business-application-service.js';
 import { AppError, HTTP_STATUS_BY_CODE } from '../domain/errors.js';
+import { lenderImage } from '../domain/lenders/lender-logos.js';
 import { openFundingSearchPage } from '../domain/profiles/profile-links.js';
 import type { Runtime } from '../processes/runtime.js';
 import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
@@ -24,6 +25,16 @@ export function webRouter(runtime: Runtime): Router {
       res.type('html').send(renderContinuePage(application));
     } catch (err) {
       sendPageProblem(runtime, res, err);
+    }
+  });
+  router.get(/^\/static\/lenders\/([a-z0-9-]+\.svg)$/, async (req, res) => {
+    try {
+      const svg = await lenderImage(runtime.contextFor(), (req.params as Record<string, string>)[0]!);
+      res.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
+      res.type('image/svg+xml').send(svg);
+    } catch (err) {
+      if (!(err instanceof AppError)) runtime.logger.error({ err }, 'lender image failed');
+      res.status(err instanceof AppError ? HTTP_STATUS_BY_CODE[err.code] : 500).end();
     }
   });
   return router;

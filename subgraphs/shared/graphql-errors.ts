@@ -7,12 +7,15 @@ import { GraphQLError } from 'graphql';
 import type { MiddlewareFn } from 'type-graphql';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../src/domain/errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
+import { constraintError } from '../../src/infra/prisma-errors.js';
 
 export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'>): GraphQLError {
   if (err instanceof GraphQLError) return err;
-  if (err instanceof AppError) {
-    return new GraphQLError(err.message, {
-      extensions: { code: err.code, status: HTTP_STATUS_BY_CODE[err.code], fields: err.fields, ...err.details },
+  const appError = err instanceof AppError ? err : constraintError(err);
+  if (appError && !(err instanceof AppError)) ctx?.logger.warn({ err }, 'a database constraint refused a GraphQL operation');
+  if (appError) {
+    return new GraphQLError(appError.message, {
+      extensions: { code: appError.code, status: HTTP_STATUS_BY_CODE[appError.code], fields: appError.fields, ...appError.details },
     });
   }
   ctx?.logger.error({ err }, 'unhandled error in GraphQL resolver');

@@ -93,7 +93,7 @@ export async function signUpIntegrator(app: TestApp, name = `acct-${randomUUID()
 export async function lenderCredentials(app: TestApp, lenderId?: number): Promise<LenderCredentials> {
   const db = app.runtime.database.prisma;
   const id = lenderId ?? (await db.lender.findFirstOrThrow({ where: { environment: app.runtime.config.DEPLOY_ENV }, orderBy: { id: 'asc' } })).id;
-  return issueLenderCredentials(db, id, app.runtime.config.DEPLOY_ENV);
+  return issueLenderCredentials(db, id, app.runtime.config.DEPLOY_ENV, app.runtime.config.PUBLIC_URL);
 }
 
 export async function lenderIdToken(app: TestApp, credentials: LenderCredentials): Promise<string> {

@@ -10,13 +10,12 @@ import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { matchedLender, matchProfileById, type MatchedLender } from '../matching/funding-search.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
-import { answerSchema } from '../questionnaires/answer-schema.js';
-import { validateAnswers } from '../questionnaires/answer-validation.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
 import { applicationScope, findVisibleApplication } from './application-visibility.js';
+import { answersOf, validateApplicationBody } from './application-variants.js';
 
 export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
 export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
@@ -34,8 +33,8 @@ function toRecord(row: { id: string; type: string; answers: unknown; createdAt: 
   return { id: row.id, type: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
 }
 
-/** Spec 2.6 response: the request's fields but governmentBackedLoansExist, plus id, tradingAddress, type. */
-export type ApplicationResponse = Record<string, unknown> & { id: string; type: string; tradingAddress: string | null };
+/** Spec 2.6 response: the request's fields but governmentBackedLoansExist, plus id and type (tradingAddress when given). */
+export type ApplicationResponse = Record<string, unknown> & { id: string; type: string; tradingAddress?: string };
 
 const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
@@ -44,16 +43,16 @@ export function toResponse(row: { id: string; answers: unknown }): ApplicationRe
   return {
     ...answers,
     id: row.id,
-    tradingAddress: typeof answers.tradingAddress === 'string' ? answers.tradingAddress : null,
     // The live platform answers every application as this variant (spec 2.6).
     type: 'introducer-all-funding-products',
   };
 }
 
 /**
- * POST /applications: body of the answer variant named by `type` (default
- * business-all-funding-products), validated by that questionnaire's JSON Schema without its outright
- * requirements (spec 2.6 marks none), non-empty. The tenant's profile is created if it has none.
+ * POST /applications: the body of the variant named by `type` (default
+ * business-all-funding-products; application-variants.ts), every field optional, at least one.
+ * The fields its questionnaire asks fill the tenant's profile like answers (the profile is created
+ * if the tenant has none); the whole body is kept as the application.
  */
 export async function createApplication(ctx: ServiceContext, input: unknown): Promise<BusinessApplicationRecord> {
   const actor = requireAccess(ctx, 'businessApplications.create');
@@ -62,18 +61,13 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
     throw AppError.badRequest('The application is invalid', [{ pointer: '', message: 'must be a non-empty object' }]);
   }
   const { type = DEFAULT_APPLICATION_TYPE, ...body } = input as Record<string, unknown>;
-  let definition;
-  try {
-    definition = questionnaireDefinition(type);
-  } catch {
-    throw AppError.badRequest('The application is invalid', [{ pointer: '/type', message: 'must be a questionnaire id (the answer variant)' }]);
-  }
-  const answers = validateAnswers(answerSchema(definition, { partial: true }), body);
+  const answers = validateApplicationBody(String(type), body);
+  const definition = questionnaireDefinition(type);
   const row = await ctx.db.$transaction(async (tx) => {
     const profile =
       (await tx.profile.findFirst({ where: { tenantId, environment: ctx.environment } })) ??
       (await tx.profile.create({ data: { tenantId, environment: ctx.environment } }));
-    await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answers }), tx);
+    await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answersOf(definition, answers) }), tx);
     return tx.businessApplication.create({
       data: { tenantId, accountId: actor.accountId, environment: ctx.environment, profileId: profile.id, type: definition.id, answers: answers as Prisma.InputJsonValue },
     });
@@ -118,9 +112,11 @@ export async function validateContinueUrl(ctx: ServiceContext, query: unknown): 
 export async function openContinuePage(ctx: ServiceContext, id: unknown, token: unknown): Promise<ApplicationResponse & { createdAt: string }> {
   const applicationId = parseInput(ApplicationId, id, 'applicationId');
   await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
-  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, environment: ctx.environment } });
+  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, environment: ctx.environment }, include: { profile: { select: { companyInformation: true } } } });
   if (!row) throw AppError.notFound('Application');
-  return { ...toResponse(row), createdAt: row.createdAt.toISOString() };
+  // Applications carry no company fields: the page names the company from the tenant's profile.
+  const { name } = (row.profile.companyInformation ?? {}) as { name?: unknown };
+  return { ...toResponse(row), ...(typeof name === 'string' ? { companyName: name } : {}), createdAt: row.createdAt.toISOString() };
 }
 
 export interface ApplicationMatchList {

@@ -8,6 +8,7 @@ import type { DeployEnvironment } from '../context.js';
 import type { PlatformRole } from './actor.js';
 import { digest, hashPassword, newLenderClientCredentials, newPassword, newWebhookSecret } from './secrets.js';
 import { randomBytes } from 'node:crypto';
+import { lenderApiAudienceOf } from './lender-oauth-service.js';
 
 export interface NewAccountUser {
   environment: DeployEnvironment;
@@ -46,10 +47,14 @@ export interface LenderCredentials {
   password: string;
   webhookSecret: string;
   authorizationToken: string;
+  /** The `audience` of the lender's token requests: the lender API's URL under this deployment's PUBLIC_URL. */
+  audience: string;
 }
 
 export interface NewLender {
   environment: DeployEnvironment;
+  /** This deployment's PUBLIC_URL, from which the lender's token audience follows. */
+  publicUrl: string;
   name: string;
   applicationUrl: string;
   updateUrl?: string;
@@ -66,11 +71,11 @@ export async function registerLender(db: Db, input: NewLender): Promise<LenderCr
       updateUrl: input.updateUrl ?? null,
     },
   });
-  return issueLenderCredentials(db, lender.id, input.environment);
+  return issueLenderCredentials(db, lender.id, input.environment, input.publicUrl);
 }
 
 /** (Re)issues a lender's credentials; the previous ones stop working at once. */
-export async function issueLenderCredentials(db: Db, lenderId: number, environment: DeployEnvironment): Promise<LenderCredentials> {
+export async function issueLenderCredentials(db: Db, lenderId: number, environment: DeployEnvironment, publicUrl: string): Promise<LenderCredentials> {
   const { clientId, clientSecret } = newLenderClientCredentials(environment);
   const username = `${clientId.replace(/^lnd_/, 'api_')}`;
   const password = newPassword();
@@ -87,5 +92,5 @@ export async function issueLenderCredentials(db: Db, lenderId: number, environme
       authorizationToken,
     },
   });
-  return { lenderId, clientId, clientSecret, username, password, webhookSecret, authorizationToken };
+  return { lenderId, clientId, clientSecret, username, password, webhookSecret, authorizationToken, audience: lenderApiAudienceOf(publicUrl) };
 }

@@ -16,6 +16,11 @@ export const CreateApiKeyBody = z.strictObject({
   expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
   /** Extension: a master key's Marketplace V1 profiles can be moved to the account's other keys. */
   isMaster: z.boolean().optional(),
+  /**
+   * The live platform takes an optional partner key here; this gateway has no partner keys to link
+   * one to, so it is named as unsupported rather than silently dropped or refused as unknown.
+   */
+  partnerApiKey: z.never({ error: 'is not supported: this gateway does not link partner API keys; leave it out' }).optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 

@@ -42,8 +42,13 @@ export interface LenderTokenResponse {
   token_type: 'Bearer';
 }
 
+/** The audience lenders request tokens for: issued with their credentials, checked at /oauth/token. */
+export function lenderApiAudienceOf(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${LENDER_API_PATH}`;
+}
+
 export function lenderApiAudience(ctx: ServiceContext): string {
-  return `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`;
+  return lenderApiAudienceOf(ctx.auth.tokens.issuer);
 }
 
 export async function lenderPasswordGrant(
@@ -60,7 +65,9 @@ export async function lenderPasswordGrant(
   if (!clientId || !clientSecret) throw new OAuthError('invalid_client', 'client_id and client_secret are required');
   if (!body.username || !body.password) throw new OAuthError('invalid_request', 'username and password are required');
   const audience = body.audience ?? lenderApiAudience(ctx);
-  if (audience !== lenderApiAudience(ctx)) throw new OAuthError('invalid_request', `audience must be ${lenderApiAudience(ctx)}`);
+  if (audience !== lenderApiAudience(ctx)) {
+    throw new OAuthError('invalid_request', `audience must be ${lenderApiAudience(ctx)} (the audience issued with the lender's credentials), not ${audience.slice(0, 200)}`);
+  }
   const requested = (body.scope ?? scopeString(LENDER_TOKEN_SCOPES)).split(' ').filter(Boolean);
   const unknown = requested.filter((s) => !(LENDER_TOKEN_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.join(' ')}; allowed: ${scopeString(LENDER_TOKEN_SCOPES)}`);

@@ -1,9 +1,18 @@
 /**
  * A lender's offer (spec 2.7 Offer, limits of section 8): common fields and exactly one product
- * object, each field's range enforced. Currency amounts are spec 2.1's {code, value}.
+ * object, each field's range enforced. A money field ("currency" in 2.7) is taken either as the
+ * live platform's lenders write it, a plain number of pounds, or as spec 2.1's {code, value}; it is
+ * stored and answered as {code, value}, so every reader sees one shape that names its currency.
  */
 import { z } from 'zod';
-import { Currency } from '../profiles/profile-schemas.js';
+
+const Currency = z.preprocess(
+  (value) => (typeof value === 'number' ? { code: 'GBP', value } : value),
+  z.strictObject(
+    { code: z.enum(['GBP', 'EUR', 'ZAR'], { message: 'must be one of GBP, EUR, ZAR' }), value: z.number({ message: 'must be a number' }) },
+    { error: 'must be an amount in pounds (a number) or a currency amount {code, value}' },
+  ),
+);
 
 const percent = z.number().min(0, 'must be between 0.00 and 100.00').max(100, 'must be between 0.00 and 100.00');
 const fraction = z.number().min(0, 'must be between 0.00 and 1.00').max(1, 'must be between 0.00 and 1.00');
@@ -16,8 +25,8 @@ const text = z.string().nullable().optional();
 const creditLine = {
   maximumCreditLine: Currency,
   minimumCreditLine: Currency.nullable().optional(),
-  serviceFee: z.number().min(0).nullable().optional(),
-  discountFee: z.number().min(0).nullable().optional(),
+  serviceFee: fraction.nullable().optional(),
+  discountFee: fraction.nullable().optional(),
   advanceRate: fraction,
   additionalFees: text,
   minimumMonthlyFee: Currency.nullable().optional(),

@@ -176,7 +176,7 @@ export const Property = z.strictObject({
 export const Asset = z.strictObject({
   name: z.string().optional(),
   offeredAsGuarantee: z.boolean().optional(),
-  type: oneOf(['TRANSPORTATION', 'OFFICE', 'STOCK', 'MANUFACTURING', 'BUSINESS'] as const).optional(),
+  type: oneOf(['TRANSPORTATION', 'OFFICE', 'STOCK', 'MANUFACTURING', 'BUSINESS', 'PROPERTY'] as const).optional(),
   netCost: Currency.optional(),
   depositAvailable: Currency.optional(),
   existingAgreement: z.boolean().optional(),

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
+import { digest } from '../identity/secrets.js';
 import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
@@ -88,7 +89,11 @@ export async function setOwnership(ctx: ServiceContext, uuid: unknown): Promise<
   return toProfileRecord(owned);
 }
 
-const KeyPrefix = z.string().regex(/^key_[0-9a-f]{12}$/, 'must be an API key id (keyPrefix), e.g. key_0123456789ab');
+/** The target as the spec and the live docs pass it (the API key itself), or its public keyPrefix. */
+const TargetApiKey = z.union(
+  [z.string().regex(/^key_[0-9a-f]{12}$/), z.string().regex(/^fgk_(demo|live)_key_[0-9a-f]{12}_[A-Za-z0-9_-]+$/)],
+  { error: 'must be an API key, or its keyPrefix (e.g. key_0123456789ab)' },
+);
 
 /**
  * PUT {marketplace_v1_base}/profiles/{uuid}/move/{targetApiKey}: a profile created under a master
@@ -106,9 +111,11 @@ export async function moveProfile(ctx: ServiceContext, uuid: unknown, targetApiK
   if (!profile) throw AppError.notFound('Profile');
   if (!profile.ownerApiKey?.isMaster) throw AppError.forbidden('Only a profile created under a master key can be moved');
   if (profile.ownerApiKey.id !== actor.apiKeyId) throw AppError.forbidden('Only the master key that owns the profile can move it');
-  const keyPrefix = parseInput(KeyPrefix, targetApiKey, 'targetApiKey');
+  const given = parseInput(TargetApiKey, targetApiKey, 'targetApiKey');
+  // A whole key must be the key itself (its digest), not merely carry a known prefix.
+  const which = given.startsWith('key_') ? { keyPrefix: given } : { keyHash: digest(given) };
   const target = await ctx.db.apiKey.findFirst({
-    where: { keyPrefix, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
+    where: { ...which, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
     select: { id: true },
   });
   if (!target) throw AppError.notFound('API key');

@@ -10,7 +10,7 @@ export type JsonSchema = Record<string, unknown>;
 
 export const CLIENT_NUMBER_PATTERN = '^\\+?[0-9\\s]{11,30}$';
 
-const CURRENCY: JsonSchema = {
+export const CURRENCY_SCHEMA: JsonSchema = {
   type: 'object',
   title: 'Currency amount',
   properties: {
@@ -77,6 +77,6 @@ export function answerSchema(definition: QuestionnaireDefinition, options: Schem
     ...(options.partial ? {} : { required: definition.questions.filter((q) => q.required).map((q) => q.key) }),
     ...(conditional.length ? { allOf: conditional } : {}),
     additionalProperties: false,
-    $defs: { Currency: CURRENCY },
+    $defs: { Currency: CURRENCY_SCHEMA },
   };
 }
