@@ -20,7 +20,7 @@ import { ROUTES, type RouteDefinition } from '../rest-adapter/route-table.js';
 import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../src/domain/identity/access-policy.js';
 import { TOKEN_KINDS, type TokenKind } from '../src/domain/identity/actor.js';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
-import { ACME_ANSWERS } from './support/answers.js';
+import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
 import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, submittableMatches, termLoanOffer } from './support/lender-applications.js';
@@ -43,7 +43,7 @@ const P = '/api/platform/v1';
 const L = '/api/platform/v1/funding';
 
 /** A Business V1 application body (spec 2.6), as test/business-applications.test.ts sends it. */
-const APPLICATION = { ...ACME_ANSWERS, tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL' };
+const APPLICATION = ACME_APPLICATION;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const QUESTIONNAIRE = 'introducer-all-funding-products';
 

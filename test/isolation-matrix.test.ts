@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
-import { ACME_ANSWERS } from './support/answers.js';
+import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory } from './support/credentials.js';
 import { settle } from './support/graphql-client.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
@@ -42,7 +42,7 @@ const MARKS = {
   t0Reference: `T0-secret-${SECRET}`,
   applicationEmail: `t0-secret-${SECRET}@acme-widgets.example`,
 };
-const APPLICATION = { ...ACME_ANSWERS, clientEmail: MARKS.applicationEmail, tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL' };
+const APPLICATION = { ...ACME_APPLICATION, clientEmail: MARKS.applicationEmail };
 
 let app: TestApp;
 let rootFields: RootFields;

@@ -1,4 +1,5 @@
 /** Answer bodies for tests, built from a questionnaire's definition: complete and valid by construction. */
+import { APPLICATION_VARIANT_FIELDS } from '../../src/domain/applications/application-variants.js';
 import type { Question, QuestionnaireDefinition } from '../../src/domain/questionnaires/questionnaire-definitions.js';
 
 export function validValue(q: Question): unknown {
@@ -40,3 +41,11 @@ export const ACME_ANSWERS = {
   revenue: { code: 'GBP', value: 900000 }, raiseInvoices: true, cardPayments: false, fundingAsset: false, purchaseOrders: false,
   governmentBacked: false, governmentBackedLoansExist: false, homeOwnership: true, personalGuarantee: true, businessOwnsAssets: true,
 };
+
+/**
+ * ACME's answers as a Business V1 application body (type business-all-funding-products): only that
+ * variant's fields; the company facts come from the tenant's profile, set up before.
+ */
+export const ACME_APPLICATION: Record<string, unknown> = Object.fromEntries(
+  Object.entries(ACME_ANSWERS).filter(([key]) => APPLICATION_VARIANT_FIELDS['business-all-funding-products']!.includes(key)),
+);

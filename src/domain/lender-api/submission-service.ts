@@ -23,7 +23,7 @@ export type SubmissionResult = SelectionSubmission;
 
 export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
   requireAccess(ctx, 'reviews.submit');
-  // Read outside the transaction: the embedded database has one connection, which the transaction holds.
+  // The registry grade is read before the transaction, so the row lock is held no longer than needed.
   const selected = await ctx.db.reviewSelection.findUnique({ where: { id: selectionId }, select: { profile: true } });
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
   const created = await ctx.db.$transaction(async (tx) => {
