@@ -52,11 +52,12 @@ function searchHash(matching: ProfileMatching): string {
 }
 
 /** The recorded search with this input and outcome, if any (reads only). */
-export async function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
-  return ctx.db.fundingSearch.findUnique({
-    where: { profileId_inputHash: { profileId: matching.profileId, inputHash: searchHash(matching) } },
-    select: { id: true },
-  });
+export function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
+  return findSearchByHash(ctx, matching.profileId, searchHash(matching));
+}
+
+function findSearchByHash(ctx: ServiceContext, profileId: string, inputHash: string): Promise<{ id: number } | null> {
+  return ctx.db.fundingSearch.findUnique({ where: { profileId_inputHash: { profileId, inputHash } }, select: { id: true } });
 }
 
 /** The search for this input and outcome, recorded on first sight; the profile's latest search points at it. */
@@ -64,7 +65,7 @@ export async function recordFundingSearch(ctx: ServiceContext, matching: Profile
   const { profileId, outcome, request } = matching;
   const inputHash = searchHash(matching);
   const search =
-    (await findRecordedSearch(ctx, matching)) ??
+    (await findSearchByHash(ctx, profileId, inputHash)) ??
     (await ctx.db
       .$transaction(async (tx) => {
         const created = await tx.fundingSearch.create({ data: { profileId, inputHash, ...request }, select: { id: true } });
@@ -86,7 +87,7 @@ export async function recordFundingSearch(ctx: ServiceContext, matching: Profile
       .catch(async (err) => {
         // The same search recorded concurrently by another request: use that one.
         if (!isUniqueViolation(err)) throw err;
-        return ctx.db.fundingSearch.findUniqueOrThrow({ where: { profileId_inputHash: { profileId, inputHash } }, select: { id: true } });
+        return (await findSearchByHash(ctx, profileId, inputHash))!;
       }));
   await ctx.db.profile.updateMany({
     where: { id: profileId, OR: [{ legacyFundingSearchId: null }, { legacyFundingSearchId: { not: search.id } }] },

@@ -12,6 +12,17 @@ const likelihoods = {
 };
 const months = z.number().int().describe('Months');
 const annualRateCharge = z.string().describe('How the rate is charged, e.g. ANNUAL_RATE');
+/** What invoice and trade finance both price: a credit line with its fees, advance and contract. */
+const creditLine = {
+  commissionAmount: z.number(),
+  maximumCreditLine: z.number(),
+  minimumCreditLine: z.number(),
+  serviceFee: z.number(),
+  discountFee: z.number(),
+  advanceRate: z.number().describe('0..1'),
+  contractLength: months.describe('Months; 0 = rolling'),
+  additionalFees: z.string().optional(),
+};
 
 /** The product object of each product type, as priced (spec 2.6 table). */
 export const PRESELECTED_PRODUCT_OBJECTS = {
@@ -69,15 +80,8 @@ export const PRESELECTED_PRODUCT_OBJECTS = {
     .meta({ id: 'PreselectedMerchantCashAdvance' }),
   invoiceFinance: z
     .strictObject({
-      commissionAmount: z.number(),
-      maximumCreditLine: z.number(),
-      minimumCreditLine: z.number(),
-      serviceFee: z.number(),
-      discountFee: z.number(),
-      advanceRate: z.number().describe('0..1'),
+      ...creditLine,
       facility: z.string().describe('e.g. DISCOUNTING'),
-      contractLength: months.describe('Months; 0 = rolling'),
-      additionalFees: z.string().optional(),
       minimumMonthlyFee: z.number().optional(),
       concentrationLimit: z.number().optional(),
       creditInsurance: z.number().optional(),
@@ -90,14 +94,7 @@ export const PRESELECTED_PRODUCT_OBJECTS = {
     .meta({ id: 'PreselectedInvoiceFinance' }),
   tradeFinance: z
     .strictObject({
-      commissionAmount: z.number(),
-      maximumCreditLine: z.number(),
-      minimumCreditLine: z.number(),
-      serviceFee: z.number(),
-      discountFee: z.number(),
-      additionalFees: z.string().optional(),
-      advanceRate: z.number().describe('0..1'),
-      contractLength: months.describe('Months; 0 = rolling'),
+      ...creditLine,
       promotion: z.string().optional(),
       ...likelihoods,
     })
