@@ -12,6 +12,7 @@ import { applyMigrations } from '../../src/infra/migrations.js';
 import { openDatabase } from '../../src/infra/database.js';
 import { seedDemoData } from '../../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from './postgres-admin.js';
+import { buildWebBundles } from '../../src/web/web-bundles.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,6 +25,8 @@ declare module 'vitest' {
 const TEST_DIR_PREFIX = 'fg-test-pg-';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Pages under test load the bundles built from this checkout's sources.
+  await buildWebBundles();
   let baseUrl = process.env.DATABASE_URL;
   let stopServer = async (): Promise<void> => {};
   if (!baseUrl) {
