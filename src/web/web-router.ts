@@ -1,4 +1,7 @@
-/** Pages we serve to people rather than programs (funding search, application continue, by signed links) and the lender images they show. */
+/**
+ * Pages we serve to people rather than programs (funding search, application continue, by signed
+ * links), the lender images they show, and the embeddable credit widget with its CORS policy.
+ */
 import express, { type Response, type Router } from 'express';
 import { openContinuePage } from '../domain/applications/business-application-service.js';
 import { AppError, HTTP_STATUS_BY_CODE } from '../domain/errors.js';
@@ -6,9 +9,11 @@ import { lenderImage } from '../domain/lenders/lender-logos.js';
 import { openFundingSearchPage } from '../domain/profiles/profile-links.js';
 import type { Runtime } from '../processes/runtime.js';
 import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
+import { widgetRouter } from './widget-routes.js';
 
 export function webRouter(runtime: Runtime): Router {
   const router = express.Router();
+  router.use(widgetRouter(runtime.config, runtime.logger));
   router.get('/app/funding-search/:uuid', async (req, res) => {
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' });
     try {
