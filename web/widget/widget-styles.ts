@@ -10,21 +10,21 @@ export const WIDGET_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
 .card { background: #fff; border: 1px solid #d0d7de; border-radius: 10px; padding: 16px; max-width: 100%; overflow-wrap: anywhere; }
 .head { margin: 0 0 12px; }
-h2 { font-size: 1.2rem; margin: 0 0 4px; line-height: 1.25; }
-.sub { margin: 0; color: #4f5862; font-size: .9rem; }
+h2 { font-size: 1.2em; margin: 0 0 4px; line-height: 1.25; }
+.sub { margin: 0; color: #4f5862; font-size: .9em; }
 .summary { display: grid; grid-template-columns: 1fr; gap: 12px; margin-bottom: 12px; }
 .grade { display: flex; align-items: center; gap: 12px; padding: 12px; border-radius: 8px; background: #f6f8fa; border-left: 6px solid var(--band); }
-.letter { flex: none; width: 56px; height: 56px; border-radius: 50%; display: grid; place-items: center; font-size: 1.9rem; font-weight: 700;
+.letter { flex: none; width: 56px; height: 56px; border-radius: 50%; display: grid; place-items: center; font-size: 1.9em; font-weight: 700;
   background: #fff; border: 3px solid var(--band); color: #1b1f24; }
 .grade p { margin: 0; }
 .grade .label { font-weight: 600; }
 .gauge { padding: 12px; border-radius: 8px; background: #f6f8fa; display: flex; align-items: center; gap: 12px; }
 .gauge svg { flex: none; width: 120px; height: 66px; }
-.gauge .value { font-size: 1.6rem; font-weight: 700; }
+.gauge .value { font-size: 1.6em; font-weight: 700; }
 .gauge p { margin: 0; }
 dl { display: grid; grid-template-columns: 1fr; gap: 2px 16px; margin: 0; }
 .fact { padding: 8px 0; border-top: 1px solid #eaeef2; min-width: 0; }
-dt { color: #4f5862; font-size: .85rem; }
+dt { color: #4f5862; font-size: .85em; }
 dd { margin: 0; font-weight: 600; }
 .loading { color: #4f5862; margin: 0; }
 @container (min-width: 740px) {
