@@ -1,9 +1,10 @@
 /**
- * Pages opened by signed links. The funding-search page a profile's signed link opens (GET /app/funding-search/{uuid}?token=):
- * server-rendered HTML, responsive, no script. It shows the business and its funding search; the
- * matches appear here once the matching service lands.
+ * Pages opened by signed links, server-rendered HTML, responsive, no script. The funding-search page
+ * a profile's signed link opens (GET /app/funding-search/{uuid}?token=) shows the business, its
+ * current funding search (matched lenders and products with likelihood and fees, and on request why
+ * the other products did not match) and the applications sent to lenders.
  */
-import type { FundingSearchPage } from '../domain/profiles/profile-links.js';
+import type { FundingSearchPage, ProductFees } from '../domain/profiles/profile-links.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -16,17 +17,24 @@ const STYLE = `
   .card { background: #fff; border-radius: 8px; padding: 16px; box-shadow: 0 1px 3px rgba(0,0,0,.08); margin-bottom: 16px; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
   dt { color: #59636e; }
+  dd { margin: 0; overflow-wrap: anywhere; }
+  h2 { font-size: 1.2rem; margin: 0 0 12px; }
+  h3 { font-size: 1rem; margin: 0 0 8px; }
+  .items { list-style: none; margin: 0; padding: 0; }
+  .items > li { border-top: 1px solid #e1e4e8; padding: 12px 0; }
+  .muted { color: #59636e; margin: 8px 0 0; }
+  summary { cursor: pointer; font-weight: 600; }
   @media (max-width: 480px) { dl { grid-template-columns: 1fr; } }
 `;
 
 export function renderFundingSearchPage(page: FundingSearchPage): string {
-  const { profile } = page;
+  const { profile, search } = page;
   const name = profile.companyName ?? 'Your business';
   const rows: Array<[string, string | null]> = [
     ['Company number', profile.registrationNumber],
     ['Country', profile.countryCode],
-    ['Profile', profile.uuid],
-    ['Last updated', profile.updatedAt],
+    ['Funding sought', search.amount > 0 ? formatPounds(search.amount) : null],
+    ['Last updated', formatDay(profile.updatedAt)],
   ];
   return `<!doctype html>
 <html lang="en">
@@ -40,19 +48,88 @@ export function renderFundingSearchPage(page: FundingSearchPage): string {
 <body>
 <main>
   <h1 data-testid="company-name">${escapeHtml(name)}</h1>
-  <p>Your funding search</p>
+  <p>Your funding search${search.id !== undefined ? ` (search ${search.id})` : ''}</p>
   <section class="card" aria-label="Business">
-    <dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v ?? '—')}</dd>`).join('')}</dl>
+    <dl>${definitionRows(rows)}</dl>
   </section>
-  <section class="card" aria-label="Matches" data-testid="matches">
-    <h2>Matches</h2>
-    <p>Lender matches for this business are shown here once its funding search has run.</p>
+  <section class="card" aria-labelledby="matches-title" data-testid="matches">
+    <h2 id="matches-title">Matched lenders and products (${search.matches.length})</h2>
+    ${search.matches.length === 0 ? `<p>No lender product matches this business yet.${missingAnswers(search)}</p>` : `<ul class="items">${search.matches.map((m) => matchItem(m, page.feesByProductId[m.productId])).join('')}</ul>`}
+  </section>
+  ${whyNot(page)}
+  <section class="card" aria-labelledby="applications-title" data-testid="applications">
+    <h2 id="applications-title">Applications sent to lenders</h2>
+    ${
+      page.applications.length === 0
+        ? '<p>No application has been sent to a lender yet.</p>'
+        : `<ul class="items">${page.applications
+            .map(
+              (a) =>
+                `<li data-testid="application"><strong>${escapeHtml(a.lender)}</strong>${a.product ? `, ${escapeHtml(productLabel(a.product))}` : ''}: <span data-testid="application-status">${escapeHtml(a.status)}</span> <small>(updated ${escapeHtml(formatDay(a.updatedAt))})</small></li>`,
+            )
+            .join('')}</ul>`
+    }
   </section>
   <p><small>This page was shared through a personal link that expires; ask for a new one if it stops working.</small></p>
 </main>
 </body>
 </html>`;
 }
+
+type SearchMatch = FundingSearchPage['search']['matches'][number];
+
+function matchItem(m: SearchMatch, fees: ProductFees | undefined): string {
+  const rows: Array<[string, string | null]> = [
+    ['Product', productLabel(m.product)],
+    ['Likelihood', `${Math.round(m.likelihood * 100)}%`],
+    ['Fees', fees ? `arrangement ${percent(fees.arrangementFees)}, early repayment ${percent(fees.earlyRepaymentFees)}, exit ${percent(fees.exitFees)}` : null],
+    ['Instant offer', m.instantOffer ? 'Yes' : 'No'],
+    ['Typical response', `${m.lender.responseTime} hours`],
+  ];
+  return `<li data-testid="match" data-lender-id="${m.lender.id}" data-product-id="${m.productId}">
+    <h3>${escapeHtml(m.lender.name)}: ${escapeHtml(m.productName)}</h3>
+    <dl>${definitionRows(rows)}</dl>
+    ${m.reasons.length ? `<p class="muted">Why it matched: ${escapeHtml(m.reasons.join('; '))}</p>` : ''}
+  </li>`;
+}
+
+/** The products that did not match, folded away until asked for (no script needed). */
+function whyNot(page: FundingSearchPage): string {
+  const explanation = page.search.explanation;
+  if (!explanation || explanation.rejections.length === 0) return '';
+  return `<section class="card" aria-label="Products that did not match">
+    <details data-testid="why-not">
+      <summary>Why ${explanation.rejections.length} other ${explanation.rejections.length === 1 ? 'product' : 'products'} did not match</summary>
+      <ul class="items">${explanation.rejections
+        .map(
+          (r) =>
+            `<li data-testid="rejection"><strong>${escapeHtml(page.lenderNames[r.lender.id] ?? `Lender ${r.lender.id}`)}</strong>, ${escapeHtml(productLabel(r.product))}: ${escapeHtml(r.reasons.join('; '))}</li>`,
+        )
+        .join('')}</ul>
+    </details>
+  </section>`;
+}
+
+function missingAnswers(search: FundingSearchPage['search']): string {
+  const missing = search.explanation?.missing ?? [];
+  return missing.length ? ` Answers still needed: ${escapeHtml(missing.join(', '))}.` : '';
+}
+
+function definitionRows(rows: Array<[string, string | null]>): string {
+  return rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v ?? '—')}</dd>`).join('');
+}
+
+/** ASSET_BACKED_FINANCE → "Asset backed finance". */
+export function productLabel(type: string): string {
+  const words = type.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const POUNDS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' });
+export const formatPounds = (value: number) => POUNDS.format(value);
+export const formatDay = (iso: string) => DAY.format(new Date(iso));
+const percent = (value: number) => `${Number(value.toFixed(2))}%`;
 
 /** The page a Business V1 continue URL opens: the client sees the application and carries on. */
 export function renderContinuePage(application: { id: string; createdAt: string } & Record<string, unknown>): string {
