@@ -4,6 +4,7 @@
  * current funding search (matched lenders and products with likelihood and fees, and on request why
  * the other products did not match) and the applications sent to lenders.
  */
+import type { ContinuePage } from '../domain/applications/business-application-service.js';
 import type { FundingSearchPage, ProductFees } from '../domain/profiles/profile-links.js';
 
 function escapeHtml(text: string): string {
@@ -24,6 +25,14 @@ const STYLE = `
   .items > li { border-top: 1px solid #e1e4e8; padding: 12px 0; }
   .muted { color: #59636e; margin: 8px 0 0; }
   summary { cursor: pointer; font-weight: 600; }
+  fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+  legend { font-weight: 600; margin-bottom: 8px; }
+  .items label { font-size: 1.05rem; }
+  .offer { margin-top: 8px; padding: 8px 12px; background: #eef6ee; border-radius: 6px; }
+  .offer p { margin: 0 0 6px; }
+  .problem { border: 2px solid #cf222e; }
+  button { font: inherit; padding: 10px 18px; border-radius: 6px; border: 0; background: #0b5cad; color: #fff; cursor: pointer; margin-top: 12px; }
+  button:focus-visible, input:focus-visible, summary:focus-visible { outline: 3px solid #1b1f24; outline-offset: 2px; }
   @media (max-width: 480px) { dl { grid-template-columns: 1fr; } }
 `;
 
@@ -131,16 +140,17 @@ export const formatPounds = (value: number) => POUNDS.format(value);
 export const formatDay = (iso: string) => DAY.format(new Date(iso));
 const percent = (value: number) => `${Number(value.toFixed(2))}%`;
 
-/** The page a Business V1 continue URL opens: the client sees the application and carries on. */
-export function renderContinuePage(application: { id: string; createdAt: string } & Record<string, unknown>): string {
-  const name = typeof application.companyName === 'string' ? application.companyName : 'Your business';
-  const amount = application.fundingAmount as { code?: string; value?: number } | undefined;
-  const rows: Array<[string, string | null]> = [
-    ['Application', application.id],
-    ['Funding requested', amount?.value !== undefined ? `${amount.code ?? ''} ${amount.value.toLocaleString('en-GB')}` : null],
-    ['Funding period', typeof application.fundingPeriod === 'number' ? `${application.fundingPeriod} months` : null],
-    ['Started', application.createdAt],
+/** The page a Business V1 continue URL opens: the client reviews the application, its matches and offers, and proceeds. */
+export function renderContinuePage(page: ContinuePage, formAction: string, problem?: string): string {
+  const { application } = page;
+  const name = application.companyName ?? 'Your business';
+  const { id, type: _type, createdAt, companyName: _name, ...answers } = application;
+  const review: Array<[string, string | null]> = [
+    ['Application', id],
+    ['Started', formatDay(createdAt)],
+    ...Object.entries(answers).map(([key, value]) => [fieldLabel(key), answerText(key, value)] as [string, string | null]),
   ];
+  const lenderNames = new Map(page.matches.map((m) => [m.lender.id, m.lender.name]));
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
@@ -148,9 +158,90 @@ export function renderContinuePage(application: { id: string; createdAt: string 
 <body><main>
   <h1 data-testid="company-name">${escapeHtml(name)}</h1>
   <p>Continue your funding application</p>
-  <section class="card" aria-label="Application"><dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v ?? '—')}</dd>`).join('')}</dl></section>
+  ${problem ? `<p class="card problem" role="alert" data-testid="choice-problem">${escapeHtml(problem)}</p>` : ''}
+  ${page.choice ? choiceSummary(page.choice, lenderNames) : ''}
+  <section class="card" aria-labelledby="review-title" data-testid="review">
+    <h2 id="review-title">Review your application</h2>
+    <dl>${definitionRows(review)}</dl>
+  </section>
+  <section class="card" aria-labelledby="choose-title">
+    <h2 id="choose-title">Your matches (${page.matches.length})</h2>
+    ${
+      page.matches.length === 0
+        ? '<p>No lender product matches this application yet.</p>'
+        : `<form method="post" action="${escapeHtml(formAction)}">
+      <fieldset>
+        <legend>Choose up to 4 lenders to proceed with</legend>
+        <ul class="items">${page.matches.map(continueMatchItem).join('')}</ul>
+      </fieldset>
+      <button type="submit">Proceed with my choice</button>
+    </form>`
+    }
+  </section>
   <p><small>This page was shared through a personal link that expires; ask for a new one if it stops working.</small></p>
 </main></body></html>`;
+}
+
+function continueMatchItem(m: ContinuePage['matches'][number]): string {
+  const value = `${m.lender.id}:${m.product}`;
+  const inputId = `choice-${m.lender.id}-${m.productId}`;
+  const rows: Array<[string, string | null]> = [
+    ['Likelihood', `${Math.round(m.likelihood.value * 100)}%`],
+    ['Fees', `arrangement ${percent(m.fees.arrangementFees)}, early repayment ${percent(m.fees.earlyRepaymentFees)}, exit ${percent(m.fees.exitFees)}`],
+    ['Typical response', `${m.lender.responseTime} hours`],
+  ];
+  return `<li data-testid="continue-match" data-lender-id="${m.lender.id}" data-product="${escapeHtml(m.product)}">
+    <input type="checkbox" name="choice" value="${escapeHtml(value)}" id="${inputId}">
+    <label for="${inputId}"><strong>${escapeHtml(m.lender.name)}</strong>: ${escapeHtml(productLabel(m.product))}</label>
+    <dl>${definitionRows(rows)}</dl>
+    ${m.offer ? offerSummary(m.offer) : ''}
+  </li>`;
+}
+
+/** The headline figures of a pre-selected offer, whichever product object it carries. */
+function offerSummary(offer: NonNullable<ContinuePage['matches'][number]['offer']>): string {
+  const product = (Object.values(offer as Record<string, unknown>).find((v) => typeof v === 'object' && v !== null && !Array.isArray(v)) ?? {}) as Record<string, unknown>;
+  const figure = (label: string, keys: string[], format: (n: number) => string): [string, string] | null => {
+    const key = keys.find((k) => typeof product[k] === 'number');
+    return key ? [label, format(product[key] as number)] : null;
+  };
+  const rows = [
+    figure('Amount', ['maximumAmount', 'fundingAmount', 'advanceAmount', 'maximumCreditLine'], formatPounds),
+    figure('Monthly repayment', ['monthlyRepayment'], formatPounds),
+    figure('Interest rate', ['interestRate'], percent),
+    figure('Term', ['term', 'mortgageTerm'], (n) => `${n} months`),
+    ['Offer valid until', offer.expiryDate ? formatDay(offer.expiryDate) : null] as [string, string | null],
+  ].filter((r): r is [string, string | null] => r !== null);
+  return `<div class="offer" data-testid="preselected-offer"><p><strong>Pre-selected instant offer</strong> (${escapeHtml(offer.status.replace('_', ' ').toLowerCase())}): ${escapeHtml(offer.publicComment ?? '')}</p><dl>${definitionRows(rows)}</dl></div>`;
+}
+
+function choiceSummary(choice: NonNullable<ContinuePage['choice']>, lenderNames: Map<number, string>): string {
+  const items = choice.lenders
+    .map((l) => `<li>${escapeHtml(lenderNames.get(l.lenderId) ?? `Lender ${l.lenderId}`)}: ${escapeHtml(l.products.map(productLabel).join(', '))}</li>`)
+    .join('');
+  return `<section class="card" aria-labelledby="choice-title" data-testid="choice">
+    <h2 id="choice-title">Your choice</h2>
+    <p>Sent to our funding specialists on ${escapeHtml(formatDay(choice.createdAt))} (${escapeHtml(choice.state.replace(/_/g, ' ').toLowerCase())}):</p>
+    <ul>${items}</ul>
+  </section>`;
+}
+
+/** fundingAmount → "Funding amount". */
+function fieldLabel(key: string): string {
+  const words = key.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function answerText(key: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'object' && 'value' in value && typeof (value as { value: unknown }).value === 'number') {
+    const money = value as { code?: string; value: number };
+    return money.code && money.code !== 'GBP' ? `${money.code} ${money.value.toLocaleString('en-GB')}` : formatPounds(money.value);
+  }
+  if (key === 'fundingPeriod' && typeof value === 'number') return `${value} months`;
+  if (typeof value === 'string' && /^[A-Z_]+$/.test(value)) return productLabel(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 export function renderLinkProblemPage(status: number, message: string): string {
