@@ -96,14 +96,17 @@ async function expectedFields(token: string): Promise<Record<string, string>> {
   const info = (await res.json()).data.companyInformation;
   const notices = (n: { last12MonthsCount: number; last12MonthsValue: { value: number } }) =>
     `${n.last12MonthsCount} ${n.last12MonthsCount === 1 ? 'notice' : 'notices'}, ${en.money(n.last12MonthsValue.value)}`;
-  const meaning: Record<string, string> = { A: 'Minimum risk (scores 91-100)', B: 'Low risk (scores 81-90)', C: 'Below average risk (scores 51-80)' };
+  const meaning: Record<string, string> = {
+    A: 'Minimum risk (scores 91-100)', B: 'Low risk (scores 81-90)', C: 'Below average risk (scores 51-80)', D: 'Above average risk (scores 26-50)',
+    E: 'High risk (scores 16-25)', F: 'Maximum risk (scores 0-15)', G: 'Company dissolved',
+  };
   return {
     name: info.name,
     company: `Company number ${info.registrationNumber} · Limited company`,
     grade: expect.stringContaining(`Credit grade ${info.score.grade}`) as unknown as string,
     gradeMeaning: meaning[info.score.grade]!,
     score: `${info.score.value} / 100`,
-    industryAverageGrade: `${info.score.industryAverageGrade} (${meaning[info.score.industryAverageGrade] ?? expect.any(String)})`,
+    industryAverageGrade: `${info.score.industryAverageGrade}: ${meaning[info.score.industryAverageGrade]}`,
     previousGrade: `${info.score.previous.grade}, changed ${en.date(info.score.changedAt)}`,
     lastAssessedAt: en.date(info.score.lastAssessedAt),
     creditLimit: en.money(info.creditLimit.value),
@@ -152,6 +155,20 @@ describe('script embed from another origin', () => {
       expect(await page.locator('h2.host-title').evaluate((el) => [getComputedStyle(el).fontSize, getComputedStyle(el).color])).toEqual(['13px', 'rgb(200, 0, 0)']);
       expect(await page.locator('div.host-panel').isVisible()).toBe(false);
       expect(await page.locator('svc-credit-widget').evaluateAll((hosts) => hosts.map((h) => h.shadowRoot !== null))).toEqual([true, true]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows a dissolved company as grade G with its meaning in words, not by colour alone', async () => {
+    const dissolved = await tenantToken('04512398');
+    const page = await browser.newPage();
+    try {
+      await openHostPage(page, '/dissolved', hostPage(app.url, initCall('.svcFundingSearch', dissolved)));
+      const shown = await shownFields(page, '.svcFundingSearch');
+      expect(shown).toEqual(await expectedFields(dissolved));
+      expect(shown).toMatchObject({ name: 'OLD MILL BAKERY LIMITED', gradeMeaning: 'Company dissolved' });
+      expect(await page.locator('svc-credit-widget .grade .label').textContent()).toBe('Credit grade G');
     } finally {
       await page.close();
     }

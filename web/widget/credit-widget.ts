@@ -77,7 +77,7 @@ function renderReport(report: CreditReportView): HTMLElement {
     h(
       'dl',
       {},
-      fact('industryAverageGrade', 'Industry average grade', score.industryAverageGrade ? `${score.industryAverageGrade} (${gradeMeaning(score.industryAverageGrade)})` : 'Not known'),
+      fact('industryAverageGrade', 'Industry average grade', score.industryAverageGrade ? `${score.industryAverageGrade}: ${gradeMeaning(score.industryAverageGrade)}` : 'Not known'),
       fact('previousGrade', 'Previous grade', previousGrade(score)),
       fact('lastAssessedAt', 'Last assessed', score.lastAssessedAt ? formatDate(score.lastAssessedAt) : 'Not known'),
       fact('creditLimit', 'Credit limit', report.creditLimit ? money(report.creditLimit) : 'Not known'),
