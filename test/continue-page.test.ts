@@ -4,6 +4,8 @@
  * chooses what to proceed with; the choice goes to the funding specialists' review queue exactly as
  * a Marketplace V1 apply does. No serious axe-core violation; fits 320 px.
  */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
@@ -68,6 +70,7 @@ describe('the continue page', () => {
       const firstOffer = offers[0];
       expect(await page.getByTestId('preselected-offer').first().textContent()).toContain(firstOffer.publicComment);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await page.screenshot({ fullPage: true, path: path.join(tmpdir(), 'continue-page-320.png') });
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     } finally {
       await page.close();

@@ -3,6 +3,8 @@
  * serve, opened in a real browser (Debian's chromium through playwright-core): the same matches as
  * GET .../funding/matches/results, why the others did not match, and no serious axe-core violation.
  */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ACME_ANSWERS } from './support/answers.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
@@ -132,6 +134,7 @@ describe('the funding search on the page', () => {
         expect(shown[i]!.text).toMatch(/Feesarrangement [\d.]+%, early repayment [\d.]+%, exit [\d.]+%/);
       });
       expect(await page.getByText(`(search ${results.id})`).count()).toBe(1);
+      await page.screenshot({ fullPage: true, path: path.join(tmpdir(), 'funding-search-page-320.png') });
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     } finally {
       await page.close();

@@ -208,7 +208,7 @@ function offerSummary(offer: NonNullable<ContinuePage['matches'][number]['offer'
   const rows = [
     figure('Amount', ['maximumAmount', 'fundingAmount', 'advanceAmount', 'maximumCreditLine'], formatPounds),
     figure('Monthly repayment', ['monthlyRepayment'], formatPounds),
-    figure('Interest rate', ['interestRate'], percent),
+    figure('Interest rate (monthly)', ['interestRate'], percent),
     figure('Term', ['term', 'mortgageTerm'], (n) => `${n} months`),
     ['Offer valid until', offer.expiryDate ? formatDay(offer.expiryDate) : null] as [string, string | null],
   ].filter((r): r is [string, string | null] => r !== null);
