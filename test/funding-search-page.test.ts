@@ -9,7 +9,8 @@ import type { Browser } from 'playwright-core';
 import { ACME_ANSWERS } from './support/answers.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { lenderOffers, storedLenderApplication } from './support/lender-applications.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let now = new Date('2026-11-21T10:00:00Z');
@@ -154,6 +155,23 @@ describe('the funding search on the page', () => {
       expect(await rejections.first().textContent()).toContain(explained.explanation.rejections[0].reasons[0]);
       expect(await page.getByTestId('applications').textContent()).toContain('No application has been sent to a lender yet.');
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the state of the applications sent to lenders, as lenders move them', async () => {
+    const credentials = await lenderCredentials(app);
+    const lender = await app.runtime.database.prisma.lender.findUniqueOrThrow({ where: { id: credentials.lenderId } });
+    const applicationId = await storedLenderApplication(app, { lenderId: lender.id, profileId: answered });
+    await lenderOffers(app, await lenderIdToken(app, credentials), applicationId);
+    const page = await browser.newPage();
+    try {
+      await page.goto(await link(answered));
+      const sent = page.getByTestId('application');
+      expect(await sent.count()).toBe(1);
+      expect(await sent.textContent()).toContain(lender.name);
+      expect(await sent.getByTestId('application-status').textContent()).toBe('Offered');
     } finally {
       await page.close();
     }
