@@ -47,6 +47,16 @@ const ConfigSchema = z.object({
   JOB_EXPIRY_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
   /** Let webhooks reach private networks (lenders on a VPN); loopback is allowed in demo only. */
   ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag.default(false),
+  /**
+   * Origins (scheme://host[:port], comma-separated) whose pages may embed the credit widget: its API
+   * calls are allowed from them (CORS) and embed.html may be framed by them. `*` means any origin.
+   * Unset: any origin in demo, none in production.
+   */
+  WIDGET_EMBED_ORIGINS: z
+    .string()
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.union([z.literal('*'), z.url().refine((o) => new URL(o).origin === o, 'must be an origin: scheme://host[:port], no path')])))
+    .optional(),
 });
 
 export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL'> & {

@@ -1,10 +1,16 @@
 /**
  * Profile URL schemas (spec 4.1 rule 6): a signed, expiring link to the funding-search page we
- * serve, opened in a real browser (Debian's chromium through playwright-core).
+ * serve, opened in a real browser (Debian's chromium through playwright-core): the same matches as
+ * GET .../funding/matches/results, why the others did not match, and no serious axe-core violation.
  */
-import { chromium, type Browser } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { ACME_ANSWERS } from './support/answers.js';
+import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
+import { lenderOffers, storedLenderApplication } from './support/lender-applications.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let now = new Date('2026-11-21T10:00:00Z');
@@ -22,7 +28,7 @@ beforeAll(async () => {
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'ACME <WIDGETS> LIMITED', registrationNumber: '09876543' }),
   });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -30,7 +36,7 @@ afterAll(async () => {
 });
 
 const schemaUrl = (query = '', id = uuid) => `${app.url}/api/marketplace/v1/profiles/${id}/url-schemas/funding-search${query}`;
-const link = async () => (await (await fetch(schemaUrl(), { headers: auth })).json()).url as string;
+const link = async (id = uuid) => (await (await fetch(schemaUrl('', id), { headers: auth })).json()).url as string;
 
 describe('GET /profiles/{uuid}/url-schemas/funding-search', () => {
   it('answers { url } to a signed page of ours', async () => {
@@ -97,5 +103,94 @@ describe('the funding-search page', () => {
     const token = new URL(await link()).searchParams.get('token') as string;
     const res = await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}`, { headers: bearer(token) });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('the funding search on the page', () => {
+  let answered: string;
+  beforeAll(async () => {
+    answered = (await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json()).uuid;
+    const res = await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${answered}/answers`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(ACME_ANSWERS),
+    });
+    expect(res.status).toBe(204);
+  });
+
+  it('lists the same matches, in the same order, as GET .../funding/matches/results', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 800 } });
+    try {
+      const url = await link(answered);
+      const results = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${answered}/funding/matches/results`, { headers: auth })).json();
+      expect(results.matches.length).toBeGreaterThan(3);
+      expect((await page.goto(url))?.status()).toBe(200);
+      const shown = await page.getByTestId('match').evaluateAll((items) =>
+        items.map((li) => ({ lender: Number(li.getAttribute('data-lender-id')), productId: Number(li.getAttribute('data-product-id')), text: li.textContent ?? '' })),
+      );
+      expect(shown.map(({ lender, productId }) => ({ lender, productId }))).toEqual(results.matches.map((m: { lender: { id: number }; productId: number }) => ({ lender: m.lender.id, productId: m.productId })));
+      results.matches.forEach((m: { productName: string; likelihood: { value: number } }, i: number) => {
+        expect(shown[i]!.text).toContain(m.productName);
+        expect(shown[i]!.text).toContain(`Likelihood${Math.round(m.likelihood.value * 100)}%`);
+        expect(shown[i]!.text).toMatch(/Feesarrangement [\d.]+%, early repayment [\d.]+%, exit [\d.]+%/);
+      });
+      expect(await page.getByText(`(search ${results.id})`).count()).toBe(1);
+      await page.screenshot({ fullPage: true, path: path.join(tmpdir(), 'funding-search-page-320.png') });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('explains, on request, why the other products did not match; shows the applications sent; passes axe-core', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(await link(answered));
+      const explained = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${answered}/funding/matches/results?explain=true`, { headers: auth })).json();
+      const rejections = page.getByTestId('rejection');
+      expect(await rejections.count()).toBe(explained.explanation.rejections.length);
+      expect(await rejections.first().isVisible()).toBe(false);
+      await page.getByText(/other products? did not match/).click();
+      expect(await rejections.first().isVisible()).toBe(true);
+      expect(await rejections.first().textContent()).toContain(explained.explanation.rejections[0].reasons[0]);
+      expect(await page.getByTestId('applications').textContent()).toContain('No application has been sent to a lender yet.');
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the state of the applications sent to lenders, as lenders move them', async () => {
+    const credentials = await lenderCredentials(app);
+    const lender = await app.runtime.database.prisma.lender.findUniqueOrThrow({ where: { id: credentials.lenderId } });
+    const applicationId = await storedLenderApplication(app, { lenderId: lender.id, profileId: answered });
+    await lenderOffers(app, await lenderIdToken(app, credentials), applicationId);
+    const page = await browser.newPage();
+    try {
+      await page.goto(await link(answered));
+      const sent = page.getByTestId('application');
+      expect(await sent.count()).toBe(1);
+      expect(await sent.textContent()).toContain(lender.name);
+      expect(await sent.getByTestId('application-status').textContent()).toBe('Offered');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('reads only: opening the page records no funding search', async () => {
+    const fresh = (await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json()).uuid;
+    await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${fresh}/answers`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(ACME_ANSWERS),
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(await link(fresh));
+      expect(await page.getByTestId('match').count()).toBeGreaterThan(3);
+      expect(await app.runtime.database.prisma.fundingSearch.count({ where: { profileId: fresh } })).toBe(0);
+    } finally {
+      await page.close();
+    }
   });
 });

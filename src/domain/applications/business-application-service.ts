@@ -8,7 +8,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { matchedLender, matchProfileById, type MatchedLender } from '../matching/funding-search.js';
+import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchResult, type MatchedLender } from '../matching/funding-search.js';
+import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
@@ -108,17 +109,6 @@ export async function validateContinueUrl(ctx: ServiceContext, query: unknown): 
   return { valid: true, applicationId: row.id };
 }
 
-/** For the continue page: the application behind a verified link. */
-export async function openContinuePage(ctx: ServiceContext, id: unknown, token: unknown): Promise<ApplicationResponse & { createdAt: string }> {
-  const applicationId = parseInput(ApplicationId, id, 'applicationId');
-  await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
-  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, environment: ctx.environment }, include: { profile: { select: { companyInformation: true } } } });
-  if (!row) throw AppError.notFound('Application');
-  // Applications carry no company fields: the page names the company from the tenant's profile.
-  const { name } = (row.profile.companyInformation ?? {}) as { name?: unknown };
-  return { ...toResponse(row), ...(typeof name === 'string' ? { companyName: name } : {}), createdAt: row.createdAt.toISOString() };
-}
-
 export interface ApplicationMatchList {
   numberOfMatches: number;
   matches: Array<{
@@ -134,17 +124,7 @@ export interface ApplicationMatchList {
 export async function getApplicationMatches(ctx: ServiceContext, id: unknown): Promise<ApplicationMatchList> {
   const actor = requireAccess(ctx, 'businessApplications.read');
   const row = await findVisibleApplication(ctx, actor, id);
-  const { outcome, catalogue } = await matchProfileById(ctx, row.profileId, {});
-  const matches = outcome.matches.map((m) => {
-    const product = catalogue.productById.get(m.productId)!;
-    return {
-      lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
-      product: m.productType,
-      fees: { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct },
-      likelihood: { value: m.likelihood },
-      instantOffer: product.instantOffer,
-    };
-  });
+  const matches = matchListOf(await matchProfileById(ctx, row.profileId, {})).map(({ productId: _id, ...match }) => match);
   return { numberOfMatches: matches.length, matches };
 }
 
@@ -152,21 +132,103 @@ export async function getApplicationMatches(ctx: ServiceContext, id: unknown): P
 export async function getPreselectedOffers(ctx: ServiceContext, id: unknown): Promise<PreselectedOffer[]> {
   const actor = requireAccess(ctx, 'businessApplications.read');
   const row = await findVisibleApplication(ctx, actor, id);
-  const { outcome, catalogue } = await matchProfileById(ctx, row.profileId, {});
+  return preselectedOffersOf(ctx, row, await matchProfileById(ctx, row.profileId, {})).map(({ offer }) => offer);
+}
+
+type ApplicationRow = { id: string; profileId: string; answers: unknown };
+type ProfileMatching = Awaited<ReturnType<typeof matchProfileById>>;
+type ApplicationMatch = ApplicationMatchList['matches'][number] & { productId: number };
+
+/** The matches of an application's profile in the spec 2.6 shape (plus the product id, for joining offers). */
+function matchListOf({ outcome, catalogue }: ProfileMatching): ApplicationMatch[] {
+  return outcome.matches.map((m) => {
+    const product = catalogue.productById.get(m.productId)!;
+    return {
+      lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
+      product: m.productType,
+      fees: { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct },
+      likelihood: { value: m.likelihood },
+      instantOffer: product.instantOffer,
+      productId: m.productId,
+    };
+  });
+}
+
+/** Indicative instant offers of the matched instant-offer products, each with the product it prices. */
+function preselectedOffersOf(ctx: ServiceContext, row: ApplicationRow, { outcome, catalogue }: ProfileMatching): Array<{ productId: number; offer: PreselectedOffer }> {
   const answers = row.answers as { fundingAmount?: { value?: number }; fundingPeriod?: number };
   const amount = answers.fundingAmount?.value;
   if (amount === undefined) return [];
   const now = ctx.clock.now();
   return outcome.matches
     .filter((m) => catalogue.productById.get(m.productId)?.instantOffer)
-    .map((m) =>
-      preselectedOffer(catalogue.productById.get(m.productId)!, m, { amount, periodMonths: answers.fundingPeriod }, {
+    .map((m) => ({
+      productId: m.productId,
+      offer: preselectedOffer(catalogue.productById.get(m.productId)!, m, { amount, periodMonths: answers.fundingPeriod }, {
         applicationId: row.id,
         profileUuid: row.profileId,
         applicationUrl: null,
         now,
       }),
-    );
+    }));
+}
+
+/** What the continue page shows: the application to review, its matches and pre-selected offers, and the choice made. */
+export interface ContinuePage {
+  application: ApplicationResponse & { createdAt: string; companyName?: string };
+  matches: Array<ApplicationMatch & { offer: PreselectedOffer | null }>;
+  /** The client's latest choice sent for review, if any. */
+  choice: { state: string; lenders: Array<{ lenderId: number; products: string[] }>; createdAt: string } | null;
+}
+
+const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) => {
+  const applicationId = parseInput(ApplicationId, id, 'applicationId');
+  // The verified link is the credential: it was issued to a caller who could see the application.
+  await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
+  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, environment: ctx.environment }, include: { profile: { select: { companyInformation: true } } } });
+  if (!row) throw AppError.notFound('Application');
+  return row;
+};
+
+/** GET /app/applications/{id}/continue?token= (the page a continue URL opens). Reads only. */
+export async function openContinuePage(ctx: ServiceContext, id: unknown, token: unknown): Promise<ContinuePage> {
+  const row = await continueLink(ctx, id, token);
+  const matching = await matchProfileById(ctx, row.profileId, {});
+  const offers = new Map(preselectedOffersOf(ctx, row, matching).map((o) => [o.productId, o.offer]));
+  const latest = await ctx.db.reviewSelection.findFirst({ where: { profileId: row.profileId }, orderBy: { createdAt: 'desc' } });
+  // Applications carry no company fields: the page names the company from the tenant's profile.
+  const { name } = (row.profile.companyInformation ?? {}) as { name?: unknown };
+  return {
+    application: { ...toResponse(row), ...(typeof name === 'string' ? { companyName: name } : {}), createdAt: row.createdAt.toISOString() },
+    matches: matchListOf(matching).map((m) => ({ ...m, offer: offers.get(m.productId) ?? null })),
+    choice: latest
+      ? { state: latest.state, lenders: latest.selection as Array<{ lenderId: number; products: string[] }>, createdAt: latest.createdAt.toISOString() }
+      : null,
+  };
+}
+
+/** The continue page's form: `choice` repeated, each "lenderId:PRODUCT_TYPE" of a match. */
+const ChoiceForm = z.object({
+  choice: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().regex(/^\d+:[A-Z_]+$/, 'must be lenderId:PRODUCT_TYPE'))),
+});
+
+/**
+ * POST /app/applications/{id}/continue?token=: the client proceeds with the matches chosen (1 to 4
+ * lenders), which go to the funding specialists' review queue exactly as a Marketplace V1 apply does.
+ */
+export async function continueWithChoice(ctx: ServiceContext, id: unknown, token: unknown, form: unknown): Promise<void> {
+  const row = await continueLink(ctx, id, token);
+  const { choice } = parseInput(ChoiceForm, form ?? {}, 'Form');
+  const byLender = new Map<number, string[]>();
+  for (const item of choice) {
+    const [lenderId, product] = item.split(':') as [string, string];
+    byLender.set(Number(lenderId), [...(byLender.get(Number(lenderId)) ?? []), product]);
+  }
+  const requested = parseInput(SelectedLenders, [...byLender].map(([lenderId, products]) => ({ lenderId, products })), 'Choice');
+  const matching = await matchProfileById(ctx, row.profileId, { reasons: true });
+  const search = { ...toFundingSearchResult(matching, false), ...(await recordFundingSearch(ctx, matching)) };
+  await queueReviewSelection(ctx, row.profileId, search, normaliseSelection(requested), requested);
+  ctx.logger.info({ applicationId: row.id }, 'client chose matches to proceed with');
 }
 
 /** One of the tenant's applications (GraphQL application). */

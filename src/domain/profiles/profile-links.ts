@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { requireAccess } from '../identity/access-policy.js';
+import { findRecordedSearch, matchProfileById, toFundingSearchResult, type FundingSearchResult } from '../matching/funding-search.js';
 import { loadProfile, type ProfileRecord } from './profile-records.js';
 import { findVisibleProfileId } from './profile-visibility.js';
 
@@ -45,10 +46,24 @@ export async function profileUrl(ctx: ServiceContext, uuid: unknown, query: unkn
 
 const PageInput = z.object({ uuid: z.uuid({ message: 'must be a uuid' }), token: z.string({ message: 'is required' }).min(1) });
 
+export interface ProductFees {
+  arrangementFees: number;
+  earlyRepaymentFees: number;
+  exitFees: number;
+}
+
 /** What the funding-search page shows, once its link is verified. */
 export interface FundingSearchPage {
   profile: ProfileRecord;
   expiresInSeconds: number;
+  /** The profile's current funding search: the matches GET .../funding/matches/results lists, with the explanation. */
+  search: FundingSearchResult;
+  /** Fees (percent) of each matched product, by product id. */
+  feesByProductId: Record<number, ProductFees>;
+  /** Lender names of the products that did not match, by lender id. */
+  lenderNames: Record<number, string>;
+  /** The applications sent to lenders for this profile, newest first. */
+  applications: Array<{ id: number; lender: string; product: string | null; status: string; updatedAt: string }>;
 }
 
 export async function openFundingSearchPage(ctx: ServiceContext, uuid: unknown, token: unknown): Promise<FundingSearchPage> {
@@ -57,8 +72,37 @@ export async function openFundingSearchPage(ctx: ServiceContext, uuid: unknown, 
   // The verified link is the credential here: it was issued to a caller who could see the profile.
   const found = await ctx.db.profile.findFirst({ where: { id: input.uuid, environment: ctx.environment }, select: { id: true } });
   if (!found) throw AppError.notFound('Profile');
+  // A page view is a read: the search is matched afresh and recorded by nothing (its id shows once the API recorded it).
+  const [profile, matching, applications] = await Promise.all([
+    loadProfile(ctx.db, found.id),
+    matchProfileById(ctx, found.id, { reasons: true, explain: true }),
+    ctx.db.lenderApplication.findMany({
+      where: { profileId: found.id },
+      orderBy: { createdAt: 'desc' },
+      select: { id: true, status: true, updatedAt: true, lender: { select: { name: true } }, fundingMatch: { select: { productType: true } } },
+    }),
+  ]);
+  const recorded = await findRecordedSearch(ctx, matching);
+  const search = { ...toFundingSearchResult(matching, true), ...(recorded ? { id: recorded.id } : {}) };
+  const feesByProductId = Object.fromEntries(
+    search.matches.map((m) => {
+      const product = matching.catalogue.productById.get(m.productId)!;
+      return [m.productId, { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct }];
+    }),
+  );
+  const lenderNames = Object.fromEntries([...matching.catalogue.lenders].map(([id, lender]) => [id, lender.name]));
   return {
-    profile: await loadProfile(ctx.db, found.id),
+    profile,
     expiresInSeconds: FUNDING_SEARCH_LINK_TTL_SECONDS,
+    search,
+    feesByProductId,
+    lenderNames,
+    applications: applications.map((a) => ({
+      id: a.id,
+      lender: a.lender.name,
+      product: a.fundingMatch?.productType ?? null,
+      status: a.status,
+      updatedAt: a.updatedAt.toISOString(),
+    })),
   };
 }

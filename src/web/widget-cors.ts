@@ -1,0 +1,40 @@
+/**
+ * Cross-origin access for the endpoints the credit widget calls from an integrator's page (GET
+ * {business_v1_base}/profile with the tenant token as a bearer). No cookies are involved, so in demo
+ * any origin may call them (`Access-Control-Allow-Origin: *`); production allows the origins of
+ * WIDGET_EMBED_ORIGINS only. The same setting decides who may frame embed.html (frame-ancestors).
+ */
+import type { RequestHandler } from 'express';
+import type { AppConfig } from '../config.js';
+
+export const WIDGET_API_PATHS = ['/api/business/v1/profile'];
+
+/** The origins allowed to embed the widget: the configured ones, else any in demo and none in production. */
+export function widgetEmbedOrigins(config: Pick<AppConfig, 'WIDGET_EMBED_ORIGINS' | 'DEPLOY_ENV'>): string[] {
+  return config.WIDGET_EMBED_ORIGINS ?? (config.DEPLOY_ENV === 'demo' ? ['*'] : []);
+}
+
+/** The frame-ancestors source list of embed.html ('none' when no origin may embed it). */
+export function frameAncestors(origins: string[]): string {
+  return origins.length === 0 ? "'none'" : origins.join(' ');
+}
+
+/** Answers preflights and marks responses of the widget's API paths for the allowed origins. */
+export function widgetCors(origins: string[]): RequestHandler {
+  const anyOrigin = origins.includes('*');
+  return (req, res, next) => {
+    if (!WIDGET_API_PATHS.includes(req.path.replace(/\/+$/, ''))) return next();
+    const origin = req.headers.origin;
+    if (!anyOrigin) res.vary('Origin');
+    const allowed = origin !== undefined && (anyOrigin || origins.includes(origin));
+    if (allowed) res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+    if (!preflight) return next();
+    if (allowed) {
+      res.setHeader('Access-Control-Allow-Methods', 'GET');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Service-tenant-id');
+      res.setHeader('Access-Control-Max-Age', '600');
+    }
+    res.status(204).end();
+  };
+}
