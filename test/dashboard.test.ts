@@ -227,6 +227,17 @@ describe('review queue and lender catalogue', () => {
     await expect.poll(() => staffPage.getByTestId('notice').textContent()).toBe('Product saved.');
     await expect.poll(async () => (await matches()).some((m) => m.lender.id === match!.lender.id && m.productName === 'Dashboard Growth Loan')).toBe(true);
 
+    const webhooks = staffPage.getByRole('form', { name: 'Webhook URLs' });
+    await webhooks.getByLabel('Lender').selectOption(String(match!.lender.id));
+    await webhooks.getByLabel('Application URL').fill('http://10.1.2.3/applications');
+    await webhooks.getByRole('button', { name: 'Save webhook URLs' }).click();
+    await expect.poll(() => staffPage.getByTestId('problem').textContent()).toContain('/applicationUrl');
+    expect(await staffPage.getByTestId('problem').textContent()).toMatch(/private address/);
+    await webhooks.getByLabel('Application URL').fill(receiver.url);
+    await webhooks.getByRole('button', { name: 'Save webhook URLs' }).click();
+    await expect.poll(() => staffPage.getByTestId('notice').textContent()).toBe('Webhook URLs saved.');
+    expect(await db().lender.findUniqueOrThrow({ where: { id: match!.lender.id } })).toMatchObject({ applicationUrl: receiver.url, updateUrl: null });
+
     const addLender = staffPage.getByRole('form', { name: 'Add a lender' });
     await addLender.getByLabel('Name').fill('Dashboard Capital');
     await addLender.getByRole('button', { name: 'Add lender' }).click();

@@ -20,6 +20,7 @@ import {
   REVIEW_QUEUE,
   SAVE_PRODUCT,
   SUBMIT_SELECTION,
+  UPDATE_LENDER,
   type BoardOffer,
   type BoardRow,
   type Delivery,
@@ -50,6 +51,8 @@ const state = {
 let live: Client | null = null;
 
 const root = document.getElementById('dashboard')!;
+// The shell's loading text is static HTML: lit renders into an emptied container.
+root.replaceChildren();
 const update = () => render(view(), root);
 
 function token(): string {
@@ -183,6 +186,12 @@ async function createLender(form: HTMLFormElement): Promise<void> {
   await graphql(token(), CREATE_LENDER, { input: { name: v.name, priceBand: v.priceBand, responseTimeHours: numberOrUndefined(v.responseTimeHours) } });
   await loadLenders();
   form.reset();
+}
+
+async function setWebhookUrls(form: HTMLFormElement): Promise<void> {
+  const v = formValues(form);
+  const input = { applicationUrl: v.applicationUrl, updateUrl: v.updateUrl?.trim() ? v.updateUrl : null };
+  await graphql(token(), UPDATE_LENDER, { id: Number(v.lenderId), input });
 }
 
 // ---- views ----------------------------------------------------------------------------------
@@ -387,6 +396,14 @@ function catalogueView(): TemplateResult {
       ${numberField('minAnnualRevenue', 'Minimum annual revenue (£)', false)}
       ${numberField('minTradingMonths', 'Minimum trading (months)', false, '1')}
       <div><button type="submit">Save product</button></div>
+    </form>
+    <h3>Webhook URLs of a lender</h3>
+    <p class="muted">Checked against the webhook URL policy (http or https; no private networks unless this deployment allows them).</p>
+    <form class="grid" aria-label="Webhook URLs" @submit=${onSubmit(setWebhookUrls, 'Webhook URLs saved.')}>
+      <div><label for="webhook-lender">Lender</label><select id="webhook-lender" name="lenderId" required>${state.lenders.map((l) => html`<option value=${String(l.id)}>${l.name}</option>`)}</select></div>
+      <div><label for="webhook-application">Application URL</label><input id="webhook-application" name="applicationUrl" type="url" required></div>
+      <div><label for="webhook-update">Update URL (optional)</label><input id="webhook-update" name="updateUrl" type="url"></div>
+      <div><button type="submit">Save webhook URLs</button></div>
     </form>
     <h3>Add a lender</h3>
     <form class="grid" aria-label="Add a lender" @submit=${onSubmit(createLender, 'Lender added.')}>

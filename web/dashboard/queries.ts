@@ -10,6 +10,7 @@ export const SUBMIT_SELECTION = 'mutation Submit($id: ID!) { submitReviewedSelec
 export const DELIVERIES = 'query Deliveries($status: String) { webhookDeliveries(status: $status) { id lenderApplicationId lenderId event url status attempts lastStatusCode lastError nextAttemptAt deliveredAt createdAt } }';
 export const REDELIVER = 'mutation Redeliver($id: ID!) { redeliverWebhook(deliveryId: $id) { id status attempts nextAttemptAt } }';
 export const CREATE_LENDER = 'mutation CreateLender($input: LenderInput!) { createLender(input: $input) { id name } }';
+export const UPDATE_LENDER = 'mutation UpdateLender($id: Int!, $input: LenderUpdateInput!) { updateLender(id: $id, input: $input) { id name } }';
 export const SAVE_PRODUCT = 'mutation SaveProduct($lenderId: Int!, $input: LenderProductInput!) { saveLenderProduct(lenderId: $lenderId, input: $input) { id name products { id productType name } } }';
 
 export interface BoardOffer {
