@@ -199,8 +199,15 @@ describe('review queue and lender catalogue', () => {
     await staffPage.getByRole('button', { name: 'Review queue' }).click();
     const queued = staffPage.locator('[data-testid^="review-"]');
     await expect.poll(() => queued.count()).toBe(1);
+    await queued.getByRole('button', { name: /^Review the selection/ }).click();
+    const review = staffPage.getByTestId('review');
+    await expect.poll(() => review.textContent()).toContain('ACME WIDGETS LIMITED');
+    const reviewText = (await review.textContent()) ?? '';
+    expect(reviewText).toContain('£150,000');
+    expect(reviewText).toContain('Why it matched');
+    expect(reviewText).toContain('Every field this lender requires is present.');
     await expectAccessible(staffPage, 'review-queue');
-    await queued.getByRole('button', { name: 'Submit to lenders' }).click();
+    await review.getByRole('button', { name: 'Submit to lenders' }).click();
     await expect.poll(() => staffPage.getByTestId('notice').textContent()).toBe('Submitted to 1 lender(s).');
     const created = await db().lenderApplication.findMany({ where: { profileId: (await db().profile.findFirstOrThrow({ where: { id: acme } })).id } });
     expect(created.map((a) => a.lenderId)).toEqual([selected!.lenderId]);

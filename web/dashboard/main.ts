@@ -18,6 +18,7 @@ import {
   PRODUCT_TYPES,
   REDELIVER,
   REVIEW_QUEUE,
+  REVIEW_SELECTION,
   SAVE_PRODUCT,
   SUBMIT_SELECTION,
   UPDATE_LENDER,
@@ -26,6 +27,7 @@ import {
   type Delivery,
   type HistoryEntry,
   type LenderSummary,
+  type ReviewPreview,
   type ReviewSelection,
 } from './queries.js';
 import { restoreSession, signIn, signOut, type Session } from './session.js';
@@ -43,6 +45,7 @@ const state = {
   history: null as { applicationId: number; entries: HistoryEntry[] } | null,
   lenders: [] as LenderSummary[],
   reviews: [] as ReviewSelection[],
+  review: null as ReviewPreview | null,
   deliveries: [] as Delivery[],
   deliveryStatus: '',
   notice: '' as string,
@@ -297,11 +300,9 @@ function historyView(applicationId: number, entries: HistoryEntry[]): TemplateRe
 }
 
 function reviewsView(): TemplateResult {
-  const submit = (selection: ReviewSelection) =>
+  const open = (selection: ReviewSelection) =>
     attempt(async () => {
-      const result = await graphql<{ submitReviewedSelection: { applications: Array<{ lenderId: number; applicationId: number }> } }>(token(), SUBMIT_SELECTION, { id: selection.id });
-      state.notice = `Submitted to ${result.submitReviewedSelection.applications.length} lender(s).`;
-      await loadReviews();
+      state.review = (await graphql<{ reviewSelection: ReviewPreview }>(token(), REVIEW_SELECTION, { id: selection.id })).reviewSelection;
     });
   return html`<section aria-labelledby="reviews-title">
     <h2 id="reviews-title">Review queue</h2>
@@ -315,11 +316,56 @@ function reviewsView(): TemplateResult {
             <td><code>${r.profileId}</code></td>
             <td><ul>${r.selection.map((s) => html`<li>${lenderName(s.lenderId)}: ${s.products.map((p) => p.replace(/_/g, ' ').toLowerCase()).join(', ')}</li>`)}</ul></td>
             <td>${r.state}</td>
-            <td>${r.state === 'PENDING_REVIEW' || r.state === 'IN_REVIEW' ? html`<button type="button" @click=${() => submit(r)}>Submit to lenders</button>` : nothing}</td>
+            <td><button type="button" @click=${() => open(r)} aria-label="Review the selection received ${formatMoment(r.createdAt)}">Review</button></td>
           </tr>`,
         )}
       </tbody>
     </table>
+    ${state.review ? reviewView(state.review) : nothing}
+  </section>`;
+}
+
+function reviewView(review: ReviewPreview): TemplateResult {
+  const blocked = review.lenders.some((l) => !l.matched || l.missingFields.length > 0);
+  const submittable = review.state === 'PENDING_REVIEW' || review.state === 'IN_REVIEW';
+  const submit = () =>
+    attempt(async () => {
+      const result = await graphql<{ submitReviewedSelection: { applications: Array<{ lenderId: number; applicationId: number }> } }>(token(), SUBMIT_SELECTION, { id: review.selectionId });
+      state.notice = `Submitted to ${result.submitReviewedSelection.applications.length} lender(s).`;
+      state.review = null;
+      await loadReviews();
+    });
+  const a = review.applicant;
+  const facts: Array<[string, string]> = [
+    ['Company', a.companyName ?? '—'],
+    ['Company number', a.companyNumber ?? '—'],
+    ['Company type', a.companyType ?? '—'],
+    ['Sector', a.sector ?? '—'],
+    ['Credit grade', a.creditGrade ?? 'not known'],
+    ['Funding asked for', `${money(a.amount)}${a.periodMonths ? ` over ${a.periodMonths} months` : ''}`],
+    ['Use of funds', a.useOfFunds ?? '—'],
+    ['Urgency', a.urgency ?? '—'],
+  ];
+  return html`<section class="panel" aria-labelledby="review-title" data-testid="review">
+    <h3 id="review-title">Selection for ${a.companyName ?? 'an unnamed company'}</h3>
+    <dl>${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
+    <h4>Selected lenders</h4>
+    <ul>${review.lenders.map(
+      (l) => html`<li data-testid="reviewed-lender-${l.lenderId}">
+        <strong>${l.lenderName ?? lenderName(l.lenderId)}</strong>: ${l.products.map((p) => p.replace(/_/g, ' ').toLowerCase()).join(', ')}
+        ${l.likelihood !== null ? html`<span class="muted">(likelihood ${Math.round(l.likelihood * 100)}%)</span>` : nothing}
+        ${!l.matched ? html`<p class="error">No longer matches this profile.</p>` : nothing}
+        ${l.reasons.length ? html`<p>Why it matched: ${l.reasons.join('; ')}</p>` : nothing}
+        ${l.missingFields.length
+          ? html`<p class="error">Missing fields this lender requires:</p><ul class="error">${l.missingFields.map((f) => html`<li><code>${f.field}</code>: ${f.message}</li>`)}</ul>`
+          : l.matched ? html`<p class="ok">Every field this lender requires is present.</p>` : nothing}
+      </li>`,
+    )}</ul>
+    ${submittable
+      ? html`<button type="button" ?disabled=${blocked} @click=${submit}>Submit to lenders</button>
+          ${blocked ? html`<p class="error">Fix the missing fields (or the selection) before submitting.</p>` : nothing}`
+      : html`<p>This selection is ${review.state}.</p>`}
+    <button type="button" @click=${() => { state.review = null; update(); }}>Close</button>
   </section>`;
 }
 

@@ -6,6 +6,10 @@ export const BOARD = `query Board($filter: LenderApplicationFilter) { lenderAppl
 export const HISTORY = `query History($id: Int!) { lenderApplicationHistory(applicationId: $id) { at kind status fromStatus reason comment replacedAt offer { ${OFFER} } } }`;
 export const LENDERS = 'query Lenders { lenders { id name priceBand responseTimeHours products { id productType name instantOffer } } }';
 export const REVIEW_QUEUE = 'query Reviews { reviewQueue { id profileId fundingSearchId state createdAt selection { lenderId products } } }';
+export const REVIEW_SELECTION = `query Review($id: ID!) { reviewSelection(selectionId: $id) {
+  selectionId state
+  applicant { companyName companyNumber companyType sector creditGrade amount periodMonths useOfFunds urgency }
+  lenders { lenderId lenderName matched products likelihood reasons missingFields { field message } } } }`;
 export const SUBMIT_SELECTION = 'mutation Submit($id: ID!) { submitReviewedSelection(selectionId: $id) { selectionId applications { lenderId applicationId } } }';
 export const DELIVERIES = 'query Deliveries($status: String) { webhookDeliveries(status: $status) { id lenderApplicationId lenderId event url status attempts lastStatusCode lastError nextAttemptAt deliveredAt createdAt } }';
 export const REDELIVER = 'mutation Redeliver($id: ID!) { redeliverWebhook(deliveryId: $id) { id status attempts nextAttemptAt } }';
@@ -63,6 +67,23 @@ export interface ReviewSelection {
   state: string;
   createdAt: string;
   selection: Array<{ lenderId: number; products: string[] }>;
+}
+
+export interface ReviewPreview {
+  selectionId: string;
+  state: string;
+  applicant: {
+    companyName: string | null;
+    companyNumber: string | null;
+    companyType: string | null;
+    sector: string | null;
+    creditGrade: string | null;
+    amount: number;
+    periodMonths: number | null;
+    useOfFunds: string | null;
+    urgency: string | null;
+  };
+  lenders: Array<{ lenderId: number; lenderName: string | null; matched: boolean; products: string[]; likelihood: number | null; reasons: string[]; missingFields: Array<{ field: string; message: string }> }>;
 }
 
 export interface Delivery {

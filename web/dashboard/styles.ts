@@ -12,6 +12,9 @@ button { font: inherit; padding: 4px 12px; border: 1px solid var(--accent); bord
 button:hover { background: #e8f0fa; }
 button[disabled] { opacity: .6; cursor: default; }
 :focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; }
+dt { color: var(--muted); }
+dd { margin: 0; }
 label { display: block; font-weight: 600; margin-bottom: 2px; }
 input, select { font: inherit; padding: 4px 6px; border: 1px solid #6e7781; border-radius: 4px; background: #fff; color: var(--ink); }
 form.grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 12px; align-items: end; background: #fff; padding: 12px; border: 1px solid var(--line); border-radius: 6px; }
