@@ -9,7 +9,9 @@ import { createAccountWithUser, type LenderCredentials } from '../src/domain/ide
 import { graphql } from './support/graphql-client.js';
 import { CredentialFactory, UNRELATED_LOGIN_SCOPE } from './support/credentials.js';
 import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
-import { lenderAcknowledges, lenderOffers } from './support/lender-applications.js';
+import { lenderAcknowledges, lenderOffers, submittableMatches } from './support/lender-applications.js';
+import { ACME_ANSWERS } from './support/answers.js';
+import { postJson } from './support/test-app.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -144,3 +146,55 @@ describe('Query.lenderApplicationHistory', () => {
     expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 });
+
+describe('Query.reviewSelection', () => {
+  const PREVIEW = 'query($id: ID!) { reviewSelection(selectionId: $id) { state applicant { companyName amount } lenders { lenderId matched products reasons missingFields { field message } } } }';
+
+  async function queuedSelection(pick: (matches: Array<{ lender: { id: number }; product: string }>, easy: Array<{ lenderId: number; products: string[] }>) => Array<{ lenderId: number; products: string[] }>) {
+    const v1 = bearer((await marketplaceV1Token(app, accountA.apiKey)).jwt);
+    const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
+    await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
+      method: 'PUT',
+      headers: { ...v1, 'content-type': 'application/json' },
+      body: JSON.stringify(ACME_ANSWERS),
+    });
+    const search = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/matches/results`, { headers: v1 })).json();
+    const selection = pick(search.matches, await submittableMatches(app, search.matches));
+    const applied = await postJson(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/apply`, selection, v1);
+    expect(applied.status).toBe(200);
+    return { selection, id: (await db().reviewSelection.findFirstOrThrow({ where: { profileId: uuid } })).id };
+  }
+
+  it("shows the applicant's facts, why each lender matched, and the same missing fields submission would refuse", async () => {
+    const { selection, id } = await queuedSelection((matches, easy) => {
+      const easyIds = new Set(easy.map((e) => e.lenderId));
+      const hard = matches.find((m) => !easyIds.has(m.lender.id))!;
+      return [easy[0]!, { lenderId: hard.lender.id, products: [hard.product] }];
+    });
+    const preview = await graphql(app.url, PREVIEW, { id }, staff);
+    expect(preview.errors).toBeUndefined();
+    const review = preview.data!.reviewSelection;
+    expect(review).toMatchObject({ state: 'PENDING_REVIEW', applicant: { companyName: 'ACME WIDGETS LIMITED', amount: 150000 } });
+    const lenders = review.lenders as Array<{ lenderId: number; matched: boolean; reasons: string[]; missingFields: Array<{ field: string }> }>;
+    const easy = lenders.find((l) => l.lenderId === selection[0]!.lenderId);
+    const hard = lenders.find((l) => l.lenderId === selection[1]!.lenderId);
+    expect(easy).toMatchObject({ lenderId: selection[0]!.lenderId, matched: true, missingFields: [] });
+    expect(easy!.reasons.length).toBeGreaterThan(0);
+    expect(hard!.missingFields.length).toBeGreaterThan(0);
+    const submitted = await graphql(app.url, 'mutation($id: ID!) { submitReviewedSelection(selectionId: $id) { selectionId } }', { id }, staff);
+    expect(submitted.errors?.[0]?.extensions).toMatchObject({ code: 'UNPROCESSABLE', status: 422 });
+    const pointers = (submitted.errors?.[0]?.extensions?.fields as Array<{ pointer: string }>).map((f) => f.pointer).sort();
+    expect(pointers).toEqual(hard!.missingFields.map((f) => `lender:${hard!.lenderId}:${f.field}`).sort());
+  });
+
+  it('is for staff only, and a 404 for an unknown selection', async () => {
+    const { id } = await queuedSelection((_m, easy) => [easy[0]!]);
+    const member = await graphql(app.url, PREVIEW, { id }, memberA);
+    expect(member.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    const missing = await graphql(app.url, PREVIEW, { id: '00000000-0000-4000-8000-000000000000' }, staff);
+    expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    const malformed = await graphql(app.url, PREVIEW, { id: 'not-a-uuid' }, staff);
+    expect(malformed.errors?.[0]?.extensions).toMatchObject({ status: 400 });
+  });
+});
+
