@@ -160,11 +160,18 @@ describe('deliveries', () => {
     await staffPage.locator('#delivery-status').selectOption('DEAD');
     const row = staffPage.getByTestId(`delivery-${dead.id}`);
     await expect.poll(() => row.getAttribute('data-status')).toBe('DEAD');
+    const attempts = await db().webhookDeliveryAttempt.findMany({ where: { deliveryId: dead.id } });
+    expect(attempts.map((a) => a.statusCode)).toEqual([500, 500]);
+    expect(await row.getByRole('list', { name: 'Attempts, newest first' }).getByRole('listitem').allTextContents()).toEqual(
+      [...attempts].sort((x, y) => y.attemptedAt.getTime() - x.attemptedAt.getTime()).map((a) => expect.stringContaining(`: 500, ${a.latencyMs} ms`)),
+    );
     await expectAccessible(staffPage, 'deliveries');
     await row.getByRole('button', { name: /Redeliver/ }).click();
     await expect.poll(() => staffPage.getByTestId('notice').textContent()).toContain('queued again');
 
     const delivered = await eventually(() => db().webhookDelivery.findUniqueOrThrow({ where: { id: dead.id } }), (d) => d.status === 'DELIVERED');
+    await staffPage.locator('#delivery-status').selectOption('DELIVERED');
+    await expect.poll(() => staffPage.getByTestId(`delivery-${dead.id}`).getByRole('listitem').first().textContent()).toMatch(/: 204, \d+ ms/);
     expect(delivered.lastStatusCode).toBe(204);
     const arrived = receiver.received.slice(receivedBefore).filter((r) => r.headers['webhook-id'] === dead.id);
     expect(arrived).toHaveLength(1);

@@ -395,11 +395,15 @@ function deliveriesView(): TemplateResult {
     ${[...byLender.entries()].map(
       ([lenderId, deliveries]) => html`<h3>${lenderName(lenderId)}</h3>
         <table>
-          <thead><tr><th scope="col">Application</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Next attempt</th><th scope="col">URL</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Application</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Attempts (answer, latency)</th><th scope="col">Next attempt</th><th scope="col">URL</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>${deliveries.map(
             (d) => html`<tr data-testid="delivery-${d.id}" data-status=${d.status}>
               <td>${d.lenderApplicationId}</td><td>${d.event}</td><td class="status">${d.status}</td><td>${d.attempts}</td>
-              <td>${d.lastStatusCode ?? '—'}${d.lastError ? html` <span class="muted">${d.lastError}</span>` : nothing}</td>
+              <td>
+                ${d.attemptLog.length === 0 ? '—' : html`<ol class="attempts" aria-label="Attempts, newest first">${d.attemptLog.map(
+                  (a) => html`<li><time datetime=${a.attemptedAt}>${formatMoment(a.attemptedAt)}</time>: ${a.statusCode ?? 'no answer'}, ${a.latencyMs} ms${a.error ? html` <span class="muted">${a.error}</span>` : nothing}</li>`,
+                )}</ol>`}
+              </td>
               <td>${d.nextAttemptAt ? formatMoment(d.nextAttemptAt) : d.deliveredAt ? html`delivered ${formatMoment(d.deliveredAt)}` : '—'}</td>
               <td><code>${d.url}</code></td>
               <td>${d.status === 'DEAD' || d.status === 'FAILED' ? html`<button type="button" @click=${() => redeliver(d)} aria-label="Redeliver ${d.event} of application ${d.lenderApplicationId}">Redeliver</button>` : nothing}</td>

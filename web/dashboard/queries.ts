@@ -11,7 +11,7 @@ export const REVIEW_SELECTION = `query Review($id: ID!) { reviewSelection(select
   applicant { companyName companyNumber companyType sector creditGrade amount periodMonths useOfFunds urgency }
   lenders { lenderId lenderName matched products likelihood reasons missingFields { field message } } } }`;
 export const SUBMIT_SELECTION = 'mutation Submit($id: ID!) { submitReviewedSelection(selectionId: $id) { selectionId applications { lenderId applicationId } } }';
-export const DELIVERIES = 'query Deliveries($status: String) { webhookDeliveries(status: $status) { id lenderApplicationId lenderId event url status attempts lastStatusCode lastError nextAttemptAt deliveredAt createdAt } }';
+export const DELIVERIES = 'query Deliveries($status: String) { webhookDeliveries(status: $status) { id lenderApplicationId lenderId event url status attempts lastStatusCode lastError nextAttemptAt deliveredAt createdAt attemptLog { statusCode error latencyMs attemptedAt } } }';
 export const REDELIVER = 'mutation Redeliver($id: ID!) { redeliverWebhook(deliveryId: $id) { id status attempts nextAttemptAt } }';
 export const CREATE_LENDER = 'mutation CreateLender($input: LenderInput!) { createLender(input: $input) { id name } }';
 export const UPDATE_LENDER = 'mutation UpdateLender($id: Int!, $input: LenderUpdateInput!) { updateLender(id: $id, input: $input) { id name } }';
@@ -99,6 +99,7 @@ export interface Delivery {
   nextAttemptAt: string | null;
   deliveredAt: string | null;
   createdAt: string;
+  attemptLog: Array<{ statusCode: number | null; error: string | null; latencyMs: number; attemptedAt: string }>;
 }
 
 export const PRODUCT_TYPES = [

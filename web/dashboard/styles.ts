@@ -28,5 +28,6 @@ th { background: #eef1f4; font-weight: 600; }
 .ok { color: var(--ok); }
 .connection { margin-left: auto; font-size: .9rem; }
 .panel { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px; margin-top: 12px; }
+.attempts { margin: 0; padding-left: 1.2em; font-size: .9rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
