@@ -281,15 +281,25 @@ describe('a non-staff user of an integrator account', () => {
     await page.close();
   });
 
-  it('the sign-in page is accessible and a wrong password is refused with a message', async () => {
+  it('the sign-in page is accessible and works from the keyboard; a wrong password is refused with a message', async () => {
     const page = await browser.newPage(PAGE_OPTIONS);
     await page.goto(`${proxy.url}/app/dashboard`);
     await expectAccessible(page, 'sign-in');
-    await page.getByLabel('Email').fill(STAFF.email);
-    await page.getByLabel('Password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Keyboard only: Tab to each field, Enter submits.
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(STAFF.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not-the-password');
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('problem').count()).toBe(1);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.getByLabel('Password').fill(STAFF.password);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor();
+    // The board's History buttons are reachable and open the panel, which takes the focus.
+    await page.getByRole('button', { name: /^History of application/ }).first().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('history-title');
     await page.close();
   });
 });

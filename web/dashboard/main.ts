@@ -133,6 +133,11 @@ async function openHistory(applicationId: number): Promise<void> {
   state.history = { applicationId, entries: data.lenderApplicationHistory };
 }
 
+/** A panel opened from a button takes the keyboard focus (its heading), so a keyboard user lands on it. */
+function focusAfterRender(id: string): void {
+  requestAnimationFrame(() => document.getElementById(id)?.focus());
+}
+
 // ---- other views ----------------------------------------------------------------------------
 
 async function loadLenders(): Promise<void> {
@@ -277,7 +282,7 @@ function boardView(): TemplateResult {
             <td class="status" data-testid="status">${row.status}</td>
             <td data-testid="offer">${row.offer ? html`${row.offer.status}${row.offer.decision ? html` (${row.offer.decision})` : nothing}: ${offerTerms(row.offer)} <span class="muted">ref ${row.offer.reference}</span>` : '—'}</td>
             <td>${formatMoment(row.updatedAt)}</td>
-            <td><button type="button" @click=${() => attempt(() => openHistory(row.id))} aria-label="History of application ${row.id}">History</button></td>
+            <td><button type="button" @click=${() => attempt(() => openHistory(row.id)).then(() => focusAfterRender('history-title'))} aria-label="History of application ${row.id}">History</button></td>
           </tr>`,
         )}
       </tbody>
@@ -293,7 +298,7 @@ function historyView(applicationId: number, entries: HistoryEntry[]): TemplateRe
     return `Client ${e.status?.toLowerCase()} offer ${e.offer?.reference}`;
   };
   return html`<section class="panel" aria-labelledby="history-title" data-testid="history">
-    <h3 id="history-title">History of application ${applicationId}</h3>
+    <h3 id="history-title" tabindex="-1">History of application ${applicationId}</h3>
     <ol>${entries.map((e) => html`<li><time datetime=${e.at}>${formatMoment(e.at)}</time>: ${describe(e)}</li>`)}</ol>
     <button type="button" @click=${() => { state.history = null; update(); }}>Close history</button>
   </section>`;
@@ -316,7 +321,7 @@ function reviewsView(): TemplateResult {
             <td><code>${r.profileId}</code></td>
             <td><ul>${r.selection.map((s) => html`<li>${lenderName(s.lenderId)}: ${s.products.map((p) => p.replace(/_/g, ' ').toLowerCase()).join(', ')}</li>`)}</ul></td>
             <td>${r.state}</td>
-            <td><button type="button" @click=${() => open(r)} aria-label="Review the selection received ${formatMoment(r.createdAt)}">Review</button></td>
+            <td><button type="button" @click=${() => open(r).then(() => focusAfterRender('review-title'))} aria-label="Review the selection received ${formatMoment(r.createdAt)}">Review</button></td>
           </tr>`,
         )}
       </tbody>
@@ -347,7 +352,7 @@ function reviewView(review: ReviewPreview): TemplateResult {
     ['Urgency', a.urgency ?? '—'],
   ];
   return html`<section class="panel" aria-labelledby="review-title" data-testid="review">
-    <h3 id="review-title">Selection for ${a.companyName ?? 'an unnamed company'}</h3>
+    <h3 id="review-title" tabindex="-1">Selection for ${a.companyName ?? 'an unnamed company'}</h3>
     <dl>${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
     <h4>Selected lenders</h4>
     <ul>${review.lenders.map(
