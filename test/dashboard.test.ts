@@ -52,6 +52,8 @@ const lenderToken = () => lenderIdToken(app, lender);
 
 async function expectAccessible(page: Page, name: string): Promise<void> {
   expect(await seriousAccessibilityViolations(page), name).toEqual([]);
+  // Usable from 1024 px wide: nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(1024);
   if (screenshots) {
     mkdirSync('docs', { recursive: true });
     await page.screenshot({ path: `docs/dashboard-${name}.png`, fullPage: true });

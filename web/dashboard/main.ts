@@ -400,12 +400,12 @@ function deliveriesView(): TemplateResult {
     ${[...byLender.entries()].map(
       ([lenderId, deliveries]) => html`<h3>${lenderName(lenderId)}</h3>
         <table>
-          <thead><tr><th scope="col">Application</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Attempts (answer, latency)</th><th scope="col">Next attempt</th><th scope="col">URL</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Application</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts: answer, latency</th><th scope="col">Next attempt</th><th scope="col">URL</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>${deliveries.map(
             (d) => html`<tr data-testid="delivery-${d.id}" data-status=${d.status}>
-              <td>${d.lenderApplicationId}</td><td>${d.event}</td><td class="status">${d.status}</td><td>${d.attempts}</td>
+              <td>${d.lenderApplicationId}</td><td>${d.event}</td><td class="status">${d.status}</td>
               <td>
-                ${d.attemptLog.length === 0 ? '—' : html`<ol class="attempts" aria-label="Attempts, newest first">${d.attemptLog.map(
+                ${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}${d.attemptLog.length === 0 ? nothing : html`<ol class="attempts" aria-label="Attempts, newest first">${d.attemptLog.map(
                   (a) => html`<li><time datetime=${a.attemptedAt}>${formatMoment(a.attemptedAt)}</time>: ${a.statusCode ?? 'no answer'}, ${a.latencyMs} ms${a.error ? html` <span class="muted">${a.error}</span>` : nothing}</li>`,
                 )}</ol>`}
               </td>

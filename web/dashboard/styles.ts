@@ -7,7 +7,7 @@ header { display: flex; align-items: center; gap: 16px; padding: 8px 24px; backg
 header h1 { font-size: 1.2rem; margin: 0; }
 nav ul { display: flex; gap: 4px; list-style: none; margin: 0; padding: 0; }
 nav button[aria-current="page"] { background: var(--accent); color: #fff; }
-main { min-width: 1000px; max-width: 1400px; margin: 0 auto; padding: 16px 24px; }
+main { max-width: 1400px; margin: 0 auto; padding: 16px 24px; }
 button { font: inherit; padding: 4px 12px; border: 1px solid var(--accent); border-radius: 4px; background: #fff; color: var(--accent); cursor: pointer; }
 button:hover { background: #e8f0fa; }
 button[disabled] { opacity: .6; cursor: default; }
@@ -28,6 +28,7 @@ th { background: #eef1f4; font-weight: 600; }
 .ok { color: var(--ok); }
 .connection { margin-left: auto; font-size: .9rem; }
 .panel { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px; margin-top: 12px; }
+td code { word-break: break-all; }
 .attempts { margin: 0; padding-left: 1.2em; font-size: .9rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
