@@ -466,6 +466,9 @@ const PROBES: Probe[] = [
   rest('reviews.submit', 'post', `${P}/review-selections/:selectionId/submit`, (_c, f) => ({ params: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
   gql('reviews.submit', 'mutation', 'submitReviewedSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
   gql('reviews.read', 'query', 'reviewQueue'),
+  gql('reviews.read', 'query', 'reviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
+  gql('applicationBoard.read', 'query', 'lenderApplicationBoard'),
+  gql('applicationBoard.read', 'query', 'lenderApplicationHistory', () => ({ variables: { applicationId: world.documentApplication.applicationId } })),
 
   // Company registry and lender catalogue
   rest('companies.read', 'get', `${V1}/companies/search/:searchTerm`, () => ({ params: { searchTerm: 'ACME' } })),

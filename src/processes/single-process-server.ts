@@ -9,6 +9,7 @@ import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { webRouter } from '../web/web-router.js';
+import { dashboardRouter } from '../web/dashboard-router.js';
 import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
 import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
@@ -24,6 +25,7 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   const mounted = mountGateway(app, server, gateway);
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
+  app.use(dashboardRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const url = await listen(server, port, runtime.config.HOST);

@@ -16,6 +16,7 @@ export const WEB_BUNDLE_DIR = path.join(REPO_ROOT, 'dist', 'web');
 export const WEB_BUNDLES: Record<string, string> = {
   'widget.js': 'web/widget/widget.ts',
   'widget-embed.js': 'web/widget/embed.ts',
+  'dashboard.js': 'web/dashboard/main.ts',
 };
 
 export async function buildWebBundles(names: string[] = Object.keys(WEB_BUNDLES)): Promise<void> {

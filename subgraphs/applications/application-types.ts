@@ -37,6 +37,14 @@ export class ApplicationStatusChange {
   @Field(() => Int) lenderId!: number;
 }
 
+@ObjectType({ description: 'One attempt of a webhook delivery' })
+export class WebhookDeliveryAttempt {
+  @Field(() => Int, { nullable: true, description: "The lender's HTTP status; null when no answer came (timeout, refused connection or URL)" }) statusCode!: number | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => Int, { description: 'Milliseconds from sending to the answer (or the failure)' }) latencyMs!: number;
+  @Field(() => String) attemptedAt!: string;
+}
+
 @ObjectType({ description: 'A webhook delivery to a lender, with its attempts' })
 export class WebhookDelivery {
   @Field(() => ID) id!: string;
@@ -51,6 +59,7 @@ export class WebhookDelivery {
   @Field(() => String, { nullable: true }) nextAttemptAt!: string | null;
   @Field(() => String, { nullable: true }) deliveredAt!: string | null;
   @Field(() => String) createdAt!: string;
+  @Field(() => [WebhookDeliveryAttempt], { description: 'The latest attempts (at most 10), newest first' }) attemptLog!: WebhookDeliveryAttempt[];
 }
 
 @ObjectType({ description: "A lender's offer was made, replaced, accepted or declined" })

@@ -105,6 +105,10 @@ export const ACCESS_POLICY = {
     description: "Accept or decline the current offer on a lender application of a visible profile, or resubmit it after a failure (the client's decisions)",
   },
   'lenderApplications.respond': { tokens: ['lender'], description: "Acknowledge, make offers on or reject the calling lender's applications" },
+  'applicationBoard.read': {
+    tokens: ['login'],
+    description: "See the lender applications on the operations dashboard, with their offers and history (staff: all; other platform users: their account's)",
+  },
 } as const satisfies Record<string, AccessRule>;
 
 export type Operation = keyof typeof ACCESS_POLICY;

@@ -13,6 +13,7 @@ import { invalidateProductCatalogue } from '../matching/product-catalogue.js';
 import { PRODUCT_TYPES } from '../matching/matching-engine.js';
 import { SECTORS } from '../profiles/profile-schemas.js';
 import { parseInput } from '../validation.js';
+import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
 import { findLender, type LenderSummary } from './lender-catalogue.js';
 
 const Pct = z.number().min(0).max(100);
@@ -25,6 +26,10 @@ export const LenderInput = z.strictObject({
   requiredDocuments: z.array(z.string().min(1)).optional(),
   priceBand: z.enum(['LOW', 'AVERAGE', 'EXPENSIVE', 'MOST_EXPENSIVE']).optional(),
   active: z.boolean().optional(),
+  /** Where new applications are POSTed (spec 6); checked against the webhook URL policy. */
+  applicationUrl: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).optional(),
+  /** Where application updates are POSTed; null sends them to applicationUrl. */
+  updateUrl: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).nullable().optional(),
 });
 
 /** updateLender: any of the lender's fields. */
@@ -75,12 +80,20 @@ export const ProductInput = z
 
 const PLACEHOLDER_WEBHOOK = 'http://127.0.0.1:0/unset';
 
+/** A lender's webhook URLs must pass the same URL policy deliveries are held to (a 422 naming the field). */
+async function assertLenderWebhookUrls(ctx: ServiceContext, body: { applicationUrl?: string; updateUrl?: string | null }): Promise<void> {
+  const policy = { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses };
+  if (body.applicationUrl !== undefined) await assertWebhookUrl(body.applicationUrl, policy, '/applicationUrl');
+  if (body.updateUrl) await assertWebhookUrl(body.updateUrl, policy, '/updateUrl');
+}
+
 export async function createLender(ctx: ServiceContext, input: unknown): Promise<LenderSummary> {
   requireAccess(ctx, 'lenders.manage');
   const body = parseInput(LenderInput, input);
+  await assertLenderWebhookUrls(ctx, body);
   const slug = `${body.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${Date.now().toString(36)}`;
   const row = await ctx.db.lender.create({
-    data: { ...body, environment: ctx.environment, slug, applicationUrl: PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
+    data: { ...body, environment: ctx.environment, slug, applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
   });
   invalidateProductCatalogue(ctx.db);
   return findLender(ctx, row.id);
@@ -90,6 +103,7 @@ export async function updateLender(ctx: ServiceContext, id: number, input: unkno
   requireAccess(ctx, 'lenders.manage');
   await findLender(ctx, id);
   const body = parseInput(LenderUpdate, input);
+  await assertLenderWebhookUrls(ctx, body);
   const updated = await ctx.db.lender.updateMany({ where: { id, environment: ctx.environment }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
   invalidateProductCatalogue(ctx.db);

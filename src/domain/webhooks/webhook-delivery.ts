@@ -65,6 +65,9 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
   const body = JSON.stringify(delivery.payload);
   let statusCode: number | null = null;
   let error: string | null = null;
+  const started = performance.now();
+  /** The attempt as the dashboard lists it, written with the delivery's own update. */
+  const logged = () => ({ attemptLog: { create: { statusCode, error, latencyMs: Math.round(performance.now() - started), attemptedAt: now } } });
   try {
     await assertWebhookUrl(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
@@ -84,25 +87,25 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     if (err instanceof AppError) {
-      await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts: { increment: 1 }, lastError: error } });
+      await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts: { increment: 1 }, lastError: error, ...logged() } });
       ctx.logger.warn({ deliveryId, url: delivery.url }, 'webhook URL refused: dead-lettered');
       return 'dead';
     }
   }
   const attempts = delivery.attempts + 1;
   if (statusCode === 204) {
-    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DELIVERED', attempts, lastStatusCode: 204, lastError: null, deliveredAt: now, nextAttemptAt: null } });
+    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DELIVERED', attempts, lastStatusCode: 204, lastError: null, deliveredAt: now, nextAttemptAt: null, ...logged() } });
     return 'delivered';
   }
   const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
   if (delay === null) {
-    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt: null } });
+    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt: null, ...logged() } });
     ctx.logger.warn({ deliveryId, attempts }, 'webhook delivery dead-lettered');
     return 'dead';
   }
   const nextAttemptAt = new Date(now.getTime() + delay);
   await ctx.db.$transaction(async (tx) => {
-    await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'FAILED', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt } });
+    await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'FAILED', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt, ...logged() } });
     await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: delivery.id }, { tx, startAfter: nextAttemptAt });
   });
   return 'retrying';
@@ -121,9 +124,22 @@ export interface DeliveryDto {
   nextAttemptAt: string | null;
   deliveredAt: string | null;
   createdAt: string;
+  /** The latest attempts, newest first. */
+  attemptLog: DeliveryAttemptDto[];
 }
 
-function toDeliveryDto(row: Prisma.WebhookDeliveryGetPayload<object>): DeliveryDto {
+export interface DeliveryAttemptDto {
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  attemptedAt: string;
+}
+
+/** How many of a delivery's attempts a listing shows. */
+const LISTED_ATTEMPTS = 10;
+const ATTEMPTS_INCLUDE = { attemptLog: { orderBy: { attemptedAt: 'desc' as const }, take: LISTED_ATTEMPTS } } as const;
+
+function toDeliveryDto(row: Prisma.WebhookDeliveryGetPayload<{ include: typeof ATTEMPTS_INCLUDE }>): DeliveryDto {
   return {
     id: row.id,
     lenderApplicationId: row.lenderApplicationId,
@@ -137,6 +153,7 @@ function toDeliveryDto(row: Prisma.WebhookDeliveryGetPayload<object>): DeliveryD
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    attemptLog: row.attemptLog.map((a) => ({ statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, attemptedAt: a.attemptedAt.toISOString() })),
   };
 }
 
@@ -147,6 +164,7 @@ export async function listDeliveries(ctx: ServiceContext, status?: string): Prom
     where: { lender: { environment: ctx.environment }, ...(status ? { status: status as never } : {}) },
     orderBy: { createdAt: 'desc' },
     take: 200,
+    include: ATTEMPTS_INCLUDE,
   });
   return rows.map(toDeliveryDto);
 }
@@ -161,7 +179,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
     });
     if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
     await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { tx });
-    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
   });
   return toDeliveryDto(row);
 }

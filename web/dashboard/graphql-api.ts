@@ -1,0 +1,77 @@
+/**
+ * The dashboard's only server connection: the GraphQL API over HTTP (queries, mutations) and
+ * graphql-ws (subscriptions), with the signed-in user's token in the Authorization header or the
+ * connection_init payload, never in a URL.
+ */
+import { createClient, type Client } from 'graphql-ws';
+
+export interface FieldProblem {
+  pointer: string;
+  message: string;
+}
+
+/** A GraphQL error as the API maps it (extensions.code and the failing fields). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly fields: FieldProblem[],
+  ) {
+    super(message);
+  }
+}
+
+export async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: string; fields?: FieldProblem[] } }> };
+  const [first] = body.errors ?? [];
+  if (first) throw new ApiError(first.message, first.extensions?.code ?? 'ERROR', first.extensions?.fields ?? []);
+  return body.data as T;
+}
+
+/** Waits grow 0.5 s, 1 s, 2 s … up to 10 s, with jitter, so a restarted server is not stampeded. */
+export function reconnectDelayMs(retries: number): number {
+  return Math.min(10_000, 500 * 2 ** retries) * (0.8 + Math.random() * 0.4);
+}
+
+export interface LiveHandlers {
+  /** Every (re)connection: a reconnect must catch up on what was published while it was down. */
+  connected(wasRetry: boolean): void;
+  disconnected(): void;
+  applicationChanged(applicationId: number): void;
+}
+
+/** graphql-ws with endless retries and backoff; subscriptions are re-sent by the client on every reconnect. */
+export function openLiveConnection(token: string, handlers: LiveHandlers): Client {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
+  const client = createClient({
+    url,
+    lazy: false,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: Number.POSITIVE_INFINITY,
+    shouldRetry: () => true,
+    retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(retries))),
+    on: {
+      connected: (_socket, _payload, wasRetry) => handlers.connected(wasRetry),
+      closed: () => handlers.disconnected(),
+    },
+  });
+  const follow = (query: string, pick: (data: Record<string, { applicationId: number }>) => number) =>
+    client.subscribe<Record<string, { applicationId: number }>>(
+      { query },
+      {
+        next: (result) => {
+          if (result.data) handlers.applicationChanged(pick(result.data));
+        },
+        error: () => handlers.disconnected(),
+        complete: () => {},
+      },
+    );
+  follow('subscription { applicationStatusChanged { applicationId } }', (d) => d.applicationStatusChanged!.applicationId);
+  follow('subscription { offerStatusChanged { applicationId } }', (d) => d.offerStatusChanged!.applicationId);
+  return client;
+}
