@@ -1,5 +1,6 @@
 /** Structured logging (pino). Credentials are redacted wherever they appear in a logged object. */
 import { pino, type Logger } from 'pino';
+import { currentRequestId } from '../http/request-id.js';
 
 export type { Logger };
 
@@ -21,7 +22,16 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(level: string, name = 'funding-gateway'): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+  return pino({
+    name,
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // Every line written while a request (or a job it enqueued) is handled names that request.
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  });
 }
 
 /** API keys (fgk_…) appear in some paths (the Marketplace V1 move target): a logged path never carries one. */

@@ -7,6 +7,7 @@ import type { Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { connectionHeaders } from '../http/connection-headers.js';
 import { forwardedCredentials } from '../../gateway/gateway-runtime.js';
+import { liveSubscriptions } from '../infra/metrics.js';
 
 export interface MountedGateway {
   close(): Promise<void>;
@@ -15,12 +16,22 @@ export interface MountedGateway {
 export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime): MountedGateway {
   app.use(gateway.graphqlEndpoint, gateway);
   const wss = new WebSocketServer({ server, path: gateway.graphqlEndpoint });
+  const options = getGraphQLWSOptions(gateway, (ctx) => {
+    const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);
+    // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
+    return { headers, credentials: forwardedCredentials(headers) };
+  });
   const ws = useServer(
-    getGraphQLWSOptions(gateway, (ctx) => {
-      const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);
-      // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
-      return { headers, credentials: forwardedCredentials(headers) };
-    }),
+    {
+      ...options,
+      onSubscribe: (ctx, id, payload) => {
+        liveSubscriptions.inc();
+        return options.onSubscribe?.(ctx, id, payload);
+      },
+      onComplete: () => {
+        liveSubscriptions.dec();
+      },
+    },
     wss,
   );
   return {

@@ -13,7 +13,9 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB_BUNDLE_DIR = path.join(REPO_ROOT, 'dist', 'web');
 
 /** Bundle name (the served file name) -> its entry point under `web/`. */
-export const WEB_BUNDLES: Record<string, string> = {};
+export const WEB_BUNDLES: Record<string, string> = {
+  'api-docs.js': 'web/api-docs/api-docs.ts',
+};
 
 export async function buildWebBundles(names: string[] = Object.keys(WEB_BUNDLES)): Promise<void> {
   if (names.length === 0) return;

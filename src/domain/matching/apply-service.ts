@@ -17,7 +17,7 @@ import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { SelectedLender } from './selection-schemas.js';
 
-const SelectedLenders = z
+export const SelectedLenders = z
   .array(SelectedLender, { message: 'must be an array of selected lenders' })
   .min(1, 'must select at least 1 lender')
   .max(4, 'must select at most 4 lenders (only the first 4 matches may be added)')

@@ -1,0 +1,44 @@
+/**
+ * GET /openapi.json (generated once per process from the route table) and GET /docs: the reference
+ * page, rendered by Scalar's API reference from our own assets (no CDN), with "try it" against this
+ * server.
+ */
+import { createRequire } from 'node:module';
+import express, { type Router } from 'express';
+import { readWebBundle } from '../src/web/web-bundles.js';
+import { buildOpenApiDocument } from './openapi-document.js';
+
+const scalarBundle = createRequire(import.meta.url).resolve('@scalar/api-reference/dist/browser/standalone.js');
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Funding gateway API reference</title>
+</head>
+<body>
+<main id="api-reference" aria-label="API reference"></main>
+<script src="/docs/assets/scalar-api-reference.js"></script>
+<script src="/docs/assets/api-docs.js"></script>
+</body>
+</html>`;
+
+export function apiDocsRouter(): Router {
+  const router = express.Router();
+  let document: string | undefined;
+  router.get('/openapi.json', (_req, res) => {
+    document ??= JSON.stringify(buildOpenApiDocument());
+    res.set('Cache-Control', 'no-cache').type('application/json').send(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(DOCS_PAGE);
+  });
+  router.get('/docs/assets/scalar-api-reference.js', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').sendFile(scalarBundle);
+  });
+  router.get('/docs/assets/api-docs.js', async (_req, res) => {
+    res.set('Cache-Control', 'no-cache').type('application/javascript').send(await readWebBundle('api-docs.js'));
+  });
+  return router;
+}
