@@ -4,11 +4,13 @@
  * server.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import express, { type Router } from 'express';
 import { readWebBundle } from '../src/web/web-bundles.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 
-const scalarBundle = createRequire(import.meta.url).resolve('@scalar/api-reference/dist/browser/standalone.js');
+/** The renderer's browser build (standalone.js and the chunks it loads), as the npm package ships it. */
+const scalarBrowserDir = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -19,7 +21,7 @@ const DOCS_PAGE = `<!doctype html>
 </head>
 <body>
 <main id="api-reference" aria-label="API reference"></main>
-<script src="/docs/assets/scalar-api-reference.js"></script>
+<script src="/docs/assets/scalar/standalone.js"></script>
 <script src="/docs/assets/api-docs.js"></script>
 </body>
 </html>`;
@@ -34,9 +36,7 @@ export function apiDocsRouter(): Router {
   router.get('/docs', (_req, res) => {
     res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(DOCS_PAGE);
   });
-  router.get('/docs/assets/scalar-api-reference.js', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=3600').sendFile(scalarBundle);
-  });
+  router.use('/docs/assets/scalar', express.static(scalarBrowserDir, { maxAge: '1h', index: false, fallthrough: false }));
   router.get('/docs/assets/api-docs.js', async (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/javascript').send(await readWebBundle('api-docs.js'));
   });

@@ -6,6 +6,7 @@ import { startRuntime, type Runtime } from '../../src/processes/runtime.js';
 import { generateSigningJwk } from '../../src/infra/signing-keys.js';
 import { freePort } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { contractFetch } from './openapi-contract.js';
 
 let sharedKeys: Promise<string> | undefined;
 /** One generated key set per test file (as a deployment would configure one). */
@@ -54,7 +55,7 @@ export async function startTestApp(options: { config?: Partial<AppConfig>; clock
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
+  return contractFetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
