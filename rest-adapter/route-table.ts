@@ -32,7 +32,6 @@ import { ContinueBody } from '../src/domain/applications/business-application-se
 import { LookupInput, SearchInput } from '../src/domain/companies/company-service.js';
 import { CreateApiKeyBody, CreateUserBody, LoginBody, UpdateUserBody } from '../src/domain/identity/identity-schemas.js';
 import { PlatformRefreshBody, V1RefreshBody } from '../src/domain/identity/token-service.js';
-import { FundingApplicationDocument } from '../src/domain/lender-api/funding-application-schemas.js';
 import { Acknowledgement, ListQuery, Rejection } from '../src/domain/lender-api/lender-application-service.js';
 import { OfferBody } from '../src/domain/lender-api/offer-schemas.js';
 import { ApplicationSubmission, SelectionSubmission } from '../src/domain/lender-api/submission-schemas.js';
@@ -371,7 +370,6 @@ const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDe
     path: `${base}/lender-applications/:applicationId/resubmit`,
     operationId: `${prefix}LenderApplicationController_resubmit`,
     summary: 'After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile)',
-    response: FundingApplicationDocument,
     successStatus: 200,
     surface,
     handle: (ctx, req) => lenderApplications.resubmit(ctx, req.params.applicationId),
@@ -381,7 +379,6 @@ const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDe
     path: `${base}/lender-applications/:applicationId/${decision}`,
     operationId: `${prefix}LenderApplicationController_${decision}`,
     summary: `The client ${decision}s the current offer; the lender's update webhook is told`,
-    response: FundingApplicationDocument,
     successStatus: 200,
     surface,
     handle: (ctx: ServiceContext, req: RestRequest) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision),
@@ -718,7 +715,6 @@ const lenderApiRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_list',
     summary: "The calling lender's funding applications (optional ?reference=)",
     query: ListQuery,
-    response: z.array(FundingApplicationDocument),
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
@@ -728,7 +724,6 @@ const lenderApiRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id`,
     operationId: 'LenderApplicationController_get',
     summary: 'One funding application of the calling lender (another lender’s: 404)',
-    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.getLenderApplication(ctx, req.params.id),
@@ -748,7 +743,6 @@ const lenderApiRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_acknowledge',
     summary: 'Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application',
     body: Acknowledgement,
-    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body),
@@ -759,7 +753,6 @@ const lenderApiRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_offer',
     summary: 'An offer with exactly one product object; replaces the current one; 200 the updated application',
     body: OfferBody,
-    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body),
@@ -770,7 +763,6 @@ const lenderApiRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_reject',
     summary: 'Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application',
     body: Rejection,
-    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body),
