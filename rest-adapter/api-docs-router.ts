@@ -18,6 +18,10 @@ const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Funding gateway API reference</title>
+<style>
+/* System fonts from the first paint: the renderer's web fonts live on another host, unreachable offline. */
+:root { --scalar-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; --scalar-font-code: ui-monospace, 'DejaVu Sans Mono', monospace; }
+</style>
 </head>
 <body>
 <main id="api-reference" aria-label="API reference"></main>
