@@ -18,6 +18,15 @@ export function graphqlMetricsPlugin() {
     recordGraphqlOperation(name, operation?.operation ?? 'unknown', errorCodes((result as { errors?: readonly GraphQLError[] } | undefined)?.errors));
   };
   return {
+    // An operation refused by validation never executes: it is counted here, with its errors.
+    onValidate({ params, context }: { params: { documentAST: DocumentNode }; context: { params?: { operationName?: string | null } } }) {
+      return ({ valid, result }: { valid: boolean; result: readonly unknown[] }) => {
+        if (valid) return;
+        const operation = getOperationAST(params.documentAST, context.params?.operationName ?? undefined);
+        const name = context.params?.operationName ?? operation?.name?.value;
+        recordGraphqlOperation(name, operation?.operation ?? 'unknown', result.map(() => 'GRAPHQL_VALIDATION_FAILED'));
+      };
+    },
     onExecute({ args }: { args: ExecuteArgs }) {
       return { onExecuteDone: ({ result }: { result: unknown }) => record(args, result) };
     },

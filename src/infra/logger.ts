@@ -1,5 +1,5 @@
 /** Structured logging (pino). Credentials are redacted wherever they appear in a logged object. */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { currentRequestId } from '../http/request-id.js';
 
 export type { Logger };
@@ -21,8 +21,9 @@ export const REDACTED_PATHS = [
   'headers["x-api-key"]',
 ];
 
-export function createLogger(level: string, name = 'funding-gateway'): Logger {
-  return pino({
+/** `destination` defaults to stdout (tests capture lines with their own). */
+export function createLogger(level: string, name = 'funding-gateway', destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -31,7 +32,8 @@ export function createLogger(level: string, name = 'funding-gateway'): Logger {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** API keys (fgk_…) appear in some paths (the Marketplace V1 move target): a logged path never carries one. */
