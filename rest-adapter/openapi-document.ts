@@ -68,6 +68,7 @@ function pathParameterNames(expressPath: string): string[] {
 
 const componentName = (route: RouteDefinition, part: string) => `${route.operationId}${part}`;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
 function rewriteRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => rewriteRefs(v, rewrite));
   if (typeof value !== 'object' || value === null) return value;
@@ -84,20 +85,56 @@ function component(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
 }
 
 function buildComponents(routes: RouteDefinition[]): Record<string, JsonObject> {
-  const components: Record<string, JsonObject> = { ProblemDetails: component(ProblemDetailsSchema, 'output') };
+  const components = new ComponentSet();
+  components.add('ProblemDetails', component(ProblemDetailsSchema, 'output'));
   for (const route of routes) {
-    if (route.body) components[componentName(route, 'Body')] = component(route.body, 'input');
-    if (route.query) components[componentName(route, 'Query')] = component(route.query, 'input');
-    if (route.response) components[componentName(route, 'Response')] = component(route.response, 'output');
-    if (route.jsonSchemaBody) components[componentName(route, 'Body')] = route.jsonSchemaBody() as JsonObject;
+    if (route.body) components.add(componentName(route, 'Body'), component(route.body, 'input'));
+    if (route.query) components.add(componentName(route, 'Query'), component(route.query, 'input'));
+    if (route.response) components.add(componentName(route, 'Response'), component(route.response, 'output'));
+    if (route.jsonSchemaBody) components.add(componentName(route, 'Body'), route.jsonSchemaBody() as JsonObject);
   }
-  return Object.fromEntries(Object.entries(components).map(([name, schema]) => [name, embedJsonSchema(schema, name)]));
+  return components.schemas;
 }
 
-/** A JSON Schema used as an embedded resource: its own `$id` and `$schema` dropped, `#/$defs` refs kept inside. */
-function embedJsonSchema(schema: JsonObject, name: string): JsonObject {
-  const { $schema: _s, $id: _i, ...rest } = schema;
-  return rewriteRefs(rest, (r) => r.replace(/^#\/\$defs\//, `#/components/schemas/${name}/$defs/`)) as JsonObject;
+const LOCAL_DEF = /^#\/\$defs\/(.+)$/;
+
+/**
+ * Components with their named parts (`$defs`) hoisted to components of their own, so that client
+ * generators see plain `#/components/schemas/…` refs: a part equal to one already hoisted is shared,
+ * one whose name is taken by a different schema is prefixed with its component's name.
+ */
+class ComponentSet {
+  readonly schemas: Record<string, JsonObject> = {};
+  private readonly hoisted = new Map<string, string>();
+
+  add(name: string, schema: JsonObject): void {
+    const { $schema: _s, $id: _i, $defs: defs = {}, ...root } = schema as JsonObject & { $defs?: Record<string, JsonObject> };
+    // A schema named by `.meta({ id })` converts to a bare ref to its own definition: that definition is the component.
+    const rootRef = typeof root.$ref === 'string' && Object.keys(root).length === 1 ? LOCAL_DEF.exec(root.$ref)?.[1] : undefined;
+    const names = new Map<string, string>();
+    for (const [local, def] of Object.entries(defs)) {
+      if (local === rootRef) {
+        names.set(local, name);
+        continue;
+      }
+      const key = `${local} ${JSON.stringify(def)}`;
+      const shared = this.hoisted.get(key);
+      const chosen = shared ?? (local in this.schemas || [...names.values()].includes(local) ? `${name}_${local}` : local);
+      names.set(local, chosen);
+      if (!shared) this.hoisted.set(key, chosen);
+    }
+    const rewrite = (value: JsonObject) =>
+      rewriteRefs(value, (r) => {
+        const local = LOCAL_DEF.exec(r)?.[1];
+        return local !== undefined && names.has(local) ? `#/components/schemas/${names.get(local)}` : r;
+      }) as JsonObject;
+    for (const [local, def] of Object.entries(defs)) {
+      const chosen = names.get(local)!;
+      if (chosen !== name && chosen in this.schemas) continue;
+      this.schemas[chosen] = rewrite(def);
+    }
+    if (!rootRef) this.schemas[name] = rewrite(root);
+  }
 }
 
 function queryParameters(route: RouteDefinition, components: Record<string, JsonObject>): JsonObject[] {

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../rest-adapter/openapi-document.js';
 import { ROUTES } from '../rest-adapter/route-table.js';
 import { contractViolation } from './support/openapi-contract.js';
+import { bearer, signUpIntegrator } from './support/identities.js';
+import { restClient } from './support/rest-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 type Document = { openapi: string; paths: Record<string, Record<string, { operationId: string; tags: string[]; security: unknown[] }>>; tags: Array<{ name: string }> };
@@ -66,5 +68,23 @@ describe('contract checks', () => {
     expect(contractViolation('GET', res.url, res.status, res.headers.get('content-type'), broken)?.message).toMatch(/code/);
     // A status the operation does not declare is refused too.
     expect(contractViolation('GET', res.url, 299, 'application/json', '{}')?.message).toMatch(/not declared/);
+  });
+});
+
+describe('the typed client generated from the document', () => {
+  it('creates, lists, reads and renames a tenant with compile-time checked paths and bodies', async () => {
+    const me = await signUpIntegrator(app);
+    const api = restClient(app.url, bearer(me.platformToken));
+    const created = await api.POST('/api/platform/v1/tenants', { body: { referenceId: 'typed-client-1' } });
+    expect(created.response.status).toBe(201);
+    const tenantId: string = created.data!.id;
+    const page = await api.GET('/api/platform/v1/tenants', { params: { query: { offset: 0, limit: 10 } } });
+    expect(page.data!.data.map((t) => t.referenceId)).toContain('typed-client-1');
+    expect(page.data!.meta.total).toBeGreaterThanOrEqual(1);
+    const renamed = await api.PATCH('/api/platform/v1/tenants/{tenantId}', { params: { path: { tenantId } }, body: { referenceId: 'typed-client-2' } });
+    expect(renamed.data).toMatchObject({ id: tenantId, referenceId: 'typed-client-2' });
+    const missing = await api.GET('/api/platform/v1/tenants/{tenantId}', { params: { path: { tenantId: '00000000-0000-4000-8000-000000000000' } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });
