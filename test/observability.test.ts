@@ -12,6 +12,8 @@ import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { closeServer, listen } from '../src/http/listen.js';
 import { mountMetrics } from '../src/http/observability.js';
 import { createLogger } from '../src/infra/logger.js';
+import { startRemoteGatewayServer } from '../src/processes/remote-gateway-server.js';
+import { startSubgraphServer } from '../src/processes/subgraph-server.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken } from './support/identities.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
@@ -72,6 +74,33 @@ describe('request ids', () => {
     expect(attempt).toMatchObject({ outcome: 'delivered', requestId: 'obs-delivery-1' });
     const delivered = receiver.received.find((r) => JSON.parse(r.body).application?.id === row.id);
     expect(delivered?.headers['x-request-id']).toBe('obs-delivery-1');
+  });
+});
+
+describe('the gateway -> subgraph hop', () => {
+  it("carries the request id: the subgraph's access log line names the caller's request", async () => {
+    const subgraph = await startSubgraphServer('tenants', app.runtime, 0);
+    const unreachable = 'http://127.0.0.1:9/graphql';
+    const gatewayLogger = createLogger('info', 'observability-gateway', logStream);
+    const gateway = await startRemoteGatewayServer(
+      { profiles: unreachable, matches: unreachable, applications: unreachable, tenants: `${subgraph.url}/graphql` },
+      0,
+      '127.0.0.1',
+      { logger: gatewayLogger, metrics: { METRICS_TOKEN: undefined, METRICS_PORT: undefined, DEPLOY_ENV: 'production', HOST: '127.0.0.1' } },
+    );
+    try {
+      const res = await graphql(gateway.url, 'query HopProbe { tenants { total } }', {}, { 'x-request-id': 'obs-hop-1' });
+      expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      const seen = await eventually(
+        async () => linesOf('obs-hop-1').filter((l) => l.res !== undefined).map((l) => l.name),
+        (names) => names.includes('observability-test') && names.includes('observability-gateway'),
+        5000,
+      );
+      expect(seen.sort()).toEqual(['observability-gateway', 'observability-test']);
+    } finally {
+      await gateway.close();
+      await subgraph.close();
+    }
   });
 });
 
