@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort } from './support/processes.js';
+import { freePort, startEntry } from './support/processes.js';
 import { eventually } from './support/lender-receiver.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -59,4 +59,34 @@ it('delivers the application to the simulator, which answers with an offer', { t
       // the group has already ended
     }
   }
+});
+
+/** `npm run admin -- lender-product …` against the app's database: exit code and output. */
+async function lenderProduct(args: string[]): Promise<{ code: number | null; output: string }> {
+  const proc = startEntry('src/cli/admin.ts', ['lender-product', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent', ENV_FILE: '/nonexistent/.env' });
+  const code = await new Promise<number | null>((resolve) => proc.child.once('close', (c) => resolve(c)));
+  return { code, output: proc.output() };
+}
+
+const TERMS = ['--name', 'Checked loan', '--min-amount', '1000', '--max-amount', '50000', '--min-term-months', '3', '--max-term-months', '24', '--annual-rate-min', '6', '--annual-rate-max', '9'];
+
+it('lender-product refuses bad input naming the flag, and an unknown lender, storing nothing', async () => {
+  const lender = await app.runtime.database.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
+  const before = await app.runtime.database.prisma.lenderProduct.count();
+  const badType = await lenderProduct(['--lender-id', String(lender.id), '--product-type', 'PAYDAY_LOAN', ...TERMS]);
+  expect(badType.code).toBe(2);
+  expect(badType.output).toContain('--product-type');
+  const badNumber = await lenderProduct(['--lender-id', String(lender.id), '--product-type', 'TERM_LOAN', ...TERMS.map((t) => (t === '50000' ? 'fifty' : t))]);
+  expect(badNumber.code).toBe(2);
+  expect(badNumber.output).toContain('--max-amount must be a number');
+  const inverted = await lenderProduct(['--lender-id', String(lender.id), '--product-type', 'TERM_LOAN', ...TERMS.map((t) => (t === '9' ? '5' : t))]);
+  expect(inverted.code).toBe(2);
+  expect(inverted.output).toContain('--annual-rate-max must be at least annualRateMin');
+  const missing = await lenderProduct(['--lender-id', String(lender.id), '--product-type', 'TERM_LOAN', '--name', 'No terms']);
+  expect(missing.code).toBe(2);
+  expect(missing.output).toContain('--min-amount');
+  const unknown = await lenderProduct(['--lender-id', '999999', '--product-type', 'TERM_LOAN', ...TERMS]);
+  expect(unknown.code).toBe(1);
+  expect(unknown.output).toContain('no lender with id 999999');
+  expect(await app.runtime.database.prisma.lenderProduct.count()).toBe(before);
 });
