@@ -15,6 +15,7 @@ import { createLogger } from '../src/infra/logger.js';
 import { startRemoteGatewayServer } from '../src/processes/remote-gateway-server.js';
 import { startSubgraphServer } from '../src/processes/subgraph-server.js';
 import { graphql } from './support/graphql-client.js';
+import { collectEvents } from './support/probe-client.js';
 import { bearer, lenderCredentials, lenderIdToken } from './support/identities.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
@@ -151,6 +152,25 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^graphql_live_subscriptions \d+/m);
     expect(value(/^db_pool_connections\{state="total"\} (\d+)/m)).toBeGreaterThan(0);
     expect(text).toMatch(/^process_cpu_user_seconds_total [\d.]+/m);
+  });
+
+  it('counts live subscriptions while they are open, and not those refused', async () => {
+    const scrape = async () => {
+      const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return Number(/^graphql_live_subscriptions (\d+)/m.exec(text)?.[1]);
+    };
+    const before = await scrape();
+    const lenderAuth = bearer(await lenderIdToken(app, lender));
+    const open = await collectEvents(app.url, 'subscription { applicationStatusChanged { applicationId } }', {}, lenderAuth);
+    const refused = await collectEvents(app.url, 'subscription { applicationStatusChanged { applicationId } }', {}, {});
+    try {
+      await refused.waitFor((m) => (m.errors?.length ?? 0) > 0);
+      expect(await eventually(scrape, (n) => n === before + 1, 5000)).toBe(before + 1);
+    } finally {
+      await open.close();
+      await refused.close();
+    }
+    expect(await eventually(scrape, (n) => n === before, 5000)).toBe(before);
   });
 
   it('can be served alone on METRICS_PORT instead, leaving the main port without it', async () => {

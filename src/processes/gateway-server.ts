@@ -21,15 +21,23 @@ export function mountGateway(app: Express, server: Server, gateway: GatewayRunti
     // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
     return { headers, credentials: forwardedCredentials(headers) };
   });
+  // Live: from the moment an operation answers with a stream until it completes (client, server or socket close).
+  const live = new WeakMap<object, Set<string>>();
   const ws = useServer(
     {
       ...options,
-      onSubscribe: (ctx, id, payload) => {
-        liveSubscriptions.inc();
-        return options.onSubscribe?.(ctx, id, payload);
+      onOperation: async (ctx, id, payload, args, result) => {
+        const replaced = await options.onOperation?.(ctx, id, payload, args, result);
+        if (Symbol.asyncIterator in Object(replaced ?? result)) {
+          if (!live.has(ctx)) live.set(ctx, new Set());
+          live.get(ctx)!.add(id);
+          liveSubscriptions.inc();
+        }
+        return replaced;
       },
-      onComplete: () => {
-        liveSubscriptions.dec();
+      onComplete: async (ctx, id, payload) => {
+        if (live.get(ctx)?.delete(id)) liveSubscriptions.dec();
+        await options.onComplete?.(ctx, id, payload);
       },
     },
     wss,
