@@ -6,6 +6,8 @@
  *   (no HTTP hop); each subgraph call gets a ServiceContext built from the gateway request.
  * - remote: subgraphs are reached over HTTP, subscriptions over graphql-ws, at configured URLs.
  */
+import { graphqlMetricsPlugin } from '../src/http/graphql-metrics.js';
+import { REQUEST_ID_HEADER } from '../src/http/request-id.js';
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
@@ -43,6 +45,7 @@ async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRunti
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
+    plugins: () => [graphqlMetricsPlugin()],
   } as const;
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();
@@ -51,7 +54,7 @@ async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRunti
   return createGatewayRuntime({
     ...common,
     // Subgraphs authenticate each request themselves: the caller's credentials travel with it.
-    propagateHeaders: { fromClientToSubgraphs: ({ request }) => forwardedCredentials(request.headers) },
+    propagateHeaders: { fromClientToSubgraphs: ({ request }) => ({ ...forwardedCredentials(request.headers), ...forwardedRequestId(request.headers) }) },
     transportEntries: {
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
       // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts builds.
@@ -63,6 +66,12 @@ async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRunti
 
 /** The request headers that carry identity (spec 4.2, 4.4) and go from gateway to subgraph. */
 export const CREDENTIAL_HEADERS = ['authorization', 'service-tenant-id'] as const;
+
+/** The request id travels to the subgraphs, so their log lines carry it too. */
+function forwardedRequestId(headers: Headers): Record<string, string> {
+  const id = headers.get(REQUEST_ID_HEADER);
+  return id ? { [REQUEST_ID_HEADER]: id } : {};
+}
 
 export function forwardedCredentials(headers: Headers): Record<string, string> {
   const forwarded: Record<string, string> = {};

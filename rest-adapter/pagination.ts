@@ -1,4 +1,6 @@
 /** Offset/limit pages as the platform API answers them: data, meta and self/prev/next links. */
+import { z } from 'zod';
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -33,4 +35,13 @@ export function pageWithLinks<T>(page: Page<T>, originalUrl: string): LinkedPage
       ...(hasNext ? { next: link(page.offset + page.limit) } : {}),
     },
   };
+}
+
+/** The schema of a LinkedPage of `item`, for the OpenAPI document. */
+export function linkedPageOf(item: z.ZodType) {
+  return z.strictObject({
+    data: z.array(item),
+    meta: z.strictObject({ total: z.number().int(), totalEntries: z.number().int(), offset: z.number().int(), limit: z.number().int() }),
+    links: z.strictObject({ self: z.string(), prev: z.string().optional(), next: z.string().optional() }),
+  });
 }

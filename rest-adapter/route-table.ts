@@ -26,7 +26,24 @@ import * as profiles from '../src/domain/profiles/profile-service.js';
 import { toPublicProfile } from '../src/domain/profiles/profile-records.js';
 import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.js';
 import * as tenants from '../src/domain/tenants/tenant-service.js';
-import { pageWithLinks } from './pagination.js';
+import { z } from 'zod';
+import { APPLICATION_VARIANT_FIELDS, applicationBodySchema } from '../src/domain/applications/application-variants.js';
+import { ContinueBody } from '../src/domain/applications/business-application-service.js';
+import { LookupInput, SearchInput } from '../src/domain/companies/company-service.js';
+import { CreateApiKeyBody, CreateUserBody, LoginBody, UpdateUserBody } from '../src/domain/identity/identity-schemas.js';
+import { PlatformRefreshBody, V1RefreshBody } from '../src/domain/identity/token-service.js';
+import { Acknowledgement, ListQuery, Rejection } from '../src/domain/lender-api/lender-application-service.js';
+import { OfferBody } from '../src/domain/lender-api/offer-schemas.js';
+import { ApplicationSubmission, SelectionSubmission } from '../src/domain/lender-api/submission-schemas.js';
+import { SelectedLenders } from '../src/domain/matching/review-selection.js';
+import { MatchQuery } from '../src/domain/matching/matching-service.js';
+import { SelectedLender } from '../src/domain/matching/selection-schemas.js';
+import { PreselectedOffer } from '../src/domain/offers/preselected-offer-schemas.js';
+import { UrlSchemaQuery } from '../src/domain/profiles/profile-links.js';
+import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch, TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp } from '../src/domain/profiles/profile-schemas.js';
+import { CURRENCY_SCHEMA, type JsonSchema } from '../src/domain/questionnaires/answer-schema.js';
+import { CreateTenantBody, PageQuery, TenantDto, UpdateTenantBody } from '../src/domain/tenants/tenant-schemas.js';
+import { linkedPageOf, pageWithLinks } from './pagination.js';
 import { OPTIONAL_KEYS, withoutNullKeys } from './rest-bodies.js';
 
 export const BASES = {
@@ -63,6 +80,15 @@ export interface RouteDefinition {
   surface: Surface | 'public';
   /** multipart/form-data with one file in the field "file". */
   upload?: 'file';
+  /**
+   * The schemas the operation validates its input with and shapes its answer by: the OpenAPI
+   * document (openapi-document.ts) is generated from them, so it cannot drift from the code.
+   */
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** A body validated by a JSON Schema rather than zod (the answer variants). */
+  jsonSchemaBody?: () => JsonSchema;
+  response?: z.ZodType;
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
@@ -76,6 +102,18 @@ export class FileDownload {
   constructor(readonly file: DocumentContent) {}
 }
 
+/** POST /applications: one of the answer variants, selected by `type` (application-variants.ts validates it). */
+function businessApplicationBodySchema(): JsonSchema {
+  return {
+    // `type` may be left out (business-all-funding-products), so a body can fit several variants: anyOf.
+    anyOf: Object.keys(APPLICATION_VARIANT_FIELDS).map((type) => {
+      const { $schema: _s, $id: _i, $defs: _d, ...variant } = applicationBodySchema(type) as { properties: Record<string, unknown> } & JsonSchema;
+      return { ...variant, title: type, properties: { type: { const: type }, ...variant.properties }, minProperties: 1 };
+    }),
+    $defs: { Currency: CURRENCY_SCHEMA },
+  };
+}
+
 function header(req: RestRequest, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -87,6 +125,8 @@ const tenantRoutes = (base: string, surface: Surface, prefix: string, withList: 
     path: `${base}/tenants`,
     operationId: `${prefix}TenantController_create`,
     summary: 'Create a tenant (onboarding step 4)',
+    body: CreateTenantBody,
+    response: TenantDto,
     successStatus: 201,
     surface,
     handle: (ctx, req) => tenants.createTenant(ctx, req.body),
@@ -98,6 +138,8 @@ const tenantRoutes = (base: string, surface: Surface, prefix: string, withList: 
           path: `${base}/tenants`,
           operationId: `${prefix}TenantController_list`,
           summary: "List the account's tenants (offset/limit, with self/prev/next links)",
+          query: PageQuery,
+          response: linkedPageOf(TenantDto),
           successStatus: 200,
           surface,
           handle: async (ctx, req) => pageWithLinks(await tenants.listTenants(ctx, req.query), req.originalUrl),
@@ -111,6 +153,7 @@ const refreshRoute = (base: string, prefix: string, kinds: Parameters<typeof tok
   path: `${base}/auth/refresh-token`,
   operationId: `${prefix}AuthController_refreshToken`,
   summary: 'Exchange a single-use refresh token for a new token pair',
+  body: PlatformRefreshBody,
   successStatus: 201,
   surface: 'public',
   handle: (ctx, req) => tokens.refreshPlatformToken(ctx, req.body, kinds),
@@ -133,6 +176,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     path: `${base}/profile`,
     operationId: `${prefix}ProfileController_setUp`,
     summary: "Set up the tenant's profile from the company registry (onboarding step 5)",
+    body: TenantProfileSetUp,
     successStatus: 201,
     surface,
     handle: async (ctx, req) => withoutNullKeys(await tenantProfiles.setUpTenantProfile(ctx, req.body), OPTIONAL_KEYS.profiles),
@@ -160,6 +204,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     path: `${base}/profile`,
     operationId: `${prefix}ProfileController_update`,
     summary: 'Update the profile: companyInformation and financials merge, sections sent replace',
+    body: TenantProfilePatch,
     successStatus: updateStatus,
     surface,
     handle: async (ctx, req) => withoutNullKeys(await tenantProfiles.updateTenantProfile(ctx, req.body, 'patch'), OPTIONAL_KEYS.profiles),
@@ -171,6 +216,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
           path: `${base}/profile`,
           operationId: `${prefix}ProfileController_replace`,
           summary: 'Replace the profile (sections left out are emptied; registry facts stay)',
+          body: TenantProfileReplace,
           successStatus: updateStatus,
           surface,
           handle: async (ctx, req) => withoutNullKeys(await tenantProfiles.updateTenantProfile(ctx, req.body, 'put'), OPTIONAL_KEYS.profiles),
@@ -185,6 +231,7 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/auth/login`,
     operationId: 'PlatformAuthController_login',
     summary: 'Platform login: email and password → login token (onboarding step 1)',
+    body: LoginBody,
     successStatus: 200,
     surface: 'public',
     handle: (ctx, req) => login(ctx, req.body, req.ip),
@@ -205,6 +252,7 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/api-key`,
     operationId: 'PlatformApiKeyController_create',
     summary: 'Create an API key; the key is in this response only (onboarding step 2)',
+    body: CreateApiKeyBody,
     successStatus: 200,
     surface: 'platform',
     handle: (ctx, req) => apiKeys.createApiKey(ctx, req.body),
@@ -233,6 +281,7 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_get',
     summary: 'Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read)',
+    response: TenantDto,
     successStatus: 200,
     surface: 'platform',
     handle: (ctx, req) => tenants.getTenant(ctx, req.params.tenantId),
@@ -242,6 +291,8 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_update',
     summary: "Change a tenant's referenceId",
+    body: UpdateTenantBody,
+    response: TenantDto,
     successStatus: 200,
     surface: 'platform',
     handle: (ctx, req) => tenants.updateTenant(ctx, req.params.tenantId, req.body),
@@ -251,6 +302,7 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/review-selections/:selectionId/submit`,
     operationId: 'PlatformReviewController_submit',
     summary: 'Staff: submit a reviewed selection to its lenders',
+    response: SelectionSubmission,
     successStatus: 201,
     surface: 'platform',
     handle: (ctx, req) => submission.submitReviewedSelection(ctx, req.params.selectionId ?? ''),
@@ -269,6 +321,7 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/users`,
     operationId: 'PlatformUserController_create',
     summary: 'Add a platform user to the account (admins)',
+    body: CreateUserBody,
     successStatus: 201,
     surface: 'platform',
     handle: (ctx, req) => users.createUser(ctx, req.body),
@@ -287,6 +340,7 @@ const platformRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/users/:userId`,
     operationId: 'PlatformUserController_update',
     summary: 'Change a platform user (self: name, password; admins: anyone, role, disabled)',
+    body: UpdateUserBody,
     successStatus: 200,
     surface: 'platform',
     handle: (ctx, req) => users.updateUser(ctx, req.params.userId, req.body),
@@ -339,6 +393,7 @@ const businessV1Routes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications`,
     operationId: 'ApplicationController_create',
     summary: "Create an application (body: the answer variant named by type); it fills the tenant's profile",
+    jsonSchemaBody: businessApplicationBodySchema,
     successStatus: 201,
     surface: 'businessV1',
     handle: async (ctx, req) => applications.toResponse(await applications.createApplication(ctx, req.body)),
@@ -357,6 +412,7 @@ const businessV1Routes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/continue-url`,
     operationId: 'ApplicationSignUpController_generateContinueUrl',
     summary: 'A signed, expiring URL where the client continues the application ({clickId?} kept for attribution)',
+    body: ContinueBody,
     successStatus: 201,
     surface: 'businessV1',
     handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body),
@@ -366,6 +422,8 @@ const businessV1Routes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/submit`,
     operationId: 'ApplicationController_submit',
     summary: 'Send the application to one of its matched lenders ({lenderId, products}); the lender receives it by webhook',
+    body: SelectedLender,
+    response: ApplicationSubmission,
     successStatus: 201,
     surface: 'businessV1',
     handle: (ctx, req) => submission.submitBusinessApplication(ctx, req.params.applicationId, req.body),
@@ -384,6 +442,7 @@ const businessV1Routes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/pre-selected`,
     operationId: 'ApplicationController_getPreselectedOffers',
     summary: 'Indicative instant offers of the matched products that can offer instantly',
+    response: z.array(PreselectedOffer),
     successStatus: 200,
     surface: 'businessV1',
     handle: async (ctx, req) => withoutNullKeys(await applications.getPreselectedOffers(ctx, req.params.applicationId), OPTIONAL_KEYS.preselectedOffers),
@@ -398,6 +457,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/companies/search/:searchTerm`,
     operationId: 'CompanyController_search',
     summary: 'Companies by name (exact, prefix, then inside the name) or registration number; 10 unless limit (1-100)',
+    query: SearchInput,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => withoutNullKeys(await companies.searchCompanies(ctx, req.params.searchTerm, req.query), OPTIONAL_KEYS.profiles),
@@ -407,6 +467,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/companies/:registrationNumber`,
     operationId: 'CompanyController_get',
     summary: 'One company of the registry as CompanyInformation',
+    query: LookupInput,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => withoutNullKeys(await companies.getCompany(ctx, req.params.registrationNumber, req.query), OPTIONAL_KEYS.profiles),
@@ -425,6 +486,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/auth/refresh-token`,
     operationId: 'AuthController_refreshToken',
     summary: '{ refreshToken } → a new { jwt, refreshToken } (single use)',
+    body: V1RefreshBody,
     successStatus: 200,
     surface: 'public',
     handle: (ctx, req) => tokens.refreshMarketplaceV1(ctx, req.body),
@@ -434,6 +496,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/anonymous`,
     operationId: 'ProfileController_createAnonymous',
     summary: 'Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership',
+    body: AnonymousProfileBody,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => withoutNullKeys(toPublicProfile(await profiles.createAnonymousProfile(ctx, req.body)), OPTIONAL_KEYS.profiles),
@@ -443,6 +506,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/company`,
     operationId: 'ProfileController_patchCompany',
     summary: "Merge CompanyInformation into the profile's",
+    body: CompanyInformationPatch,
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => withoutNullKeys(await profiles.patchCompanyInformation(ctx, req.params.uuid, req.body), OPTIONAL_KEYS.profiles),
@@ -452,6 +516,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/financials`,
     operationId: 'ProfileController_patchFinancials',
     summary: "Merge Financials into the profile's",
+    body: FinancialsPatch,
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => profiles.patchFinancials(ctx, req.params.uuid, req.body),
@@ -480,6 +545,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
     operationId: 'ProfileController_urlSchema',
     summary: 'A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true',
+    query: UrlSchemaQuery,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => {
@@ -492,6 +558,8 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/count`,
     operationId: 'FundingController_countMatches',
     summary: 'How many lender products match the profile (?productTypes= filters)',
+    query: MatchQuery,
+    response: z.number().int(),
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: (ctx, req) => matching.countMatches(ctx, req.params.uuid, req.query),
@@ -501,6 +569,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/results`,
     operationId: 'FundingController_matchResults',
     summary: 'The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)',
+    query: MatchQuery,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
@@ -510,6 +579,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/apply`,
     operationId: 'FundingController_apply',
     summary: "1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key)",
+    body: SelectedLenders,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),
@@ -644,6 +714,7 @@ const lenderApiRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications`,
     operationId: 'LenderApplicationController_list',
     summary: "The calling lender's funding applications (optional ?reference=)",
+    query: ListQuery,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
@@ -671,6 +742,7 @@ const lenderApiRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id/acknowledgement`,
     operationId: 'LenderApplicationController_acknowledge',
     summary: 'Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application',
+    body: Acknowledgement,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body),
@@ -680,6 +752,7 @@ const lenderApiRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id/offer`,
     operationId: 'LenderApplicationController_offer',
     summary: 'An offer with exactly one product object; replaces the current one; 200 the updated application',
+    body: OfferBody,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body),
@@ -689,6 +762,7 @@ const lenderApiRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id/rejection`,
     operationId: 'LenderApplicationController_reject',
     summary: 'Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application',
+    body: Rejection,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body),

@@ -45,6 +45,10 @@ const ConfigSchema = z.object({
    * out again (must exceed WEBHOOK_TIMEOUT_MS).
    */
   JOB_EXPIRY_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+  /** Bearer token guarding /metrics on the main port (Prometheus `authorization`). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Serve /metrics alone on this port instead (no token: keep it private). 0 picks a free port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Let webhooks reach private networks (lenders on a VPN); loopback is allowed in demo only. */
   ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag.default(false),
   /**

@@ -57,6 +57,7 @@ describe('tenant creation errors', () => {
       code: 'CONFLICT',
       detail: 'A tenant with this referenceId already exists',
       errors: [{ pointer: '/referenceId', message: 'is already used by another tenant' }],
+      instance: expect.stringMatching(/^urn:request:/),
     });
     expect(await tenantCount()).toBe(before);
   });

@@ -19,6 +19,8 @@ import { Password } from '../domain/identity/identity-schemas.js';
 import { newPassword } from '../domain/identity/secrets.js';
 import { openDatabase, type Db } from '../infra/database.js';
 import { isUniqueViolation } from '../infra/prisma-errors.js';
+import { ProductInput, storeLenderProduct } from '../domain/lenders/lender-management.js';
+import { PRODUCT_TYPES } from '../domain/matching/matching-engine.js';
 import { rotateSigningKeyFile } from '../infra/signing-keys.js';
 
 type Values = Record<string, string | undefined>;
@@ -39,6 +41,25 @@ class CommandError extends Error {}
 const PROGRAM = 'npm run admin --';
 const ROLES: readonly PlatformRole[] = ['ADMIN', 'MEMBER', 'STAFF'];
 
+/** The product's flags and the field of ProductInput each sets (numbers and booleans parsed from text). */
+const PRODUCT_FLAGS: Record<string, { field: string; kind: 'id' | 'text' | 'number' | 'boolean' }> = {
+  'lender-id': { field: 'lenderId', kind: 'id' },
+  'product-type': { field: 'productType', kind: 'text' },
+  name: { field: 'name', kind: 'text' },
+  'min-amount': { field: 'minAmount', kind: 'number' },
+  'max-amount': { field: 'maxAmount', kind: 'number' },
+  'min-term-months': { field: 'minTermMonths', kind: 'number' },
+  'max-term-months': { field: 'maxTermMonths', kind: 'number' },
+  'annual-rate-min': { field: 'annualRateMin', kind: 'number' },
+  'annual-rate-max': { field: 'annualRateMax', kind: 'number' },
+  'min-trading-months': { field: 'minTradingMonths', kind: 'number' },
+  'min-annual-revenue': { field: 'minAnnualRevenue', kind: 'number' },
+  'min-grade': { field: 'minGrade', kind: 'text' },
+  'arrangement-fee-pct': { field: 'arrangementFeePct', kind: 'number' },
+  'instant-offer': { field: 'instantOffer', kind: 'boolean' },
+  active: { field: 'active', kind: 'boolean' },
+};
+
 const COMMANDS: Record<string, Command> = {
   'create-user': {
     usage: `${PROGRAM} create-user --email E [--password P] [--account-name N] [--name N] [--role ADMIN|MEMBER|STAFF]`,
@@ -49,6 +70,14 @@ const COMMANDS: Record<string, Command> = {
     usage: `${PROGRAM} register-lender --name N --application-url URL [--update-url URL]`,
     flags: ['name', 'application-url', 'update-url'],
     run: registerLenderCommand,
+  },
+  'lender-product': {
+    usage:
+      `${PROGRAM} lender-product --lender-id ID --product-type ${PRODUCT_TYPES.join('|')} --name N --min-amount £ --max-amount £ ` +
+      '--min-term-months M --max-term-months M --annual-rate-min % --annual-rate-max % [--min-trading-months M] [--min-annual-revenue £] ' +
+      '[--min-grade A-F] [--arrangement-fee-pct %] [--instant-offer true|false] [--active true|false]',
+    flags: Object.keys(PRODUCT_FLAGS),
+    run: lenderProduct,
   },
   'lender-credentials': {
     usage: `${PROGRAM} lender-credentials --lender-id ID`,
@@ -101,6 +130,31 @@ async function registerLenderCommand(values: Values): Promise<void> {
     registerLender(db, { environment: config.DEPLOY_ENV, publicUrl: config.PUBLIC_URL, name, applicationUrl, updateUrl }),
   );
   printCredentials(credentials);
+}
+
+/** Creates the lender's product of that type, or replaces its terms; validated by the schema the GraphQL mutation uses. */
+async function lenderProduct(values: Values): Promise<void> {
+  const lenderId = parseLenderId(required(values, 'lender-id'));
+  const input: Record<string, unknown> = {};
+  for (const [flag, { field, kind }] of Object.entries(PRODUCT_FLAGS)) {
+    const value = values[flag];
+    if (value === undefined || kind === 'id') continue;
+    input[field] = kind === 'number' ? parseNumber(value, flag) : kind === 'boolean' ? parseBoolean(value, flag) : value.trim();
+  }
+  const parsed = ProductInput.safeParse(input);
+  if (!parsed.success) {
+    const flagOf = (path: PropertyKey[]) => Object.entries(PRODUCT_FLAGS).find(([, f]) => f.field === path[0])?.[0] ?? String(path[0]);
+    throw new UsageError(parsed.error.issues.map((issue) => `--${flagOf(issue.path)} ${issue.message}`).join('; '));
+  }
+  const config = configuration();
+  const product = await withDatabase(config, async (db) => {
+    const lender = await db.lender.findFirst({ where: { id: lenderId, environment: config.DEPLOY_ENV }, select: { id: true } });
+    if (!lender) throw new CommandError(`no lender with id ${lenderId} in the ${config.DEPLOY_ENV} environment`);
+    await storeLenderProduct(db, lenderId, parsed.data);
+    return db.lenderProduct.findUniqueOrThrow({ where: { lenderId_productType: { lenderId, productType: parsed.data.productType } } });
+  });
+  printResult({ lenderId, productId: product.id, productType: product.productType, name: product.name, active: product.active });
+  notice('A running deployment matches with the product within 30 s (its catalogue refresh).');
 }
 
 async function lenderCredentials(values: Values): Promise<void> {
@@ -185,6 +239,19 @@ function parseLenderId(value: string): number {
   const id = /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new UsageError(`--lender-id must be a lender's numeric id, not "${value}"`);
   return id;
+}
+
+function parseNumber(value: string, flag: string): number {
+  const text = value.trim();
+  const number = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(number)) throw new UsageError(`--${flag} must be a number, not "${value}"`);
+  return number;
+}
+
+function parseBoolean(value: string, flag: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (text !== 'true' && text !== 'false') throw new UsageError(`--${flag} must be true or false, not "${value}"`);
+  return text === 'true';
 }
 
 function duplicateEmail(email: string, environment?: string): CommandError {

@@ -6,16 +6,22 @@ import type { EventBus, EventTopics } from '../domain/events.js';
 
 export interface EventBusHandle {
   bus: EventBus;
+  /** For readiness: 'in-process' in memory, 'ready' once Redis answers a PING (throws otherwise). */
+  ping(): Promise<string>;
   close(): Promise<void>;
 }
 
 export function createEventBus(redisUrl?: string): EventBusHandle {
-  if (!redisUrl) return { bus: createPubSub<EventTopics>(), close: async () => {} };
+  if (!redisUrl) return { bus: createPubSub<EventTopics>(), ping: async () => 'in-process', close: async () => {} };
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
   return {
     bus: createPubSub<EventTopics>({ eventTarget }),
+    async ping() {
+      await publishClient.ping();
+      return 'ready';
+    },
     async close() {
       publishClient.disconnect();
       subscribeClient.disconnect();

@@ -7,6 +7,7 @@
 import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
+import { currentRequestId } from '../http/request-id.js';
 
 export interface EnqueueOptions {
   /** Enqueue as part of this transaction. */
@@ -53,7 +54,9 @@ export async function startJobQueue(
     boss,
     async enqueue(queue, data, enqueueOptions = {}) {
       const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : undefined;
-      await boss.send(queue, data, { ...(db ? { db } : {}), ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}) });
+      // The job remembers the request that caused it, so its attempts log under the same id.
+      const requestId = currentRequestId();
+      await boss.send(queue, requestId ? { ...data, requestId } : data, { ...(db ? { db } : {}), ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}) });
     },
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -1,5 +1,6 @@
 /** Structured logging (pino). Credentials are redacted wherever they appear in a logged object. */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentRequestId } from '../http/request-id.js';
 
 export type { Logger };
 
@@ -20,8 +21,19 @@ export const REDACTED_PATHS = [
   'headers["x-api-key"]',
 ];
 
-export function createLogger(level: string, name = 'funding-gateway'): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/** `destination` defaults to stdout (tests capture lines with their own). */
+export function createLogger(level: string, name = 'funding-gateway', destination?: DestinationStream): Logger {
+  const options = {
+    name,
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // Every line written while a request (or a job it enqueued) is handled names that request.
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** API keys (fgk_…) appear in some paths (the Marketplace V1 move target): a logged path never carries one. */

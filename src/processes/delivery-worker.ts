@@ -7,6 +7,8 @@ import { QUEUES } from '../infra/job-queue.js';
 import { startJobLeases } from '../infra/job-leases.js';
 import { attemptDelivery } from '../domain/webhooks/webhook-delivery.js';
 import type { Runtime } from './runtime.js';
+import { withRequestId } from '../http/request-id.js';
+import { measureDeliveryAttempt } from '../infra/metrics.js';
 
 export interface DeliveryWorker {
   stop(): Promise<void>;
@@ -20,7 +22,7 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
   // Jobs left running by a worker that died are handed out again at once (see job-leases.ts).
   const leases = await startJobLeases(runtime.database.connectionString, boss, QUEUES.webhookDelivery, runtime.logger);
   let workerId = '';
-  workerId = await boss.work<{ deliveryId: string }>(
+  workerId = await boss.work<{ deliveryId: string; requestId?: string }>(
     QUEUES.webhookDelivery,
     { batchSize: DELIVERY_BATCH_SIZE, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
     async (jobs) => {
@@ -29,8 +31,11 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
       try {
         await Promise.all(
           jobs.map(async (job) => {
-            const outcome = await attemptDelivery(runtime.contextFor(), job.data.deliveryId);
-            runtime.logger.debug({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
+            // The attempt logs under the id of the request that caused the delivery.
+            await withRequestId(job.data.requestId, async () => {
+              const outcome = await measureDeliveryAttempt(() => attemptDelivery(runtime.contextFor(), job.data.deliveryId));
+              runtime.logger.info({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
+            });
           }),
         );
       } finally {

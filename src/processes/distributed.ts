@@ -78,9 +78,11 @@ async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-for (const { name, port } of services) {
+for (const [index, { name, port }] of services.entries()) {
+  // Each process serves its own metrics: on its own METRICS_PORT when one is configured.
+  const metricsPort = config.METRICS_PORT === undefined ? {} : { METRICS_PORT: String(config.METRICS_PORT + index) };
   const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry, name], {
-    env: { ...process.env, ...sharedEnv, PORT: String(port) },
+    env: { ...process.env, ...sharedEnv, ...metricsPort, PORT: String(port) },
     stdio: 'inherit',
   });
   children.push(child);

@@ -7,6 +7,7 @@ import type { Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { connectionHeaders } from '../http/connection-headers.js';
 import { forwardedCredentials } from '../../gateway/gateway-runtime.js';
+import { liveSubscriptions } from '../infra/metrics.js';
 
 export interface MountedGateway {
   close(): Promise<void>;
@@ -15,12 +16,30 @@ export interface MountedGateway {
 export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime): MountedGateway {
   app.use(gateway.graphqlEndpoint, gateway);
   const wss = new WebSocketServer({ server, path: gateway.graphqlEndpoint });
+  const options = getGraphQLWSOptions(gateway, (ctx) => {
+    const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);
+    // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
+    return { headers, credentials: forwardedCredentials(headers) };
+  });
+  // Live: from the moment an operation answers with a stream until it completes (client, server or socket close).
+  const live = new WeakMap<object, Set<string>>();
   const ws = useServer(
-    getGraphQLWSOptions(gateway, (ctx) => {
-      const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);
-      // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
-      return { headers, credentials: forwardedCredentials(headers) };
-    }),
+    {
+      ...options,
+      onOperation: async (ctx, id, payload, args, result) => {
+        const replaced = await options.onOperation?.(ctx, id, payload, args, result);
+        if (Symbol.asyncIterator in Object(replaced ?? result)) {
+          if (!live.has(ctx)) live.set(ctx, new Set());
+          live.get(ctx)!.add(id);
+          liveSubscriptions.inc();
+        }
+        return replaced;
+      },
+      onComplete: async (ctx, id, payload) => {
+        if (live.get(ctx)?.delete(id)) liveSubscriptions.dec();
+        await options.onComplete?.(ctx, id, payload);
+      },
+    },
     wss,
   );
   return {

@@ -6,15 +6,20 @@ import { healthRouter } from '../http/health.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
+import type { Logger } from '../infra/logger.js';
+import { mountMetrics, observeRequests, type MetricsConfig } from '../http/observability.js';
 
 export async function startRemoteGatewayServer(
   urls: Record<SubgraphName, string>,
   port: number,
   host: string,
+  observability?: { logger: Logger; metrics: MetricsConfig },
 ): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
+  if (observability) observeRequests(app, observability.logger);
+  const metricsServer = observability ? await mountMetrics(app, observability.metrics) : undefined;
   // The gateway holds no data: it is ready when every subgraph answers its own /health.
   app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
   const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }));
@@ -24,6 +29,7 @@ export async function startRemoteGatewayServer(
     async close() {
       await mounted.close();
       await closeServer(server);
+      await metricsServer?.close();
     },
   };
 }

@@ -1,7 +1,9 @@
 /** Distributed mode: the REST adapter as its own process, calling the domain services directly. */
 import http from 'node:http';
 import express from 'express';
-import { databaseReadiness, healthRouter } from '../http/health.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
+import { mountMetrics, observeRequests } from '../http/observability.js';
+import { apiDocsRouter } from '../../rest-adapter/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import type { Runtime } from './runtime.js';
 import { webRouter } from '../web/web-router.js';
@@ -11,12 +13,21 @@ import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adap
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
-  app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma)));
+  observeRequests(app, runtime.logger);
+  const metricsServer = await mountMetrics(app, runtime.config);
+  app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
+  app.use(apiDocsRouter());
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);
-  return { url, close: () => closeServer(server) };
+  return {
+    url,
+    async close() {
+      await closeServer(server);
+      await metricsServer?.close();
+    },
+  };
 }

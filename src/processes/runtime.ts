@@ -13,7 +13,8 @@ import { createLoginThrottle } from '../domain/identity/login-throttle.js';
 import { TokenAuthority } from '../domain/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
-import { openDatabase, type Database } from '../infra/database.js';
+import { openDatabase, poolOf, type Database } from '../infra/database.js';
+import { instrumentDatabase } from '../infra/metrics.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { createLogger, type Logger } from '../infra/logger.js';
@@ -56,6 +57,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     migrate: prepare,
     log: (msg) => logger.info(msg),
   });
+  instrumentDatabase(database.prisma, poolOf(database.prisma));
   if (prepare && config.SEED_DEMO_DATA) {
     await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));
   }

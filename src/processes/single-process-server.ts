@@ -13,14 +13,19 @@ import { dashboardRouter } from '../web/dashboard-router.js';
 import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
 import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
-import { databaseReadiness, healthRouter } from '../http/health.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
+import { mountMetrics, observeRequests } from '../http/observability.js';
+import { apiDocsRouter } from '../../rest-adapter/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 
 export async function startSingleProcessServer(runtime: Runtime, port = runtime.config.PORT): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
-  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma)));
+  observeRequests(app, runtime.logger);
+  const metricsServer = await mountMetrics(app, runtime.config);
+  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
+  app.use(apiDocsRouter());
   const gateway = await createGateway({ mode: 'in-process', contextFor: (request) => runtime.contextForRequest(request.headers) });
   const mounted = mountGateway(app, server, gateway);
   app.use(identityProviderRouter(runtime));
@@ -36,6 +41,7 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
       await worker.stop();
       await mounted.close();
       await closeServer(server);
+      await metricsServer?.close();
     },
   };
 }

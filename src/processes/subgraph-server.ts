@@ -8,7 +8,8 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { ServiceContext } from '../domain/context.js';
 import { connectionHeaders } from '../http/connection-headers.js';
-import { databaseReadiness, healthRouter } from '../http/health.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
+import { mountMetrics, observeRequests } from '../http/observability.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import type { Runtime } from './runtime.js';
 import { buildSubgraphSchemas, type SubgraphName } from '../../subgraphs/index.js';
@@ -28,7 +29,9 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
   });
   await apollo.start();
-  app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma)));
+  observeRequests(app, runtime.logger);
+  const metricsServer = await mountMetrics(app, runtime.config);
+  app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: ({ req }) => runtime.contextForRequest(req.headers) }));
   const url = await listen(server, port, runtime.config.HOST);
   return {
@@ -37,6 +40,7 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
       await ws.dispose();
       await apollo.stop();
       await closeServer(server);
+      await metricsServer?.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 /** Distributed mode: the webhook delivery worker as its own process, with /health on PORT. */
 import http from 'node:http';
 import express from 'express';
-import { databaseReadiness, healthRouter } from '../http/health.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
+import { mountMetrics, observeRequests } from '../http/observability.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import type { Runtime } from './runtime.js';
@@ -10,7 +11,9 @@ export async function startWorkerServer(runtime: Runtime, port: number): Promise
   const worker = await startDeliveryWorker(runtime);
   const app = express();
   app.disable('x-powered-by');
-  app.use(healthRouter('worker', databaseReadiness(runtime.database.prisma)));
+  observeRequests(app, runtime.logger);
+  const metricsServer = await mountMetrics(app, runtime.config);
+  app.use(healthRouter('worker', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);
   return {
@@ -18,6 +21,7 @@ export async function startWorkerServer(runtime: Runtime, port: number): Promise
     async close() {
       await worker.stop();
       await closeServer(server);
+      await metricsServer?.close();
     },
   };
 }

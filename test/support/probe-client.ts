@@ -7,6 +7,7 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { graphql, subscribe, type GraphQLResponse } from './graphql-client.js';
+import { contractFetch } from './openapi-contract.js';
 
 export interface Outcome {
   status: number;
@@ -25,7 +26,7 @@ export interface RestRequestSpec {
 
 export async function restOutcome(baseUrl: string, spec: RestRequestSpec): Promise<Outcome> {
   const multipart = spec.body instanceof FormData;
-  const res = await fetch(`${baseUrl}${spec.path}`, {
+  const res = await contractFetch(`${baseUrl}${spec.path}`, {
     method: spec.method.toUpperCase(),
     redirect: 'manual',
     headers: { ...(spec.body !== undefined && !multipart ? { 'content-type': 'application/json' } : {}), ...spec.headers },

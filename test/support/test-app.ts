@@ -1,11 +1,13 @@
 /** Starts the whole system in single-process mode on an isolated database and a free port. */
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/context.js';
+import type { Logger } from '../../src/infra/logger.js';
 import { startSingleProcessServer } from '../../src/processes/single-process-server.js';
 import { startRuntime, type Runtime } from '../../src/processes/runtime.js';
 import { generateSigningJwk } from '../../src/infra/signing-keys.js';
 import { freePort } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { contractFetch } from './openapi-contract.js';
 
 let sharedKeys: Promise<string> | undefined;
 /** One generated key set per test file (as a deployment would configure one). */
@@ -21,7 +23,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { config?: Partial<AppConfig>; clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(options: { config?: Partial<AppConfig>; clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   // The port is chosen first because the public URL is the token issuer that clients verify.
   const port = await freePort();
@@ -39,7 +41,7 @@ export async function startTestApp(options: { config?: Partial<AppConfig>; clock
       ...options.config,
     },
   );
-  const runtime = await startRuntime(config, { clock: options.clock });
+  const runtime = await startRuntime(config, { clock: options.clock, logger: options.logger });
   const server = await startSingleProcessServer(runtime);
   return {
     url: server.url,
@@ -54,7 +56,7 @@ export async function startTestApp(options: { config?: Partial<AppConfig>; clock
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
+  return contractFetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),

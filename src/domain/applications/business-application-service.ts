@@ -77,7 +77,7 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
   return toRecord(row);
 }
 
-const ContinueBody = z.strictObject({ clickId: z.string().trim().min(1).max(255).optional() });
+export const ContinueBody = z.strictObject({ clickId: z.string().trim().min(1).max(255).optional() });
 
 const continueSubject = (id: string) => `application:${id}`;
 export const continuePagePath = (id: string) => `/app/applications/${id}/continue`;

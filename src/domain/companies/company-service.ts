@@ -15,13 +15,13 @@ export type { CompanyInformationDto } from './company-information.js';
 export const COUNTRY_CODES = ['GB', 'ZA'] as const;
 const CountryCode = z.enum(COUNTRY_CODES, { message: 'must be GB or ZA' }).default('GB');
 
-const SearchInput = z.object({
+export const SearchInput = z.object({
   searchTerm: z.string().trim().min(1, 'must not be empty').max(160, 'must be at most 160 characters'),
   countryCode: CountryCode,
   limit: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
 });
 
-const LookupInput = z.object({
+export const LookupInput = z.object({
   registrationNumber: z.string().trim().min(1, 'must not be empty').max(40),
   countryCode: CountryCode,
 });

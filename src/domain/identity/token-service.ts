@@ -74,8 +74,8 @@ export async function authorizeMarketplaceV1(ctx: ServiceContext, apiKey: unknow
   return marketplaceV1Pair(ctx, key);
 }
 
-const V1RefreshBody = z.strictObject({ refreshToken: RefreshTokenString });
-const PlatformRefreshBody = z
+export const V1RefreshBody = z.strictObject({ refreshToken: RefreshTokenString });
+export const PlatformRefreshBody = z
   .strictObject({ refresh_token: RefreshTokenString.optional(), refreshToken: RefreshTokenString.optional() })
   .refine((b) => (b.refresh_token ?? b.refreshToken) !== undefined, { message: 'is required', path: ['refresh_token'] });
 

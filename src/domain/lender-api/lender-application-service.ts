@@ -69,7 +69,7 @@ export function toDocument(row: ApplicationRow): FundingApplicationDocument {
   };
 }
 
-const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
+export const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
 
 /** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
 export async function listLenderApplications(ctx: ServiceContext, query: unknown): Promise<FundingApplicationDocument[]> {
@@ -89,11 +89,11 @@ export async function getLenderApplication(ctx: ServiceContext, id: unknown): Pr
   return toDocument(await findVisibleLenderApplication(ctx, actor, id));
 }
 
-const Acknowledgement = z
+export const Acknowledgement = z
   .strictObject({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional(), comment: z.string().trim().min(1, 'must not be empty').max(4000).optional() })
   .refine((b) => b.reference !== undefined || b.comment !== undefined, { message: 'must carry a reference, a comment, or both', path: [] });
 
-const Rejection = z.strictObject({
+export const Rejection = z.strictObject({
   reason: z.string({ message: 'is required' }).trim().min(1, 'must not be empty').max(100),
   comment: z.string().trim().max(4000).optional(),
   reference: z.string().trim().min(1).max(255).optional(),

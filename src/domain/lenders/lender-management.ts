@@ -8,6 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
+import type { Db } from '../../infra/database.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { invalidateProductCatalogue } from '../matching/product-catalogue.js';
 import { PRODUCT_TYPES } from '../matching/matching-engine.js';
@@ -115,9 +116,20 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
   requireAccess(ctx, 'lenders.manage');
   await findLender(ctx, lenderId);
   const body = parseInput(ProductInput, input);
+  await storeLenderProduct(ctx.db, lenderId, body);
+  invalidateProductCatalogue(ctx.db);
+  ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
+  return findLender(ctx, lenderId);
+}
+
+/**
+ * Internal: creates or replaces a lender's product of a validated body (the admin CLI's
+ * `lender-product`, which has no caller to check, and saveLenderProduct above).
+ */
+export async function storeLenderProduct(db: Db, lenderId: number, body: z.output<typeof ProductInput>): Promise<void> {
   const data = { ...body, requirements: body.requirements as Prisma.InputJsonValue };
   try {
-    await ctx.db.lenderProduct.upsert({
+    await db.lenderProduct.upsert({
       where: { lenderId_productType: { lenderId, productType: body.productType } },
       create: { lenderId, ...data },
       update: data,
@@ -126,7 +138,4 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
     if (isUniqueViolation(err)) throw AppError.conflict('The lender changed at the same time; retry');
     throw err;
   }
-  invalidateProductCatalogue(ctx.db);
-  ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
-  return findLender(ctx, lenderId);
 }

@@ -13,7 +13,7 @@ import { PRODUCT_TYPES } from './matching-engine.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
 
-const MatchQuery = z.object({
+export const MatchQuery = z.object({
   productTypes: z.preprocess(asList, z.array(z.enum(PRODUCT_TYPES, { message: `must be one of ${PRODUCT_TYPES.join(', ')}` })).optional()),
   explain: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
 });

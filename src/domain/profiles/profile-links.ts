@@ -17,7 +17,7 @@ import { findVisibleProfileId } from './profile-visibility.js';
 export const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
 export const URL_SCHEMA_TYPES = ['funding-search'] as const;
 
-const UrlSchemaQuery = z.object({
+export const UrlSchemaQuery = z.object({
   type: z.enum(URL_SCHEMA_TYPES, { message: `must be one of ${URL_SCHEMA_TYPES.join(', ')}` }),
   redirect: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
 });

@@ -6,6 +6,7 @@
  * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
+import { currentRequestId } from '../../http/request-id.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { QUEUES } from '../../infra/job-queue.js';
 import type { ServiceContext } from '../context.js';
@@ -79,7 +80,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
       body,
       redirect: 'manual',
       signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...signature },
+      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
     });
     statusCode = res.status;
     await res.body?.cancel();
@@ -182,4 +183,10 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
   });
   return toDeliveryDto(row);
+}
+
+/** The lender sees the id of the request that caused the delivery, to quote it to us. */
+function requestIdHeader(): Record<string, string> {
+  const id = currentRequestId();
+  return id ? { 'x-request-id': id } : {};
 }

@@ -1,0 +1,50 @@
+/**
+ * The reference page at /docs: Scalar's renderer served from our own assets renders the generated
+ * document in Debian's Chromium with the network limited to this server (offline), lists every
+ * surface, and has no serious accessibility violations.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SURFACE_TAGS } from '../rest-adapter/openapi-document.js';
+import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('GET /docs', () => {
+  it('renders the reference offline with every surface listed, and no serious accessibility violations', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    // Anything not from this server is refused and remembered: the page must not need it.
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(app.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      foreign.push(url);
+      return route.abort();
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(String(err)));
+    const res = await page.goto(`${app.url}/docs`);
+    expect(res?.status()).toBe(200);
+    for (const surface of ['platform', 'marketplaceV2', 'businessV1', 'marketplaceV1', 'lenderApi'] as const) {
+      await expect.poll(() => page.getByText(SURFACE_TAGS[surface].name, { exact: true }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    }
+    // An operation of each surface is named on the page.
+    await expect.poll(() => page.getByText('Create a tenant (onboarding step 4)').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(pageErrors).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The OpenAPI document: served at /openapi.json, valid OpenAPI 3.1 (Redocly's linter, as CI runs
+ * it), describing every route of the route table, and honoured by the server (contract checks of
+ * real responses; the shared test clients check every response the suite receives the same way).
+ */
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiPath } from '../rest-adapter/openapi-document.js';
+import { ROUTES } from '../rest-adapter/route-table.js';
+import { contractViolation } from './support/openapi-contract.js';
+import { bearer, signUpIntegrator } from './support/identities.js';
+import { restClient } from './support/rest-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+type Document = { openapi: string; paths: Record<string, Record<string, { operationId: string; tags: string[]; security: unknown[] }>>; tags: Array<{ name: string }> };
+
+let app: TestApp;
+let document: Document;
+let served: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const res = await fetch(`${app.url}/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  served = await res.text();
+  document = JSON.parse(served) as Document;
+});
+afterAll(() => app?.close());
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (Redocly lint, no errors)', async () => {
+    expect(document.openapi).toMatch(/^3\.1\./);
+    const config = await createConfig({ extends: ['minimal'] });
+    const problems = await lintFromString({ source: served, absoluteRef: 'openapi.json', config });
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
+  });
+
+  it('describes every route of the route table, with its operation id and surface', () => {
+    for (const route of ROUTES) {
+      const operation = document.paths[openApiPath(route.path)]?.[route.method];
+      expect(operation, `${route.method.toUpperCase()} ${route.path}`).toBeDefined();
+      expect(operation!.operationId).toBe(route.operationId);
+    }
+    const documented = Object.values(document.paths).flatMap((methods) => Object.keys(methods)).length;
+    expect(documented).toBe(ROUTES.length);
+    expect(document.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['Platform V1', 'Marketplace V1', 'Marketplace V2', 'Business V1', 'Lender Application API']));
+  });
+
+  it('names the security of each surface: bearer tokens, X-API-Key, api_key and the lender OAuth password grant', () => {
+    const doc = JSON.parse(served) as { components: { securitySchemes: Record<string, { type: string; flows?: { password?: { tokenUrl: string } } }> } };
+    expect(doc.components.securitySchemes.lenderOAuth!.flows!.password!.tokenUrl).toBe('/oauth/token');
+    expect(document.paths['/api/platform/v1/auth/token']!.post!.security).toEqual([{ apiKey: [] }]);
+    expect(document.paths['/api/platform/v1/funding/applications']!.get!.security).toEqual([{ lenderOAuth: [] }]);
+    expect(document.paths['/api/marketplace/v1/profiles/{uuid}']!.get!.security).toEqual([{ marketplaceV1Bearer: [] }]);
+  });
+});
+
+describe('contract checks', () => {
+  it('accept the real answers of the server and refuse a body that breaks the document', async () => {
+    const res = await fetch(`${app.url}/api/platform/v1/tenants`, { headers: { authorization: 'Bearer nonsense' } });
+    const text = await res.text();
+    expect(res.status).toBe(401);
+    expect(contractViolation('GET', res.url, res.status, res.headers.get('content-type'), text)).toBeUndefined();
+    // The same problem without its required `code` is outside the contract.
+    const broken = JSON.stringify({ ...JSON.parse(text), code: undefined });
+    expect(contractViolation('GET', res.url, res.status, res.headers.get('content-type'), broken)?.message).toMatch(/code/);
+    // A status the operation does not declare is refused too.
+    expect(contractViolation('GET', res.url, 299, 'application/json', '{}')?.message).toMatch(/not declared/);
+  });
+});
+
+describe('the typed client generated from the document', () => {
+  it('creates, lists, reads and renames a tenant with compile-time checked paths and bodies', async () => {
+    const me = await signUpIntegrator(app);
+    const api = restClient(app.url, bearer(me.platformToken));
+    const created = await api.POST('/api/platform/v1/tenants', { body: { referenceId: 'typed-client-1' } });
+    expect(created.response.status).toBe(201);
+    const tenantId: string = created.data!.id;
+    const page = await api.GET('/api/platform/v1/tenants', { params: { query: { offset: 0, limit: 10 } } });
+    expect(page.data!.data.map((t) => t.referenceId)).toContain('typed-client-1');
+    expect(page.data!.meta.total).toBeGreaterThanOrEqual(1);
+    const renamed = await api.PATCH('/api/platform/v1/tenants/{tenantId}', { params: { path: { tenantId } }, body: { referenceId: 'typed-client-2' } });
+    expect(renamed.data).toMatchObject({ id: tenantId, referenceId: 'typed-client-2' });
+    const missing = await api.GET('/api/platform/v1/tenants/{tenantId}', { params: { path: { tenantId: '00000000-0000-4000-8000-000000000000' } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
