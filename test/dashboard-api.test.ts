@@ -100,10 +100,13 @@ describe('Query.lenderApplicationBoard', () => {
     expect(since.data!.lenderApplicationBoard[0]).toMatchObject({ status: 'Acknowledged' });
   });
 
-  it('refuses a malformed updatedSince naming the field (400)', async () => {
+  it('refuses a malformed updatedSince or an unknown status naming the field (400)', async () => {
     const res = await board(staff, { updatedSince: 'yesterday' });
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
     expect(JSON.stringify(res.errors?.[0]?.extensions?.fields)).toContain('updatedSince');
+    const status = await board(staff, { status: 'Sunk' });
+    expect(status.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(JSON.stringify(status.errors?.[0]?.extensions?.fields)).toContain('status');
   });
 
   it('is refused to other token kinds (403) and without a token (401)', async () => {

@@ -70,6 +70,8 @@ async function attempt(action: () => Promise<void>, done?: string): Promise<void
   } catch (err) {
     state.problem = err instanceof Error ? err : new Error(String(err));
     state.notice = '';
+    // An expired or revoked login ends the session: the user signs in again.
+    if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') endSession();
   }
   update();
 }

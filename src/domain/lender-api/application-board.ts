@@ -10,12 +10,13 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
+import { APPLICATION_STATUSES } from './application-status.js';
 import { findVisibleLenderApplication, lenderApplicationScope } from './lender-application-visibility.js';
 
 const BOARD_LIMIT = 200;
 
 export const BoardFilter = z.strictObject({
-  status: z.string().trim().min(1, 'must not be empty').max(60).optional(),
+  status: z.enum(APPLICATION_STATUSES, { message: `must be one of ${APPLICATION_STATUSES.join(', ')}` }).optional(),
   lenderId: z.number().int().positive().optional(),
   applicationId: z.number().int().positive().optional(),
   updatedSince: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
