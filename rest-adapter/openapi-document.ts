@@ -148,11 +148,12 @@ function queryParameters(route: RouteDefinition, components: Record<string, Json
 
 function successResponse(route: RouteDefinition): JsonObject {
   if (route.successStatus === 204) return { description: 'Done; no body' };
-  if (route.operationId === 'LenderDocumentController_get') {
-    return { description: 'The document, with its type, name (Content-Disposition) and SHA-256 (Digest)', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+  if (route.download) {
+    const file = { schema: { type: 'string', format: 'binary' } };
+    return { description: 'The file, with its name (Content-Disposition) and SHA-256 (Digest)', content: Object.fromEntries(route.download.map((type) => [type, file])) };
   }
   const schema = route.response ? ref(componentName(route, 'Response')) : {};
-  return { description: route.response ? 'Success' : 'Success (a JSON value; its schema is not declared yet)', content: { 'application/json': { schema } } };
+  return { description: route.response ? 'Success' : 'Success (a JSON value)', content: { 'application/json': { schema } } };
 }
 
 function requestBody(route: RouteDefinition): JsonObject | undefined {
@@ -163,11 +164,6 @@ function requestBody(route: RouteDefinition): JsonObject | undefined {
     };
   }
   if (route.body || route.jsonSchemaBody) return { required: true, content: { 'application/json': { schema: ref(componentName(route, 'Body')) } } };
-  if (route.method === 'put' || route.method === 'patch' || route.path.endsWith('/answers')) {
-    if (route.path.includes('/questionnaires/')) {
-      return { required: true, description: "The answers: the questionnaire's JSON Schema (GET …/json-schema) validates them", content: { 'application/json': { schema: { type: 'object' } } } };
-    }
-  }
   return undefined;
 }
 
@@ -195,7 +191,7 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
     ...(body ? { requestBody: body } : {}),
     responses: {
       [String(route.successStatus)]: successResponse(route),
-      ...(route.operationId === 'ProfileController_urlSchema' ? { '302': { description: 'redirect=true: to the funding-search page' } } : {}),
+      ...(route.redirects ? { '302': { description: 'A redirect (Location) instead of the body, when asked for' } } : {}),
       ...Object.fromEntries(Object.entries(ERROR_STATUSES).map(([status, description]) => [status, { description, content: problem }])),
       default: { description: 'Any other failure, as problem details', content: problem },
     },

@@ -3,6 +3,8 @@
  * nullable, so a client typed against them must never meet a null. GraphQL returns the same domain
  * records, where these fields are declared nullable, unchanged.
  */
+import { z } from 'zod';
+
 
 /** Removes, at any depth, every property named in `keys` whose value is null. */
 export function withoutNullKeys<T>(value: T, keys: ReadonlySet<string>): T {
@@ -13,6 +15,19 @@ export function withoutNullKeys<T>(value: T, keys: ReadonlySet<string>): T {
       .filter(([key, v]) => !(v === null && keys.has(key)))
       .map(([key, v]) => [key, withoutNullKeys(v, keys)]),
   ) as T;
+}
+
+/**
+ * The REST form of an object schema whose `keys` withoutNullKeys drops: each of them optional and
+ * never null (for the OpenAPI document, which must describe the body as REST sends it).
+ */
+export function withOptionalKeys(schema: z.ZodObject, keys: ReadonlySet<string>): z.ZodObject {
+  const relaxed = Object.fromEntries(
+    Object.entries(schema.shape)
+      .filter(([key]) => keys.has(key))
+      .map(([key, field]) => [key, (field instanceof z.ZodNullable ? (field.unwrap() as z.ZodType) : (field as z.ZodType)).optional()]),
+  );
+  return schema.extend(relaxed);
 }
 
 /** Which keys each kind of body leaves out when they have no value. */

@@ -44,7 +44,7 @@ import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch, TenantP
 import { CURRENCY_SCHEMA, type JsonSchema } from '../src/domain/questionnaires/answer-schema.js';
 import { CreateTenantBody, PageQuery, TenantDto, UpdateTenantBody } from '../src/domain/tenants/tenant-schemas.js';
 import { linkedPageOf, pageWithLinks } from './pagination.js';
-import { OPTIONAL_KEYS, withoutNullKeys } from './rest-bodies.js';
+import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from './rest-bodies.js';
 
 export const BASES = {
   marketplaceV1: '/api/marketplace/v1',
@@ -89,6 +89,10 @@ export interface RouteDefinition {
   /** A body validated by a JSON Schema rather than zod (the answer variants). */
   jsonSchemaBody?: () => JsonSchema;
   response?: z.ZodType;
+  /** The answer is a file (FileDownload) of one of these content types, not JSON. */
+  download?: readonly string[];
+  /** The route may answer 302 (Redirect). */
+  redirects?: true;
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
@@ -112,6 +116,11 @@ function businessApplicationBodySchema(): JsonSchema {
     }),
     $defs: { Currency: CURRENCY_SCHEMA },
   };
+}
+
+/** Answers: each questionnaire has its own schema, served at …/json-schema and validated against there. */
+function answersBodySchema(): JsonSchema {
+  return { type: 'object', description: "The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them" };
 }
 
 function header(req: RestRequest, name: string): string | undefined {
@@ -442,7 +451,7 @@ const businessV1Routes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/pre-selected`,
     operationId: 'ApplicationController_getPreselectedOffers',
     summary: 'Indicative instant offers of the matched products that can offer instantly',
-    response: z.array(PreselectedOffer),
+    response: z.array(withOptionalKeys(PreselectedOffer, OPTIONAL_KEYS.preselectedOffers)),
     successStatus: 200,
     surface: 'businessV1',
     handle: async (ctx, req) => withoutNullKeys(await applications.getPreselectedOffers(ctx, req.params.applicationId), OPTIONAL_KEYS.preselectedOffers),
@@ -546,6 +555,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     operationId: 'ProfileController_urlSchema',
     summary: 'A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true',
     query: UrlSchemaQuery,
+    redirects: true,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => {
@@ -675,6 +685,7 @@ const questionnaireRoutes: RouteDefinition[] = [
     path: answersPath,
     operationId: 'AnswerController_put',
     summary: 'All answers (every required one); they land in the profile',
+    jsonSchemaBody: answersBodySchema,
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.putAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.body),
@@ -684,6 +695,7 @@ const questionnaireRoutes: RouteDefinition[] = [
     path: answersPath,
     operationId: 'AnswerController_patch',
     summary: 'Some answers, merged into the stored ones',
+    jsonSchemaBody: answersBodySchema,
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.patchAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.body),
@@ -733,6 +745,7 @@ const lenderApiRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/v1/funding/search/:id/document/:documentId`,
     operationId: 'LenderDocumentController_get',
     summary: 'A document attached to the lender’s application, with its content type and name',
+    download: documents.DOCUMENT_CONTENT_TYPES,
     successStatus: 200,
     surface: 'lenderApi',
     handle: async (ctx, req) => new FileDownload(await documents.lenderDocument(ctx, req.params.id, req.params.documentId)),

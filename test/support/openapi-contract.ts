@@ -21,11 +21,13 @@ function contract() {
   ajv.addSchema({ $id: DOCUMENT_ID, components: document.components });
   const matchers = Object.entries(document.paths)
     // Literal segments first (e.g. /applications/validate-continue-url before /applications/{id}/…).
-    .sort(([a], [b]) => (b.match(/\{/g)?.length ?? 0) === (a.match(/\{/g)?.length ?? 0) ? 0 : (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
-    .map(([path, methods]) => ({ pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[A-Za-z]+\\?\}/g, '[^/]+')}$`), path, methods }));
+    .sort(([a], [b]) => parameterCount(a) - parameterCount(b))
+    .map(([path, methods]) => ({ pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[A-Za-z]+\}/g, '[^/]+')}$`), path, methods }));
   compiled = { document, ajv, matchers };
   return compiled;
 }
+
+const parameterCount = (path: string) => path.split('{').length - 1;
 
 const validators = new Map<string, ValidateFunction>();
 const DOCUMENT_ID = 'https://funding-gateway.invalid/openapi.json';

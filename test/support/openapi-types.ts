@@ -2633,36 +2633,6 @@ export interface components {
         ApplicationController_submitResponse: {
             applications: components["schemas"]["SubmittedApplication"][];
         };
-        /** @description A pre-selected instant offer (spec 2.6): exactly one product object is set */
-        PreselectedOffer: {
-            id: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @constant */
-            status: "PRE_SELECTED";
-            /** @constant */
-            type: "INSTANT_OFFER";
-            /** @constant */
-            isPreselected: true;
-            /** @description The product type (spec 2.3) */
-            productType: string;
-            applicationUrl: string | null;
-            /** Format: uuid */
-            profileUuid: string;
-            reference: string;
-            publicComment: string;
-            securityRequired: ("DEBENTURE" | "PERSONAL_GUARANTEE" | "PROPERTY" | "UNSECURED")[];
-            /** Format: date-time */
-            expiryDate: string;
-            termLoan?: components["schemas"]["PreselectedTermLoan"];
-            assetFinance?: components["schemas"]["PreselectedAssetFinance"];
-            merchantCashAdvance?: components["schemas"]["PreselectedMerchantCashAdvance"];
-            invoiceFinance?: components["schemas"]["PreselectedInvoiceFinance"];
-            tradeFinance?: components["schemas"]["PreselectedTradeFinance"];
-            commercialProperty?: components["schemas"]["PreselectedCommercialProperty"];
-        };
         PreselectedTermLoan: {
             maximumAmount: number;
             minimumAmount: number;
@@ -2793,7 +2763,35 @@ export interface components {
             exitFee: number;
             propertyChargeAddress?: string;
         };
-        ApplicationController_getPreselectedOffersResponse: components["schemas"]["PreselectedOffer"][];
+        ApplicationController_getPreselectedOffersResponse: {
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @constant */
+            status: "PRE_SELECTED";
+            /** @constant */
+            type: "INSTANT_OFFER";
+            /** @constant */
+            isPreselected: true;
+            /** @description The product type (spec 2.3) */
+            productType: string;
+            applicationUrl?: string;
+            /** Format: uuid */
+            profileUuid: string;
+            reference: string;
+            publicComment: string;
+            securityRequired: ("DEBENTURE" | "PERSONAL_GUARANTEE" | "PROPERTY" | "UNSECURED")[];
+            /** Format: date-time */
+            expiryDate: string;
+            termLoan?: components["schemas"]["PreselectedTermLoan"];
+            assetFinance?: components["schemas"]["PreselectedAssetFinance"];
+            merchantCashAdvance?: components["schemas"]["PreselectedMerchantCashAdvance"];
+            invoiceFinance?: components["schemas"]["PreselectedInvoiceFinance"];
+            tradeFinance?: components["schemas"]["PreselectedTradeFinance"];
+            commercialProperty?: components["schemas"]["PreselectedCommercialProperty"];
+        }[];
         BusinessProfileController_setUpBody: {
             companyInformation: {
                 name?: string;
@@ -2965,6 +2963,10 @@ export interface components {
             products: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
         };
         FundingController_applyBody: components["schemas"]["SelectedLender"][];
+        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
+        AnswerController_putBody: Record<string, never>;
+        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
+        AnswerController_patchBody: Record<string, never>;
     };
     responses: never;
     parameters: never;
@@ -2985,7 +2987,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3061,7 +3063,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3138,13 +3140,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The document, with its type, name (Content-Disposition) and SHA-256 (Digest) */
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -3218,7 +3225,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3298,7 +3305,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +3385,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3456,7 +3463,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3530,7 +3537,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3608,7 +3615,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3685,7 +3692,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3762,7 +3769,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3843,7 +3850,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4399,7 +4406,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4480,7 +4487,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4559,7 +4566,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4642,7 +4649,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4716,7 +4723,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4794,7 +4801,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4871,7 +4878,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5109,7 +5116,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5190,7 +5197,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5271,7 +5278,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5348,7 +5355,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5427,7 +5434,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5506,7 +5513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5585,7 +5592,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5747,7 +5754,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,7 +5831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5907,7 +5914,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6069,7 +6076,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6225,7 +6232,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,7 +6313,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6387,7 +6394,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6468,7 +6475,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6545,7 +6552,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6621,7 +6628,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6697,7 +6704,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6773,7 +6780,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6852,7 +6859,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6930,7 +6937,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7004,7 +7011,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7082,7 +7089,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7160,7 +7167,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7392,7 +7399,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7474,7 +7481,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7553,7 +7560,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7562,7 +7569,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description redirect=true: to the funding-search page */
+            /** @description A redirect (Location) instead of the body, when asked for */
             302: {
                 headers: {
                     [name: string]: unknown;
@@ -7718,7 +7725,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7798,7 +7805,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7874,7 +7881,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8097,7 +8104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8173,7 +8180,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8247,7 +8254,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8323,7 +8330,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8399,7 +8406,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8476,7 +8483,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8551,14 +8558,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The answers: the questionnaire's JSON Schema (GET …/json-schema) validates them */
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Success (a JSON value; its schema is not declared yet) */
+            /** @description Success (a JSON value) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8633,10 +8635,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The answers: the questionnaire's JSON Schema (GET …/json-schema) validates them */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["AnswerController_putBody"];
             };
         };
         responses: {
@@ -8713,12 +8714,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The answers: the questionnaire's JSON Schema (GET …/json-schema) validates them */
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Done; no body */
             204: {
@@ -8793,10 +8789,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The answers: the questionnaire's JSON Schema (GET …/json-schema) validates them */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["AnswerController_patchBody"];
             };
         };
         responses: {
