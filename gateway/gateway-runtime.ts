@@ -12,6 +12,8 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../src/domain/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
+import { graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
+import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
 export interface GatewayRequestInfo {
@@ -22,8 +24,14 @@ export type SubgraphPlacement =
   | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext> }
   | { mode: 'remote'; urls: Record<SubgraphName, string> };
 
-export async function createGateway(placement: SubgraphPlacement): Promise<GatewayRuntime> {
-  return warmUp(await createRuntime(placement));
+/** Operation limits and schema access (GraphiQL, introspection), from configuration. */
+export interface GatewaySecurity {
+  limits: OperationLimits;
+  schemaAccess: SchemaAccess;
+}
+
+export async function createGateway(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
+  return warmUp(await createRuntime(placement, security));
 }
 
 /**
@@ -37,12 +45,16 @@ async function warmUp(gateway: GatewayRuntime): Promise<GatewayRuntime> {
   return gateway;
 }
 
-async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRuntime> {
+async function createRuntime(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
   const common = {
     supergraph: await readCommittedSupergraph(),
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
+    // CORS is answered by the HTTP layer from the allowlist (src/http/cors.ts), never reflected here.
+    cors: false,
+    ...graphiqlOptions(security.schemaAccess),
+    plugins: () => [...operationLimitPlugins(security.limits), introspectionPlugin(security.schemaAccess)],
   } as const;
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();

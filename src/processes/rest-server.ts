@@ -4,6 +4,8 @@ import express from 'express';
 import { databaseReadiness, healthRouter } from '../http/health.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import type { Runtime } from './runtime.js';
+import { installHttpSecurity } from '../http/http-security.js';
+import { credentialKeyFromTokens } from '../http/rate-limits.js';
 import { webRouter } from '../web/web-router.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
@@ -11,6 +13,7 @@ import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adap
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
+  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), redis: runtime.sharedCounters });
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma)));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));

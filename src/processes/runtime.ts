@@ -28,6 +28,8 @@ export interface Runtime {
   auth: AuthKit;
   companies: CompanyRegistry;
   jobs: JobQueue;
+  /** Redis for counters shared by every process (rate limits, throttles), when the deployment has it. */
+  sharedCounters?: Redis;
   /** A context for a caller already known (tests, CLI); anonymous by default. */
   contextFor(caller?: Partial<Caller>): ServiceContext;
   /** The context of one request, from its Authorization and Service-tenant-id headers. */
@@ -95,6 +97,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     auth,
     companies,
     jobs,
+    ...(throttleStore ? { sharedCounters: throttleStore } : {}),
     contextFor,
     async contextForRequest(headers) {
       return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));
