@@ -20,7 +20,7 @@ export function installHttpSecurity(app: Express, { config, credentialKeyOf, red
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.use(securityHeaders(config.DEPLOY_ENV));
   app.use(CORS_PATHS, corsAllowlist(config.CORS_ALLOWED_ORIGINS));
-  app.use(['/graphql', '/api'], rateLimits({ perAddress: config.RATE_LIMIT_PER_ADDRESS, perCredential: config.RATE_LIMIT_PER_CREDENTIAL }, credentialKeyOf, redis));
+  app.use(['/graphql', '/api', '/oauth/token'], rateLimits({ perAddress: config.RATE_LIMIT_PER_ADDRESS, perCredential: config.RATE_LIMIT_PER_CREDENTIAL }, credentialKeyOf, redis));
   if (config.GRAPHIQL_ENABLED) {
     app.get('/graphql', (req, res, next) => {
       if (req.accepts(['application/json', 'text/html']) === 'text/html') res.setHeader('Content-Security-Policy', GRAPHIQL_CSP);

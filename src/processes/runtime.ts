@@ -10,6 +10,7 @@ import { ANONYMOUS } from '../domain/identity/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
 import { createCredentialStatus } from '../domain/identity/credential-status.js';
 import { createLoginThrottle } from '../domain/identity/login-throttle.js';
+import { createLenderTokenThrottle } from '../domain/identity/lender-token-throttle.js';
 import { TokenAuthority } from '../domain/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
@@ -66,6 +67,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   const auth: AuthKit = {
     tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
     loginThrottle: createLoginThrottle(throttleStore),
+    lenderTokenThrottle: createLenderTokenThrottle(config.RATE_LIMIT_LENDER_TOKEN_FAILURES, throttleStore),
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
   const companies = databaseRegistry(database.prisma);
