@@ -13,7 +13,7 @@ import type { ServiceContext } from '../src/domain/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
 import { graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
-import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
+import type { OperationLimits } from './operation-limits.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
 export interface GatewayRequestInfo {
@@ -54,7 +54,7 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
     // CORS is answered by the HTTP layer from the allowlist (src/http/cors.ts), never reflected here.
     cors: false,
     ...graphiqlOptions(security.schemaAccess),
-    plugins: () => [...operationLimitPlugins(security.limits), introspectionPlugin(security.schemaAccess)],
+    plugins: () => [introspectionPlugin(security.schemaAccess)],
   } as const;
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();

@@ -5,10 +5,6 @@
  * not list sizes, and `lenders { products }` or `matches(explain: true)` grow with the lists, so
  * the cost estimate is our validation rule. A refused operation gets one GraphQL error naming the limit.
  */
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { Plugin } from '@envelop/core';
 import {
   getNamedType,
@@ -41,13 +37,7 @@ export const ASSUMED_LIST_SIZE = 10;
 const PAGE_SIZE_ARGUMENTS = new Set(['first', 'last', 'limit', 'take', 'pageSize']);
 
 export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
-  return [
-    maxTokensPlugin({ n: limits.maxTokens, errorMessage: `Query refused: more than ${limits.maxTokens} tokens (GRAPHQL_MAX_TOKENS).` }),
-    maxDepthPlugin({ n: limits.maxDepth, flattenFragments: true, errorMessage: `Query refused: deeper than ${limits.maxDepth} levels (GRAPHQL_MAX_DEPTH).` }),
-    maxAliasesPlugin({ n: limits.maxAliases, errorMessage: `Query refused: more than ${limits.maxAliases} aliases (GRAPHQL_MAX_ALIASES).` }),
-    maxDirectivesPlugin({ n: limits.maxDirectives, errorMessage: `Query refused: more than ${limits.maxDirectives} directives (GRAPHQL_MAX_DIRECTIVES).` }),
-    costLimitPlugin(limits.maxCost),
-  ] as Plugin[];
+  return [costLimitPlugin(limits.maxCost)];
 }
 
 function costLimitPlugin(maxCost: number): Plugin {

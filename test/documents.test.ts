@@ -62,7 +62,7 @@ describe('lenders download the documents of their own applications', () => {
     const res = await fetch(path, { headers: bearer(await lenderIdToken(app, mine)) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="bank-statement.pdf"');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename=bank-statement.pdf');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(PDF);
     expect((await fetch(path, { headers: bearer(await lenderIdToken(app, other)) })).status).toBe(404);
     expect((await fetch(path.replace(document.id, '00000000-0000-4000-8000-000000000000'), { headers: bearer(await lenderIdToken(app, mine)) })).status).toBe(404);
