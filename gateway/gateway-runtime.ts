@@ -13,7 +13,7 @@ import type { ServiceContext } from '../src/domain/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
 import { graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
-import type { OperationLimits } from './operation-limits.js';
+import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
 export interface GatewayRequestInfo {
@@ -54,7 +54,7 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
     // CORS is answered by the HTTP layer from the allowlist (src/http/cors.ts), never reflected here.
     cors: false,
     ...graphiqlOptions(security.schemaAccess),
-    plugins: () => [introspectionPlugin(security.schemaAccess)],
+    plugins: () => [...operationLimitPlugins(security.limits), introspectionPlugin(security.schemaAccess)],
   } as const;
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();
@@ -115,8 +115,18 @@ function requestInfoOf(gatewayContext: unknown): GatewayRequestInfo {
  * CJS builds can both be loaded (Apollo's subgraph library is CJS) and their classes differ.
  */
 export function maskUnexpectedErrors(error: unknown): Error {
-  if (isIntendedGraphQLError(error)) return error as Error;
+  if (isIntendedGraphQLError(error)) return withoutTopology(error as GraphQLError);
   return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Clients are not told which subgraph answered: the federation's layout is ours. */
+const TOPOLOGY_EXTENSIONS = ['serviceName', 'subgraph', 'subgraphName'];
+
+function withoutTopology(error: GraphQLError): GraphQLError {
+  const extensions = error.extensions ?? {};
+  if (!TOPOLOGY_EXTENSIONS.some((key) => key in extensions)) return error;
+  const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !TOPOLOGY_EXTENSIONS.includes(key)));
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: kept });
 }
 
 function isIntendedGraphQLError(error: unknown): boolean {

@@ -5,14 +5,13 @@
  * not list sizes, and `lenders { products }` or `matches(explain: true)` grow with the lists, so
  * the cost estimate is our validation rule. A refused operation gets one GraphQL error naming the limit.
  */
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { Plugin } from '@envelop/core';
 import {
-  getNamedType,
   GraphQLError,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isInterfaceType,
   Kind,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -37,7 +36,13 @@ export const ASSUMED_LIST_SIZE = 10;
 const PAGE_SIZE_ARGUMENTS = new Set(['first', 'last', 'limit', 'take', 'pageSize']);
 
 export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
-  return [costLimitPlugin(limits.maxCost)];
+  return [
+    maxTokensPlugin({ n: limits.maxTokens }),
+    maxDepthPlugin({ n: limits.maxDepth, flattenFragments: true }),
+    maxAliasesPlugin({ n: limits.maxAliases }),
+    maxDirectivesPlugin({ n: limits.maxDirectives }),
+    costLimitPlugin(limits.maxCost),
+  ] as Plugin[];
 }
 
 function costLimitPlugin(maxCost: number): Plugin {
@@ -79,10 +84,10 @@ function selectionCost(walk: CostWalk, selectionSet: SelectionSetNode, parent: G
     if (selection.kind === Kind.FIELD) {
       if (selection.name.value.startsWith('__')) continue;
       total += multiplier;
-      const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      const field = fieldsOf(parent)?.[selection.name.value];
       if (!field || !selection.selectionSet) continue;
       const size = isList(field.type) ? pageSizeOf(selection) : 1;
-      total += selectionCost(walk, selection.selectionSet, getNamedType(field.type), multiplier * size);
+      total += selectionCost(walk, selection.selectionSet, namedTypeOf(field.type), multiplier * size);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition?.name.value;
       total += selectionCost(walk, selection.selectionSet, (condition && walk.schema.getType(condition)) || parent, multiplier);
@@ -104,6 +109,22 @@ function pageSizeOf(field: FieldNode): number {
   return argument?.value.kind === Kind.INT ? Math.max(1, Number(argument.value.value)) : ASSUMED_LIST_SIZE;
 }
 
+/*
+ * The gateway validates with graphql's CommonJS copy while this module may load the ESM one, so
+ * types are read by shape, never with graphql's instanceof-based predicates (they throw across copies).
+ */
 function isList(type: GraphQLOutputType): boolean {
-  return isListType(isNonNullType(type) ? type.ofType : type);
+  return String(type).replace(/!$/, '').startsWith('[');
+}
+
+function namedTypeOf(type: GraphQLOutputType): GraphQLNamedType {
+  let inner: unknown = type;
+  while (typeof inner === 'object' && inner !== null && 'ofType' in inner && inner.ofType) inner = inner.ofType;
+  return inner as GraphQLNamedType;
+}
+
+function fieldsOf(type: GraphQLNamedType): Record<string, { type: GraphQLOutputType }> | undefined {
+  const candidate = type as { getFields?: () => Record<string, { type: GraphQLOutputType }>; getInterfaces?: unknown };
+  // Object and interface types have both; input objects have no interfaces and never appear in a selection.
+  return typeof candidate.getFields === 'function' && typeof candidate.getInterfaces === 'function' ? candidate.getFields() : undefined;
 }

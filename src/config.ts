@@ -67,7 +67,7 @@ const ConfigSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(50).default(2000),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
   /** Estimated cost ceiling: each field costs 1, times the page size of every list around it. */
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(20_000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
   /** Requests per minute per client address, REST and GraphQL (default 1200; 100000 in demo, for load tests). */
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   /** Requests per minute per credential: API key, lender, signed-in user (default 600; 50000 in demo). */
