@@ -14,6 +14,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { AppError } from '../domain/errors.js';
 import type { TokenAuthority } from '../domain/identity/token-authority.js';
 import { sendProblem } from '../../rest-adapter/rest-router.js';
+import { audit } from '../infra/audit-log.js';
+import type { Logger } from '../infra/logger.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
@@ -51,6 +53,7 @@ export function credentialKeyFromTokens(tokens: TokenAuthority): (req: Request) 
 export function rateLimits(
   settings: RateLimitSettings,
   credentialKeyOf: (req: Request) => Promise<string | null>,
+  logger: Logger,
   redis?: Redis,
 ): RequestHandler {
   const byAddress = rateLimiter('address', settings.perAddress, RATE_LIMIT_WINDOW_SECONDS, redis);
@@ -73,6 +76,7 @@ export function rateLimits(
       res.setHeader('RateLimit-Policy', `${tightest.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`);
       res.setHeader('RateLimit', `limit=${tightest.limit}, remaining=${Math.max(0, tightest.result.remainingPoints)}, reset=${resetSeconds}`);
       if (!outcomes.some((o) => o.refused)) return next();
+      audit(logger, 'rate_limit.exceeded', { ip: req.ip, credential, path: req.baseUrl || req.path, limit: tightest.limit });
       sendProblem(res, new AppError('TOO_MANY_REQUESTS', `Too many requests; try again in ${resetSeconds} seconds`, [], { retryAfterSeconds: resetSeconds }));
     })().catch(next);
   };

@@ -8,6 +8,7 @@ import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
+import type { Logger } from '../infra/logger.js';
 import { systemClock } from '../domain/context.js';
 import { authenticate, credentialHeaders } from '../domain/identity/authenticate.js';
 import { TokenAuthority } from '../domain/identity/token-authority.js';
@@ -16,7 +17,7 @@ import { gatewaySecurity } from '../../gateway/gateway-security.js';
 import { installHttpSecurity } from '../http/http-security.js';
 import { credentialKeyFromTokens } from '../http/rate-limits.js';
 
-export async function startRemoteGatewayServer(urls: Record<SubgraphName, string>, config: AppConfig): Promise<RunningServer> {
+export async function startRemoteGatewayServer(urls: Record<SubgraphName, string>, config: AppConfig, logger: Logger): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
@@ -24,7 +25,7 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   // subgraphs authenticate every call themselves (revocation included).
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
-  installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), redis });
+  installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {} };
   const actorOf = async (headers: Headers) => (await authenticate(tokens, everyCredentialActive, credentialHeaders(headers))).actor;
   // The gateway holds no data: it is ready when every subgraph answers its own /health.

@@ -13,7 +13,7 @@ import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adap
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
-  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), redis: runtime.sharedCounters });
+  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma)));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));

@@ -22,7 +22,7 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
-  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), redis: runtime.sharedCounters });
+  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma)));
   const contextFor = (request: GatewayRequestInfo) => runtime.contextForRequest(request.headers);
   const security = gatewaySecurity(runtime.config, async (headers) => (await runtime.contextForRequest(headers)).actor);

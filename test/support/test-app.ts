@@ -1,6 +1,7 @@
 /** Starts the whole system in single-process mode on an isolated database and a free port. */
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import type { Clock } from '../../src/domain/context.js';
+import type { Logger } from '../../src/infra/logger.js';
 import { startSingleProcessServer } from '../../src/processes/single-process-server.js';
 import { startRuntime, type Runtime } from '../../src/processes/runtime.js';
 import { generateSigningJwk } from '../../src/infra/signing-keys.js';
@@ -21,7 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { config?: Partial<AppConfig>; clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(options: { config?: Partial<AppConfig>; clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   // The port is chosen first because the public URL is the token issuer that clients verify.
   const port = await freePort();
@@ -39,7 +40,7 @@ export async function startTestApp(options: { config?: Partial<AppConfig>; clock
       ...options.config,
     },
   );
-  const runtime = await startRuntime(config, { clock: options.clock });
+  const runtime = await startRuntime(config, { clock: options.clock, logger: options.logger });
   const server = await startSingleProcessServer(runtime);
   return {
     url: server.url,
