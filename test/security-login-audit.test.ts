@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
 import { createLoginThrottle, slowDownMs } from '../src/domain/identity/login-throttle.js';
 import { trustProxySetting } from '../src/http/http-security.js';
+import { rateLimiter } from '../src/http/rate-limits.js';
+import { Redis } from 'ioredis';
 import { bearer, createApiKey, signUpIntegrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -92,6 +94,24 @@ describe('request rate limits', () => {
     }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
     expect(statuses[20]).toBe(429);
+  });
+});
+
+describe('shared counters', () => {
+  it('counts in Redis across limiter instances (processes) when the deployment has Redis', async () => {
+    const redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) throw new Error('REDIS_URL is required for this test');
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      const name = `test-${process.pid}-${Date.now()}`;
+      const [first, second] = [rateLimiter(name, 3, 60, redis), rateLimiter(name, 3, 60, redis)];
+      await first.consume('192.0.2.1');
+      await second.consume('192.0.2.1');
+      await first.consume('192.0.2.1');
+      await expect(second.consume('192.0.2.1')).rejects.toMatchObject({ remainingPoints: 0 });
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 
