@@ -120,10 +120,14 @@ export function maskUnexpectedErrors(error: unknown): Error {
   return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
-/** Clients are not told which subgraph answered: the federation's layout is ours. */
+/** Clients are not told which subgraph answered, nor how the gateway planned the query: the federation's layout is ours. */
 const TOPOLOGY_EXTENSIONS = ['serviceName', 'subgraph', 'subgraphName'];
 
+/** Messages about the gateway's own planning (entity representations, generated variables). */
+const INTERNAL_MESSAGE = /\$_v\d+_|\$representations|_entities|__typename of an entity/;
+
 function withoutTopology(error: GraphQLError): GraphQLError {
+  if (INTERNAL_MESSAGE.test(error.message)) return new GraphQLError('Unexpected error.', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   const extensions = error.extensions ?? {};
   if (!TOPOLOGY_EXTENSIONS.some((key) => key in extensions)) return error;
   const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !TOPOLOGY_EXTENSIONS.includes(key)));

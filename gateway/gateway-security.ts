@@ -2,7 +2,7 @@
 import type { AppConfig } from '../src/config.js';
 import type { Actor } from '../src/domain/identity/actor.js';
 import type { CallerStanding } from './graphql-access.js';
-import type { GatewaySecurity } from './gateway-runtime.js';
+import { CREDENTIAL_HEADERS, type GatewaySecurity } from './gateway-runtime.js';
 
 export function gatewaySecurity(config: AppConfig, actorOf: (headers: Headers) => Promise<Actor>): GatewaySecurity {
   return {
@@ -16,9 +16,19 @@ export function gatewaySecurity(config: AppConfig, actorOf: (headers: Headers) =
     schemaAccess: {
       graphiql: config.GRAPHIQL_ENABLED,
       introspection: config.GRAPHQL_INTROSPECTION,
-      standingOf: async (headers) => standingOf(await actorOf(headers)),
+      standingOf: async (headers) => standingOf(await actorOf(credentialsOnly(headers))),
     },
   };
+}
+
+/** The server's Headers may be a ponyfill, not the global class authentication recognises. */
+function credentialsOnly(headers: Headers): Headers {
+  const plain = new Headers();
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = headers.get(name);
+    if (value) plain.set(name, value);
+  }
+  return plain;
 }
 
 function standingOf(actor: Actor): CallerStanding {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { graphql } from './support/graphql-client.js';
-import { signUpIntegrator, bearer } from './support/identities.js';
+import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { signIn, signUpIntegrator, bearer } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const GRAPHIQL_VENDOR_FINDINGS = ['color-contrast', 'nested-interactive'];
@@ -31,6 +32,11 @@ describe('production', () => {
     const integrator = await signUpIntegrator(app);
     const signedIn = await graphql(app.url, INTROSPECTION, {}, bearer(integrator.platformToken));
     expect(signedIn.errors?.[0]?.message).toMatch(/GRAPHQL_INTROSPECTION/);
+    const staffEmail = 'staff-introspection@example.test';
+    await createAccountWithUser(app.runtime.database.prisma, { environment: 'production', accountName: 'operators', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+    const staff = await graphql(app.url, INTROSPECTION, {}, bearer(await signIn(app, staffEmail, 'staff-password-123')));
+    expect(staff.errors).toBeUndefined();
+    expect(staff.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
     // Ordinary queries still run.
     expect((await graphql(app.url, '{ __typename }', {})).data).toEqual({ __typename: 'Query' });
   });
