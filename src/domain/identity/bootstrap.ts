@@ -64,7 +64,7 @@ export interface NewLender {
 }
 
 export async function registerLender(db: Db, input: NewLender): Promise<LenderCredentials> {
-  const policy = { environment: input.environment, allowPrivateAddresses: input.allowPrivateWebhookUrls ?? false };
+  const policy = { environment: input.environment, allowPrivateAddresses: input.allowPrivateWebhookUrls ?? false, allowUnresolved: true };
   await assertWebhookUrl(input.applicationUrl, policy, 'application-url');
   if (input.updateUrl !== undefined) await assertWebhookUrl(input.updateUrl, policy, 'update-url');
   const slug = `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${randomBytes(3).toString('hex')}`;

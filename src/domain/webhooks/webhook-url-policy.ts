@@ -17,6 +17,11 @@ export interface UrlPolicy {
   environment: DeployEnvironment;
   /** Configuration switch for private networks (e.g. lenders on a VPN). */
   allowPrivateAddresses?: boolean;
+  /**
+   * Accept a host that does not resolve yet (registration: a lender's endpoint may not be live;
+   * every delivery checks it again and refuses it then).
+   */
+  allowUnresolved?: boolean;
 }
 
 const PUBLIC_RANGES = new Set(['unicast']);
@@ -71,6 +76,7 @@ export async function resolveWebhookTarget(url: string, policy: UrlPolicy, point
   }
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  if (addresses.length === 0 && policy.allowUnresolved) return { url: parsed, addresses };
   if (addresses.length === 0) throw AppError.unprocessable('The webhook host does not resolve', [{ pointer, message: `${host} does not resolve` }]);
   const refused = addresses.find((a) => !addressAllowed(a, policy));
   if (refused) {
