@@ -14,6 +14,8 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../src/domain/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
+import { graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
+import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
 export interface GatewayRequestInfo {
@@ -24,8 +26,15 @@ export type SubgraphPlacement =
   | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext> }
   | { mode: 'remote'; urls: Record<SubgraphName, string> };
 
-export async function createGateway(placement: SubgraphPlacement): Promise<GatewayRuntime> {
-  return warmUp(await createRuntime(placement));
+/** Operation limits and schema access (GraphiQL, introspection), from configuration. */
+export interface GatewaySecurity {
+  /** Always set by the servers; left out only by bench/graphql-limits.ts to measure what they cost. */
+  limits?: OperationLimits;
+  schemaAccess: SchemaAccess;
+}
+
+export async function createGateway(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
+  return warmUp(await createRuntime(placement, security));
 }
 
 /**
@@ -39,13 +48,16 @@ async function warmUp(gateway: GatewayRuntime): Promise<GatewayRuntime> {
   return gateway;
 }
 
-async function createRuntime(placement: SubgraphPlacement): Promise<GatewayRuntime> {
+async function createRuntime(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
   const common = {
     supergraph: await readCommittedSupergraph(),
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
-    plugins: () => [graphqlMetricsPlugin()],
+    // CORS is answered by the HTTP layer from the allowlist (src/http/cors.ts), never reflected here.
+    cors: false,
+    ...graphiqlOptions(security.schemaAccess),
+    plugins: () => [...(security.limits ? operationLimitPlugins(security.limits) : []), introspectionPlugin(security.schemaAccess), graphqlMetricsPlugin()],
   } as const;
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();
@@ -112,8 +124,22 @@ function requestInfoOf(gatewayContext: unknown): GatewayRequestInfo {
  * CJS builds can both be loaded (Apollo's subgraph library is CJS) and their classes differ.
  */
 export function maskUnexpectedErrors(error: unknown): Error {
-  if (isIntendedGraphQLError(error)) return error as Error;
+  if (isIntendedGraphQLError(error)) return withoutTopology(error as GraphQLError);
   return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Clients are not told which subgraph answered, nor how the gateway planned the query: the federation's layout is ours. */
+const TOPOLOGY_EXTENSIONS = ['serviceName', 'subgraph', 'subgraphName'];
+
+/** Messages about the gateway's own planning (entity representations, generated variables). */
+const INTERNAL_MESSAGE = /\$_v\d+_|\$representations|_entities|__typename of an entity/;
+
+function withoutTopology(error: GraphQLError): GraphQLError {
+  if (INTERNAL_MESSAGE.test(error.message)) return new GraphQLError('Unexpected error.', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  const extensions = error.extensions ?? {};
+  if (!TOPOLOGY_EXTENSIONS.some((key) => key in extensions)) return error;
+  const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !TOPOLOGY_EXTENSIONS.includes(key)));
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: kept });
 }
 
 function isIntendedGraphQLError(error: unknown): boolean {

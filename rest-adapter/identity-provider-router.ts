@@ -6,6 +6,8 @@
 import express, { type Request, type Router } from 'express';
 import { lenderPasswordGrant, OAuthError, openIdConfiguration } from '../src/domain/identity/lender-oauth-service.js';
 import type { Runtime } from '../src/processes/runtime.js';
+import { AppError } from '../src/domain/errors.js';
+import { audit } from '../src/infra/audit-log.js';
 
 export function identityProviderRouter(runtime: Runtime): Router {
   const router = express.Router();
@@ -30,6 +32,12 @@ export function identityProviderRouter(runtime: Runtime): Router {
         if (err instanceof OAuthError) {
           if (err.status === 401) res.set('WWW-Authenticate', 'Basic realm="oauth"');
           res.status(err.status).json({ error: err.error, error_description: err.description });
+          return;
+        }
+        if (err instanceof AppError && err.code === 'TOO_MANY_REQUESTS') {
+          audit(runtime.logger, 'lender_token.throttled', { ip: req.ip });
+          res.set('Retry-After', String(err.details.retryAfterSeconds ?? 60));
+          res.status(429).json({ error: 'slow_down', error_description: err.message });
           return;
         }
         runtime.logger.error({ err }, 'token endpoint failed');

@@ -39,7 +39,9 @@ export function createRestRouter(options: RestRouterOptions): Router {
     const result = await route.handle(ctx, toRestRequest(req));
     if (result instanceof Redirect) return res.redirect(302, result.location);
     if (result instanceof FileDownload) {
-      res.setHeader('Content-Disposition', `attachment; filename="${result.file.fileName.replace(/["\\]/g, '_')}"`);
+      // RFC 6266 through Express (content-disposition): an ASCII fallback and filename*=UTF-8''…,
+      // from a name without control characters, so no header can be split or spoofed.
+      res.attachment(result.file.fileName.replace(/[\u0000-\u001f\u007f]/g, '_'));
       res.setHeader('Digest', `sha-256=${Buffer.from(result.file.sha256, 'hex').toString('base64')}`);
       res.status(200).type(result.file.contentType).setHeader('Content-Length', String(result.file.sizeBytes));
       return pipeline(result.file.content, res);

@@ -61,9 +61,42 @@ const ConfigSchema = z.object({
     .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.union([z.literal('*'), z.url().refine((o) => new URL(o).origin === o, 'must be an origin: scheme://host[:port], no path')])))
     .optional(),
+  /**
+   * Which proxy hops to trust for X-Forwarded-For (Express's `trust proxy`): `false` (direct
+   * clients, the default), a hop count, or comma-separated addresses/subnets of the proxies.
+   */
+  TRUST_PROXY: z.string().default('false'),
+  /** Browser origins (comma-separated) allowed to call /graphql and the APIs cross-origin, without cookies. */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean)),
+  /** GraphiQL at GET /graphql: on in demo (served from local assets), off in production unless set. */
+  GRAPHIQL_ENABLED: booleanFlag.optional(),
+  /** Who may introspect the schema: everyone, signed-in callers, or staff only (production default). */
+  GRAPHQL_INTROSPECTION: z.enum(['everyone', 'authenticated', 'staff']).optional(),
+  /** GraphQL operation limits, checked before anything runs (every dashboard and test query stays far below). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(50).default(2000),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
+  /** Estimated cost ceiling: each field costs 1, times the page size of every list around it. */
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  /** Requests per minute per client address, REST and GraphQL (default 1200; 100000 in demo, for load tests). */
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
+  /** Requests per minute per credential: API key, lender, signed-in user (default 600; 50000 in demo). */
+  RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).optional(),
+  /** Failed lender /oauth/token attempts per 15 minutes, per client id and per username, before 429s. */
+  RATE_LIMIT_LENDER_TOKEN_FAILURES: z.coerce.number().int().min(1).default(10),
 });
 
-export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL'> & {
+export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {
+  RATE_LIMIT_PER_ADDRESS: number;
+  RATE_LIMIT_PER_CREDENTIAL: number;
+  /** Defaults to true in demo, false in production. */
+  GRAPHIQL_ENABLED: boolean;
+  /** Defaults to everyone in demo, staff in production. */
+  GRAPHQL_INTROSPECTION: 'everyone' | 'authenticated' | 'staff';
   /** Demo data is seeded into an empty demo database unless switched off; never in production. */
   SEED_DEMO_DATA: boolean;
   /** Without a trailing slash; defaults to http://localhost:PORT. */
@@ -101,5 +134,14 @@ export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig
   // Demo data is never seeded in production, whatever the environment or overrides ask.
   const seed = (data.SEED_DEMO_DATA ?? data.DEPLOY_ENV === 'demo') && data.DEPLOY_ENV === 'demo';
   const publicUrl = (data.PUBLIC_URL ?? `http://localhost:${data.PORT}`).replace(/\/+$/, '');
-  return { ...data, SEED_DEMO_DATA: seed, PUBLIC_URL: publicUrl };
+  const demo = data.DEPLOY_ENV === 'demo';
+  return {
+    ...data,
+    SEED_DEMO_DATA: seed,
+    PUBLIC_URL: publicUrl,
+    GRAPHIQL_ENABLED: data.GRAPHIQL_ENABLED ?? demo,
+    GRAPHQL_INTROSPECTION: data.GRAPHQL_INTROSPECTION ?? (demo ? 'everyone' : 'staff'),
+    RATE_LIMIT_PER_ADDRESS: data.RATE_LIMIT_PER_ADDRESS ?? (demo ? 100_000 : 1200),
+    RATE_LIMIT_PER_CREDENTIAL: data.RATE_LIMIT_PER_CREDENTIAL ?? (demo ? 50_000 : 600),
+  };
 }

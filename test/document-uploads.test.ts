@@ -52,7 +52,12 @@ describe('eight concurrent 9 MB uploads', () => {
     expect(profile.status).toBe(200);
     const { uuid } = await profile.json();
 
-    const files = Array.from({ length: UPLOADS }, (_, i) => Buffer.alloc(SIZE, i + 1));
+    // PDFs by their bytes (uploads are typed by content): a PDF header, then filler.
+    const files = Array.from({ length: UPLOADS }, (_, i) => {
+      const content = Buffer.alloc(SIZE, i + 1);
+      content.write('%PDF-1.4\n', 0);
+      return content;
+    });
     // One small upload first, so that what follows measures the uploads, not first-use warm-up.
     const warmUp = new FormData();
     warmUp.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.4\n'))], { type: 'application/pdf' }), 'warm-up.pdf');

@@ -85,9 +85,8 @@ describe('the gateway -> subgraph hop', () => {
     const gatewayLogger = createLogger('info', 'observability-gateway', logStream);
     const gateway = await startRemoteGatewayServer(
       { profiles: unreachable, matches: unreachable, applications: unreachable, tenants: `${subgraph.url}/graphql` },
-      0,
-      '127.0.0.1',
-      { logger: gatewayLogger, metrics: { METRICS_TOKEN: undefined, METRICS_PORT: undefined, DEPLOY_ENV: 'production', HOST: '127.0.0.1' } },
+      { ...app.runtime.config, PORT: 0, HOST: '127.0.0.1', METRICS_TOKEN: undefined, METRICS_PORT: undefined },
+      gatewayLogger,
     );
     try {
       const res = await graphql(gateway.url, 'query HopProbe { tenants { total } }', {}, { 'x-request-id': 'obs-hop-1' });

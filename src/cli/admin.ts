@@ -127,7 +127,7 @@ async function registerLenderCommand(values: Values): Promise<void> {
 
   const config = configuration();
   const credentials = await withDatabase(config, (db) =>
-    registerLender(db, { environment: config.DEPLOY_ENV, publicUrl: config.PUBLIC_URL, name, applicationUrl, updateUrl }),
+    registerLender(db, { environment: config.DEPLOY_ENV, publicUrl: config.PUBLIC_URL, name, applicationUrl, updateUrl, allowPrivateWebhookUrls: config.ALLOW_PRIVATE_WEBHOOK_URLS }),
   );
   printCredentials(credentials);
 }

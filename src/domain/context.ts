@@ -10,6 +10,7 @@ import type { EventBus } from './events.js';
 import type { Actor } from './identity/actor.js';
 import type { CredentialStatus } from './identity/credential-status.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
+import type { LenderTokenThrottle } from './identity/lender-token-throttle.js';
 import type { TokenAuthority } from './identity/token-authority.js';
 
 export type { Actor } from './identity/actor.js';
@@ -26,6 +27,7 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface AuthKit {
   tokens: TokenAuthority;
   loginThrottle: LoginThrottle;
+  lenderTokenThrottle: LenderTokenThrottle;
   credentialStatus: CredentialStatus;
 }
 

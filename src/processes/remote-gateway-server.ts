@@ -6,30 +6,42 @@ import { healthRouter } from '../http/health.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../config.js';
 import type { Logger } from '../infra/logger.js';
-import { mountMetrics, observeRequests, type MetricsConfig } from '../http/observability.js';
+import { mountMetrics, observeRequests } from '../http/observability.js';
+import { systemClock } from '../domain/context.js';
+import { authenticate, credentialHeaders } from '../domain/identity/authenticate.js';
+import { TokenAuthority } from '../domain/identity/token-authority.js';
+import { loadSigningKeys } from '../infra/signing-keys.js';
+import { gatewaySecurity } from '../../gateway/gateway-security.js';
+import { installHttpSecurity } from '../http/http-security.js';
+import { credentialKeyFromTokens } from '../http/rate-limits.js';
 
-export async function startRemoteGatewayServer(
-  urls: Record<SubgraphName, string>,
-  port: number,
-  host: string,
-  observability?: { logger: Logger; metrics: MetricsConfig },
-): Promise<RunningServer> {
+export async function startRemoteGatewayServer(urls: Record<SubgraphName, string>, config: AppConfig, logger: Logger): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
-  if (observability) observeRequests(app, observability.logger);
-  const metricsServer = observability ? await mountMetrics(app, observability.metrics) : undefined;
+  observeRequests(app, logger);
+  const metricsServer = await mountMetrics(app, config);
+  // The gateway verifies tokens only to count requests and to decide on introspection; the
+  // subgraphs authenticate every call themselves (revocation included).
+  const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
+  const everyCredentialActive = { assertActive: async () => {}, forget: () => {} };
+  const actorOf = async (headers: Headers) => (await authenticate(tokens, everyCredentialActive, credentialHeaders(headers))).actor;
   // The gateway holds no data: it is ready when every subgraph answers its own /health.
   app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
-  const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }));
-  const url = await listen(server, port, host);
+  const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf)));
+  const url = await listen(server, config.PORT, config.HOST);
   return {
     url,
     async close() {
       await mounted.close();
       await closeServer(server);
       await metricsServer?.close();
+      redis?.disconnect();
     },
   };
 }

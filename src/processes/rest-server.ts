@@ -6,6 +6,8 @@ import { mountMetrics, observeRequests } from '../http/observability.js';
 import { apiDocsRouter } from '../../rest-adapter/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import type { Runtime } from './runtime.js';
+import { installHttpSecurity } from '../http/http-security.js';
+import { credentialKeyFromTokens } from '../http/rate-limits.js';
 import { webRouter } from '../web/web-router.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
@@ -15,6 +17,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.disable('x-powered-by');
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
+  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
   app.use(identityProviderRouter(runtime));

@@ -10,6 +10,7 @@ import { ANONYMOUS } from '../domain/identity/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
 import { createCredentialStatus } from '../domain/identity/credential-status.js';
 import { createLoginThrottle } from '../domain/identity/login-throttle.js';
+import { createLenderTokenThrottle } from '../domain/identity/lender-token-throttle.js';
 import { TokenAuthority } from '../domain/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   auth: AuthKit;
   companies: CompanyRegistry;
   jobs: JobQueue;
+  /** Redis for counters shared by every process (rate limits, throttles), when the deployment has it. */
+  sharedCounters?: Redis;
   /** A context for a caller already known (tests, CLI); anonymous by default. */
   contextFor(caller?: Partial<Caller>): ServiceContext;
   /** The context of one request, from its Authorization and Service-tenant-id headers. */
@@ -66,6 +69,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   const auth: AuthKit = {
     tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
     loginThrottle: createLoginThrottle(throttleStore),
+    lenderTokenThrottle: createLenderTokenThrottle(config.RATE_LIMIT_LENDER_TOKEN_FAILURES, throttleStore),
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
   };
   const companies = databaseRegistry(database.prisma);
@@ -97,6 +101,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     auth,
     companies,
     jobs,
+    ...(throttleStore ? { sharedCounters: throttleStore } : {}),
     contextFor,
     async contextForRequest(headers) {
       return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));

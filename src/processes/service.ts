@@ -35,7 +35,7 @@ if (name === 'gateway') {
     applications: config.APPLICATIONS_URL,
     tenants: config.TENANTS_URL,
   };
-  server = await startRemoteGatewayServer(urls, config.PORT, config.HOST, { logger, metrics: config });
+  server = await startRemoteGatewayServer(urls, config, logger);
 } else {
   if (!config.DATABASE_URL) {
     logger.fatal('DATABASE_URL is required for a distributed service');

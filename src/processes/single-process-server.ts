@@ -5,7 +5,10 @@
  */
 import http from 'node:http';
 import express from 'express';
-import { createGateway } from '../../gateway/gateway-runtime.js';
+import { createGateway, type GatewayRequestInfo } from '../../gateway/gateway-runtime.js';
+import { gatewaySecurity } from '../../gateway/gateway-security.js';
+import { installHttpSecurity } from '../http/http-security.js';
+import { credentialKeyFromTokens } from '../http/rate-limits.js';
 import { mountGateway } from './gateway-server.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { webRouter } from '../web/web-router.js';
@@ -24,9 +27,12 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   const server = http.createServer(app);
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
+  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
-  const gateway = await createGateway({ mode: 'in-process', contextFor: (request) => runtime.contextForRequest(request.headers) });
+  const contextFor = (request: GatewayRequestInfo) => runtime.contextForRequest(request.headers);
+  const security = gatewaySecurity(runtime.config, async (headers) => (await runtime.contextForRequest(headers)).actor);
+  const gateway = await createGateway({ mode: 'in-process', contextFor }, security);
   const mounted = mountGateway(app, server, gateway);
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));

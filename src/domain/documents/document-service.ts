@@ -11,6 +11,7 @@ import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { documentScope, findLenderDocument } from './document-visibility.js';
 import { parseInput } from '../validation.js';
+import { sniffedContentType } from './document-content-type.js';
 import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -50,7 +51,8 @@ export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, 
   }
   if (contentSize(file.content) === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
   if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
-  const row = await storeDocument(ctx.db, { profileId, fileName, contentType: file.contentType }, file.content);
+  const contentType = await sniffedContentType(file.content, file.contentType, DOCUMENT_CONTENT_TYPES);
+  const row = await storeDocument(ctx.db, { profileId, fileName, contentType }, file.content);
   return toDocumentDto(row);
 }
 

@@ -9,6 +9,7 @@
  * Which token kinds a surface recognises at all (others get 401) is SURFACE_TOKENS below; the
  * REST router applies it per base path before the service runs.
  */
+import { audit } from '../../infra/audit-log.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Actor, TokenKind } from './actor.js';
@@ -147,9 +148,25 @@ export function requireSurface(actor: Actor, surface: Surface): void {
 /** The caller an operation admits, typed by its rule's token kinds. */
 export type ActorFor<O extends Operation> = Extract<Actor, { kind: (typeof ACCESS_POLICY)[O]['tokens'][number] }>;
 
-/** Opens every service operation: 401 without a credential, 403 when it is not enough. */
+/**
+ * Opens every service operation: 401 without a credential, 403 when it is not enough. Denials and
+ * staff operations that change something are written to the audit log.
+ */
 export function requireAccess<O extends Operation>(ctx: ServiceContext, operation: O): ActorFor<O> {
-  const { actor } = ctx;
+  try {
+    const actor = decideAccess(ctx.actor, operation);
+    const rule: AccessRule = ACCESS_POLICY[operation];
+    if ((rule.scope === 'staff' || rule.scope === 'admin') && !operation.endsWith('.read')) {
+      audit(ctx.logger, 'staff.action', { operation, ...actorFacts(actor) });
+    }
+    return actor;
+  } catch (err) {
+    if (err instanceof AppError) audit(ctx.logger, 'access.denied', { operation, code: err.code, ...actorFacts(ctx.actor) });
+    throw err;
+  }
+}
+
+function decideAccess<O extends Operation>(actor: Actor, operation: O): ActorFor<O> {
   const rule: AccessRule = ACCESS_POLICY[operation];
   if (actor.kind === 'anonymous') throw actor.rejection ?? missingCredential(rule.tokens);
   if (actor.kind === 'system') throw new AppError('FORBIDDEN', 'Internal callers use the service functions below the access check');
@@ -161,6 +178,13 @@ export function requireAccess<O extends Operation>(ctx: ServiceContext, operatio
     throw new AppError('FORBIDDEN', `The token lacks the scope ${needed.join(' or ')}`);
   }
   return actor as ActorFor<O>;
+}
+
+/** Who acted, for the audit log: kinds and ids, never a token. */
+function actorFacts(actor: Actor): Record<string, unknown> {
+  const { kind } = actor;
+  const ids = Object.fromEntries(Object.entries(actor).filter(([key]) => ['accountId', 'userId', 'apiKeyId', 'tenantId', 'lenderId'].includes(key)));
+  return { actorKind: kind, ...ids };
 }
 
 function missingCredential(kinds: readonly TokenKind[]): AppError {

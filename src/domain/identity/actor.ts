@@ -17,13 +17,18 @@ interface Scoped {
   scopes: readonly string[];
 }
 
+/** Tokens issued with a refresh token carry its family, revoked as a whole on replay. */
+interface InRefreshFamily {
+  refreshFamilyId?: string;
+}
+
 export type Actor =
   /** No credential, or one that failed verification (`rejection` says why: answered on first use). */
   | { kind: 'anonymous'; rejection?: AppError }
   | { kind: 'system'; reason: string }
   | ({ kind: 'login'; accountId: string; userId: string; role: PlatformRole } & Scoped)
-  | { [K in KeyTokenKind]: { kind: K; accountId: string; apiKeyId: string } & Scoped }[KeyTokenKind]
-  | ({ kind: 'tenant'; accountId: string; apiKeyId: string; tenantId: string } & Scoped)
+  | { [K in KeyTokenKind]: { kind: K; accountId: string; apiKeyId: string } & Scoped & InRefreshFamily }[KeyTokenKind]
+  | ({ kind: 'tenant'; accountId: string; apiKeyId: string; tenantId: string } & Scoped & InRefreshFamily)
   | ({ kind: 'lender'; lenderId: number; clientId: string } & Scoped);
 
 export type AuthenticatedActor = Extract<Actor, Scoped>;

@@ -2,6 +2,7 @@
  * API keys of an account (spec 4.2 step 2): created by a signed-in platform user, shown once,
  * stored as a digest. Users can list their keys (never the secret) and revoke one.
  */
+import { audit } from '../../infra/audit-log.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
@@ -59,7 +60,7 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
         environment: ctx.environment,
       },
     });
-    ctx.logger.info({ apiKeyId: row.id, accountId: actor.accountId }, 'API key created');
+    audit(ctx.logger, 'api_key.created', { apiKeyId: row.id, accountId: actor.accountId, userId: actor.userId, scopes: row.scopes });
     return { key: secret.key, ...toApiKeyDto(row) };
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -96,5 +97,5 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise
   }
   await ctx.db.refreshToken.updateMany({ where: { apiKeyId: id, revokedAt: null }, data: { revokedAt: now } });
   ctx.auth.credentialStatus.forget(id);
-  ctx.logger.info({ apiKeyId: id, accountId: actor.accountId }, 'API key revoked');
+  audit(ctx.logger, 'api_key.revoked', { apiKeyId: id, accountId: actor.accountId, userId: actor.userId });
 }

@@ -48,15 +48,19 @@ function actorOf(claims: VerifiedToken): Actor {
     case 'login':
       return { kind: 'login', accountId: need(claims.acc, 'acc'), userId: claims.sub, role: claims.role as PlatformRole, scopes };
     case 'tenant':
-      return { kind: 'tenant', accountId: need(claims.acc, 'acc'), apiKeyId: need(claims.key, 'key'), tenantId: need(claims.tid, 'tid'), scopes };
+      return { kind: 'tenant', accountId: need(claims.acc, 'acc'), apiKeyId: need(claims.key, 'key'), tenantId: need(claims.tid, 'tid'), scopes, ...family(claims) };
     case 'platform':
     case 'master':
     case 'marketplace_v1':
-      return { kind: claims.tkn, accountId: need(claims.acc, 'acc'), apiKeyId: need(claims.key, 'key'), scopes };
+      return { kind: claims.tkn, accountId: need(claims.acc, 'acc'), apiKeyId: need(claims.key, 'key'), scopes, ...family(claims) };
     case 'lender':
       if (typeof claims.lid !== 'number') throw new AppError('UNAUTHENTICATED', 'Invalid token: claim lid is missing');
       return { kind: 'lender', lenderId: claims.lid, clientId: need(claims.azp, 'azp'), scopes };
   }
+}
+
+function family(claims: VerifiedToken): { refreshFamilyId?: string } {
+  return claims.fam ? { refreshFamilyId: claims.fam } : {};
 }
 
 /** Reads the two credential headers from either a Fetch Headers object or Node's header record. */

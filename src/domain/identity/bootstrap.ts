@@ -3,6 +3,7 @@
  * platform user, and a lender's API credentials. Used by the bootstrap CLI (src/cli/admin.ts), the
  * demo seed and tests; the secrets are returned once and stored only as digests.
  */
+import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
 import type { Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../context.js';
 import type { PlatformRole } from './actor.js';
@@ -58,9 +59,14 @@ export interface NewLender {
   name: string;
   applicationUrl: string;
   updateUrl?: string;
+  /** ALLOW_PRIVATE_WEBHOOK_URLS: the same policy as deliveries, applied before anything is stored. */
+  allowPrivateWebhookUrls?: boolean;
 }
 
 export async function registerLender(db: Db, input: NewLender): Promise<LenderCredentials> {
+  const policy = { environment: input.environment, allowPrivateAddresses: input.allowPrivateWebhookUrls ?? false, allowUnresolved: true };
+  await assertWebhookUrl(input.applicationUrl, policy, 'application-url');
+  if (input.updateUrl !== undefined) await assertWebhookUrl(input.updateUrl, policy, 'update-url');
   const slug = `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${randomBytes(3).toString('hex')}`;
   const lender = await db.lender.create({
     data: {

@@ -38,6 +38,11 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, t
           return key !== null && key.revokedAt === null;
         });
         if (!active) throw AppError.unauthenticated('Invalid token: its API key has been revoked');
+        const family = 'refreshFamilyId' in actor ? actor.refreshFamilyId : undefined;
+        if (family !== undefined) {
+          const live = await cached(family, async () => (await db.refreshToken.count({ where: { familyId: family, revokedAt: { not: null } } })) === 0);
+          if (!live) throw AppError.unauthenticated('Invalid token: its refresh token was replayed, so its whole family is revoked');
+        }
       } else if (actor.kind === 'login') {
         const active = await cached(actor.userId, async () => {
           const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true } });

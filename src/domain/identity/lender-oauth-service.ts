@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { LENDER_TOKEN_SCOPES, scopeString } from './scopes.js';
 import { digest, environmentOfSecret, verifyPassword } from './secrets.js';
 import { TOKEN_TTL_SECONDS } from './token-service.js';
+import { audit } from '../../infra/audit-log.js';
 
 export const LENDER_API_PATH = '/api/platform/v1/funding';
 
@@ -73,16 +74,23 @@ export async function lenderPasswordGrant(
   if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.join(' ')}; allowed: ${scopeString(LENDER_TOKEN_SCOPES)}`);
   if (!requested.includes('openid')) throw new OAuthError('invalid_scope', 'scope must include openid: the id_token is the lender API bearer');
 
+  await ctx.auth.lenderTokenThrottle.assertAllowed(clientId, body.username);
   const env = environmentOfSecret(clientId);
   const lender =
     env === null || env === ctx.environment
       ? await ctx.db.lender.findFirst({ where: { clientId, environment: ctx.environment, active: true } })
       : null;
   if (!lender || lender.clientSecretHash !== digest(clientSecret)) {
+    await ctx.auth.lenderTokenThrottle.recordFailure(clientId, body.username);
+    audit(ctx.logger, 'lender_token.failed', { clientId, reason: 'invalid_client' });
     throw new OAuthError('invalid_client', 'Client authentication failed');
   }
   const passwordOk = await verifyPassword(lender.passwordHash, body.password);
-  if (lender.username !== body.username || !passwordOk) throw new OAuthError('invalid_grant', 'Wrong username or password');
+  if (lender.username !== body.username || !passwordOk) {
+    await ctx.auth.lenderTokenThrottle.recordFailure(clientId, body.username);
+    audit(ctx.logger, 'lender_token.failed', { clientId, lenderId: lender.id, reason: 'invalid_grant' });
+    throw new OAuthError('invalid_grant', 'Wrong username or password');
+  }
 
   const scope = scopeString(requested);
   const ttlSeconds = TOKEN_TTL_SECONDS.lender;
@@ -92,7 +100,7 @@ export async function lenderPasswordGrant(
     ctx.auth.tokens.sign({ tkn: 'lender', scope, lid: lender.id, azp: clientId }, { subject, ttlSeconds, audience: [audience, ctx.auth.tokens.apiAudience] }),
     ctx.auth.tokens.sign({ tkn: 'lender', scope, lid: lender.id, azp: clientId, ...profileClaims }, { subject, ttlSeconds, audience: clientId }),
   ]);
-  ctx.logger.info({ lenderId: lender.id }, 'lender token issued');
+  audit(ctx.logger, 'lender_token.issued', { lenderId: lender.id, clientId });
   return { access_token: accessToken, id_token: idToken, scope, expires_in: ttlSeconds, token_type: 'Bearer' };
 }
 

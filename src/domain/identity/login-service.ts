@@ -9,25 +9,32 @@ import { parseInput } from '../validation.js';
 import { LoginBody } from './identity-schemas.js';
 import { LOGIN_SCOPES_BY_ROLE, scopeString } from './scopes.js';
 import { verifyPassword } from './secrets.js';
+import { audit } from '../../infra/audit-log.js';
 import { TOKEN_TTL_SECONDS, type TokenResponse } from './token-service.js';
 
 export async function login(ctx: ServiceContext, input: unknown, clientAddress: string): Promise<TokenResponse> {
   const { email, password } = parseInput(LoginBody, input);
-  await ctx.auth.loginThrottle.assertAllowed(email, clientAddress);
+  try {
+    await ctx.auth.loginThrottle.assertAllowed(email, clientAddress);
+  } catch (err) {
+    audit(ctx.logger, 'login.throttled', { ip: clientAddress });
+    throw err;
+  }
   const user = await ctx.db.platformUser.findFirst({
     where: { email: email.trim().toLowerCase(), environment: ctx.environment },
   });
   const passwordMatches = await verifyPassword(user?.passwordHash, password);
   if (!user || !passwordMatches || user.disabledAt) {
     await ctx.auth.loginThrottle.recordFailure(email, clientAddress);
+    audit(ctx.logger, 'login.failed', { userId: user?.id ?? null, ip: clientAddress });
     throw AppError.unauthenticated('Email or password is incorrect');
   }
-  await ctx.auth.loginThrottle.recordSuccess(email);
+  await ctx.auth.loginThrottle.recordSuccess(email, clientAddress);
   const scope = scopeString(LOGIN_SCOPES_BY_ROLE[user.role]);
   const accessToken = await ctx.auth.tokens.sign(
     { tkn: 'login', scope, acc: user.accountId, role: user.role },
     { subject: user.id, ttlSeconds: TOKEN_TTL_SECONDS.login },
   );
-  ctx.logger.info({ userId: user.id }, 'platform user signed in');
+  audit(ctx.logger, 'login.succeeded', { userId: user.id, accountId: user.accountId, ip: clientAddress });
   return { access_token: accessToken, expires_in: TOKEN_TTL_SECONDS.login, scope, token_type: 'Bearer' };
 }

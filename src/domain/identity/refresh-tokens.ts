@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { TokenKind as RefreshKind } from '../../generated/prisma/enums.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { audit } from '../../infra/audit-log.js';
 import { digest, environmentOfSecret, newRefreshToken } from './secrets.js';
 
 export type { RefreshKind };
@@ -48,7 +49,7 @@ export async function useRefreshToken(
   ctx: ServiceContext,
   token: string,
   acceptedKinds: readonly RefreshKind[],
-): Promise<{ grant: RefreshGrant; successor: string }> {
+): Promise<{ grant: RefreshGrant; successor: string; familyId: string }> {
   const env = environmentOfSecret(token);
   if (env !== null && env !== ctx.environment) throw invalid(`it belongs to the ${env} environment`);
   const tokenHash = digest(token);
@@ -72,14 +73,16 @@ export async function useRefreshToken(
   });
 
   if (outcome === 'replayed') {
-    ctx.logger.warn({ familyId: row.familyId, apiKeyId: row.apiKeyId }, 'refresh token replayed: family revoked');
+    // The family's access tokens stop working too (credential-status.ts), at once in this process.
+    ctx.auth.credentialStatus.forget(row.familyId);
+    audit(ctx.logger, 'refresh_token.replayed', { familyId: row.familyId, apiKeyId: row.apiKeyId });
     throw invalid('it has already been used; every token of its family is now revoked');
   }
   if (outcome === 'revoked') throw invalid('it has been revoked');
   if (outcome === 'expired') throw invalid('it has expired');
   if (!row.apiKeyId) throw invalid('it is not tied to an API key');
   const grant: RefreshGrant = { kind: row.kind, apiKeyId: row.apiKeyId, tenantId: row.tenantId };
-  return { grant, successor: await issueRefreshToken(ctx, grant, row.familyId) };
+  return { grant, successor: await issueRefreshToken(ctx, grant, row.familyId), familyId: row.familyId };
 }
 
 function invalid(reason: string): AppError {

@@ -26,6 +26,8 @@ export interface TokenClaims {
   azp?: string;
   email?: string;
   name?: string;
+  /** The refresh-token family the token was issued with: a replay in that family revokes it. */
+  fam?: string;
 }
 
 export type VerifiedToken = TokenClaims & { sub: string; exp: number; iat: number; aud: string | string[] };

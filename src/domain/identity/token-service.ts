@@ -82,8 +82,8 @@ export const PlatformRefreshBody = z
 /** POST {marketplace_v1_base}/auth/refresh-token {refreshToken}. */
 export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): Promise<MarketplaceV1Tokens> {
   const { refreshToken } = parseInput(V1RefreshBody, body);
-  const { grant, successor } = await useRefreshToken(ctx, refreshToken, ['MARKETPLACE_V1']);
-  return marketplaceV1Pair(ctx, await keyOfGrant(ctx, grant), successor);
+  const { grant, successor, familyId } = await useRefreshToken(ctx, refreshToken, ['MARKETPLACE_V1']);
+  return marketplaceV1Pair(ctx, await keyOfGrant(ctx, grant), { successor, familyId });
 }
 
 /**
@@ -92,11 +92,11 @@ export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): 
  */
 export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, kinds: readonly RefreshKind[]): Promise<TokenResponse> {
   const parsed = parseInput(PlatformRefreshBody, body);
-  const { grant, successor } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
+  const { grant, successor, familyId } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
   const key = await keyOfGrant(ctx, grant);
   const kind = grant.kind === 'MASTER' ? 'master' : grant.kind === 'TENANT' ? 'tenant' : 'platform';
   const tenantId = grant.tenantId === null ? null : (await findTenant(ctx, accountTenants(ctx, key.accountId), grant.tenantId, 'Service-tenant-id')).id;
-  return { ...(await accessToken(ctx, kind, key, tenantId)), refresh_token: successor };
+  return { ...(await accessToken(ctx, kind, key, tenantId, familyId)), refresh_token: successor };
 }
 
 export async function findUsableApiKey(ctx: ServiceContext, raw: unknown, pointer = 'header:X-API-Key'): Promise<UsableKey> {
@@ -125,25 +125,27 @@ function assertUsable(ctx: ServiceContext, row: (UsableKey & { revokedAt: Date |
 
 async function tokenPair(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null): Promise<TokenResponse> {
   const refreshKind: RefreshKind = kind === 'master' ? 'MASTER' : kind === 'tenant' ? 'TENANT' : 'PLATFORM';
-  const response = await accessToken(ctx, kind, key, tenantId);
-  return { ...response, refresh_token: await issueRefreshToken(ctx, { kind: refreshKind, apiKeyId: key.id, tenantId }) };
+  const familyId = crypto.randomUUID();
+  const response = await accessToken(ctx, kind, key, tenantId, familyId);
+  return { ...response, refresh_token: await issueRefreshToken(ctx, { kind: refreshKind, apiKeyId: key.id, tenantId }, familyId) };
 }
 
-async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null): Promise<TokenResponse> {
+async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null, familyId?: string): Promise<TokenResponse> {
   const scopes = kind === 'tenant' ? TENANT_TOKEN_SCOPES : key.scopes;
-  const claims = { tkn: kind, scope: scopeString(scopes), acc: key.accountId, key: key.id, ...(tenantId ? { tid: tenantId } : {}) };
+  const claims = { tkn: kind, scope: scopeString(scopes), acc: key.accountId, key: key.id, ...(tenantId ? { tid: tenantId } : {}), ...(familyId ? { fam: familyId } : {}) };
   const access = await ctx.auth.tokens.sign(claims, { subject: tenantId ? `tenant:${tenantId}` : `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS[kind] });
   await touchKey(ctx, key.id);
   return { access_token: access, expires_in: TOKEN_TTL_SECONDS[kind], scope: claims.scope, token_type: 'Bearer' };
 }
 
-async function marketplaceV1Pair(ctx: ServiceContext, key: UsableKey, successor?: string): Promise<MarketplaceV1Tokens> {
+async function marketplaceV1Pair(ctx: ServiceContext, key: UsableKey, rotated?: { successor: string; familyId: string }): Promise<MarketplaceV1Tokens> {
+  const familyId = rotated?.familyId ?? crypto.randomUUID();
   const jwt = await ctx.auth.tokens.sign(
-    { tkn: 'marketplace_v1', scope: scopeString(key.scopes), acc: key.accountId, key: key.id },
+    { tkn: 'marketplace_v1', scope: scopeString(key.scopes), acc: key.accountId, key: key.id, fam: familyId },
     { subject: `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS.marketplace_v1 },
   );
   await touchKey(ctx, key.id);
-  const refreshToken = successor ?? (await issueRefreshToken(ctx, { kind: 'MARKETPLACE_V1', apiKeyId: key.id, tenantId: null }));
+  const refreshToken = rotated?.successor ?? (await issueRefreshToken(ctx, { kind: 'MARKETPLACE_V1', apiKeyId: key.id, tenantId: null }, familyId));
   return { jwt, refreshToken, expiresIn: TOKEN_TTL_SECONDS.marketplace_v1 };
 }
 

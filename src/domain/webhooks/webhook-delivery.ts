@@ -13,7 +13,8 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
-import { assertWebhookUrl } from './webhook-url-policy.js';
+import { Agent, fetch } from 'undici';
+import { pinnedLookup, resolveWebhookTarget } from './webhook-url-policy.js';
 
 export const JITTER = 0.2;
 
@@ -70,21 +71,28 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
   /** The attempt as the dashboard lists it, written with the delivery's own update. */
   const logged = () => ({ attemptLog: { create: { statusCode, error, latencyMs: Math.round(performance.now() - started), attemptedAt: now } } });
   try {
-    await assertWebhookUrl(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
+    const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
     const signature = delivery.lender.webhookSecret
       ? signWebhook(delivery.lender.webhookSecret, delivery.id, now, body)
       : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
-    const res = await fetch(delivery.url, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
-    });
-    statusCode = res.status;
-    await res.body?.cancel();
-    if (res.status !== 204) error = `answered ${res.status}, not 204`;
+    // Connect to the address just checked, never to a fresh DNS answer.
+    const dispatcher = new Agent({ connect: { lookup: pinnedLookup(target.addresses) } });
+    try {
+      const res = await fetch(target.url, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        dispatcher,
+        signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
+        headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
+      });
+      statusCode = res.status;
+      await res.body?.cancel();
+    } finally {
+      void dispatcher.close();
+    }
+    if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     if (err instanceof AppError) {

@@ -1,0 +1,129 @@
+/**
+ * `npx tsx bench/graphql-limits.ts`: what the GraphQL operation limits cost. Two gateways over the
+ * same runtime and database, one with the limits (tokens, depth, aliases, directives, cost) and one
+ * without, answer the same dashboard-like queries through the gateway's fetch (no HTTP, so the
+ * limits' share is not diluted by the network). Rounds alternate the order, after a warm-up; the
+ * report gives each variant's median ops/s and the ratio.
+ *
+ * Needs a PostgreSQL (DATABASE_URL, default the local server). BENCH_ROUNDS (default 6),
+ * BENCH_REQUESTS per round (default 400) and BENCH_CONCURRENCY (default 8) tune it.
+ */
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { loadConfig } from '../src/config.js';
+import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { createApiKey } from '../src/domain/identity/api-key-service.js';
+import { login } from '../src/domain/identity/login-service.js';
+import { API_KEY_SCOPES } from '../src/domain/identity/scopes.js';
+import { issuePlatformToken } from '../src/domain/identity/token-service.js';
+import { generateSigningJwk } from '../src/infra/signing-keys.js';
+import { startRuntime } from '../src/processes/runtime.js';
+import { createGateway } from '../gateway/gateway-runtime.js';
+import { gatewaySecurity } from '../gateway/gateway-security.js';
+import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
+import { createRequire } from 'node:module';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { costLimitRule } from '../gateway/operation-limits.js';
+
+// The gateway (and Armor) run on graphql's CommonJS copy; its schema only validates with that copy.
+const cjsGraphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const TERMS = ['acme', 'widget', 'global', 'north', 'smith', 'trading', 'bright', 'harbour'];
+const QUERIES = [
+  { query: 'query($t: String!) { companySearch(term: $t, limit: 10) { __typename } }', variables: (i: number) => ({ t: `${TERMS[i % TERMS.length]}${i % 3}` }) },
+  {
+    query: 'query($t: String!, $show: Boolean!) { lenders { id name priceBand responseTimeHours products { name productType instantOffer } } companySearch(term: $t, limit: 5) @include(if: $show) { __typename } }',
+    variables: (i: number) => ({ t: `${TERMS[(i + 3) % TERMS.length]}${i % 5}`, show: i % 4 !== 1 }),
+  },
+];
+
+const dbName = `fg_bench_limits_${process.pid}`;
+await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
+const config = loadConfig({}, {
+  DATABASE_URL: databaseUrlFor(serverUrl, dbName),
+  AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }),
+  LOG_LEVEL: 'warn',
+  SEED_DEMO_DATA: true,
+  DB_POOL_SIZE: 8,
+});
+const runtime = await startRuntime(config);
+try {
+  const user = { email: 'bench-limits@example.test', password: 'bench-password-123' };
+  await createAccountWithUser(runtime.database.prisma, { environment: 'demo', accountName: 'bench', ...user });
+  const signedIn = await login(runtime.contextFor(), user, '127.0.0.1');
+  const key = await createApiKey(await runtime.contextForRequest({ authorization: `Bearer ${signedIn.access_token}` }), { name: 'bench', scopes: [...API_KEY_SCOPES] });
+  const { access_token } = await issuePlatformToken(runtime.contextFor(), key.key);
+  const contextFor = (request: { headers: Headers }) => runtime.contextForRequest(request.headers);
+  const security = gatewaySecurity(config, async (headers) => (await runtime.contextForRequest(headers)).actor);
+  const variants: Record<string, GatewayRuntime> = {
+    'with limits': await createGateway({ mode: 'in-process', contextFor }, security),
+    'without limits': await createGateway({ mode: 'in-process', contextFor }, { ...security, limits: undefined }),
+  };
+  const headers = { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${access_token}` };
+
+  async function round(gateway: GatewayRuntime, requests: number): Promise<number> {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let i = next++; i < requests; i = next++) {
+          const { query, variables } = QUERIES[i % QUERIES.length]!;
+          const res = await gateway.fetch('http://gateway.local/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables: variables(i) }) });
+          const body = (await res.json()) as { errors?: unknown[] };
+          if (body.errors) throw new Error(`query failed: ${JSON.stringify(body.errors)}`);
+        }
+      }),
+    );
+    return (requests / (performance.now() - started)) * 1000;
+  }
+
+  for (const gateway of Object.values(variants)) await round(gateway, REQUESTS / 2); // warm-up
+  const results: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? Object.keys(variants) : Object.keys(variants).reverse();
+    for (const name of order) results[name]!.push(await round(variants[name]!, REQUESTS));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const limited = median(results['with limits']!);
+  const unlimited = median(results['without limits']!);
+  console.log(`GraphQL through the gateway (in-process), ${ROUNDS} interleaved rounds of ${REQUESTS} requests, concurrency ${CONCURRENCY}:`);
+  for (const [name, xs] of Object.entries(results)) console.log(`  ${name.padEnd(15)} median ${median(xs).toFixed(0)} ops/s  (rounds: ${xs.map((x) => x.toFixed(0)).join(', ')})`);
+  console.log(`  cost of the limits: ${(((unlimited - limited) / unlimited) * 100).toFixed(1)}% of throughput (end to end; noisy on a shared machine)`);
+
+  // The limits' own work, isolated: parse (token limit) and validate (depth, aliases, directives,
+  // cost) of the same queries against the gateway's schema, with and without them, interleaved.
+  // An upper bound: the gateway caches parsing and validation per document.
+  const schema = (await variants['with limits']!.getSchema()) as import('graphql').GraphQLSchema;
+  const limits = security.limits!;
+  const limitRules = [maxDepthRule({ n: limits.maxDepth }), maxAliasesRule({ n: limits.maxAliases }), maxDirectivesRule({ n: limits.maxDirectives }), costLimitRule(limits.maxCost)];
+  const texts = QUERIES.map((q) => q.query);
+  const perOperationMicros = (withLimits: boolean, iterations: number): number => {
+    const started = performance.now();
+    for (let i = 0; i < iterations; i++) {
+      const document = cjsGraphql.parse(texts[i % texts.length]!, withLimits ? { maxTokens: limits.maxTokens } : {});
+      const errors = cjsGraphql.validate(schema, document, withLimits ? [...cjsGraphql.specifiedRules, ...limitRules] : cjsGraphql.specifiedRules);
+      if (errors.length > 0) throw new Error(errors.map((e) => e.message).join('; '));
+    }
+    return ((performance.now() - started) * 1000) / iterations;
+  };
+  perOperationMicros(true, 500);
+  perOperationMicros(false, 500);
+  const micro: Record<'with' | 'without', number[]> = { with: [], without: [] };
+  for (let r = 0; r < 10; r++) {
+    micro.with.push(perOperationMicros(true, 1000));
+    micro.without.push(perOperationMicros(false, 1000));
+  }
+  const extraMicros = median(micro.with) - median(micro.without);
+  const requestMicros = (1_000_000 * CONCURRENCY) / unlimited;
+  console.log(`  parse + validate per operation: ${median(micro.with).toFixed(1)} µs with limits, ${median(micro.without).toFixed(1)} µs without`);
+  console.log(`  the limits add ${extraMicros.toFixed(1)} µs to a request taking ~${(requestMicros / 1000).toFixed(1)} ms: ${((extraMicros / requestMicros) * 100).toFixed(2)}% even if nothing were cached`);
+  await Promise.all(Object.values(variants).map((g) => g.dispose()));
+} finally {
+  await runtime.close();
+  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+}

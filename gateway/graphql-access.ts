@@ -1,0 +1,62 @@
+/**
+ * Who may look at the schema through the gateway: GraphiQL (served from the locally installed
+ * @graphql-yoga/render-graphiql, which inlines its assets, so it works offline) and introspection,
+ * which production keeps to staff unless configured otherwise.
+ */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError, type ValidationRule } from 'graphql';
+import type { Plugin as YogaPlugin } from 'graphql-yoga';
+
+export type IntrospectionAudience = 'everyone' | 'authenticated' | 'staff';
+
+/** What the gateway needs to know of a caller to decide on introspection. */
+export interface CallerStanding {
+  authenticated: boolean;
+  staff: boolean;
+}
+
+export interface SchemaAccess {
+  graphiql: boolean;
+  introspection: IntrospectionAudience;
+  /** The standing of the caller behind a request's credential headers. */
+  standingOf(headers: Headers): Promise<CallerStanding>;
+}
+
+export function graphiqlOptions(access: SchemaAccess) {
+  return access.graphiql
+    ? { graphiql: { title: 'Funding gateway GraphQL' }, renderGraphiQL, landingPage: false }
+    : { graphiql: false, landingPage: false };
+}
+
+const INTROSPECTION_IN_TEXT = /__schema|__type\b/;
+
+/**
+ * Decides per request, before validation (credentials are checked asynchronously, which validation
+ * cannot do), and only when the query text asks for introspection at all.
+ */
+export function introspectionPlugin(access: SchemaAccess): YogaPlugin {
+  const allowed = new WeakSet<Request>();
+  return {
+    async onParams({ params, request }) {
+      if (access.introspection === 'everyone' || typeof params.query !== 'string' || !INTROSPECTION_IN_TEXT.test(params.query)) return;
+      const standing = await access.standingOf(request.headers);
+      if (access.introspection === 'staff' ? standing.staff : standing.authenticated) allowed.add(request);
+    },
+    onValidate({ context, addValidationRule }) {
+      if (access.introspection === 'everyone') return;
+      const request = (context as { request?: Request }).request;
+      if (!request || !allowed.has(request)) addValidationRule(noIntrospection(access.introspection));
+    },
+  };
+}
+
+function noIntrospection(audience: IntrospectionAudience): ValidationRule {
+  const who = audience === 'staff' ? 'staff' : 'signed-in callers';
+  return (context) => ({
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') {
+        context.reportError(new GraphQLError(`Introspection is available to ${who} only (GRAPHQL_INTROSPECTION).`, { nodes: [node], extensions: { code: 'FORBIDDEN' } }));
+      }
+    },
+  });
+}

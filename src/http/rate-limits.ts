@@ -1,0 +1,83 @@
+/**
+ * Request rate limits (rate-limiter-flexible) per client address and per credential, on REST and
+ * GraphQL, with the IETF RateLimit / RateLimit-Policy headers and 429 + Retry-After. Counters live
+ * in Redis when the deployment has it (every process shares them), else in this process's memory.
+ *
+ * The credential is the verified token's API key, lender or user (so a forged token cannot spend
+ * someone else's budget), or the digest of an X-API-Key header; an unverifiable token counts
+ * against its address only.
+ */
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError } from '../domain/errors.js';
+import type { TokenAuthority } from '../domain/identity/token-authority.js';
+import { sendProblem } from '../../rest-adapter/rest-router.js';
+import { audit } from '../infra/audit-log.js';
+import type { Logger } from '../infra/logger.js';
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+export interface RateLimitSettings {
+  perAddress: number;
+  perCredential: number;
+}
+
+/** A limiter in Redis (memory as insurance while Redis is unreachable) or in memory. */
+export function rateLimiter(name: string, points: number, durationSeconds: number, redis?: Redis): RateLimiterAbstract {
+  const options = { points, duration: durationSeconds };
+  return redis
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, insuranceLimiter: new RateLimiterMemory(options), ...options })
+    : new RateLimiterMemory({ keyPrefix: name, ...options });
+}
+
+/** Who is calling, for counting: a stable id of the credential, or null when there is none. */
+export function credentialKeyFromTokens(tokens: TokenAuthority): (req: Request) => Promise<string | null> {
+  return async (req) => {
+    const apiKey = req.headers['x-api-key'];
+    if (typeof apiKey === 'string' && apiKey !== '') return `apikey:${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (!match?.[1]) return null;
+    try {
+      const claims = await tokens.verify(match[1]);
+      if (claims.key) return `key:${claims.key}`;
+      if (claims.lid !== undefined) return `lender:${claims.lid}`;
+      return `sub:${claims.sub}`;
+    } catch {
+      return null;
+    }
+  };
+}
+
+export function rateLimits(
+  settings: RateLimitSettings,
+  credentialKeyOf: (req: Request) => Promise<string | null>,
+  logger: Logger,
+  redis?: Redis,
+): RequestHandler {
+  const byAddress = rateLimiter('address', settings.perAddress, RATE_LIMIT_WINDOW_SECONDS, redis);
+  const byCredential = rateLimiter('credential', settings.perCredential, RATE_LIMIT_WINDOW_SECONDS, redis);
+  return (req: Request, res: Response, next: NextFunction) => {
+    void (async () => {
+      const credential = await credentialKeyOf(req);
+      const charges = [{ limiter: byAddress, key: req.ip ?? 'unknown', limit: settings.perAddress }];
+      if (credential) charges.push({ limiter: byCredential, key: credential, limit: settings.perCredential });
+      const outcomes = await Promise.all(charges.map((c) => c.limiter.consume(c.key).then(
+        (r) => ({ ...c, result: r, refused: false }),
+        (r: unknown) => {
+          if (r instanceof RateLimiterRes) return { ...c, result: r, refused: true };
+          throw r;
+        },
+      )));
+      // The headers describe the budget closest to running out.
+      const tightest = outcomes.reduce((a, b) => (b.refused || b.result.remainingPoints < a.result.remainingPoints ? b : a));
+      const resetSeconds = Math.max(1, Math.ceil(tightest.result.msBeforeNext / 1000));
+      res.setHeader('RateLimit-Policy', `${tightest.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`);
+      res.setHeader('RateLimit', `limit=${tightest.limit}, remaining=${Math.max(0, tightest.result.remainingPoints)}, reset=${resetSeconds}`);
+      if (!outcomes.some((o) => o.refused)) return next();
+      audit(logger, 'rate_limit.exceeded', { ip: req.ip, credential, path: req.baseUrl || req.path, limit: tightest.limit });
+      sendProblem(res, new AppError('TOO_MANY_REQUESTS', `Too many requests; try again in ${resetSeconds} seconds`, [], { retryAfterSeconds: resetSeconds }));
+    })().catch(next);
+  };
+}
