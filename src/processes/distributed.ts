@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
+import { SHUTDOWN_DEADLINE_MS } from './shutdown.js';
+import { RUNNING_COMPILED } from '../repository-root.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor');
@@ -48,7 +50,9 @@ const services: Array<{ name: string; port: number }> = [
 const prepared = await startRuntime(config, { logger });
 await prepared.close();
 
-const serviceEntry = fileURLToPath(new URL('./service.ts', import.meta.url));
+// The compiled build starts its services compiled, with plain node; the sources start them through tsx.
+const serviceEntry = fileURLToPath(new URL(RUNNING_COMPILED ? './service.js' : './service.ts', import.meta.url));
+const nodeArgs = RUNNING_COMPILED ? [serviceEntry] : ['--import', 'tsx', serviceEntry];
 const children: ChildProcess[] = [];
 let stopping = false;
 
@@ -56,8 +60,12 @@ function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r))))).then(() =>
+  // Each service exits within its own shutdown deadline; one that does not is killed, never orphaned.
+  setTimeout(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    process.exit(code);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r))))).then(() =>
     process.exit(code),
   );
 }
@@ -79,7 +87,7 @@ process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 for (const { name, port } of services) {
-  const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry, name], {
+  const child = spawn(process.execPath, [...nodeArgs, name], {
     env: { ...process.env, ...sharedEnv, PORT: String(port) },
     stdio: 'inherit',
   });

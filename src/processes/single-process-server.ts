@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import express from 'express';
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
@@ -15,19 +16,33 @@ import { startDeliveryWorker } from './delivery-worker.js';
 import { databaseReadiness, healthRouter } from '../http/health.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 
-export async function startSingleProcessServer(runtime: Runtime, port = runtime.config.PORT): Promise<RunningServer> {
+/**
+ * The gateway with every subgraph in this process. It needs no database to be built, so it can be
+ * built while the runtime is still starting: its requests wait for the runtime.
+ */
+export function createSingleProcessGateway(runtime: Runtime | Promise<Runtime>): Promise<GatewayRuntime> {
+  return createGateway({ mode: 'in-process', contextFor: async (request) => (await runtime).contextForRequest(request.headers) });
+}
+
+export async function startSingleProcessServer(
+  runtime: Runtime,
+  options: { port?: number; gateway?: GatewayRuntime } = {},
+): Promise<RunningServer> {
+  const port = options.port ?? runtime.config.PORT;
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma)));
-  const gateway = await createGateway({ mode: 'in-process', contextFor: (request) => runtime.contextForRequest(request.headers) });
+  const gateway = options.gateway ?? (await createSingleProcessGateway(runtime));
   const mounted = mountGateway(app, server, gateway);
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
-  const url = await listen(server, port, runtime.config.HOST);
+  // Everything is running before the port opens: a healthy answer means the whole process is up,
+  // and nothing awaited after listening lies between it and the caller registering its shutdown.
   const worker = await startDeliveryWorker(runtime);
+  const url = await listen(server, port, runtime.config.HOST);
   return {
     url,
     async close() {
