@@ -59,6 +59,7 @@ let stopping = false;
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
+  logger.info({ code }, 'shutting down');
   for (const child of children) child.kill('SIGTERM');
   // Each service exits within its own shutdown deadline; one that does not is killed, never orphaned.
   setTimeout(() => {
