@@ -77,7 +77,8 @@ console.log(`\n=== targets (${host.cores} x ${host.cpuModel}, load at start ${ho
 console.log('| case | figure | target | met |');
 console.log('|---|---:|---|---|');
 for (const r of results.filter((r) => r.target)) {
-  const figure = r.ratio !== undefined ? `${r.ratio.toFixed(2)}x (${r.perSecond?.toFixed(0)}/s, p99 ${r.p99Ms?.toFixed(1)} ms)` : r.p99Ms !== undefined ? `p99 ${r.p99Ms.toFixed(2)} ms` : `${r.value?.toFixed(0)} ${r.unit ?? ''}`;
+  const latency = r.p99Ms !== undefined ? `, p99 ${r.p99Ms.toFixed(1)} ms` : '';
+  const figure = r.ratio !== undefined ? `${r.ratio.toFixed(2)}x (${r.perSecond?.toFixed(0)}/s${latency})` : r.p99Ms !== undefined ? `p99 ${r.p99Ms.toFixed(2)} ms` : `${r.value?.toFixed(0)} ${r.unit ?? ''}`;
   console.log(`| ${r.suite}: ${r.case} | ${figure} | ${r.target} | ${r.met ? 'yes' : 'no'} |`);
 }
 console.log(`\nbench/results.json written (${results.length} results, ${report.durationSeconds} s)${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
