@@ -21,8 +21,10 @@ COPY --chown=node:node package.json package-lock.json prisma.config.ts ./
 COPY --chown=node:node prisma ./prisma
 RUN npm ci
 
-# Sources (.dockerignore keeps node_modules, .data, .git and the host's generated client out).
+# Sources (.dockerignore keeps node_modules, .data, .git and the host's generated client out), then
+# the compiled server and browser bundles that `npm start` runs (postinstall found no sources yet).
 COPY --chown=node:node . .
+RUN npm run build
 
 EXPOSE 4000
 CMD ["npm", "start"]

@@ -14,8 +14,9 @@ import { applyMigrations } from '../src/infra/migrations.js';
 import { demoCompanyStream } from '../prisma/seed/demo-companies.js';
 import { insertCompanies } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
-import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
-import { load, printTable, type Row } from './load.js';
+import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { compare, printTable, type LoadTarget, type Row } from './load.js';
+import { recordResults } from './results.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 100_000);
@@ -45,28 +46,43 @@ try {
   await client.end();
 
   const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-  const basePort = await freePort();
-  const baseline = startEntry('bench/raw-baseline.ts', [], { ...env, PORT: String(basePort) });
-  procs.push(baseline);
-  const baselineUrl = `http://127.0.0.1:${basePort}`;
-  await waitForHealth(baselineUrl, baseline);
-
+  buildServer();
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startEntry('src/processes/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: appUrl });
+  const app = startEntry('src/processes/main.ts', [], { ...env, PORT: String(port), PUBLIC_URL: appUrl }, { compiled: true });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const authorization = await marketplaceV1Authorization(appUrl);
   const profileIds = await createProfiles(appUrl, authorization, 200);
 
-  const rows: Row[] = [];
-  const rawSearch = await load('raw baseline: search', baselineUrl, (t) => ({ path: `/companies/search/${encodeURIComponent(t)}` }), terms);
-  const rawLookup = await load('raw baseline: company by number', baselineUrl, (n) => ({ path: `/companies/${n}` }), numbers);
-  rows.push(rawSearch, rawLookup);
+  // The baseline verifies the same token as the system (raw-baseline.ts), against its published keys.
+  const basePort = await freePort();
+  const baseline = startEntry('bench/raw-baseline.ts', [], { ...env, PORT: String(basePort), JWKS_URL: `${appUrl}/.well-known/jwks.json`, ISSUER: appUrl });
+  procs.push(baseline);
+  const baselineUrl = `http://127.0.0.1:${basePort}`;
+  await waitForHealth(baselineUrl, baseline);
+
   const v1 = '/api/marketplace/v1';
-  rows.push({ ...(await load('REST: GET /companies/search/{term}', appUrl, (t) => ({ path: `${v1}/companies/search/${encodeURIComponent(t)}` }), terms, authorization)), baseline: rawSearch.name });
-  rows.push({ ...(await load('REST: GET /companies/{number}', appUrl, (n) => ({ path: `${v1}/companies/${n}` }), numbers, authorization)), baseline: rawLookup.name });
-  rows.push({ ...(await load('REST: GET /profiles/{uuid}', appUrl, (id) => ({ path: `${v1}/profiles/${id}` }), profileIds, authorization)), baseline: rawLookup.name });
+  const rawSearch: LoadTarget<string> = { name: 'raw baseline: search', url: baselineUrl, request: (t) => ({ path: `/companies/search/${encodeURIComponent(t)}` }), items: terms, authorization };
+  const rawLookup: LoadTarget<string> = { name: 'raw baseline: company by number', url: baselineUrl, request: (n) => ({ path: `/companies/${n}` }), items: numbers, authorization };
+  const pairs = [
+    await compare(rawSearch, { name: 'REST: GET /companies/search/{term}', url: appUrl, request: (t) => ({ path: `${v1}/companies/search/${encodeURIComponent(t)}` }), items: terms, authorization }),
+    await compare(rawLookup, { name: 'REST: GET /companies/{number}', url: appUrl, request: (n) => ({ path: `${v1}/companies/${n}` }), items: numbers, authorization }),
+    await compare({ ...rawLookup, name: 'raw baseline: company by number (profile read)' }, { name: 'REST: GET /profiles/{uuid}', url: appUrl, request: (id) => ({ path: `${v1}/profiles/${id}` }), items: profileIds, authorization }),
+  ];
+  const rows: Row[] = pairs.flat();
+  recordResults(
+    'company-search',
+    rows.map((r) => {
+      const base = r.baseline ? rows.find((b) => b.name === r.baseline) : undefined;
+      const ratio = base ? r.rps / base.rps : undefined;
+      const p99Ratio = base ? r.p99 / Math.max(1, base.p99) : undefined;
+      return {
+        case: r.name, perSecond: r.rps, p50Ms: r.p50, p99Ms: r.p99,
+        ...(base ? { baseline: base.name, ratio, target: '>= 0.6x baseline req/s, p99 <= 3x (REST read)', met: ratio! >= 0.6 && p99Ratio! <= 3, note: `p99 ${p99Ratio!.toFixed(1)}x the baseline's` } : {}),
+      };
+    }),
+  );
 
   console.log(`\n${COMPANIES} companies; search plan:\n${plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}\n`);
   printTable(rows);

@@ -3,12 +3,31 @@
  * returning the same JSON as the REST adapter (tenant; company search and lookup) and the federated
  * query (tenant with its profile). Run as its own process: `tsx bench/raw-baseline.ts` with
  * DATABASE_URL, PORT.
+ *
+ * Like for like: with JWKS_URL and ISSUER set, the tenant routes verify the request's bearer token
+ * as the system does (RS256 against the published keys, issuer, expiry), so a ratio compares the
+ * layers, not the cost of authentication.
  */
 import express from 'express';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = express();
+
+const keys = process.env.JWKS_URL ? createRemoteJWKSet(new URL(process.env.JWKS_URL)) : undefined;
+async function authenticated(req: express.Request, res: express.Response): Promise<boolean> {
+  if (!keys) return true;
+  const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  try {
+    if (!token) throw new Error('no token');
+    await jwtVerify(token, keys, { issuer: process.env.ISSUER, algorithms: ['RS256'] });
+    return true;
+  } catch {
+    res.status(401).json({ status: 401 });
+    return false;
+  }
+}
 
 const TENANT_SQL = 'SELECT id, "referenceId", "createdDateTime", "updatedDateTime" FROM tenant WHERE id = $1 AND environment = $2';
 const TENANT_WITH_PROFILE_SQL =
@@ -19,6 +38,7 @@ app.get('/health', (_req, res) => {
 });
 
 app.get('/tenants/:id', async (req, res) => {
+  if (!(await authenticated(req, res))) return;
   const { rows } = await pool.query(TENANT_SQL, [req.params.id, 'demo']);
   const row = rows[0];
   if (!row) return void res.status(404).json({ status: 404 });
@@ -31,6 +51,7 @@ app.get('/tenants/:id', async (req, res) => {
 });
 
 app.get('/tenants/:id/with-profile', async (req, res) => {
+  if (!(await authenticated(req, res))) return;
   const { rows } = await pool.query(TENANT_WITH_PROFILE_SQL, [req.params.id, 'demo']);
   const row = rows[0];
   if (!row) return void res.status(404).json({ status: 404 });
@@ -45,6 +66,7 @@ const SEARCH_SQL = `SELECT name, "registrationNumber" AS number FROM company
   LIMIT $7`;
 
 app.get('/companies/search/:term', async (req, res) => {
+  if (!(await authenticated(req, res))) return;
   const lower = req.params.term.toLowerCase();
   const upper = req.params.term.toUpperCase();
   const { rows } = await pool.query(SEARCH_SQL, ['GB', `${lower}%`, lower.length >= 3 ? `%${lower}%` : `${lower}%`, `${upper}%`, lower, upper, 10]);
@@ -52,6 +74,7 @@ app.get('/companies/search/:term', async (req, res) => {
 });
 
 app.get('/companies/:number', async (req, res) => {
+  if (!(await authenticated(req, res))) return;
   const { rows } = await pool.query('SELECT * FROM company WHERE "countryCode" = $1 AND "registrationNumber" = $2', ['GB', req.params.number]);
   if (!rows[0]) return void res.status(404).json({ status: 404 });
   res.json(rows[0]);

@@ -4,10 +4,10 @@
  * Regenerate with `npm run compose:supergraph`.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { composeServices } from '@theguild/federation-composition';
 import { parse } from 'graphql';
+import { repositoryPath } from '../src/repository-root.js';
 import { buildSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/index.js';
 
 /** Default subgraph locations written into the supergraph; the distributed gateway overrides them from config. */
@@ -18,10 +18,10 @@ export const DEFAULT_SUBGRAPH_URLS: Record<SubgraphName, string> = {
   tenants: 'http://127.0.0.1:4014/graphql',
 };
 
-export const SUPERGRAPH_PATH = fileURLToPath(new URL('./supergraph.graphql', import.meta.url));
+export const SUPERGRAPH_PATH = repositoryPath('gateway', 'supergraph.graphql');
 
 export function subgraphSdlPath(name: SubgraphName): string {
-  return fileURLToPath(new URL(`../subgraphs/${name}/schema.graphql`, import.meta.url));
+  return repositoryPath('subgraphs', name, 'schema.graphql');
 }
 
 export async function printSubgraphSdls(): Promise<Record<SubgraphName, string>> {

@@ -100,11 +100,26 @@ function inProcessTransport(
   schemas: Record<SubgraphName, GraphQLSchema>,
   contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext>,
 ): Transport {
+  // One ServiceContext per HTTP request (its JWT verified once), shared by every subgraph call the
+  // plan makes for it; keyed by the gateway's own context object, so it goes with the request.
+  // A graphql-ws operation lives as long as its subscription: each event is still authenticated
+  // afresh (a revoked credential stops receiving).
+  const contexts = new WeakMap<object, Promise<ServiceContext>>();
+  const sharedContextFor = (gatewayContext: unknown): Promise<ServiceContext> => {
+    const isHttpRequest = typeof gatewayContext === 'object' && gatewayContext !== null && 'request' in gatewayContext;
+    if (!isHttpRequest) return contextFor(requestInfoOf(gatewayContext));
+    let context = contexts.get(gatewayContext);
+    if (!context) {
+      context = contextFor(requestInfoOf(gatewayContext));
+      contexts.set(gatewayContext, context);
+    }
+    return context;
+  };
   return {
     getSubgraphExecutor({ subgraphName }) {
       if (!isSubgraphName(subgraphName)) throw new Error(`Unknown subgraph ${subgraphName}`);
       const execute = createDefaultExecutor(schemas[subgraphName]);
-      return async (request) => execute({ ...request, context: await contextFor(requestInfoOf(request.context)) });
+      return async (request) => execute({ ...request, context: await sharedContextFor(request.context) });
     },
   };
 }

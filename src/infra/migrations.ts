@@ -10,10 +10,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { repositoryPath } from '../repository-root.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const MIGRATIONS_DIR = repositoryPath('prisma', 'migrations');
 const LOCK_KEY = 727_274_001;
 
 const BOOKKEEPING_DDL = `

@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
+import { SHUTDOWN_DEADLINE_MS } from './shutdown.js';
+import { RUNNING_COMPILED } from '../repository-root.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor');
@@ -48,16 +50,23 @@ const services: Array<{ name: string; port: number }> = [
 const prepared = await startRuntime(config, { logger });
 await prepared.close();
 
-const serviceEntry = fileURLToPath(new URL('./service.ts', import.meta.url));
+// The compiled build starts its services compiled, with plain node; the sources start them through tsx.
+const serviceEntry = fileURLToPath(new URL(RUNNING_COMPILED ? './service.js' : './service.ts', import.meta.url));
+const nodeArgs = RUNNING_COMPILED ? [serviceEntry] : ['--import', 'tsx', serviceEntry];
 const children: ChildProcess[] = [];
 let stopping = false;
 
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
+  logger.info({ code }, 'shutting down');
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r))))).then(() =>
+  // Each service exits within its own shutdown deadline; one that does not is killed, never orphaned.
+  setTimeout(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    process.exit(code);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r))))).then(() =>
     process.exit(code),
   );
 }
@@ -81,7 +90,7 @@ process.on('SIGTERM', () => stopAll(0));
 for (const [index, { name, port }] of services.entries()) {
   // Each process serves its own metrics: on its own METRICS_PORT when one is configured.
   const metricsPort = config.METRICS_PORT === undefined ? {} : { METRICS_PORT: String(config.METRICS_PORT + index) };
-  const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry, name], {
+  const child = spawn(process.execPath, [...nodeArgs, name], {
     env: { ...process.env, ...sharedEnv, ...metricsPort, PORT: String(port) },
     stdio: 'inherit',
   });

@@ -1,23 +1,33 @@
 /** `npm start`: the whole system in one process on PORT, on the embedded database unless DATABASE_URL is set. */
 import 'reflect-metadata';
 import { loadConfig } from '../config.js';
-import { startSingleProcessServer } from './single-process-server.js';
 import { DataDirInUseError } from '../infra/embedded-postgres.js';
+import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
-import { onShutdown } from './shutdown.js';
+import { handleShutdownSignals } from './shutdown.js';
 
 const config = loadConfig();
-const runtime = await startRuntime(config).catch((err: unknown) => {
+const logger = createLogger(config.LOG_LEVEL);
+const shutdown = handleShutdownSignals(logger);
+// The database server starts (in its own processes) while this one loads the GraphQL and REST
+// layers and builds the schemas: start-up takes the longer of the two rather than their sum.
+const runtimeStarting = startRuntime(config, { logger, onOpen: shutdown.add });
+runtimeStarting.catch(() => {}); // awaited (and reported) below
+const { createSingleProcessGateway, startSingleProcessServer } = await import('./single-process-server.js');
+const gateway = await createSingleProcessGateway(runtimeStarting, config);
+let served = false;
+shutdown.add('gateway', async () => {
+  if (!served) await gateway.dispose(); // once served, closing the server disposes it
+});
+const runtime = await runtimeStarting.catch((err: unknown) => {
   if (!(err instanceof DataDirInUseError)) throw err;
   console.error(`funding gateway not started: ${err.message}`);
   process.exit(1);
 });
-const server = await startSingleProcessServer(runtime);
-runtime.logger.info(
+const server = await startSingleProcessServer(runtime, { gateway });
+served = true;
+shutdown.add('server', () => server.close());
+logger.info(
   { url: server.url, environment: config.DEPLOY_ENV, database: runtime.database.embedded ? 'embedded' : 'DATABASE_URL' },
   `funding gateway ready: REST ${server.url}/api, GraphQL ${server.url}/graphql, health ${server.url}/health`,
 );
-onShutdown(runtime.logger, async () => {
-  await server.close();
-  await runtime.close();
-});

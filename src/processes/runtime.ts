@@ -46,6 +46,11 @@ export interface RuntimeOptions {
   prepareDatabase?: boolean;
   /** On the embedded server: `server` owns DATA_DIR (one application), `cli` shares a running one. */
   embeddedRole?: EmbeddedRole;
+  /**
+   * Told of each resource as it opens, with how to close it (a process's shutdown handler), so a
+   * signal during start-up closes what is open so far. Without it, `close()` closes everything.
+   */
+  onOpen?: (name: string, close: () => Promise<void>) => void;
 }
 
 export async function startRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -61,11 +66,16 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     log: (msg) => logger.info(msg),
   });
   instrumentDatabase(database.prisma, poolOf(database.prisma));
+  options.onOpen?.('database', () => database.close());
   if (prepare && config.SEED_DEMO_DATA) {
     await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));
   }
   const events = createEventBus(config.REDIS_URL);
   const throttleStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  options.onOpen?.('event bus', async () => {
+    throttleStore?.disconnect();
+    await events.close();
+  });
   const auth: AuthKit = {
     tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
     loginThrottle: createLoginThrottle(throttleStore),
@@ -74,6 +84,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   };
   const companies = databaseRegistry(database.prisma);
   const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
+  options.onOpen?.('job queue', () => jobs.close());
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -14,7 +14,7 @@ import type { RunningServer } from '../http/listen.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { startWorkerServer } from './worker-server.js';
-import { onShutdown } from './shutdown.js';
+import { handleShutdownSignals } from './shutdown.js';
 
 export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker'] as const;
 
@@ -26,8 +26,9 @@ if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, `funding-gateway:${name}`);
 
+const shutdown = handleShutdownSignals(logger);
+
 let server: RunningServer;
-let closeRuntime = async () => {};
 if (name === 'gateway') {
   const urls = {
     profiles: config.PROFILES_URL,
@@ -41,16 +42,12 @@ if (name === 'gateway') {
     logger.fatal('DATABASE_URL is required for a distributed service');
     process.exit(2);
   }
-  const runtime = await startRuntime(config, { logger, prepareDatabase: false });
-  closeRuntime = () => runtime.close();
+  const runtime = await startRuntime(config, { logger, prepareDatabase: false, onOpen: shutdown.add });
   server = isSubgraphName(name)
     ? await startSubgraphServer(name, runtime, config.PORT)
     : name === 'worker'
       ? await startWorkerServer(runtime, config.PORT)
       : await startRestServer(runtime, config.PORT);
 }
+shutdown.add('server', () => server.close());
 logger.info({ url: server.url }, `${name} ready`);
-onShutdown(logger, async () => {
-  await server.close();
-  await closeRuntime();
-});

@@ -5,7 +5,9 @@
  */
 import http from 'node:http';
 import express from 'express';
-import { createGateway, type GatewayRequestInfo } from '../../gateway/gateway-runtime.js';
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import type { AppConfig } from '../config.js';
+import { createGateway } from '../../gateway/gateway-runtime.js';
 import { gatewaySecurity } from '../../gateway/gateway-security.js';
 import { installHttpSecurity } from '../http/http-security.js';
 import { credentialKeyFromTokens } from '../http/rate-limits.js';
@@ -21,7 +23,21 @@ import { mountMetrics, observeRequests } from '../http/observability.js';
 import { apiDocsRouter } from '../../rest-adapter/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 
-export async function startSingleProcessServer(runtime: Runtime, port = runtime.config.PORT): Promise<RunningServer> {
+/**
+ * The gateway with every subgraph in this process. It needs no database to be built, so it can be
+ * built while the runtime is still starting: its requests wait for the runtime.
+ */
+export function createSingleProcessGateway(runtime: Runtime | Promise<Runtime>, config: AppConfig): Promise<GatewayRuntime> {
+  const contextFor = async (headers: Headers) => (await runtime).contextForRequest(headers);
+  const security = gatewaySecurity(config, async (headers) => (await contextFor(headers)).actor);
+  return createGateway({ mode: 'in-process', contextFor: (request) => contextFor(request.headers) }, security);
+}
+
+export async function startSingleProcessServer(
+  runtime: Runtime,
+  options: { port?: number; gateway?: GatewayRuntime } = {},
+): Promise<RunningServer> {
+  const port = options.port ?? runtime.config.PORT;
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
@@ -30,17 +46,17 @@ export async function startSingleProcessServer(runtime: Runtime, port = runtime.
   installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
-  const contextFor = (request: GatewayRequestInfo) => runtime.contextForRequest(request.headers);
-  const security = gatewaySecurity(runtime.config, async (headers) => (await runtime.contextForRequest(headers)).actor);
-  const gateway = await createGateway({ mode: 'in-process', contextFor }, security);
+  const gateway = options.gateway ?? (await createSingleProcessGateway(runtime, runtime.config));
   const mounted = mountGateway(app, server, gateway);
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));
   app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
-  const url = await listen(server, port, runtime.config.HOST);
+  // Everything is running before the port opens: a healthy answer means the whole process is up,
+  // and nothing awaited after listening lies between it and the caller registering its shutdown.
   const worker = await startDeliveryWorker(runtime);
+  const url = await listen(server, port, runtime.config.HOST);
   return {
     url,
     async close() {

@@ -26,7 +26,11 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   );
   const apollo = new ApolloServer<ServiceContext>({
     schema,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    // The process's own shutdown (shutdown.ts) stops it: Apollo's signal handlers would stop it a
+    // second time, concurrently, and that stop never finishes.
+    stopOnTerminationSignals: false,
+    // Requests in flight get a second to finish; a gateway's idle keep-alive connections are then closed.
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: 1_000 })],
   });
   await apollo.start();
   observeRequests(app, runtime.logger);

@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { REPOSITORY_ROOT } from '../repository-root.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const REPO_ROOT = REPOSITORY_ROOT;
 export const WEB_BUNDLE_DIR = path.join(REPO_ROOT, 'dist', 'web');
 
 /** Bundle name (the served file name) -> its entry point under `web/`. */

@@ -1,5 +1,5 @@
 /** Running the system's real entry points as child processes, as a user would. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -11,9 +11,14 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry> [...args]` with exactly the given environment on top of PATH/HOME. */
-export function startEntry(entry: string, args: string[], env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+/**
+ * Starts `node --import tsx <entry> [...args]` with exactly the given environment on top of PATH/HOME;
+ * `compiled`: the build's JavaScript of that entry with plain node, as `npm start` runs it
+ * (build it first with `buildServer()`).
+ */
+export function startEntry(entry: string, args: string[], env: Record<string, string>, options: { compiled?: boolean } = {}): RunningProcess {
+  const nodeArgs = options.compiled ? [`dist/server/${entry.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     // ENV_FILE: a developer's own .env in the checkout must not leak into the processes under test.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ENV_FILE: '/dev/null', ...env },
@@ -62,4 +67,10 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** `npm run build` if the sources changed since the last one: the compiled server under dist/server. */
+export function buildServer(): void {
+  const result = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
 }

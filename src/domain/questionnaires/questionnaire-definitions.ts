@@ -4,8 +4,10 @@
  * (a malformed definition stops the process with the file and field named).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { repositoryPath } from '../../repository-root.js';
 
 export const QUESTION_TYPES = ['string', 'email', 'phone', 'enum', 'boolean', 'number', 'currency', 'date'] as const;
 
@@ -49,7 +51,7 @@ const DefinitionSchema = z.strictObject({
 export type Question = z.infer<typeof QuestionSchema>;
 export type QuestionnaireDefinition = z.infer<typeof DefinitionSchema>;
 
-const DEFINITIONS_DIR = new URL('./definitions/', import.meta.url);
+const DEFINITIONS_DIR = repositoryPath('src', 'domain', 'questionnaires', 'definitions');
 
 function conditionFields(condition: Condition): string[] {
   return 'all' in condition ? condition.all.flatMap(conditionFields) : [condition.field];
@@ -58,7 +60,7 @@ function conditionFields(condition: Condition): string[] {
 function load(): Map<string, QuestionnaireDefinition> {
   const definitions = new Map<string, QuestionnaireDefinition>();
   for (const file of readdirSync(DEFINITIONS_DIR).filter((f) => f.endsWith('.json')).sort()) {
-    const parsed = DefinitionSchema.safeParse(JSON.parse(readFileSync(new URL(file, DEFINITIONS_DIR), 'utf8')));
+    const parsed = DefinitionSchema.safeParse(JSON.parse(readFileSync(path.join(DEFINITIONS_DIR, file), 'utf8')));
     if (!parsed.success) {
       throw new Error(`questionnaire definition ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }

@@ -1,0 +1,163 @@
+/**
+ * `npm run bench`, tenant read: reading a tenant through (a) the REST adapter and (b) a federated
+ * GraphQL query (tenant with its profile) through the gateway, each against a raw pg + Express
+ * baseline that verifies the same JWT, runs the same SQL and returns the same JSON, measured
+ * interleaved with it (bench/load.ts). `npm start`'s compiled build in single-process mode on an
+ * external PostgreSQL and on the embedded one, and the distributed mode on the external one. Every
+ * server is its own process; ids vary per request (the gateway de-duplicates identical in-flight
+ * requests, so a single id would flatter it).
+ *
+ * Needs a PostgreSQL (DATABASE_URL, default the local server) and, for distributed mode, Redis
+ * (REDIS_URL, default local). BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS tune it.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { openDatabase } from '../src/infra/database.js';
+import { openEmbeddedServer } from '../src/infra/embedded-postgres.js';
+import { applyMigrations } from '../src/infra/migrations.js';
+import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
+import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { compare, printTable, type LoadTarget, type Row } from './load.js';
+import { recordResults, type BenchResult } from './results.js';
+
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const TENANTS = 500;
+
+const FEDERATED = 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }';
+const restRequest = (id: string) => ({ path: `/api/platform/v1/tenants/${id}` });
+const graphqlRequest = (id: string) => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query: FEDERATED, variables: { id } }) });
+
+const BENCH_USER = { email: 'bench@example.test', password: 'bench-password-123' };
+
+/** An account whose tenants are read, signed in the way integrators do: login → API key → platform token. */
+async function createAccount(url: string): Promise<string> {
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'unused', poolSize: 1, migrate: false });
+  const { accountId } = await createAccountWithUser(db.prisma, { environment: 'demo', accountName: 'bench', ...BENCH_USER });
+  await db.close();
+  return accountId;
+}
+
+async function platformAuthorization(restUrl: string): Promise<string> {
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${restUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, string>>;
+  };
+  const login = await post('/api/platform/v1/auth/login', BENCH_USER);
+  const key = await post('/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read'] }, { authorization: `Bearer ${login.access_token}` });
+  const token = await post('/api/platform/v1/auth/token', undefined, { 'x-api-key': key.key as string });
+  return `Bearer ${token.access_token}`;
+}
+
+async function seed(url: string, accountId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const ids: string[] = [];
+  for (let i = 0; i < TENANTS; i++) {
+    const id = randomUUID();
+    ids.push(id);
+    await client.query('INSERT INTO tenant (id, "accountId", "referenceId", environment, "updatedDateTime") VALUES ($1, $2, $3, $4, now())', [
+      id,
+      accountId,
+      `bench-${i}`,
+      'demo',
+    ]);
+    if (i % 2 === 0) {
+      await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [randomUUID(), id, 'GB', 'demo']);
+    }
+  }
+  await client.end();
+  return ids;
+}
+
+const procs: RunningProcess[] = [];
+const rows: Row[] = [];
+const results: Array<Omit<BenchResult, 'suite'>> = [];
+
+async function startBaseline(url: string, issuerUrl: string): Promise<string> {
+  const port = await freePort();
+  const baseline = startEntry('bench/raw-baseline.ts', [], { DATABASE_URL: url, PORT: String(port), JWKS_URL: `${issuerUrl}/.well-known/jwks.json`, ISSUER: issuerUrl });
+  procs.push(baseline);
+  const baselineUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(baselineUrl, baseline);
+  return baselineUrl;
+}
+
+/** REST and federated GraphQL of one deployment against the baseline on the same database, recorded. */
+async function measureDeployment(label: string, urls: { rest: string; graphql: string; baseline: string }, ids: string[], authorization: string, targets: boolean) {
+  const rawTenant: LoadTarget<string> = { name: `${label}: raw baseline tenant`, url: urls.baseline, request: (id) => ({ path: `/tenants/${id}` }), items: ids, authorization };
+  const rawFederated: LoadTarget<string> = { name: `${label}: raw baseline tenant + profile`, url: urls.baseline, request: (id) => ({ path: `/tenants/${id}/with-profile` }), items: ids, authorization };
+  const [baseRest, rest] = await compare(rawTenant, { name: `${label}: REST GET tenant`, url: urls.rest, request: restRequest, items: ids, authorization });
+  const [baseGraphql, graphql] = await compare(rawFederated, { name: `${label}: GraphQL tenant + profile (gateway)`, url: urls.graphql, request: graphqlRequest, items: ids, authorization });
+  rows.push(baseRest, rest, baseGraphql, graphql);
+  const restRatio = rest.rps / baseRest.rps;
+  const p99Ratio = rest.p99 / Math.max(1, baseRest.p99);
+  const graphqlRatio = graphql.rps / baseGraphql.rps;
+  for (const base of [baseRest, baseGraphql]) results.push({ case: base.name, perSecond: base.rps, p50Ms: base.p50, p99Ms: base.p99 });
+  results.push({
+    case: rest.name, perSecond: rest.rps, p50Ms: rest.p50, p99Ms: rest.p99, baseline: baseRest.name, ratio: restRatio,
+    ...(targets ? { target: '>= 0.6x baseline req/s, p99 <= 3x', met: restRatio >= 0.6 && p99Ratio <= 3 } : {}),
+    note: `p99 ${p99Ratio.toFixed(1)}x the baseline's`,
+  });
+  results.push({
+    case: graphql.name, perSecond: graphql.rps, p50Ms: graphql.p50, p99Ms: graphql.p99, baseline: baseGraphql.name, ratio: graphqlRatio,
+    ...(targets ? { target: '>= 0.5x baseline req/s (single process)', met: graphqlRatio >= 0.5 } : {}),
+  });
+}
+
+/** `npm start`'s build, single process, on the database at `url`; measured, then stopped. */
+async function singleProcess(label: string, url: string, ids: string[]) {
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const app = startEntry('src/processes/main.ts', [], { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: path.join(tmpdir(), `fg-bench-${randomUUID()}`) }, { compiled: true });
+  procs.push(app);
+  await waitForHealth(appUrl, app);
+  const baselineUrl = await startBaseline(url, appUrl);
+  await measureDeployment(label, { rest: appUrl, graphql: appUrl, baseline: baselineUrl }, ids, await platformAuthorization(appUrl), true);
+  await app.stop();
+}
+
+const dbName = `fg_bench_${process.pid}`;
+const embeddedDir = path.join(tmpdir(), `fg-bench-embedded-${process.pid}`);
+let embedded: Awaited<ReturnType<typeof openEmbeddedServer>> | undefined;
+try {
+  buildServer();
+  await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
+  const url = databaseUrlFor(serverUrl, dbName);
+  await applyMigrations(url);
+  const ids = await seed(url, await createAccount(url));
+  console.log(`tenant read: ${TENANTS} tenants (half with a profile)`);
+
+  console.log('single-process mode, external PostgreSQL');
+  await singleProcess('single, external PG', url, ids);
+
+  console.log('single-process mode, embedded PostgreSQL');
+  embedded = await openEmbeddedServer(embeddedDir, { role: 'server', durable: true });
+  const embeddedUrl = embedded.url();
+  await applyMigrations(embeddedUrl);
+  const embeddedIds = await seed(embeddedUrl, await createAccount(embeddedUrl));
+  await singleProcess('single, embedded PG', embeddedUrl, embeddedIds);
+
+  console.log('distributed mode, external PostgreSQL');
+  const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
+  const distributed = startEntry('src/processes/distributed.ts', [], { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: redisUrl, BASE_PORT: String(distBase), DATA_DIR: path.join(tmpdir(), dbName) }, { compiled: true });
+  procs.push(distributed);
+  const restUrl = `http://127.0.0.1:${distBase + 1}`;
+  await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
+  const distBaseline = await startBaseline(url, restUrl);
+  await measureDeployment('distributed', { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline }, ids, await platformAuthorization(restUrl), false);
+
+  console.log('');
+  printTable(rows);
+  recordResults('tenant-read', results);
+} finally {
+  await Promise.all(procs.map((p) => p.stop()));
+  await embedded?.stop();
+  await rm(embeddedDir, { recursive: true, force: true });
+  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+}
