@@ -36,7 +36,7 @@ afterAll(() => app?.close());
 /** Rows in every application table: a refused request must leave it unchanged. */
 async function rowCounts(): Promise<string> {
   const tables = await app.runtime.database.prisma.$queryRawUnsafe<Array<{ relname: string }>>(
-    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT LIKE '\\_prisma%'",
+    "SELECT c.relname::text AS relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT LIKE '\\_prisma%'",
   );
   const counts = await app.runtime.database.prisma.$queryRawUnsafe<Array<Record<string, bigint>>>(
     `SELECT ${tables.map((t) => `(SELECT count(*) FROM "${t.relname}") AS "${t.relname}"`).join(', ')}`,
