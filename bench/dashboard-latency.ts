@@ -16,6 +16,7 @@ import { startRuntime } from '../src/processes/runtime.js';
 import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { recordResults } from './results.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Math.min(150, Number(process.env.BENCH_EVENTS ?? 100));
@@ -92,6 +93,10 @@ try {
   console.log('|---|---:|---:|');
   console.log(`| POST acknowledgement round trip (reference) | ${percentile(postLatencies, 0.5).toFixed(1)} | ${percentile(postLatencies, 0.99).toFixed(1)} |`);
   console.log(`| event -> row updated in the dashboard DOM (from the POST's start) | ${percentile(domLatencies, 0.5).toFixed(1)} | ${percentile(domLatencies, 0.99).toFixed(1)} |`);
+  recordResults('dashboard-latency', [
+    { case: 'event -> dashboard DOM (one open page)', p50Ms: percentile(domLatencies, 0.5), p99Ms: percentile(domLatencies, 0.99), note: "from the lender POST's start" },
+    { case: 'lender POST acknowledgement round trip', p50Ms: percentile(postLatencies, 0.5), p99Ms: percentile(postLatencies, 0.99) },
+  ]);
   await runtime.close();
 } finally {
   await browser.close();

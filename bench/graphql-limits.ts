@@ -18,6 +18,7 @@ import { issuePlatformToken } from '../src/domain/identity/token-service.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { createGateway } from '../gateway/gateway-runtime.js';
+import { recordResults } from './results.js';
 import { gatewaySecurity } from '../gateway/gateway-security.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { createRequire } from 'node:module';
@@ -122,6 +123,12 @@ try {
   const requestMicros = (1_000_000 * CONCURRENCY) / unlimited;
   console.log(`  parse + validate per operation: ${median(micro.with).toFixed(1)} µs with limits, ${median(micro.without).toFixed(1)} µs without`);
   console.log(`  the limits add ${extraMicros.toFixed(1)} µs to a request taking ~${(requestMicros / 1000).toFixed(1)} ms: ${((extraMicros / requestMicros) * 100).toFixed(2)}% even if nothing were cached`);
+  const throughputCost = ((unlimited - limited) / unlimited) * 100;
+  recordResults('graphql-limits', [
+    { case: 'GraphQL with operation limits', perSecond: limited, baseline: 'GraphQL without limits', ratio: limited / unlimited, target: 'limits cost < 5% of throughput', met: throughputCost < 5 },
+    { case: 'GraphQL without limits', perSecond: unlimited },
+    { case: 'limits: parse + validate added per operation', value: extraMicros, unit: 'µs', note: `${((extraMicros / requestMicros) * 100).toFixed(2)}% of a request` },
+  ]);
   await Promise.all(Object.values(variants).map((g) => g.dispose()));
 } finally {
   await runtime.close();
