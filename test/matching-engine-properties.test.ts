@@ -96,6 +96,8 @@ describe('the indexed engine equals exhaustive evaluation', () => {
         const index = indexProducts(products);
         const expected = matchProductsReference(applicant, products, opts);
         expect(matchProducts(applicant, index, opts)).toEqual(expected);
+        // Again on the same index, whose formatted money is now cached, and on the bare list.
+        expect(matchProducts(applicant, index, opts)).toEqual(expected);
         expect(matchProducts(applicant, products, opts)).toEqual(expected);
       }),
       { numRuns: 1500 },

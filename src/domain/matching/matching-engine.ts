@@ -145,21 +145,56 @@ export function formatMoney(value: number, code: string): string {
 
 const readable = (value: string) => value.toLowerCase().replace(/_/g, ' ');
 
+/** The applicant's side of the reasons, formatted once per search. */
+interface ApplicantTexts {
+  amount: string;
+  revenue: string;
+  sector: string;
+  companyType: string;
+}
+
+function applicantTexts(facts: ApplicantFacts): ApplicantTexts {
+  return {
+    amount: formatMoney(facts.amount!.value, facts.amount!.code),
+    revenue: formatMoney(facts.annualRevenue!.value, facts.annualRevenue!.code),
+    sector: readable(facts.sector!),
+    companyType: readable(facts.companyType!),
+  };
+}
+
+/** A product's money in its reasons (in the product's currency), formatted once per catalogue, when first needed. */
+interface ProductMoneyTexts {
+  minAmount: string;
+  maxAmount: string;
+  minAnnualRevenue: string;
+}
+
+function productMoneyTexts(index: ProductIndex, position: number): ProductMoneyTexts {
+  let texts = index.moneyTexts[position];
+  if (!texts) {
+    const p = index.products[position]!;
+    const currency = p.currencies[0] ?? 'GBP';
+    texts = { minAmount: formatMoney(p.minAmount, currency), maxAmount: formatMoney(p.maxAmount, currency), minAnnualRevenue: formatMoney(p.minAnnualRevenue, currency) };
+    index.moneyTexts[position] = texts;
+  }
+  return texts;
+}
+
 /**
  * Why a product matches or not, for `reasons` and `explain` (the only place money is formatted):
  * every check runs, each passed one adds to `passed` (when given), each failed one to `failed`.
  */
-function explainProduct(facts: ApplicantFacts, p: ProductCriteria, passed: string[] | null, failed: string[]): void {
+function explainProduct(facts: ApplicantFacts, texts: ApplicantTexts, p: ProductCriteria, money: ProductMoneyTexts, passed: string[] | null, failed: string[]): void {
   const currency = p.currencies[0] ?? 'GBP';
   const amount = facts.amount!;
   if (p.currencies.length && !p.currencies.includes(amount.code)) {
     failed.push(`amount in ${amount.code}, the product lends in ${p.currencies.join(', ')}`);
   } else if (amount.value < p.minAmount) {
-    failed.push(`amount ${formatMoney(amount.value, amount.code)} below the product's minimum ${formatMoney(p.minAmount, currency)}`);
+    failed.push(`amount ${texts.amount} below the product's minimum ${money.minAmount}`);
   } else if (amount.value > p.maxAmount) {
-    failed.push(`amount ${formatMoney(amount.value, amount.code)} above the product's maximum ${formatMoney(p.maxAmount, currency)}`);
+    failed.push(`amount ${texts.amount} above the product's maximum ${money.maxAmount}`);
   } else if (passed) {
-    passed.push(`amount ${formatMoney(amount.value, amount.code)} within ${formatMoney(p.minAmount, currency)}-${formatMoney(p.maxAmount, currency)}`);
+    passed.push(`amount ${texts.amount} within ${money.minAmount}-${money.maxAmount}`);
   }
 
   const period = facts.periodMonths;
@@ -171,22 +206,22 @@ function explainProduct(facts: ApplicantFacts, p: ProductCriteria, passed: strin
   if (trading >= p.minTradingMonths) passed?.push(`trading for ${trading} months (at least ${p.minTradingMonths} needed)`);
   else failed.push(`trading for ${trading} months, the product needs at least ${p.minTradingMonths}`);
   const revenue = facts.annualRevenue!;
-  if (revenue.value >= p.minAnnualRevenue) passed?.push(`revenue ${formatMoney(revenue.value, revenue.code)} meets the minimum ${formatMoney(p.minAnnualRevenue, currency)}`);
-  else failed.push(`revenue ${formatMoney(revenue.value, revenue.code)} below the product's minimum ${formatMoney(p.minAnnualRevenue, currency)}`);
+  if (revenue.value >= p.minAnnualRevenue) passed?.push(`revenue ${texts.revenue} meets the minimum ${money.minAnnualRevenue}`);
+  else failed.push(`revenue ${texts.revenue} below the product's minimum ${money.minAnnualRevenue}`);
   if (facts.grade !== undefined) {
     if (gradeRank(facts.grade) <= gradeRank(p.minGrade)) passed?.push(`credit grade ${facts.grade} at or above the minimum ${p.minGrade}`);
     else failed.push(`credit grade ${facts.grade} below the product's minimum ${p.minGrade}`);
   }
   const sector = facts.sector!;
-  if (p.excludedSectors.includes(sector)) failed.push(`the product excludes the ${readable(sector)} sector`);
+  if (p.excludedSectors.includes(sector)) failed.push(`the product excludes the ${texts.sector} sector`);
   if (p.requiredSectors.length) {
-    if (p.requiredSectors.includes(sector)) passed?.push(`lends to the ${readable(sector)} sector`);
+    if (p.requiredSectors.includes(sector)) passed?.push(`lends to the ${texts.sector} sector`);
     else failed.push(`the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
   }
   const companyType = facts.companyType!;
   if (p.companyTypes.length) {
-    if (p.companyTypes.includes(companyType)) passed?.push(`lends to a ${readable(companyType)}`);
-    else failed.push(`the product does not lend to a ${readable(companyType)}`);
+    if (p.companyTypes.includes(companyType)) passed?.push(`lends to a ${texts.companyType}`);
+    else failed.push(`the product does not lend to a ${texts.companyType}`);
   }
   if (p.countries.length && !p.countries.includes(facts.countryCode)) failed.push(`the product lends only in ${p.countries.join(', ')}`);
 
@@ -253,6 +288,8 @@ export interface ProductIndex {
   readonly products: readonly ProductCriteria[];
   readonly all: ProductBucket;
   readonly byType: ReadonlyMap<string, ProductBucket>;
+  /** By position in `products`: filled as reasons first need them (productMoneyTexts). */
+  readonly moneyTexts: Array<ProductMoneyTexts | undefined>;
 }
 
 interface ProductBucket {
@@ -353,7 +390,7 @@ export function indexProducts(products: readonly ProductCriteria[]): ProductInde
   }
   const byType = new Map<string, ProductBucket>();
   for (const [type, positions] of byTypePositions) byType.set(type, bucketOf(products, positions));
-  return { products, all: bucketOf(products, products.map((_, i) => i)), byType };
+  return { products, all: bucketOf(products, products.map((_, i) => i)), byType, moneyTexts: new Array(products.length) };
 }
 
 /** How many leading entries of the bucket have a minimum amount at most `amount` (all of them for NaN, which no minimum rejects). */
@@ -404,14 +441,28 @@ function accepts(a: Applicant, bucket: ProductBucket, i: number, p: ProductCrite
   return true;
 }
 
-/** A match and its catalogue position, the last tie-break of the order (the catalogue's own). */
-interface RankedMatch {
-  match: ProductMatch;
-  position: number;
+/**
+ * The matches in rank order: likelihood (highest first), cost, product id, then catalogue position
+ * (the order exhaustive evaluation's stable sort kept). Sorts the match numbers rather than objects.
+ */
+function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null, products: readonly ProductCriteria[]): ProductMatch[] {
+  const { positions, likelihoods, costs } = found;
+  const order = Array.from(positions.keys());
+  order.sort((a, b) => likelihoods[b]! - likelihoods[a]! || costs[a]! - costs[b]! || products[positions[a]!]!.productId - products[positions[b]!]!.productId || positions[a]! - positions[b]!);
+  const matches: ProductMatch[] = new Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const p = products[positions[i]!]!;
+    matches[k] = { productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoods[i]!, costPct: costs[i]!, reasons: reasonsOf ? reasonsOf(positions[i]!) : [] };
+  }
+  return matches;
 }
 
-function byRank(a: RankedMatch, b: RankedMatch): number {
-  return b.match.likelihood - a.match.likelihood || a.match.costPct - b.match.costPct || a.match.productId - b.match.productId || a.position - b.position;
+/** The accepted products' catalogue positions, with their likelihood and cost. */
+interface Found {
+  positions: number[];
+  likelihoods: number[];
+  costs: number[];
 }
 
 /**
@@ -423,16 +474,14 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
   const products = index.products;
   const missing = ESSENTIAL.filter(([key]) => facts[key] === undefined).map(([, answer]) => answer);
   const wanted = options.productTypes?.length ? new Set(options.productTypes) : null;
-  if (missing.length || options.explain) {
+  if (missing.length) {
     const considered = wanted ? products.filter((p) => wanted.has(p.productType)) : products;
-    if (missing.length) {
-      const rejections = options.explain
-        ? considered.map((p) => ({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: missing.map((m) => `missing ${m}`) }))
-        : [];
-      return { matches: [], rejections, missing };
-    }
-    return explainAll(facts, considered);
+    const rejections = options.explain
+      ? considered.map((p) => ({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: missing.map((m) => `missing ${m}`) }))
+      : [];
+    return { matches: [], rejections, missing };
   }
+  if (options.explain) return explainAll(facts, index, wanted);
   const applicant: Applicant = {
     facts,
     amount: facts.amount!.value,
@@ -451,20 +500,28 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
       if (bucket) buckets.push(bucket);
     }
   } else buckets.push(index.all);
-  const ranked: RankedMatch[] = [];
+  const found: Found = { positions: [], likelihoods: [], costs: [] };
   for (const bucket of buckets) {
     const end = withinMinimum(bucket, applicant.amount);
     for (let i = 0; i < end; i++) {
       const position = bucket.position[i]!;
       const p = products[position]!;
       if (!accepts(applicant, bucket, i, p)) continue;
-      let reasons: string[] = [];
-      if (options.reasons) explainProduct(facts, p, (reasons = []), []);
-      ranked.push({ match: { productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoodOf(facts, p), costPct: costOf(facts, p), reasons }, position });
+      found.positions.push(position);
+      found.likelihoods.push(likelihoodOf(facts, p));
+      found.costs.push(costOf(facts, p));
     }
   }
-  ranked.sort(byRank);
-  return { matches: ranked.map((r) => r.match), rejections: [], missing };
+  let reasonsOf: ((position: number) => string[]) | null = null;
+  if (options.reasons) {
+    const texts = applicantTexts(facts);
+    reasonsOf = (position) => {
+      const passed: string[] = [];
+      explainProduct(facts, texts, products[position]!, productMoneyTexts(index, position), passed, []);
+      return passed;
+    };
+  }
+  return { matches: ranked(found, reasonsOf, products), rejections: [], missing };
 }
 
 function isProductIndex(catalogue: ProductIndex | readonly ProductCriteria[]): catalogue is ProductIndex {
@@ -472,20 +529,26 @@ function isProductIndex(catalogue: ProductIndex | readonly ProductCriteria[]): c
 }
 
 /** Every considered product evaluated in full: the matches with their reasons, the others with theirs. */
-function explainAll(facts: ApplicantFacts, considered: readonly ProductCriteria[]): MatchOutcome {
-  const ranked: RankedMatch[] = [];
+function explainAll(facts: ApplicantFacts, index: ProductIndex, wanted: ReadonlySet<string> | null): MatchOutcome {
+  const products = index.products;
+  const texts = applicantTexts(facts);
+  const found: Found = { positions: [], likelihoods: [], costs: [] };
+  const reasons = new Map<number, string[]>();
   const rejections: ProductRejection[] = [];
-  for (let position = 0; position < considered.length; position++) {
-    const p = considered[position]!;
+  for (let position = 0; position < products.length; position++) {
+    const p = products[position]!;
+    if (wanted && !wanted.has(p.productType)) continue;
     const passed: string[] = [];
     const failed: string[] = [];
-    explainProduct(facts, p, passed, failed);
+    explainProduct(facts, texts, p, productMoneyTexts(index, position), passed, failed);
     if (failed.length === 0) {
-      ranked.push({ match: { productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoodOf(facts, p), costPct: costOf(facts, p), reasons: passed }, position });
+      found.positions.push(position);
+      found.likelihoods.push(likelihoodOf(facts, p));
+      found.costs.push(costOf(facts, p));
+      reasons.set(position, passed);
     } else {
       rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed });
     }
   }
-  ranked.sort(byRank);
-  return { matches: ranked.map((r) => r.match), rejections, missing: [] };
+  return { matches: ranked(found, (position) => reasons.get(position)!, products), rejections, missing: [] };
 }
