@@ -31,7 +31,7 @@ export async function matchProfileById(ctx: ServiceContext, profileId: string, o
   ]);
   const answers = Object.assign({}, ...answerSets.map((s) => s.answers as Record<string, unknown>));
   const facts = applicantFacts(row, answers, (await registryGrade(ctx, row)) ?? undefined, ctx.clock.now());
-  return { profileId, outcome: matchProducts(facts, catalogue.products, options), catalogue, request: searchRequest(row.eligibilityRequest) };
+  return { profileId, outcome: matchProducts(facts, catalogue.index, options), catalogue, request: searchRequest(row.eligibilityRequest) };
 }
 
 function searchRequest(eligibilityRequest: unknown): ProfileMatching['request'] {

@@ -11,6 +11,8 @@ export const PRODUCT_TYPES = [
 
 const GRADE_ORDER = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 type Grade = (typeof GRADE_ORDER)[number];
+/** A grade's place in GRADE_ORDER; -1 for a value that is not a grade (as the comparison has always treated it). */
+const gradeRank = (grade: string): number => GRADE_ORDER.indexOf(grade as Grade);
 
 export interface Money {
   code: string;
@@ -143,97 +145,113 @@ export function formatMoney(value: number, code: string): string {
 
 const readable = (value: string) => value.toLowerCase().replace(/_/g, ' ');
 
-type Reason = () => string;
+/** The applicant's side of the reasons, formatted once per search. */
+interface ApplicantTexts {
+  amount: string;
+  revenue: string;
+  sector: string;
+  companyType: string;
+}
+
+function applicantTexts(facts: ApplicantFacts): ApplicantTexts {
+  return {
+    amount: formatMoney(facts.amount!.value, facts.amount!.code),
+    revenue: formatMoney(facts.annualRevenue!.value, facts.annualRevenue!.code),
+    sector: readable(facts.sector!),
+    companyType: readable(facts.companyType!),
+  };
+}
+
+/** A product's money in its reasons (in the product's currency), formatted once per catalogue, when first needed. */
+interface ProductMoneyTexts {
+  minAmount: string;
+  maxAmount: string;
+  minAnnualRevenue: string;
+}
+
+function productMoneyTexts(index: ProductIndex, position: number): ProductMoneyTexts {
+  let texts = index.moneyTexts[position];
+  if (!texts) {
+    const p = index.products[position]!;
+    const currency = p.currencies[0] ?? 'GBP';
+    texts = { minAmount: formatMoney(p.minAmount, currency), maxAmount: formatMoney(p.maxAmount, currency), minAnnualRevenue: formatMoney(p.minAnnualRevenue, currency) };
+    index.moneyTexts[position] = texts;
+  }
+  return texts;
+}
 
 /**
- * The checks of one product against the facts. Reasons are built lazily: deciding alone (`explain`
- * false) stops at the first failure and formats nothing, which keeps 10,000 products in budget.
+ * Why a product matches or not, for `reasons` and `explain` (the only place money is formatted):
+ * every check runs, each passed one adds to `passed` (when given), each failed one to `failed`.
  */
-function assess(facts: ApplicantFacts, p: ProductCriteria, explain: boolean): { passed: string[]; failed: string[] } {
-  const passed: string[] = [];
-  const failed: string[] = [];
-  let stop = false;
-  const fail = (no: Reason) => {
-    failed.push(explain ? no() : '');
-    if (!explain) stop = true;
-  };
-  const check = (ok: boolean, yes: Reason, no: Reason) => {
-    if (stop) return;
-    if (ok) {
-      if (explain) passed.push(yes());
-    } else fail(no);
-  };
+function explainProduct(facts: ApplicantFacts, texts: ApplicantTexts, p: ProductCriteria, money: ProductMoneyTexts, passed: string[] | null, failed: string[]): void {
   const currency = p.currencies[0] ?? 'GBP';
-
   const amount = facts.amount!;
   if (p.currencies.length && !p.currencies.includes(amount.code)) {
-    fail(() => `amount in ${amount.code}, the product lends in ${p.currencies.join(', ')}`);
+    failed.push(`amount in ${amount.code}, the product lends in ${p.currencies.join(', ')}`);
   } else if (amount.value < p.minAmount) {
-    fail(() => `amount ${formatMoney(amount.value, amount.code)} below the product's minimum ${formatMoney(p.minAmount, currency)}`);
+    failed.push(`amount ${texts.amount} below the product's minimum ${money.minAmount}`);
   } else if (amount.value > p.maxAmount) {
-    fail(() => `amount ${formatMoney(amount.value, amount.code)} above the product's maximum ${formatMoney(p.maxAmount, currency)}`);
-  } else if (explain) {
-    passed.push(`amount ${formatMoney(amount.value, amount.code)} within ${formatMoney(p.minAmount, currency)}-${formatMoney(p.maxAmount, currency)}`);
+    failed.push(`amount ${texts.amount} above the product's maximum ${money.maxAmount}`);
+  } else if (passed) {
+    passed.push(`amount ${texts.amount} within ${money.minAmount}-${money.maxAmount}`);
   }
 
-  if (facts.periodMonths !== undefined && p.minTermMonths > 0) {
-    check(
-      facts.periodMonths >= p.minTermMonths && facts.periodMonths <= p.maxTermMonths,
-      () => `term ${facts.periodMonths} months within ${p.minTermMonths}-${p.maxTermMonths}`,
-      () => `term ${facts.periodMonths} months outside the product's ${p.minTermMonths}-${p.maxTermMonths} months`,
-    );
+  const period = facts.periodMonths;
+  if (period !== undefined && p.minTermMonths > 0) {
+    if (period >= p.minTermMonths && period <= p.maxTermMonths) passed?.push(`term ${period} months within ${p.minTermMonths}-${p.maxTermMonths}`);
+    else failed.push(`term ${period} months outside the product's ${p.minTermMonths}-${p.maxTermMonths} months`);
   }
-  check(
-    facts.tradingMonths! >= p.minTradingMonths,
-    () => `trading for ${facts.tradingMonths} months (at least ${p.minTradingMonths} needed)`,
-    () => `trading for ${facts.tradingMonths} months, the product needs at least ${p.minTradingMonths}`,
-  );
+  const trading = facts.tradingMonths!;
+  if (trading >= p.minTradingMonths) passed?.push(`trading for ${trading} months (at least ${p.minTradingMonths} needed)`);
+  else failed.push(`trading for ${trading} months, the product needs at least ${p.minTradingMonths}`);
   const revenue = facts.annualRevenue!;
-  check(
-    revenue.value >= p.minAnnualRevenue,
-    () => `revenue ${formatMoney(revenue.value, revenue.code)} meets the minimum ${formatMoney(p.minAnnualRevenue, currency)}`,
-    () => `revenue ${formatMoney(revenue.value, revenue.code)} below the product's minimum ${formatMoney(p.minAnnualRevenue, currency)}`,
-  );
+  if (revenue.value >= p.minAnnualRevenue) passed?.push(`revenue ${texts.revenue} meets the minimum ${money.minAnnualRevenue}`);
+  else failed.push(`revenue ${texts.revenue} below the product's minimum ${money.minAnnualRevenue}`);
   if (facts.grade !== undefined) {
-    check(
-      GRADE_ORDER.indexOf(facts.grade) <= GRADE_ORDER.indexOf(p.minGrade as Grade),
-      () => `credit grade ${facts.grade} at or above the minimum ${p.minGrade}`,
-      () => `credit grade ${facts.grade} below the product's minimum ${p.minGrade}`,
-    );
+    if (gradeRank(facts.grade) <= gradeRank(p.minGrade)) passed?.push(`credit grade ${facts.grade} at or above the minimum ${p.minGrade}`);
+    else failed.push(`credit grade ${facts.grade} below the product's minimum ${p.minGrade}`);
   }
-  if (p.excludedSectors.includes(facts.sector!)) check(false, () => '', () => `the product excludes the ${readable(facts.sector!)} sector`);
+  const sector = facts.sector!;
+  if (p.excludedSectors.includes(sector)) failed.push(`the product excludes the ${texts.sector} sector`);
   if (p.requiredSectors.length) {
-    check(p.requiredSectors.includes(facts.sector!), () => `lends to the ${readable(facts.sector!)} sector`, () => `the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
+    if (p.requiredSectors.includes(sector)) passed?.push(`lends to the ${texts.sector} sector`);
+    else failed.push(`the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
   }
+  const companyType = facts.companyType!;
   if (p.companyTypes.length) {
-    check(p.companyTypes.includes(facts.companyType!), () => `lends to a ${readable(facts.companyType!)}`, () => `the product does not lend to a ${readable(facts.companyType!)}`);
+    if (p.companyTypes.includes(companyType)) passed?.push(`lends to a ${texts.companyType}`);
+    else failed.push(`the product does not lend to a ${texts.companyType}`);
   }
-  if (p.countries.length && !p.countries.includes(facts.countryCode)) check(false, () => '', () => `the product lends only in ${p.countries.join(', ')}`);
+  if (p.countries.length && !p.countries.includes(facts.countryCode)) failed.push(`the product lends only in ${p.countries.join(', ')}`);
 
   const r = p.requirements;
-  const need = (required: boolean | undefined, has: boolean | undefined, yes: string, no: string) => {
-    if (required) check(has === true, () => yes, () => no);
-  };
-  need(r.raisesInvoices, facts.raisesInvoices, 'raises invoices', 'the product needs invoices to finance (raiseInvoices)');
-  need(r.cardPayments, facts.cardPayments, 'takes card payments', 'the product needs card payments (cardPayments)');
+  explainNeed(r.raisesInvoices, facts.raisesInvoices, 'raises invoices', 'the product needs invoices to finance (raiseInvoices)', passed, failed);
+  explainNeed(r.cardPayments, facts.cardPayments, 'takes card payments', 'the product needs card payments (cardPayments)', passed, failed);
   const minCardSales = r.minAverageCardSales;
   if (minCardSales !== undefined) {
-    check(
-      (facts.averageCardSales ?? 0) >= minCardSales,
-      () => `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`,
-      () => `average card sales ${facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency)} below the product's minimum ${formatMoney(minCardSales, currency)}`,
-    );
+    if ((facts.averageCardSales ?? 0) >= minCardSales) passed?.push(`average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`);
+    else {
+      const sales = facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency);
+      failed.push(`average card sales ${sales} below the product's minimum ${formatMoney(minCardSales, currency)}`);
+    }
   }
-  need(r.ownsAsset, facts.ownsAsset, 'the business owns assets', 'the product needs assets the business owns (businessOwnsAssets)');
-  need(r.needsAsset, facts.needsAsset, 'the funding is for an asset', 'the product funds assets only (fundingAsset)');
-  need(r.purchaseOrders, facts.purchaseOrders, 'has purchase orders', 'the product needs purchase orders to fund (purchaseOrders)');
-  need(r.property, facts.property, 'the funding is for property', 'the product funds property only');
-  need(r.homeownerDirector, facts.homeowner, 'a director is a homeowner', 'the product needs a homeowner director (homeOwnership)');
-  need(r.personalGuarantee, facts.personalGuarantee, 'a personal guarantee is offered', 'the product needs a personal guarantee (personalGuarantee)');
+  explainNeed(r.ownsAsset, facts.ownsAsset, 'the business owns assets', 'the product needs assets the business owns (businessOwnsAssets)', passed, failed);
+  explainNeed(r.needsAsset, facts.needsAsset, 'the funding is for an asset', 'the product funds assets only (fundingAsset)', passed, failed);
+  explainNeed(r.purchaseOrders, facts.purchaseOrders, 'has purchase orders', 'the product needs purchase orders to fund (purchaseOrders)', passed, failed);
+  explainNeed(r.property, facts.property, 'the funding is for property', 'the product funds property only', passed, failed);
+  explainNeed(r.homeownerDirector, facts.homeowner, 'a director is a homeowner', 'the product needs a homeowner director (homeOwnership)', passed, failed);
+  explainNeed(r.personalGuarantee, facts.personalGuarantee, 'a personal guarantee is offered', 'the product needs a personal guarantee (personalGuarantee)', passed, failed);
   if (facts.governmentBackedOnly) {
-    check(r.governmentBacked === true, () => 'a government-backed scheme', () => 'the applicant wants a government-backed loan; this product is not one');
+    if (r.governmentBacked === true) passed?.push('a government-backed scheme');
+    else failed.push('the applicant wants a government-backed loan; this product is not one');
   }
-  return { passed, failed };
+}
+
+function explainNeed(required: boolean | undefined, has: boolean | undefined, met: string, unmet: string, passed: string[] | null, failed: string[]): void {
+  if (!required) return;
+  if (has === true) passed?.push(met);
+  else failed.push(unmet);
 }
 
 /** How likely the lender is to accept: its base rate, moved by grade and by headroom over minimums. */
@@ -259,28 +277,278 @@ export interface MatchOptions {
   reasons?: boolean;
 }
 
-export function matchProducts(facts: ApplicantFacts, products: readonly ProductCriteria[], options: MatchOptions = {}): MatchOutcome {
+/**
+ * A catalogue prepared for matching, built once per catalogue (`indexProducts`, rebuilt whenever the
+ * catalogue is reloaded). Products are bucketed by product type and, within a bucket, ordered by
+ * minimum amount, with the numeric criteria and the requirement flags held in typed arrays: a search
+ * visits only the products whose minimum is at most the amount, and rejects most of those on the
+ * typed arrays alone, without touching the product or evaluating its list criteria.
+ */
+export interface ProductIndex {
+  readonly products: readonly ProductCriteria[];
+  readonly all: ProductBucket;
+  readonly byType: ReadonlyMap<string, ProductBucket>;
+  /** By position in `products`: filled as reasons first need them (productMoneyTexts). */
+  readonly moneyTexts: Array<ProductMoneyTexts | undefined>;
+}
+
+interface ProductBucket {
+  /** Positions in `products`, by ascending minimum amount. */
+  position: Int32Array;
+  minAmount: Float64Array;
+  maxAmount: Float64Array;
+  minTermMonths: Float64Array;
+  maxTermMonths: Float64Array;
+  minTradingMonths: Float64Array;
+  minAnnualRevenue: Float64Array;
+  minGradeRank: Int8Array;
+  /** NEED_* bits of the requirements the product sets. */
+  needs: Int32Array;
+}
+
+const NEED_INVOICES = 1;
+const NEED_CARD_PAYMENTS = 2;
+const NEED_OWNED_ASSET = 4;
+const NEED_ASSET_FUNDING = 8;
+const NEED_PURCHASE_ORDERS = 16;
+const NEED_PROPERTY = 32;
+const NEED_HOMEOWNER = 64;
+const NEED_GUARANTEE = 128;
+/** Not a need: the product is government-backed (what a governmentBackedOnly applicant requires). */
+const GOVERNMENT_BACKED = 256;
+/** Not a need: the product sets a card sales minimum, judged on the product itself. */
+const CARD_SALES_MINIMUM = 512;
+
+function needsOf(r: ProductRequirements): number {
+  return (
+    (r.raisesInvoices ? NEED_INVOICES : 0) |
+    (r.cardPayments ? NEED_CARD_PAYMENTS : 0) |
+    (r.ownsAsset ? NEED_OWNED_ASSET : 0) |
+    (r.needsAsset ? NEED_ASSET_FUNDING : 0) |
+    (r.purchaseOrders ? NEED_PURCHASE_ORDERS : 0) |
+    (r.property ? NEED_PROPERTY : 0) |
+    (r.homeownerDirector ? NEED_HOMEOWNER : 0) |
+    (r.personalGuarantee ? NEED_GUARANTEE : 0) |
+    (r.governmentBacked === true ? GOVERNMENT_BACKED : 0) |
+    (r.minAverageCardSales !== undefined ? CARD_SALES_MINIMUM : 0)
+  );
+}
+
+/** The needs the applicant meets (a need is met only by a `true` answer). */
+function needsMetBy(facts: ApplicantFacts): number {
+  return (
+    (facts.raisesInvoices === true ? NEED_INVOICES : 0) |
+    (facts.cardPayments === true ? NEED_CARD_PAYMENTS : 0) |
+    (facts.ownsAsset === true ? NEED_OWNED_ASSET : 0) |
+    (facts.needsAsset === true ? NEED_ASSET_FUNDING : 0) |
+    (facts.purchaseOrders === true ? NEED_PURCHASE_ORDERS : 0) |
+    (facts.property === true ? NEED_PROPERTY : 0) |
+    (facts.homeowner === true ? NEED_HOMEOWNER : 0) |
+    (facts.personalGuarantee === true ? NEED_GUARANTEE : 0)
+  );
+}
+const ALL_NEEDS = NEED_INVOICES | NEED_CARD_PAYMENTS | NEED_OWNED_ASSET | NEED_ASSET_FUNDING | NEED_PURCHASE_ORDERS | NEED_PROPERTY | NEED_HOMEOWNER | NEED_GUARANTEE;
+
+/** A minimum that is not a number never rejects (`amount < NaN` is false): it sorts first. */
+const amountKey = (value: number) => (Number.isNaN(value) ? -Infinity : value);
+
+function bucketOf(products: readonly ProductCriteria[], positions: number[]): ProductBucket {
+  positions.sort((a, b) => amountKey(products[a]!.minAmount) - amountKey(products[b]!.minAmount) || a - b);
+  const n = positions.length;
+  const bucket: ProductBucket = {
+    position: Int32Array.from(positions),
+    minAmount: new Float64Array(n),
+    maxAmount: new Float64Array(n),
+    minTermMonths: new Float64Array(n),
+    maxTermMonths: new Float64Array(n),
+    minTradingMonths: new Float64Array(n),
+    minAnnualRevenue: new Float64Array(n),
+    minGradeRank: new Int8Array(n),
+    needs: new Int32Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const p = products[positions[i]!]!;
+    bucket.minAmount[i] = amountKey(p.minAmount);
+    bucket.maxAmount[i] = p.maxAmount;
+    bucket.minTermMonths[i] = p.minTermMonths;
+    bucket.maxTermMonths[i] = p.maxTermMonths;
+    bucket.minTradingMonths[i] = p.minTradingMonths;
+    bucket.minAnnualRevenue[i] = p.minAnnualRevenue;
+    bucket.minGradeRank[i] = gradeRank(p.minGrade);
+    bucket.needs[i] = needsOf(p.requirements);
+  }
+  return bucket;
+}
+
+export function indexProducts(products: readonly ProductCriteria[]): ProductIndex {
+  const byTypePositions = new Map<string, number[]>();
+  for (let i = 0; i < products.length; i++) {
+    const type = products[i]!.productType;
+    let positions = byTypePositions.get(type);
+    if (!positions) byTypePositions.set(type, (positions = []));
+    positions.push(i);
+  }
+  const byType = new Map<string, ProductBucket>();
+  for (const [type, positions] of byTypePositions) byType.set(type, bucketOf(products, positions));
+  return { products, all: bucketOf(products, products.map((_, i) => i)), byType, moneyTexts: new Array(products.length) };
+}
+
+/** How many leading entries of the bucket have a minimum amount at most `amount` (all of them for NaN, which no minimum rejects). */
+function withinMinimum(bucket: ProductBucket, amount: number): number {
+  if (Number.isNaN(amount)) return bucket.position.length;
+  let low = 0;
+  let high = bucket.position.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (bucket.minAmount[mid]! <= amount) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The facts a search compares every product with, read once per search. */
+interface Applicant {
+  facts: ApplicantFacts;
+  amount: number;
+  currency: string;
+  /** undefined: no term given (every product's term fits). */
+  periodMonths: number | undefined;
+  tradingMonths: number;
+  revenue: number;
+  /** undefined: no grade known (the lender judges it). */
+  gradeRank: number | undefined;
+  needsMet: number;
+  averageCardSales: number;
+}
+
+/** Whether the product at `i` in the bucket accepts the applicant: the same checks as `explainProduct`, stopping at the first failure, formatting nothing. */
+function accepts(a: Applicant, bucket: ProductBucket, i: number, p: ProductCriteria): boolean {
+  if (a.amount > bucket.maxAmount[i]!) return false;
+  if (a.periodMonths !== undefined && bucket.minTermMonths[i]! > 0 && !(a.periodMonths >= bucket.minTermMonths[i]! && a.periodMonths <= bucket.maxTermMonths[i]!)) return false;
+  if (!(a.tradingMonths >= bucket.minTradingMonths[i]!)) return false;
+  if (!(a.revenue >= bucket.minAnnualRevenue[i]!)) return false;
+  if (a.gradeRank !== undefined && a.gradeRank > bucket.minGradeRank[i]!) return false;
+  const needs = bucket.needs[i]!;
+  if ((needs & ALL_NEEDS & ~a.needsMet) !== 0) return false;
+  if (a.facts.governmentBackedOnly && (needs & GOVERNMENT_BACKED) === 0) return false;
+  if ((needs & CARD_SALES_MINIMUM) !== 0 && !(a.averageCardSales >= p.requirements.minAverageCardSales!)) return false;
+  const facts = a.facts;
+  if (p.currencies.length && !p.currencies.includes(a.currency)) return false;
+  if (p.excludedSectors.length && p.excludedSectors.includes(facts.sector!)) return false;
+  if (p.requiredSectors.length && !p.requiredSectors.includes(facts.sector!)) return false;
+  if (p.companyTypes.length && !p.companyTypes.includes(facts.companyType!)) return false;
+  if (p.countries.length && !p.countries.includes(facts.countryCode)) return false;
+  return true;
+}
+
+/**
+ * The matches in rank order: likelihood (highest first), cost, product id, then catalogue position
+ * (the order exhaustive evaluation's stable sort kept). Sorts the match numbers rather than objects.
+ */
+function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null, products: readonly ProductCriteria[]): ProductMatch[] {
+  const { positions, likelihoods, costs } = found;
+  const order = Array.from(positions.keys());
+  order.sort((a, b) => likelihoods[b]! - likelihoods[a]! || costs[a]! - costs[b]! || products[positions[a]!]!.productId - products[positions[b]!]!.productId || positions[a]! - positions[b]!);
+  const matches: ProductMatch[] = new Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const p = products[positions[i]!]!;
+    matches[k] = { productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoods[i]!, costPct: costs[i]!, reasons: reasonsOf ? reasonsOf(positions[i]!) : [] };
+  }
+  return matches;
+}
+
+/** The accepted products' catalogue positions, with their likelihood and cost. */
+interface Found {
+  positions: number[];
+  likelihoods: number[];
+  costs: number[];
+}
+
+/**
+ * Matches the applicant against the catalogue. Deciding (and `reasons`, formatted for matches only)
+ * uses the index; `explain` says why every considered product did not match, so it evaluates each.
+ */
+export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | readonly ProductCriteria[], options: MatchOptions = {}): MatchOutcome {
+  const index = isProductIndex(catalogue) ? catalogue : indexProducts(catalogue);
+  const products = index.products;
   const missing = ESSENTIAL.filter(([key]) => facts[key] === undefined).map(([, answer]) => answer);
   const wanted = options.productTypes?.length ? new Set(options.productTypes) : null;
-  const considered = wanted ? products.filter((p) => wanted.has(p.productType)) : products;
   if (missing.length) {
+    const considered = wanted ? products.filter((p) => wanted.has(p.productType)) : products;
     const rejections = options.explain
       ? considered.map((p) => ({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: missing.map((m) => `missing ${m}`) }))
       : [];
     return { matches: [], rejections, missing };
   }
-  const matches: ProductMatch[] = [];
+  if (options.explain) return explainAll(facts, index, wanted);
+  const applicant: Applicant = {
+    facts,
+    amount: facts.amount!.value,
+    currency: facts.amount!.code,
+    periodMonths: facts.periodMonths,
+    tradingMonths: facts.tradingMonths!,
+    revenue: facts.annualRevenue!.value,
+    gradeRank: facts.grade === undefined ? undefined : gradeRank(facts.grade),
+    needsMet: needsMetBy(facts),
+    averageCardSales: facts.averageCardSales ?? 0,
+  };
+  const buckets: ProductBucket[] = [];
+  if (wanted) {
+    for (const type of wanted) {
+      const bucket = index.byType.get(type);
+      if (bucket) buckets.push(bucket);
+    }
+  } else buckets.push(index.all);
+  const found: Found = { positions: [], likelihoods: [], costs: [] };
+  for (const bucket of buckets) {
+    const end = withinMinimum(bucket, applicant.amount);
+    for (let i = 0; i < end; i++) {
+      const position = bucket.position[i]!;
+      const p = products[position]!;
+      if (!accepts(applicant, bucket, i, p)) continue;
+      found.positions.push(position);
+      found.likelihoods.push(likelihoodOf(facts, p));
+      found.costs.push(costOf(facts, p));
+    }
+  }
+  let reasonsOf: ((position: number) => string[]) | null = null;
+  if (options.reasons) {
+    const texts = applicantTexts(facts);
+    reasonsOf = (position) => {
+      const passed: string[] = [];
+      explainProduct(facts, texts, products[position]!, productMoneyTexts(index, position), passed, []);
+      return passed;
+    };
+  }
+  return { matches: ranked(found, reasonsOf, products), rejections: [], missing };
+}
+
+function isProductIndex(catalogue: ProductIndex | readonly ProductCriteria[]): catalogue is ProductIndex {
+  return !Array.isArray(catalogue);
+}
+
+/** Every considered product evaluated in full: the matches with their reasons, the others with theirs. */
+function explainAll(facts: ApplicantFacts, index: ProductIndex, wanted: ReadonlySet<string> | null): MatchOutcome {
+  const products = index.products;
+  const texts = applicantTexts(facts);
+  const found: Found = { positions: [], likelihoods: [], costs: [] };
+  const reasons = new Map<number, string[]>();
   const rejections: ProductRejection[] = [];
-  const explain = options.explain === true;
-  for (const p of considered) {
-    const { passed, failed } = assess(facts, p, explain);
+  for (let position = 0; position < products.length; position++) {
+    const p = products[position]!;
+    if (wanted && !wanted.has(p.productType)) continue;
+    const passed: string[] = [];
+    const failed: string[] = [];
+    explainProduct(facts, texts, p, productMoneyTexts(index, position), passed, failed);
     if (failed.length === 0) {
-      const reasons = explain ? passed : options.reasons ? assess(facts, p, true).passed : [];
-      matches.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoodOf(facts, p), costPct: costOf(facts, p), reasons });
-    } else if (explain) {
+      found.positions.push(position);
+      found.likelihoods.push(likelihoodOf(facts, p));
+      found.costs.push(costOf(facts, p));
+      reasons.set(position, passed);
+    } else {
       rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed });
     }
   }
-  matches.sort((a, b) => b.likelihood - a.likelihood || a.costPct - b.costPct || a.productId - b.productId);
-  return { matches, rejections, missing };
+  return { matches: ranked(found, (position) => reasons.get(position)!, products), rejections, missing: [] };
 }

@@ -6,7 +6,7 @@
 import type { Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../context.js';
 import type { LenderSummary } from '../lenders/lender-catalogue.js';
-import type { ProductCriteria, ProductRequirements } from './matching-engine.js';
+import { indexProducts, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
 
 export const CATALOGUE_TTL_MS = 30_000;
 
@@ -15,6 +15,8 @@ export type LenderSummaryForMatch = Omit<LenderSummary, 'products'>;
 
 export interface ProductCatalogue {
   products: ProductCriteria[];
+  /** The products prepared for matching, built with each load of the catalogue. */
+  index: ProductIndex;
   lenders: Map<number, LenderSummaryForMatch>;
   productById: Map<number, ProductCriteria & { name: string; instantOffer: boolean }>;
 }
@@ -81,5 +83,5 @@ async function load(db: Db, environment: DeployEnvironment): Promise<ProductCata
     productById.set(r.id, { ...criteria, name: r.name, instantOffer: r.instantOffer });
     return criteria;
   });
-  return { products, lenders, productById };
+  return { products, index: indexProducts(products), lenders, productById };
 }
