@@ -5,7 +5,8 @@
  * profiles subgraphs through the in-process transport), (b) as the same resolvers run without the
  * gateway: the tenants subgraph's `tenant` and the profiles subgraph's `Tenant.profile` executed
  * directly on their schemas with parsed documents (what one local schema would execute), and
- * (c) the two use cases called directly (the floor any GraphQL layer adds to). Each request builds
+ * (c) the two use cases called directly (the floor any GraphQL layer adds to), and (d) building the
+ * request's ServiceContext alone (what every variant pays first). Each request builds
  * its ServiceContext from the bearer token (JWT verified) in every variant. Reports CPU and wall
  * milliseconds per request, so the gateway's share of a request is known without HTTP in the way.
  *
@@ -98,7 +99,11 @@ try {
       await findTenantProfile(ctx, id);
     });
 
-    const rows = [viaGateway, local, direct];
+    const contextOnly = await measure('the ServiceContext alone (token verified)', ids, async () => {
+      await runtime.contextForRequest(headers);
+    });
+
+    const rows = [viaGateway, local, direct, contextOnly];
     console.log(`\n${REQUESTS} requests, one at a time, in process:`);
     for (const r of rows) console.log(`  ${r.name.padEnd(46)} CPU ${r.cpuMs.toFixed(2)} ms/request, wall ${r.wallMs.toFixed(2)} ms/request`);
     recordResults('graphql-local-schema', rows.map((r) => ({
