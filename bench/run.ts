@@ -21,6 +21,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_FILES: Array<{ name: string; limitSeconds: number }> = [
   { name: 'startup', limitSeconds: 120 },
   { name: 'tenant-read', limitSeconds: 300 },
+  { name: 'graphql-local-schema', limitSeconds: 120 },
   { name: 'company-search', limitSeconds: 180 },
   { name: 'matching', limitSeconds: 120 },
   { name: 'delivery', limitSeconds: 120 },

@@ -80,14 +80,16 @@ export const SECTIONS_INCLUDE = {
 } as const satisfies Prisma.ProfileInclude;
 
 type WithSections = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
+/** The section rows `readSections` maps; trade references are not part of every read. */
+export type SectionRows = Pick<WithSections, 'properties' | 'assets' | 'assetsForSecurity' | 'merchantCashAdvance'> & Partial<Pick<WithSections, 'tradeReferences'>>;
 
 export type PersonDto = z.infer<typeof Person>;
 
-export function readPersons(row: WithSections): PersonDto[] {
+export function readPersons(row: Pick<WithSections, 'persons'>): PersonDto[] {
   return row.persons.map((p) => compact({ type: p.type, title: p.title, name: p.name, address: p.address, dateOfBirth: p.dateOfBirth?.toISOString() }) as PersonDto);
 }
 
-export function readSections(row: WithSections): Required<ProfileSections> {
+export function readSections(row: SectionRows): Required<ProfileSections> {
   return {
     properties: row.properties.map((p) =>
       compact({
@@ -108,7 +110,7 @@ export function readSections(row: WithSections): Required<ProfileSections> {
     merchantCashAdvance: row.merchantCashAdvance.map((m) =>
       compact({ type: m.type, averageMonthlyTransactions: m.averageMonthlyTransactions, terminalId: m.terminalId, monthsOnBusinessLease: m.monthsOnBusinessLease }) as z.infer<typeof MerchantCashAdvance>,
     ),
-    tradeReferences: row.tradeReferences.map((t) =>
+    tradeReferences: (row.tradeReferences ?? []).map((t) =>
       compact({ companyName: t.companyName, contactName: t.contactName, contactNumber: t.contactNumber, contactEmail: t.contactEmail }) as z.infer<typeof TradeReference>,
     ),
   };

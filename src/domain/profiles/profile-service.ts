@@ -4,7 +4,7 @@
  * profiles belong to a tenant. The profiles issue adds patches, ownership moves and the credit report.
  */
 import { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
@@ -12,9 +12,9 @@ import { parseInput } from '../validation.js';
 import { digest } from '../identity/secrets.js';
 import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
-import { loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
+import { findProfileRecord, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
-import { findVisibleProfileId, ProfileUuid, visibleProfiles } from './profile-visibility.js';
+import { findVisibleProfileId, ProfileUuid, visibleProfiles, visibleProfileSql } from './profile-visibility.js';
 
 /** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
 export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<ProfileRecord> {
@@ -39,14 +39,16 @@ export async function createBlankProfile(ctx: ServiceContext): Promise<ProfileRe
 /** GET {marketplace_v1_base}/profiles/{uuid} (GraphQL profile): another account's profile is a 404, like a missing one. */
 export async function getProfile(ctx: ServiceContext, uuid: unknown): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.read');
-  return loadProfile(ctx.db, await findVisibleProfileId(ctx, actor, uuid));
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const record = await findProfileRecord(ctx.db, Prisma.sql`p.id = ${id}::uuid AND ${visibleProfileSql(ctx, actor)}`);
+  if (!record) throw AppError.notFound('Profile');
+  return record;
 }
 
 /** The tenant's one profile, or null before it is set up (Tenant.profile in GraphQL). */
 export async function findTenantProfile(ctx: ServiceContext, tenantId: string): Promise<ProfileRecord | null> {
   const actor = requireAccess(ctx, 'profiles.read');
-  const row = await ctx.db.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] }, include: SECTIONS_INCLUDE });
-  return row ? toProfileRecord(row) : null;
+  return findProfileRecord(ctx.db, Prisma.sql`p."tenantId" = ${tenantId}::uuid AND ${visibleProfileSql(ctx, actor)}`);
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */

@@ -5,7 +5,7 @@
  * token its own tenant's. Anything else is answered exactly like a missing profile (404).
  */
 import { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
@@ -30,10 +30,26 @@ export function visibleProfiles(ctx: ServiceContext, actor: ProfileViewer): Pris
   return { AND: [{ environment: ctx.environment }, profileScope(actor)] };
 }
 
+/**
+ * `visibleProfiles` as a SQL condition over `profile p`, for the typed SQL reads (profile reads are
+ * hot; a Prisma query costs several times the statement's CPU). The two must say the same.
+ */
+export function visibleProfileSql(ctx: ServiceContext, actor: ProfileViewer): Prisma.Sql {
+  const environment = Prisma.sql`p.environment = ${ctx.environment}::"Environment"`;
+  switch (actor.kind) {
+    case 'marketplace_v1':
+      return Prisma.sql`${environment} AND (p."ownerAccountId" = ${actor.accountId}::uuid OR (p."ownerAccountId" IS NULL AND p."tenantId" IS NULL))`;
+    case 'platform':
+      return Prisma.sql`${environment} AND EXISTS (SELECT 1 FROM tenant t WHERE t.id = p."tenantId" AND t."accountId" = ${actor.accountId}::uuid)`;
+    case 'tenant':
+      return Prisma.sql`${environment} AND p."tenantId" = ${actor.tenantId}::uuid`;
+  }
+}
+
 /** The id of a profile the caller sees, or 404 (checked before any body is read). */
 export async function findVisibleProfileId(ctx: ServiceContext, actor: ProfileViewer, uuid: unknown, tx: Prisma.TransactionClient = ctx.db): Promise<string> {
   const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
-  const row = await tx.profile.findFirst({ where: { AND: [{ id }, visibleProfiles(ctx, actor)] }, select: { id: true } });
-  if (!row) throw AppError.notFound('Profile');
-  return row.id;
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT p.id::text AS id FROM profile p WHERE p.id = ${id}::uuid AND ${visibleProfileSql(ctx, actor)}`;
+  if (!rows[0]) throw AppError.notFound('Profile');
+  return rows[0].id;
 }
