@@ -22,7 +22,7 @@ export const DELIVERY_BATCH_SIZE = 50;
  * Fetch loops per worker process. A loop waits for its whole batch, so one lender that does not
  * answer holds only its own loop's batch until the timeout while the others keep delivering.
  */
-export const DELIVERY_LOOPS = 2;
+export const DELIVERY_LOOPS = 4;
 /** Attempts in flight at most, per worker process. */
 export const DELIVERY_CONCURRENCY = DELIVERY_BATCH_SIZE * DELIVERY_LOOPS;
 

@@ -13,7 +13,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
-import { fetch } from 'undici';
+import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { loadDueDeliveries, recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
@@ -82,17 +82,18 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     const signature = delivery.webhookSecret
       ? signWebhook(delivery.webhookSecret, delivery.id, now, body)
       : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
-    const res = await fetch(target.url, {
+    // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
+    const res = await request(target.url, {
       method: 'POST',
       body,
-      redirect: 'manual',
       // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
       dispatcher: lenderAgent(target),
       signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
       headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
     });
-    statusCode = res.status;
-    await res.body?.cancel();
+    statusCode = res.statusCode;
+    // Read (a bounded amount of) the answer so the connection can serve the next delivery.
+    await res.body.dump();
     if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
