@@ -3,15 +3,17 @@
  *  - Worker capacity: N deliveries (outbox row + pg-boss job each, as the services queue them) are
  *    committed in one transaction while the system's worker (`npm start`, its own process) idles, so
  *    every job exists when it starts; timed from that commit until the local lender (answering 204)
- *    has them all. Baseline in the same run, interleaved: N bare POSTs from this process to the same
- *    lender, as many at a time as the worker runs attempts.
+ *    has them all. Baseline in the same run, interleaved: N bare POSTs from a thread of this process
+ *    to the same lender, as many at a time as the worker runs attempts, over kept-alive connections.
  *  - End to end: deliveries queued one transaction at a time by another process while the worker
  *    drains, then again with 10% of first attempts failing (retried after 0.1 s).
  *  - Event latency: a lender acknowledges applications through the REST API while subscribed over
  *    graphql-ws at the gateway; the time from the POST until the event arrives, next to the POST's
  *    own round trip.
  */
+import { once } from 'node:events';
 import http from 'node:http';
+import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createClient } from 'graphql-ws';
@@ -32,6 +34,23 @@ const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 400);
 const PREQUEUED = Number(process.env.BENCH_PREQUEUED ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100);
+
+/** The baseline client: undici's request, as the worker uses it, and nothing else per POST. */
+const BARE_POSTS_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Agent, request } = require('undici');
+const { url, count, concurrency } = workerData;
+const dispatcher = new Agent({ keepAliveTimeout: 4000 });
+const start = performance.now();
+let next = 0;
+Promise.all(Array.from({ length: concurrency }, async () => {
+  while (next < count) {
+    next++;
+    const res = await request(url, { method: 'POST', body: '{"application":{"id":1}}', dispatcher, headers: { 'content-type': 'application/json', 'webhook-id': 'raw-' + Math.random() } });
+    await res.body.dump();
+  }
+})).then(() => parentPort.postMessage((performance.now() - start) / 1000));
+`;
 
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 
@@ -109,18 +128,15 @@ try {
     return { seconds: (performance.now() - start) / 1000, firstArrivalSeconds: ((firstArrival || performance.now()) - start) / 1000 };
   }
 
-  /** The same number of bare POSTs to the same lender, DELIVERY_CONCURRENCY at a time. */
+  /**
+   * The same number of bare POSTs to the same lender, DELIVERY_CONCURRENCY at a time over kept-alive
+   * connections, from a thread of its own (as the worker has a process of its own): seconds taken.
+   */
   async function barePosts(count: number): Promise<number> {
-    const start = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: DELIVERY_CONCURRENCY }, async () => {
-      while (next < count) {
-        next++;
-        const res = await fetch(lender.url, { method: 'POST', body: '{"application":{"id":1}}', headers: { 'content-type': 'application/json', 'webhook-id': `raw-${Math.random()}` } });
-        await res.body?.cancel();
-      }
-    }));
-    return (performance.now() - start) / 1000;
+    const thread = new Worker(BARE_POSTS_THREAD, { eval: true, workerData: { url: lender.url, count, concurrency: DELIVERY_CONCURRENCY } });
+    const [seconds] = (await once(thread, 'message')) as [number];
+    await thread.terminate();
+    return seconds;
   }
 
   console.log(`webhook delivery: ${PREQUEUED} pre-queued deliveries x ${ROUNDS} rounds; ${DELIVERIES} per end-to-end case`);
@@ -135,7 +151,7 @@ try {
     workerSeconds += drained.seconds;
     firstArrivalSeconds = Math.max(firstArrivalSeconds, drained.firstArrivalSeconds);
   }
-  const baseline = { label: `baseline: bare POSTs to the lender (${DELIVERY_CONCURRENCY} at a time)`, perSecond: (PREQUEUED * ROUNDS) / baselineSeconds };
+  const baseline = { label: `baseline: bare POSTs to the lender (${DELIVERY_CONCURRENCY} at a time, kept alive, own thread)`, perSecond: (PREQUEUED * ROUNDS) / baselineSeconds };
   const drain = { label: `worker draining ${PREQUEUED} pre-queued deliveries, lender answers 204`, perSecond: (PREQUEUED * ROUNDS) / workerSeconds };
   const clean = await deliveryRun('delivered by the worker, lender answers 204');
   failRate = 0.1;
