@@ -16,7 +16,7 @@ import { signWebhook } from './webhook-signature.js';
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
-import { loadDueDeliveries, recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
+import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
 
 export const JITTER = 0.2;
 
@@ -49,15 +49,9 @@ export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'de
 /** How long a delivery waits behind an earlier, still undelivered one of the same application. */
 export const ORDER_WAIT_MS = 500;
 
-/** One attempt of a delivery (the worker's job), read on its own. Never throws for a lender's failure. */
-export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): Promise<AttemptOutcome> {
-  const due = await loadDueDeliveries(ctx.db, [deliveryId]);
-  return attemptDueDelivery(ctx, deliveryId, due.get(deliveryId));
-}
-
 /**
- * One attempt of a delivery read with its batch (loadDueDeliveries); `delivery` is absent when the
- * row is gone. Never throws for a lender's failure.
+ * One attempt of a delivery (the worker's job), read with its batch by loadDueDeliveries;
+ * `delivery` is absent when the row is gone. Never throws for a lender's failure.
  */
 export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string, delivery: DueDelivery | undefined): Promise<AttemptOutcome> {
   if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
