@@ -2,10 +2,17 @@
  * Webhook delivery to a real local lender receiver: only 204 is delivered; failures and timeouts
  * are retried on the schedule (shortened here by configuration) with a stable webhook-id and a
  * Standard Webhooks signature; an exhausted schedule dead-letters the delivery; staff redeliver.
+ * The worker keeps an application's changes in order, records deliveries that complete together,
+ * and keeps connections to a lender alive only while its checked addresses stay the same.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { closeLenderConnections, lenderAgent } from '../src/domain/webhooks/lender-connections.js';
+import { queueDelivery } from '../src/domain/webhooks/webhook-delivery.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken, signIn } from './support/identities.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
@@ -92,6 +99,101 @@ describe("the client's decision reaches the lender's update URL", () => {
     } finally {
       await db().lender.update({ where: { id: lender.lenderId }, data: { updateUrl: null } });
       await updates.close();
+    }
+  });
+});
+
+describe('the worker', () => {
+  const queue = async (applicationId: number, url: string) =>
+    db().$transaction((tx) => queueDelivery(app.runtime.contextFor(), tx, { lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url, payload: { application: { id: applicationId } } }));
+  const newApplication = async () => {
+    const profile = await db().profile.create({ data: { environment: 'demo' } });
+    return (await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted' } })).id;
+  };
+
+  it("sends an application's second change only after its first, which is retried, has been delivered", async () => {
+    receiver.answers = [500];
+    const applicationId = await newApplication();
+    const first = await queue(applicationId, receiver.url);
+    const second = await queue(applicationId, receiver.url);
+    await eventually(() => db().webhookDelivery.findMany({ where: { id: { in: [first, second] } } }), (rows) => rows.every((r) => r.status === 'DELIVERED'));
+    expect(requestsFor(applicationId).map((r) => r.headers['webhook-id'])).toEqual([first, first, second]);
+    // Waiting behind the earlier delivery is not an attempt.
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: second } })).toMatchObject({ attempts: 1, lastStatusCode: 204 });
+  });
+
+  it('records deliveries that complete together, each with its status, delivery time and one attempt row', async () => {
+    const applications = await Promise.all(Array.from({ length: 12 }, () => newApplication()));
+    const ids = await db().$transaction(async (tx) => {
+      const queued: string[] = [];
+      for (const applicationId of applications) {
+        queued.push(await queueDelivery(app.runtime.contextFor(), tx, { lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: { application: { id: applicationId } } }));
+      }
+      return queued;
+    });
+    const rows = await eventually(
+      () => db().webhookDelivery.findMany({ where: { id: { in: ids } }, include: { attemptLog: true } }),
+      (found) => found.every((r) => r.status === 'DELIVERED'),
+    );
+    for (const row of rows) {
+      expect(row).toMatchObject({ attempts: 1, lastStatusCode: 204, lastError: null, nextAttemptAt: null });
+      expect(row.attemptLog).toHaveLength(1);
+      expect(row.attemptLog[0]).toMatchObject({ statusCode: 204, error: null });
+      expect(row.deliveredAt?.getTime()).toBe(row.attemptLog[0]!.attemptedAt.getTime());
+      // Stored as UTC, as Prisma writes timestamps: within a minute of this clock.
+      expect(Math.abs(row.deliveredAt!.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(Math.abs(row.updatedAt.getTime() - Date.now())).toBeLessThan(60_000);
+    }
+  });
+
+  it('reuses one kept-alive connection for consecutive deliveries to a lender', async () => {
+    let connections = 0;
+    const hooks: string[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hooks.push(String(req.headers['webhook-id']));
+        res.writeHead(204).end();
+      });
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      for (let i = 0; i < 3; i++) {
+        const id = await queue(await newApplication(), url);
+        await eventually(() => db().webhookDelivery.findUniqueOrThrow({ where: { id } }), (d) => d.status === 'DELIVERED');
+      }
+      expect(hooks).toHaveLength(3);
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('connections to lenders', () => {
+  it("connect only to a host's latest checked addresses: a change replaces the kept-alive connections", async () => {
+    const server = http.createServer((req, res) => void req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://lender.invalid:${(server.address() as AddressInfo).port}/hook`);
+    try {
+      const pinned = lenderAgent({ url, addresses: ['127.0.0.1'] });
+      // The host does not resolve: the request reaches the server only through the pinned address.
+      const answer = await request(url, { method: 'POST', body: '{}', dispatcher: pinned });
+      await answer.body.dump();
+      expect(answer.statusCode).toBe(204);
+      expect(lenderAgent({ url, addresses: ['127.0.0.1'] })).toBe(pinned);
+
+      // The host now resolves (and is checked) elsewhere: the open connection to 127.0.0.1 is not reused.
+      const moved = lenderAgent({ url, addresses: ['127.0.0.2'] });
+      expect(moved).not.toBe(pinned);
+      await expect(request(url, { method: 'POST', body: '{}', dispatcher: moved })).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await closeLenderConnections();
+      server.closeAllConnections();
+      server.close();
     }
   });
 });

@@ -13,8 +13,10 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
-import { Agent, fetch } from 'undici';
-import { pinnedLookup, resolveWebhookTarget } from './webhook-url-policy.js';
+import { request } from 'undici';
+import { resolveWebhookTarget } from './webhook-url-policy.js';
+import { lenderAgent } from './lender-connections.js';
+import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
 
 export const JITTER = 0.2;
 
@@ -47,19 +49,16 @@ export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'de
 /** How long a delivery waits behind an earlier, still undelivered one of the same application. */
 export const ORDER_WAIT_MS = 500;
 
-/** One attempt of a delivery (the worker's job). Never throws for a lender's failure. */
-export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): Promise<AttemptOutcome> {
-  const delivery = await ctx.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { lender: true } });
+/**
+ * One attempt of a delivery (the worker's job), read with its batch by loadDueDeliveries;
+ * `delivery` is absent when the row is gone. Never throws for a lender's failure.
+ */
+export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string, delivery: DueDelivery | undefined): Promise<AttemptOutcome> {
   if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
   // A lender sees an application's changes in order: wait while an earlier one is still on its way.
-  const earlier = await ctx.db.webhookDelivery.findFirst({
-    where: { lenderApplicationId: delivery.lenderApplicationId, createdAt: { lt: delivery.createdAt }, status: { in: ['PENDING', 'FAILED'] } },
-    orderBy: { nextAttemptAt: 'desc' },
-    select: { nextAttemptAt: true },
-  });
-  if (earlier) {
+  if (delivery.waitsBehindEarlier) {
     // Not before the earlier delivery's next attempt: no busy waiting behind a long retry delay.
-    const after = Math.max(Date.now(), earlier.nextAttemptAt?.getTime() ?? 0) + ORDER_WAIT_MS;
+    const after = Math.max(Date.now(), delivery.earlierNextAttemptAt?.getTime() ?? 0) + ORDER_WAIT_MS;
     await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { startAfter: new Date(after) });
     return 'deferred';
   }
@@ -68,30 +67,27 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
   let statusCode: number | null = null;
   let error: string | null = null;
   const started = performance.now();
+  const latencyMs = () => Math.round(performance.now() - started);
   /** The attempt as the dashboard lists it, written with the delivery's own update. */
-  const logged = () => ({ attemptLog: { create: { statusCode, error, latencyMs: Math.round(performance.now() - started), attemptedAt: now } } });
+  const logged = () => ({ attemptLog: { create: { statusCode, error, latencyMs: latencyMs(), attemptedAt: now } } });
   try {
     const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
-    const signature = delivery.lender.webhookSecret
-      ? signWebhook(delivery.lender.webhookSecret, delivery.id, now, body)
+    const signature = delivery.webhookSecret
+      ? signWebhook(delivery.webhookSecret, delivery.id, now, body)
       : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
-    // Connect to the address just checked, never to a fresh DNS answer.
-    const dispatcher = new Agent({ connect: { lookup: pinnedLookup(target.addresses) } });
-    try {
-      const res = await fetch(target.url, {
-        method: 'POST',
-        body,
-        redirect: 'manual',
-        dispatcher,
-        signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-        headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
-      });
-      statusCode = res.status;
-      await res.body?.cancel();
-    } finally {
-      void dispatcher.close();
-    }
+    // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
+    const res = await request(target.url, {
+      method: 'POST',
+      body,
+      // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
+      dispatcher: lenderAgent(target),
+      signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
+      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
+    });
+    statusCode = res.statusCode;
+    // Read (a bounded amount of) the answer so the connection can serve the next delivery.
+    await res.body.dump();
     if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -103,7 +99,7 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string): 
   }
   const attempts = delivery.attempts + 1;
   if (statusCode === 204) {
-    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DELIVERED', attempts, lastStatusCode: 204, lastError: null, deliveredAt: now, nextAttemptAt: null, ...logged() } });
+    await recordDelivered(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs() });
     return 'delivered';
   }
   const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);

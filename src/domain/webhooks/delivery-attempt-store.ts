@@ -1,0 +1,119 @@
+/**
+ * The delivery worker's reads and writes as typed SQL: every attempt runs them, and a Prisma model
+ * query costs several times the CPU of the same SQL. One statement reads a batch of deliveries with
+ * what an attempt needs (lender secret, whether an earlier delivery of the same application is still
+ * on its way); successful attempts that finish together are recorded by one statement.
+ */
+import type { Db } from '../../infra/database.js';
+
+/** What one attempt needs of its delivery. */
+export interface DueDelivery {
+  id: string;
+  status: 'PENDING' | 'FAILED' | 'DELIVERED' | 'DEAD';
+  attempts: number;
+  url: string;
+  payload: unknown;
+  webhookSecret: string | null;
+  /** An earlier delivery of the same application is still pending or failing. */
+  waitsBehindEarlier: boolean;
+  /** That earlier delivery's next attempt (the latest of them, a null one first, as before). */
+  earlierNextAttemptAt: Date | null;
+}
+
+interface DueDeliveryRow extends Omit<DueDelivery, 'earlierNextAttemptAt'> {
+  earlierNextAttemptAt: Date | string | null;
+}
+
+/** The deliveries of a batch of jobs, by id (a deleted one is absent). */
+export async function loadDueDeliveries(db: Db, ids: readonly string[]): Promise<Map<string, DueDelivery>> {
+  const rows = await db.$queryRaw<DueDeliveryRow[]>`
+    SELECT d.id::text AS id, d.status::text AS status, d.attempts, d.url, d.payload, l."webhookSecret",
+           earlier.id IS NOT NULL AS "waitsBehindEarlier", earlier."nextAttemptAt" AS "earlierNextAttemptAt"
+      FROM webhook_delivery d
+      JOIN lender l ON l.id = d."lenderId"
+      LEFT JOIN LATERAL (
+        SELECT e.id, e."nextAttemptAt" FROM webhook_delivery e
+         WHERE e."lenderApplicationId" = d."lenderApplicationId" AND e."createdAt" < d."createdAt" AND e.status IN ('PENDING', 'FAILED')
+         ORDER BY e."nextAttemptAt" DESC
+         LIMIT 1
+      ) earlier ON true
+     WHERE d.id = ANY(${ids as string[]}::uuid[])`;
+  return new Map(rows.map((row) => [row.id, { ...row, earlierNextAttemptAt: asUtcDate(row.earlierNextAttemptAt) }]));
+}
+
+/** A `timestamp(3)` column holds UTC (as Prisma writes it); raw reads may hand it back as text. */
+function asUtcDate(value: Date | string | null): Date | null {
+  if (value === null || value instanceof Date) return value;
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+}
+
+export interface DeliveredAttempt {
+  deliveryId: string;
+  attempts: number;
+  attemptedAt: Date;
+  latencyMs: number;
+}
+
+/**
+ * Records delivered attempts: the delivery's status and its attempt log row, in one statement for
+ * all attempts that finished while the previous write ran (group commit), so a delivery is recorded
+ * as soon as one write can take it and a busy worker writes once per group, not once per delivery.
+ */
+export function recordDelivered(db: Db, attempt: DeliveredAttempt): Promise<void> {
+  let record = deliveredRecorders.get(db);
+  if (!record) {
+    record = deliveredRecorder(db);
+    deliveredRecorders.set(db, record);
+  }
+  return record(attempt);
+}
+
+const deliveredRecorders = new WeakMap<Db, (attempt: DeliveredAttempt) => Promise<void>>();
+
+function deliveredRecorder(db: Db): (attempt: DeliveredAttempt) => Promise<void> {
+  return groupCommit(async (attempts: DeliveredAttempt[]) => {
+    const ids = attempts.map((a) => a.deliveryId);
+    const counts = attempts.map((a) => a.attempts);
+    const attemptedAt = attempts.map((a) => a.attemptedAt.toISOString());
+    const latencies = attempts.map((a) => a.latencyMs);
+    // updatedAt as Prisma's @updatedAt sets it: the writer's clock, in UTC.
+    const updatedAt = new Date().toISOString();
+    await db.$executeRaw`
+      WITH done AS (
+        SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[]) AS t(id, attempts, "attemptedAt", "latencyMs")
+      ), updated AS (
+        UPDATE webhook_delivery d
+           SET status = 'DELIVERED', attempts = done.attempts, "lastStatusCode" = 204, "lastError" = NULL,
+               "deliveredAt" = done."attemptedAt", "nextAttemptAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
+          FROM done WHERE d.id = done.id
+        RETURNING d.id
+      )
+      INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
+      SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt" FROM done JOIN updated ON updated.id = done.id`;
+  });
+}
+
+/** Calls `write` with every item that arrived while the previous call ran; each caller waits for its own item's write. */
+function groupCommit<T>(write: (items: T[]) => Promise<void>): (item: T) => Promise<void> {
+  let waiting: Array<{ item: T; done: (err?: unknown) => void }> = [];
+  let writing = false;
+  const drain = async () => {
+    writing = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      try {
+        await write(group.map((entry) => entry.item));
+        for (const entry of group) entry.done();
+      } catch (err) {
+        for (const entry of group) entry.done(err);
+      }
+    }
+    writing = false;
+  };
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ item, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      if (!writing) void drain();
+    });
+}
