@@ -5,10 +5,9 @@
  *
  * A lender acknowledges one of its applications through the REST API; every subscriber (the same
  * lender, `subscription { applicationStatusChanged { applicationId status } }`) must receive it.
- * The commit is observed through PostgreSQL itself: a trigger on this bench's own database sends a
- * NOTIFY on the status update, and notifications are delivered only once their transaction
- * commits, so its arrival here (a connection LISTENing on an otherwise idle thread) is the commit
- * time, late by one local round trip at most. Subscribers live in a worker thread.
+ * The commit is timed by PostgreSQL itself: a deferred trigger on this bench's own database takes
+ * clock_timestamp() at COMMIT and sends it in a NOTIFY; receipts are wall-clock times
+ * (performance.timeOrigin + now()) on the same machine. Subscribers live in a worker thread.
  * In-run baseline: the same acknowledgement POST's own round trip.
  */
 import { Worker } from 'node:worker_threads';
@@ -33,7 +32,6 @@ const QUERY = 'subscription { applicationStatusChanged { applicationId status } 
 const SUBSCRIBER_WORKER = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./event-subscribers.ts', import.meta.url).href)}); })`;
 
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-const now = () => performance.timeOrigin + performance.now();
 
 const dbName = `fg_bench_events_${process.pid}`;
 const procs: RunningProcess[] = [];
@@ -43,8 +41,11 @@ try {
   const url = databaseUrlFor(serverUrl, dbName);
   await applyMigrations(url);
   // Bench-only trigger (this database is dropped at the end): NOTIFY is delivered at commit.
-  await adminQuery(url, `CREATE FUNCTION bench_notify_status() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('bench_commit', NEW.id::text); RETURN NEW; END $$`);
-  await adminQuery(url, `CREATE TRIGGER bench_status_commit AFTER UPDATE OF status ON lender_application FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION bench_notify_status()`);
+  // A deferred constraint trigger runs at COMMIT, after every statement of the transaction: its
+  // clock_timestamp() is the commit time (early by the WAL flush at most, which only adds to the
+  // measured latency). The notification carries it; it is read here whenever it arrives.
+  await adminQuery(url, `CREATE FUNCTION bench_notify_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('bench_commit', NEW.id::text || ' ' || (extract(epoch from clock_timestamp()) * 1000)::text); RETURN NULL; END $$`);
+  await adminQuery(url, `CREATE CONSTRAINT TRIGGER bench_status_commit AFTER UPDATE OF status ON lender_application DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION bench_notify_commit()`);
 
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
@@ -71,7 +72,10 @@ try {
   const commits = new Map<number, number>();
   // The database is dropped at the end (with FORCE): its termination of this connection is expected.
   listener.on('error', () => {});
-  listener.on('notification', (n) => commits.set(Number(n.payload), now()));
+  listener.on('notification', (n) => {
+    const [id, committedAtMs] = (n.payload ?? '').split(' ').map(Number);
+    commits.set(id as number, committedAtMs as number);
+  });
   await listener.query('LISTEN bench_commit');
 
   type Case = { subscribers: number; eventP50: number; eventP99: number; postP50: number; postP99: number; missing: number; received: number };
@@ -107,8 +111,9 @@ try {
       const postMs = performance.now() - start;
       if (res.status !== 200) throw new Error(`acknowledgement ${res.status}: ${await res.text()}`);
       const { times } = await collected;
+      for (const deadline = Date.now() + 5000; !commits.has(a.id) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1));
       const committedAt = commits.get(a.id);
-      if (committedAt === undefined) throw new Error(`no commit notification for application ${a.id}`);
+      if (committedAt === undefined) throw new Error(`no commit notification for application ${a.id}; server exit ${app.child.exitCode} ${app.child.signalCode}, output:\n${app.output().slice(-3000)}`);
       commits.delete(a.id);
       if (i < WARM_UP_EVENTS) continue;
       postLatencies.push(postMs);
