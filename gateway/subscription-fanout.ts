@@ -36,8 +36,6 @@ interface WsContext {
   params?: { query?: string; operationName?: string | null; variables?: unknown; extensions?: unknown };
 }
 
-type Subscribe = (args: { contextValue?: unknown }) => unknown;
-
 /**
  * One subscriber's stream: results queue until graphql-ws takes them. It is registered in its group
  * as soon as it exists (not on the first read), so a subscriber closed before reading still leaves.
@@ -102,7 +100,10 @@ interface Group {
 }
 
 /** Wraps the graphql-ws `subscribe` of the gateway so that live subscriptions share their executions. */
-export function fanOutSubscriptions(subscribe: Subscribe, options: FanOutOptions): Subscribe {
+export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Result>(
+  subscribe: (args: Args) => Result | Promise<Result>,
+  options: FanOutOptions,
+): (args: Args) => Promise<Result | AsyncIterableIterator<ExecutionResult>> {
   const groups = new Map<string, Group>();
 
   function pump(key: string, group: Group): void {

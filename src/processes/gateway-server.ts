@@ -31,7 +31,7 @@ export function mountGateway(app: Express, server: Server, gateway: GatewayRunti
   const ws = useServer(
     {
       ...options,
-      ...(fanOut && options.subscribe ? { subscribe: fanOutSubscriptions(options.subscribe as never, fanOut) as typeof options.subscribe } : {}),
+      ...(fanOut && options.subscribe ? { subscribe: fanOutSubscriptions(options.subscribe, fanOut) } : {}),
       onOperation: async (ctx, id, payload, args, result) => {
         const replaced = await options.onOperation?.(ctx, id, payload, args, result);
         if (Symbol.asyncIterator in Object(replaced ?? result)) {
