@@ -151,7 +151,8 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
     const context = (args.contextValue ?? {}) as WsContext;
     const params = context.params;
     if (!context.headers || !params?.query || !isSubscription(params.query, params.operationName)) return result;
-    const audience = await options.audienceOf(context.headers);
+    // Without a known audience (or when it cannot be told) the subscription stays unshared, as before.
+    const audience = await options.audienceOf(context.headers).catch(() => null);
     if (!audience) return result;
     const key = JSON.stringify([audience.key, params.query, params.operationName ?? null, params.variables ?? null, params.extensions ?? null]);
     let group = groups.get(key);
