@@ -217,9 +217,7 @@ try {
       case: 'event at 1 graphql-ws subscriber',
       p50Ms: percentile(eventLatencies, 0.5),
       p99Ms: percentile(eventLatencies, 0.99),
-      target: 'p99 < 100 ms (with 1,000 subscribers)',
-      met: false,
-      note: 'from the POST start, 1 subscriber: the 1,000-subscriber case is not measured, so the target is not shown as met',
+      note: 'from the POST start, 1 subscriber; the target (from the commit, 1,000 subscribers) is measured by bench/event-latency.ts',
     },
   ]);
   await runtime.close();

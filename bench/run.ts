@@ -25,6 +25,7 @@ const BENCH_FILES: Array<{ name: string; limitSeconds: number }> = [
   { name: 'company-search', limitSeconds: 180 },
   { name: 'matching', limitSeconds: 120 },
   { name: 'delivery', limitSeconds: 120 },
+  { name: 'event-latency', limitSeconds: 180 },
   { name: 'graphql-limits', limitSeconds: 120 },
   { name: 'dashboard-latency', limitSeconds: 120 },
 ];

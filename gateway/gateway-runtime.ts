@@ -102,8 +102,9 @@ function inProcessTransport(
 ): Transport {
   // One ServiceContext per HTTP request (its JWT verified once), shared by every subgraph call the
   // plan makes for it; keyed by the gateway's own context object, so it goes with the request.
-  // A graphql-ws operation lives as long as its subscription: each event is still authenticated
-  // afresh (a revoked credential stops receiving).
+  // A graphql-ws operation lives as long as its subscription, so its subgraph calls each build their
+  // own context; a revoked credential stops receiving through the fan-out's per-event check
+  // (gateway/subscription-fanout.ts).
   const contexts = new WeakMap<object, Promise<ServiceContext>>();
   const sharedContextFor = (gatewayContext: unknown): Promise<ServiceContext> => {
     const isHttpRequest = typeof gatewayContext === 'object' && gatewayContext !== null && 'request' in gatewayContext;

@@ -8,12 +8,17 @@ import { WebSocketServer } from 'ws';
 import { connectionHeaders } from '../http/connection-headers.js';
 import { forwardedCredentials } from '../../gateway/gateway-runtime.js';
 import { liveSubscriptions } from '../infra/metrics.js';
+import { fanOutSubscriptions, type FanOutOptions } from '../../gateway/subscription-fanout.js';
 
 export interface MountedGateway {
   close(): Promise<void>;
 }
 
-export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime): MountedGateway {
+/**
+ * With `fanOut` (single-process mode, where the gateway knows the caller's identity), live
+ * subscriptions of one audience share their executions (gateway/subscription-fanout.ts).
+ */
+export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime, fanOut?: FanOutOptions): MountedGateway {
   app.use(gateway.graphqlEndpoint, gateway);
   const wss = new WebSocketServer({ server, path: gateway.graphqlEndpoint });
   const options = getGraphQLWSOptions(gateway, (ctx) => {
@@ -26,6 +31,7 @@ export function mountGateway(app: Express, server: Server, gateway: GatewayRunti
   const ws = useServer(
     {
       ...options,
+      ...(fanOut && options.subscribe ? { subscribe: fanOutSubscriptions(options.subscribe, fanOut) } : {}),
       onOperation: async (ctx, id, payload, args, result) => {
         const replaced = await options.onOperation?.(ctx, id, payload, args, result);
         if (Symbol.asyncIterator in Object(replaced ?? result)) {

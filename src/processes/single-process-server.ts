@@ -12,6 +12,9 @@ import { gatewaySecurity } from '../../gateway/gateway-security.js';
 import { installHttpSecurity } from '../http/http-security.js';
 import { credentialKeyFromTokens } from '../http/rate-limits.js';
 import { mountGateway } from './gateway-server.js';
+import type { FanOutOptions } from '../../gateway/subscription-fanout.js';
+import { isAuthenticated, visibilityKeyOf } from '../domain/identity/actor.js';
+import { toGraphQLError } from '../../subgraphs/shared/graphql-errors.js';
 import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
 import { webRouter } from '../web/web-router.js';
 import { dashboardRouter } from '../web/dashboard-router.js';
@@ -33,6 +36,18 @@ export function createSingleProcessGateway(runtime: Runtime | Promise<Runtime>, 
   return createGateway({ mode: 'in-process', contextFor: (request) => contextFor(request.headers) }, security);
 }
 
+/** Subscribers of one audience share each event's execution; each one's credential is re-checked per event (cached). */
+function subscriptionFanOut(runtime: Runtime): FanOutOptions {
+  return {
+    async audienceOf(headers) {
+      const { actor, requestedTenantId, environment } = await runtime.contextForRequest(headers);
+      if (!isAuthenticated(actor)) return null;
+      return { key: visibilityKeyOf(actor, requestedTenantId, environment), assertActive: () => runtime.auth.credentialStatus.assertActive(actor) };
+    },
+    toGraphQLError: (err) => toGraphQLError(err, runtime),
+  };
+}
+
 export async function startSingleProcessServer(
   runtime: Runtime,
   options: { port?: number; gateway?: GatewayRuntime } = {},
@@ -47,7 +62,7 @@ export async function startSingleProcessServer(
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
   const gateway = options.gateway ?? (await createSingleProcessGateway(runtime, runtime.config));
-  const mounted = mountGateway(app, server, gateway);
+  const mounted = mountGateway(app, server, gateway, subscriptionFanOut(runtime));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));

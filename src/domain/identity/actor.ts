@@ -39,3 +39,14 @@ export const ANONYMOUS: Actor = { kind: 'anonymous' };
 export function isAuthenticated(actor: Actor): actor is AuthenticatedActor {
   return 'scopes' in actor;
 }
+
+/**
+ * What every visibility rule decides on, as one key: two callers with the same key see exactly the
+ * same things (so their subscriptions can share one execution). It leaves out only what names the
+ * credential itself (API key, refresh family, lender client): revocation is checked per credential.
+ */
+export function visibilityKeyOf(actor: AuthenticatedActor, requestedTenantId: string | null, environment: string): string {
+  const { apiKeyId: _key, refreshFamilyId: _family, clientId: _client, scopes, ...identity } = actor as AuthenticatedActor & { apiKeyId?: string; refreshFamilyId?: string; clientId?: string };
+  const fields = Object.entries(identity).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([environment, requestedTenantId, fields, [...scopes].sort()]);
+}
