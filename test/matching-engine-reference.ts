@@ -1,118 +1,11 @@
-/** The matching engine as it was before the index (issue 19), verbatim but for its name: the oracle the property test compares the indexed engine with. Not used by the application. */
+/**
+ * The matching engine as it was before the index, verbatim but for its name and with the engine's own
+ * type declarations: the oracle the property test compares the indexed engine with. Not used by the application.
+ */
+import type { ApplicantFacts, MatchOptions, MatchOutcome, ProductCriteria, ProductMatch, ProductRejection } from '../src/domain/matching/matching-engine.js';
+
 const GRADE_ORDER = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 type Grade = (typeof GRADE_ORDER)[number];
-
-export interface Money {
-  code: string;
-  value: number;
-}
-
-/** What we know of the applicant; anything unknown is undefined. */
-export interface ApplicantFacts {
-  amount?: Money;
-  periodMonths?: number;
-  tradingMonths?: number;
-  annualRevenue?: Money;
-  grade?: Grade;
-  sector?: string;
-  companyType?: string;
-  countryCode: string;
-  useOfFunds?: string;
-  raisesInvoices?: boolean;
-  cardPayments?: boolean;
-  averageCardSales?: number;
-  ownsAsset?: boolean;
-  needsAsset?: boolean;
-  purchaseOrders?: boolean;
-  property?: boolean;
-  homeowner?: boolean;
-  personalGuarantee?: boolean;
-  /** Interested only in a government-backed loan. */
-  governmentBackedOnly?: boolean;
-}
-
-/**
- * Product-specific needs (lender_product.requirements). A key that is absent or false means "no
- * requirement". true / numbers are requirements on the applicant's answers (spec 2.4 names in brackets):
- */
-export interface ProductRequirements {
-  /** Raises invoices with payment terms of 14 days or more (raiseInvoices). */
-  raisesInvoices?: boolean;
-  /** Takes card payments (cardPayments). */
-  cardPayments?: boolean;
-  /** Minimum monthly average card sales (averageCardSales), in the product currency. */
-  minAverageCardSales?: number;
-  /** The business owns assets it can refinance or offer (businessOwnsAssets). */
-  ownsAsset?: boolean;
-  /** The funding is for an asset (fundingAsset). */
-  needsAsset?: boolean;
-  /** Has purchase orders to fund (purchaseOrders). */
-  purchaseOrders?: boolean;
-  /** Funding secured on / for commercial property (useOfFunds PURCHASING_PROPERTY or a property on the profile). */
-  property?: boolean;
-  /** At least one director is a UK homeowner (homeOwnership). */
-  homeownerDirector?: boolean;
-  /** A director gives a personal guarantee (personalGuarantee). */
-  personalGuarantee?: boolean;
-  /**
-   * The product is government-backed (recovery loan scheme). An applicant interested only in a
-   * government-backed loan (governmentBacked) matches only such products.
-   */
-  governmentBacked?: boolean;
-}
-
-export interface ProductCriteria {
-  productId: number;
-  lenderId: number;
-  productType: string;
-  minAmount: number;
-  maxAmount: number;
-  /** 0 = a rolling facility: any requested period fits. */
-  minTermMonths: number;
-  maxTermMonths: number;
-  minTradingMonths: number;
-  minAnnualRevenue: number;
-  minGrade: string;
-  excludedSectors: readonly string[];
-  requiredSectors: readonly string[];
-  companyTypes: readonly string[];
-  countries: readonly string[];
-  currencies: readonly string[];
-  requirements: ProductRequirements;
-  arrangementFeePct: number;
-  earlyRepaymentFeePct: number;
-  exitFeePct: number;
-  annualRateMin: number;
-  annualRateMax: number;
-  likelihoodBase: number;
-}
-
-export interface ProductMatch {
-  productId: number;
-  lenderId: number;
-  productType: string;
-  /** 0..1, two decimals. */
-  likelihood: number;
-  /** Representative yearly cost of the funding, % (mid rate plus fees spread over the term). */
-  costPct: number;
-  /** Why it matched (with `reasons` or `explain`; empty otherwise). */
-  reasons: string[];
-}
-
-export interface ProductRejection {
-  productId: number;
-  lenderId: number;
-  productType: string;
-  reasons: string[];
-}
-
-export interface MatchOutcome {
-  matches: ProductMatch[];
-  /** Only with `explain`: every other product and why it did not match. */
-  rejections: ProductRejection[];
-  /** Facts matching needs and the profile lacks (then nothing matches). */
-  missing: string[];
-}
 
 /** The facts without which no product can be judged, and the answer that supplies each. */
 const ESSENTIAL: ReadonlyArray<[keyof ApplicantFacts, string]> = [
@@ -241,13 +134,6 @@ function costOf(facts: ApplicantFacts, p: ProductCriteria): number {
   return Math.round(((p.annualRateMin + p.annualRateMax) / 2 + (p.arrangementFeePct + p.exitFeePct) / years) * 1000) / 1000;
 }
 
-export interface MatchOptions {
-  productTypes?: readonly string[];
-  /** Also say why every other product did not match (implies `reasons`). */
-  explain?: boolean;
-  /** Say why each match matched (formatting costs: off when only deciding or counting). */
-  reasons?: boolean;
-}
 
 export function matchProductsReference(facts: ApplicantFacts, products: readonly ProductCriteria[], options: MatchOptions = {}): MatchOutcome {
   const missing = ESSENTIAL.filter(([key]) => facts[key] === undefined).map(([, answer]) => answer);
