@@ -4,6 +4,7 @@
  * any origin may call them (`Access-Control-Allow-Origin: *`); production allows the origins of
  * WIDGET_EMBED_ORIGINS only. The same setting decides who may frame embed.html (frame-ancestors).
  */
+import cors from 'cors';
 import type { RequestHandler } from 'express';
 import type { AppConfig } from '../config.js';
 
@@ -21,20 +22,12 @@ export function frameAncestors(origins: string[]): string {
 
 /** Answers preflights and marks responses of the widget's API paths for the allowed origins. */
 export function widgetCors(origins: string[]): RequestHandler {
-  const anyOrigin = origins.includes('*');
-  return (req, res, next) => {
-    if (!WIDGET_API_PATHS.includes(req.path.replace(/\/+$/, ''))) return next();
-    const origin = req.headers.origin;
-    if (!anyOrigin) res.vary('Origin');
-    const allowed = origin !== undefined && (anyOrigin || origins.includes(origin));
-    if (allowed) res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    if (!preflight) return next();
-    if (allowed) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Service-tenant-id');
-      res.setHeader('Access-Control-Max-Age', '600');
-    }
-    res.status(204).end();
-  };
+  const answer = cors({
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET'],
+    allowedHeaders: ['Authorization', 'Service-tenant-id'],
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+  });
+  return (req, res, next) => (WIDGET_API_PATHS.includes(req.path.replace(/\/+$/, '')) ? answer(req, res, next) : next());
 }
