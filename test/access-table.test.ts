@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteDefinition } from '../rest-adapter/route-table.js';
 import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../src/domain/identity/access-policy.js';
 import { TOKEN_KINDS, type TokenKind } from '../src/domain/identity/actor.js';
+import { API_KEY_SCOPES, TENANT_TOKEN_SCOPES } from '../src/domain/identity/scopes.js';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
@@ -276,14 +277,14 @@ const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 const lenderToken = async () => (await factory.lender(world.lenderA, 'A')).token;
 
 /** A fresh tenant of the account; a tenant credential becomes that tenant's token. */
-async function freshTenant(kind: TokenKind): Promise<Fixture> {
+async function freshTenant(kind: TokenKind, credential: Credential): Promise<Fixture> {
   const tenant = await createTenant(app, world.owner.platformToken, unique('fresh'));
-  return { tenantId: tenant.id, ...(kind === 'tenant' ? { credential: await factory.tenant(tenant.id, 'fresh tenant') } : {}) };
+  return { tenantId: tenant.id, ...(kind === 'tenant' ? { credential: await factory.tenant(tenant.id, 'fresh tenant', credential.keyScopes) } : {}) };
 }
 
 /** T3, whose profile the update probes change; a tenant credential becomes T3's token. */
-async function t3(kind: TokenKind): Promise<Fixture> {
-  return { tenantId: world.t3, ...(kind === 'tenant' ? { credential: await factory.tenant(world.t3, 'T3') } : {}) };
+async function t3(kind: TokenKind, credential: Credential): Promise<Fixture> {
+  return { tenantId: world.t3, ...(kind === 'tenant' ? { credential: await factory.tenant(world.t3, 'T3', credential.keyScopes) } : {}) };
 }
 
 /** A lender application of a profile the kind may see, moved by lender A to the state the decision needs. */
@@ -557,7 +558,7 @@ const surfaceTakes = (surface: Surface, kind: TokenKind) => (SURFACE_TOKENS[surf
 const KEY_KINDS = ['platform', 'master', 'marketplace_v1'] as const;
 const isKeyKind = (kind: TokenKind): kind is (typeof KEY_KINDS)[number] => (KEY_KINDS as readonly string[]).includes(kind);
 
-type Variant = { side: 'allowed'; scopes: readonly string[] } | { side: 'lacking' } | { side: 'refused' };
+type Variant = { side: 'allowed'; scopes: readonly string[] } | { side: 'lacking'; scopes?: readonly string[] } | { side: 'refused' };
 
 interface Case {
   probe: Probe;
@@ -582,10 +583,20 @@ function casesOf(probe: Probe): Case[] {
       add({ side: 'refused' }, 403, `${kind} (kind not allowed)`);
       continue;
     }
+    if (kind === 'tenant') {
+      // A tenant token holds the tenant scopes (spec 2.5) its key holds: one minted from a key of each
+      // single scope is allowed exactly when that scope is a tenant scope the rule names (or the rule
+      // names none); a key of funding:write alone gives a tenant token that writes nothing.
+      for (const scope of API_KEY_SCOPES) {
+        const meets = scopes.length === 0 || (scopes.includes(scope) && (TENANT_TOKEN_SCOPES as readonly string[]).includes(scope));
+        add({ side: meets ? 'allowed' : 'lacking', scopes: [scope] }, meets ? probe.success : 403, `tenant from a key of [${scope}] only`);
+      }
+      continue;
+    }
     const scoped = isKeyKind(kind) || kind === 'login';
     if (!scoped || scopes.length === 0) {
-      // Tenant tokens (fixed scopes) and lender tokens are allowed or refused by kind only; rules
-      // without a scope are met by a key holding only an unrelated scope.
+      // Lender tokens are allowed or refused by kind only; rules without a scope are met by a key
+      // holding only an unrelated scope.
       const held = kind === 'login' ? [UNRELATED_LOGIN_SCOPE] : isKeyKind(kind) ? [UNRELATED_KEY_SCOPE] : [];
       add({ side: 'allowed', scopes: held }, probe.success, held.length ? `${kind}[${held.join(' ')}] (the rule names no scope)` : kind);
       continue;
@@ -608,7 +619,7 @@ async function strongest(kind: TokenKind): Promise<Credential> {
     case 'marketplace_v1':
       return { kind, label: 'marketplace_v1(all scopes)', token: world.setupV1 };
     case 'tenant':
-      return factory.tenant(world.t0.id, 'T0');
+      return factory.tenant(world.t0.id, 'T0', API_KEY_SCOPES);
     case 'lender':
       return factory.lender(world.lenderA, 'A');
   }
@@ -617,10 +628,11 @@ async function strongest(kind: TokenKind): Promise<Credential> {
 async function credentialFor(c: Case): Promise<Credential> {
   const { kind, variant } = c;
   if (variant.side === 'refused') return strongest(kind);
-  const held = variant.side === 'allowed' ? variant.scopes : [kind === 'login' ? UNRELATED_LOGIN_SCOPE : UNRELATED_KEY_SCOPE];
+  const held = variant.side === 'allowed' ? variant.scopes : (variant.scopes ?? [kind === 'login' ? UNRELATED_LOGIN_SCOPE : UNRELATED_KEY_SCOPE]);
+  if (kind === 'tenant') return factory.tenant(world.t0.id, 'T0', held);
   if (kind === 'login') return factory.login(held);
   if (isKeyKind(kind)) return factory.keyToken(kind, held, { isMaster: c.probe.masterKey === true && variant.side === 'allowed' });
-  return strongest(kind); // tenant, lender: by kind only
+  return strongest(kind); // lender: by kind only
 }
 
 async function run(c: Case): Promise<Outcome> {

@@ -5,7 +5,9 @@
  * Objects (all of account A): a Marketplace V1 profile and what hangs off it (funding search,
  * questionnaire answers, documents, a case, lender applications and their offers); tenants T0 and
  * T1; T0's profile; T0's Business V1 application (its matches, pre-selected offers, continue URL);
- * T0's lender applications and offers; documents.
+ * T0's lender applications and offers; documents. And an anonymous Marketplace V1 profile (nobody's,
+ * readable by uuid) with lender applications made before claiming was required: nobody but staff
+ * and the lender may act on those, whoever guesses their sequential ids.
  * Foreign callers: account B (its platform, master, Marketplace V1 and tenant tokens); T1's tenant
  * token on T0's objects (same account, another tenant); a tenant token naming another tenant in
  * Service-tenant-id (403); A's master token on /profile (403); lender B on lender A's applications.
@@ -85,8 +87,8 @@ function documentForm(): FormData {
 
 /** A state of A's objects that no foreign request may change. */
 async function snapshot(): Promise<unknown> {
-  const profileIds = [ids.P as string, ids.T0P as string];
-  const applicationIds = [ids.APPT0, ids.APPT0F, ids.APPP, ids.APPPF] as number[];
+  const profileIds = [ids.P as string, ids.T0P as string, ids.ANON as string];
+  const applicationIds = [ids.APPT0, ids.APPT0F, ids.APPP, ids.APPPF, ids.APPANON, ids.APPANONF] as number[];
   // The subscription tests move SUBT0 and SUBP on purpose; everything else must stay as it was.
   const moved = [ids.SUBT0, ids.SUBP] as number[];
   return {
@@ -181,7 +183,18 @@ beforeAll(async () => {
   const { uuid: bProfile } = await json(await postJson(`${app.url}${V1}/profiles/blank`, undefined, bearer(bV1)), 200);
   const appOfB = await storedLenderApplication(app, { lenderId: lenderAId, profileId: bProfile });
 
+  // An anonymous profile (created by A's key, owned by nobody) with an offered and a failed lender
+  // application, as funding/apply and a staff submission could make them before ownership was required.
+  const { uuid: anonymous } = await json(await postJson(`${app.url}${V1}/profiles/anonymous`, { countryCode: 'GB' }, v1Auth), 200);
+  const appAnon = await storedLenderApplication(app, { lenderId: lenderAId, profileId: anonymous });
+  await lenderOffers(app, await lenderAToken(), appAnon);
+  const appAnonFailed = await storedLenderApplication(app, { lenderId: lenderAId, profileId: anonymous });
+  await lenderFails(app, await lenderAToken(), appAnonFailed);
+
   Object.assign(ids, {
+    ANON: anonymous,
+    APPANON: appAnon,
+    APPANONF: appAnonFailed,
     P: uuid,
     APP0: application.id,
     CONTINUE: encodeURIComponent(continueUrl),
@@ -222,6 +235,7 @@ afterAll(() => app?.close());
 
 const CALLERS = {
   bV1: { who: "account B's Marketplace V1 token", headers: async () => bearer(actors.bV1) },
+  aV1: { who: "account A's Marketplace V1 token (it created the anonymous profile, never claimed it)", headers: async () => bearer(actors.aV1) },
   bPlatform: { who: "account B's platform token (Service-tenant-id: B's tenant)", headers: async () => ({ ...bearer(actors.b.platformToken), 'service-tenant-id': ids.TB as string }) },
   bPlatformNamingT0: { who: "account B's platform token naming T0 in Service-tenant-id", headers: async () => ({ ...bearer(actors.b.platformToken), 'service-tenant-id': ids.T0 as string }) },
   bMaster: { who: "account B's master token", headers: async () => ({ ...bearer(actors.bMaster), 'service-tenant-id': ids.T0 as string }) },
@@ -454,6 +468,24 @@ const CASES: IsolationCase[] = [
     rest('POST', `${B}/lender-applications/{APPPF}/resubmit`),
     gql('mutation', 'declineOffer', { applicationId: '{APPP}' }),
   ]),
+  // An anonymous profile's lender applications: readable "by uuid" is the profile, never what was
+  // done in its name; account A (whose key created the profile) is as much a stranger as B.
+  ...matrix("an anonymous profile's lender application and its offer", ['bV1', 'aV1'], [
+    rest('POST', `${V1}/lender-applications/{APPANON}/accept`),
+    rest('POST', `${V1}/lender-applications/{APPANON}/decline`),
+    rest('POST', `${V1}/lender-applications/{APPANONF}/resubmit`),
+    gql('mutation', 'acceptOffer', { applicationId: '{APPANON}' }),
+    gql('mutation', 'declineOffer', { applicationId: '{APPANON}' }),
+    gql('mutation', 'resubmitApplication', { applicationId: '{APPANONF}' }),
+  ]),
+  ...matrix("an anonymous profile's lender application and its offer", ['bPlatform', 'bTenant'], [
+    rest('POST', `${B}/lender-applications/{APPANON}/accept`),
+    rest('POST', `${B}/lender-applications/{APPANON}/decline`),
+    rest('POST', `${B}/lender-applications/{APPANONF}/resubmit`),
+    gql('mutation', 'acceptOffer', { applicationId: '{APPANON}' }),
+    gql('mutation', 'declineOffer', { applicationId: '{APPANON}' }),
+    gql('mutation', 'resubmitApplication', { applicationId: '{APPANONF}' }),
+  ]),
   ...(['APPT0', 'APPP'] as const).flatMap((id) =>
     matrix(`lender A's application (${id === 'APPT0' ? "T0's" : "the Marketplace V1 profile's"}) and its offer`, ['lenderB'], [
       rest('GET', `${L}/applications/{${id}}`),
@@ -526,6 +558,48 @@ describe('regressions named by the issue', () => {
     });
     expect(outcome.text).not.toContain('"valid":true');
     expect(outcome.status, outcome.text).toBe(404);
+  });
+
+  it("a stranger walking lender application ids 1..n (REST decline, GraphQL acceptOffer) finds none but its own account's", async () => {
+    const own = new Set((await db().lenderApplication.findMany({ where: { profile: { ownerAccountId: actors.b.accountId } }, select: { id: true } })).map((r) => r.id));
+    const last = (await db().lenderApplication.aggregate({ _max: { id: true } }))._max.id ?? 0;
+    const answered: Array<{ id: number; rest: number; graphql: number }> = [];
+    for (let id = 1; id <= last; id++) {
+      if (own.has(id)) continue;
+      const viaRest = await restOutcome(app.url, { method: 'POST', path: `${V1}/lender-applications/${id}/decline`, headers: bearer(actors.bV1) });
+      const viaGraphql = await graphqlOutcome(app.url, 'mutation($a: Int!) { acceptOffer(applicationId: $a) { __typename } }', { a: id }, bearer(actors.bV1));
+      answered.push({ id, rest: viaRest.status, graphql: viaGraphql.status });
+      expect(leaked(viaRest.text + viaGraphql.text)).toEqual([]);
+    }
+    expect(answered.length).toBeGreaterThanOrEqual(6);
+    expect(answered.filter((a) => a.rest !== 404 || a.graphql !== 404)).toEqual([]);
+  });
+
+  it('funding/apply on an anonymous profile is refused (409: claim it first) and queues nothing; after set-ownership it is accepted', async () => {
+    const v1Auth = bearer(actors.bV1);
+    const { uuid } = await json(await postJson(`${app.url}${V1}/profiles/anonymous`, { countryCode: 'GB' }, v1Auth), 200);
+    await json(await send('PUT', `${V1}/questionnaires/${Q}/profiles/${uuid}/answers`, v1Auth, ACME_ANSWERS), 204);
+    const { matches } = await json(await send('GET', `${V1}/profiles/${uuid}/funding/matches/results`, v1Auth), 200);
+    const [choice] = await submittableMatches(app, matches);
+    const refused = await restOutcome(app.url, { method: 'POST', path: `${V1}/profiles/${uuid}/funding/apply`, headers: v1Auth, body: [choice] });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.text).toContain('set-ownership');
+    const viaGraphql = await graphqlOutcome(app.url, 'mutation($p: ID!, $s: [SelectedLenderInput!]!) { applyToLenders(profileId: $p, selection: $s) { id } }', { p: uuid, s: [choice] }, v1Auth);
+    expect(JSON.parse(viaGraphql.text).errors?.[0]?.extensions?.code, viaGraphql.text).toBe('CONFLICT');
+    expect(await db().reviewSelection.count({ where: { profileId: uuid } })).toBe(0);
+    await json(await send('PATCH', `${V1}/profiles/${uuid}/set-ownership`, v1Auth), 204);
+    await json(await postJson(`${app.url}${V1}/profiles/${uuid}/funding/apply`, [choice], v1Auth), 200);
+    expect(await db().reviewSelection.count({ where: { profileId: uuid } })).toBe(1);
+  });
+
+  it("a staff submission of a selection whose profile is anonymous is refused (409) and creates no lender application", async () => {
+    const { uuid } = await json(await postJson(`${app.url}${V1}/profiles/anonymous`, { countryCode: 'GB' }, bearer(actors.bV1)), 200);
+    // Such a selection could be queued before funding/apply required ownership: stored as it was then.
+    const search = await db().fundingSearch.create({ data: { profileId: uuid, amount: 150000 } });
+    const selection = await db().reviewSelection.create({ data: { profileId: uuid, fundingSearchId: search.id, selection: ids.SELECTION as never, contentHash: randomUUID() } });
+    const outcome = await restOutcome(app.url, { method: 'POST', path: `${P}/review-selections/${selection.id}/submit`, headers: bearer(actors.staffLogin) });
+    expect(outcome.status, outcome.text).toBe(409);
+    expect(await db().lenderApplication.count({ where: { profileId: uuid } })).toBe(0);
   });
 
   it("(c) a foreign object with an invalid body is a 404, not a 400: PATCH another account's profile company with an invalid body", async () => {

@@ -20,6 +20,8 @@ export interface Credential {
   token: string;
   /** The tenant a tenant token is bound to. */
   tenantId?: string;
+  /** The scopes of the API key a tenant token was minted from. */
+  keyScopes?: readonly string[];
   /** The API key behind a key-based token. */
   apiKey?: { id: string; keyPrefix: string; secret: string };
 }
@@ -103,12 +105,15 @@ export class CredentialFactory {
     return this.once(`token:${kind}:${scopes.join('+')}:${options.isMaster ? 'master' : ''}`, make);
   }
 
-  /** A tenant token of `tenantId` (its scopes are fixed: profile:read profile:write sign_up). */
-  tenant(tenantId: string, name = tenantId.slice(0, 8)): Promise<Credential> {
-    return this.once(`tenant:${tenantId}`, async () => {
-      const key = await this.apiKey([UNRELATED_KEY_SCOPE]);
+  /**
+   * A tenant token of `tenantId`, minted from a key holding exactly `keyScopes`: it carries the
+   * tenant scopes (profile:read, profile:write) that key holds, plus sign_up.
+   */
+  tenant(tenantId: string, name = tenantId.slice(0, 8), keyScopes: readonly string[] = ['profile:read', 'profile:write']): Promise<Credential> {
+    return this.once(`tenant:${tenantId}:${keyScopes.join('+')}`, async () => {
+      const key = await this.apiKey(keyScopes);
       const token = (await platformToken(this.app, key.secret, tenantId)).access_token;
-      return { kind: 'tenant', label: `tenant(${name})`, token, tenantId };
+      return { kind: 'tenant', label: `tenant(${name})[key: ${keyScopes.join(' ')}]`, token, tenantId, keyScopes };
     });
   }
 

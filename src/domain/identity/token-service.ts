@@ -41,7 +41,7 @@ export interface MarketplaceV1Tokens {
 interface UsableKey {
   id: string;
   accountId: string;
-  scopes: string[];
+  scopes: readonly string[];
 }
 
 /** POST {platform_base}/auth/token: a platform token, or a tenant token with Service-tenant-id. */
@@ -64,7 +64,8 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
     throw AppError.badRequest('The Service-tenant-id header is required', [{ pointer: 'header:Service-tenant-id', message: 'is required' }]);
   }
   const tenantId = (await findTenant(ctx, accountTenants(ctx, actor.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
-  const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: [] };
+  // The minting token's scopes are its key's: the tenant token is cut down from them like any other.
+  const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: actor.scopes };
   return accessToken(ctx, 'tenant', key, tenantId);
 }
 
@@ -131,11 +132,20 @@ async function tokenPair(ctx: ServiceContext, kind: 'platform' | 'master' | 'ten
 }
 
 async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null, familyId?: string): Promise<TokenResponse> {
-  const scopes = kind === 'tenant' ? TENANT_TOKEN_SCOPES : key.scopes;
+  const scopes = kind === 'tenant' ? tenantTokenScopes(key.scopes) : key.scopes;
   const claims = { tkn: kind, scope: scopeString(scopes), acc: key.accountId, key: key.id, ...(tenantId ? { tid: tenantId } : {}), ...(familyId ? { fam: familyId } : {}) };
   const access = await ctx.auth.tokens.sign(claims, { subject: tenantId ? `tenant:${tenantId}` : `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS[kind] });
   await touchKey(ctx, key.id);
   return { access_token: access, expires_in: TOKEN_TTL_SECONDS[kind], scope: claims.scope, token_type: 'Bearer' };
+}
+
+/**
+ * A tenant token never holds more than its key: spec 2.5's tenant scopes (profile:read,
+ * profile:write) cut down to those the key holds. `sign_up` is kept because the spec names it on
+ * every tenant token and it is no API key scope; no rule of the access table grants anything by it.
+ */
+export function tenantTokenScopes(keyScopes: readonly string[]): string[] {
+  return TENANT_TOKEN_SCOPES.filter((scope) => scope === 'sign_up' || keyScopes.includes(scope));
 }
 
 async function marketplaceV1Pair(ctx: ServiceContext, key: UsableKey, rotated?: { successor: string; familyId: string }): Promise<MarketplaceV1Tokens> {

@@ -1,8 +1,9 @@
 /**
  * Which lender applications (and so their offers and status events) a caller sees, decided here
- * only: a lender its own; staff all; an integrator those of the profiles it sees (profile
- * visibility: a tenant token its tenant's only); a master token its account's tenants'; a non-staff
- * platform user its account's. The same rule gives the event channels an application's changes are
+ * only: a lender its own; staff all; an integrator those of the profiles its account owns (never an
+ * anonymous profile's, though the profile itself is readable by uuid: applications are addressed by
+ * sequential ids, so "by uuid" would let anyone walk them); a tenant token its tenant's only; a
+ * master token its account's tenants'; a non-staff platform user its account's. The same rule gives the event channels an application's changes are
  * published on and the one channel each caller listens on, so a subscription hears exactly what
  * the REST and GraphQL reads would show.
  */
@@ -11,7 +12,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
-import { profileScope } from '../profiles/profile-visibility.js';
+import { ownedProfileScope } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
 
 export type ApplicationViewer = Extract<Actor, { kind: 'lender' | 'login' | 'platform' | 'master' | 'tenant' | 'marketplace_v1' }>;
@@ -28,7 +29,7 @@ export function lenderApplicationScope(ctx: ServiceContext, actor: ApplicationVi
     case 'master':
       return { ...environment, profile: { tenant: { accountId: actor.accountId } } };
     default:
-      return { ...environment, profile: profileScope(actor) };
+      return { ...environment, profile: ownedProfileScope(actor) };
   }
 }
 

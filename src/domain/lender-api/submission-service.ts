@@ -25,6 +25,11 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   requireAccess(ctx, 'reviews.submit');
   // The registry grade is read before the transaction, so the row lock is held no longer than needed.
   const selected = await ctx.db.reviewSelection.findUnique({ where: { id: selectionId }, select: { profile: true } });
+  // Only their profile's owner may see and decide on lender applications: an anonymous profile's
+  // would be nobody's (or, addressed by sequential id, anybody's). Its selection waits for a claim.
+  if (selected && selected.profile.ownerAccountId === null && selected.profile.tenantId === null) {
+    throw AppError.conflict("The selection's profile is anonymous: its owner must claim it (set-ownership) before it is submitted to lenders");
+  }
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
   const created = await ctx.db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;

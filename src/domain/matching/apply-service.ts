@@ -2,6 +2,8 @@
  * Applying to preferred lenders (Marketplace V1 POST /profiles/{uuid}/funding/apply, spec 4.1 rule 3):
  * 1 to 4 selected lenders, each with products among the profile's current matches, go to a funding
  * specialist's review queue. Nothing is sent to lenders and no credit check is made here.
+ * The profile must be owned by the caller's account (an anonymous one is claimed first): the lender
+ * applications that follow are visible only to their profile's owner.
  * Idempotent: the same selection for the same profile is one queue entry (by content), and an
  * Idempotency-Key replays its first answer (a reused key with another selection is a 409).
  */
@@ -9,7 +11,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
-import { findVisibleProfileId } from '../profiles/profile-visibility.js';
+import { findOwnedProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
 
@@ -17,7 +19,7 @@ const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
 export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<FundingSearchResult & { id: number }> {
   const actor = requireAccess(ctx, 'funding.apply');
-  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const profileId = await findOwnedProfileId(ctx, actor, uuid);
   const requested = parseInput(SelectedLenders, body);
   const selection = normaliseSelection(requested);
   const key = parseInput(IdempotencyKey, idempotencyKey ?? undefined, 'Idempotency-Key header');

@@ -3,6 +3,11 @@
  * lender-application rule, events): a Marketplace V1 key's account sees the profiles its keys own
  * and unowned anonymous ones (by uuid); a platform token its account's tenants' profiles; a tenant
  * token its own tenant's. Anything else is answered exactly like a missing profile (404).
+ *
+ * What is done in a profile's name beyond editing it (applying to lenders, the lender applications
+ * and offers that follow, their events) needs the profile to be *owned* by the caller's account:
+ * an anonymous profile is reachable by anyone who holds its uuid, and lender applications are
+ * addressed by sequential ids, so "by uuid" must never extend to them.
  */
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -24,6 +29,11 @@ export function profileScope(actor: ProfileViewer): Prisma.ProfileWhereInput {
     case 'tenant':
       return { tenantId: actor.tenantId };
   }
+}
+
+/** Profiles the caller's account owns (or its tenant): `profileScope` without the anonymous ones. */
+export function ownedProfileScope(actor: ProfileViewer): Prisma.ProfileWhereInput {
+  return actor.kind === 'marketplace_v1' ? { ownerAccountId: actor.accountId } : profileScope(actor);
 }
 
 export function visibleProfiles(ctx: ServiceContext, actor: ProfileViewer): Prisma.ProfileWhereInput {
@@ -52,4 +62,20 @@ export async function findVisibleProfileId(ctx: ServiceContext, actor: ProfileVi
   const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT p.id::text AS id FROM profile p WHERE p.id = ${id}::uuid AND ${visibleProfileSql(ctx, actor)}`;
   if (!rows[0]) throw AppError.notFound('Profile');
   return rows[0].id;
+}
+
+/**
+ * The id of a profile the caller's account owns, for acting in its name (applying to lenders): an
+ * anonymous profile the caller sees is a 409 telling it to claim the profile first; any other
+ * profile is 404, as for reads.
+ */
+export async function findOwnedProfileId(ctx: ServiceContext, actor: ProfileViewer, uuid: unknown): Promise<string> {
+  const id = await findVisibleProfileId(ctx, actor, uuid);
+  const owned = await ctx.db.profile.count({ where: { AND: [{ id }, ownedProfileScope(actor)] } });
+  if (owned === 0) {
+    throw AppError.conflict('The profile is anonymous: claim it with PATCH /profiles/{uuid}/set-ownership before applying', [
+      { pointer: 'path:uuid', message: 'is an anonymous profile; claim it first (set-ownership)' },
+    ]);
+  }
+  return id;
 }
