@@ -79,7 +79,7 @@ export class CredentialFactory {
   /** A real API key of the account holding exactly `scopes` (POST {platform_base}/api-key). */
   apiKey(scopes: readonly string[], options: { isMaster?: boolean; fresh?: boolean } = {}): Promise<ApiKey> {
     const make = async () => {
-      const name = `exact-${scopes.join('+')}${options.isMaster ? '-master' : ''}-${randomUUID().slice(0, 8)}`;
+      const name = `exact-${scopes.join('+').slice(0, 70)}${options.isMaster ? '-master' : ''}-${randomUUID().slice(0, 8)}`; // names hold <= 100 characters
       const res = await postJson(`${this.app.url}/api/platform/v1/api-key`, { name, scopes, ...(options.isMaster ? { isMaster: true } : {}) }, bearer(this.adminLoginToken));
       const body = await res.json();
       if (res.status !== 200) throw new Error(`creating the API key ${name}: ${res.status} ${JSON.stringify(body)}`);
