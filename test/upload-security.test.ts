@@ -69,7 +69,7 @@ function multipart(disposition: string, type: string, content: Buffer, ...more: 
 }
 
 function postRaw(body: Buffer | string, headers: Record<string, string>): Promise<Response> {
-  return fetch(documentsUrl, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers }, body });
+  return fetch(documentsUrl, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
 }
 
 /**
