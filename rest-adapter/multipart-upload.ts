@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -79,7 +79,7 @@ export async function receiveFile(req: IncomingMessage, limits: UploadLimits): P
       stream.resume();
       return failed(AppError.badRequest('Unexpected file in the form', [{ pointer: field, message: `send one file, in the field "${limits.field}"` }]));
     }
-    const path = join(limits.directory, `upload-${randomUUID()}`);
+    const path = join(limits.directory, `${SPOOL_PREFIX}${randomUUID()}`);
     spooling = spool(stream, path, limits.maxBytes).then((size) => ({ fileName: info.filename ?? '', contentType: info.mimeType, path, size }));
     spooling.catch(failed);
   });
@@ -107,6 +107,26 @@ export async function receiveFile(req: IncomingMessage, limits: UploadLimits): P
     if (spooled) await rm(spooled.path, { force: true });
     throw err;
   }
+}
+
+const SPOOL_PREFIX = 'upload-';
+
+/**
+ * Removes the spool files a process that died mid-upload left behind: older than `olderThanMs`
+ * (well past the HTTP server's request timeout, so never one a running request still writes).
+ */
+export async function removeStaleSpoolFiles(directory: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names.filter((n) => n.startsWith(SPOOL_PREFIX))) {
+    const path = join(directory, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile() && now - info.mtimeMs > olderThanMs) {
+      await rm(path, { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 /** Writes one file part to `path`; on any failure the file is closed and removed before this rejects. */

@@ -9,7 +9,7 @@ import { redactSecrets, type Logger } from '../src/infra/logger.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
 import { MAX_DOCUMENT_BYTES } from '../src/domain/documents/document-service.js';
-import { MULTIPART_OVERHEAD_BYTES, receiveFile, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
+import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
 import { FileDownload, Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
 
 export interface RestRouterOptions {
@@ -32,6 +32,10 @@ export function sendProblem(res: Response, err: unknown): void {
 export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: '1mb', type: JSON_TYPES }));
+  removeStaleSpoolFiles(options.uploadSpoolDirectory, STALE_SPOOL_FILE_MS).then(
+    (removed) => removed > 0 && options.logger.warn({ removed, directory: options.uploadSpoolDirectory }, 'removed upload spool files left by an earlier process'),
+    (err) => options.logger.warn({ err, directory: options.uploadSpoolDirectory }, 'could not clean the upload spool directory'),
+  );
   async function respond(route: RouteDefinition, req: Request, res: Response): Promise<void> {
     const ctx = await options.contextFor(req);
     if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
@@ -102,6 +106,8 @@ function refuseUnreadableUpload(req: Request): void {
 }
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
+/** A spool file this old belongs to no running request (Node's server requestTimeout is 5 minutes). */
+const STALE_SPOOL_FILE_MS = 60 * 60 * 1000;
 
 export const NO_SUCH_ENDPOINT = () => new AppError('NOT_FOUND', 'No such endpoint');
 

@@ -5,7 +5,7 @@
  * malformed body and an over-size file leave no file behind; UTF-8 file names survive the round
  * trip; CSV cells that a spreadsheet would run as formulas are refused.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,10 @@ async function exactToken(loginToken: string, scopes: string[]): Promise<Record<
 
 beforeAll(async () => {
   spoolDir = await mkdtemp(join(tmpdir(), 'fg-upload-spool-'));
+  // What a process killed mid-upload two hours ago left behind.
+  await writeFile(join(spoolDir, 'upload-left-by-a-crash'), 'partial');
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  await utimes(join(spoolDir, 'upload-left-by-a-crash'), twoHoursAgo, twoHoursAgo);
   app = await startTestApp({ config: { UPLOAD_SPOOL_DIR: spoolDir } });
   writer = await exactToken((await signUpIntegrator(app)).loginToken, ['profile:write']);
   const created = await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, writer);
@@ -104,6 +108,12 @@ async function expectProblem(res: Response, status: number, code: string): Promi
   expect(problem).toMatchObject({ status, code });
   return problem;
 }
+
+describe('the spool directory', () => {
+  it('loses the files an earlier process left behind when the server starts', async () => {
+    await eventually(async () => (await spooled()).length === 0, 'the stale spool file to be removed');
+  });
+});
 
 describe('callers refused before the body is read', () => {
   it('answers an unauthenticated upload 401, with nothing spooled or stored', async () => {
