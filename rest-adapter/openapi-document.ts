@@ -58,6 +58,12 @@ const ERROR_STATUSES: Record<string, string> = {
   '422': 'Understood but refused by a business rule',
 };
 
+/** What an upload may also be answered (docs/security/uploads.md). */
+const UPLOAD_ERROR_STATUSES: Record<string, string> = {
+  '413': 'The file is larger than the limit (by its declared length, or once the limit is reached); nothing is kept',
+  '415': 'The body is not multipart/form-data, or the file is not what its declared type says',
+};
+
 export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z]+)/g, '{$1}');
 }
@@ -192,7 +198,7 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
     responses: {
       [String(route.successStatus)]: successResponse(route),
       ...(route.redirects ? { '302': { description: 'A redirect (Location) instead of the body, when asked for' } } : {}),
-      ...Object.fromEntries(Object.entries(ERROR_STATUSES).map(([status, description]) => [status, { description, content: problem }])),
+      ...Object.fromEntries(Object.entries({ ...ERROR_STATUSES, ...(route.upload ? UPLOAD_ERROR_STATUSES : {}) }).map(([status, description]) => [status, { description, content: problem }])),
       default: { description: 'Any other failure, as problem details', content: problem },
     },
   };

@@ -8,8 +8,8 @@ import { requireSurface } from '../src/domain/identity/access-policy.js';
 import { redactSecrets, type Logger } from '../src/infra/logger.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
-import multer from 'multer';
 import { MAX_DOCUMENT_BYTES } from '../src/domain/documents/document-service.js';
+import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
 import { FileDownload, Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
 
 export interface RestRouterOptions {
@@ -17,6 +17,8 @@ export interface RestRouterOptions {
   contextFor(req: Request): Promise<ServiceContext>;
   logger: Logger;
   routes?: RouteDefinition[];
+  /** Where multipart uploads are spooled while their request is read (config UPLOAD_SPOOL_DIR). */
+  uploadSpoolDirectory: string;
 }
 
 export function sendProblem(res: Response, err: unknown): void {
@@ -30,34 +32,36 @@ export function sendProblem(res: Response, err: unknown): void {
 export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: '1mb', type: JSON_TYPES }));
-  // Uploads are spooled to temporary files (removed after the request) and streamed into the database
-  // from there: never whole in memory, and no transaction waits on a slow client.
-  const upload = multer({ storage: multer.diskStorage({}), limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
+  removeStaleSpoolFiles(options.uploadSpoolDirectory, STALE_SPOOL_FILE_MS).then(
+    (removed) => removed > 0 && options.logger.warn({ removed, directory: options.uploadSpoolDirectory }, 'removed upload spool files left by an earlier process'),
+    (err) => options.logger.warn({ err, directory: options.uploadSpoolDirectory }, 'could not clean the upload spool directory'),
+  );
   async function respond(route: RouteDefinition, req: Request, res: Response): Promise<void> {
     const ctx = await options.contextFor(req);
     if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
-    const result = await route.handle(ctx, toRestRequest(req));
-    if (result instanceof Redirect) return res.redirect(302, result.location);
-    if (result instanceof FileDownload) {
-      // RFC 6266 through Express (content-disposition): an ASCII fallback and filename*=UTF-8''…,
-      // from a name without control characters, so no header can be split or spoofed.
-      res.attachment(result.file.fileName.replace(/[\u0000-\u001f\u007f]/g, '_'));
-      res.setHeader('Digest', `sha-256=${Buffer.from(result.file.sha256, 'hex').toString('base64')}`);
-      res.status(200).type(result.file.contentType).setHeader('Content-Length', String(result.file.sizeBytes));
-      return pipeline(result.file.content, res);
+    if (route.upload !== 'file') return send(route, res, await route.handle(ctx, toRestRequest(req)));
+    // Who may upload, and to what, is decided from the headers and the path alone: a caller refused
+    // here has no byte of its body parsed or written anywhere.
+    const target = await route.authorizeUpload!(ctx, toRestRequest(req));
+    refuseUnreadableUpload(req);
+    // Spooled to a file (removed when the request ends, whatever the outcome) and streamed into the
+    // database from there: never whole in memory, and no transaction waits on a slow client.
+    let file: ReceivedFile | undefined;
+    let result: unknown;
+    try {
+      if (hasBody(req)) file = await receiveFile(req, { field: 'file', maxBytes: MAX_DOCUMENT_BYTES, directory: options.uploadSpoolDirectory });
+      const uploaded = file && { fileName: file.fileName, contentType: file.contentType, content: { path: file.path, size: file.size } };
+      result = await route.handle(ctx, { ...toRestRequest(req), uploadTarget: target, ...(uploaded ? { file: uploaded } : {}) });
+    } finally {
+      // Before answering, so that an answered upload never has a file left on disk.
+      if (file) await rm(file.path, { force: true });
     }
-    if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
-    else res.status(route.successStatus).json(result);
+    await send(route, res, result);
   }
   for (const route of options.routes ?? ROUTES) {
-    const middleware = route.upload === 'file' ? [upload.single('file')] : [];
-    router[route.method](route.path, requireJsonBody(route), ...middleware, async (req: Request, res: Response) => {
-      try {
-        await respond(route, req, res);
-      } finally {
-        if (req.file?.path) await rm(req.file.path, { force: true });
-      }
-    });
+    if (route.upload === 'file' && !route.authorizeUpload) throw new Error(`${route.operationId}: an upload route must authorise before its body is read (authorizeUpload)`);
+    const checks = route.upload === 'file' ? [] : [requireJsonBody];
+    router[route.method](route.path, ...checks, (req: Request, res: Response) => respond(route, req, res));
   }
   const routes = (options.routes ?? ROUTES).map((route) => ({ method: route.method.toUpperCase(), pattern: pathPattern(route.path) }));
   router.use('/api', (req, res) => {
@@ -74,7 +78,36 @@ export function createRestRouter(options: RestRouterOptions): Router {
   return router;
 }
 
+function send(route: RouteDefinition, res: Response, result: unknown): void | Promise<void> {
+  if (result instanceof Redirect) return res.redirect(302, result.location);
+  if (result instanceof FileDownload) {
+    // RFC 6266 through Express (content-disposition): an ASCII fallback and filename*=UTF-8''…,
+    // from a name without control characters, so no header can be split or spoofed.
+    res.attachment(result.file.fileName.replace(/[\u0000-\u001f\u007f]/g, '_'));
+    res.setHeader('Digest', `sha-256=${Buffer.from(result.file.sha256, 'hex').toString('base64')}`);
+    res.status(200).type(result.file.contentType).setHeader('Content-Length', String(result.file.sizeBytes));
+    return pipeline(result.file.content, res);
+  }
+  if (route.successStatus === 204 || result === undefined) res.status(route.successStatus).end();
+  else res.status(route.successStatus).json(result);
+}
+
+const hasBody = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+
+/** Refusals an upload gets from its headers, before its body is read: not multipart (415), or declared too large (413). */
+function refuseUnreadableUpload(req: Request): void {
+  if (!hasBody(req)) return;
+  if (!req.is('multipart/form-data')) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be multipart/form-data, not ${req.headers['content-type'] ?? 'untyped'}`, [
+      { pointer: 'header:content-type', message: 'must be multipart/form-data' },
+    ]);
+  }
+  if (Number(req.headers['content-length'] ?? 0) > MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES) throw uploadTooLarge(MAX_DOCUMENT_BYTES);
+}
+
 const JSON_TYPES = ['application/json', 'application/*+json'];
+/** A spool file this old belongs to no running request (Node's server requestTimeout is 5 minutes). */
+const STALE_SPOOL_FILE_MS = 60 * 60 * 1000;
 
 export const NO_SUCH_ENDPOINT = () => new AppError('NOT_FOUND', 'No such endpoint');
 
@@ -85,15 +118,11 @@ function pathPattern(expressPath: string): RegExp {
 
 /**
  * A body in another format than JSON (e.g. JSON sent as text/plain) is a 415 before anything runs,
- * rather than reaching the operation as an empty body; upload routes take multipart/form-data.
+ * rather than reaching the operation as an empty body (upload routes check theirs once authorised).
  */
-function requireJsonBody(route: RouteDefinition) {
-  const accepted = route.upload === 'file' ? ['multipart/form-data'] : JSON_TYPES;
-  return (req: Request, res: Response, next: () => void) => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody || req.is(accepted)) return next();
-    sendProblem(res, new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'untyped'}`, [{ pointer: 'header:content-type', message: `must be ${accepted.join(' or ')}` }]));
-  };
+function requireJsonBody(req: Request, res: Response, next: () => void): void {
+  if (!hasBody(req) || req.is(JSON_TYPES)) return next();
+  sendProblem(res, new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${JSON_TYPES.join(' or ')}, not ${req.headers['content-type'] ?? 'untyped'}`, [{ pointer: 'header:content-type', message: `must be ${JSON_TYPES.join(' or ')}` }]));
 }
 
 function toRestRequest(req: Request): RestRequest {
@@ -104,7 +133,6 @@ function toRestRequest(req: Request): RestRequest {
     headers: req.headers,
     ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     originalUrl: req.originalUrl,
-    ...(req.file ? { file: { fileName: req.file.originalname, contentType: req.file.mimetype, content: { path: req.file.path, size: req.file.size } } } : {}),
   };
 }
 
@@ -117,9 +145,10 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     if (parseFailure.type === 'entity.too.large') {
       return sendProblem(res, AppError.badRequest('Request body is larger than 1 MB'));
     }
-    if (err instanceof multer.MulterError) {
-      const tooLarge = err.code === 'LIMIT_FILE_SIZE';
-      return sendProblem(res, new AppError(tooLarge ? 'UNPROCESSABLE' : 'BAD_REQUEST', tooLarge ? 'The file is too large' : 'Invalid upload', [{ pointer: 'file', message: tooLarge ? 'must be at most 10 MB' : err.message }]));
+    if (err instanceof UploadAbandoned) {
+      // Nobody is left to answer; its spool file is already gone.
+      logger.info({ method: req.method, path: redactSecrets(req.path) }, err.message);
+      return void req.socket.destroy();
     }
     if (!(err instanceof AppError)) {
       if (constraintError(err)) logger.warn({ err, method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');

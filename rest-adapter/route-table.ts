@@ -67,6 +67,8 @@ export interface RestRequest {
   originalUrl: string;
   /** The uploaded file of a multipart route (`upload: 'file'`). */
   file?: UploadedFile;
+  /** What the route's `authorizeUpload` returned, before the body was read. */
+  uploadTarget?: unknown;
 }
 
 export interface RouteDefinition {
@@ -80,6 +82,12 @@ export interface RouteDefinition {
   surface: Surface | 'public';
   /** multipart/form-data with one file in the field "file". */
   upload?: 'file';
+  /**
+   * Required with `upload`: the operation's access decision and the target's visibility, from the
+   * headers and path alone, run before any byte of the body is read (its result reaches `handle`
+   * as `req.uploadTarget`).
+   */
+  authorizeUpload?(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
   /**
    * The schemas the operation validates its input with and shapes its answer by: the OpenAPI
    * document (openapi-document.ts) is generated from them, so it cannot drift from the code.
@@ -534,11 +542,12 @@ const marketplaceV1Routes: RouteDefinition[] = [
     method: 'post',
     path: `${BASES.marketplaceV1}/profiles/:uuid/documents`,
     operationId: 'DocumentController_upload',
-    summary: 'Attach a document (multipart field "file": PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB)',
+    summary: 'Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it)',
     successStatus: 201,
     surface: 'marketplaceV1',
     upload: 'file',
-    handle: (ctx, req) => documents.attachDocument(ctx, req.params.uuid, req.file),
+    authorizeUpload: (ctx, req) => documents.authorizeDocumentUpload(ctx, req.params.uuid),
+    handle: (ctx, req) => documents.attachDocumentTo(ctx, req.uploadTarget as documents.DocumentUploadTarget, req.file),
   },
   {
     method: 'get',

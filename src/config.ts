@@ -3,6 +3,8 @@
  * Every key is listed in README's configuration table and in .env.example.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
@@ -17,6 +19,8 @@ const ConfigSchema = z.object({
   ENV_FILE: z.string().default('.env'),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./.data'),
+  /** Where multipart uploads are written while their request is read; each file is removed when its request ends. */
+  UPLOAD_SPOOL_DIR: z.string().min(1).default(join(tmpdir(), 'funding-gateway-uploads')),
   DEPLOY_ENV: z.enum(['demo', 'production']).default('demo'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REDIS_URL: z.string().url().optional(),

@@ -37,11 +37,11 @@ describe('uploading', () => {
     expect(list.map((d: { id: string }) => d.id)).toContain(document.id);
   });
 
-  it('refuses other types (422), empty files (400), files over 10 MB (422), a missing file (400), another account (404)', async () => {
+  it('refuses other types (422), empty files (400), files over 10 MB (413), a missing file (400), another account (404)', async () => {
     expect((await upload(Buffer.from('MZ...'), 'application/x-msdownload', 'tool.exe')).status).toBe(422);
     expect((await upload(Buffer.alloc(0), 'application/pdf')).status).toBe(400);
     const big = await upload(Buffer.alloc(10 * 1024 * 1024 + 1, 1), 'application/pdf');
-    expect(big.status).toBe(422);
+    expect(big.status).toBe(413);
     expect((await big.json()).errors).toEqual([{ pointer: 'file', message: 'must be at most 10 MB' }]);
     const none = await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: new FormData() });
     expect(none.status).toBe(400);

@@ -22,7 +22,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.use(apiDocsRouter());
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
-  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
+  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);

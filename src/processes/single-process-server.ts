@@ -66,7 +66,7 @@ export async function startSingleProcessServer(
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));
-  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger }));
+  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   // Everything is running before the port opens: a healthy answer means the whole process is up,
   // and nothing awaited after listening lies between it and the caller registering its shutdown.

@@ -789,7 +789,7 @@ export interface paths {
         /** The profile's documents (without their content) */
         get: operations["DocumentController_list"];
         put?: never;
-        /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB) */
+        /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it) */
         post: operations["DocumentController_upload"];
         delete?: never;
         options?: never;
@@ -1049,7 +1049,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "INTERNAL";
+            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "INTERNAL";
             errors?: {
                 pointer: string;
                 message: string;
@@ -7519,6 +7519,24 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The file is larger than the limit (by its declared length, or once the limit is reached); nothing is kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not multipart/form-data, or the file is not what its declared type says */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { documentScope, findLenderDocument } from './document-visibility.js';
 import { parseInput } from '../validation.js';
 import { sniffedContentType } from './document-content-type.js';
+import { refuseFormulaCells } from './csv-formula-cells.js';
 import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -41,19 +42,44 @@ export interface DocumentDto {
 
 const FileName = z.string().trim().min(1, 'must not be empty').max(255).regex(/^[^/\\\0]+$/, 'must be a file name, not a path');
 
-export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, file: UploadedFile | undefined): Promise<DocumentDto> {
+/**
+ * Where an upload may be stored: made only by authorizeDocumentUpload, so holding one means the
+ * access decision has been taken.
+ */
+export interface DocumentUploadTarget {
+  readonly profileId: string;
+  readonly [AUTHORISED]: true;
+}
+declare const AUTHORISED: unique symbol;
+
+/**
+ * Attaching a document, first half: may the caller attach documents to this profile? Decided from
+ * the credential and the path alone, so the REST adapter asks it before reading the multipart body
+ * (a refused caller has nothing of its upload parsed or written).
+ */
+export async function authorizeDocumentUpload(ctx: ServiceContext, profileUuid: unknown): Promise<DocumentUploadTarget> {
   const actor = requireAccess(ctx, 'documents.write');
-  const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
+  return { profileId: await findVisibleProfileId(ctx, actor, profileUuid) } as DocumentUploadTarget;
+}
+
+/** Second half: the file checked and stored on the authorised target (no access decision of its own). */
+export async function attachDocumentTo(ctx: ServiceContext, target: DocumentUploadTarget, file: UploadedFile | undefined): Promise<DocumentDto> {
   if (!file) throw AppError.badRequest('A file is required', [{ pointer: 'file', message: 'is required (multipart field "file")' }]);
   const fileName = parseInput(FileName, file.fileName, 'File name');
   if (!(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.contentType)) {
     throw AppError.unprocessable('This type of document is not accepted', [{ pointer: 'file', message: `content type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` }]);
   }
   if (contentSize(file.content) === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
-  if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw AppError.unprocessable('The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
+  if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
   const contentType = await sniffedContentType(file.content, file.contentType, DOCUMENT_CONTENT_TYPES);
-  const row = await storeDocument(ctx.db, { profileId, fileName, contentType }, file.content);
+  if (contentType === 'text/csv') await refuseFormulaCells(file.content);
+  const row = await storeDocument(ctx.db, { profileId: target.profileId, fileName, contentType }, file.content);
   return toDocumentDto(row);
+}
+
+/** GraphQL attachDocument: the content comes with the arguments, so both halves run at once. */
+export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, file: UploadedFile | undefined): Promise<DocumentDto> {
+  return attachDocumentTo(ctx, await authorizeDocumentUpload(ctx, profileUuid), file);
 }
 
 export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): Promise<DocumentDto[]> {
