@@ -1,8 +1,11 @@
 /**
  * Whether the API key or platform user behind a valid token is still in good standing: a revoked
- * key's tokens and a disabled user's login tokens stop working even before they expire. Answers
- * are cached per process for a short time (30 s), so a revocation takes effect at once in the
- * process that made it and within that time everywhere else, at one query per key per interval.
+ * key's tokens, tokens of a revoked refresh family, a disabled user's login tokens, and login
+ * tokens issued before the user's last role or password change (session epoch) stop working even
+ * before they expire. Answers come from the database (the one truth every process shares) and are
+ * cached per process for a short time (30 s), so a change takes effect at once in the process that
+ * made it (`forget`) and within that time everywhere else, at one query per key, family or user
+ * per interval.
  */
 import type { Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../context.js';
@@ -12,22 +15,22 @@ import type { Actor } from './actor.js';
 export const CREDENTIAL_STATUS_TTL_MS = 30_000;
 
 export interface CredentialStatus {
-  /** 401 when the actor's key is revoked or its user disabled. */
+  /** 401 when the actor's key or refresh family is revoked, its user disabled, or its session epoch past. */
   assertActive(actor: Actor): Promise<void>;
-  /** Drops a cached answer after a change (revocation, disabling). */
+  /** Drops a cached answer after a change (revocation, disabling, role or password change). */
   forget(id: string): void;
 }
 
 export function createCredentialStatus(db: Db, environment: DeployEnvironment, ttlMs = CREDENTIAL_STATUS_TTL_MS): CredentialStatus {
-  const cache = new Map<string, { active: boolean; until: number }>();
+  const cache = new Map<string, { value: unknown; until: number }>();
 
-  async function cached(id: string, load: () => Promise<boolean>): Promise<boolean> {
+  async function cached<T>(id: string, load: () => Promise<T>): Promise<T> {
     const hit = cache.get(id);
-    if (hit && hit.until > Date.now()) return hit.active;
-    const active = await load();
+    if (hit && hit.until > Date.now()) return hit.value as T;
+    const value = await load();
     if (cache.size > 10_000) cache.clear();
-    cache.set(id, { active, until: Date.now() + ttlMs });
-    return active;
+    cache.set(id, { value, until: Date.now() + ttlMs });
+    return value;
   }
 
   return {
@@ -44,11 +47,15 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, t
           if (!live) throw AppError.unauthenticated('Invalid token: its refresh token was replayed, so its whole family is revoked');
         }
       } else if (actor.kind === 'login') {
-        const active = await cached(actor.userId, async () => {
-          const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true } });
-          return user !== null && user.disabledAt === null;
+        // The user's current session epoch, or null when the user is disabled or gone.
+        const epoch = await cached(actor.userId, async () => {
+          const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true, sessionEpoch: true } });
+          return user === null || user.disabledAt !== null ? null : user.sessionEpoch;
         });
-        if (!active) throw AppError.unauthenticated('Invalid token: its user has been disabled');
+        if (epoch === null) throw AppError.unauthenticated('Invalid token: its user has been disabled');
+        if (epoch !== actor.sessionEpoch) {
+          throw AppError.unauthenticated("Invalid token: the user's role or password has changed since it was issued; sign in again");
+        }
       }
     },
     forget(id) {

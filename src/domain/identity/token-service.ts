@@ -65,7 +65,8 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
   }
   const tenantId = (await findTenant(ctx, accountTenants(ctx, actor.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
   const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: [] };
-  return accessToken(ctx, 'tenant', key, tenantId);
+  // In the minting token's refresh family, so revoking that family (a replay) ends this token too.
+  return accessToken(ctx, 'tenant', key, tenantId, actor.refreshFamilyId);
 }
 
 /** POST {marketplace_v1_base}/auth/authorize?api_key=… → { jwt, refreshToken }. */
