@@ -10,11 +10,14 @@
  * behind a proxy.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { LOGIN_LIMITS } from '../src/domain/identity/login-throttle.js';
 import { API_KEY_SCOPES } from '../src/domain/identity/scopes.js';
 import { bearer, createTenant, lenderCredentials, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
+import { startSingleProcessServer } from '../src/processes/single-process-server.js';
+import { startRuntime } from '../src/processes/runtime.js';
+import { freePort } from './support/processes.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 const LENDER_LIMIT = 10;
@@ -205,6 +208,40 @@ describe('trust changes end sessions', () => {
       expect((await fetch(url('/api/business/v1/profile'), { headers: bearer(fresh.access_token) })).status).toBe(before);
     });
   }
+});
+
+describe('trust changes reach every process', () => {
+  it("a demotion made in one process ends the user's token in another at once, not after the 30 s cache", async () => {
+    const redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) throw new Error('REDIS_URL is required for this test');
+    // Two processes of one deployment: the same database, Redis, signing keys and public URL.
+    const first = await startTestApp({ config: { REDIS_URL: redisUrl } });
+    const secondRuntime = await startRuntime(first.runtime.config);
+    const secondServer = await startSingleProcessServer(secondRuntime, { port: await freePort() });
+    try {
+      const asUser = (base: string, token: string) => fetch(`${base}/api/platform/v1/users`, { headers: bearer(token) });
+      const owner = await signUpIntegrator(first);
+      const res = await postJson(`${first.url}/api/platform/v1/users`, { email: `admin-${randomUUID()}@example.test`, password: 'second-admin-password', role: 'ADMIN' }, bearer(owner.loginToken));
+      const second = await res.json();
+      const token = await signIn(first, second.email, 'second-admin-password');
+      // The second process has checked (and cached) the token as active.
+      expect((await asUser(secondServer.url, token)).status).toBe(200);
+      const demoted = await fetch(`${first.url}/api/platform/v1/users/${second.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(owner.loginToken), 'content-type': 'application/json' },
+        body: JSON.stringify({ role: 'MEMBER' }),
+      });
+      expect(demoted.status).toBe(200);
+      // Told through Redis: well before its own cache would expire (30 s).
+      await vi.waitFor(async () => expect((await asUser(secondServer.url, token)).status).toBe(401), { timeout: 15_000, interval: 100 });
+      const escalation = await postJson(`${secondServer.url}/api/platform/v1/users`, { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password', role: 'ADMIN' }, bearer(token));
+      expect(escalation.status).toBe(401);
+    } finally {
+      await secondServer.close();
+      await secondRuntime.close();
+      await first.close();
+    }
+  }, 120_000);
 });
 
 describe('account-wide keys are for account admins', () => {
