@@ -27,7 +27,7 @@ export function identityProviderRouter(runtime: Runtime): Router {
     async (req, res) => {
       res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
       try {
-        res.json(await lenderPasswordGrant(runtime.contextFor(), req.body, basicClientCredentials(req)));
+        res.json(await lenderPasswordGrant(runtime.contextFor(), req.body, basicClientCredentials(req), req.ip ?? req.socket.remoteAddress ?? 'unknown'));
       } catch (err) {
         if (err instanceof OAuthError) {
           if (err.status === 401) res.set('WWW-Authenticate', 'Basic realm="oauth"');

@@ -54,9 +54,11 @@ describe('platform login', () => {
     expect([5, 6, 7, 8, 12].map(slowDownMs)).toEqual([0, 250, 500, 1000, 5000]);
     const waits: number[] = [];
     const throttle = createLoginThrottle(undefined, async (ms) => void waits.push(ms));
-    for (let i = 0; i < 7; i++) await throttle.recordFailure('someone@example.test', `192.0.2.${i}`);
-    await throttle.assertAllowed('someone@example.test', '198.51.100.9');
-    expect(waits).toEqual([500]);
+    // Seven failed attempts, each from its own address (no pair or address budget is spent)…
+    for (let i = 0; i < 7; i++) await throttle.beginAttempt('someone@example.test', `192.0.2.${i}`);
+    // …so the eighth, from yet another address, is slowed by 500 ms and not refused.
+    await throttle.beginAttempt('someone@example.test', '198.51.100.9');
+    expect(waits).toEqual([250, 500]);
   });
 
   it('reads TRUST_PROXY as Express takes it', () => {

@@ -29,7 +29,7 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
   installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
-  const everyCredentialActive = { assertActive: async () => {}, forget: () => {} };
+  const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
   const actorOf = async (headers: Headers) => (await authenticate(tokens, everyCredentialActive, credentialHeaders(headers))).actor;
   // The gateway holds no data: it is ready when every subgraph answers its own /health.
   app.use(healthRouter('gateway', () => subgraphReadiness(urls)));

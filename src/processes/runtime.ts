@@ -80,8 +80,9 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
     loginThrottle: createLoginThrottle(throttleStore),
     lenderTokenThrottle: createLenderTokenThrottle(config.RATE_LIMIT_LENDER_TOKEN_FAILURES, throttleStore),
-    credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV),
+    credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV, { redis: throttleStore }),
   };
+  options.onOpen?.('credential changes', async () => auth.credentialStatus.close());
   const companies = databaseRegistry(database.prisma);
   const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
   options.onOpen?.('job queue', () => jobs.close());
@@ -118,6 +119,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
       return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));
     },
     async close() {
+      auth.credentialStatus.close();
       await jobs.close();
       throttleStore?.disconnect();
       await events.close();

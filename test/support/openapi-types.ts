@@ -1355,6 +1355,7 @@ export interface components {
         PlatformUserController_updateBody: {
             name?: string;
             password?: string;
+            currentPassword?: string;
             /** @enum {string} */
             role?: "MEMBER" | "ADMIN";
             disabled?: boolean;

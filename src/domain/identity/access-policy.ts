@@ -5,6 +5,8 @@
  *
  * - `tokens`: the token kinds allowed. Another recognised kind gets 403.
  * - `scope`: a scope the token must carry (any one of them, when a list), else 403.
+ * - `elevated`: what of the operation needs a further scope (account admins'); the operation says
+ *   whether this call is that case (`requireAccess(ctx, op, { elevated })`), decided in the same check.
  *
  * Which token kinds a surface recognises at all (others get 401) is SURFACE_TOKENS below; the
  * REST router applies it per base path before the service runs.
@@ -17,6 +19,7 @@ import type { Actor, TokenKind } from './actor.js';
 interface AccessRule {
   tokens: readonly TokenKind[];
   scope?: string | readonly string[];
+  elevated?: { scope: string; action: string };
   description: string;
 }
 
@@ -24,9 +27,14 @@ const INTEGRATOR_ACCOUNT = ['platform', 'master'] as const;
 
 export const ACCESS_POLICY = {
   // Platform users (login token)
-  'apiKeys.create': { tokens: ['login'], scope: 'api_keys:write', description: 'Create an API key of the account' },
+  'apiKeys.create': {
+    tokens: ['login'],
+    scope: 'api_keys:write',
+    elevated: { scope: 'users:write', action: 'create a master key or a key holding every scope' },
+    description: 'Create an API key of the account',
+  },
   'apiKeys.list': { tokens: ['login'], scope: 'api_keys:read', description: "List the account's API keys (never their secrets)" },
-  'apiKeys.revoke': { tokens: ['login'], scope: 'api_keys:write', description: 'Revoke an API key' },
+  'apiKeys.revoke': { tokens: ['login'], scope: 'api_keys:write', elevated: { scope: 'users:write', action: 'revoke a key another user created' }, description: 'Revoke an API key' },
   'users.list': { tokens: ['login'], scope: 'users:read', description: "List the account's platform users" },
   'users.read': { tokens: ['login'], scope: 'users:read', description: 'Read one platform user' },
   'users.create': { tokens: ['login'], scope: 'users:write', description: 'Add a platform user to the account' },
@@ -152,9 +160,9 @@ export type ActorFor<O extends Operation> = Extract<Actor, { kind: (typeof ACCES
  * Opens every service operation: 401 without a credential, 403 when it is not enough. Denials and
  * staff operations that change something are written to the audit log.
  */
-export function requireAccess<O extends Operation>(ctx: ServiceContext, operation: O): ActorFor<O> {
+export function requireAccess<O extends Operation>(ctx: ServiceContext, operation: O, options: { elevated?: boolean } = {}): ActorFor<O> {
   try {
-    const actor = decideAccess(ctx.actor, operation);
+    const actor = decideAccess(ctx.actor, operation, options.elevated === true);
     const rule: AccessRule = ACCESS_POLICY[operation];
     if ((rule.scope === 'staff' || rule.scope === 'admin') && !operation.endsWith('.read')) {
       audit(ctx.logger, 'staff.action', { operation, ...actorFacts(actor) });
@@ -166,7 +174,7 @@ export function requireAccess<O extends Operation>(ctx: ServiceContext, operatio
   }
 }
 
-function decideAccess<O extends Operation>(actor: Actor, operation: O): ActorFor<O> {
+function decideAccess<O extends Operation>(actor: Actor, operation: O, elevated: boolean): ActorFor<O> {
   const rule: AccessRule = ACCESS_POLICY[operation];
   if (actor.kind === 'anonymous') throw actor.rejection ?? missingCredential(rule.tokens);
   if (actor.kind === 'system') throw new AppError('FORBIDDEN', 'Internal callers use the service functions below the access check');
@@ -176,6 +184,9 @@ function decideAccess<O extends Operation>(actor: Actor, operation: O): ActorFor
   const needed = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
   if (needed.length > 0 && !needed.some((s) => actor.scopes.includes(s))) {
     throw new AppError('FORBIDDEN', `The token lacks the scope ${needed.join(' or ')}`);
+  }
+  if (elevated && rule.elevated && !actor.scopes.includes(rule.elevated.scope)) {
+    throw new AppError('FORBIDDEN', `Only account admins (scope ${rule.elevated.scope}) may ${rule.elevated.action}`);
   }
   return actor as ActorFor<O>;
 }
@@ -206,7 +217,8 @@ function lowerFirst(text: string): string {
 export function accessTableMarkdown(): string {
   const rows = Object.entries(ACCESS_POLICY).map(([operation, rule]: [string, AccessRule]) => {
     const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
-    const scope = scopes.length ? scopes.map((s) => `\`${s}\``).join(' or ') : '—';
+    const required = scopes.length ? scopes.map((s) => `\`${s}\``).join(' or ') : '—';
+    const scope = rule.elevated ? `${required}; \`${rule.elevated.scope}\` to ${rule.elevated.action}` : required;
     return `| \`${operation}\` | ${rule.tokens.join(', ')} | ${scope} | ${rule.description} |`;
   });
   return ['| operation | token kinds | scope | what it allows |', '|---|---|---|---|', ...rows].join('\n');

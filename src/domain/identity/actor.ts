@@ -26,7 +26,8 @@ export type Actor =
   /** No credential, or one that failed verification (`rejection` says why: answered on first use). */
   | { kind: 'anonymous'; rejection?: AppError }
   | { kind: 'system'; reason: string }
-  | ({ kind: 'login'; accountId: string; userId: string; role: PlatformRole } & Scoped)
+  /** `sessionEpoch`: the user's at sign-in; the token stops working once the user's moves on (credential-status.ts). */
+  | ({ kind: 'login'; accountId: string; userId: string; role: PlatformRole; sessionEpoch: number } & Scoped)
   | { [K in KeyTokenKind]: { kind: K; accountId: string; apiKeyId: string } & Scoped & InRefreshFamily }[KeyTokenKind]
   | ({ kind: 'tenant'; accountId: string; apiKeyId: string; tenantId: string } & Scoped & InRefreshFamily)
   | ({ kind: 'lender'; lenderId: number; clientId: string } & Scoped);
@@ -43,10 +44,15 @@ export function isAuthenticated(actor: Actor): actor is AuthenticatedActor {
 /**
  * What every visibility rule decides on, as one key: two callers with the same key see exactly the
  * same things (so their subscriptions can share one execution). It leaves out only what names the
- * credential itself (API key, refresh family, lender client): revocation is checked per credential.
+ * credential itself (API key, refresh family, session epoch, lender client): revocation is checked per credential.
  */
 export function visibilityKeyOf(actor: AuthenticatedActor, requestedTenantId: string | null, environment: string): string {
-  const { apiKeyId: _key, refreshFamilyId: _family, clientId: _client, scopes, ...identity } = actor as AuthenticatedActor & { apiKeyId?: string; refreshFamilyId?: string; clientId?: string };
+  const { apiKeyId: _key, refreshFamilyId: _family, clientId: _client, sessionEpoch: _epoch, scopes, ...identity } = actor as AuthenticatedActor & {
+    apiKeyId?: string;
+    refreshFamilyId?: string;
+    clientId?: string;
+    sessionEpoch?: number;
+  };
   const fields = Object.entries(identity).sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify([environment, requestedTenantId, fields, [...scopes].sort()]);
 }

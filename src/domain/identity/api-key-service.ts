@@ -1,6 +1,8 @@
 /**
  * API keys of an account (spec 4.2 step 2): created by a signed-in platform user, shown once,
- * stored as a digest. Users can list their keys (never the secret) and revoke one.
+ * stored as a digest. Users can list their keys (never the secret) and revoke one. Account-wide
+ * power stays with account admins (the access table's `elevated`): a master key or a key holding
+ * every scope, and revoking a key another user created.
  */
 import { audit } from '../../infra/audit-log.js';
 import type { ServiceContext } from '../context.js';
@@ -9,6 +11,7 @@ import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { requireAccess } from './access-policy.js';
 import { CreateApiKeyBody, type ApiKeyDto } from './identity-schemas.js';
+import { API_KEY_SCOPES } from './scopes.js';
 import { newApiKey } from './secrets.js';
 import { z } from 'zod';
 
@@ -40,8 +43,9 @@ export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
 
 /** 200 { key, ...metadata }: the key itself appears in this response only. */
 export async function createApiKey(ctx: ServiceContext, input: unknown): Promise<ApiKeyDto & { key: string }> {
-  const actor = requireAccess(ctx, 'apiKeys.create');
   const body = parseInput(CreateApiKeyBody, input);
+  const accountWide = body.isMaster === true || API_KEY_SCOPES.every((s) => body.scopes.includes(s));
+  const actor = requireAccess(ctx, 'apiKeys.create', { elevated: accountWide });
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
   if (expiresAt && expiresAt <= ctx.clock.now()) {
     throw AppError.unprocessable('The key would already be expired', [{ pointer: '/expiresAt', message: 'must be in the future' }]);
@@ -56,6 +60,7 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
         keyHash: secret.keyHash,
         scopes: body.scopes,
         isMaster: body.isMaster ?? false,
+        createdByUserId: actor.userId,
         expiresAt,
         environment: ctx.environment,
       },
@@ -83,8 +88,8 @@ const KeyId = z.uuid({ message: 'must be a uuid' });
 
 /** Revoking stops new tokens, refreshes and the key's live tokens (credential-status.ts). */
 export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise<void> {
-  const actor = requireAccess(ctx, 'apiKeys.revoke');
   const id = parseInput(KeyId, keyId, 'API key id');
+  const actor = requireAccess(ctx, 'apiKeys.revoke', { elevated: await createdByAnother(ctx, id) });
   const now = ctx.clock.now();
   const result = await ctx.db.apiKey.updateMany({
     where: { id, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
@@ -98,4 +103,16 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise
   await ctx.db.refreshToken.updateMany({ where: { apiKeyId: id, revokedAt: null }, data: { revokedAt: now } });
   ctx.auth.credentialStatus.forget(id);
   audit(ctx.logger, 'api_key.revoked', { apiKeyId: id, accountId: actor.accountId, userId: actor.userId });
+}
+
+/**
+ * Whether the key exists in the caller's account and another user (or nobody recorded) created
+ * it. Read before the access decision, which depends on it; a key the caller cannot see is no
+ * one else's, so it stays a 404 below rather than a 403 that would reveal it.
+ */
+async function createdByAnother(ctx: ServiceContext, id: string): Promise<boolean> {
+  const { actor } = ctx;
+  if (actor.kind !== 'login') return false;
+  const key = await ctx.db.apiKey.findFirst({ where: { id, accountId: actor.accountId, environment: ctx.environment }, select: { createdByUserId: true } });
+  return key !== null && key.createdByUserId !== actor.userId;
 }

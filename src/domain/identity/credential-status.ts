@@ -1,9 +1,14 @@
 /**
  * Whether the API key or platform user behind a valid token is still in good standing: a revoked
- * key's tokens and a disabled user's login tokens stop working even before they expire. Answers
- * are cached per process for a short time (30 s), so a revocation takes effect at once in the
- * process that made it and within that time everywhere else, at one query per key per interval.
+ * key's tokens, tokens of a revoked refresh family, a disabled user's login tokens, and login
+ * tokens issued before the user's last role or password change (session epoch) stop working even
+ * before they expire. Answers come from the database (the one truth every process shares) and are
+ * cached per process for a short time (30 s), at one query per key, family or user per interval.
+ * A change takes effect at once in the process that made it (`forget`); with Redis, `forget` is
+ * also published to every other process, which drops its cached answer as soon as it hears, and the
+ * 30 s expiry bounds the rest (no Redis, or a message lost).
  */
+import type { Redis } from 'ioredis';
 import type { Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../context.js';
 import { AppError } from '../errors.js';
@@ -12,22 +17,49 @@ import type { Actor } from './actor.js';
 export const CREDENTIAL_STATUS_TTL_MS = 30_000;
 
 export interface CredentialStatus {
-  /** 401 when the actor's key is revoked or its user disabled. */
+  /** 401 when the actor's key or refresh family is revoked, its user disabled, or its session epoch past. */
   assertActive(actor: Actor): Promise<void>;
-  /** Drops a cached answer after a change (revocation, disabling). */
+  /** Drops a cached answer after a change (revocation, disabling, role or password change), in every process. */
   forget(id: string): void;
+  /** Stops listening for other processes' changes. */
+  close(): void;
 }
 
-export function createCredentialStatus(db: Db, environment: DeployEnvironment, ttlMs = CREDENTIAL_STATUS_TTL_MS): CredentialStatus {
-  const cache = new Map<string, { active: boolean; until: number }>();
+export interface CredentialStatusOptions {
+  ttlMs?: number;
+  /** Shared by the deployment's processes: changes are published to all of them. */
+  redis?: Redis;
+  channel?: string;
+}
 
-  async function cached(id: string, load: () => Promise<boolean>): Promise<boolean> {
+export const CREDENTIAL_CHANGES_CHANNEL = 'credential-status:changed';
+
+export function createCredentialStatus(db: Db, environment: DeployEnvironment, options: CredentialStatusOptions = {}): CredentialStatus {
+  const { ttlMs = CREDENTIAL_STATUS_TTL_MS, redis, channel = CREDENTIAL_CHANGES_CHANNEL } = options;
+  const cache = new Map<string, { value: unknown; until: number }>();
+  // Bumped by every forget: an answer loaded while a change was announced is not cached, since it
+  // may have been read before the change committed.
+  let changes = 0;
+  const drop = (id: string) => {
+    changes++;
+    cache.delete(id);
+  };
+
+  const listener = redis?.duplicate();
+  if (listener) {
+    listener.on('message', (_channel: string, id: string) => drop(id));
+    // A failed subscription leaves the 30 s expiry in charge; it is retried on reconnect by ioredis.
+    listener.subscribe(channel).catch(() => {});
+  }
+
+  async function cached<T>(id: string, load: () => Promise<T>): Promise<T> {
     const hit = cache.get(id);
-    if (hit && hit.until > Date.now()) return hit.active;
-    const active = await load();
+    if (hit && hit.until > Date.now()) return hit.value as T;
+    const changesBefore = changes;
+    const value = await load();
     if (cache.size > 10_000) cache.clear();
-    cache.set(id, { active, until: Date.now() + ttlMs });
-    return active;
+    if (changes === changesBefore) cache.set(id, { value, until: Date.now() + ttlMs });
+    return value;
   }
 
   return {
@@ -44,15 +76,23 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, t
           if (!live) throw AppError.unauthenticated('Invalid token: its refresh token was replayed, so its whole family is revoked');
         }
       } else if (actor.kind === 'login') {
-        const active = await cached(actor.userId, async () => {
-          const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true } });
-          return user !== null && user.disabledAt === null;
+        // The user's current session epoch, or null when the user is disabled or gone.
+        const epoch = await cached(actor.userId, async () => {
+          const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true, sessionEpoch: true } });
+          return user === null || user.disabledAt !== null ? null : user.sessionEpoch;
         });
-        if (!active) throw AppError.unauthenticated('Invalid token: its user has been disabled');
+        if (epoch === null) throw AppError.unauthenticated('Invalid token: its user has been disabled');
+        if (epoch !== actor.sessionEpoch) {
+          throw AppError.unauthenticated("Invalid token: the user's role or password has changed since it was issued; sign in again");
+        }
       }
     },
     forget(id) {
-      cache.delete(id);
+      drop(id);
+      redis?.publish(channel, id).catch(() => {});
+    },
+    close() {
+      listener?.disconnect();
     },
   };
 }

@@ -40,10 +40,13 @@ export const UpdateUserBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200).optional(),
     password: Password.optional(),
+    /** Required with `password` when users change their own: a stolen session alone cannot take over the account. */
+    currentPassword: z.string().min(1, 'must not be empty').max(1024).optional(),
     role: z.enum(['MEMBER', 'ADMIN'], { message: 'must be MEMBER or ADMIN' }).optional(),
     disabled: z.boolean().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: 'must change at least one field' });
+  .refine((b) => Object.keys(b).some((k) => k !== 'currentPassword'), { message: 'must change at least one field' })
+  .refine((b) => b.currentPassword === undefined || b.password !== undefined, { message: 'goes only with password', path: ['currentPassword'] });
 
 export interface ApiKeyDto {
   id: string;

@@ -56,6 +56,7 @@ export async function lenderPasswordGrant(
   ctx: ServiceContext,
   input: unknown,
   basicAuth: { clientId: string; clientSecret: string } | null,
+  clientAddress: string,
 ): Promise<LenderTokenResponse> {
   const parsed = PasswordGrant.safeParse(input ?? {});
   if (!parsed.success) throw new OAuthError('invalid_request', 'The token request body must be a JSON object or form of strings');
@@ -74,24 +75,23 @@ export async function lenderPasswordGrant(
   if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.join(' ')}; allowed: ${scopeString(LENDER_TOKEN_SCOPES)}`);
   if (!requested.includes('openid')) throw new OAuthError('invalid_scope', 'scope must include openid: the id_token is the lender API bearer');
 
-  await ctx.auth.lenderTokenThrottle.assertAllowed(clientId, body.username);
+  await ctx.auth.lenderTokenThrottle.beginAttempt(clientAddress, clientId, body.username);
   const env = environmentOfSecret(clientId);
   const lender =
     env === null || env === ctx.environment
       ? await ctx.db.lender.findFirst({ where: { clientId, environment: ctx.environment, active: true } })
       : null;
   if (!lender || lender.clientSecretHash !== digest(clientSecret)) {
-    await ctx.auth.lenderTokenThrottle.recordFailure(clientId, body.username);
     audit(ctx.logger, 'lender_token.failed', { clientId, reason: 'invalid_client' });
     throw new OAuthError('invalid_client', 'Client authentication failed');
   }
   const passwordOk = await verifyPassword(lender.passwordHash, body.password);
   if (lender.username !== body.username || !passwordOk) {
-    await ctx.auth.lenderTokenThrottle.recordFailure(clientId, body.username);
     audit(ctx.logger, 'lender_token.failed', { clientId, lenderId: lender.id, reason: 'invalid_grant' });
     throw new OAuthError('invalid_grant', 'Wrong username or password');
   }
 
+  await ctx.auth.lenderTokenThrottle.recordSuccess(clientAddress, clientId, body.username);
   const scope = scopeString(requested);
   const ttlSeconds = TOKEN_TTL_SECONDS.lender;
   const subject = `lender:${lender.id}`;

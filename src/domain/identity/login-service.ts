@@ -1,7 +1,8 @@
 /**
  * Platform login (spec 4.2 step 1, 5.8): email and password → a login token for managing the
  * account (API keys, users). Unknown email, wrong password and disabled user are one answer,
- * in the same time; failures are throttled per email and per client address.
+ * in the same time; attempts are counted before the password is checked (login-throttle.ts). The
+ * token carries the user's session epoch, so a later role or password change ends it.
  */
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
@@ -15,7 +16,7 @@ import { TOKEN_TTL_SECONDS, type TokenResponse } from './token-service.js';
 export async function login(ctx: ServiceContext, input: unknown, clientAddress: string): Promise<TokenResponse> {
   const { email, password } = parseInput(LoginBody, input);
   try {
-    await ctx.auth.loginThrottle.assertAllowed(email, clientAddress);
+    await ctx.auth.loginThrottle.beginAttempt(email, clientAddress);
   } catch (err) {
     audit(ctx.logger, 'login.throttled', { ip: clientAddress });
     throw err;
@@ -25,14 +26,13 @@ export async function login(ctx: ServiceContext, input: unknown, clientAddress: 
   });
   const passwordMatches = await verifyPassword(user?.passwordHash, password);
   if (!user || !passwordMatches || user.disabledAt) {
-    await ctx.auth.loginThrottle.recordFailure(email, clientAddress);
     audit(ctx.logger, 'login.failed', { userId: user?.id ?? null, ip: clientAddress });
     throw AppError.unauthenticated('Email or password is incorrect');
   }
   await ctx.auth.loginThrottle.recordSuccess(email, clientAddress);
   const scope = scopeString(LOGIN_SCOPES_BY_ROLE[user.role]);
   const accessToken = await ctx.auth.tokens.sign(
-    { tkn: 'login', scope, acc: user.accountId, role: user.role },
+    { tkn: 'login', scope, acc: user.accountId, role: user.role, sep: user.sessionEpoch },
     { subject: user.id, ttlSeconds: TOKEN_TTL_SECONDS.login },
   );
   audit(ctx.logger, 'login.succeeded', { userId: user.id, accountId: user.accountId, ip: clientAddress });

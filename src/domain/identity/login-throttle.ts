@@ -1,68 +1,66 @@
 /**
- * Throttles failed platform logins (rate-limiter-flexible) without a lockout anyone could trigger:
- * - per (email, client address): 5 failures in 15 minutes refuse that pair for 15 minutes (429);
- * - per client address: 50 failures in an hour refuse that address (429);
- * - per email, from any address: past 5 failures each further attempt waits longer before it is
- *   answered (0.25 s doubling, at most 5 s), so guessing from many addresses stays slow while the
- *   real user, from their own address, still signs in.
+ * Throttles platform logins (rate-limiter-flexible) without a lockout anyone could trigger. Every
+ * attempt is counted before the password is checked (attempt-counters.ts), so parallel guesses
+ * are counted too; a right password gives its points back.
+ * - per (email, client address): 5 attempts that were not successes in 15 minutes; further ones
+ *   are refused for that pair (429) without checking the password;
+ * - per client address: 50 such attempts in an hour, whatever the emails (429);
+ * - per email, from any address: past 5 such attempts each further one waits longer before the
+ *   password is checked (0.25 s doubling, at most 5 s). Never a refusal: guessing from many
+ *   addresses stays slow while the real user, from their own address, still signs in.
  * Client addresses come from Express's req.ip, which honours X-Forwarded-For only from proxies
  * trusted by TRUST_PROXY. Counters live in Redis when the deployment has it, else in memory.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../errors.js';
+import { attemptCounter, sleep as realSleep, slowDownDelayMs, takePoint, tooManyAttempts } from './attempt-counters.js';
 
 export const LOGIN_LIMITS = {
   perEmailAndAddress: { points: 5, duration: 15 * 60 },
   perAddress: { points: 50, duration: 60 * 60 },
-  /** Failures per email (any address) counted for the slow-down; never a refusal. */
+  /** Attempts per email (any address) counted for the slow-down; never a refusal. */
   perEmail: { points: 1_000_000, duration: 15 * 60 },
 } as const;
 
-export const SLOW_DOWN = { afterFailures: 5, firstDelayMs: 250, maxDelayMs: 5000 } as const;
+export const SLOW_DOWN_AFTER_FAILURES = 5;
 
 export interface LoginThrottle {
-  /** Throws 429 (with retryAfterSeconds) while a counter is exhausted; else waits the email's slow-down. */
-  assertAllowed(email: string, address: string): Promise<void>;
-  recordFailure(email: string, address: string): Promise<void>;
+  /**
+   * Counts this attempt before the password is checked: 429 (with retryAfterSeconds) when the
+   * pair's or the address's budget is spent; else waits the email's slow-down.
+   */
+  beginAttempt(email: string, address: string): Promise<void>;
+  /** The password was right: the pair starts afresh and the attempt is not a failure anywhere. */
   recordSuccess(email: string, address: string): Promise<void>;
 }
 
 export function slowDownMs(failures: number): number {
-  if (failures <= SLOW_DOWN.afterFailures) return 0;
-  return Math.min(SLOW_DOWN.maxDelayMs, SLOW_DOWN.firstDelayMs * 2 ** (failures - SLOW_DOWN.afterFailures - 1));
+  return slowDownDelayMs(failures, SLOW_DOWN_AFTER_FAILURES);
 }
 
-export function createLoginThrottle(redis?: Redis, sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))): LoginThrottle {
-  const limiter = (name: string, opts: { points: number; duration: number }): RateLimiterAbstract =>
-    redis
-      ? // When Redis is unreachable, count in memory rather than fail every login.
-        new RateLimiterRedis({ storeClient: redis, keyPrefix: `login:${name}`, insuranceLimiter: new RateLimiterMemory(opts), ...opts })
-      : new RateLimiterMemory({ keyPrefix: `login:${name}`, ...opts });
-  const byPair = limiter('email-address', LOGIN_LIMITS.perEmailAndAddress);
-  const byAddress = limiter('address', LOGIN_LIMITS.perAddress);
-  const byEmail = limiter('email', LOGIN_LIMITS.perEmail);
+export function createLoginThrottle(redis?: Redis, sleep: (ms: number) => Promise<void> = realSleep): LoginThrottle {
+  const byPair = attemptCounter('login:email-address', LOGIN_LIMITS.perEmailAndAddress, redis);
+  const byAddress = attemptCounter('login:address', LOGIN_LIMITS.perAddress, redis);
+  const byEmail = attemptCounter('login:email', LOGIN_LIMITS.perEmail, redis);
   const emailKey = (email: string) => email.trim().toLowerCase();
   const pairKey = (email: string, address: string) => `${emailKey(email)}|${address}`;
 
   return {
-    async assertAllowed(email, address) {
-      const [pair, byAddr, mail] = await Promise.all([byPair.get(pairKey(email, address)), byAddress.get(address), byEmail.get(emailKey(email))]);
-      const blocked = [pair, byAddr].filter((r): r is RateLimiterRes => r !== null && r.remainingPoints <= 0);
-      if (blocked.length > 0) throw tooManyAttempts(Math.max(...blocked.map((r) => r.msBeforeNext)));
-      const delay = slowDownMs(mail?.consumedPoints ?? 0);
+    async beginAttempt(email, address) {
+      const pair = await takePoint(byPair, pairKey(email, address));
+      if (pair.refused) throw tooManyAttempts('sign-in attempts', pair.result.msBeforeNext);
+      const fromAddress = await takePoint(byAddress, address);
+      if (fromAddress.refused) {
+        // Not checked, so not one of the pair's guesses.
+        await byPair.reward(pairKey(email, address), 1);
+        throw tooManyAttempts('sign-in attempts', fromAddress.result.msBeforeNext);
+      }
+      const { result } = await takePoint(byEmail, emailKey(email));
+      // Attempts before this one, in flight or failed (successes gave theirs back).
+      const delay = slowDownMs(result.consumedPoints - 1);
       if (delay > 0) await sleep(delay);
     },
-    async recordFailure(email, address) {
-      await Promise.all([byPair.penalty(pairKey(email, address), 1), byAddress.penalty(address, 1), byEmail.penalty(emailKey(email), 1)]);
-    },
     async recordSuccess(email, address) {
-      await Promise.all([byPair.delete(pairKey(email, address)), byEmail.delete(emailKey(email))]);
+      await Promise.all([byPair.delete(pairKey(email, address)), byAddress.reward(address, 1), byEmail.reward(emailKey(email), 1)]);
     },
   };
-}
-
-function tooManyAttempts(msBeforeNext: number): AppError {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts; try again in ${seconds} seconds`, [], { retryAfterSeconds: seconds });
 }

@@ -28,6 +28,8 @@ export interface TokenClaims {
   name?: string;
   /** The refresh-token family the token was issued with: a replay in that family revokes it. */
   fam?: string;
+  /** A login token's session epoch: the user's at sign-in; a role or password change raises the user's. */
+  sep?: number;
 }
 
 export type VerifiedToken = TokenClaims & { sub: string; exp: number; iat: number; aud: string | string[] };

@@ -66,7 +66,8 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
   const tenantId = (await findTenant(ctx, accountTenants(ctx, actor.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
   // The minting token's scopes are its key's: the tenant token is cut down from them like any other.
   const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: actor.scopes };
-  return accessToken(ctx, 'tenant', key, tenantId);
+  // In the minting token's refresh family, so revoking that family (a replay) ends this token too.
+  return accessToken(ctx, 'tenant', key, tenantId, actor.refreshFamilyId);
 }
 
 /** POST {marketplace_v1_base}/auth/authorize?api_key=… → { jwt, refreshToken }. */

@@ -1,6 +1,8 @@
 /**
  * The account's platform users (GET/POST /users, GET/PATCH /users/{userId}). Admins add and change
- * users; anyone may change their own name and password. An account always keeps an active admin.
+ * users; anyone may change their own name, and their own password given the current one. A role
+ * change, a password change or disabling raises the user's session epoch, which ends every login
+ * token issued before it (credential-status.ts). An account always keeps an active admin.
  * Staff (internal) users are never made here: only by the bootstrap CLI and the demo seed.
  */
 import { z } from 'zod';
@@ -10,7 +12,7 @@ import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { requireAccess } from './access-policy.js';
 import { CreateUserBody, UpdateUserBody, type UserDto } from './identity-schemas.js';
-import { hashPassword } from './secrets.js';
+import { hashPassword, verifyPassword } from './secrets.js';
 
 interface UserRow {
   id: string;
@@ -84,9 +86,12 @@ export async function updateUser(ctx: ServiceContext, userId: unknown, input: un
   if (target.role === 'STAFF' && actor.role !== 'STAFF') throw AppError.forbidden('Staff users are managed by staff only');
   const demotesAdmin = target.role === 'ADMIN' && ((body.role !== undefined && body.role !== 'ADMIN') || body.disabled === true);
   if (demotesAdmin) await assertAnotherActiveAdmin(ctx, actor.accountId, target.id);
+  if (isSelf && body.password !== undefined) await assertCurrentPassword(ctx, target, body.currentPassword);
+  const endsSessions = (body.role !== undefined && body.role !== target.role) || body.password !== undefined || body.disabled === true;
   const row = await ctx.db.platformUser.update({
     where: { id: target.id },
     data: {
+      ...(endsSessions ? { sessionEpoch: { increment: 1 } } : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.role !== undefined ? { role: body.role } : {}),
       ...(body.disabled !== undefined ? { disabledAt: body.disabled ? ctx.clock.now() : null } : {}),
@@ -97,7 +102,23 @@ export async function updateUser(ctx: ServiceContext, userId: unknown, input: un
   return toUserDto(row);
 }
 
-async function findAccountUser(ctx: ServiceContext, accountId: string, userId: unknown): Promise<UserRow & { role: 'MEMBER' | 'ADMIN' | 'STAFF' }> {
+/**
+ * Changing one's own password takes the current one, counted by the login throttle like a sign-in
+ * (keyed to the user rather than an address), so a stolen login token cannot guess it either.
+ */
+async function assertCurrentPassword(ctx: ServiceContext, user: UserRow & { passwordHash: string }, currentPassword: string | undefined): Promise<void> {
+  if (currentPassword === undefined) {
+    throw AppError.badRequest('Changing your own password needs your current password', [{ pointer: '/currentPassword', message: 'is required with password' }]);
+  }
+  const throttleKey = `password-change:${user.id}`;
+  await ctx.auth.loginThrottle.beginAttempt(user.email, throttleKey);
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw new AppError('FORBIDDEN', 'The current password is not correct', [{ pointer: '/currentPassword', message: 'is not correct' }]);
+  }
+  await ctx.auth.loginThrottle.recordSuccess(user.email, throttleKey);
+}
+
+async function findAccountUser(ctx: ServiceContext, accountId: string, userId: unknown): Promise<UserRow & { role: 'MEMBER' | 'ADMIN' | 'STAFF'; passwordHash: string }> {
   const id = parseInput(UserId, userId, 'User id');
   const row = await ctx.db.platformUser.findFirst({ where: { id, accountId, environment: ctx.environment } });
   if (!row) throw AppError.notFound('User');
