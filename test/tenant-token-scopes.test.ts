@@ -95,9 +95,9 @@ describe('tenant tokens carry only the tenant scopes their key holds', () => {
 
   it('a tenant token from a profile:read key reads the profile but does not write it', async () => {
     const tenantId = await tenantWithProfile();
-    const [{ token }] = await mintedTokens(['profile:read'], tenantId);
-    expect((await restOutcome(app.url, { method: 'GET', path: `${B}/profile`, headers: bearer(token!) })).status).toBe(200);
-    const write = await restOutcome(app.url, { method: 'PATCH', path: `${B}/profile`, headers: bearer(token!), body: { companyInformation: { website: 'https://written.example' } } });
+    const token = (await mintedTokens(['profile:read'], tenantId))[0]!.token;
+    expect((await restOutcome(app.url, { method: 'GET', path: `${B}/profile`, headers: bearer(token) })).status).toBe(200);
+    const write = await restOutcome(app.url, { method: 'PATCH', path: `${B}/profile`, headers: bearer(token), body: { companyInformation: { website: 'https://written.example' } } });
     expect(write.status, write.text).toBe(403);
   });
 });
