@@ -17,15 +17,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAccountWithUser, issueLenderCredentials, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { applicationAuthorizationToken } from '../src/domain/webhooks/authorization-token.js';
 import { signWebhook } from '../src/domain/webhooks/webhook-signature.js';
+import { readMigrations } from '../src/infra/migrations.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, createApiKey, lenderIdToken, marketplaceV1Token, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
 import { lenderFails, lenderOffers, LENDER_API } from './support/lender-applications.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
+import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -330,5 +333,42 @@ describe('re-issuing a lender’s credentials', () => {
     expect(() => new Webhook(current).verify(body, headers as unknown as Record<string, string>)).not.toThrow();
     expect(() => new Webhook(previous).verify(body, headers as unknown as Record<string, string>)).not.toThrow();
     expect(() => new Webhook(other).verify(body, headers as unknown as Record<string, string>)).toThrow();
+  });
+});
+
+describe('the migration', () => {
+  const MIGRATION = '20261125100000_lender_secrets_per_application';
+  const name = `fg_secrets_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const url = databaseUrlFor(inject('postgresUrl'), name);
+  beforeAll(() => adminQuery(inject('postgresUrl'), `CREATE DATABASE ${name}`));
+  afterAll(() => adminQuery(inject('postgresUrl'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+
+  it('removes the shared token from stored documents and queued deliveries, and gives the lender a fresh key, not the exposed token', async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const migrations = await readMigrations();
+      for (const m of migrations.filter((m) => m.name < MIGRATION)) await client.query(m.sql);
+      // A deployment as it was: one token per lender, stored in every document and queued delivery.
+      const exposed = 'shared-token-seen-by-integrators';
+      const document = (id: number) => JSON.stringify({ apiProvider: { url: `http://x/applications/${id}`, updateUrl: `http://x/applications/${id}`, authorizationToken: exposed }, application: { id } });
+      await client.query(`INSERT INTO lender (name, slug, "applicationUrl", "requiredDocuments", "updatedAt", "webhookSecret", "authorizationToken") VALUES ('L', 'l', 'http://x', '{}', now(), 'whsec_x', $1)`, [exposed]);
+      await client.query(`INSERT INTO profile (id, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000001', now())`);
+      await client.query(`INSERT INTO lender_application ("lenderId", "profileId", status, payload, "updatedAt") VALUES (1, '00000000-0000-4000-8000-000000000001', 'Submitted', $1, now())`, [document(1)]);
+      await client.query(`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "updatedAt") VALUES (gen_random_uuid(), 1, 1, 'APPLICATION_CREATED', 'http://x', $1, now())`, [document(1)]);
+
+      await client.query(migrations.find((m) => m.name === MIGRATION)!.sql);
+
+      const [lender] = (await client.query('SELECT * FROM lender')).rows;
+      expect(lender.authorizationToken).toBeUndefined();
+      expect(lender.authorizationTokenKey).toMatch(/^fgak_[0-9a-f]{64}$/);
+      expect(lender.authorizationTokenKey).not.toContain(exposed);
+      for (const table of ['lender_application', 'webhook_delivery']) {
+        const [row] = (await client.query(`SELECT payload FROM ${table}`)).rows;
+        expect(row.payload).toEqual({ apiProvider: { url: 'http://x/applications/1', updateUrl: 'http://x/applications/1' }, application: { id: 1 } });
+      }
+    } finally {
+      await client.end();
+    }
   });
 });
