@@ -34,6 +34,7 @@ import { CreateApiKeyBody, CreateUserBody, LoginBody, UpdateUserBody } from '../
 import { PlatformRefreshBody, V1RefreshBody } from '../src/domain/identity/token-service.js';
 import { Acknowledgement, ListQuery, Rejection } from '../src/domain/lender-api/lender-application-service.js';
 import { OfferBody } from '../src/domain/lender-api/offer-schemas.js';
+import { IntegratorApplicationDocument } from '../src/domain/lender-api/funding-application-schemas.js';
 import { ApplicationSubmission, SelectionSubmission } from '../src/domain/lender-api/submission-schemas.js';
 import { SelectedLenders } from '../src/domain/matching/review-selection.js';
 import { MatchQuery } from '../src/domain/matching/matching-service.js';
@@ -387,6 +388,7 @@ const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDe
     path: `${base}/lender-applications/:applicationId/resubmit`,
     operationId: `${prefix}LenderApplicationController_resubmit`,
     summary: 'After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile)',
+    response: IntegratorApplicationDocument,
     successStatus: 200,
     surface,
     handle: (ctx, req) => lenderApplications.resubmit(ctx, req.params.applicationId),
@@ -396,6 +398,7 @@ const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDe
     path: `${base}/lender-applications/:applicationId/${decision}`,
     operationId: `${prefix}LenderApplicationController_${decision}`,
     summary: `The client ${decision}s the current offer; the lender's update webhook is told`,
+    response: IntegratorApplicationDocument,
     successStatus: 200,
     surface,
     handle: (ctx: ServiceContext, req: RestRequest) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision),

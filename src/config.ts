@@ -42,6 +42,12 @@ const ConfigSchema = z.object({
     .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds')
     .default('0,5,300,1800,7200,18000,36000,36000')
     .transform((v) => v.split(',').map((n) => Number(n.trim()))),
+  /**
+   * After a lender's credentials are re-issued, how long deliveries are signed with the previous
+   * webhook secret as well as the new one (both in webhook-signature), so deliveries on their way
+   * still verify; 0 switches at once.
+   */
+  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
   /** How long a lender may take to answer a webhook. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /**

@@ -111,7 +111,7 @@ describe('npm run admin', () => {
   it('register-lender prints credentials once that obtain an id_token at /oauth/token', async () => {
     const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications'], { PUBLIC_URL: app.runtime.config.PUBLIC_URL });
     const credentials = resultOf(run);
-    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'webhookSecret', 'authorizationToken', 'lenderId']);
+    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'webhookSecret', 'authorizationTokenKey', 'previousWebhookSecretValidUntil', 'lenderId']);
     expect(credentials.audience).toBe(`${app.runtime.config.PUBLIC_URL}/api/platform/v1/funding`);
     expect(run.output).toMatch(/shown once/);
     const lender = await app.runtime.database.prisma.lender.findUniqueOrThrow({ where: { id: credentials.lenderId } });
@@ -129,6 +129,10 @@ describe('npm run admin', () => {
     expect(second.audience).toBe(first.audience);
     expect(second.lenderId).toBe(first.lenderId);
     expect(second.clientId).not.toBe(first.clientId);
+    // The webhook secret it replaced keeps signing, beside the new one, for WEBHOOK_SECRET_OVERLAP_SECONDS (default one day).
+    expect(first.previousWebhookSecretValidUntil).toBeNull();
+    expect(Date.parse(second.previousWebhookSecretValidUntil) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+    expect(second.authorizationTokenKey).not.toBe(first.authorizationTokenKey);
     expect((await lenderToken(second)).status).toBe(200);
     expect((await lenderToken(first)).status).toBe(401);
 

@@ -316,7 +316,7 @@ describe('GraphQL', () => {
     expect(denied.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
 
-  it('submitApplicationToLender and acceptOffer return what was stored, field by field, in the shape the lender API declares', async () => {
+  it('submitApplicationToLender and acceptOffer return what was stored, field by field, in the shape the lender API declares (without its apiProvider)', async () => {
     const { graphql, selectedFrom, selectionSet } = await import('./support/graphql-client.js');
     const { lenderCredentials, lenderIdToken } = await import('./support/identities.js');
     const { FundingApplicationDocument } = await import('../src/domain/lender-api/funding-application-schemas.js');
@@ -346,8 +346,8 @@ describe('GraphQL', () => {
     };
     expect((await fetch(`${app.url}/api/platform/v1/funding/applications/${id}/offer`, { method: 'POST', headers: { ...lender, 'content-type': 'application/json' }, body: JSON.stringify(offerBody) })).status).toBe(200);
 
+    // The integrator's view: the application only; apiProvider (the lender's token) is the lender's alone.
     const documentSelection = {
-      apiProvider: { url: true, updateUrl: true, authorizationToken: true },
       application: {
         id: true, reference: true, status: true, responseReason: true, comment: true, acceptedAt: true, invalidatedAt: true,
         fundingSearch: { id: true, status: true, amount: true, period: true, statusLabel: true, author: { id: true }, useOfFunds: true, urgency: true },
@@ -377,7 +377,6 @@ describe('GraphQL', () => {
     const payload = row.payload as { apiProvider: unknown; application: Record<string, unknown> };
     const termLoan = offer.product as { maximumAmount: { value: number }; totalRepayment: number };
     const stored = {
-      apiProvider: payload.apiProvider,
       application: {
         ...payload.application,
         id: row.id,

@@ -51,6 +51,8 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
     LENDER_USERNAME: credentials.username,
     LENDER_PASSWORD: credentials.password,
     LENDER_WEBHOOK_SECRET: credentials.webhookSecret,
+    // The simulator checks each application's own token from the key, as docs/security/lender-secrets.md tells lenders to.
+    LENDER_AUTHORIZATION_TOKEN_KEY: credentials.authorizationTokenKey,
     LENDER_AUDIENCE: credentials.audience,
   });
   const ready = await eventually(async () => simulator!.output(), (out) => out.includes('"ready":true'));
@@ -81,6 +83,7 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
 
   const first = await db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationIds[0], event: 'APPLICATION_CREATED' } });
   expect(first).toMatchObject({ status: 'DELIVERED', attempts: 3 });
+  expect(simulator!.output()).not.toContain('bad authorization token');
 });
 
 it('refuses to start with an audience other than the one issued, naming the expected one', async () => {

@@ -6,6 +6,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithUser, issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { applicationAuthorizationToken } from '../src/domain/webhooks/authorization-token.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, marketplaceV1Token, signIn, signUpIntegrator } from './support/identities.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
@@ -57,7 +58,7 @@ describe('submitReviewedSelection', () => {
   it('creates the lender applications and delivers the signed spec 2.7 document', async () => {
     const { uuid, easy } = await acmeWithMatches();
     expect(easy.length).toBeGreaterThan(0);
-    await issueLenderCredentials(db(), easy[0]!.lenderId, 'demo', app.runtime.config.PUBLIC_URL); // its webhook secret and authorization token
+    await issueLenderCredentials(db(), easy[0]!.lenderId, 'demo', app.runtime.config.PUBLIC_URL); // its webhook secret and authorization token key
     const form = new FormData();
     form.append('file', new Blob(['%PDF-1.4 accounts'], { type: 'application/pdf' }), 'accounts.pdf');
     const attached = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: form })).json();
@@ -71,7 +72,10 @@ describe('submitReviewedSelection', () => {
     const request = receiver.received.find((r) => r.headers['webhook-id'] === delivery.id)!;
     const credentials = await db().lender.findUniqueOrThrow({ where: { id: created.lenderId } });
     const document = new Webhook(credentials.webhookSecret!).verify(request.body, request.headers as Record<string, string>) as any;
-    expect(document.apiProvider).toMatchObject({ url: expect.stringContaining(`/api/platform/v1/funding/applications/${created.applicationId}`), authorizationToken: credentials.authorizationToken });
+    // The application's own token (HMAC of its id under the lender's key), never a token shared by every application.
+    const token = applicationAuthorizationToken(credentials.authorizationTokenKey, created.applicationId);
+    expect(token).toEqual(expect.any(String));
+    expect(document.apiProvider).toMatchObject({ url: expect.stringContaining(`/api/platform/v1/funding/applications/${created.applicationId}`), authorizationToken: token });
     expect(document.application).toMatchObject({
       id: created.applicationId,
       status: 'Submitted',

@@ -164,10 +164,16 @@ async function lenderCredentials(values: Values): Promise<void> {
   const { credentials, active } = await withDatabase(config, async (db) => {
     const lender = await db.lender.findFirst({ where: { id: lenderId, environment: config.DEPLOY_ENV }, select: { active: true } });
     if (!lender) throw new CommandError(`no lender with id ${lenderId} in the ${config.DEPLOY_ENV} environment`);
-    return { credentials: await issueLenderCredentials(db, lenderId, config.DEPLOY_ENV, config.PUBLIC_URL), active: lender.active };
+    const rotation = { webhookSecretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS };
+    return { credentials: await issueLenderCredentials(db, lenderId, config.DEPLOY_ENV, config.PUBLIC_URL, rotation), active: lender.active };
   });
   printCredentials(credentials);
-  notice(`Lender ${lenderId}'s previous credentials stopped working.`);
+  notice(
+    `Lender ${lenderId}'s previous OAuth credentials and authorization token key stopped working` +
+      (credentials.previousWebhookSecretValidUntil
+        ? `; deliveries carry signatures with both the previous and the new webhook secret until ${credentials.previousWebhookSecretValidUntil}.`
+        : '.'),
+  );
   if (!active) notice(`Lender ${lenderId} is inactive: these credentials are refused until it is activated.`);
 }
 
@@ -285,8 +291,8 @@ function printResult(result: object): void {
 }
 
 function printCredentials(c: LenderCredentials): void {
-  const { clientId, clientSecret, username, password, webhookSecret, authorizationToken, audience, lenderId } = c;
-  printResult({ clientId, clientSecret, username, password, audience, webhookSecret, authorizationToken, lenderId });
+  const { clientId, clientSecret, username, password, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, audience, lenderId } = c;
+  printResult({ clientId, clientSecret, username, password, audience, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, lenderId });
   notice('These credentials are shown once (the client secret and password are stored only as hashes): hand them to the lender now.');
 }
 

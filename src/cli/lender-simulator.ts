@@ -13,9 +13,13 @@
  *
  * Credentials come from the environment (printed by `npm run admin -- register-lender`):
  * GATEWAY_URL, LENDER_CLIENT_ID, LENDER_CLIENT_SECRET, LENDER_USERNAME, LENDER_PASSWORD, LENDER_AUDIENCE,
- * LENDER_WEBHOOK_SECRET. --fail-first N answers the first N deliveries with 500 (retries are then
- * exercised). The webhook URL to register is printed at start.
+ * LENDER_WEBHOOK_SECRET, and optionally LENDER_AUTHORIZATION_TOKEN_KEY (the printed
+ * authorizationTokenKey): then each delivery's apiProvider.authorizationToken must be the
+ * application's own, computed here as a lender would (docs/security/lender-secrets.md).
+ * --fail-first N answers the first N deliveries with 500 (retries are then exercised). The webhook
+ * URL to register is printed at start.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -46,6 +50,15 @@ const credentials = {
 // gateway is reached by another name than its PUBLIC_URL (127.0.0.1 for localhost).
 const audience = env('LENDER_AUDIENCE');
 const verifier = new Webhook(env('LENDER_WEBHOOK_SECRET'));
+const authorizationTokenKey = process.env.LENDER_AUTHORIZATION_TOKEN_KEY || undefined;
+
+/** The application's token is base64url(HMAC-SHA256(key, "application:<id>")): checked when the key is given. */
+function genuineToken(document: { apiProvider?: { authorizationToken?: string | null }; application: { id: number } }): boolean {
+  if (!authorizationTokenKey) return true;
+  const expected = Buffer.from(createHmac('sha256', authorizationTokenKey).update(`application:${document.application.id}`).digest('base64url'));
+  const given = Buffer.from(document.apiProvider?.authorizationToken ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 let failuresLeft = Number(values['fail-first']);
 let nextScenario = 0;
 const seen = new Set<string>();
@@ -109,11 +122,15 @@ const server = http.createServer((req, res) => {
       log({ delivery: req.headers['webhook-id'], answered: 500 });
       return void res.writeHead(500).end();
     }
-    let document: { application: { id: number; status: string } };
+    let document: { apiProvider?: { authorizationToken?: string | null }; application: { id: number; status: string } };
     try {
       document = verifier.verify(body, req.headers as Record<string, string>) as typeof document;
     } catch {
       log({ delivery: req.headers['webhook-id'], answered: 401, reason: 'bad signature' });
+      return void res.writeHead(401).end();
+    }
+    if (!genuineToken(document)) {
+      log({ delivery: req.headers['webhook-id'], answered: 401, reason: 'bad authorization token' });
       return void res.writeHead(401).end();
     }
     res.writeHead(204).end();

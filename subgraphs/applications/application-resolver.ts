@@ -8,13 +8,13 @@ import { mappedSubscribe } from '../shared/graphql-errors.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
 import type * as preselected from '../../src/domain/offers/preselected-offer-schemas.js';
-import type { FundingApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
+import type { IntegratorApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
 import type { ApplicationSubmission as ApplicationSubmissionResult } from '../../src/domain/lender-api/submission-schemas.js';
 import {
   Application,
   ApplicationStatusChange,
   ApplicationSubmission,
-  FundingApplication,
+  IntegratorFundingApplication,
   OfferStatusChange,
   PreselectedOffer,
   Profile,
@@ -48,8 +48,8 @@ export class ApplicationResolver {
     return applications.createApplication(ctx, input);
   }
 
-  @Mutation(() => FundingApplication, { description: 'The client accepts the current offer on a lender application; returns its funding application document after' })
-  acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<FundingApplicationDocument> {
+  @Mutation(() => IntegratorFundingApplication, { description: 'The client accepts the current offer on a lender application; returns the application after (without the lender’s apiProvider)' })
+  acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<IntegratorApplicationDocument> {
     return decideOnOffer(ctx, applicationId, 'accept');
   }
 
@@ -63,13 +63,13 @@ export class ApplicationResolver {
     return submitBusinessApplication(ctx, applicationId, { lenderId, products });
   }
 
-  @Mutation(() => FundingApplication, { description: 'After a Failed answer and a fix: send the lender application again; returns its funding application document' })
-  resubmitApplication(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<FundingApplicationDocument> {
+  @Mutation(() => IntegratorFundingApplication, { description: 'After a Failed answer and a fix: send the lender application again; returns the application (without the lender’s apiProvider)' })
+  resubmitApplication(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<IntegratorApplicationDocument> {
     return resubmit(ctx, applicationId);
   }
 
-  @Mutation(() => FundingApplication, { description: 'The client declines the current offer on a lender application; returns its funding application document after' })
-  declineOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<FundingApplicationDocument> {
+  @Mutation(() => IntegratorFundingApplication, { description: 'The client declines the current offer on a lender application; returns the application after (without the lender’s apiProvider)' })
+  declineOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<IntegratorApplicationDocument> {
     return decideOnOffer(ctx, applicationId, 'decline');
   }
 

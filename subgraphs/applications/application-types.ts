@@ -1,12 +1,13 @@
 /** GraphQL types of the applications subgraph; the offer and lender documents derive from their zod declarations. */
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
-import { FundingApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
+import { IntegratorApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
 import { ApplicationSubmission as ApplicationSubmissionSchema } from '../../src/domain/lender-api/submission-schemas.js';
 import { PreselectedOffer as PreselectedOfferSchema } from '../../src/domain/offers/preselected-offer-schemas.js';
 import { objectTypeFrom } from '../shared/zod-graphql-types.js';
 
 export const PreselectedOffer = objectTypeFrom(PreselectedOfferSchema);
-export const FundingApplication = objectTypeFrom(FundingApplicationDocument);
+/** What integrators get back from accept, decline and resubmit: never the lender's apiProvider. */
+export const IntegratorFundingApplication = objectTypeFrom(IntegratorApplicationDocument);
 export const ApplicationSubmission = objectTypeFrom(ApplicationSubmissionSchema);
 
 @ObjectType({ description: 'A Business V1 funding application (spec 2.6)' })

@@ -16,13 +16,32 @@ export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) =
   termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
 });
 
+const nulls = (...keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
+/** A stored document's application part, complete as the schema declares it (answers are checked against it). */
+const STORED_APPLICATION = {
+  fundingSearch: { id: 1, status: 1, amount: '150000.00', period: 24, statusLabel: 'Submitted', ...nulls('author', 'manager', 'useOfFunds', 'urgency') },
+  profile: {
+    basicCompanyDetails: {
+      ...nulls('contactName', 'contactEmail', 'contactPhone', 'companyTradingName', 'companyNumber', 'companyType', 'address', 'city', 'postalCode'),
+      ...nulls('tradingFrom', 'tradingPeriod', 'creditScore', 'numberOfEmployees', 'percentageOfSalesOnline', 'companyWebsite', 'sectorName'),
+      companyName: 'ACCESS TEST LTD',
+      vatRegistered: 0,
+    },
+    directorOrSecretaryDetails: [],
+    tradeHistory: [],
+    guarantorAssetsForSecurity: { hasUkHomeownerDirector: false, estimatedSecurity: 0, guarantorAssets: [] },
+    assetsToFinance: [],
+    attachments: [],
+  },
+};
+
 export async function storedLenderApplication(app: TestApp, input: { lenderId: number; profileId: string }): Promise<number> {
   const row = await app.runtime.database.prisma.lenderApplication.create({
     data: {
       lenderId: input.lenderId,
       profileId: input.profileId,
       status: 'Submitted',
-      payload: { application: { fundingSearch: { id: 1, amount: '150000.00' }, profile: { basicCompanyDetails: { companyName: 'ACCESS TEST LTD' } } } },
+      payload: { application: STORED_APPLICATION },
     },
   });
   return row.id;

@@ -1625,6 +1625,394 @@ export interface components {
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
         };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        BusinessLenderApplicationController_resubmitResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description The application with its current status and offer */
+        LenderApplication: {
+            id: number;
+            reference: string | null;
+            status: string;
+            responseReason: string | null;
+            comment: string | null;
+            fundingSearch?: components["schemas"]["LenderFundingSearch"];
+            fundingMatch?: components["schemas"]["LenderFundingMatch"];
+            profile?: components["schemas"]["ApplicantProfile"];
+            acceptedAt: number | null;
+            invalidatedAt: number | null;
+            /** @description The current offer (documents sent before one was made carry none) */
+            offer?: components["schemas"]["LenderOffer"] | null;
+        };
+        /** @description The funding search the application came from */
+        LenderFundingSearch: {
+            id: number;
+            status: number;
+            /** @description A decimal, e.g. "50000.00" */
+            amount: string;
+            /** @description Months */
+            period: number | null;
+            statusLabel: string;
+            author: components["schemas"]["FundingSearchUser"] | null;
+            manager: components["schemas"]["FundingSearchUser"] | null;
+            useOfFunds: string | null;
+            urgency: string | null;
+        };
+        FundingSearchUser: {
+            id: number;
+            entity: components["schemas"]["FundingSearchUserEntity"];
+            userType: string | null;
+            name: string | null;
+            email: string | null;
+        };
+        FundingSearchUserEntity: {
+            id: number;
+            entityId: number;
+            companyName: string | null;
+        };
+        /** @description The lender's match in the funding search */
+        LenderFundingMatch: {
+            id: number;
+            offerId: string | null;
+            /** @description The product ids sent */
+            products: number[];
+            /** @description Their product types */
+            productNames: string[];
+            statusReason: string | null;
+            statusComment: string | null;
+            canUseInstantOffer: boolean;
+            canUseInstantApplication: boolean;
+            lender: components["schemas"]["FundingMatchLender"];
+            status: number;
+        };
+        FundingMatchLender: {
+            id: number;
+            entityId: number;
+            companyName: string;
+            logo: string | null;
+            icon: string | null;
+        };
+        /** @description The applicant as the lender sees it */
+        ApplicantProfile: {
+            basicCompanyDetails: components["schemas"]["BasicCompanyDetails"];
+            directorOrSecretaryDetails: components["schemas"]["DirectorOrSecretaryDetails"][];
+            tradeHistory: components["schemas"]["TradeHistoryYear"][];
+            guarantorAssetsForSecurity: components["schemas"]["GuarantorAssetsForSecurity"];
+            invoiceFinancing?: components["schemas"]["InvoiceFinancing"];
+            tradeFinanceProfile?: components["schemas"]["TradeFinanceProfile"];
+            eposTerminalInfo?: components["schemas"]["EposTerminalInfo"];
+            assetsToFinance: components["schemas"]["AssetToFinance"][];
+            attachments: components["schemas"]["ApplicationAttachment"][];
+        };
+        BasicCompanyDetails: {
+            contactName: string | null;
+            contactEmail: string | null;
+            contactPhone: string | null;
+            companyName: string | null;
+            companyTradingName: string | null;
+            companyNumber: string | null;
+            companyType: string | null;
+            /** @description 1 when VAT registered, else 0 */
+            vatRegistered: number;
+            address: string | null;
+            city: string | null;
+            postalCode: string | null;
+            tradingFrom: number | null;
+            tradingPeriod: string | null;
+            /** @description The registry's grade */
+            creditScore: string | null;
+            numberOfEmployees: number | null;
+            percentageOfSalesOnline: number | null;
+            companyWebsite: string | null;
+            sectorName: string | null;
+        };
+        DirectorOrSecretaryDetails: {
+            title: string | null;
+            fullName: string | null;
+            /** @description Unix time in seconds (negative before 1970) */
+            dateOfBirth: number | null;
+            position: string | null;
+            addressResidential: string | null;
+            personalGuarantee: boolean | null;
+            email?: string;
+            phone?: string;
+            ownershipPercentage?: number;
+            residentialStatus?: string;
+            monthlyRentOrMortgage?: number;
+            mortgageValue?: number;
+            monthlyBusinessIncome?: number;
+            monthlyNonBusinessIncome?: number;
+            monthlyOtherHouseholdIncome?: number;
+            personalCreditLimit?: number;
+            ccjsValue?: number;
+            personalDefaultsValue?: number;
+            dependants?: number;
+            oldestCreditAccountAge?: number;
+            missedPaymentsBusiness?: number;
+            missedPaymentsPersonal?: number;
+            personalDefaults?: number;
+        };
+        TradeHistoryYear: {
+            year: string;
+            yearEndTimestamp: number | null;
+            revenue: string;
+            profitNet: string;
+            debtorsOutstanding: number | null;
+            debtorsInvoicesDue: number | null;
+            fixedAssets: number | null;
+        };
+        GuarantorAssetsForSecurity: {
+            hasUkHomeownerDirector: boolean;
+            estimatedSecurity: number;
+            guarantorAssets: components["schemas"]["GuarantorAsset"][];
+        };
+        GuarantorAsset: {
+            owner: string | null;
+            estimatedValue: number | null;
+            totalDebt: number | null;
+            address: string | null;
+        };
+        InvoiceFinancing: {
+            debtorsValue: number;
+            debtorDays: number;
+            invoicesNumber: number;
+            creditNotesGrossValue?: number;
+            creditNotesNumber?: number;
+            customersNumber: number;
+        };
+        TradeFinanceProfile: {
+            currentValueOfDebtors?: number;
+            approxNoOfCustomers?: number;
+            currentValueOfConfirmedOrders: number;
+            approxGrossMargin?: number;
+            madeADozenWebsiteSales?: boolean;
+        };
+        EposTerminalInfo: {
+            transactionsPerMonthAvg: number | null;
+            monthsUsingCCProcessing?: number;
+            monthsRemainingOnBusinessLease: number | null;
+            terminalId: string | null;
+            terminalProvider: string | null;
+        };
+        AssetToFinance: {
+            assetCost: number | null;
+            assetSerialNumber: string | null;
+            depositAvailable: number | null;
+            assetType: string | null;
+            assetTypeName: string | null;
+        };
+        ApplicationAttachment: {
+            id: string;
+            fileName: string;
+            contentType: string;
+            sizeBytes: number;
+            sha256: string;
+            /** @description Where the lender downloads it (lender token) */
+            url: string;
+        };
+        /** @description A lender's offer (spec 2.7): exactly one product object is set */
+        LenderOffer: {
+            id: string;
+            reference: string;
+            /** @enum {string} */
+            status: "INDICATIVE" | "FINAL";
+            /** @description An ISO 8601 date-time */
+            expiryDate: string | null;
+            comment: string | null;
+            /** @description Once the client decided */
+            decision: ("ACCEPTED" | "DECLINED") | null;
+            termLoan?: components["schemas"]["TermLoanOffer"];
+            invoiceFinance?: components["schemas"]["InvoiceFinanceOffer"];
+            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceOffer"];
+            assetFinance?: components["schemas"]["AssetFinanceOffer"];
+            tradeFinance?: components["schemas"]["TradeFinanceOffer"];
+            commercialProperty?: components["schemas"]["CommercialPropertyOffer"];
+        };
+        TermLoanOffer: {
+            maximumAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            term: number;
+            /** @description monthly rate, % */
+            interestRate: number;
+            representativeAPR?: number | null;
+            monthlyRepayment?: number | null;
+            totalRepayment?: number | null;
+            arrangementFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            /** @description |totalRepayment − maximumAmount.value|, computed when fetched */
+            totalFees?: number;
+        };
+        InvoiceFinanceOffer: {
+            maximumCreditLine: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumCreditLine?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            serviceFee?: number | null;
+            discountFee?: number | null;
+            advanceRate: number;
+            additionalFees?: string | null;
+            minimumMonthlyFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            concentrationLimit?: number | null;
+            contractLength: number;
+            creditInsurance?: number | null;
+            creditInsuranceRequired?: boolean | null;
+            /** @enum {string} */
+            facility: "DISCOUNTING" | "FACTORING";
+            selective?: boolean | null;
+            confidential?: boolean | null;
+        };
+        MerchantCashAdvanceOffer: {
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            sweep: number;
+            totalRepayment?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            totalFees?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            ratio?: number | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+        };
+        AssetFinanceOffer: {
+            advanceAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            term: number;
+            deposit: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            cost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            vat?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            totalPrice?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            representativeAPR?: number | null;
+            productOption?: ("Hire Purchase" | "Finance Lease") | null;
+            monthlyRepayment?: number | null;
+            optionToPurchaseFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            additionalFees?: string | null;
+            description?: string | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+        };
+        TradeFinanceOffer: {
+            maximumCreditLine: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumCreditLine?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            serviceFee?: number | null;
+            discountFee?: number | null;
+            advanceRate: number;
+            additionalFees?: string | null;
+            minimumMonthlyFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            contractLength?: number | null;
+        };
+        CommercialPropertyOffer: {
+            amount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            ltv?: number | null;
+            mortgageTerm: number;
+            dealTerm: number;
+            interestRate: number;
+            arrangementFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            valuationFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            exitFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
+            rateType?: ("Variable" | "Fixed") | null;
+            propertyChargeAddress?: string | null;
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        BusinessLenderApplicationController_acceptResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        BusinessLenderApplicationController_declineResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
         /** @description Create a tenant: one tenant manages one business */
         BusinessTenantController_createBody: {
             referenceId?: string;
@@ -2844,6 +3232,18 @@ export interface components {
             assetsForSecurity?: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        LenderApplicationController_resubmitResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        LenderApplicationController_acceptResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        LenderApplicationController_declineResponse: {
+            application: components["schemas"]["LenderApplication"];
         };
         CompanyController_searchQuery: {
             searchTerm: string;
@@ -5435,13 +5835,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5514,13 +5914,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5593,13 +5993,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6629,13 +7029,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6705,13 +7105,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6781,13 +7181,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */

@@ -10,6 +10,7 @@ import type { PlatformRole } from './actor.js';
 import { digest, hashPassword, newLenderClientCredentials, newPassword, newWebhookSecret } from './secrets.js';
 import { randomBytes } from 'node:crypto';
 import { lenderApiAudienceOf } from './lender-oauth-service.js';
+import { newAuthorizationTokenKey } from '../webhooks/authorization-token.js';
 
 export interface NewAccountUser {
   environment: DeployEnvironment;
@@ -47,7 +48,13 @@ export interface LenderCredentials {
   username: string;
   password: string;
   webhookSecret: string;
-  authorizationToken: string;
+  /**
+   * Key of the lender's per-application apiProvider.authorizationToken: the token of application
+   * <id> is base64url(HMAC-SHA256(key, "application:<id>")). The key itself is never sent.
+   */
+  authorizationTokenKey: string;
+  /** Until when deliveries are also signed with the previous webhook secret (null: there was none). */
+  previousWebhookSecretValidUntil: string | null;
   /** The `audience` of the lender's token requests: the lender API's URL under this deployment's PUBLIC_URL. */
   audience: string;
 }
@@ -80,23 +87,64 @@ export async function registerLender(db: Db, input: NewLender): Promise<LenderCr
   return issueLenderCredentials(db, lender.id, input.environment, input.publicUrl);
 }
 
-/** (Re)issues a lender's credentials; the previous ones stop working at once. */
-export async function issueLenderCredentials(db: Db, lenderId: number, environment: DeployEnvironment, publicUrl: string): Promise<LenderCredentials> {
+/** How long deliveries stay signed with a rotated-out webhook secret too, unless told (WEBHOOK_SECRET_OVERLAP_SECONDS). */
+export const DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS = 86_400;
+
+export interface CredentialRotation {
+  /** Seconds during which deliveries carry a signature with the previous webhook secret as well; 0: none. */
+  webhookSecretOverlapSeconds?: number;
+  now?: Date;
+}
+
+/**
+ * (Re)issues a lender's credentials. The OAuth client secret, password and authorization token key
+ * stop working at once (every pending delivery is sent with tokens of the new key); the previous
+ * webhook secret keeps signing, beside the new one, for the overlap window, so deliveries already on
+ * their way still verify while the lender installs the new secret.
+ */
+export async function issueLenderCredentials(
+  db: Db,
+  lenderId: number,
+  environment: DeployEnvironment,
+  publicUrl: string,
+  rotation: CredentialRotation = {},
+): Promise<LenderCredentials> {
   const { clientId, clientSecret } = newLenderClientCredentials(environment);
   const username = `${clientId.replace(/^lnd_/, 'api_')}`;
   const password = newPassword();
   const webhookSecret = newWebhookSecret();
-  const authorizationToken = randomBytes(24).toString('base64url');
-  await db.lender.update({
-    where: { id: lenderId, environment },
-    data: {
-      clientId,
-      clientSecretHash: digest(clientSecret),
-      username,
-      passwordHash: await hashPassword(password),
-      webhookSecret,
-      authorizationToken,
-    },
+  const authorizationTokenKey = newAuthorizationTokenKey();
+  const overlapSeconds = rotation.webhookSecretOverlapSeconds ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS;
+  const passwordHash = await hashPassword(password);
+  const previousWebhookSecretValidUntil = await db.$transaction(async (tx) => {
+    // Two rotations at once must not both keep the same "previous" secret while one of theirs is lost.
+    await tx.$queryRaw`SELECT id FROM lender WHERE id = ${lenderId} FOR UPDATE`;
+    const current = await tx.lender.findUniqueOrThrow({ where: { id: lenderId, environment }, select: { webhookSecret: true } });
+    const until = current.webhookSecret && overlapSeconds > 0 ? new Date((rotation.now ?? new Date()).getTime() + overlapSeconds * 1000) : null;
+    await tx.lender.update({
+      where: { id: lenderId, environment },
+      data: {
+        clientId,
+        clientSecretHash: digest(clientSecret),
+        username,
+        passwordHash,
+        webhookSecret,
+        previousWebhookSecret: until ? current.webhookSecret : null,
+        previousWebhookSecretExpiresAt: until,
+        authorizationTokenKey,
+      },
+    });
+    return until;
   });
-  return { lenderId, clientId, clientSecret, username, password, webhookSecret, authorizationToken, audience: lenderApiAudienceOf(publicUrl) };
+  return {
+    lenderId,
+    clientId,
+    clientSecret,
+    username,
+    password,
+    webhookSecret,
+    authorizationTokenKey,
+    previousWebhookSecretValidUntil: previousWebhookSecretValidUntil?.toISOString() ?? null,
+    audience: lenderApiAudienceOf(publicUrl),
+  };
 }

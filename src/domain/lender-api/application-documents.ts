@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { LENDER_API_PATH } from '../identity/lender-oauth-service.js';
 import { SECTIONS_INCLUDE } from '../profiles/profile-sections.js';
 import { buildFundingApplication, type DocumentProfile, type DocumentSources } from './funding-application-document.js';
-import type { FundingApplicationDocument } from './funding-application-schemas.js';
+import type { StoredApplicationDocument } from './funding-application-schemas.js';
 
 type Reader = Db | Prisma.TransactionClient;
 export type LenderMatch = Prisma.FundingMatchGetPayload<{ include: { product: true; lender: true } }>;
@@ -39,7 +39,7 @@ export function lenderMatches(db: Reader, fundingSearchId: number, lenderId: num
 export function applicationDocument(
   ctx: ServiceContext,
   input: ProfileForDocuments & { applicationId: number; grade: string | null; fundingSearch: DocumentSources['fundingSearch']; matches: [LenderMatch, ...LenderMatch[]] },
-): FundingApplicationDocument {
+): StoredApplicationDocument {
   return buildFundingApplication({
     applicationId: input.applicationId,
     status: 'Submitted',
@@ -47,7 +47,8 @@ export function applicationDocument(
     creditGrade: input.grade,
     fundingSearch: input.fundingSearch,
     matches: input.matches.map((m) => ({ id: m.id, productId: m.productId, productType: m.productType, status: m.status, instantOffer: m.product.instantOffer })) as DocumentSources['matches'],
-    lender: input.matches[0].lender,
+    // Only what the document shows of the lender: no secret of its row can end up in it.
+    lender: { id: input.matches[0].lender.id, name: input.matches[0].lender.name, logo: input.matches[0].lender.logo, icon: input.matches[0].lender.icon },
     apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,
     now: ctx.clock.now(),
     documents: input.documents,

@@ -2,11 +2,12 @@
  * The funding application document sent to a lender (spec 2.7), built from the profile, its funding
  * search and the lender's matches in it. Its conventions are the lender API's: dates as epoch seconds, money in the
  * funding search as string decimals, numeric flags (vatRegistered 1/0). Sections the profile cannot
- * fill are left out rather than invented.
+ * fill are left out rather than invented. Built and stored without apiProvider.authorizationToken
+ * (src/domain/webhooks/authorization-token.ts adds the application's own as it is sent or read).
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SECTIONS_INCLUDE } from '../profiles/profile-sections.js';
-import { DirectorDetails, type FundingApplicationDocument } from './funding-application-schemas.js';
+import { DirectorDetails, type StoredApplicationDocument } from './funding-application-schemas.js';
 
 type Doc = Record<string, any>;
 export type DocumentProfile = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
@@ -26,7 +27,7 @@ export interface DocumentSources {
   fundingSearch: { id: number; status: number; statusLabel: string; amount: { toString(): string }; periodMonths: number | null; useOfFunds: string | null; urgency: string | null };
   /** The lender's matches sent in this application (the first one is the application's match). */
   matches: [DocumentMatch, ...DocumentMatch[]];
-  lender: { id: number; name: string; logo: string | null; icon: string | null; authorizationToken: string | null };
+  lender: { id: number; name: string; logo: string | null; icon: string | null };
   apiBaseUrl: string;
   now: Date;
   /** The profile's documents (without content): listed as attachments the lender can download. */
@@ -55,7 +56,7 @@ export function tradingPeriod(startedAt: number | null, now: Date): string | nul
   return months < 6 ? '0-6 months' : months < 12 ? '6-12 months' : months < 24 ? '1-2 years' : months < 60 ? '2-5 years' : '5+ years';
 }
 
-export function buildFundingApplication(s: DocumentSources): FundingApplicationDocument {
+export function buildFundingApplication(s: DocumentSources): StoredApplicationDocument {
   const [match] = s.matches;
   const info = (s.profile.companyInformation ?? {}) as Doc;
   const financials = (s.profile.financials ?? {}) as Doc;
@@ -144,7 +145,8 @@ export function buildFundingApplication(s: DocumentSources): FundingApplicationD
     })),
   });
   return {
-    apiProvider: { url, updateUrl: url, authorizationToken: s.lender.authorizationToken },
+    // No authorizationToken: it is the application's own, added as the document is sent or read.
+    apiProvider: { url, updateUrl: url },
     application: {
       id: s.applicationId,
       reference: null,

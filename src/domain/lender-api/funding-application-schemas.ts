@@ -15,7 +15,7 @@ const epochSeconds = z.number().describe('Unix time in seconds');
 
 export const ApiProvider = z
   .strictObject({ url: z.string(), updateUrl: z.string(), authorizationToken: text })
-  .meta({ id: 'ApiProvider', description: 'Where the lender answers, and the token that lets it verify a request is genuine' });
+  .meta({ id: 'ApiProvider', description: "Where the lender answers, and this application's token that lets the lender verify a request is genuine" });
 
 /** The spec names these fields without types; ids are numbers as everywhere else in the document. */
 const FundingSearchUser = z
@@ -219,25 +219,42 @@ export const LenderOffer = z
   .meta({ id: 'LenderOffer', description: "A lender's offer (spec 2.7): exactly one product object is set" });
 export type LenderOffer = z.infer<typeof LenderOffer>;
 
-export const FundingApplicationDocument = z
+/** The application with its current status and offer: what lenders and integrators both see of it. */
+const ApplicationOfDocument = z
   .strictObject({
-    apiProvider: ApiProvider.optional(),
-    application: z
-      .strictObject({
-        id: z.number().int(),
-        reference: text,
-        status: z.string(),
-        responseReason: text,
-        comment: text,
-        // Absent only from a document stored without them (an application with no funding match).
-        fundingSearch: LenderFundingSearch.optional(),
-        fundingMatch: LenderFundingMatch.optional(),
-        profile: ApplicantProfile.optional(),
-        acceptedAt: epochSeconds.nullable(),
-        invalidatedAt: epochSeconds.nullable(),
-        offer: LenderOffer.nullable().optional().describe('The current offer (documents sent before one was made carry none)'),
-      })
-      .meta({ id: 'LenderApplication', description: 'The application with its current status and offer' }),
+    id: z.number().int(),
+    reference: text,
+    status: z.string(),
+    responseReason: text,
+    comment: text,
+    // Absent only from a document stored without them (an application with no funding match).
+    fundingSearch: LenderFundingSearch.optional(),
+    fundingMatch: LenderFundingMatch.optional(),
+    profile: ApplicantProfile.optional(),
+    acceptedAt: epochSeconds.nullable(),
+    invalidatedAt: epochSeconds.nullable(),
+    offer: LenderOffer.nullable().optional().describe('The current offer (documents sent before one was made carry none)'),
   })
+  .meta({ id: 'LenderApplication', description: 'The application with its current status and offer' });
+
+/**
+ * The lender's view (webhooks and the lender API): with apiProvider, whose authorizationToken is
+ * this application's own token, derived when the document is sent or read (never stored).
+ */
+export const FundingApplicationDocument = z
+  .strictObject({ apiProvider: ApiProvider.optional(), application: ApplicationOfDocument })
   .meta({ id: 'FundingApplication', description: 'The funding application document (spec 2.7)' });
 export type FundingApplicationDocument = z.infer<typeof FundingApplicationDocument>;
+
+/** The document as stored and queued: apiProvider without its token, which is added as it is sent or read. */
+export type StoredApplicationDocument = Omit<FundingApplicationDocument, 'apiProvider'> & { apiProvider?: Omit<ApiProvider, 'authorizationToken'> };
+export type ApiProvider = z.infer<typeof ApiProvider>;
+
+/**
+ * The integrator's view of the same application (accept, decline, resubmit): no apiProvider, so no
+ * lender secret or token can reach an integrator whatever is stored.
+ */
+export const IntegratorApplicationDocument = z
+  .strictObject({ application: ApplicationOfDocument })
+  .meta({ id: 'IntegratorFundingApplication', description: "A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider" });
+export type IntegratorApplicationDocument = z.infer<typeof IntegratorApplicationDocument>;

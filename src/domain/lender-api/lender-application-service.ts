@@ -3,7 +3,9 @@
  * funding application document of spec 2.7 with its current status, and acknowledges, offers or
  * rejects them. Every status change goes through the status machine, is recorded in the
  * application's history, queues the updated document for the lender's update webhook (outbox, in
- * the same transaction), and is published as an event after commit.
+ * the same transaction), and is published as an event after commit. The lender's view carries
+ * apiProvider with the application's own authorization token; the integrator's (accept, decline,
+ * resubmit) is a separate schema without apiProvider; stored and queued documents carry no token.
  */
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -29,18 +31,19 @@ import {
 } from './lender-application-visibility.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
 import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
-import type { FundingApplicationDocument, LenderOffer } from './funding-application-schemas.js';
+import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
+import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 
 type Tx = Prisma.TransactionClient;
 type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
 
-export type { FundingApplicationDocument };
+export type { FundingApplicationDocument, IntegratorApplicationDocument };
 
 const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
-/** The document as last built, with the application's current status fields and offer. */
-export function toDocument(row: ApplicationRow): FundingApplicationDocument {
-  const payload = (row.payload ?? {}) as Partial<FundingApplicationDocument>;
+/** The document as last built, with the application's current status fields and offer; as stored (no token). */
+export function toStoredDocument(row: ApplicationRow): StoredApplicationDocument {
+  const payload = withoutAuthorizationToken((row.payload ?? {}) as Partial<StoredApplicationDocument>);
   const current = row.offers.find((o) => o.supersededAt === null);
   const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
   return {
@@ -67,6 +70,16 @@ export function toDocument(row: ApplicationRow): FundingApplicationDocument {
         : null,
     },
   };
+}
+
+/** The lender's view (spec 2.7): apiProvider carries this application's own authorization token. */
+export function toDocument(row: ApplicationRow): FundingApplicationDocument {
+  return withAuthorizationToken(toStoredDocument(row), applicationAuthorizationToken(row.lender.authorizationTokenKey, row.id)) as FundingApplicationDocument;
+}
+
+/** The integrator's view: the application only, never the lender's apiProvider. */
+export function toIntegratorDocument(row: ApplicationRow): IntegratorApplicationDocument {
+  return { application: toStoredDocument(row).application };
 }
 
 export const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
@@ -104,13 +117,14 @@ export async function acknowledge(ctx: ServiceContext, id: unknown, input: unkno
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   await findVisibleLenderApplication(ctx, actor, id);
   const body = parseInput(Acknowledgement, input);
-  return changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
+  const updated = await changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
     await tx.lenderApplication.update({
       where: { id: row.id },
       data: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
     });
     return { comment: body.comment ?? null };
   });
+  return toDocument(updated);
 }
 
 /** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
@@ -120,7 +134,7 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown
   const body = parseInput(OfferBody, input) as Record<string, unknown> & { reference: string; status: 'INDICATIVE' | 'FINAL'; expiryDate?: string | null; comment?: string | null };
   const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
   try {
-    return await changeStatus(ctx, actor, id, 'offer', async (tx, row) => {
+    return toDocument(await changeStatus(ctx, actor, id, 'offer', async (tx, row) => {
       const now = ctx.clock.now();
       await tx.offer.updateMany({ where: { lenderApplicationId: row.id, supersededAt: null }, data: { supersededAt: now } });
       await tx.offer.create({
@@ -138,7 +152,7 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown
         },
       });
       return { comment: body.comment ?? null };
-    });
+    }));
   } catch (err) {
     if (isUniqueViolation(err)) {
       throw AppError.conflict('An offer with this reference already exists for the application', [{ pointer: '/reference', message: 'must be unique' }]);
@@ -157,18 +171,20 @@ export async function reject(ctx: ServiceContext, id: unknown, input: unknown): 
   await findVisibleLenderApplication(ctx, actor, id);
   const body = parseInput(Rejection, input);
   const event: ApplicationEvent = body.reason === FAILURE_REASON ? 'fail' : 'reject';
-  return changeStatus(ctx, actor, id, event, async (tx, row) => {
+  const updated = await changeStatus(ctx, actor, id, event, async (tx, row) => {
     await tx.lenderApplication.update({
       where: { id: row.id },
       data: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
     });
     return { reason: body.reason, comment: body.comment ?? null };
   });
+  return toDocument(updated);
 }
 
 /**
  * One status change: lock the row, move through the status machine (409 on an illegal move),
- * apply the change, record history, queue the update webhook; then publish the event.
+ * apply the change, record history, queue the update webhook (the stored document: no token); then
+ * publish the event. Returns the updated row, which each caller shows in its own view.
  */
 async function changeStatus(
   ctx: ServiceContext,
@@ -176,9 +192,9 @@ async function changeStatus(
   id: unknown,
   event: ApplicationEvent,
   apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
-): Promise<FundingApplicationDocument> {
+): Promise<ApplicationRow> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const document = await ctx.db.$transaction(async (tx) => {
+  const updated = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
     const row = await findVisibleLenderApplication(ctx, actor, applicationId, tx);
     const to = nextStatus(row.status, event);
@@ -187,7 +203,7 @@ async function changeStatus(
     await tx.applicationStatusChange.create({
       data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
     });
-    const updated = toDocument(await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: APPLICATION_INCLUDE }));
+    const changed = await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: APPLICATION_INCLUDE });
     // A resubmission is a new application to the lender; every other change is an update.
     const created = event === 'resubmit';
     await queueDelivery(ctx, tx, {
@@ -195,27 +211,29 @@ async function changeStatus(
       lenderId: row.lenderId,
       event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
       url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
-      payload: updated,
+      payload: toStoredDocument(changed),
     });
-    return updated;
+    return changed;
   });
-  const offer = document.application.offer as { id: string; reference: string; status: string; decision: string | null } | null;
+  const offer = updated.offers.find((o) => o.supersededAt === null) ?? null;
   const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
-  await publishStatusChange(ctx, applicationId, document.application.status as string, offerEvent);
-  return document;
+  await publishStatusChange(ctx, applicationId, updated.status, offerEvent);
+  return updated;
 }
 
 /**
  * After a failure (reason Failed), the client fixes its data and resubmits: the document is built
  * again from the profile as it now is and sent to the lender's application URL as a new delivery.
+ * The integrator gets its own view of the application (no apiProvider).
  */
-export async function resubmit(ctx: ServiceContext, id: unknown): Promise<FundingApplicationDocument> {
+export async function resubmit(ctx: ServiceContext, id: unknown): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
   const rebuilt = await rebuildDocument(ctx, (await findVisibleLenderApplication(ctx, actor, id)).id);
-  return changeStatus(ctx, actor, id, 'resubmit', async (tx, row) => {
-    await tx.lenderApplication.update({ where: { id: row.id }, data: { payload: rebuilt as Prisma.InputJsonValue, responseReason: null, comment: null } });
+  const updated = await changeStatus(ctx, actor, id, 'resubmit', async (tx, row) => {
+    await tx.lenderApplication.update({ where: { id: row.id }, data: { payload: withoutAuthorizationToken(rebuilt) as Prisma.InputJsonValue, responseReason: null, comment: null } });
     return { comment: 'resubmitted by the client' };
   });
+  return toIntegratorDocument(updated);
 }
 
 /** The spec 2.7 document of an application rebuilt from current data (read before any transaction). */
@@ -241,17 +259,19 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number): Prom
 
 /**
  * The client's decision on the current offer (through its integrator): Client Accepted (acceptedAt
- * set) or Client Declined. The lender's update webhook receives the updated application.
+ * set) or Client Declined. The lender's update webhook receives the updated application; the
+ * integrator gets its own view of it (no apiProvider).
  */
-export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<FundingApplicationDocument> {
+export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
-  return changeStatus(ctx, actor, id, decision, async (tx, row) => {
+  const updated = await changeStatus(ctx, actor, id, decision, async (tx, row) => {
     const now = ctx.clock.now();
     const current = row.offers.find((o) => o.supersededAt === null);
     if (current) await tx.offer.update({ where: { id: current.id }, data: { decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED', decidedAt: now } });
     if (decision === 'accept') await tx.lenderApplication.update({ where: { id: row.id }, data: { acceptedAt: now } });
     return { comment: null };
   });
+  return toIntegratorDocument(updated);
 }
 
 /** A status change (and the offer it concerns) on every channel of the application's audience. */

@@ -1,7 +1,7 @@
 /**
  * The delivery worker's reads and writes as typed SQL: every attempt runs them, and a Prisma model
  * query costs several times the CPU of the same SQL. One statement reads a batch of deliveries with
- * what an attempt needs (lender secret, whether an earlier delivery of the same application is still
+ * what an attempt needs (lender secrets, whether an earlier delivery of the same application is still
  * on its way); successful attempts that finish together are recorded by one statement.
  */
 import type { Db } from '../../infra/database.js';
@@ -13,21 +13,29 @@ export interface DueDelivery {
   attempts: number;
   url: string;
   payload: unknown;
+  lenderApplicationId: number;
   webhookSecret: string | null;
+  /** The secret rotated out, and until when it signs too (the overlap window). */
+  previousWebhookSecret: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
+  /** Key of the application's apiProvider.authorizationToken, added as the document is sent. */
+  authorizationTokenKey: string | null;
   /** An earlier delivery of the same application is still pending or failing. */
   waitsBehindEarlier: boolean;
   /** That earlier delivery's next attempt (the latest of them, a null one first, as before). */
   earlierNextAttemptAt: Date | null;
 }
 
-interface DueDeliveryRow extends Omit<DueDelivery, 'earlierNextAttemptAt'> {
+interface DueDeliveryRow extends Omit<DueDelivery, 'earlierNextAttemptAt' | 'previousWebhookSecretExpiresAt'> {
   earlierNextAttemptAt: Date | string | null;
+  previousWebhookSecretExpiresAt: Date | string | null;
 }
 
 /** The deliveries of a batch of jobs, by id (a deleted one is absent). */
 export async function loadDueDeliveries(db: Db, ids: readonly string[]): Promise<Map<string, DueDelivery>> {
   const rows = await db.$queryRaw<DueDeliveryRow[]>`
-    SELECT d.id::text AS id, d.status::text AS status, d.attempts, d.url, d.payload, l."webhookSecret",
+    SELECT d.id::text AS id, d.status::text AS status, d.attempts, d.url, d.payload, d."lenderApplicationId", l."webhookSecret",
+           l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey",
            earlier.id IS NOT NULL AS "waitsBehindEarlier", earlier."nextAttemptAt" AS "earlierNextAttemptAt"
       FROM webhook_delivery d
       JOIN lender l ON l.id = d."lenderId"
@@ -38,7 +46,12 @@ export async function loadDueDeliveries(db: Db, ids: readonly string[]): Promise
          LIMIT 1
       ) earlier ON true
      WHERE d.id = ANY(${ids as string[]}::uuid[])`;
-  return new Map(rows.map((row) => [row.id, { ...row, earlierNextAttemptAt: asUtcDate(row.earlierNextAttemptAt) }]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { ...row, earlierNextAttemptAt: asUtcDate(row.earlierNextAttemptAt), previousWebhookSecretExpiresAt: asUtcDate(row.previousWebhookSecretExpiresAt) },
+    ]),
+  );
 }
 
 /** A `timestamp(3)` column holds UTC (as Prisma writes it); raw reads may hand it back as text. */

@@ -1,8 +1,9 @@
 /**
  * Webhook delivery to lenders (spec 6): each delivery is a `webhook_delivery` row written in the
  * transaction that caused it, with a job on the queue in that same transaction. The worker POSTs
- * the funding application document, signed the Standard Webhooks way; only HTTP 204 counts as
- * delivered. Anything else (status, timeout, refused connection) is retried on the published
+ * the funding application document with its application's authorizationToken added as it is sent,
+ * signed the Standard Webhooks way (during a secret rotation's overlap window, with the old secret
+ * as well as the new); only HTTP 204 counts as delivered. Anything else (status, timeout, refused connection) is retried on the published
  * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
@@ -13,6 +14,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
+import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from './authorization-token.js';
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
@@ -38,7 +40,8 @@ export interface NewDelivery {
 /** Records a delivery and queues its first attempt, inside the caller's transaction. */
 export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionClient, delivery: NewDelivery): Promise<string> {
   const row = await tx.webhookDelivery.create({
-    data: { ...delivery, payload: delivery.payload as Prisma.InputJsonValue, nextAttemptAt: ctx.clock.now() },
+    // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
+    data: { ...delivery, payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue, nextAttemptAt: ctx.clock.now() },
   });
   await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: row.id }, { tx });
   return row.id;
@@ -63,7 +66,8 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     return 'deferred';
   }
   const now = ctx.clock.now();
-  const body = JSON.stringify(delivery.payload);
+  // The application's token as of now: a re-issued key reaches deliveries queued before it.
+  const body = JSON.stringify(withAuthorizationToken(delivery.payload, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId)));
   let statusCode: number | null = null;
   let error: string | null = null;
   const started = performance.now();
@@ -73,8 +77,9 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
   try {
     const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
-    const signature = delivery.webhookSecret
-      ? signWebhook(delivery.webhookSecret, delivery.id, now, body)
+    const secrets = signingSecrets(delivery, now);
+    const signature = secrets.length > 0
+      ? signWebhook(secrets, delivery.id, now, body)
       : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
     // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
     const res = await request(target.url, {
@@ -114,6 +119,15 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: delivery.id }, { tx, startAfter: nextAttemptAt });
   });
   return 'retrying';
+}
+
+/** The lender's current webhook secret, and the one it replaced while the rotation's overlap window lasts. */
+export function signingSecrets(
+  lender: Pick<DueDelivery, 'webhookSecret' | 'previousWebhookSecret' | 'previousWebhookSecretExpiresAt'>,
+  now: Date,
+): string[] {
+  const previousValid = lender.previousWebhookSecret && lender.previousWebhookSecretExpiresAt && lender.previousWebhookSecretExpiresAt > now;
+  return [lender.webhookSecret, previousValid ? lender.previousWebhookSecret : null].filter((s): s is string => !!s);
 }
 
 export interface DeliveryDto {

@@ -16,8 +16,16 @@ function secretBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 
-export function signWebhook(secret: string, id: string, timestamp: Date, body: string): WebhookHeaders {
+/**
+ * Signs with one secret, or with several (the current one first, then one being rotated out):
+ * Standard Webhooks puts each signature in webhook-signature, space-separated, and a receiver's
+ * verify succeeds when any of them matches its secret, so a lender still on the old secret keeps
+ * verifying during a rotation's overlap window.
+ */
+export function signWebhook(secrets: string | readonly string[], id: string, timestamp: Date, body: string): WebhookHeaders {
   const seconds = Math.floor(timestamp.getTime() / 1000).toString();
-  const signature = createHmac('sha256', secretBytes(secret)).update(`${id}.${seconds}.${body}`).digest('base64');
-  return { 'webhook-id': id, 'webhook-timestamp': seconds, 'webhook-signature': `v1,${signature}` };
+  const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`,
+  );
+  return { 'webhook-id': id, 'webhook-timestamp': seconds, 'webhook-signature': signatures.join(' ') };
 }
