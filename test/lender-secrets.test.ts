@@ -79,9 +79,9 @@ async function answerableLender(matches: Array<{ lender: { id: number }; product
   return { lenderId: lender.id, product: matches.find((m) => m.lender.id === lender.id)!.product };
 }
 
-/** A tenant token (its fixed scopes: profile:read profile:write sign_up) of a tenant with ACME's profile and a Business V1 application. */
+/** A tenant token (from a key of profile:read profile:write: the tenant scopes it needs) of a tenant with ACME's profile and a Business V1 application. */
 async function businessApplication(): Promise<{ auth: Record<string, string>; applicationId: string; lenderId: number; product: string }> {
-  const key = await createApiKey(app, integrator.loginToken, { name: `tenant-only-${randomUUID().slice(0, 8)}`, scopes: ['profile:read'] });
+  const key = await createApiKey(app, integrator.loginToken, { name: `tenant-only-${randomUUID().slice(0, 8)}`, scopes: ['profile:read', 'profile:write'] });
   const tenant = await integratorRest('POST', `${B}/tenants`, bearer(integrator.platformToken), {});
   const auth = bearer((await platformToken(app, key.key, tenant.json.id)).access_token);
   expect((await integratorRest('POST', `${B}/profile`, auth, { companyInformation: { registrationNumber: '09876543' } })).status).toBe(201);
