@@ -1,6 +1,7 @@
 /**
- * Whether the API key or platform user behind a valid token is still in good standing: a revoked
- * key's tokens and a disabled user's login tokens stop working even before they expire. Answers
+ * Whether the API key, platform user or lender credentials behind a valid token are still in good
+ * standing: a revoked key's tokens, a disabled user's login tokens and the tokens of a lender whose
+ * credentials were re-issued (or which was deactivated) stop working even before they expire. Answers
  * are cached per process for a short time (30 s), so a revocation takes effect at once in the
  * process that made it and within that time everywhere else, at one query per key per interval.
  */
@@ -49,6 +50,13 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, t
           return user !== null && user.disabledAt === null;
         });
         if (!active) throw AppError.unauthenticated('Invalid token: its user has been disabled');
+      } else if (actor.kind === 'lender') {
+        // Re-issuing a lender's credentials (admin CLI) replaces its client id: tokens of the old one stop.
+        const active = await cached(`lender-client:${actor.clientId}`, async () => {
+          const lender = await db.lender.findFirst({ where: { id: actor.lenderId, environment }, select: { clientId: true, active: true } });
+          return lender !== null && lender.active && lender.clientId === actor.clientId;
+        });
+        if (!active) throw AppError.unauthenticated('Invalid token: the lender\'s credentials have been re-issued or deactivated');
       }
     },
     forget(id) {
