@@ -16,6 +16,7 @@
  * - spends one request of its address's and credential's rate limits per subscribe message.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { GraphQLError } from 'graphql';
 import { CloseCode, type Context, type ServerOptions } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
@@ -118,6 +119,19 @@ export function limitedWebSocketServer(server: Server, path: string, guard: WebS
   });
 }
 
+/**
+ * graphql-ws accepts errors from onSubscribe only if they are `instanceof` the GraphQLError of the
+ * graphql copy Node resolves for it: graphql's CommonJS build (its package has no `exports`). Under
+ * a bundler-style resolver (vitest) this module may load the ESM build instead, so the errors it
+ * hands graphql-ws are made from the CommonJS one.
+ */
+const { GraphQLError: CommonJsGraphQLError } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+
+function refusalError(err: AppError): GraphQLError {
+  const mapped = toGraphQLError(err);
+  return new CommonJsGraphQLError(mapped.message, { extensions: mapped.extensions });
+}
+
 interface Connection {
   credential: ConnectionCredential;
   timers: NodeJS.Timeout[];
@@ -201,18 +215,18 @@ export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebS
 
   async function refusal(ctx: WsContext): Promise<GraphQLError | null> {
     const connection = connections.get(ctx);
-    if (!connection) return toGraphQLError(AppError.unauthenticated('The connection is not authenticated'));
+    if (!connection) return refusalError(AppError.unauthenticated('The connection is not authenticated'));
     const { key } = connection.credential;
     if (operationsOf(key) > limits.maxSubscriptionsPerCredential) {
       audit(guard.logger, 'rate_limit.exceeded', { credential: key, path: 'graphql-ws subscribe', limit: limits.maxSubscriptionsPerCredential });
-      return toGraphQLError(new AppError('TOO_MANY_REQUESTS', `Too many subscriptions for this credential: at most ${limits.maxSubscriptionsPerCredential} at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL)`));
+      return refusalError(new AppError('TOO_MANY_REQUESTS', `Too many subscriptions for this credential: at most ${limits.maxSubscriptionsPerCredential} at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL)`));
     }
     if (guard.rateLimits) {
       const address = guard.rateLimits.clientAddressOf(ctx.extra.request);
       const charge = await guard.rateLimits.budget.charge(address, key);
       if (charge.refused) {
         audit(guard.logger, 'rate_limit.exceeded', { ip: address, credential: key, path: 'graphql-ws subscribe', limit: charge.limit });
-        return toGraphQLError(tooManyRequests(charge));
+        return refusalError(tooManyRequests(charge));
       }
     }
     return null;
