@@ -14,6 +14,10 @@ import { UNRELATED_KEY_SCOPE } from './support/credentials.js';
 import { graphql, settle } from './support/graphql-client.js';
 import { bearer, createApiKey, lenderCredentials, lenderIdToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { createLogger } from '../src/infra/logger.js';
+import { startRemoteGatewayServer } from '../src/processes/remote-gateway-server.js';
+import { startSubgraphServer } from '../src/processes/subgraph-server.js';
+import type { RunningServer } from '../src/http/listen.js';
 
 const INIT_TIMEOUT_MS = 1_000;
 const TENANT_CREATED = 'subscription { tenantCreated { id } }';
@@ -51,13 +55,13 @@ interface Connection {
 }
 
 /** A stock graphql-ws client that does not retry, so the server's close is what the test sees. */
-function connect(connectionParams: Record<string, string>, upgradeHeaders: Record<string, string> = {}): Connection {
+function connect(connectionParams: Record<string, string>, upgradeHeaders: Record<string, string> = {}, baseUrl = app.url): Connection {
   let closedWith: (event: { code: number; reason: string }) => void = () => {};
   const closed = new Promise<{ code: number; reason: string }>((resolve) => (closedWith = resolve));
   let connectedWith: (ok: boolean) => void = () => {};
   const connected = new Promise<boolean>((resolve) => (connectedWith = resolve));
   const client = createClient({
-    url: `${app.url.replace(/^http/, 'ws')}/graphql`,
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
     // Headers on the upgrade request, as non-browser clients send them.
     webSocketImpl: class extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
@@ -264,5 +268,49 @@ describe('GraphQL over HTTP: cost and size', () => {
   it('suggests field names in demo, where introspection is open to everyone', async () => {
     const res = await graphql(app.url, '{ lendrs { name } }');
     expect(res.errors?.[0]?.message).toMatch(/Did you mean "lenders" or "lender"\?/);
+  });
+});
+
+describe('the distributed gateway (subgraphs over HTTP and graphql-ws) applies the same limits', () => {
+  let subgraph: RunningServer;
+  let gateway: RunningServer;
+  beforeAll(async () => {
+    subgraph = await startSubgraphServer('tenants', app.runtime, 0);
+    const unreachable = 'http://127.0.0.1:9/graphql';
+    gateway = await startRemoteGatewayServer(
+      { profiles: unreachable, matches: unreachable, applications: unreachable, tenants: `${subgraph.url}/graphql` },
+      { ...app.runtime.config, PORT: 0, HOST: '127.0.0.1', METRICS_TOKEN: undefined, METRICS_PORT: undefined },
+      createLogger('silent'),
+    );
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await subgraph?.close();
+  });
+
+  it('refuses sockets without credentials (4403), closes them when the token expires, and closes on over-size messages (1009)', async () => {
+    const anonymous = connect({}, {}, gateway.url);
+    expect(await anonymous.closed).toMatchObject({ code: 4403 });
+    const lender = lenders[0]!;
+    const shortLived = await app.runtime.auth.tokens.sign(
+      { tkn: 'lender', scope: 'openid', lid: lender.lenderId, azp: lender.clientId },
+      { subject: `lender:${lender.lenderId}`, ttlSeconds: 3, audience: lender.clientId },
+    );
+    const expiring = connect(bearer(shortLived), {}, gateway.url);
+    expect(await expiring.connected).toBe(true);
+    expect(await within(expiring.closed, 15_000, 'close at expiry')).toEqual({ code: 4403, reason: 'Forbidden: the token has expired' });
+    const oversize = connect(bearer(await freshKeyToken()), {}, gateway.url);
+    expect(await oversize.connected).toBe(true);
+    subscription(oversize.client, `# ${'x'.repeat(100 * 1024)}\n${TENANT_CREATED}`);
+    expect((await within(oversize.closed, 10_000, 'close')).code).toBe(1009);
+    await Promise.all([anonymous, expiring, oversize].map((c) => c.client.dispose()));
+  });
+
+  it('refuses 400 repeats of one field and a 2 MB anonymous body', async () => {
+    const repeated = await graphql(gateway.url, `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`);
+    expect(repeated.errors?.[0]?.message).toMatch(/selected 400 times.*GRAPHQL_MAX_FIELD_REPEATS/);
+    const big = await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` }) });
+    expect(big.status).toBe(400);
+    expect(await big.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
   });
 });
