@@ -194,6 +194,8 @@ export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebS
       close(ctx, FORBIDDEN, `Forbidden: ${err.message}`);
       return false;
     }
+    // Gone while its credential was checked: onClose has run already, so it must not be counted now.
+    if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
     const sockets = socketsByCredential.get(credential.key) ?? new Set<WsContext>();
     if (sockets.size >= limits.maxSocketsPerCredential) {
       audit(guard.logger, 'rate_limit.exceeded', { credential: credential.key, path: 'graphql-ws', limit: limits.maxSocketsPerCredential });
