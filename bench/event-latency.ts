@@ -49,7 +49,9 @@ try {
 
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000' };
+  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000',
+    // Every subscriber is the same lender: one socket and one subscription each, over the per-credential caps.
+    GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10), GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10) };
   const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, LOG_LEVEL: 'silent' } as never), { prepareDatabase: false });
   const db = runtime.database.prisma;
   await insertDemoLenders(db);

@@ -14,7 +14,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../src/domain/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from '../subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
-import { graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
+import { blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
 import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
@@ -57,7 +57,12 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
     // CORS is answered by the HTTP layer from the allowlist (src/http/cors.ts), never reflected here.
     cors: false,
     ...graphiqlOptions(security.schemaAccess),
-    plugins: () => [...(security.limits ? operationLimitPlugins(security.limits) : []), introspectionPlugin(security.schemaAccess), graphqlMetricsPlugin()],
+    plugins: () => [
+      ...(security.limits ? operationLimitPlugins(security.limits) : []),
+      introspectionPlugin(security.schemaAccess),
+      ...(security.schemaAccess.introspection === 'everyone' ? [] : [blockFieldSuggestionsPlugin()]),
+      graphqlMetricsPlugin(),
+    ],
   } as const;
   if (placement.mode === 'in-process') {
     const schemas = await buildSubgraphSchemas();

@@ -12,6 +12,7 @@ export function gatewaySecurity(config: AppConfig, actorOf: (headers: Headers) =
       maxTokens: config.GRAPHQL_MAX_TOKENS,
       maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
       maxCost: config.GRAPHQL_MAX_COST,
+      maxFieldRepeats: config.GRAPHQL_MAX_FIELD_REPEATS,
     },
     schemaAccess: {
       graphiql: config.GRAPHIQL_ENABLED,

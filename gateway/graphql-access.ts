@@ -1,9 +1,11 @@
 /**
  * Who may look at the schema through the gateway: GraphiQL (served from the locally installed
  * @graphql-yoga/render-graphiql, which inlines its assets, so it works offline) and introspection,
- * which production keeps to staff unless configured otherwise.
+ * which production keeps to staff unless configured otherwise. Where introspection is not open to
+ * everyone, errors do not suggest field, argument or enum names ("Did you mean …?") either.
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { Plugin as EnvelopPlugin } from '@envelop/core';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 
@@ -59,4 +61,39 @@ function noIntrospection(audience: IntrospectionAudience): ValidationRule {
       }
     },
   });
+}
+
+/** graphql's suggestions: `Did you mean "name"?`, `Did you mean "a", "b", or "c"?`, `Did you mean the enum value "X"?`. */
+const SUGGESTION = /\s*Did you mean\b[^?]*\?/;
+const SUGGESTIONS = new RegExp(SUGGESTION.source, 'g');
+
+type ResultHook = (event: { result: { errors?: readonly GraphQLError[] }; setResult(result: unknown): void }) => void;
+
+/**
+ * Strips suggestions from validation errors and from execution errors (variable coercion suggests
+ * enum values), the way GraphQL Armor's block-field-suggestions does for validation.
+ */
+export function blockFieldSuggestionsPlugin(): EnvelopPlugin {
+  const strip: ResultHook = ({ result, setResult }) => {
+    if (result.errors?.some((e) => SUGGESTION.test(e.message))) setResult({ ...result, errors: result.errors.map(withoutSuggestion) });
+  };
+  // A stream (subscription, @defer) is handled result by result.
+  const eachResult = (payload: Parameters<ResultHook>[0]) => (Symbol.asyncIterator in Object(payload.result) ? { onNext: strip } : strip(payload));
+  return {
+    onValidate() {
+      return ({ result, setResult }) => {
+        if (result.some((e) => SUGGESTION.test(e.message))) setResult(result.map(withoutSuggestion));
+      };
+    },
+    onExecute: () => ({ onExecuteDone: eachResult }),
+    onSubscribe: () => ({ onSubscribeResult: eachResult }),
+  } as EnvelopPlugin;
+}
+
+function withoutSuggestion<E extends Error>(error: E): E | GraphQLError {
+  if (!SUGGESTION.test(error.message)) return error;
+  const message = error.message.replace(SUGGESTIONS, '');
+  // Read by shape: the gateway's errors may come from graphql's other (CJS) copy.
+  const e = error as Partial<GraphQLError>;
+  return new GraphQLError(message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: e.extensions });
 }

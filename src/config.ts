@@ -92,6 +92,25 @@ const ConfigSchema = z.object({
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
   /** Estimated cost ceiling: each field costs 1, times the page size of every list around it. */
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  /**
+   * How often one field (one response name) may be selected in one selection set, fragments
+   * included: graphql's overlap validation compares every pair, so repeats cost CPU quadratically.
+   */
+  GRAPHQL_MAX_FIELD_REPEATS: z.coerce.number().int().min(1).default(10),
+  /** POST /graphql body ceiling for callers without a verified bearer token (REST takes 1 MiB too). */
+  GRAPHQL_MAX_BODY_BYTES_ANONYMOUS: z.coerce.number().int().min(1024).default(1_048_576),
+  /** POST /graphql body ceiling with a verified bearer token: room for attachDocument's 10 MB in base64. */
+  GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED: z.coerce.number().int().min(1024).default(15 * 1_048_576),
+  /** graphql-ws: a socket must send connection_init (with credentials) within this time, else it is closed (4408). */
+  GRAPHQL_WS_INIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  /** graphql-ws: the largest message a client may send; a larger one closes the socket (1009). */
+  GRAPHQL_WS_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(65_536),
+  /** graphql-ws: open sockets per credential (per gateway process); one more is closed with 4429. */
+  GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(20),
+  /** graphql-ws: operations in progress (live subscriptions) per credential, over all its sockets in one process. */
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
+  /** graphql-ws: how often an open socket's credential is checked again (revoked key, disabled user, rotated lender credentials). */
+  GRAPHQL_WS_CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).default(30_000),
   /** Requests per minute per client address, REST and GraphQL (default 1200; 100000 in demo, for load tests). */
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   /** Requests per minute per credential: API key, lender, signed-in user (default 600; 50000 in demo). */

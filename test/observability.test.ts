@@ -161,7 +161,8 @@ describe('GET /metrics', () => {
     const before = await scrape();
     const lenderAuth = bearer(await lenderIdToken(app, lender));
     const open = await collectEvents(app.url, 'subscription { applicationStatusChanged { applicationId } }', {}, lenderAuth);
-    const refused = await collectEvents(app.url, 'subscription { applicationStatusChanged { applicationId } }', {}, {});
+    // A lender may not follow new tenants: its subscription is refused (sockets without credentials are closed at connection_init).
+    const refused = await collectEvents(app.url, 'subscription { tenantCreated { id } }', {}, lenderAuth);
     try {
       await refused.waitFor((m) => (m.errors?.length ?? 0) > 0);
       expect(await eventually(scrape, (n) => n === before + 1, 5000)).toBe(before + 1);

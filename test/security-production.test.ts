@@ -40,6 +40,14 @@ describe('production', () => {
     // Ordinary queries still run.
     expect((await graphql(app.url, '{ __typename }', {})).data).toEqual({ __typename: 'Query' });
   });
+
+  it('suggests no field, argument or enum names in errors ("Did you mean …"), which would leak the schema introspection keeps to staff', async () => {
+    const misspelt = await graphql(app.url, '{ lendrs { name } }', {});
+    expect(misspelt.errors?.map((e) => e.message)).toEqual(['Cannot query field "lendrs" on type "Query".']);
+    const wrongArgument = await graphql(app.url, '{ companySearch(terms: "acme") { companyNumber } }', {});
+    expect(JSON.stringify(wrongArgument.errors)).not.toMatch(/Did you mean/);
+    expect(wrongArgument.errors?.[0]?.message).toBe('Unknown argument "terms" on field "Query.companySearch".');
+  });
 });
 
 describe('demo', () => {

@@ -2,12 +2,13 @@
  * The HTTP layer's protections, installed first on every server that answers clients: trusted
  * proxies, security headers, the CORS allowlist, rate limits, and GraphiQL's own page policy.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Express, Request } from 'express';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../infra/logger.js';
 import { CORS_PATHS, corsAllowlist } from './cors.js';
-import { rateLimits } from './rate-limits.js';
+import { rateLimits, requestBudget, type RequestBudget } from './rate-limits.js';
 import { GRAPHIQL_CSP, securityHeaders } from './security-headers.js';
 
 export interface HttpSecurityOptions {
@@ -18,17 +19,40 @@ export interface HttpSecurityOptions {
   redis?: Redis;
 }
 
-export function installHttpSecurity(app: Express, { config, credentialKeyOf, logger, redis }: HttpSecurityOptions): void {
+/** What the WebSocket side needs to apply the same protections (gateway/websocket-limits.ts). */
+export interface InstalledHttpSecurity {
+  /** The rate-limit budgets the HTTP requests spend, for graphql-ws to spend too. */
+  budget: RequestBudget;
+  /** The client address of a request Express does not see (a WebSocket upgrade), as `req.ip` would give it. */
+  clientAddressOf(request: IncomingMessage): string;
+}
+
+export function installHttpSecurity(app: Express, { config, credentialKeyOf, logger, redis }: HttpSecurityOptions): InstalledHttpSecurity {
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.use(securityHeaders(config.DEPLOY_ENV));
   app.use(CORS_PATHS, corsAllowlist(config.CORS_ALLOWED_ORIGINS));
-  app.use(['/graphql', '/api', '/oauth/token'], rateLimits({ perAddress: config.RATE_LIMIT_PER_ADDRESS, perCredential: config.RATE_LIMIT_PER_CREDENTIAL }, credentialKeyOf, logger, redis));
+  const budget = requestBudget({ perAddress: config.RATE_LIMIT_PER_ADDRESS, perCredential: config.RATE_LIMIT_PER_CREDENTIAL }, redis);
+  app.use(['/graphql', '/api', '/oauth/token'], rateLimits(budget, credentialKeyOf, logger));
   if (config.GRAPHIQL_ENABLED) {
     app.get('/graphql', (req, res, next) => {
       if (req.accepts(['application/json', 'text/html']) === 'text/html') res.setHeader('Content-Security-Policy', GRAPHIQL_CSP);
       next();
     });
   }
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  return { budget, clientAddressOf: (request) => clientAddress(request, trust) };
+}
+
+/**
+ * proxy-addr's rule, which Express's `req.ip` follows: walk from the socket's peer back through
+ * X-Forwarded-For while each hop is a trusted proxy; the first untrusted address is the client.
+ */
+function clientAddress(request: IncomingMessage, trust: (address: string, hop: number) => boolean): string {
+  const forwarded = String(request.headers['x-forwarded-for'] ?? '').split(',').map((a) => a.trim()).filter(Boolean).reverse();
+  const chain = [request.socket.remoteAddress ?? 'unknown', ...forwarded];
+  let hop = 0;
+  while (hop < chain.length - 1 && trust(chain[hop]!, hop)) hop++;
+  return chain[hop]!;
 }
 
 /** TRUST_PROXY as Express takes it: false, true, a hop count, or a list of proxy addresses/subnets. */

@@ -5,14 +5,14 @@
  *
  * The credential is the verified token's API key, lender or user (so a forged token cannot spend
  * someone else's budget), or the digest of an X-API-Key header; an unverifiable token counts
- * against its address only.
+ * against its address only. graphql-ws upgrades and subscribe messages spend the same budgets.
  */
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../domain/errors.js';
-import type { TokenAuthority } from '../domain/identity/token-authority.js';
+import type { TokenAuthority, VerifiedToken } from '../domain/identity/token-authority.js';
 import { sendProblem } from '../../rest-adapter/rest-router.js';
 import { audit } from '../infra/audit-log.js';
 import type { Logger } from '../infra/logger.js';
@@ -32,6 +32,13 @@ export function rateLimiter(name: string, points: number, durationSeconds: numbe
     : new RateLimiterMemory({ keyPrefix: name, ...options });
 }
 
+/** The rate-limit key of a verified token's credential: its API key, lender or user. */
+export function credentialKeyOfClaims(claims: VerifiedToken): string {
+  if (claims.key) return `key:${claims.key}`;
+  if (claims.lid !== undefined) return `lender:${claims.lid}`;
+  return `sub:${claims.sub}`;
+}
+
 /** Who is calling, for counting: a stable id of the credential, or null when there is none. */
 export function credentialKeyFromTokens(tokens: TokenAuthority): (req: Request) => Promise<string | null> {
   return async (req) => {
@@ -40,28 +47,35 @@ export function credentialKeyFromTokens(tokens: TokenAuthority): (req: Request) 
     const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     if (!match?.[1]) return null;
     try {
-      const claims = await tokens.verify(match[1]);
-      if (claims.key) return `key:${claims.key}`;
-      if (claims.lid !== undefined) return `lender:${claims.lid}`;
-      return `sub:${claims.sub}`;
+      return credentialKeyOfClaims(await tokens.verify(match[1]));
     } catch {
       return null;
     }
   };
 }
 
-export function rateLimits(
-  settings: RateLimitSettings,
-  credentialKeyOf: (req: Request) => Promise<string | null>,
-  logger: Logger,
-  redis?: Redis,
-): RequestHandler {
+/** What charging one request found: the budget closest to running out, and whether any ran out. */
+export interface BudgetCharge {
+  refused: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * The per-address and per-credential budgets, shared by every way in: HTTP requests (below) and
+ * graphql-ws upgrades and subscribe messages (gateway/websocket-limits.ts) spend the same points.
+ */
+export interface RequestBudget {
+  charge(address: string, credential: string | null): Promise<BudgetCharge>;
+}
+
+export function requestBudget(settings: RateLimitSettings, redis?: Redis): RequestBudget {
   const byAddress = rateLimiter('address', settings.perAddress, RATE_LIMIT_WINDOW_SECONDS, redis);
   const byCredential = rateLimiter('credential', settings.perCredential, RATE_LIMIT_WINDOW_SECONDS, redis);
-  return (req: Request, res: Response, next: NextFunction) => {
-    void (async () => {
-      const credential = await credentialKeyOf(req);
-      const charges = [{ limiter: byAddress, key: req.ip ?? 'unknown', limit: settings.perAddress }];
+  return {
+    async charge(address, credential) {
+      const charges = [{ limiter: byAddress, key: address, limit: settings.perAddress }];
       if (credential) charges.push({ limiter: byCredential, key: credential, limit: settings.perCredential });
       const outcomes = await Promise.all(charges.map((c) => c.limiter.consume(c.key).then(
         (r) => ({ ...c, result: r, refused: false }),
@@ -70,14 +84,33 @@ export function rateLimits(
           throw r;
         },
       )));
-      // The headers describe the budget closest to running out.
+      // The answer describes the budget closest to running out.
       const tightest = outcomes.reduce((a, b) => (b.refused || b.result.remainingPoints < a.result.remainingPoints ? b : a));
-      const resetSeconds = Math.max(1, Math.ceil(tightest.result.msBeforeNext / 1000));
-      res.setHeader('RateLimit-Policy', `${tightest.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`);
-      res.setHeader('RateLimit', `limit=${tightest.limit}, remaining=${Math.max(0, tightest.result.remainingPoints)}, reset=${resetSeconds}`);
-      if (!outcomes.some((o) => o.refused)) return next();
-      audit(logger, 'rate_limit.exceeded', { ip: req.ip, credential, path: req.baseUrl || req.path, limit: tightest.limit });
-      sendProblem(res, new AppError('TOO_MANY_REQUESTS', `Too many requests; try again in ${resetSeconds} seconds`, [], { retryAfterSeconds: resetSeconds }));
+      return {
+        refused: outcomes.some((o) => o.refused),
+        limit: tightest.limit,
+        remaining: Math.max(0, tightest.result.remainingPoints),
+        resetSeconds: Math.max(1, Math.ceil(tightest.result.msBeforeNext / 1000)),
+      };
+    },
+  };
+}
+
+/** The AppError of a refused charge (429 + Retry-After over HTTP, TOO_MANY_REQUESTS in GraphQL). */
+export function tooManyRequests(charge: BudgetCharge): AppError {
+  return new AppError('TOO_MANY_REQUESTS', `Too many requests; try again in ${charge.resetSeconds} seconds`, [], { retryAfterSeconds: charge.resetSeconds });
+}
+
+export function rateLimits(budget: RequestBudget, credentialKeyOf: (req: Request) => Promise<string | null>, logger: Logger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    void (async () => {
+      const credential = await credentialKeyOf(req);
+      const charge = await budget.charge(req.ip ?? 'unknown', credential);
+      res.setHeader('RateLimit-Policy', `${charge.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`);
+      res.setHeader('RateLimit', `limit=${charge.limit}, remaining=${charge.remaining}, reset=${charge.resetSeconds}`);
+      if (!charge.refused) return next();
+      audit(logger, 'rate_limit.exceeded', { ip: req.ip, credential, path: req.baseUrl || req.path, limit: charge.limit });
+      sendProblem(res, tooManyRequests(charge));
     })().catch(next);
   };
 }

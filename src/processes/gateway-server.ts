@@ -1,26 +1,34 @@
 /** Serves the gateway at /graphql over HTTP and graphql-ws (same path) on an existing HTTP server. */
 import type { Server } from 'node:http';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Extra } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
 import { connectionHeaders } from '../http/connection-headers.js';
 import { forwardedCredentials } from '../../gateway/gateway-runtime.js';
 import { liveSubscriptions } from '../infra/metrics.js';
 import { fanOutSubscriptions, type FanOutOptions } from '../../gateway/subscription-fanout.js';
+import { limitedWebSocketServer, withWebSocketLimits, type WebSocketGuard } from '../../gateway/websocket-limits.js';
 
 export interface MountedGateway {
   close(): Promise<void>;
 }
 
-/**
- * With `fanOut` (single-process mode, where the gateway knows the caller's identity), live
- * subscriptions of one audience share their executions (gateway/subscription-fanout.ts).
- */
-export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime, fanOut?: FanOutOptions): MountedGateway {
-  app.use(gateway.graphqlEndpoint, gateway);
-  const wss = new WebSocketServer({ server, path: gateway.graphqlEndpoint });
+export interface GatewayMountOptions {
+  /** The graphql-ws limits (gateway/websocket-limits.ts). */
+  webSocket: WebSocketGuard;
+  /** The POST body ceiling, checked before the gateway reads the body (src/http/graphql-body-limit.ts). */
+  bodyLimit: RequestHandler;
+  /**
+   * Single-process mode, where the gateway knows the caller's identity: live subscriptions of one
+   * audience share their executions (gateway/subscription-fanout.ts).
+   */
+  fanOut?: FanOutOptions;
+}
+
+export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime, { webSocket, bodyLimit, fanOut }: GatewayMountOptions): MountedGateway {
+  app.use(gateway.graphqlEndpoint, bodyLimit, gateway);
+  const wss = limitedWebSocketServer(server, gateway.graphqlEndpoint, webSocket);
   const options = getGraphQLWSOptions(gateway, (ctx) => {
     const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);
     // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
@@ -29,7 +37,7 @@ export function mountGateway(app: Express, server: Server, gateway: GatewayRunti
   // Live: from the moment an operation answers with a stream until it completes (client, server or socket close).
   const live = new WeakMap<object, Set<string>>();
   const ws = useServer(
-    {
+    withWebSocketLimits({
       ...options,
       ...(fanOut && options.subscribe ? { subscribe: fanOutSubscriptions(options.subscribe, fanOut) } : {}),
       onOperation: async (ctx, id, payload, args, result) => {
@@ -45,7 +53,7 @@ export function mountGateway(app: Express, server: Server, gateway: GatewayRunti
         if (live.get(ctx)?.delete(id)) liveSubscriptions.dec();
         await options.onComplete?.(ctx, id, payload);
       },
-    },
+    }, webSocket),
     wss,
   );
   return {

@@ -6,6 +6,8 @@ import { healthRouter } from '../http/health.js';
 import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
+import { tokenCredentials, webSocketLimitsOf } from '../../gateway/websocket-limits.js';
+import { graphqlBodyLimit, graphqlBodyLimitsOf } from '../http/graphql-body-limit.js';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../infra/logger.js';
@@ -28,12 +30,17 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   // subgraphs authenticate every call themselves (revocation included).
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
-  installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
+  const httpSecurity = installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
   const actorOf = async (headers: Headers) => (await authenticate(tokens, everyCredentialActive, credentialHeaders(headers))).actor;
   // The gateway holds no data: it is ready when every subgraph answers its own /health.
   app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
-  const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf)));
+  const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf)), {
+    // Revocation is checked by the subgraphs, which close their socket to the gateway (subgraph-server.ts);
+    // here a socket still needs a valid token, ends when it expires, and counts against its credential.
+    webSocket: { limits: webSocketLimitsOf(config), credentialOf: tokenCredentials(tokens, everyCredentialActive, systemClock), rateLimits: httpSecurity, logger },
+    bodyLimit: graphqlBodyLimit(graphqlBodyLimitsOf(config), tokens),
+  });
   const url = await listen(server, config.PORT, config.HOST);
   return {
     url,

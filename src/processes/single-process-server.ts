@@ -12,6 +12,8 @@ import { gatewaySecurity } from '../../gateway/gateway-security.js';
 import { installHttpSecurity } from '../http/http-security.js';
 import { credentialKeyFromTokens } from '../http/rate-limits.js';
 import { mountGateway } from './gateway-server.js';
+import { tokenCredentials, webSocketLimitsOf } from '../../gateway/websocket-limits.js';
+import { graphqlBodyLimit, graphqlBodyLimitsOf } from '../http/graphql-body-limit.js';
 import type { FanOutOptions } from '../../gateway/subscription-fanout.js';
 import { isAuthenticated, visibilityKeyOf } from '../domain/identity/actor.js';
 import { toGraphQLError } from '../../subgraphs/shared/graphql-errors.js';
@@ -58,11 +60,20 @@ export async function startSingleProcessServer(
   const server = http.createServer(app);
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
-  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
   const gateway = options.gateway ?? (await createSingleProcessGateway(runtime, runtime.config));
-  const mounted = mountGateway(app, server, gateway, subscriptionFanOut(runtime));
+  const mounted = mountGateway(app, server, gateway, {
+    webSocket: {
+      limits: webSocketLimitsOf(runtime.config),
+      credentialOf: tokenCredentials(runtime.auth.tokens, runtime.auth.credentialStatus, runtime.clock),
+      rateLimits: httpSecurity,
+      logger: runtime.logger,
+    },
+    bodyLimit: graphqlBodyLimit(graphqlBodyLimitsOf(runtime.config), runtime.auth.tokens),
+    fanOut: subscriptionFanOut(runtime),
+  });
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));

@@ -5,7 +5,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { limitedWebSocketServer, tokenCredentials, webSocketLimitsOf, withWebSocketLimits, type WebSocketGuard } from '../../gateway/websocket-limits.js';
 import type { ServiceContext } from '../domain/context.js';
 import { connectionHeaders } from '../http/connection-headers.js';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
@@ -19,9 +19,15 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   const app = express();
   app.disable('x-powered-by');
   const server = http.createServer(app);
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  // The same socket limits as the gateway's; the gateway in front already charged the rate limits.
+  const webSocket: WebSocketGuard = {
+    limits: webSocketLimitsOf(runtime.config),
+    credentialOf: tokenCredentials(runtime.auth.tokens, runtime.auth.credentialStatus, runtime.clock),
+    logger: runtime.logger,
+  };
+  const wss = limitedWebSocketServer(server, '/graphql', webSocket);
   const ws = useServer(
-    { schema, context: (ctx) => runtime.contextForRequest(connectionHeaders(ctx.extra.request.headers, ctx.connectionParams)) },
+    withWebSocketLimits({ schema, context: (ctx) => runtime.contextForRequest(connectionHeaders(ctx.extra.request.headers, ctx.connectionParams)) }, webSocket),
     wss,
   );
   const apollo = new ApolloServer<ServiceContext>({

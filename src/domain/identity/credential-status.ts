@@ -1,12 +1,13 @@
 /**
- * Whether the API key or platform user behind a valid token is still in good standing: a revoked
- * key's tokens, tokens of a revoked refresh family, a disabled user's login tokens, and login
- * tokens issued before the user's last role or password change (session epoch) stop working even
- * before they expire. Answers come from the database (the one truth every process shares) and are
- * cached per process for a short time (30 s), at one query per key, family or user per interval.
- * A change takes effect at once in the process that made it (`forget`); with Redis, `forget` is
- * also published to every other process, which drops its cached answer as soon as it hears, and the
- * 30 s expiry bounds the rest (no Redis, or a message lost).
+ * Whether the API key, platform user or lender credentials behind a valid token are still in good
+ * standing: a revoked key's tokens, tokens of a revoked refresh family, a disabled user's login
+ * tokens, login tokens issued before the user's last role or password change (session epoch), and
+ * the tokens of a lender whose credentials were re-issued (or which was deactivated) stop working
+ * even before they expire. Answers come from the database (the one truth every process shares) and
+ * are cached per process for a short time (30 s), at one query per key, family, user or lender per
+ * interval. A change takes effect at once in the process that made it (`forget`); with Redis,
+ * `forget` is also published to every other process, which drops its cached answer as soon as it
+ * hears, and the 30 s expiry bounds the rest (no Redis, or a message lost).
  */
 import type { Redis } from 'ioredis';
 import type { Db } from '../../infra/database.js';
@@ -85,6 +86,13 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
         if (epoch !== actor.sessionEpoch) {
           throw AppError.unauthenticated("Invalid token: the user's role or password has changed since it was issued; sign in again");
         }
+      } else if (actor.kind === 'lender') {
+        // Re-issuing a lender's credentials (admin CLI) replaces its client id: tokens of the old one stop.
+        const active = await cached(`lender-client:${actor.clientId}`, async () => {
+          const lender = await db.lender.findFirst({ where: { id: actor.lenderId, environment }, select: { clientId: true, active: true } });
+          return lender !== null && lender.active && lender.clientId === actor.clientId;
+        });
+        if (!active) throw AppError.unauthenticated("Invalid token: the lender's credentials have been re-issued or deactivated");
       }
     },
     forget(id) {

@@ -1,0 +1,68 @@
+/**
+ * The POST /graphql body ceiling, enforced while the body is read and before anything parses it:
+ * callers without a verified bearer token get REST's 1 MiB (GRAPHQL_MAX_BODY_BYTES_ANONYMOUS),
+ * callers with one room for attachDocument's 10 MB file in base64 (GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED).
+ * A declared Content-Length over the ceiling is refused before a byte is read; a compressed body
+ * counts decompressed. Refused the way REST refuses an over-size body: 400 problem details.
+ */
+import { Readable } from 'node:stream';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { AppConfig } from '../config.js';
+import { AppError } from '../domain/errors.js';
+import type { TokenAuthority } from '../domain/identity/token-authority.js';
+import { sendProblem } from '../../rest-adapter/rest-router.js';
+
+export interface GraphQLBodyLimits {
+  anonymous: number;
+  authenticated: number;
+}
+
+export function graphqlBodyLimitsOf(config: AppConfig): GraphQLBodyLimits {
+  return { anonymous: config.GRAPHQL_MAX_BODY_BYTES_ANONYMOUS, authenticated: config.GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED };
+}
+
+export function graphqlBodyLimit(limits: GraphQLBodyLimits, tokens: TokenAuthority): RequestHandler {
+  const readers = {
+    anonymous: reader(limits.anonymous, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS'),
+    authenticated: reader(limits.authenticated, 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'),
+  };
+  return (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    hasVerifiedToken(req, tokens).then((verified) => (verified ? readers.authenticated : readers.anonymous)(req, res, next), next);
+  };
+}
+
+async function hasVerifiedToken(req: Request, tokens: TokenAuthority): Promise<boolean> {
+  const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!token) return false;
+  return tokens.verify(token).then(() => true, () => false);
+}
+
+function reader(limit: number, configKey: string): RequestHandler {
+  // Every content type: the gateway takes JSON, GraphQL multipart and form bodies alike.
+  const readRaw = express.raw({ type: () => true, limit });
+  return (req: Request, res: Response, next: NextFunction) => {
+    readRaw(req, res, (err?: unknown) => {
+      if (err) {
+        res.setHeader('Connection', 'close'); // the rest of an over-size body is not read
+        return sendProblem(res, bodyRefusal(err, limit, configKey));
+      }
+      if (Buffer.isBuffer(req.body)) {
+        // The gateway reads the body as a stream (a Buffer would be walked key by key); it is now
+        // plain bytes, so it no longer names an encoding.
+        const body = req.body;
+        req.headers['content-length'] = String(body.length);
+        delete req.headers['content-encoding'];
+        req.body = Readable.from([body], { objectMode: false });
+      }
+      next();
+    });
+  };
+}
+
+function bodyRefusal(err: unknown, limit: number, configKey: string): AppError {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.too.large') return AppError.badRequest(`Request body is larger than ${limit} bytes (${configKey})`);
+  if (type === 'encoding.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Encoding of the request body');
+  return AppError.badRequest('The request body could not be read');
+}
