@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
@@ -83,7 +84,7 @@ export async function receiveFile(req: IncomingMessage, limits: UploadLimits): P
     spooling = spool(stream, path, limits.maxBytes).then((size) => ({ fileName: info.filename ?? '', contentType: info.mimeType, path, size }));
     spooling.catch(failed);
   });
-  parser.on('error', (err) => failed(malformed(err.message)));
+  parser.on('error', (err: Error) => failed(malformed(err.message)));
   parser.on('filesLimit', () => failed(AppError.badRequest('Only one file may be sent', [{ pointer: limits.field, message: 'must be a single file' }])));
   parser.on('fieldsLimit', () => failed(malformed('too many fields')));
   parser.on('partsLimit', () => failed(malformed('too many parts')));
@@ -130,7 +131,7 @@ export async function removeStaleSpoolFiles(directory: string, olderThanMs: numb
 }
 
 /** Writes one file part to `path`; on any failure the file is closed and removed before this rejects. */
-async function spool(stream: busboy.FileStream, path: string, maxBytes: number): Promise<number> {
+async function spool(stream: Readable, path: string, maxBytes: number): Promise<number> {
   const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
   stream.on('limit', () => stream.destroy(uploadTooLarge(maxBytes)));
   try {
