@@ -65,9 +65,10 @@ describe('JSON in the composed GraphQL schema', () => {
     expect(
       Object.fromEntries(['acceptOffer', 'declineOffer', 'resubmitApplication', 'submitApplicationToLender', 'setUpTenantProfile', 'updateTenantProfile'].map((n) => [n, returned(n)])),
     ).toEqual({
-      acceptOffer: 'FundingApplication',
-      declineOffer: 'FundingApplication',
-      resubmitApplication: 'FundingApplication',
+      // The integrator's view of the application document: no apiProvider (the lender's secret).
+      acceptOffer: 'IntegratorFundingApplication',
+      declineOffer: 'IntegratorFundingApplication',
+      resubmitApplication: 'IntegratorFundingApplication',
       submitApplicationToLender: 'ApplicationSubmission',
       setUpTenantProfile: 'BusinessProfile',
       updateTenantProfile: 'BusinessProfile',
