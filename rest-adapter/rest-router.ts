@@ -143,7 +143,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendProblem(res, AppError.badRequest('Request body is not valid JSON', [{ pointer: '', message: 'malformed JSON' }]));
     }
     if (parseFailure.type === 'entity.too.large') {
-      return sendProblem(res, AppError.badRequest('Request body is larger than 1 MB'));
+      return sendProblem(res, new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MB'));
     }
     if (err instanceof UploadAbandoned) {
       // Nobody is left to answer; its spool file is already gone.

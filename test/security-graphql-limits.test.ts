@@ -243,8 +243,8 @@ describe('GraphQL over HTTP: cost and size', () => {
   it('refuses a 2 MB body from a caller without a token before parsing it, declared or chunked', async () => {
     const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` });
     const declared = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
-    expect(declared.status).toBe(400);
-    expect(await declared.json()).toMatchObject({ code: 'BAD_REQUEST', detail: 'Request body is larger than 1048576 bytes (GRAPHQL_MAX_BODY_BYTES_ANONYMOUS)' });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', detail: 'Request body is larger than 1048576 bytes (GRAPHQL_MAX_BODY_BYTES_ANONYMOUS)' });
     // Not JSON at all: refused for its size, so it was never parsed.
     const garbage = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{'.repeat(2 * 1024 * 1024) });
     expect(await garbage.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
@@ -256,7 +256,7 @@ describe('GraphQL over HTTP: cost and size', () => {
       },
     });
     const chunked = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
-    expect(chunked.status).toBe(400);
+    expect(chunked.status).toBe(413);
     expect(await chunked.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
     // A caller with a verified token may send it (room for a 10 MB document in base64).
     const signedIn = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...bearer(await freshKeyToken()) }, body: big });
@@ -310,7 +310,7 @@ describe('the distributed gateway (subgraphs over HTTP and graphql-ws) applies t
     const repeated = await graphql(gateway.url, `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`);
     expect(repeated.errors?.[0]?.message).toMatch(/selected 400 times.*GRAPHQL_MAX_FIELD_REPEATS/);
     const big = await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` }) });
-    expect(big.status).toBe(400);
+    expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
   });
 });

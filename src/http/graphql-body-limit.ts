@@ -62,7 +62,7 @@ function reader(limit: number, configKey: string): RequestHandler {
 
 function bodyRefusal(err: unknown, limit: number, configKey: string): AppError {
   const type = (err as { type?: string }).type;
-  if (type === 'entity.too.large') return AppError.badRequest(`Request body is larger than ${limit} bytes (${configKey})`);
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${limit} bytes (${configKey})`);
   if (type === 'encoding.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Encoding of the request body');
   return AppError.badRequest('The request body could not be read');
 }
