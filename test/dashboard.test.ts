@@ -61,7 +61,8 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { WEBHOOK_RETRY_DELAYS: [0, 0.2] as never, WEBHOOK_TIMEOUT_MS: 500 } });
+  // Open sockets' credentials are re-checked every half second, so an ended session shows quickly.
+  app = await startTestApp({ config: { WEBHOOK_RETRY_DELAYS: [0, 0.2] as never, WEBHOOK_TIMEOUT_MS: 500, GRAPHQL_WS_CREDENTIAL_RECHECK_MS: 500 } });
   proxy = await startCuttableProxy(app.url);
   receiver = await startLenderReceiver();
   const first = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
@@ -280,6 +281,24 @@ describe('a non-staff user of an integrator account', () => {
     await expect.poll(() => cell(page, ownRow, 'status').textContent()).toBe('Offered');
     expect(await page.getByTestId(`row-${otherRow}`).count()).toBe(0);
     await expectAccessible(page, 'integrator');
+    await page.close();
+  });
+
+  it('an ended session (the password changed elsewhere) returns the page to sign-in with a message, instead of reconnecting forever', async () => {
+    const user = await signUpIntegrator(app, 'dash-ended');
+    const page = await browser.newPage(PAGE_OPTIONS);
+    await signInOnPage(page, user.email, user.password);
+    // The user changes their password from another client: every earlier login token ends.
+    const userId = (await db().platformUser.findFirstOrThrow({ where: { email: user.email } })).id;
+    const changed = await fetch(`${app.url}/api/platform/v1/users/${userId}`, {
+      method: 'PATCH',
+      headers: { ...bearer(user.loginToken), 'content-type': 'application/json' },
+      body: JSON.stringify({ currentPassword: user.password, password: `${user.password}-new` }),
+    });
+    expect(changed.status, await changed.text()).toBe(200);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('problem').textContent()).toContain('sign in again');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.close();
   });
 

@@ -42,10 +42,19 @@ export interface LiveHandlers {
   /** Every (re)connection: a reconnect must catch up on what was published while it was down. */
   connected(wasRetry: boolean): void;
   disconnected(): void;
+  /** The server refused the sign-in itself (expired, revoked, role or password changed): retrying cannot help. */
+  refused(): void;
   applicationChanged(applicationId: number): void;
 }
 
-/** graphql-ws with endless retries and backoff; subscriptions are re-sent by the client on every reconnect. */
+/** The server closes a socket with 4403 when its credential is missing, invalid, expired or revoked. */
+const CREDENTIAL_REFUSED = 4403;
+const refusesCredential = (event: unknown) => typeof event === 'object' && event !== null && (event as { code?: unknown }).code === CREDENTIAL_REFUSED;
+
+/**
+ * graphql-ws with endless retries and backoff; subscriptions are re-sent by the client on every
+ * reconnect. A refused credential is not retried: the same token would be refused again.
+ */
 export function openLiveConnection(token: string, handlers: LiveHandlers): Client {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   const client = createClient({
@@ -53,11 +62,11 @@ export function openLiveConnection(token: string, handlers: LiveHandlers): Clien
     lazy: false,
     connectionParams: { authorization: `Bearer ${token}` },
     retryAttempts: Number.POSITIVE_INFINITY,
-    shouldRetry: () => true,
+    shouldRetry: (event) => !refusesCredential(event),
     retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(retries))),
     on: {
       connected: (_socket, _payload, wasRetry) => handlers.connected(wasRetry),
-      closed: () => handlers.disconnected(),
+      closed: (event) => (refusesCredential(event) ? handlers.refused() : handlers.disconnected()),
     },
   });
   const follow = (query: string, pick: (data: Record<string, { applicationId: number }>) => number) =>

@@ -126,6 +126,12 @@ function connectLive(): void {
       if (state.connection !== 'offline') state.connection = 'reconnecting';
       update();
     },
+    refused: () => {
+      if (!state.session) return;
+      endSession();
+      state.problem = new Error('Your session has ended (it expired, or your access changed): sign in again.');
+      update();
+    },
     applicationChanged: (applicationId) => void refreshRow(applicationId).catch((err: Error) => attempt(() => Promise.reject(err))),
   });
 }
