@@ -37,17 +37,26 @@ const INTROSPECTION_IN_TEXT = /__schema|__type\b/;
  * cannot do), and only when the query text asks for introspection at all.
  */
 export function introspectionPlugin(access: SchemaAccess): YogaPlugin {
-  const allowed = new WeakSet<Request>();
+  // Keyed by the HTTP request, or for a graphql-ws operation (which has none) by the headers object
+  // its socket's context carries (gateway-server.ts builds it from the upgrade and connection_init).
+  const allowed = new WeakSet<object>();
+  const callerOf = (request: Request | undefined, context: unknown): { key: object; headers: Headers } | undefined => {
+    if (request) return { key: request, headers: request.headers };
+    const headers = (context as { headers?: unknown } | undefined)?.headers;
+    return headers instanceof Headers ? { key: headers, headers } : undefined;
+  };
   return {
-    async onParams({ params, request }) {
+    async onParams({ params, request, context }) {
       if (access.introspection === 'everyone' || typeof params.query !== 'string' || !INTROSPECTION_IN_TEXT.test(params.query)) return;
-      const standing = await access.standingOf(request.headers);
-      if (access.introspection === 'staff' ? standing.staff : standing.authenticated) allowed.add(request);
+      const caller = callerOf(request as Request | undefined, context);
+      if (!caller) return;
+      const standing = await access.standingOf(caller.headers);
+      if (access.introspection === 'staff' ? standing.staff : standing.authenticated) allowed.add(caller.key);
     },
     onValidate({ context, addValidationRule }) {
       if (access.introspection === 'everyone') return;
-      const request = (context as { request?: Request }).request;
-      if (!request || !allowed.has(request)) addValidationRule(noIntrospection(access.introspection));
+      const caller = callerOf((context as { request?: Request }).request, context);
+      if (!caller || !allowed.has(caller.key)) addValidationRule(noIntrospection(access.introspection));
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
-import { graphql } from './support/graphql-client.js';
+import { graphql, subscribe } from './support/graphql-client.js';
 import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
 import { signIn, signUpIntegrator, bearer } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -47,6 +47,34 @@ describe('production', () => {
     const wrongArgument = await graphql(app.url, '{ companySearch(terms: "acme") { companyNumber } }', {});
     expect(JSON.stringify(wrongArgument.errors)).not.toMatch(/Did you mean/);
     expect(wrongArgument.errors?.[0]?.message).toBe('Unknown argument "terms" on field "Query.companySearch".');
+  });
+
+  it('over graphql-ws too: a non-staff socket gets no introspection and no suggestions, and the socket stays usable', async () => {
+    const integrator = await signUpIntegrator(app);
+    const auth = { authorization: `Bearer ${integrator.platformToken}` };
+    const introspection = await subscribe(app.url, INTROSPECTION, {}, auth);
+    const misspelt = await subscribe(app.url, '{ lendrs { name } }', {}, auth);
+    const ordinary = await subscribe(app.url, '{ __typename }', {}, auth);
+    try {
+      const refused = await introspection.next().catch((err: unknown) => ({ errors: err as Array<{ message: string }> }));
+      expect(JSON.stringify(refused)).toMatch(/GRAPHQL_INTROSPECTION/);
+      expect(JSON.stringify(refused)).not.toMatch(/queryType/);
+      const unknown = await misspelt.next().catch((err: unknown) => ({ errors: err as Array<{ message: string }> }));
+      expect(JSON.stringify(unknown)).toMatch(/Cannot query field/);
+      expect(JSON.stringify(unknown)).not.toMatch(/Did you mean/);
+      expect(await ordinary.next()).toEqual({ data: { __typename: 'Query' } });
+    } finally {
+      await Promise.all([introspection.close(), misspelt.close(), ordinary.close()]);
+    }
+    // Staff introspect over a socket as over HTTP.
+    const staffEmail = 'staff-ws-introspection@example.test';
+    await createAccountWithUser(app.runtime.database.prisma, { environment: 'production', accountName: 'ws operators', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+    const staff = await subscribe(app.url, INTROSPECTION, {}, { authorization: `Bearer ${await signIn(app, staffEmail, 'staff-password-123')}` });
+    try {
+      expect(await staff.next()).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+    } finally {
+      await staff.close();
+    }
   });
 });
 
