@@ -4,7 +4,7 @@ import { systemClock } from '../src/domain/context.js';
 import { issueLenderCredentials, registerLender, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { TokenAuthority } from '../src/domain/identity/token-authority.js';
 import { loadSigningKeys } from '../src/infra/signing-keys.js';
-import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
+import { bearer, lenderCredentials, lenderIdToken, lenderPasswordGrant, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, testSigningKeys, type TestApp } from './support/test-app.js';
 
 let demo: TestApp;
@@ -108,14 +108,7 @@ describe("demo's credentials at production", () => {
   });
 
   const tokenRequest = (app: TestApp, credentials: LenderCredentials) =>
-    postJson(`${app.url}/oauth/token`, {
-      grant_type: 'password',
-      client_id: credentials.clientId,
-      client_secret: credentials.clientSecret,
-      username: credentials.username,
-      password: credentials.password,
-      scope: 'openid',
-    });
+    postJson(`${app.url}/oauth/token`, lenderPasswordGrant(credentials));
 
   it('refuses demo lender client credentials at /oauth/token with 401 invalid_client', async () => {
     const res = await tokenRequest(production, demoLender);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { LOGIN_LIMITS } from '../src/domain/identity/login-throttle.js';
 import { API_KEY_SCOPES } from '../src/domain/identity/scopes.js';
-import { bearer, createTenant, lenderCredentials, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
+import { bearer, createTenant, lenderCredentials, lenderPasswordGrant, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startSingleProcessServer } from '../src/processes/single-process-server.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { freePort } from './support/processes.js';
@@ -55,15 +55,7 @@ describe('guessing throttles count parallel attempts and lock out nobody else', 
   async function lenderToken(credentials: LenderCredentials, from: string, overrides: Record<string, string> = {}): Promise<Response> {
     return postJson(
       url('/oauth/token'),
-      {
-        grant_type: 'password',
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-        username: credentials.username,
-        password: credentials.password,
-        scope: 'openid',
-        ...overrides,
-      },
+      { ...lenderPasswordGrant(credentials), ...overrides },
       { 'x-forwarded-for': from },
     );
   }

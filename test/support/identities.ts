@@ -96,15 +96,17 @@ export async function lenderCredentials(app: TestApp, lenderId?: number): Promis
   return issueLenderCredentials(db, id, app.runtime.config.DEPLOY_ENV, app.runtime.config.PUBLIC_URL);
 }
 
+/** The body of a lender's password grant at /oauth/token (spec 5.9), with its own credentials. */
+export const lenderPasswordGrant = (credentials: LenderCredentials) => ({
+  grant_type: 'password',
+  client_id: credentials.clientId,
+  client_secret: credentials.clientSecret,
+  username: credentials.username,
+  password: credentials.password,
+  scope: 'openid',
+});
+
 export async function lenderIdToken(app: TestApp, credentials: LenderCredentials): Promise<string> {
-  const res = await postJson(`${app.url}/oauth/token`, {
-    grant_type: 'password',
-    client_id: credentials.clientId,
-    client_secret: credentials.clientSecret,
-    username: credentials.username,
-    password: credentials.password,
-    audience: `${app.url}/api/platform/v1/funding`,
-    scope: 'openid email profile',
-  });
+  const res = await postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}/api/platform/v1/funding`, scope: 'openid email profile' });
   return (await expectJson(res, 200)).id_token;
 }
