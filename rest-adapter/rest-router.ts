@@ -79,7 +79,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
 }
 
 function send(route: RouteDefinition, res: Response, result: unknown): void | Promise<void> {
-  if (result instanceof Redirect) return res.redirect(302, result.location);
+  // No body: the document declares a 302 without content (Express's redirect() would add a text one).
+  if (result instanceof Redirect) return void res.status(302).location(result.location).end();
   if (result instanceof FileDownload) {
     // RFC 6266 through Express (content-disposition): an ASCII fallback and filename*=UTF-8''…,
     // from a name without control characters, so no header can be split or spoofed.
