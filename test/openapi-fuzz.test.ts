@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../rest-adapter/openapi-document.js';
 import { BASES, ROUTES } from '../rest-adapter/route-table.js';
+import { constraintError } from '../src/infra/prisma-errors.js';
 import { URL_SCHEMA_TYPES } from '../src/domain/profiles/profile-links.js';
 import { ACME_APPLICATION } from './support/answers.js';
 import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
@@ -267,4 +268,35 @@ describe('every operation of /openapi.json, fuzzed from its own schemas', () => 
     },
     120_000,
   );
+});
+
+describe('what the fuzzer found, pinned', () => {
+  const problem = async (res: Response) => ({ status: res.status, body: await res.json() });
+
+  it('U+0000 in a query parameter, a path segment or a JSON string is a 400 naming it, not a database failure (500)', async () => {
+    const lender = credentials.lenderApi![0]!;
+    const listed = await problem(await fetch(`${app.url}${BASES.lenderApi}/applications?reference=%00`, { headers: lender }));
+    expect(listed).toMatchObject({ status: 400, body: { errors: [{ pointer: 'query:reference' }] } });
+
+    const v1 = credentials.marketplaceV1![0]!;
+    const profile = await problem(await fetch(`${app.url}${BASES.marketplaceV1}/profiles/a%00b`, { headers: v1 }));
+    expect(profile).toMatchObject({ status: 400, body: { errors: [{ pointer: 'path:uuid' }] } });
+
+    const created = await problem(await postJson(`${app.url}${BASES.marketplaceV2}/tenants`, { referenceId: 'ref\u0000' }, credentials.marketplaceV2![0]!));
+    expect(created).toMatchObject({ status: 400, body: { errors: [{ pointer: '/referenceId' }] } });
+  });
+
+  it('a database refusal of such text (SQLSTATE 22021, reported unwrapped by the driver adapter) maps to a 400', async () => {
+    const failure = await app.runtime.database.prisma.lenderApplication.findMany({ where: { reference: 'a\u0000b' } }).then(() => undefined, (err: unknown) => err);
+    expect(constraintError(failure)).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('a 302 of url-schemas carries no body, as the document declares', async () => {
+    const v1 = credentials.marketplaceV1![0]!;
+    const [profileUuid] = known.uuid as string[];
+    const res = await fetch(`${app.url}${BASES.marketplaceV1}/profiles/${profileUuid}/url-schemas/funding-search?redirect=true`, { headers: v1, redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(/^http/);
+    expect(await res.text()).toBe('');
+  });
 });
