@@ -14,7 +14,7 @@ import { buildOpenApiDocument } from '../rest-adapter/openapi-document.js';
 import { BASES, ROUTES } from '../rest-adapter/route-table.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
 import { URL_SCHEMA_TYPES } from '../src/domain/profiles/profile-links.js';
-import { ACME_APPLICATION } from './support/answers.js';
+import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { lenderOffers, storedLenderApplication } from './support/lender-applications.js';
 import { conforming, requestValue, type SchemaContext } from './support/openapi-arbitrary.js';
@@ -106,6 +106,7 @@ beforeAll(async () => {
     questionnaireId: questionnaireIds,
     keyId: [disposableKey.id],
     userId: [(await disposableUser.json()).id],
+    answerKey: Object.keys(ACME_ANSWERS),
     registrationNumber: ['09876543'],
     companyNumber: ['09876543'],
     searchTerm: ['ACME', '09876543'],
