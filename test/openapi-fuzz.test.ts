@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { buildOpenApiDocument } from '../rest-adapter/openapi-document.js';
 import { BASES, ROUTES } from '../rest-adapter/route-table.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
@@ -56,6 +57,8 @@ let known: Record<string, readonly unknown[]>;
 let knownByPath: Array<[string, Record<string, readonly unknown[]>]>;
 /** Bodies the business rules accept, by operationId, for operations whose schema alone rarely yields one. */
 let goodBodies: Record<string, fc.Arbitrary<unknown>>;
+let lender: LenderCredentials;
+let lenderTokenIssuedAt = 0;
 /** Statuses seen per operation, printed at the end: shows how far the generated requests got. */
 const statuses = new Map<string, Map<number, number>>();
 
@@ -67,8 +70,9 @@ beforeAll(async () => {
   const tenant = await createTenant(app, integrator.platformToken);
   const v1 = bearer((await marketplaceV1Token(app, integrator.apiKey)).jwt);
   const tenantToken = bearer((await platformToken(app, integrator.apiKey, tenant.id)).access_token);
-  const lender = await lenderCredentials(app);
+  lender = await lenderCredentials(app);
   const lenderToken = await lenderIdToken(app, lender);
+  lenderTokenIssuedAt = Date.now();
   const platform = bearer(integrator.platformToken);
   const master = bearer((await masterToken(app, integrator.apiKey)).access_token);
   // Each surface with every kind of token it takes (access-policy.ts), the user's login token where it may.
@@ -139,6 +143,12 @@ beforeAll(async () => {
     [`${BASES.marketplaceV1}/questionnaires`, { id: questionnaireIds }],
   ];
 }, 120_000);
+// A lender's token lives two minutes (TOKEN_TTL_SECONDS.lender): a fresh one before it runs out.
+beforeEach(async () => {
+  if (Date.now() - lenderTokenIssuedAt < 60_000) return;
+  credentials.lenderApi = [bearer(await lenderIdToken(app, lender))];
+  lenderTokenIssuedAt = Date.now();
+});
 afterAll(async () => {
   const lines = [...statuses].map(([operation, counts]) => `${operation}: ${[...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}`);
   console.log(`Statuses per operation:\n${lines.join('\n')}`);
@@ -273,7 +283,6 @@ describe('every operation of /openapi.json, fuzzed from its own schemas', () => 
           const text = await res.text();
           const seen = statuses.get(name) ?? statuses.set(name, new Map()).get(name)!;
           seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-          if (process.env.FUZZ_DEBUG && res.status === 400 && seen.get(400)! <= 3) console.log('DEBUG', name, describeRequest(request).slice(0, 300), text.slice(0, 300));
           const violation = contractViolation(request.method, request.url, res.status, res.headers.get('content-type'), text);
           if (res.status >= 500 || violation) {
             failures.push({ operation: name, request: describeRequest(request), status: res.status, message: violation?.message ?? text.slice(0, 400) });
