@@ -135,8 +135,15 @@ beforeAll(async () => {
     LenderApplicationController_reject: fc.constantFrom({ reason: 'Failed', comment: 'the company number is missing' }, { reason: 'Declined' }),
     LenderApplicationController_acknowledge: fc.constant({ comment: 'Looking at it' }),
   };
+  // Refresh tokens of their own (single use; a replay revokes only their own family).
+  const platformRefresh = await Promise.all([1, 2, 3].map(async () => (await platformToken(app, integrator.apiKey)).refresh_token));
+  const masterRefresh = await Promise.all([1, 2, 3].map(async () => (await masterToken(app, integrator.apiKey)).refresh_token));
+  const v1Refresh = await Promise.all([1, 2, 3].map(async () => (await marketplaceV1Token(app, integrator.apiKey)).refreshToken));
   // Names that mean different ids on different paths.
   knownByPath = [
+    [`${BASES.platform}/auth/refresh-token`, { refresh_token: platformRefresh, refreshToken: platformRefresh }],
+    [`${BASES.marketplaceV2}/auth/refresh-token`, { refresh_token: masterRefresh, refreshToken: masterRefresh }],
+    [`${BASES.marketplaceV1}/auth/refresh-token`, { refreshToken: v1Refresh }],
     [BASES.lenderApi, { id: lenderApplicationIds }],
     [`${BASES.marketplaceV1}/lender-applications`, { applicationId: v1LenderApplications.map(String) }],
     [`${BASES.businessV1}/lender-applications`, { applicationId: tenantLenderApplications.map(String) }],
