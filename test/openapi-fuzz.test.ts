@@ -211,10 +211,11 @@ function credentialFor(operation: Operation): fc.Arbitrary<{ headers: Record<str
   const surface = SURFACE.get(operation.operationId);
   if (surface === undefined) throw new Error(`${operation.operationId} is not in the route table`);
   if (surface !== 'public') return fc.constantFrom(...credentials[surface]!).map((headers) => ({ headers, query: {} }));
-  // Public operations authenticate with what their security requirement names, if anything.
+  // Public operations authenticate with what their security requirement names: mostly the real key, sometimes a wrong one.
   const scheme = Object.keys(operation.security[0] ?? {})[0];
-  if (scheme === 'apiKey') return fc.constant({ headers: { 'x-api-key': integrator.apiKey }, query: {} });
-  if (scheme === 'apiKeyQuery') return fc.constant({ headers: {}, query: { api_key: integrator.apiKey } });
+  const apiKey = fc.oneof({ arbitrary: fc.constant(integrator.apiKey), weight: 4 }, { arbitrary: fc.string({ maxLength: 80 }).map((s) => `fgk_${s}`), weight: 1 });
+  if (scheme === 'apiKey') return apiKey.map((key) => ({ headers: { 'x-api-key': encodeURI(key) }, query: {} }));
+  if (scheme === 'apiKeyQuery') return apiKey.map((key) => ({ headers: {}, query: { api_key: key } }));
   return fc.constant({ headers: {}, query: {} });
 }
 
