@@ -42,6 +42,8 @@ interface OpenApiDocument {
 
 /** Generated requests per operation: bounded for a loaded CI machine (OPENAPI_FUZZ_RUNS=200 for a deeper local run). */
 const RUNS_PER_OPERATION = Number(process.env.OPENAPI_FUZZ_RUNS) || 20;
+/** A new seed each run (each finds other inputs); a failure names it, and OPENAPI_FUZZ_SEED replays it. */
+const SEED = Number(process.env.OPENAPI_FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
 
 // The operations are listed from the document the code generates; each test then uses the one served.
 const OPERATIONS = Object.entries((buildOpenApiDocument() as unknown as OpenApiDocument).paths).flatMap(([path, methods]) =>
@@ -296,9 +298,9 @@ describe('every operation of /openapi.json, fuzzed from its own schemas', () => 
             failures.push({ operation: name, request: describeRequest(request), status: res.status, message: violation?.message ?? text.slice(0, 400) });
           }
         }),
-        { numRuns: RUNS_PER_OPERATION, endOnFailure: true },
+        { numRuns: RUNS_PER_OPERATION, seed: SEED, endOnFailure: true },
       );
-      expect(failures, failures.map((f) => `\n${f.status} ${f.request}\n  → ${f.message}`).join('')).toEqual([]);
+      expect(failures, `OPENAPI_FUZZ_SEED=${SEED}${failures.map((f) => `\n${f.status} ${f.request}\n  → ${f.message}`).join('')}`).toEqual([]);
     },
     120_000,
   );
