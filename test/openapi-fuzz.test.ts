@@ -302,7 +302,8 @@ describe('every operation of /openapi.json, fuzzed from its own schemas', () => 
       );
       expect(failures, `OPENAPI_FUZZ_SEED=${SEED}${failures.map((f) => `\n${f.status} ${f.request}\n  → ${f.message}`).join('')}`).toEqual([]);
     },
-    120_000,
+    // Sign-in hashes each password: a deep local run (OPENAPI_FUZZ_RUNS) gets the time it needs.
+    Math.max(120_000, RUNS_PER_OPERATION * 2_000),
   );
 });
 
