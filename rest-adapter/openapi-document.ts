@@ -190,6 +190,10 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
     parameters: [
       ...pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...queryParameters(route, components),
+      ...(route.headers ?? []).map(({ name, description, schema }) => {
+        const { $schema: _s, ...headerSchema } = component(schema, 'input');
+        return { name, in: 'header', required: false, description, schema: headerSchema };
+      }),
       ...(route.surface === 'platform' || route.surface === 'businessV1' || route.surface === 'marketplaceV2'
         ? [{ name: 'Service-tenant-id', in: 'header', required: false, description: 'The tenant a master or platform token acts for', schema: { type: 'string', format: 'uuid' } }]
         : []),

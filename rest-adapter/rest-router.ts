@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { ServiceContext } from '../src/domain/context.js';
-import { AppError } from '../src/domain/errors.js';
+import { AppError, type FieldError } from '../src/domain/errors.js';
+import { toJsonPointer } from '../src/domain/validation.js';
 import { requireSurface } from '../src/domain/identity/access-policy.js';
 import { redactSecrets, type Logger } from '../src/infra/logger.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
@@ -39,6 +40,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
   async function respond(route: RouteDefinition, req: Request, res: Response): Promise<void> {
     const ctx = await options.contextFor(req);
     if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
+    refuseNulCharacters(req);
     if (route.upload !== 'file') return send(route, res, await route.handle(ctx, toRestRequest(req)));
     // Who may upload, and to what, is decided from the headers and the path alone: a caller refused
     // here has no byte of its body parsed or written anywhere.
@@ -79,7 +81,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
 }
 
 function send(route: RouteDefinition, res: Response, result: unknown): void | Promise<void> {
-  if (result instanceof Redirect) return res.redirect(302, result.location);
+  // No body: the document declares a 302 without content (Express's redirect() would add a text one).
+  if (result instanceof Redirect) return void res.status(302).location(result.location).end();
   if (result instanceof FileDownload) {
     // RFC 6266 through Express (content-disposition): an ASCII fallback and filename*=UTF-8''…,
     // from a name without control characters, so no header can be split or spoofed.
@@ -123,6 +126,33 @@ function pathPattern(expressPath: string): RegExp {
 function requireJsonBody(req: Request, res: Response, next: () => void): void {
   if (!hasBody(req) || req.is(JSON_TYPES)) return next();
   sendProblem(res, new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${JSON_TYPES.join(' or ')}, not ${req.headers['content-type'] ?? 'untyped'}`, [{ pointer: 'header:content-type', message: `must be ${JSON_TYPES.join(' or ')}` }]));
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000: input carrying it (in a path segment, a query
+ * parameter, a JSON key or string) is a 400 naming where, rather than a database failure (a 500).
+ */
+function refuseNulCharacters(req: Request): void {
+  const found: FieldError[] = [];
+  const walk = (value: unknown, location: string, path: string[]): void => {
+    if (found.length >= 20) return;
+    const pointer = `${location}${toJsonPointer(path)}`;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push({ pointer, message: 'must not contain the NUL character (U+0000)' });
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        if (key.includes('\u0000')) found.push({ pointer, message: 'must not have a key containing the NUL character (U+0000)' });
+        walk(child, location, [...path, key]);
+      }
+    }
+  };
+  for (const [name, value] of Object.entries(req.params ?? {})) walk(value, `path:${name}`, []);
+  for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    if (name.includes('\u0000')) found.push({ pointer: 'query:', message: 'a parameter name must not contain the NUL character (U+0000)' });
+    walk(value, `query:${name}`, []);
+  }
+  walk(req.body, '', []);
+  if (found.length > 0) throw AppError.badRequest('Text must not contain the NUL character (U+0000)', found);
 }
 
 function toRestRequest(req: Request): RestRequest {

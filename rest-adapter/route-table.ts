@@ -28,7 +28,7 @@ import * as tenantProfiles from '../src/domain/profiles/tenant-profile-service.j
 import * as tenants from '../src/domain/tenants/tenant-service.js';
 import { z } from 'zod';
 import { APPLICATION_VARIANT_FIELDS, applicationBodySchema } from '../src/domain/applications/application-variants.js';
-import { ContinueBody } from '../src/domain/applications/business-application-service.js';
+import { ContinueBody, ContinueUrlQuery } from '../src/domain/applications/business-application-service.js';
 import { LookupInput, SearchInput } from '../src/domain/companies/company-service.js';
 import { CreateApiKeyBody, CreateUserBody, LoginBody, UpdateUserBody } from '../src/domain/identity/identity-schemas.js';
 import { PlatformRefreshBody, V1RefreshBody } from '../src/domain/identity/token-service.js';
@@ -94,6 +94,8 @@ export interface RouteDefinition {
    * document (openapi-document.ts) is generated from them, so it cannot drift from the code.
    */
   query?: z.ZodType;
+  /** Request headers the operation reads (credentials aside), documented as header parameters. */
+  headers?: Array<{ name: string; description: string; schema: z.ZodType }>;
   body?: z.ZodType;
   /** A body validated by a JSON Schema rather than zod (the answer variants). */
   jsonSchemaBody?: () => JsonSchema;
@@ -423,6 +425,7 @@ const businessV1Routes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/validate-continue-url`,
     operationId: 'ApplicationSignUpController_validateContinueUrl',
     summary: 'Whether a continue URL is ours, for this application, and unexpired',
+    query: ContinueUrlQuery,
     successStatus: 200,
     surface: 'businessV1',
     handle: (ctx, req) => applications.validateContinueUrl(ctx, req.query),
@@ -602,6 +605,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     operationId: 'FundingController_apply',
     summary: "1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key)",
     body: SelectedLenders,
+    headers: [{ name: 'Idempotency-Key', description: 'Replays the first answer to this key; the key with another selection is a 409', schema: applying.IdempotencyKey }],
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),
@@ -726,6 +730,7 @@ const questionnaireRoutes: RouteDefinition[] = [
     path: answersPath,
     operationId: 'AnswerController_delete',
     summary: 'Removes the answers named by answerKey (repeatable) and what they put in the profile',
+    query: questionnaires.DeleteAnswersQuery,
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.deleteAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.query.answerKey),

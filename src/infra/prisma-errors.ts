@@ -16,7 +16,10 @@ export type ConstraintFailure =
   | { kind: 'writeConflict' };
 
 interface PrismaLikeError {
+  name?: unknown;
   code?: unknown;
+  /** A DriverAdapterError that Prisma passed on unwrapped (e.g. from a read): the driver's failure itself. */
+  cause?: { kind?: string; code?: string; constraint?: { fields?: string[] } };
   meta?: {
     target?: unknown;
     driverAdapterError?: { cause?: { kind?: string; code?: string; constraint?: { fields?: string[] } } };
@@ -30,6 +33,9 @@ const SQLSTATE: Record<string, ConstraintFailure['kind']> = {
   '23514': 'check',
   '22001': 'invalidValue',
   '22003': 'invalidValue',
+  // Text PostgreSQL cannot store (U+0000 in text, \u0000 in jsonb): the input's fault, not the server's.
+  '22021': 'invalidValue',
+  '22P05': 'invalidValue',
   '40001': 'writeConflict',
   '40P01': 'writeConflict',
 };
@@ -59,7 +65,7 @@ const ADAPTER_KIND: Record<string, ConstraintFailure['kind']> = {
 export function constraintFailure(err: unknown): ConstraintFailure | null {
   if (typeof err !== 'object' || err === null) return null;
   const e = err as PrismaLikeError;
-  const cause = e.meta?.driverAdapterError?.cause;
+  const cause = e.meta?.driverAdapterError?.cause ?? (e.name === 'DriverAdapterError' ? e.cause : undefined);
   const kind =
     (typeof e.code === 'string' ? (PRISMA_CODE[e.code] ?? SQLSTATE[e.code]) : undefined) ??
     (cause?.kind === 'postgres' && cause.code ? SQLSTATE[cause.code] : cause?.kind ? ADAPTER_KIND[cause.kind] : undefined);

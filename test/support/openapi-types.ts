@@ -3010,6 +3010,13 @@ export interface components {
              */
             tradingAddress?: string;
         };
+        ApplicationSignUpController_validateContinueUrlQuery: {
+            /**
+             * Format: uri
+             * @description The continue URL to check (as POST …/continue-url made it)
+             */
+            continueUrl: string;
+        };
         ApplicationSignUpController_generateContinueUrlBody: {
             clickId?: string;
         };
@@ -3368,6 +3375,10 @@ export interface components {
         AnswerController_putBody: Record<string, never>;
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
         AnswerController_patchBody: Record<string, never>;
+        AnswerController_deleteQuery: {
+            /** @description The answer to remove; repeat it for several */
+            answerKey: string | string[];
+        };
     };
     responses: never;
     parameters: never;
@@ -6222,7 +6233,9 @@ export interface operations {
     };
     ApplicationSignUpController_validateContinueUrl: {
         parameters: {
-            query?: never;
+            query: {
+                continueUrl: string;
+            };
             header?: {
                 /** @description The tenant a master or platform token acts for */
                 "Service-tenant-id"?: string;
@@ -8212,7 +8225,10 @@ export interface operations {
     FundingController_apply: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key; the key with another selection is a 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 uuid: string;
             };
@@ -9125,7 +9141,9 @@ export interface operations {
     };
     AnswerController_delete: {
         parameters: {
-            query?: never;
+            query: {
+                answerKey: string | string[];
+            };
             header?: never;
             path: {
                 questionnaireId: string;

@@ -96,9 +96,11 @@ export async function generateContinueUrl(ctx: ServiceContext, id: unknown, inpu
  * GET /applications/validate-continue-url?continueUrl= → 200 { valid, applicationId } or 403/400;
  * a link to an application the caller does not see is a 404, like a missing one.
  */
+export const ContinueUrlQuery = z.object({ continueUrl: z.url({ message: 'must be a URL' }).describe('The continue URL to check (as POST …/continue-url made it)') });
+
 export async function validateContinueUrl(ctx: ServiceContext, query: unknown): Promise<{ valid: true; applicationId: string }> {
   const actor = requireAccess(ctx, 'businessApplications.read');
-  const { continueUrl } = parseInput(z.object({ continueUrl: z.url({ message: 'must be a URL' }) }), query ?? {}, 'Query');
+  const { continueUrl } = parseInput(ContinueUrlQuery, query ?? {}, 'Query');
   const url = new URL(continueUrl);
   const match = /^\/app\/applications\/([0-9a-f-]{36})\/continue$/.exec(url.pathname);
   if (!match?.[1] || `${url.protocol}//${url.host}` !== ctx.auth.tokens.issuer) {

@@ -15,7 +15,7 @@ import { findOwnedProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
 
-const IdempotencyKey = z.string().trim().min(1).max(255).optional();
+export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
 export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<FundingSearchResult & { id: number }> {
   const actor = requireAccess(ctx, 'funding.apply');

@@ -106,6 +106,8 @@ export async function patchAnswers(ctx: ServiceContext, id: unknown, profileUuid
 }
 
 const AnswerKeys = z.array(z.string().min(1), { message: 'must name at least one answerKey' }).min(1, 'must name at least one answerKey');
+/** The query as the OpenAPI document describes it: answerKey once, or repeated (deleteAnswers reads it as AnswerKeys). */
+export const DeleteAnswersQuery = z.object({ answerKey: z.union([z.string().min(1), AnswerKeys]).describe('The answer to remove; repeat it for several') });
 
 /** DELETE .../answers?answerKey=a&answerKey=b: removes those answers and what they put in the profile. */
 export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown, answerKey: unknown): Promise<Record<string, unknown>> {
