@@ -1,4 +1,4 @@
-// Prisma CLI configuration for offline machines (see README, "Prisma offline"): the WebAssembly
+// Prisma CLI configuration for offline machines (see docs/development.md, "Migrations and Prisma"): the WebAssembly
 // schema engine through the pg driver adapter, so no engine binary is ever downloaded.
 import { defineConfig } from 'prisma/config';
 import { PrismaPg } from '@prisma/adapter-pg';

@@ -1,8 +1,9 @@
 /**
- * `npx tsx bench/results-table.ts`: bench/results.json (one `npm run bench`) as the README's
- * Markdown table, so the table is always one run's figures, with the machine named.
+ * `npx tsx bench/results-table.ts`: bench/results.json (one `npm run bench`) as the Markdown table of
+ * docs/benchmarks.md, so the table is always one run's figures, with the machine named. Printed;
+ * with `--write`, it replaces the table in docs/benchmarks.md (between the bench-results markers).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { BenchResult } from './results.js';
 
 interface RunFile {
@@ -28,15 +29,30 @@ function figure(r: BenchResult): string {
 }
 
 const escape = (text: string) => text.replace(/\|/g, '\\|');
-console.log(
+const lines: string[] = [
   `One run of \`npm run bench\` (${run.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${run.durationSeconds} s): ${machine.cores} × ${machine.cpuModel}, ` +
     `${machine.memoryGb} GB, ${machine.os}, Node ${machine.node}; load average at start ${machine.loadAverageAtStart.map((l) => l.toFixed(1)).join(' / ')}` +
     (run.failed.length ? `; failed: ${run.failed.join(', ')}` : '') +
-    '.\n',
-);
-console.log('| suite | case | figures | target | met |');
-console.log('|---|---|---|---|---|');
+    '.',
+  '',
+  '| suite | case | figures | target | met |',
+  '|---|---|---|---|---|',
+];
 for (const r of run.results) {
   const met = r.met === undefined ? '' : r.met ? 'yes' : '**no**';
-  console.log(`| ${r.suite} | ${escape(r.case)}${r.note ? ` (${escape(r.note)})` : ''} | ${escape(figure(r))} | ${escape(r.target ?? '')} | ${met} |`);
+  lines.push(`| ${r.suite} | ${escape(r.case)}${r.note ? ` (${escape(r.note)})` : ''} | ${escape(figure(r))} | ${escape(r.target ?? '')} | ${met} |`);
+}
+const table = lines.join('\n');
+
+if (process.argv.includes('--write')) {
+  const page = new URL('../docs/benchmarks.md', import.meta.url);
+  const text = readFileSync(page, 'utf8');
+  const start = text.indexOf('<!-- bench-results:start');
+  const end = text.indexOf('<!-- bench-results:end -->');
+  if (start < 0 || end < start) throw new Error('docs/benchmarks.md has no bench-results markers');
+  const afterStart = text.indexOf('\n', start) + 1;
+  writeFileSync(page, `${text.slice(0, afterStart)}${table}\n${text.slice(end)}`);
+  console.log('docs/benchmarks.md: results table replaced');
+} else {
+  console.log(table);
 }

@@ -1,6 +1,6 @@
 /**
  * Configuration: parsed once at start from the environment (and the .env file), typed, fail-fast.
- * Every key is listed in README's configuration table and in .env.example.
+ * Every key is listed in the configuration table of docs/operations.md and in .env.example.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -197,8 +197,8 @@ describe('GET /profile: platform, tenant and master tokens (spec 4.2 rule 2, 5.4
 });
 
 describe('the access table', () => {
-  it('is the one README shows', async () => {
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(accessTableMarkdown());
+  it('is the one docs/access.md shows', async () => {
+    const page = await readFile(new URL('../docs/access.md', import.meta.url), 'utf8');
+    expect(page).toContain(accessTableMarkdown());
   });
 });

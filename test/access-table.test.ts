@@ -718,4 +718,4 @@ describe('regressions named by the issue ("one access decision per operation")',
   });
 });
 
-// README's access table equals accessTableMarkdown(): asserted by test/access-matrix.test.ts ("the access table").
+// docs/access.md's access table equals accessTableMarkdown(): asserted by test/access-matrix.test.ts ("the access table").

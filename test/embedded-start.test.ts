@@ -64,7 +64,7 @@ describe('npm start on the embedded default', () => {
     expect(first.output()).toMatch(/embedded PostgreSQL 18\.\d+ serving .*127\.0\.0\.1:\d+/);
     expect(first.output()).toContain('demo data: seeded companies (400), demo lenders (30) and products (55), demo users');
 
-    // The seeded demo integrator signs in, makes a key and a platform token: the README's flow.
+    // The seeded demo integrator signs in, makes a key and a platform token: the flow of docs/integrators.md.
     const { email, password } = DEMO_CREDENTIALS.integrator;
     const auth = bearer(await demoIntegratorToken(url, email, password));
     const created = await postJson(`${url}/api/business/v1/tenants`, { referenceId: 'persisted' }, auth);

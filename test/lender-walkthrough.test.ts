@@ -1,5 +1,5 @@
 /**
- * README's lender onboarding walkthrough, run as written (bash, curl, jq, the admin CLI and the lender
+ * The lender onboarding walkthrough of docs/lenders.md, run as written (bash, curl, jq, the admin CLI and the lender
  * simulator) against a fresh deployment: the application reaches the simulator, which offers.
  */
 import { spawn } from 'node:child_process';
@@ -13,9 +13,10 @@ const MARKER = '<!-- lender-walkthrough:';
 
 /** The shell block after the marker, with the deployment's address and the simulator's port set to this test's. */
 async function walkthroughScript(baseUrl: string, simulatorPort: number): Promise<string> {
-  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf(MARKER)))?.[1];
-  if (!block) throw new Error('README has no lender walkthrough block');
+  const page = await readFile(new URL('../docs/lenders.md', import.meta.url), 'utf8');
+  if (!page.includes(MARKER)) throw new Error('docs/lenders.md has no lender walkthrough marker');
+  const block = /```sh\n([\s\S]*?)```/.exec(page.slice(page.indexOf(MARKER)))?.[1];
+  if (!block) throw new Error('docs/lenders.md has no lender walkthrough block');
   expect(block).toMatch(/^B=\S+ /m);
   expect(block).toMatch(/^SIM_PORT=\d+ /m);
   return `set -euo pipefail\n${block.replace(/^B=\S+/m, `B=${baseUrl}`).replace(/^SIM_PORT=\d+/m, `SIM_PORT=${simulatorPort}`)}`;

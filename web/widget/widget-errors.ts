@@ -1,6 +1,6 @@
 /**
  * The errors the widget reports to `onError` (script embed) or shows in the frame (embed.html).
- * The codes are a public contract, documented in README ("Embedding the credit widget").
+ * The codes are a public contract, documented in docs/integrators.md ("Embedding the credit widget").
  */
 export const WIDGET_ERROR_CODES = [
   'INVALID_OPTIONS',

@@ -1,6 +1,6 @@
 /**
  * widget.js, the script embed (spec 4.3): defines the page's only global, `service(command, options)`.
- * A page may call it before this script has loaded through the stub of the README snippet, which
+ * A page may call it before this script has loaded through the stub of the docs/integrators.md snippet, which
  * queues the calls in `service.q`; they run here, in order, once loaded.
  */
 import { mountCreditWidget } from './credit-widget.js';

@@ -1,7 +1,7 @@
 /**
  * The access table: every operation of every surface (REST route or GraphQL field) names one entry
  * here, and its public domain operation opens with `requireAccess(ctx, operation)`, its only access decision. A reviewer reads who may do what
- * in this one place; README's "Access" table is this table.
+ * in this one place; the access table of docs/access.md ("Who may do what") is this table.
  *
  * - `tokens`: the token kinds allowed. Another recognised kind gets 403.
  * - `scope`: a scope the token must carry (any one of them, when a list), else 403.
@@ -213,7 +213,7 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** The access table as README shows it (a test keeps README in step). */
+/** The access table as docs/access.md shows it (test/access-matrix.test.ts keeps that page in step). */
 export function accessTableMarkdown(): string {
   const rows = Object.entries(ACCESS_POLICY).map(([operation, rule]: [string, AccessRule]) => {
     const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
