@@ -31,7 +31,7 @@ function prose(text: string): string {
 function anchorsOf(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const [, heading] of prose(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  for (const [, heading = ''] of prose(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const base = heading
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .toLowerCase()
@@ -41,12 +41,12 @@ function anchorsOf(text: string): Set<string> {
     seen.set(base, count + 1);
     anchors.add(count ? `${base}-${count}` : base);
   }
-  for (const [, id] of text.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) anchors.add(id);
+  for (const [, id = ''] of text.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) anchors.add(id);
   return anchors;
 }
 
 function linksOf(text: string): string[] {
-  return [...prose(text).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
+  return [...prose(text).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] ?? '');
 }
 
 describe('the documentation', () => {
