@@ -24,7 +24,7 @@ const DOCS_PAGE = `<!doctype html>
 </style>
 </head>
 <body>
-<main id="api-reference" aria-label="API reference"></main>
+<main id="reference" aria-label="API reference"></main>
 <script src="/docs/assets/scalar/standalone.js"></script>
 <script src="/docs/assets/api-docs.js"></script>
 </body>

@@ -42,6 +42,16 @@ describe('GET /docs', () => {
     }
     // An operation of each surface is named on the page.
     await expect.poll(() => page.getByText('Create a tenant (onboarding step 4)').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // One renderer, mounted once: Scalar's standalone script also mounts itself on any element with
+    // id "api-reference", which left a second, never-loading skeleton on the whole first screen.
+    expect(await page.locator('.scalar-api-reference').count()).toBe(1);
+    // The reference itself is on the first screen: its title, not a loading skeleton, in the viewport.
+    const title = page.getByRole('heading', { level: 1 }).first();
+    await title.waitFor();
+    const box = await title.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    // No toolbar of the renderer's hosted services (Share, Deploy), which need the network.
+    expect(await page.getByRole('button', { name: /^(Share|Deploy)$/ }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(foreign).toEqual([]);

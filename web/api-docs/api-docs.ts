@@ -46,11 +46,15 @@ function closeAccessibilityGaps(root: ParentNode): void {
 
 const scalar = (window as unknown as { Scalar?: ScalarGlobal }).Scalar;
 if (!scalar) throw new Error('the API reference renderer did not load');
-scalar.createApiReference('#api-reference', {
+// Not "#api-reference": Scalar's standalone script mounts a renderer of its own on an element of that
+// id (its HTML embed), which would be a second, never-loading reference above ours.
+scalar.createApiReference('#reference', {
   url: '/openapi.json',
   // Offline: no fonts, proxy or telemetry from elsewhere; "try it" calls this server directly.
   withDefaultFonts: false,
   hideClientButton: true,
+  // Its toolbar (Configure, Share, Deploy) drives Scalar's hosted services, which an offline reader cannot reach.
+  showDeveloperTools: 'never',
   telemetry: false,
   agent: { disabled: true },
   mcp: { disabled: true },
@@ -58,8 +62,6 @@ scalar.createApiReference('#api-reference', {
   hideDarkModeToggle: true,
   customCss: ACCESSIBLE_COLOURS,
 });
-const target = document.getElementById('api-reference');
-if (target) {
-  closeAccessibilityGaps(target);
-  new MutationObserver(() => closeAccessibilityGaps(target)).observe(target, { childList: true, subtree: true });
-}
+// The whole body: the renderer also opens parts (dialogs, the request panel) outside its element.
+closeAccessibilityGaps(document.body);
+new MutationObserver(() => closeAccessibilityGaps(document.body)).observe(document.body, { childList: true, subtree: true });
