@@ -3,6 +3,8 @@
  * document in Debian's Chromium with the network limited to this server (offline), lists every
  * surface, and has no serious accessibility violations.
  */
+import { get } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SURFACE_TAGS } from '../rest-adapter/openapi-document.js';
@@ -56,5 +58,26 @@ describe('GET /docs', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(foreign).toEqual([]);
     await context.close();
+  });
+});
+
+describe('the reference and the document are sent compressed', () => {
+  /** The raw answer (fetch would decompress it): its encoding and the bytes on the wire. */
+  const raw = (path: string, acceptEncoding: string) =>
+    new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+      get(`${app.url}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+
+  it.for(['/openapi.json', '/docs/assets/scalar/standalone.js'])('%s: gzip when asked, the same bytes once inflated, several times smaller', async (path) => {
+    const plain = await raw(path, 'identity');
+    expect(plain.encoding).toBeUndefined();
+    const zipped = await raw(path, 'gzip');
+    expect(zipped.encoding).toBe('gzip');
+    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+    expect(zipped.bytes.length * 3).toBeLessThan(plain.bytes.length);
   });
 });
