@@ -7,6 +7,7 @@
  * - remote: subgraphs are reached over HTTP, subscriptions over graphql-ws, at configured URLs.
  */
 import { graphqlMetricsPlugin } from '../src/http/graphql-metrics.js';
+import { CREDENTIAL_HEADERS } from '../src/http/connection-headers.js';
 import { REQUEST_ID_HEADER } from '../src/http/request-id.js';
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
@@ -80,9 +81,6 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
     },
   });
 }
-
-/** The request headers that carry identity (spec 4.2, 4.4) and go from gateway to subgraph. */
-export const CREDENTIAL_HEADERS = ['authorization', 'service-tenant-id'] as const;
 
 /** The request id travels to the subgraphs, so their log lines carry it too. */
 function forwardedRequestId(headers: Headers): Record<string, string> {

@@ -2,7 +2,8 @@
 import type { AppConfig } from '../src/config.js';
 import type { Actor } from '../src/domain/identity/actor.js';
 import type { CallerStanding } from './graphql-access.js';
-import { CREDENTIAL_HEADERS, type GatewaySecurity } from './gateway-runtime.js';
+import { CREDENTIAL_HEADERS } from '../src/http/connection-headers.js';
+import type { GatewaySecurity } from './gateway-runtime.js';
 
 export function gatewaySecurity(config: AppConfig, actorOf: (headers: Headers) => Promise<Actor>): GatewaySecurity {
   return {

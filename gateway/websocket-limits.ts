@@ -25,7 +25,7 @@ import type { AppConfig } from '../src/config.js';
 import type { Clock } from '../src/domain/context.js';
 import { AppError } from '../src/domain/errors.js';
 import { isAuthenticated } from '../src/domain/identity/actor.js';
-import { authenticate, credentialHeaders } from '../src/domain/identity/authenticate.js';
+import { authenticate, bearerTokenOf, credentialHeaders } from '../src/domain/identity/authenticate.js';
 import type { CredentialStatus } from '../src/domain/identity/credential-status.js';
 import type { TokenAuthority } from '../src/domain/identity/token-authority.js';
 import { conflictingCredential, connectionHeaders } from '../src/http/connection-headers.js';
@@ -86,7 +86,7 @@ export function tokenCredentials(tokens: TokenAuthority, status: CredentialStatu
       throw (actor.kind === 'anonymous' && actor.rejection) || AppError.unauthenticated('A bearer token is required: send { authorization: "Bearer <token>" } in connection_init');
     }
     // authenticate() accepted the token, so it verifies; its claims give the key and the expiry.
-    const claims = await tokens.verify(/^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')![1]!);
+    const claims = await tokens.verify(bearerTokenOf(headers.get('authorization'))!);
     return { key: credentialKeyOfClaims(claims), expiresInMs: claims.exp * 1000 - clock.now().getTime(), assertActive: () => status.assertActive(actor) };
   };
 }

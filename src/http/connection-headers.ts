@@ -6,8 +6,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The headers that carry identity (spec 4.2, 4.4); gateway-runtime.ts forwards the same ones. */
-const CREDENTIAL_HEADER_NAMES = ['authorization', 'service-tenant-id'];
+/** The request headers that carry identity (spec 4.2, 4.4); the gateway forwards these to subgraphs. */
+export const CREDENTIAL_HEADERS = ['authorization', 'service-tenant-id'] as const;
 
 export function connectionHeaders(upgrade: IncomingHttpHeaders, params: Readonly<Record<string, unknown>> | undefined): Headers {
   const headers = new Headers();
@@ -22,7 +22,7 @@ export function connectionHeaders(upgrade: IncomingHttpHeaders, params: Readonly
 
 /** The credential header the upgrade request and connection_init both carry, with different values; else null. */
 export function conflictingCredential(upgrade: IncomingHttpHeaders, params: Readonly<Record<string, unknown>> | undefined): string | null {
-  for (const name of CREDENTIAL_HEADER_NAMES) {
+  for (const name of CREDENTIAL_HEADERS) {
     const fromUpgrade = upgrade[name];
     if (typeof fromUpgrade !== 'string') continue;
     for (const [key, value] of Object.entries(params ?? {})) {

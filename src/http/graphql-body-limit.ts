@@ -3,7 +3,7 @@
  * callers without a verified bearer token get REST's 1 MiB (GRAPHQL_MAX_BODY_BYTES_ANONYMOUS),
  * callers with one room for attachDocument's 10 MB file in base64 (GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED).
  * A declared Content-Length over the ceiling is refused before a byte is read; a compressed body
- * counts decompressed. Refused the way REST refuses an over-size body: 400 problem details.
+ * counts decompressed. Refused the way REST refuses an over-size body: 413 problem details.
  */
 import { Readable } from 'node:stream';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -11,6 +11,7 @@ import type { AppConfig } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import type { TokenAuthority } from '../domain/identity/token-authority.js';
 import { sendProblem } from '../../rest-adapter/rest-router.js';
+import { bearerClaimsOf } from './bearer-claims.js';
 
 export interface GraphQLBodyLimits {
   anonymous: number;
@@ -28,14 +29,8 @@ export function graphqlBodyLimit(limits: GraphQLBodyLimits, tokens: TokenAuthori
   };
   return (req, res, next) => {
     if (req.method !== 'POST') return next();
-    hasVerifiedToken(req, tokens).then((verified) => (verified ? readers.authenticated : readers.anonymous)(req, res, next), next);
+    bearerClaimsOf(req, tokens).then((claims) => (claims ? readers.authenticated : readers.anonymous)(req, res, next), next);
   };
-}
-
-async function hasVerifiedToken(req: Request, tokens: TokenAuthority): Promise<boolean> {
-  const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (!token) return false;
-  return tokens.verify(token).then(() => true, () => false);
 }
 
 function reader(limit: number, configKey: string): RequestHandler {

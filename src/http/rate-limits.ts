@@ -14,6 +14,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { AppError } from '../domain/errors.js';
 import type { TokenAuthority, VerifiedToken } from '../domain/identity/token-authority.js';
 import { sendProblem } from '../../rest-adapter/rest-router.js';
+import { bearerClaimsOf } from './bearer-claims.js';
 import { audit } from '../infra/audit-log.js';
 import type { Logger } from '../infra/logger.js';
 
@@ -44,13 +45,8 @@ export function credentialKeyFromTokens(tokens: TokenAuthority): (req: Request) 
   return async (req) => {
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey !== '') return `apikey:${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
-    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (!match?.[1]) return null;
-    try {
-      return credentialKeyOfClaims(await tokens.verify(match[1]));
-    } catch {
-      return null;
-    }
+    const claims = await bearerClaimsOf(req, tokens);
+    return claims ? credentialKeyOfClaims(claims) : null;
   };
 }
 

@@ -19,17 +19,22 @@ export interface Caller {
   requestedTenantId: string | null;
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or null when the header is absent or not of that form. */
+export function bearerTokenOf(authorization: string | null | undefined): string | null {
+  return /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1] ?? null;
+}
+
 export async function authenticate(tokens: TokenAuthority, status: CredentialStatus, headers: CredentialHeaders): Promise<Caller> {
   const requestedTenantId = headers.serviceTenantId?.trim() || null;
   const authorization = headers.authorization?.trim();
   if (!authorization) return { actor: ANONYMOUS, requestedTenantId };
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-  if (!match?.[1]) {
+  const token = bearerTokenOf(authorization);
+  if (!token) {
     const rejection = new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>"');
     return { actor: { kind: 'anonymous', rejection }, requestedTenantId };
   }
   try {
-    const actor = actorOf(await tokens.verify(match[1]));
+    const actor = actorOf(await tokens.verify(token));
     await status.assertActive(actor);
     return { actor, requestedTenantId };
   } catch (err) {
