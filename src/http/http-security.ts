@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Express, Request } from 'express';
+import proxyAddr from 'proxy-addr';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../infra/logger.js';
@@ -40,19 +41,8 @@ export function installHttpSecurity(app: Express, { config, credentialKeyOf, log
     });
   }
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
-  return { budget, clientAddressOf: (request) => clientAddress(request, trust) };
-}
-
-/**
- * proxy-addr's rule, which Express's `req.ip` follows: walk from the socket's peer back through
- * X-Forwarded-For while each hop is a trusted proxy; the first untrusted address is the client.
- */
-function clientAddress(request: IncomingMessage, trust: (address: string, hop: number) => boolean): string {
-  const forwarded = String(request.headers['x-forwarded-for'] ?? '').split(',').map((a) => a.trim()).filter(Boolean).reverse();
-  const chain = [request.socket.remoteAddress ?? 'unknown', ...forwarded];
-  let hop = 0;
-  while (hop < chain.length - 1 && trust(chain[hop]!, hop)) hop++;
-  return chain[hop]!;
+  // proxy-addr is what Express's req.ip is computed with: the same client address for a WebSocket upgrade.
+  return { budget, clientAddressOf: (request) => proxyAddr(request, trust) };
 }
 
 /** TRUST_PROXY as Express takes it: false, true, a hop count, or a list of proxy addresses/subnets. */
