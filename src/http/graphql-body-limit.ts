@@ -13,19 +13,10 @@ import type { TokenAuthority } from '../domain/identity/token-authority.js';
 import { sendProblem } from '../../rest-adapter/rest-router.js';
 import { bearerClaimsOf } from './bearer-claims.js';
 
-export interface GraphQLBodyLimits {
-  anonymous: number;
-  authenticated: number;
-}
-
-export function graphqlBodyLimitsOf(config: AppConfig): GraphQLBodyLimits {
-  return { anonymous: config.GRAPHQL_MAX_BODY_BYTES_ANONYMOUS, authenticated: config.GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED };
-}
-
-export function graphqlBodyLimit(limits: GraphQLBodyLimits, tokens: TokenAuthority): RequestHandler {
+export function graphqlBodyLimit(config: Pick<AppConfig, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS' | 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'>, tokens: TokenAuthority): RequestHandler {
   const readers = {
-    anonymous: reader(limits.anonymous, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS'),
-    authenticated: reader(limits.authenticated, 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'),
+    anonymous: reader(config.GRAPHQL_MAX_BODY_BYTES_ANONYMOUS, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS'),
+    authenticated: reader(config.GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED, 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'),
   };
   return (req, res, next) => {
     if (req.method !== 'POST') return next();

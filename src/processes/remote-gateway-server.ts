@@ -7,7 +7,7 @@ import { closeServer, listen, type RunningServer } from '../http/listen.js';
 import { createGateway } from '../../gateway/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
 import { tokenCredentials, webSocketLimitsOf } from '../../gateway/websocket-limits.js';
-import { graphqlBodyLimit, graphqlBodyLimitsOf } from '../http/graphql-body-limit.js';
+import { graphqlBodyLimit } from '../http/graphql-body-limit.js';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../infra/logger.js';
@@ -39,7 +39,7 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
     // Revocation is checked by the subgraphs, which close their socket to the gateway (subgraph-server.ts);
     // here a socket still needs a valid token, ends when it expires, and counts against its credential.
     webSocket: { limits: webSocketLimitsOf(config), credentialOf: tokenCredentials(tokens, everyCredentialActive, systemClock), rateLimits: httpSecurity, logger },
-    bodyLimit: graphqlBodyLimit(graphqlBodyLimitsOf(config), tokens),
+    bodyLimit: graphqlBodyLimit(config, tokens),
   });
   const url = await listen(server, config.PORT, config.HOST);
   return {

@@ -13,7 +13,7 @@ import { installHttpSecurity } from '../http/http-security.js';
 import { credentialKeyFromTokens } from '../http/rate-limits.js';
 import { mountGateway } from './gateway-server.js';
 import { tokenCredentials, webSocketLimitsOf } from '../../gateway/websocket-limits.js';
-import { graphqlBodyLimit, graphqlBodyLimitsOf } from '../http/graphql-body-limit.js';
+import { graphqlBodyLimit } from '../http/graphql-body-limit.js';
 import type { FanOutOptions } from '../../gateway/subscription-fanout.js';
 import { isAuthenticated, visibilityKeyOf } from '../domain/identity/actor.js';
 import { toGraphQLError } from '../../subgraphs/shared/graphql-errors.js';
@@ -71,7 +71,7 @@ export async function startSingleProcessServer(
       rateLimits: httpSecurity,
       logger: runtime.logger,
     },
-    bodyLimit: graphqlBodyLimit(graphqlBodyLimitsOf(runtime.config), runtime.auth.tokens),
+    bodyLimit: graphqlBodyLimit(runtime.config, runtime.auth.tokens),
     fanOut: subscriptionFanOut(runtime),
   });
   app.use(identityProviderRouter(runtime));
