@@ -3,108 +3,6 @@
  * Do not edit: regenerate, and commit the result.
  */
 export interface paths {
-    "/api/platform/v1/funding/applications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The calling lender's funding applications (optional ?reference=) */
-        get: operations["LenderApplicationController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One funding application of the calling lender (another lender’s: 404) */
-        get: operations["LenderApplicationController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A document attached to the lender’s application, with its content type and name */
-        get: operations["LenderDocumentController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application */
-        post: operations["LenderApplicationController_acknowledge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}/offer": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** An offer with exactly one product object; replaces the current one; 200 the updated application */
-        post: operations["LenderApplicationController_offer"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}/rejection": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application */
-        post: operations["LenderApplicationController_reject"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/platform/v1/auth/login": {
         parameters: {
             query?: never;
@@ -191,6 +89,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/auth/refresh-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a single-use refresh token for a new token pair */
+        post: operations["MarketplaceAuthController_refreshToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/auth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** api_key (query) → { jwt, refreshToken } */
+        post: operations["AuthController_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership */
+        post: operations["ProfileController_createAnonymous"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/api-key/{keyId}": {
         parameters: {
             query?: never;
@@ -208,59 +157,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/tenants": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the account's tenants (offset/limit, with self/prev/next links) */
-        get: operations["PlatformTenantController_list"];
-        put?: never;
-        /** Create a tenant (onboarding step 4) */
-        post: operations["PlatformTenantController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/tenants/{tenantId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read) */
-        get: operations["PlatformTenantController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change a tenant's referenceId */
-        patch: operations["PlatformTenantController_update"];
-        trace?: never;
-    };
-    "/api/platform/v1/review-selections/{selectionId}/submit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Staff: submit a reviewed selection to its lenders */
-        post: operations["PlatformReviewController_submit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/platform/v1/users": {
         parameters: {
             query?: never;
@@ -273,6 +169,74 @@ export interface paths {
         put?: never;
         /** Add a platform user to the account (admins) */
         post: operations["PlatformUserController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/auth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** X-API-Key → master token with refresh token */
+        post: operations["MarketplaceAuthController_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/auth/tenants/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Master (or platform) token + Service-tenant-id → tenant token */
+        post: operations["MarketplaceAuthController_authorizeTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/auth/refresh-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** { refreshToken } → a new { jwt, refreshToken } (single use) */
+        post: operations["AuthController_refreshToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/profile/credit-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credit report alone (limited companies; otherwise 422) */
+        get: operations["BusinessProfileController_getCreditReport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -297,55 +261,57 @@ export interface paths {
         patch: operations["PlatformUserController_update"];
         trace?: never;
     };
-    "/api/marketplace/v2/auth/authorize": {
+    "/api/platform/v1/tenants": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the account's tenants (offset/limit, with self/prev/next links) */
+        get: operations["PlatformTenantController_list"];
         put?: never;
-        /** X-API-Key → master token with refresh token */
-        post: operations["MarketplaceAuthController_authorize"];
+        /** Create a tenant (onboarding step 4) */
+        post: operations["PlatformTenantController_create"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/refresh-token": {
+    "/api/marketplace/v2/profile/credit-report": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The credit report alone (limited companies; otherwise 422) */
+        get: operations["MarketplaceProfileController_getCreditReport"];
         put?: never;
-        /** Exchange a single-use refresh token for a new token pair */
-        post: operations["MarketplaceAuthController_refreshToken"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/tenants/authorize": {
+    "/api/platform/v1/tenants/{tenantId}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read) */
+        get: operations["PlatformTenantController_get"];
         put?: never;
-        /** Master (or platform) token + Service-tenant-id → tenant token */
-        post: operations["MarketplaceAuthController_authorizeTenant"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a tenant's referenceId */
+        patch: operations["PlatformTenantController_update"];
         trace?: never;
     };
     "/api/marketplace/v2/tenants": {
@@ -360,6 +326,23 @@ export interface paths {
         put?: never;
         /** Create a tenant (onboarding step 4) */
         post: operations["MarketplaceTenantController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a tenant (onboarding step 4) */
+        post: operations["BusinessTenantController_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -385,193 +368,6 @@ export interface paths {
         patch: operations["MarketplaceProfileController_update"];
         trace?: never;
     };
-    "/api/marketplace/v2/profile/credit-report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The credit report alone (limited companies; otherwise 422) */
-        get: operations["MarketplaceProfileController_getCreditReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/lender-applications/{applicationId}/resubmit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
-        post: operations["BusinessLenderApplicationController_resubmit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/lender-applications/{applicationId}/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The client accepts the current offer; the lender's update webhook is told */
-        post: operations["BusinessLenderApplicationController_accept"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/lender-applications/{applicationId}/decline": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The client declines the current offer; the lender's update webhook is told */
-        post: operations["BusinessLenderApplicationController_decline"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/tenants": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a tenant (onboarding step 4) */
-        post: operations["BusinessTenantController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create an application (body: the answer variant named by type); it fills the tenant's profile */
-        post: operations["ApplicationController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications/validate-continue-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether a continue URL is ours, for this application, and unexpired */
-        get: operations["ApplicationSignUpController_validateContinueUrl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications/{applicationId}/continue-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A signed, expiring URL where the client continues the application ({clickId?} kept for attribution) */
-        post: operations["ApplicationSignUpController_generateContinueUrl"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications/{applicationId}/submit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send the application to one of its matched lenders ({lenderId, products}); the lender receives it by webhook */
-        post: operations["ApplicationController_submit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications/{applicationId}/matches": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The application's lender matches (spec 2.6 match list) */
-        get: operations["ApplicationController_getMatches"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications/{applicationId}/pre-selected": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Indicative instant offers of the matched products that can offer instantly */
-        get: operations["ApplicationController_getPreselectedOffers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/business/v1/profile": {
         parameters: {
             query?: never;
@@ -592,68 +388,34 @@ export interface paths {
         patch: operations["BusinessProfileController_update"];
         trace?: never;
     };
-    "/api/business/v1/profile/credit-report": {
+    "/api/marketplace/v1/profiles/blank": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The credit report alone (limited companies; otherwise 422) */
-        get: operations["BusinessProfileController_getCreditReport"];
+        get?: never;
+        put?: never;
+        /** Create an empty profile owned by the calling key */
+        post: operations["ProfileController_createBlank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document attached to the lender’s application, with its content type and name */
+        get: operations["LenderDocumentController_get"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/lender-applications/{applicationId}/resubmit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
-        post: operations["LenderApplicationController_resubmit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/lender-applications/{applicationId}/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The client accepts the current offer; the lender's update webhook is told */
-        post: operations["LenderApplicationController_accept"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/lender-applications/{applicationId}/decline": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The client declines the current offer; the lender's update webhook is told */
-        post: operations["LenderApplicationController_decline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -671,74 +433,6 @@ export interface paths {
         get: operations["CompanyController_search"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/companies/{registrationNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One company of the registry as CompanyInformation */
-        get: operations["CompanyController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/auth/authorize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** api_key (query) → { jwt, refreshToken } */
-        post: operations["AuthController_authorize"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/auth/refresh-token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** { refreshToken } → a new { jwt, refreshToken } (single use) */
-        post: operations["AuthController_refreshToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/anonymous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership */
-        post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
         head?: never;
@@ -779,24 +473,6 @@ export interface paths {
         patch: operations["ProfileController_patchFinancials"];
         trace?: never;
     };
-    "/api/marketplace/v1/profiles/{uuid}/documents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The profile's documents (without their content) */
-        get: operations["DocumentController_list"];
-        put?: never;
-        /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it) */
-        post: operations["DocumentController_upload"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/profiles/{uuid}/url-schemas/{type}": {
         parameters: {
             query?: never;
@@ -808,6 +484,244 @@ export interface paths {
         get: operations["ProfileController_urlSchema"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}/move/{targetApiKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Move a master key's profile to another key of the account (targetApiKey = the key's keyPrefix) */
+        put: operations["ProfileController_move"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}/set-ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Make the calling key the owner of an anonymous profile */
+        patch: operations["ProfileController_setOwnership"];
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a profile of the calling account */
+        get: operations["ProfileController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/companies/{registrationNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One company of the registry as CompanyInformation */
+        get: operations["CompanyController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/questionnaires": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The eleven questionnaires with their questions */
+        get: operations["QuestionnaireController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/validate-continue-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a continue URL is ours, for this application, and unexpired */
+        get: operations["ApplicationSignUpController_validateContinueUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling lender's funding applications (optional ?reference=) */
+        get: operations["LenderApplicationController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One funding application of the calling lender (another lender’s: 404) */
+        get: operations["LenderApplicationController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application */
+        post: operations["LenderApplicationController_acknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An offer with exactly one product object; replaces the current one; 200 the updated application */
+        post: operations["LenderApplicationController_offer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}/rejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application */
+        post: operations["LenderApplicationController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/questionnaires/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One questionnaire with its questions */
+        get: operations["QuestionnaireController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/questionnaires/{questionnaireId}/json-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The answer body as a JSON Schema (draft 2020-12), the one answers are validated with */
+        get: operations["QuestionnaireController_jsonSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}/cases/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask */
+        post: operations["CaseController_apply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -865,142 +779,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v1/profiles/{uuid}/cases/apply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask */
-        post: operations["CaseController_apply"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/{uuid}/move/{targetApiKey}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Move a master key's profile to another key of the account (targetApiKey = the key's keyPrefix) */
-        put: operations["ProfileController_move"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/{uuid}/set-ownership": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Make the calling key the owner of an anonymous profile */
-        patch: operations["ProfileController_setOwnership"];
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/blank": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create an empty profile owned by the calling key */
-        post: operations["ProfileController_createBlank"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a profile of the calling account */
-        get: operations["ProfileController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/questionnaires": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The eleven questionnaires with their questions */
-        get: operations["QuestionnaireController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/questionnaires/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One questionnaire with its questions */
-        get: operations["QuestionnaireController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/questionnaires/{questionnaireId}/json-schema": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The answer body as a JSON Schema (draft 2020-12), the one answers are validated with */
-        get: operations["QuestionnaireController_jsonSchema"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/json-schema": {
         parameters: {
             query?: never;
@@ -1038,6 +816,228 @@ export interface paths {
         patch: operations["AnswerController_patch"];
         trace?: never;
     };
+    "/api/marketplace/v1/profiles/{uuid}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile's documents (without their content) */
+        get: operations["DocumentController_list"];
+        put?: never;
+        /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it) */
+        post: operations["DocumentController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an application (body: the answer variant named by type); it fills the tenant's profile */
+        post: operations["ApplicationController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/{applicationId}/continue-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed, expiring URL where the client continues the application ({clickId?} kept for attribution) */
+        post: operations["ApplicationSignUpController_generateContinueUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/{applicationId}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's lender matches (spec 2.6 match list) */
+        get: operations["ApplicationController_getMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/{applicationId}/pre-selected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Indicative instant offers of the matched products that can offer instantly */
+        get: operations["ApplicationController_getPreselectedOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/{applicationId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the application to one of its matched lenders ({lenderId, products}); the lender receives it by webhook */
+        post: operations["ApplicationController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/review-selections/{selectionId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: submit a reviewed selection to its lenders */
+        post: operations["PlatformReviewController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/lender-applications/{applicationId}/resubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
+        post: operations["BusinessLenderApplicationController_resubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/lender-applications/{applicationId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The client accepts the current offer; the lender's update webhook is told */
+        post: operations["BusinessLenderApplicationController_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/lender-applications/{applicationId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The client declines the current offer; the lender's update webhook is told */
+        post: operations["BusinessLenderApplicationController_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/lender-applications/{applicationId}/resubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
+        post: operations["LenderApplicationController_resubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/lender-applications/{applicationId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The client accepts the current offer; the lender's update webhook is told */
+        post: operations["LenderApplicationController_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/lender-applications/{applicationId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The client declines the current offer; the lender's update webhook is told */
+        post: operations["LenderApplicationController_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1057,200 +1057,6 @@ export interface components {
             retryAfterSeconds?: number;
             instance?: string;
         };
-        LenderApplicationController_listQuery: {
-            reference?: string;
-        };
-        LenderApplicationController_acknowledgeBody: {
-            reference?: string;
-            comment?: string;
-        };
-        LenderApplicationController_offerBody: {
-            reference: string;
-            expiryDate?: (string) | null;
-            /** @enum {string} */
-            status: "INDICATIVE" | "FINAL";
-            comment?: string | null;
-            termLoan?: {
-                maximumAmount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                minimumAmount?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                term: number;
-                /** @description monthly rate, % */
-                interestRate: number;
-                representativeAPR?: number | null;
-                monthlyRepayment?: number | null;
-                totalRepayment?: number | null;
-                arrangementFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                promotion?: string | null;
-                likelihoodOfRate?: number | null;
-                likelihoodOfAcceptance?: number | null;
-            };
-            invoiceFinance?: {
-                maximumCreditLine: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                minimumCreditLine?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                serviceFee?: number | null;
-                discountFee?: number | null;
-                advanceRate: number;
-                additionalFees?: string | null;
-                minimumMonthlyFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                promotion?: string | null;
-                likelihoodOfRate?: number | null;
-                likelihoodOfAcceptance?: number | null;
-                concentrationLimit?: number | null;
-                contractLength: number;
-                creditInsurance?: number | null;
-                creditInsuranceRequired?: boolean | null;
-                /** @enum {string} */
-                facility: "DISCOUNTING" | "FACTORING";
-                selective?: boolean | null;
-                confidential?: boolean | null;
-            };
-            merchantCashAdvance?: {
-                fundingAmount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                sweep: number;
-                totalRepayment?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                totalFees?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                ratio?: number | null;
-                promotion?: string | null;
-                likelihoodOfRate?: number | null;
-                likelihoodOfAcceptance?: number | null;
-            };
-            assetFinance?: {
-                advanceAmount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                term: number;
-                deposit: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                cost?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                vat?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                totalPrice?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                representativeAPR?: number | null;
-                productOption?: ("Hire Purchase" | "Finance Lease") | null;
-                monthlyRepayment?: number | null;
-                optionToPurchaseFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                additionalFees?: string | null;
-                description?: string | null;
-                promotion?: string | null;
-                likelihoodOfRate?: number | null;
-                likelihoodOfAcceptance?: number | null;
-            };
-            tradeFinance?: {
-                maximumCreditLine: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                minimumCreditLine?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                serviceFee?: number | null;
-                discountFee?: number | null;
-                advanceRate: number;
-                additionalFees?: string | null;
-                minimumMonthlyFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                promotion?: string | null;
-                likelihoodOfRate?: number | null;
-                likelihoodOfAcceptance?: number | null;
-                contractLength?: number | null;
-            };
-            commercialProperty?: {
-                amount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                };
-                ltv?: number | null;
-                mortgageTerm: number;
-                dealTerm: number;
-                interestRate: number;
-                arrangementFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                valuationFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                exitFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
-                    value: number;
-                } | null;
-                productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
-                rateType?: ("Variable" | "Fixed") | null;
-                propertyChargeAddress?: string | null;
-            };
-        };
-        LenderApplicationController_rejectBody: {
-            reason: string;
-            comment?: string;
-            reference?: string;
-        };
         PlatformAuthController_loginBody: {
             email: string;
             password: string;
@@ -1266,6 +1072,36 @@ export interface components {
             expiresAt?: string;
             isMaster?: boolean;
             partnerApiKey?: unknown;
+        };
+        MarketplaceAuthController_refreshTokenBody: {
+            refresh_token?: string;
+            refreshToken?: string;
+        };
+        ProfileController_createAnonymousBody: {
+            /** @enum {string} */
+            countryCode: "GB" | "ZA";
+        };
+        PlatformUserController_createBody: {
+            /** Format: email */
+            email: string;
+            password: string;
+            name?: string;
+            /**
+             * @default MEMBER
+             * @enum {string}
+             */
+            role: "MEMBER" | "ADMIN";
+        };
+        AuthController_refreshTokenBody: {
+            refreshToken: string;
+        };
+        PlatformUserController_updateBody: {
+            name?: string;
+            password?: string;
+            currentPassword?: string;
+            /** @enum {string} */
+            role?: "MEMBER" | "ADMIN";
+            disabled?: boolean;
         };
         /** @description Create a tenant: one tenant manages one business */
         PlatformTenantController_createBody: {
@@ -1330,40 +1166,6 @@ export interface components {
             /** Format: date-time */
             updatedDateTime: string;
         };
-        /** @description A reviewed selection sent to its lenders */
-        PlatformReviewController_submitResponse: {
-            /** Format: uuid */
-            selectionId: string;
-            applications: components["schemas"]["SubmittedApplication"][];
-        };
-        SubmittedApplication: {
-            lenderId: number;
-            /** @description The lender application created */
-            applicationId: number;
-        };
-        PlatformUserController_createBody: {
-            /** Format: email */
-            email: string;
-            password: string;
-            name?: string;
-            /**
-             * @default MEMBER
-             * @enum {string}
-             */
-            role: "MEMBER" | "ADMIN";
-        };
-        PlatformUserController_updateBody: {
-            name?: string;
-            password?: string;
-            currentPassword?: string;
-            /** @enum {string} */
-            role?: "MEMBER" | "ADMIN";
-            disabled?: boolean;
-        };
-        MarketplaceAuthController_refreshTokenBody: {
-            refresh_token?: string;
-            refreshToken?: string;
-        };
         /** @description Create a tenant: one tenant manages one business */
         MarketplaceTenantController_createBody: {
             referenceId?: string;
@@ -1404,6 +1206,19 @@ export interface components {
                 prev?: string;
                 next?: string;
             };
+        };
+        /** @description Create a tenant: one tenant manages one business */
+        BusinessTenantController_createBody: {
+            referenceId?: string;
+        };
+        BusinessTenantController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
         };
         /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
         CompanyScore: {
@@ -1625,406 +1440,378 @@ export interface components {
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
         };
-        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
-        BusinessLenderApplicationController_resubmitResponse: {
-            application: components["schemas"]["LenderApplication"];
+        BusinessProfileController_setUpBody: {
+            companyInformation: {
+                name?: string;
+                /** @enum {string} */
+                type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                registrationNumber: string;
+                /** Format: date-time */
+                incorporatedAt?: string;
+                /** Format: date-time */
+                tradingFromDate?: string;
+                /** @enum {string} */
+                sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                /** @enum {string} */
+                vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+                score?: components["schemas"]["CompanyScore"];
+                creditLimit?: components["schemas"]["Currency"];
+                contactAddress?: components["schemas"]["Address"];
+                primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+                unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+                isGovernmentBacked?: boolean;
+                hasGovernmentBackedLoans?: boolean;
+                employeesNumber?: number;
+                percentageSalesOnline?: number;
+                website?: string;
+                legalNotices?: components["schemas"]["LegalNotices"];
+                tradingAddress?: components["schemas"]["Address"];
+            };
+            financials?: components["schemas"]["Financials"];
+            properties?: components["schemas"]["Property"][];
+            assets?: components["schemas"]["Asset"][];
+            assetsForSecurity?: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences?: components["schemas"]["TradeReference"][];
         };
-        /** @description The application with its current status and offer */
-        LenderApplication: {
-            id: number;
-            reference: string | null;
-            status: string;
-            responseReason: string | null;
-            comment: string | null;
-            fundingSearch?: components["schemas"]["LenderFundingSearch"];
-            fundingMatch?: components["schemas"]["LenderFundingMatch"];
-            profile?: components["schemas"]["ApplicantProfile"];
-            acceptedAt: number | null;
-            invalidatedAt: number | null;
-            /** @description The current offer (documents sent before one was made carry none) */
-            offer?: components["schemas"]["LenderOffer"] | null;
+        BusinessProfileController_updateBody: {
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            properties?: components["schemas"]["Property"][];
+            assets?: components["schemas"]["Asset"][];
+            assetsForSecurity?: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences?: components["schemas"]["TradeReference"][];
         };
-        /** @description The funding search the application came from */
-        LenderFundingSearch: {
-            id: number;
-            status: number;
-            /** @description A decimal, e.g. "50000.00" */
-            amount: string;
-            /** @description Months */
-            period: number | null;
-            statusLabel: string;
-            author: components["schemas"]["FundingSearchUser"] | null;
-            manager: components["schemas"]["FundingSearchUser"] | null;
-            useOfFunds: string | null;
-            urgency: string | null;
+        BusinessProfileController_replaceBody: {
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            properties?: components["schemas"]["Property"][];
+            assets?: components["schemas"]["Asset"][];
+            assetsForSecurity?: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences?: components["schemas"]["TradeReference"][];
         };
-        FundingSearchUser: {
-            id: number;
-            entity: components["schemas"]["FundingSearchUserEntity"];
-            userType: string | null;
-            name: string | null;
-            email: string | null;
+        CompanyController_searchQuery: {
+            searchTerm: string;
+            /**
+             * @default GB
+             * @enum {string}
+             */
+            countryCode: "GB" | "ZA";
+            /** @default 10 */
+            limit: number;
         };
-        FundingSearchUserEntity: {
-            id: number;
-            entityId: number;
-            companyName: string | null;
+        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
+        MarketplaceV1CompanyScore: {
+            /** @enum {string} */
+            grade?: "A" | "B" | "C" | "D" | "E";
+            value?: number;
+            /** @enum {string} */
+            industryAverageGrade?: "A" | "B" | "C" | "D" | "E";
+            /** Format: date-time */
+            changedAt?: string;
+            /** Format: date-time */
+            lastAssessedAt?: string;
+            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
         };
-        /** @description The lender's match in the funding search */
-        LenderFundingMatch: {
-            id: number;
-            offerId: string | null;
-            /** @description The product ids sent */
-            products: number[];
-            /** @description Their product types */
-            productNames: string[];
-            statusReason: string | null;
-            statusComment: string | null;
-            canUseInstantOffer: boolean;
-            canUseInstantApplication: boolean;
-            lender: components["schemas"]["FundingMatchLender"];
-            status: number;
+        MarketplaceV1PreviousScore: {
+            /** @enum {string} */
+            grade: "A" | "B" | "C" | "D" | "E";
         };
-        FundingMatchLender: {
-            id: number;
-            entityId: number;
-            companyName: string;
-            logo: string | null;
-            icon: string | null;
+        /** @description CompanyInformation (spec 2.1) */
+        ProfileController_patchCompanyBody: {
+            name?: string;
+            /** @enum {string} */
+            type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+            registrationNumber?: string;
+            /** Format: date-time */
+            incorporatedAt?: string;
+            /** Format: date-time */
+            tradingFromDate?: string;
+            /** @enum {string} */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /** @enum {string} */
+            vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+            score?: components["schemas"]["MarketplaceV1CompanyScore"];
+            creditLimit?: components["schemas"]["Currency"];
+            contactAddress?: components["schemas"]["Address"];
+            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+            isGovernmentBacked?: boolean;
+            hasGovernmentBackedLoans?: boolean;
+            employeesNumber?: number;
+            percentageSalesOnline?: number;
+            website?: string;
         };
-        /** @description The applicant as the lender sees it */
-        ApplicantProfile: {
-            basicCompanyDetails: components["schemas"]["BasicCompanyDetails"];
-            directorOrSecretaryDetails: components["schemas"]["DirectorOrSecretaryDetails"][];
-            tradeHistory: components["schemas"]["TradeHistoryYear"][];
-            guarantorAssetsForSecurity: components["schemas"]["GuarantorAssetsForSecurity"];
-            invoiceFinancing?: components["schemas"]["InvoiceFinancing"];
-            tradeFinanceProfile?: components["schemas"]["TradeFinanceProfile"];
-            eposTerminalInfo?: components["schemas"]["EposTerminalInfo"];
-            assetsToFinance: components["schemas"]["AssetToFinance"][];
-            attachments: components["schemas"]["ApplicationAttachment"][];
-        };
-        BasicCompanyDetails: {
-            contactName: string | null;
-            contactEmail: string | null;
-            contactPhone: string | null;
-            companyName: string | null;
-            companyTradingName: string | null;
-            companyNumber: string | null;
-            companyType: string | null;
-            /** @description 1 when VAT registered, else 0 */
-            vatRegistered: number;
-            address: string | null;
-            city: string | null;
-            postalCode: string | null;
-            tradingFrom: number | null;
-            tradingPeriod: string | null;
-            /** @description The registry's grade */
-            creditScore: string | null;
-            numberOfEmployees: number | null;
-            percentageOfSalesOnline: number | null;
-            companyWebsite: string | null;
-            sectorName: string | null;
-        };
-        DirectorOrSecretaryDetails: {
-            title: string | null;
-            fullName: string | null;
-            /** @description Unix time in seconds (negative before 1970) */
-            dateOfBirth: number | null;
-            position: string | null;
-            addressResidential: string | null;
-            personalGuarantee: boolean | null;
-            email?: string;
-            phone?: string;
-            ownershipPercentage?: number;
-            residentialStatus?: string;
-            monthlyRentOrMortgage?: number;
-            mortgageValue?: number;
-            monthlyBusinessIncome?: number;
-            monthlyNonBusinessIncome?: number;
-            monthlyOtherHouseholdIncome?: number;
-            personalCreditLimit?: number;
-            ccjsValue?: number;
-            personalDefaultsValue?: number;
-            dependants?: number;
-            oldestCreditAccountAge?: number;
-            missedPaymentsBusiness?: number;
-            missedPaymentsPersonal?: number;
-            personalDefaults?: number;
-        };
-        TradeHistoryYear: {
-            year: string;
-            yearEndTimestamp: number | null;
-            revenue: string;
-            profitNet: string;
-            debtorsOutstanding: number | null;
-            debtorsInvoicesDue: number | null;
-            fixedAssets: number | null;
-        };
-        GuarantorAssetsForSecurity: {
-            hasUkHomeownerDirector: boolean;
-            estimatedSecurity: number;
-            guarantorAssets: components["schemas"]["GuarantorAsset"][];
-        };
-        GuarantorAsset: {
-            owner: string | null;
-            estimatedValue: number | null;
-            totalDebt: number | null;
-            address: string | null;
-        };
-        InvoiceFinancing: {
-            debtorsValue: number;
-            debtorDays: number;
-            invoicesNumber: number;
-            creditNotesGrossValue?: number;
-            creditNotesNumber?: number;
-            customersNumber: number;
-        };
-        TradeFinanceProfile: {
-            currentValueOfDebtors?: number;
-            approxNoOfCustomers?: number;
-            currentValueOfConfirmedOrders: number;
-            approxGrossMargin?: number;
-            madeADozenWebsiteSales?: boolean;
-        };
-        EposTerminalInfo: {
-            transactionsPerMonthAvg: number | null;
-            monthsUsingCCProcessing?: number;
-            monthsRemainingOnBusinessLease: number | null;
-            terminalId: string | null;
-            terminalProvider: string | null;
-        };
-        AssetToFinance: {
-            assetCost: number | null;
-            assetSerialNumber: string | null;
-            depositAvailable: number | null;
-            assetType: string | null;
-            assetTypeName: string | null;
-        };
-        ApplicationAttachment: {
+        MarketplaceV1Debtor: {
             id: string;
-            fileName: string;
-            contentType: string;
-            sizeBytes: number;
-            sha256: string;
-            /** @description Where the lender downloads it (lender token) */
-            url: string;
+            contactId?: string;
+            name?: string;
+            firstName?: string;
+            lastName?: string;
+            emailAddress?: string;
+            contactNumber?: string;
+            outstandingAmount?: number;
+            outstandingAmountMonthlyAverage?: number;
+            outstandingInvoicesCount?: number;
+            debtorDays?: number;
+            revenue?: number;
         };
-        /** @description A lender's offer (spec 2.7): exactly one product object is set */
-        LenderOffer: {
-            id: string;
+        /** @description Financials (spec 2.1) */
+        ProfileController_patchFinancialsBody: {
+            netProfit?: components["schemas"]["Currency"];
+            tradeDebtors?: components["schemas"]["Currency"];
+            revenue?: components["schemas"]["Currency"];
+            bankInterest?: components["schemas"]["Currency"];
+            depreciation?: components["schemas"]["Currency"];
+            amortisation?: components["schemas"]["Currency"];
+            tradingHistory?: components["schemas"]["TradingHistory"][];
+            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
+            primaryBank?: number;
+        };
+        ProfileController_urlSchemaQuery: {
+            /** @enum {string} */
+            type: "funding-search";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            redirect: "true" | "false";
+        };
+        CompanyController_getQuery: {
+            registrationNumber: string;
+            /**
+             * @default GB
+             * @enum {string}
+             */
+            countryCode: "GB" | "ZA";
+        };
+        ApplicationSignUpController_validateContinueUrlQuery: {
+            /**
+             * Format: uri
+             * @description The continue URL to check (as POST …/continue-url made it)
+             */
+            continueUrl: string;
+        };
+        LenderApplicationController_listQuery: {
+            reference?: string;
+        };
+        LenderApplicationController_acknowledgeBody: {
+            reference?: string;
+            comment?: string;
+        };
+        LenderApplicationController_offerBody: {
             reference: string;
+            expiryDate?: (string) | null;
             /** @enum {string} */
             status: "INDICATIVE" | "FINAL";
-            /** @description An ISO 8601 date-time */
-            expiryDate: string | null;
-            comment: string | null;
-            /** @description Once the client decided */
-            decision: ("ACCEPTED" | "DECLINED") | null;
-            termLoan?: components["schemas"]["TermLoanOffer"];
-            invoiceFinance?: components["schemas"]["InvoiceFinanceOffer"];
-            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceOffer"];
-            assetFinance?: components["schemas"]["AssetFinanceOffer"];
-            tradeFinance?: components["schemas"]["TradeFinanceOffer"];
-            commercialProperty?: components["schemas"]["CommercialPropertyOffer"];
-        };
-        TermLoanOffer: {
-            maximumAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
+            comment?: string | null;
+            termLoan?: {
+                maximumAmount: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                minimumAmount?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                term: number;
+                /** @description monthly rate, % */
+                interestRate: number;
+                representativeAPR?: number | null;
+                monthlyRepayment?: number | null;
+                totalRepayment?: number | null;
+                arrangementFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                promotion?: string | null;
+                likelihoodOfRate?: number | null;
+                likelihoodOfAcceptance?: number | null;
             };
-            minimumAmount?: {
+            invoiceFinance?: {
+                maximumCreditLine: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                minimumCreditLine?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                serviceFee?: number | null;
+                discountFee?: number | null;
+                advanceRate: number;
+                additionalFees?: string | null;
+                minimumMonthlyFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                promotion?: string | null;
+                likelihoodOfRate?: number | null;
+                likelihoodOfAcceptance?: number | null;
+                concentrationLimit?: number | null;
+                contractLength: number;
+                creditInsurance?: number | null;
+                creditInsuranceRequired?: boolean | null;
                 /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            term: number;
-            /** @description monthly rate, % */
-            interestRate: number;
-            representativeAPR?: number | null;
-            monthlyRepayment?: number | null;
-            totalRepayment?: number | null;
-            arrangementFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-            /** @description |totalRepayment − maximumAmount.value|, computed when fetched */
-            totalFees?: number;
-        };
-        InvoiceFinanceOffer: {
-            maximumCreditLine: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
+                facility: "DISCOUNTING" | "FACTORING";
+                selective?: boolean | null;
+                confidential?: boolean | null;
             };
-            minimumCreditLine?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            serviceFee?: number | null;
-            discountFee?: number | null;
-            advanceRate: number;
-            additionalFees?: string | null;
-            minimumMonthlyFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-            concentrationLimit?: number | null;
-            contractLength: number;
-            creditInsurance?: number | null;
-            creditInsuranceRequired?: boolean | null;
+            merchantCashAdvance?: {
+                fundingAmount: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                sweep: number;
+                totalRepayment?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                totalFees?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                ratio?: number | null;
+                promotion?: string | null;
+                likelihoodOfRate?: number | null;
+                likelihoodOfAcceptance?: number | null;
+            };
+            assetFinance?: {
+                advanceAmount: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                term: number;
+                deposit: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                cost?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                vat?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                totalPrice?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                representativeAPR?: number | null;
+                productOption?: ("Hire Purchase" | "Finance Lease") | null;
+                monthlyRepayment?: number | null;
+                optionToPurchaseFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                additionalFees?: string | null;
+                description?: string | null;
+                promotion?: string | null;
+                likelihoodOfRate?: number | null;
+                likelihoodOfAcceptance?: number | null;
+            };
+            tradeFinance?: {
+                maximumCreditLine: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                minimumCreditLine?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                serviceFee?: number | null;
+                discountFee?: number | null;
+                advanceRate: number;
+                additionalFees?: string | null;
+                minimumMonthlyFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                promotion?: string | null;
+                likelihoodOfRate?: number | null;
+                likelihoodOfAcceptance?: number | null;
+                contractLength?: number | null;
+            };
+            commercialProperty?: {
+                amount: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                };
+                ltv?: number | null;
+                mortgageTerm: number;
+                dealTerm: number;
+                interestRate: number;
+                arrangementFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                valuationFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                exitFee?: {
+                    /** @enum {string} */
+                    code: "GBP" | "EUR" | "ZAR";
+                    value: number;
+                } | null;
+                productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
+                rateType?: ("Variable" | "Fixed") | null;
+                propertyChargeAddress?: string | null;
+            };
+        };
+        LenderApplicationController_rejectBody: {
+            reason: string;
+            comment?: string;
+            reference?: string;
+        };
+        FundingController_countMatchesQuery: {
+            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
             /** @enum {string} */
-            facility: "DISCOUNTING" | "FACTORING";
-            selective?: boolean | null;
-            confidential?: boolean | null;
+            explain?: "true" | "false";
         };
-        MerchantCashAdvanceOffer: {
-            fundingAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            sweep: number;
-            totalRepayment?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            totalFees?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            ratio?: number | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
+        FundingController_countMatchesResponse: number;
+        FundingController_matchResultsQuery: {
+            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
+            /** @enum {string} */
+            explain?: "true" | "false";
         };
-        AssetFinanceOffer: {
-            advanceAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            term: number;
-            deposit: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            cost?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            vat?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            totalPrice?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            representativeAPR?: number | null;
-            productOption?: ("Hire Purchase" | "Finance Lease") | null;
-            monthlyRepayment?: number | null;
-            optionToPurchaseFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            additionalFees?: string | null;
-            description?: string | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
+        /** @description A selected lender and the product types chosen from its matches */
+        SelectedLender: {
+            lenderId: number;
+            products: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
         };
-        TradeFinanceOffer: {
-            maximumCreditLine: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            minimumCreditLine?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            serviceFee?: number | null;
-            discountFee?: number | null;
-            advanceRate: number;
-            additionalFees?: string | null;
-            minimumMonthlyFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-            contractLength?: number | null;
-        };
-        CommercialPropertyOffer: {
-            amount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            ltv?: number | null;
-            mortgageTerm: number;
-            dealTerm: number;
-            interestRate: number;
-            arrangementFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            valuationFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            exitFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
-            rateType?: ("Variable" | "Fixed") | null;
-            propertyChargeAddress?: string | null;
-        };
-        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
-        BusinessLenderApplicationController_acceptResponse: {
-            application: components["schemas"]["LenderApplication"];
-        };
-        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
-        BusinessLenderApplicationController_declineResponse: {
-            application: components["schemas"]["LenderApplication"];
-        };
-        /** @description Create a tenant: one tenant manages one business */
-        BusinessTenantController_createBody: {
-            referenceId?: string;
-        };
-        BusinessTenantController_createResponse: {
-            /** Format: uuid */
-            id: string;
-            referenceId: string | null;
-            /** Format: date-time */
-            createdDateTime: string;
-            /** Format: date-time */
-            updatedDateTime: string;
+        FundingController_applyBody: components["schemas"]["SelectedLender"][];
+        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
+        AnswerController_putBody: Record<string, never>;
+        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
+        AnswerController_patchBody: Record<string, never>;
+        AnswerController_deleteQuery: {
+            /** @description The answer to remove; repeat it for several */
+            answerKey: string | string[];
         };
         /** Currency amount */
         ApplicationController_createBody_Currency: {
@@ -3010,24 +2797,8 @@ export interface components {
              */
             tradingAddress?: string;
         };
-        ApplicationSignUpController_validateContinueUrlQuery: {
-            /**
-             * Format: uri
-             * @description The continue URL to check (as POST …/continue-url made it)
-             */
-            continueUrl: string;
-        };
         ApplicationSignUpController_generateContinueUrlBody: {
             clickId?: string;
-        };
-        /** @description A selected lender and the product types chosen from its matches */
-        ApplicationController_submitBody: {
-            lenderId: number;
-            products: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-        };
-        /** @description A Business V1 application sent to one of its matched lenders */
-        ApplicationController_submitResponse: {
-            applications: components["schemas"]["SubmittedApplication"][];
         };
         PreselectedTermLoan: {
             maximumAmount: number;
@@ -3188,57 +2959,413 @@ export interface components {
             tradeFinance?: components["schemas"]["PreselectedTradeFinance"];
             commercialProperty?: components["schemas"]["PreselectedCommercialProperty"];
         }[];
-        BusinessProfileController_setUpBody: {
-            companyInformation: {
-                name?: string;
+        /** @description A selected lender and the product types chosen from its matches */
+        ApplicationController_submitBody: {
+            lenderId: number;
+            products: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
+        };
+        /** @description A Business V1 application sent to one of its matched lenders */
+        ApplicationController_submitResponse: {
+            applications: components["schemas"]["SubmittedApplication"][];
+        };
+        SubmittedApplication: {
+            lenderId: number;
+            /** @description The lender application created */
+            applicationId: number;
+        };
+        /** @description A reviewed selection sent to its lenders */
+        PlatformReviewController_submitResponse: {
+            /** Format: uuid */
+            selectionId: string;
+            applications: components["schemas"]["SubmittedApplication"][];
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        BusinessLenderApplicationController_resubmitResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description The application with its current status and offer */
+        LenderApplication: {
+            id: number;
+            reference: string | null;
+            status: string;
+            responseReason: string | null;
+            comment: string | null;
+            fundingSearch?: components["schemas"]["LenderFundingSearch"];
+            fundingMatch?: components["schemas"]["LenderFundingMatch"];
+            profile?: components["schemas"]["ApplicantProfile"];
+            acceptedAt: number | null;
+            invalidatedAt: number | null;
+            /** @description The current offer (documents sent before one was made carry none) */
+            offer?: components["schemas"]["LenderOffer"] | null;
+        };
+        /** @description The funding search the application came from */
+        LenderFundingSearch: {
+            id: number;
+            status: number;
+            /** @description A decimal, e.g. "50000.00" */
+            amount: string;
+            /** @description Months */
+            period: number | null;
+            statusLabel: string;
+            author: components["schemas"]["FundingSearchUser"] | null;
+            manager: components["schemas"]["FundingSearchUser"] | null;
+            useOfFunds: string | null;
+            urgency: string | null;
+        };
+        FundingSearchUser: {
+            id: number;
+            entity: components["schemas"]["FundingSearchUserEntity"];
+            userType: string | null;
+            name: string | null;
+            email: string | null;
+        };
+        FundingSearchUserEntity: {
+            id: number;
+            entityId: number;
+            companyName: string | null;
+        };
+        /** @description The lender's match in the funding search */
+        LenderFundingMatch: {
+            id: number;
+            offerId: string | null;
+            /** @description The product ids sent */
+            products: number[];
+            /** @description Their product types */
+            productNames: string[];
+            statusReason: string | null;
+            statusComment: string | null;
+            canUseInstantOffer: boolean;
+            canUseInstantApplication: boolean;
+            lender: components["schemas"]["FundingMatchLender"];
+            status: number;
+        };
+        FundingMatchLender: {
+            id: number;
+            entityId: number;
+            companyName: string;
+            logo: string | null;
+            icon: string | null;
+        };
+        /** @description The applicant as the lender sees it */
+        ApplicantProfile: {
+            basicCompanyDetails: components["schemas"]["BasicCompanyDetails"];
+            directorOrSecretaryDetails: components["schemas"]["DirectorOrSecretaryDetails"][];
+            tradeHistory: components["schemas"]["TradeHistoryYear"][];
+            guarantorAssetsForSecurity: components["schemas"]["GuarantorAssetsForSecurity"];
+            invoiceFinancing?: components["schemas"]["InvoiceFinancing"];
+            tradeFinanceProfile?: components["schemas"]["TradeFinanceProfile"];
+            eposTerminalInfo?: components["schemas"]["EposTerminalInfo"];
+            assetsToFinance: components["schemas"]["AssetToFinance"][];
+            attachments: components["schemas"]["ApplicationAttachment"][];
+        };
+        BasicCompanyDetails: {
+            contactName: string | null;
+            contactEmail: string | null;
+            contactPhone: string | null;
+            companyName: string | null;
+            companyTradingName: string | null;
+            companyNumber: string | null;
+            companyType: string | null;
+            /** @description 1 when VAT registered, else 0 */
+            vatRegistered: number;
+            address: string | null;
+            city: string | null;
+            postalCode: string | null;
+            tradingFrom: number | null;
+            tradingPeriod: string | null;
+            /** @description The registry's grade */
+            creditScore: string | null;
+            numberOfEmployees: number | null;
+            percentageOfSalesOnline: number | null;
+            companyWebsite: string | null;
+            sectorName: string | null;
+        };
+        DirectorOrSecretaryDetails: {
+            title: string | null;
+            fullName: string | null;
+            /** @description Unix time in seconds (negative before 1970) */
+            dateOfBirth: number | null;
+            position: string | null;
+            addressResidential: string | null;
+            personalGuarantee: boolean | null;
+            email?: string;
+            phone?: string;
+            ownershipPercentage?: number;
+            residentialStatus?: string;
+            monthlyRentOrMortgage?: number;
+            mortgageValue?: number;
+            monthlyBusinessIncome?: number;
+            monthlyNonBusinessIncome?: number;
+            monthlyOtherHouseholdIncome?: number;
+            personalCreditLimit?: number;
+            ccjsValue?: number;
+            personalDefaultsValue?: number;
+            dependants?: number;
+            oldestCreditAccountAge?: number;
+            missedPaymentsBusiness?: number;
+            missedPaymentsPersonal?: number;
+            personalDefaults?: number;
+        };
+        TradeHistoryYear: {
+            year: string;
+            yearEndTimestamp: number | null;
+            revenue: string;
+            profitNet: string;
+            debtorsOutstanding: number | null;
+            debtorsInvoicesDue: number | null;
+            fixedAssets: number | null;
+        };
+        GuarantorAssetsForSecurity: {
+            hasUkHomeownerDirector: boolean;
+            estimatedSecurity: number;
+            guarantorAssets: components["schemas"]["GuarantorAsset"][];
+        };
+        GuarantorAsset: {
+            owner: string | null;
+            estimatedValue: number | null;
+            totalDebt: number | null;
+            address: string | null;
+        };
+        InvoiceFinancing: {
+            debtorsValue: number;
+            debtorDays: number;
+            invoicesNumber: number;
+            creditNotesGrossValue?: number;
+            creditNotesNumber?: number;
+            customersNumber: number;
+        };
+        TradeFinanceProfile: {
+            currentValueOfDebtors?: number;
+            approxNoOfCustomers?: number;
+            currentValueOfConfirmedOrders: number;
+            approxGrossMargin?: number;
+            madeADozenWebsiteSales?: boolean;
+        };
+        EposTerminalInfo: {
+            transactionsPerMonthAvg: number | null;
+            monthsUsingCCProcessing?: number;
+            monthsRemainingOnBusinessLease: number | null;
+            terminalId: string | null;
+            terminalProvider: string | null;
+        };
+        AssetToFinance: {
+            assetCost: number | null;
+            assetSerialNumber: string | null;
+            depositAvailable: number | null;
+            assetType: string | null;
+            assetTypeName: string | null;
+        };
+        ApplicationAttachment: {
+            id: string;
+            fileName: string;
+            contentType: string;
+            sizeBytes: number;
+            sha256: string;
+            /** @description Where the lender downloads it (lender token) */
+            url: string;
+        };
+        /** @description A lender's offer (spec 2.7): exactly one product object is set */
+        LenderOffer: {
+            id: string;
+            reference: string;
+            /** @enum {string} */
+            status: "INDICATIVE" | "FINAL";
+            /** @description An ISO 8601 date-time */
+            expiryDate: string | null;
+            comment: string | null;
+            /** @description Once the client decided */
+            decision: ("ACCEPTED" | "DECLINED") | null;
+            termLoan?: components["schemas"]["TermLoanOffer"];
+            invoiceFinance?: components["schemas"]["InvoiceFinanceOffer"];
+            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceOffer"];
+            assetFinance?: components["schemas"]["AssetFinanceOffer"];
+            tradeFinance?: components["schemas"]["TradeFinanceOffer"];
+            commercialProperty?: components["schemas"]["CommercialPropertyOffer"];
+        };
+        TermLoanOffer: {
+            maximumAmount: {
                 /** @enum {string} */
-                type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-                registrationNumber: string;
-                /** Format: date-time */
-                incorporatedAt?: string;
-                /** Format: date-time */
-                tradingFromDate?: string;
-                /** @enum {string} */
-                sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                /** @enum {string} */
-                vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-                score?: components["schemas"]["CompanyScore"];
-                creditLimit?: components["schemas"]["Currency"];
-                contactAddress?: components["schemas"]["Address"];
-                primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-                unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-                isGovernmentBacked?: boolean;
-                hasGovernmentBackedLoans?: boolean;
-                employeesNumber?: number;
-                percentageSalesOnline?: number;
-                website?: string;
-                legalNotices?: components["schemas"]["LegalNotices"];
-                tradingAddress?: components["schemas"]["Address"];
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
             };
-            financials?: components["schemas"]["Financials"];
-            properties?: components["schemas"]["Property"][];
-            assets?: components["schemas"]["Asset"][];
-            assetsForSecurity?: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
-            tradeReferences?: components["schemas"]["TradeReference"][];
+            minimumAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            term: number;
+            /** @description monthly rate, % */
+            interestRate: number;
+            representativeAPR?: number | null;
+            monthlyRepayment?: number | null;
+            totalRepayment?: number | null;
+            arrangementFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            /** @description |totalRepayment − maximumAmount.value|, computed when fetched */
+            totalFees?: number;
         };
-        BusinessProfileController_updateBody: {
-            companyInformation?: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            properties?: components["schemas"]["Property"][];
-            assets?: components["schemas"]["Asset"][];
-            assetsForSecurity?: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
-            tradeReferences?: components["schemas"]["TradeReference"][];
+        InvoiceFinanceOffer: {
+            maximumCreditLine: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumCreditLine?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            serviceFee?: number | null;
+            discountFee?: number | null;
+            advanceRate: number;
+            additionalFees?: string | null;
+            minimumMonthlyFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            concentrationLimit?: number | null;
+            contractLength: number;
+            creditInsurance?: number | null;
+            creditInsuranceRequired?: boolean | null;
+            /** @enum {string} */
+            facility: "DISCOUNTING" | "FACTORING";
+            selective?: boolean | null;
+            confidential?: boolean | null;
         };
-        BusinessProfileController_replaceBody: {
-            companyInformation: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            properties?: components["schemas"]["Property"][];
-            assets?: components["schemas"]["Asset"][];
-            assetsForSecurity?: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
-            tradeReferences?: components["schemas"]["TradeReference"][];
+        MerchantCashAdvanceOffer: {
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            sweep: number;
+            totalRepayment?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            totalFees?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            ratio?: number | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+        };
+        AssetFinanceOffer: {
+            advanceAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            term: number;
+            deposit: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            cost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            vat?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            totalPrice?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            representativeAPR?: number | null;
+            productOption?: ("Hire Purchase" | "Finance Lease") | null;
+            monthlyRepayment?: number | null;
+            optionToPurchaseFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            additionalFees?: string | null;
+            description?: string | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+        };
+        TradeFinanceOffer: {
+            maximumCreditLine: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumCreditLine?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            serviceFee?: number | null;
+            discountFee?: number | null;
+            advanceRate: number;
+            additionalFees?: string | null;
+            minimumMonthlyFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            contractLength?: number | null;
+        };
+        CommercialPropertyOffer: {
+            amount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            ltv?: number | null;
+            mortgageTerm: number;
+            dealTerm: number;
+            interestRate: number;
+            arrangementFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            valuationFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            exitFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
+            rateType?: ("Variable" | "Fixed") | null;
+            propertyChargeAddress?: string | null;
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        BusinessLenderApplicationController_acceptResponse: {
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
+        BusinessLenderApplicationController_declineResponse: {
+            application: components["schemas"]["LenderApplication"];
         };
         /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
         LenderApplicationController_resubmitResponse: {
@@ -3252,133 +3379,6 @@ export interface components {
         LenderApplicationController_declineResponse: {
             application: components["schemas"]["LenderApplication"];
         };
-        CompanyController_searchQuery: {
-            searchTerm: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-            /** @default 10 */
-            limit: number;
-        };
-        CompanyController_getQuery: {
-            registrationNumber: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-        };
-        AuthController_refreshTokenBody: {
-            refreshToken: string;
-        };
-        ProfileController_createAnonymousBody: {
-            /** @enum {string} */
-            countryCode: "GB" | "ZA";
-        };
-        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
-        MarketplaceV1CompanyScore: {
-            /** @enum {string} */
-            grade?: "A" | "B" | "C" | "D" | "E";
-            value?: number;
-            /** @enum {string} */
-            industryAverageGrade?: "A" | "B" | "C" | "D" | "E";
-            /** Format: date-time */
-            changedAt?: string;
-            /** Format: date-time */
-            lastAssessedAt?: string;
-            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
-        };
-        MarketplaceV1PreviousScore: {
-            /** @enum {string} */
-            grade: "A" | "B" | "C" | "D" | "E";
-        };
-        /** @description CompanyInformation (spec 2.1) */
-        ProfileController_patchCompanyBody: {
-            name?: string;
-            /** @enum {string} */
-            type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-            registrationNumber?: string;
-            /** Format: date-time */
-            incorporatedAt?: string;
-            /** Format: date-time */
-            tradingFromDate?: string;
-            /** @enum {string} */
-            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-            /** @enum {string} */
-            vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-            score?: components["schemas"]["MarketplaceV1CompanyScore"];
-            creditLimit?: components["schemas"]["Currency"];
-            contactAddress?: components["schemas"]["Address"];
-            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-            isGovernmentBacked?: boolean;
-            hasGovernmentBackedLoans?: boolean;
-            employeesNumber?: number;
-            percentageSalesOnline?: number;
-            website?: string;
-        };
-        MarketplaceV1Debtor: {
-            id: string;
-            contactId?: string;
-            name?: string;
-            firstName?: string;
-            lastName?: string;
-            emailAddress?: string;
-            contactNumber?: string;
-            outstandingAmount?: number;
-            outstandingAmountMonthlyAverage?: number;
-            outstandingInvoicesCount?: number;
-            debtorDays?: number;
-            revenue?: number;
-        };
-        /** @description Financials (spec 2.1) */
-        ProfileController_patchFinancialsBody: {
-            netProfit?: components["schemas"]["Currency"];
-            tradeDebtors?: components["schemas"]["Currency"];
-            revenue?: components["schemas"]["Currency"];
-            bankInterest?: components["schemas"]["Currency"];
-            depreciation?: components["schemas"]["Currency"];
-            amortisation?: components["schemas"]["Currency"];
-            tradingHistory?: components["schemas"]["TradingHistory"][];
-            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
-            primaryBank?: number;
-        };
-        ProfileController_urlSchemaQuery: {
-            /** @enum {string} */
-            type: "funding-search";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            redirect: "true" | "false";
-        };
-        FundingController_countMatchesQuery: {
-            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-            /** @enum {string} */
-            explain?: "true" | "false";
-        };
-        FundingController_countMatchesResponse: number;
-        FundingController_matchResultsQuery: {
-            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-            /** @enum {string} */
-            explain?: "true" | "false";
-        };
-        /** @description A selected lender and the product types chosen from its matches */
-        SelectedLender: {
-            lenderId: number;
-            products: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-        };
-        FundingController_applyBody: components["schemas"]["SelectedLender"][];
-        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
-        AnswerController_putBody: Record<string, never>;
-        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
-        AnswerController_patchBody: Record<string, never>;
-        AnswerController_deleteQuery: {
-            /** @description The answer to remove; repeat it for several */
-            answerKey: string | string[];
-        };
     };
     responses: never;
     parameters: never;
@@ -3388,480 +3388,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    LenderApplicationController_list: {
-        parameters: {
-            query?: {
-                reference?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderDocumentController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                documentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_acknowledge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_offer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LenderApplicationController_offerBody"];
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_reject: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LenderApplicationController_rejectBody"];
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     PlatformAuthController_login: {
         parameters: {
             query?: never;
@@ -4327,6 +3853,236 @@ export interface operations {
             };
         };
     };
+    MarketplaceAuthController_refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AuthController_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_createAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     PlatformApiKeyController_revoke: {
         parameters: {
             query?: never;
@@ -4347,408 +4103,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformTenantController_list: {
-        parameters: {
-            query?: {
-                offset?: number;
-                limit?: number;
-            };
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlatformTenantController_listResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformTenantController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlatformTenantController_createBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlatformTenantController_createResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformTenantController_get: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                tenantId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlatformTenantController_getResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformTenantController_update: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                tenantId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlatformTenantController_updateBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformReviewController_submit: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                selectionId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlatformReviewController_submitResponse"];
-                };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
             400: {
@@ -4901,6 +4255,312 @@ export interface operations {
         responses: {
             /** @description Success (a JSON value) */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    MarketplaceAuthController_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    MarketplaceAuthController_authorizeTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AuthController_refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthController_refreshTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    BusinessProfileController_getCreditReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5126,22 +4786,28 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_authorize: {
+    PlatformTenantController_list: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
-            201: {
+            /** @description Success */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformTenantController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5200,26 +4866,29 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_refreshToken: {
+    PlatformTenantController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
+                "application/json": components["schemas"]["PlatformTenantController_createBody"];
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformTenantController_createResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5278,7 +4947,7 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_authorizeTenant: {
+    MarketplaceProfileController_getCreditReport: {
         parameters: {
             query?: never;
             header?: {
@@ -5291,12 +4960,174 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Success (a JSON value) */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformTenantController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformTenantController_getResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformTenantController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformTenantController_updateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5458,6 +5289,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    BusinessTenantController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessTenantController_createBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessTenantController_createResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5697,885 +5609,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    MarketplaceProfileController_getCreditReport: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    BusinessLenderApplicationController_resubmit: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    BusinessLenderApplicationController_accept: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    BusinessLenderApplicationController_decline: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    BusinessTenantController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BusinessTenantController_createBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessTenantController_createResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ApplicationController_createBody"];
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationSignUpController_validateContinueUrl: {
-        parameters: {
-            query: {
-                continueUrl: string;
-            };
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationSignUpController_generateContinueUrl: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlBody"];
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationController_submit: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ApplicationController_submitBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApplicationController_submitResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationController_getMatches: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationController_getPreselectedOffers: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApplicationController_getPreselectedOffersResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6954,13 +5987,10 @@ export interface operations {
             };
         };
     };
-    BusinessProfileController_getCreditReport: {
+    ProfileController_createBlank: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7031,176 +6061,30 @@ export interface operations {
             };
         };
     };
-    LenderApplicationController_resubmit: {
+    LenderDocumentController_get: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                applicationId: string;
+                id: string;
+                documentId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_accept: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_decline: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                applicationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7272,314 +6156,6 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    CompanyController_get: {
-        parameters: {
-            query?: {
-                countryCode?: "GB" | "ZA";
-            };
-            header?: never;
-            path: {
-                registrationNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    AuthController_authorize: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    AuthController_refreshToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AuthController_refreshTokenBody"];
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_createAnonymous: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
-            };
-        };
         responses: {
             /** @description Success (a JSON value) */
             200: {
@@ -7802,182 +6378,6 @@ export interface operations {
             };
         };
     };
-    DocumentController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    DocumentController_upload: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": {
-                    file: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Success (a JSON value) */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The file is larger than the limit (by its declared length, or once the limit is reached); nothing is kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not multipart/form-data, or the file is not what its declared type says */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     ProfileController_urlSchema: {
         parameters: {
             query?: {
@@ -8007,6 +6407,1082 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+                targetApiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_setOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CompanyController_get: {
+        parameters: {
+            query?: {
+                countryCode?: "GB" | "ZA";
+            };
+            header?: never;
+            path: {
+                registrationNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    QuestionnaireController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationSignUpController_validateContinueUrl: {
+        parameters: {
+            query: {
+                continueUrl: string;
+            };
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_list: {
+        parameters: {
+            query?: {
+                reference?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_acknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_offer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderApplicationController_offerBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderApplicationController_rejectBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    QuestionnaireController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    QuestionnaireController_jsonSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questionnaireId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CaseController_apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
             400: {
@@ -8239,607 +7715,6 @@ export interface operations {
                 "application/json": components["schemas"]["FundingController_applyBody"];
             };
         };
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    CaseController_apply: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_move: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-                targetApiKey: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_setOwnership: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_createBlank: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    QuestionnaireController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    QuestionnaireController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (a JSON value) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    QuestionnaireController_jsonSchema: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                questionnaireId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
         responses: {
             /** @description Success (a JSON value) */
             200: {
@@ -9238,6 +8113,1131 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    DocumentController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    DocumentController_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The file is larger than the limit (by its declared length, or once the limit is reached); nothing is kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not multipart/form-data, or the file is not what its declared type says */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationController_createBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationSignUpController_generateContinueUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlBody"];
+            };
+        };
+        responses: {
+            /** @description Success (a JSON value) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationController_getMatches: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (a JSON value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationController_getPreselectedOffers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationController_getPreselectedOffersResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationController_submit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationController_submitBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationController_submitResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformReviewController_submit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                selectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformReviewController_submitResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    BusinessLenderApplicationController_resubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    BusinessLenderApplicationController_accept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    BusinessLenderApplicationController_decline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_resubmit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
+                };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
             400: {
