@@ -21,6 +21,14 @@ describe("the dashboard's generated GraphQL types", () => {
     expect(regenerated).toContain('lenderApplicationBoard: Array<{ id: number, companyName: string,');
   });
 
+  it('refuse a dashboard document that asks for a field the supergraph no longer has', async () => {
+    const supergraph = await readCommittedSupergraph();
+    const rowStart = supergraph.indexOf('type LenderApplicationRow ');
+    const withoutLenderName = supergraph.slice(0, rowStart) + supergraph.slice(rowStart).replace('  lenderName: String!\n', '');
+    expect(withoutLenderName).not.toBe(supergraph);
+    await expect(generateDashboardGraphqlTypes(withoutLenderName)).rejects.toThrow(/lenderName/);
+  });
+
   it('leave out the federation machinery: only the public schema reaches the dashboard', async () => {
     const generated = await generateDashboardGraphqlTypes();
     expect(generated).not.toMatch(/join__|link__/);
