@@ -33,6 +33,18 @@ class ProbeResolver {
   }
 }
 
+// A type published before it was derived: a String id, and an input named without the Input suffix.
+const ProbeLegacyOutput = objectTypeFrom(z.strictObject({ id: z.string().meta({ graphqlType: 'String' }), ownerId: z.string(), code: z.string().meta({ graphqlType: 'ID' }) }), 'ProbeLegacy');
+const ProbeLegacyFilter = inputTypeFrom(z.strictObject({ ownerId: z.string().optional() }), 'ProbeLegacyFilter', { exactName: true });
+
+@Resolver()
+class ProbeLegacyResolver {
+  @Query(() => ProbeLegacyOutput)
+  legacy(@Arg('filter', () => ProbeLegacyFilter) filter: unknown): unknown {
+    return filter;
+  }
+}
+
 /** One definition of the printed schema, from its first line to its closing brace. */
 async function printed(): Promise<(firstLine: string) => string> {
   // Printed by the same graphql module instance as type-graphql's (a test file's own import is another).
@@ -70,6 +82,13 @@ describe('zod → GraphQL types', () => {
     expect(type('input ProbeInput {')).toContain('  total: ProbeAmountInput!\n');
     expect(type('input ProbeInput {')).toContain('  nested: ProbeNestedInput\n');
     expect(type('input ProbeAmountInput {')).toContain('  value: Float!\n');
+  });
+
+  it("keeps a published name: a string field's graphqlType overrides the id rule, exactName drops the Input suffix", async () => {
+    const sdl = printSchemaWithDirectives(await buildSchema({ resolvers: [ProbeLegacyResolver], skipCheck: true }));
+    expect(sdl).toContain('type ProbeLegacy @shareable {\n  id: String!\n  ownerId: ID!\n  code: ID!\n}');
+    expect(sdl).toContain('input ProbeLegacyFilter {\n  ownerId: ID\n}');
+    expect(sdl).not.toContain('ProbeLegacyFilterInput');
   });
 
   it('reuses a type for the same shape, and refuses two shapes under one name', () => {

@@ -10,11 +10,21 @@
  * the registry and questionnaire answers, whose values a GraphQL enum would refuse to serialise,
  * and inputs are still checked by the same zod schema, failing with the same JSON pointers as REST.
  * Object types are `@shareable`: the same value type (e.g. Currency) appears in several subgraphs.
+ * Two ways to keep a name or scalar clients already use: a string field's `.meta({ graphqlType })`
+ * ('String' or 'ID') overrides the id naming rule, and `{ exactName: true }` keeps an input type's
+ * name without the `Input` suffix.
  * A zod type without a GraphQL counterpart (records, unknown, ...) throws, so free-form JSON is
  * always an explicit choice made in the resolver.
  */
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, type ClassType } from 'type-graphql';
 import { z } from 'zod';
+
+declare module 'zod' {
+  interface GlobalMeta {
+    /** The GraphQL scalar of a string field when the id naming rule would choose the other one. */
+    graphqlType?: 'String' | 'ID';
+  }
+}
 
 type Kind = 'object' | 'input';
 type Scalar = StringConstructor | BooleanConstructor | typeof Int | typeof Float | typeof ID;
@@ -50,9 +60,9 @@ export function objectTypeFrom<S extends z.ZodObject>(schema: S, name?: string):
   return deriveObject(schema, rootName(schema, name), 'object') as ClassType<z.output<S>>;
 }
 
-/** The GraphQL input type of a zod object schema; `Input` is appended to the name. */
-export function inputTypeFrom<S extends z.ZodObject>(schema: S, name?: string): ClassType<z.input<S>> {
-  return deriveObject(schema, rootName(schema, name), 'input') as ClassType<z.input<S>>;
+/** The GraphQL input type of a zod object schema; `Input` is appended to the name unless `exactName` (a published name without it). */
+export function inputTypeFrom<S extends z.ZodObject>(schema: S, name?: string, options: { exactName?: boolean } = {}): ClassType<z.input<S>> {
+  return deriveObject(schema, rootName(schema, name), 'input', options.exactName) as ClassType<z.input<S>>;
 }
 
 function rootName(schema: ZodAny, name: string | undefined): string {
@@ -65,10 +75,10 @@ const zodId = (schema: ZodAny): string | undefined => z.globalRegistry.get(schem
 const zodDescription = (schema: ZodAny): string | undefined => z.globalRegistry.get(schema)?.description;
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function deriveObject(schema: ZodAny, baseName: string, kind: Kind): ClassType {
+function deriveObject(schema: ZodAny, baseName: string, kind: Kind, exactName = false): ClassType {
   const def = schema._zod.def as z.core.$ZodObjectDef;
   if (def.type !== 'object') throw new Error(`${baseName}: only zod objects become GraphQL types, not ${def.type}`);
-  const name = kind === 'input' ? `${baseName}Input` : baseName;
+  const name = kind === 'input' && !exactName ? `${baseName}Input` : baseName;
   const fields = Object.entries(def.shape).map(([key, field]) => fieldShape(field, key, baseName, kind));
   const description = zodDescription(schema);
   const signature = JSON.stringify({ description, fields: fields.map(({ type: _type, ...rest }) => rest) });
@@ -164,7 +174,8 @@ function elementTypeOf(schema: ZodAny, key: string, parentName: string, kind: Ki
   switch (def.type) {
     case 'string': {
       const note = STRING_FORMATS[def.format as string];
-      return key === 'id' || key.endsWith('Id') ? { type: ID, typeName: 'ID', note } : { type: String, typeName: 'String', note };
+      const scalar = z.globalRegistry.get(schema)?.graphqlType ?? (key === 'id' || key.endsWith('Id') ? 'ID' : 'String');
+      return scalar === 'ID' ? { type: ID, typeName: 'ID', note } : { type: String, typeName: 'String', note };
     }
     case 'number':
       return isWholeNumber(schema) ? { type: Int, typeName: 'Int' } : { type: Float, typeName: 'Float' };

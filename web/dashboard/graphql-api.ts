@@ -4,6 +4,8 @@
  * connection_init payload, never in a URL.
  */
 import { createClient, type Client } from 'graphql-ws';
+import type { ApplicationStatusChangedSubscription, OfferStatusChangedSubscription } from './generated/graphql.js';
+import { APPLICATION_STATUS_CHANGED, OFFER_STATUS_CHANGED } from './queries.js';
 
 export interface FieldProblem {
   pointer: string;
@@ -21,16 +23,17 @@ export class ApiError extends Error {
   }
 }
 
-export async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** One query or mutation; TResult and TVariables are the operation's generated types (./generated/graphql.ts). */
+export async function graphql<TResult, TVariables extends object = Record<string, unknown>>(token: string, query: string, variables?: TVariables): Promise<TResult> {
   const res = await fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query, variables: variables ?? {} }),
   });
-  const body = (await res.json()) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: string; fields?: FieldProblem[] } }> };
+  const body = (await res.json()) as { data?: TResult; errors?: Array<{ message: string; extensions?: { code?: string; fields?: FieldProblem[] } }> };
   const [first] = body.errors ?? [];
   if (first) throw new ApiError(first.message, first.extensions?.code ?? 'ERROR', first.extensions?.fields ?? []);
-  return body.data as T;
+  return body.data as TResult;
 }
 
 /** Waits grow 0.5 s, 1 s, 2 s … up to 10 s, with jitter, so a restarted server is not stampeded. */
@@ -69,18 +72,18 @@ export function openLiveConnection(token: string, handlers: LiveHandlers): Clien
       closed: (event) => (refusesCredential(event) ? handlers.refused() : handlers.disconnected()),
     },
   });
-  const follow = (query: string, pick: (data: Record<string, { applicationId: number }>) => number) =>
-    client.subscribe<Record<string, { applicationId: number }>>(
+  const follow = <TData>(query: string, applicationIdOf: (data: TData) => number) =>
+    client.subscribe<TData>(
       { query },
       {
         next: (result) => {
-          if (result.data) handlers.applicationChanged(pick(result.data));
+          if (result.data) handlers.applicationChanged(applicationIdOf(result.data));
         },
         error: () => handlers.disconnected(),
         complete: () => {},
       },
     );
-  follow('subscription { applicationStatusChanged { applicationId } }', (d) => d.applicationStatusChanged!.applicationId);
-  follow('subscription { offerStatusChanged { applicationId } }', (d) => d.offerStatusChanged!.applicationId);
+  follow<ApplicationStatusChangedSubscription>(APPLICATION_STATUS_CHANGED, (d) => d.applicationStatusChanged.applicationId);
+  follow<OfferStatusChangedSubscription>(OFFER_STATUS_CHANGED, (d) => d.offerStatusChanged.applicationId);
   return client;
 }

@@ -7,6 +7,28 @@
 import { html, nothing, render, type TemplateResult } from 'lit';
 import type { Client } from 'graphql-ws';
 import { formatMoment, formatMoney } from '../shared/format.js';
+import type {
+  BoardOfferFieldsFragment,
+  BoardQuery,
+  BoardQueryVariables,
+  CreateLenderMutation,
+  DeliveriesQuery,
+  DeliveriesQueryVariables,
+  HistoryQuery,
+  HistoryQueryVariables,
+  LenderApplicationFilter,
+  LendersQuery,
+  RedeliverMutation,
+  RedeliverMutationVariables,
+  ReviewQuery,
+  ReviewQueryVariables,
+  ReviewsQuery,
+  SaveProductMutation,
+  SubmitMutation,
+  SubmitMutationVariables,
+  UpdateLenderMutation,
+  UpdateLenderMutationVariables,
+} from './generated/graphql.js';
 import { ApiError, graphql, openLiveConnection } from './graphql-api.js';
 import {
   APPLICATION_STATUSES,
@@ -22,15 +44,15 @@ import {
   SAVE_PRODUCT,
   SUBMIT_SELECTION,
   UPDATE_LENDER,
-  type BoardOffer,
-  type BoardRow,
-  type Delivery,
-  type HistoryEntry,
-  type LenderSummary,
-  type ReviewPreview,
-  type ReviewSelection,
 } from './queries.js';
 import { restoreSession, signIn, signOut, type Session } from './session.js';
+
+type BoardRow = BoardQuery['lenderApplicationBoard'][number];
+type HistoryEntry = HistoryQuery['lenderApplicationHistory'][number];
+type LenderSummary = LendersQuery['lenders'][number];
+type ReviewSelection = ReviewsQuery['reviewQueue'][number];
+type ReviewPreview = ReviewQuery['reviewSelection'];
+type Delivery = DeliveriesQuery['webhookDeliveries'][number];
 
 type Tab = 'board' | 'reviews' | 'deliveries' | 'catalogue';
 
@@ -78,7 +100,7 @@ async function attempt(action: () => Promise<void>, done?: string): Promise<void
 
 // ---- live board -----------------------------------------------------------------------------
 
-function boardFilter(extra: Record<string, unknown> = {}): Record<string, unknown> {
+function boardFilter(extra: LenderApplicationFilter = {}): LenderApplicationFilter {
   return {
     ...(state.filter.status ? { status: state.filter.status } : {}),
     ...(state.filter.lenderId ? { lenderId: Number(state.filter.lenderId) } : {}),
@@ -94,14 +116,14 @@ function remember(rows: BoardRow[]): void {
 }
 
 async function loadBoard(): Promise<void> {
-  const data = await graphql<{ lenderApplicationBoard: BoardRow[] }>(token(), BOARD, { filter: boardFilter() });
+  const data = await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter: boardFilter() });
   state.rows.clear();
   remember(data.lenderApplicationBoard);
 }
 
 /** One row again after its event; a row that no longer passes the filters leaves the board. */
 async function refreshRow(applicationId: number): Promise<void> {
-  const data = await graphql<{ lenderApplicationBoard: BoardRow[] }>(token(), BOARD, { filter: boardFilter({ applicationId }) });
+  const data = await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter: boardFilter({ applicationId }) });
   if (data.lenderApplicationBoard.length === 0) state.rows.delete(applicationId);
   remember(data.lenderApplicationBoard);
   if (state.history?.applicationId === applicationId) await openHistory(applicationId);
@@ -111,7 +133,7 @@ async function refreshRow(applicationId: number): Promise<void> {
 /** After a dropped connection: every row changed since the last change seen (or the whole board). */
 async function catchUp(): Promise<void> {
   if (!state.lastChange) return loadBoard();
-  const data = await graphql<{ lenderApplicationBoard: BoardRow[] }>(token(), BOARD, { filter: boardFilter({ updatedSince: state.lastChange }) });
+  const data = await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter: boardFilter({ updatedSince: state.lastChange }) });
   remember(data.lenderApplicationBoard);
 }
 
@@ -137,7 +159,7 @@ function connectLive(): void {
 }
 
 async function openHistory(applicationId: number): Promise<void> {
-  const data = await graphql<{ lenderApplicationHistory: HistoryEntry[] }>(token(), HISTORY, { id: applicationId });
+  const data = await graphql<HistoryQuery, HistoryQueryVariables>(token(), HISTORY, { id: applicationId });
   state.history = { applicationId, entries: data.lenderApplicationHistory };
 }
 
@@ -149,15 +171,15 @@ function focusAfterRender(id: string): void {
 // ---- other views ----------------------------------------------------------------------------
 
 async function loadLenders(): Promise<void> {
-  state.lenders = (await graphql<{ lenders: LenderSummary[] }>(token(), LENDERS)).lenders;
+  state.lenders = (await graphql<LendersQuery>(token(), LENDERS)).lenders;
 }
 
 async function loadReviews(): Promise<void> {
-  state.reviews = (await graphql<{ reviewQueue: ReviewSelection[] }>(token(), REVIEW_QUEUE)).reviewQueue;
+  state.reviews = (await graphql<ReviewsQuery>(token(), REVIEW_QUEUE)).reviewQueue;
 }
 
 async function loadDeliveries(): Promise<void> {
-  const data = await graphql<{ webhookDeliveries: Delivery[] }>(token(), DELIVERIES, state.deliveryStatus ? { status: state.deliveryStatus } : {});
+  const data = await graphql<DeliveriesQuery, DeliveriesQueryVariables>(token(), DELIVERIES, state.deliveryStatus ? { status: state.deliveryStatus } : {});
   state.deliveries = data.webhookDeliveries;
 }
 
@@ -193,13 +215,14 @@ async function saveProduct(form: HTMLFormElement): Promise<void> {
     minTradingMonths: numberOrUndefined(v.minTradingMonths),
     instantOffer: v.instantOffer === 'on',
   };
-  await graphql(token(), SAVE_PRODUCT, { lenderId: Number(v.lenderId), input });
+  // The form's values go as entered (blank numbers left out): the server's validation names each missing or invalid field.
+  await graphql<SaveProductMutation>(token(), SAVE_PRODUCT, { lenderId: Number(v.lenderId), input });
   await loadLenders();
 }
 
 async function createLender(form: HTMLFormElement): Promise<void> {
   const v = formValues(form);
-  await graphql(token(), CREATE_LENDER, { input: { name: v.name, priceBand: v.priceBand, responseTimeHours: numberOrUndefined(v.responseTimeHours) } });
+  await graphql<CreateLenderMutation>(token(), CREATE_LENDER, { input: { name: v.name, priceBand: v.priceBand, responseTimeHours: numberOrUndefined(v.responseTimeHours) } });
   await loadLenders();
   form.reset();
 }
@@ -207,7 +230,7 @@ async function createLender(form: HTMLFormElement): Promise<void> {
 async function setWebhookUrls(form: HTMLFormElement): Promise<void> {
   const v = formValues(form);
   const input = { applicationUrl: v.applicationUrl, updateUrl: v.updateUrl?.trim() ? v.updateUrl : null };
-  await graphql(token(), UPDATE_LENDER, { id: Number(v.lenderId), input });
+  await graphql<UpdateLenderMutation, UpdateLenderMutationVariables>(token(), UPDATE_LENDER, { id: Number(v.lenderId), input });
 }
 
 // ---- views ----------------------------------------------------------------------------------
@@ -215,7 +238,7 @@ async function setWebhookUrls(form: HTMLFormElement): Promise<void> {
 const money = (value: number | null) => (value === null ? '—' : formatMoney(value));
 const lenderName = (id: number) => state.lenders.find((l) => l.id === id)?.name ?? `Lender ${id}`;
 
-function offerTerms(offer: BoardOffer): string {
+function offerTerms(offer: BoardOfferFieldsFragment): string {
   const parts = [offer.productType.replace(/_/g, ' ').toLowerCase(), money(offer.amount)];
   if (offer.termMonths !== null) parts.push(`${offer.termMonths} months`);
   if (offer.interestRate !== null) parts.push(`${offer.interestRate}% rate`);
@@ -315,7 +338,7 @@ function historyView(applicationId: number, entries: HistoryEntry[]): TemplateRe
 function reviewsView(): TemplateResult {
   const open = (selection: ReviewSelection) =>
     attempt(async () => {
-      state.review = (await graphql<{ reviewSelection: ReviewPreview }>(token(), REVIEW_SELECTION, { id: selection.id })).reviewSelection;
+      state.review = (await graphql<ReviewQuery, ReviewQueryVariables>(token(), REVIEW_SELECTION, { id: selection.id })).reviewSelection;
     });
   return html`<section aria-labelledby="reviews-title">
     <h2 id="reviews-title">Review queue</h2>
@@ -343,7 +366,7 @@ function reviewView(review: ReviewPreview): TemplateResult {
   const submittable = review.state === 'PENDING_REVIEW' || review.state === 'IN_REVIEW';
   const submit = () =>
     attempt(async () => {
-      const result = await graphql<{ submitReviewedSelection: { applications: Array<{ lenderId: number; applicationId: number }> } }>(token(), SUBMIT_SELECTION, { id: review.selectionId });
+      const result = await graphql<SubmitMutation, SubmitMutationVariables>(token(), SUBMIT_SELECTION, { id: review.selectionId });
       state.notice = `Submitted to ${result.submitReviewedSelection.applications.length} lender(s).`;
       state.review = null;
       await loadReviews();
@@ -389,7 +412,7 @@ function deliveriesView(): TemplateResult {
   };
   const redeliver = (d: Delivery) =>
     attempt(async () => {
-      await graphql(token(), REDELIVER, { id: d.id });
+      await graphql<RedeliverMutation, RedeliverMutationVariables>(token(), REDELIVER, { id: d.id });
       await loadDeliveries();
     }, `Delivery ${d.id} queued again.`);
   const byLender = new Map<number, Delivery[]>();

@@ -5,58 +5,14 @@
  * (lender-application-visibility.ts). `updatedSince` lets a client that lost its event stream catch
  * up on every row changed since the last change it saw.
  */
-import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
-import { APPLICATION_STATUSES } from './application-status.js';
+import { BoardFilter, type BoardOffer, type BoardRow, type HistoryEntry } from './application-board-schemas.js';
 import { findVisibleLenderApplication, lenderApplicationScope } from './lender-application-visibility.js';
 
 const BOARD_LIMIT = 200;
-
-export const BoardFilter = z.strictObject({
-  status: z.enum(APPLICATION_STATUSES, { message: `must be one of ${APPLICATION_STATUSES.join(', ')}` }).optional(),
-  lenderId: z.number().int().positive().optional(),
-  applicationId: z.number().int().positive().optional(),
-  updatedSince: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-});
-
-export interface BoardOffer {
-  id: string;
-  reference: string;
-  status: string;
-  decision: string | null;
-  productType: string;
-  amount: number | null;
-  termMonths: number | null;
-  interestRate: number | null;
-  createdAt: string;
-}
-
-export interface BoardRow {
-  id: number;
-  companyName: string | null;
-  lenderId: number;
-  lenderName: string;
-  productType: string | null;
-  amount: number | null;
-  status: string;
-  offer: BoardOffer | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface HistoryEntry {
-  at: string;
-  kind: 'STATUS' | 'OFFER' | 'DECISION';
-  status: string | null;
-  fromStatus: string | null;
-  reason: string | null;
-  comment: string | null;
-  offer: BoardOffer | null;
-  replacedAt: string | null;
-}
 
 const ROW_INCLUDE = {
   lender: { select: { name: true } },
