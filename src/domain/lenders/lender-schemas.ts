@@ -6,7 +6,7 @@ import { PRICE_BANDS } from '../matching/funding-search-schemas.js';
 export const LenderProduct = z
   .strictObject({
     id: z.number().int(),
-    productType: z.enum(PRODUCT_TYPES).describe('One of the product types of spec 2.3'),
+    productType: z.enum(PRODUCT_TYPES).describe('The product type (spec 2.3).'),
     name: z.string(),
     instantOffer: z.boolean(),
   })

@@ -40,7 +40,7 @@ export const MatchLender = z
     name: z.string().optional(),
     logo: z.string().nullable().optional(),
     description: z.string().nullable().optional(),
-    average: z.enum(PRICE_BANDS).optional().describe('The price band'),
+    average: z.enum(PRICE_BANDS).optional().describe('The price band.'),
     responseTime: z.number().int().optional().describe('Hours'),
     documents: z.array(z.string()).optional(),
   })

@@ -19,7 +19,7 @@ export const WebhookDelivery = z
     lenderId: z.number().int(),
     event: z.enum(['APPLICATION_CREATED', 'APPLICATION_UPDATED']),
     url: z.string(),
-    status: z.enum(['PENDING', 'FAILED', 'DELIVERED', 'DEAD']).describe('FAILED is retrying; DEAD is dead-lettered'),
+    status: z.enum(['PENDING', 'FAILED', 'DELIVERED', 'DEAD']).describe('FAILED is retrying; DEAD is dead-lettered.'),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
     lastError: z.string().nullable(),
