@@ -17,17 +17,16 @@ export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) =
   termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
 });
 
-const nulls = (...keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
-
 /**
  * The document part of a stored lender application as submission stores it (spec 2.7), complete
- * as the schema declares it: the lender API answers it back, and the contract check validates every
- * answer against the document's schema. The status fields (id, status, offer, …) come from the row.
+ * as the schema declares it (the compiler checks it against the declaration): the lender API answers
+ * it back, and the contract check validates every answer against the document's schema. The status
+ * fields (id, status, offer, …) come from the row.
  */
 export function storedApplicationDocument(input: { lenderId: number; companyName?: string; amount?: string }): { application: StoredSections } {
   return {
     application: {
-      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'Submitted', ...nulls('author', 'manager', 'useOfFunds', 'urgency') } as StoredSections['fundingSearch'],
+      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'Submitted', author: null, manager: null, useOfFunds: null, urgency: null },
       fundingMatch: {
         id: 1,
         offerId: null,
@@ -42,11 +41,25 @@ export function storedApplicationDocument(input: { lenderId: number; companyName
       },
       profile: {
         basicCompanyDetails: {
-          ...nulls('contactName', 'contactEmail', 'contactPhone', 'companyTradingName', 'companyNumber', 'companyType', 'address', 'city', 'postalCode'),
-          ...nulls('tradingFrom', 'tradingPeriod', 'creditScore', 'numberOfEmployees', 'percentageOfSalesOnline', 'companyWebsite', 'sectorName'),
+          contactName: null,
+          contactEmail: null,
+          contactPhone: null,
           companyName: input.companyName ?? 'ACCESS TEST LTD',
+          companyTradingName: null,
+          companyNumber: null,
+          companyType: null,
           vatRegistered: 0,
-        } as StoredSections['profile']['basicCompanyDetails'],
+          address: null,
+          city: null,
+          postalCode: null,
+          tradingFrom: null,
+          tradingPeriod: null,
+          creditScore: null,
+          numberOfEmployees: null,
+          percentageOfSalesOnline: null,
+          companyWebsite: null,
+          sectorName: null,
+        },
         directorOrSecretaryDetails: [],
         tradeHistory: [],
         guarantorAssetsForSecurity: { hasUkHomeownerDirector: false, estimatedSecurity: 0, guarantorAssets: [] },
