@@ -25,14 +25,13 @@ export type { BusinessApplicationRecord };
 export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
 export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
 
-
 function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
   return { id: row.id, type: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
 }
 
 const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
-/** The answers an application shows back (spec 2.6): all but governmentBackedLoansExist, which is asked and never answered back. */
+/** The answers an application shows back: all but governmentBackedLoansExist, which spec 2.6's response leaves out (REST body and continue page alike). */
 export function answersShown(record: BusinessApplicationRecord): Record<string, unknown> {
   const { governmentBackedLoansExist: _omitted, ...answers } = record.answers;
   return answers;

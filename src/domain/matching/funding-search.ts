@@ -13,9 +13,11 @@ import { AppError } from '../errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
 import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
 
-export type { FundingSearchResult };
 import { matchProducts, type MatchOutcome, type MatchOptions } from './matching-engine.js';
 import { productCatalogue, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
+
+/** Callers outside matching (the profile's funding-search page) read the result type from here, with the operations that make it. */
+export type { FundingSearchResult };
 
 export interface ProfileMatching {
   profileId: string;
