@@ -12,7 +12,6 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { AppError } from '../errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
 import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
-
 import { matchProducts, type MatchOutcome, type MatchOptions } from './matching-engine.js';
 import { productCatalogue, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
 
