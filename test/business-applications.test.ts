@@ -110,7 +110,8 @@ describe('POST /applications', () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     const { governmentBackedLoansExist: _left, ...expected } = APPLICATION;
-    expect(body).toEqual({ ...expected, id: expect.any(String), type: 'introducer-all-funding-products' });
+    // No type in the body: the application is of the default variant, and says so.
+    expect(body).toEqual({ ...expected, id: expect.any(String), type: 'business-all-funding-products' });
     const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
     expect(profile.eligibilityRequest).toMatchObject({ sourceQuestionnaireId: 'business-all-funding-products', shared: { fundingAmount: { value: 150000 } } });
     expect(profile.financials).toMatchObject({ revenue: { value: 900000 } });
@@ -150,7 +151,7 @@ describe('the eleven application variants', () => {
     expect(res.status).toBe(201);
     const created = await res.json();
     const { governmentBackedLoansExist: _left, ...expected } = body;
-    expect(created).toEqual({ ...expected, id: expect.any(String), type: 'introducer-all-funding-products' });
+    expect(created).toEqual({ ...expected, id: expect.any(String), type });
     const row = await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.id } });
     expect(row).toMatchObject({ tenantId, type, answers: body });
   });
@@ -244,6 +245,18 @@ describe('matches and pre-selected offers', () => {
 });
 
 describe('GraphQL', () => {
+  it('answers the same type as REST for an application of each of several variants: the one it was made with', async () => {
+    const { graphql } = await import('./support/graphql-client.js');
+    const { auth } = await tenantAuth();
+    const types = ['business-all-funding-products', 'introducer-all-funding-products', 'business-working-capital', 'introducer-debt-recovery', 'introducer-grants'];
+    for (const type of types) {
+      const rest = await (await send('POST', '/applications', auth, { type, ...VARIANTS[type]!.body })).json();
+      const read = await graphql(app.url, 'query($id: ID!) { application(id: $id) { id type } }', { id: rest.id }, auth);
+      expect(read.errors).toBeUndefined();
+      expect({ rest: rest.type, graphql: read.data?.application.type }).toEqual({ rest: type, graphql: type });
+    }
+  });
+
   it('createApplication returns the application as stored, then Application.matches (federated) and typed preselectedOffers as REST answers them', async () => {
     const { graphql, selectedFrom, selectionSet } = await import('./support/graphql-client.js');
     const { auth } = await tenantAuth();

@@ -9,7 +9,7 @@ import { createAccountWithUser, type LenderCredentials } from '../src/domain/ide
 import { graphql } from './support/graphql-client.js';
 import { CredentialFactory, UNRELATED_LOGIN_SCOPE } from './support/credentials.js';
 import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
-import { lenderAcknowledges, lenderOffers, submittableMatches } from './support/lender-applications.js';
+import { lenderAcknowledges, lenderOffers, storedApplicationDocument, submittableMatches } from './support/lender-applications.js';
 import { ACME_ANSWERS } from './support/answers.js';
 import { postJson } from './support/test-app.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -28,7 +28,7 @@ const HISTORY = 'query($id: Int!) { lenderApplicationHistory(applicationId: $id)
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: account.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: { application: { fundingSearch: { amount: '80000.00' } } } },
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName, amount: '80000.00' }) },
   });
   await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'Submitted' } });
   return row.id;

@@ -12,7 +12,7 @@ import { startCuttableProxy, type CuttableProxy } from './support/cuttable-proxy
 import { graphql } from './support/graphql-client.js';
 import { ACME_ANSWERS } from './support/answers.js';
 import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
-import { lenderAcknowledges, lenderOffers, submittableMatches } from './support/lender-applications.js';
+import { lenderAcknowledges, lenderOffers, storedApplicationDocument, submittableMatches } from './support/lender-applications.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -33,7 +33,7 @@ const PAGE_OPTIONS = { viewport: { width: 1024, height: 800 }, bypassCSP: true }
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: account.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: { application: { fundingSearch: { amount: '150000.00' }, profile: { basicCompanyDetails: { companyName } } } } },
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
   });
   await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'Submitted' } });
   return row.id;

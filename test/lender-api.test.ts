@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
 import { bearer, lenderCredentials, lenderIdToken } from './support/identities.js';
+import { storedApplicationDocument } from './support/lender-applications.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -17,7 +18,7 @@ const db = () => app.runtime.database.prisma;
 async function submitted(lenderId: number): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', companyInformation: { name: 'ACME WIDGETS LIMITED' } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId, profileId: profile.id, status: 'Submitted', payload: { application: { fundingSearch: { id: 1, amount: '150000.00' }, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } } },
+    data: { lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId, companyName: 'ACME WIDGETS LIMITED' }) },
   });
   return row.id;
 }
@@ -262,7 +263,7 @@ describe("the client's decision", () => {
     const owner = await signUpIntegrator(app);
     const v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
     await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`D-${row.id}`), await as(lender));
 
     const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
@@ -288,7 +289,7 @@ describe('offerStatusChanged', () => {
     const owner = await signUpIntegrator(app);
     const jwt = (await marketplaceV1Token(app, owner.apiKey)).jwt;
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
     const sub = await subscribe(app.url, 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId reference status decision } }', { a: row.id }, { authorization: `Bearer ${jwt}` });
     try {
       await settle();

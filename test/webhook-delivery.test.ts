@@ -15,6 +15,7 @@ import { closeLenderConnections, lenderAgent } from '../src/domain/webhooks/lend
 import { queueDelivery } from '../src/domain/webhooks/webhook-delivery.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken, signIn } from './support/identities.js';
+import { storedApplicationDocument } from './support/lender-applications.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 async function acknowledgedApplication(): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo' } });
-  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
   const res = await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`, { reference: `W-${row.id}` }, bearer(await lenderIdToken(app, lender)));
   expect(res.status).toBe(200);
   return row.id;
@@ -85,7 +86,7 @@ describe("the client's decision reaches the lender's update URL", () => {
       await db().lender.update({ where: { id: lender.lenderId }, data: { updateUrl: updates.url } });
       const jwt = (await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt;
       const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-      const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+      const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
       const offer = { reference: `U-${row.id}`, status: 'FINAL', termLoan: { maximumAmount: { code: 'GBP', value: 50000 }, term: 24, interestRate: 0.7 } };
       expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/offer`, offer, bearer(await lenderIdToken(app, lender)))).status).toBe(200);
       expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, bearer(jwt))).status).toBe(200);

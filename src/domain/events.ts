@@ -3,24 +3,11 @@
  * In one process the bus is in memory; across processes it is backed by Redis (infra/event-bus.ts).
  */
 import type { PubSub } from '@graphql-yoga/subscription';
+import type { ApplicationStatusChanged, OfferStatusChanged } from './lender-api/application-event-schemas.js';
 import type { TenantDto } from './tenants/tenant-schemas.js';
 
-/** A lender application's status moved (spec 3); keyed `lender:<id>` (and later `account:<id>`). */
-export interface ApplicationStatusChanged {
-  applicationId: number;
-  status: string;
-  lenderId: number;
-}
-
-/** A lender's offer was made, replaced, accepted or declined; keyed like application events. */
-export interface OfferStatusChanged {
-  applicationId: number;
-  lenderId: number;
-  offerId: string;
-  reference: string;
-  status: string;
-  decision: string | null;
-}
+/** A lender application's status moved (spec 3), or an offer was made, replaced, accepted or declined; keyed `lender:<id>` (and `account:<id>`, …). */
+export type { ApplicationStatusChanged, OfferStatusChanged };
 
 export type EventTopics = {
   offerStatusChanged: [channel: string, payload: OfferStatusChanged];

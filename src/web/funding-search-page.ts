@@ -4,7 +4,7 @@
  * current funding search (matched lenders and products with likelihood and fees, and on request why
  * the other products did not match) and the applications sent to lenders.
  */
-import type { ContinuePage } from '../domain/applications/business-application-service.js';
+import { answersShown, type ContinuePage } from '../domain/applications/business-application-service.js';
 import type { FundingSearchPage, ProductFees } from '../domain/profiles/profile-links.js';
 
 function escapeHtml(text: string): string {
@@ -144,11 +144,10 @@ const percent = (value: number) => `${Number(value.toFixed(2))}%`;
 export function renderContinuePage(page: ContinuePage, formAction: string, problem?: string): string {
   const { application } = page;
   const name = application.companyName ?? 'Your business';
-  const { id, type: _type, createdAt, companyName: _name, ...answers } = application;
   const review: Array<[string, string | null]> = [
-    ['Application', id],
-    ['Started', formatDay(createdAt)],
-    ...Object.entries(answers).map(([key, value]) => [fieldLabel(key), answerText(key, value)] as [string, string | null]),
+    ['Application', application.id],
+    ['Started', formatDay(application.createdAt)],
+    ...Object.entries(answersShown(application)).map(([key, value]) => [fieldLabel(key), answerText(key, value)] as [string, string | null]),
   ];
   const lenderNames = new Map(page.matches.map((m) => [m.lender.id, m.lender.name]));
   return `<!doctype html>
@@ -186,7 +185,7 @@ function continueMatchItem(m: ContinuePage['matches'][number]): string {
   const value = `${m.lender.id}:${m.product}`;
   const inputId = `choice-${m.lender.id}-${m.productId}`;
   const rows: Array<[string, string | null]> = [
-    ['Likelihood', `${Math.round(m.likelihood.value * 100)}%`],
+    ['Likelihood', `${Math.round(m.likelihood * 100)}%`],
     ['Fees', `arrangement ${percent(m.fees.arrangementFees)}, early repayment ${percent(m.fees.earlyRepaymentFees)}, exit ${percent(m.fees.exitFees)}`],
     ['Typical response', `${m.lender.responseTime} hours`],
   ];

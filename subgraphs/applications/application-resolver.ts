@@ -1,7 +1,9 @@
 /** Thin adapter: Profile.applications over domain/applications. */
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { listDeliveries, redeliver, type DeliveryDto } from '../../src/domain/webhooks/webhook-delivery.js';
+import { listDeliveries, redeliver } from '../../src/domain/webhooks/webhook-delivery.js';
+import type { WebhookDelivery as WebhookDeliveryResult } from '../../src/domain/webhooks/webhook-delivery-schemas.js';
+import type { ApplicationStatusChanged, OfferStatusChanged } from '../../src/domain/events.js';
 import { submitBusinessApplication } from '../../src/domain/lender-api/submission-service.js';
 import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
@@ -44,7 +46,7 @@ export class ApplicationResolver {
     })
     input: Record<string, unknown>,
     @Ctx() ctx: ServiceContext,
-  ): Promise<Application> {
+  ): Promise<applications.BusinessApplicationRecord> {
     return applications.createApplication(ctx, input);
   }
 
@@ -74,7 +76,7 @@ export class ApplicationResolver {
   }
 
   @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected)' })
-  preselectedOffers(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<preselected.PreselectedOffer[]> {
+  preselectedOffers(@Root() application: applications.BusinessApplicationRecord, @Ctx() ctx: ServiceContext): Promise<preselected.PreselectedOffer[]> {
     return applications.getPreselectedOffers(ctx, application.id);
   }
 }
@@ -91,7 +93,7 @@ export class ApplicationEventsResolver {
     description: "Status changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all); with applicationId, that application's only",
     subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeApplicationStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
   })
-  applicationStatusChanged(@Root() event: ApplicationStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChange {
+  applicationStatusChanged(@Root() event: ApplicationStatusChanged, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChanged {
     return event;
   }
 
@@ -99,7 +101,7 @@ export class ApplicationEventsResolver {
     description: 'Offers made, replaced, accepted or declined on the lender applications the caller may see',
     subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeOfferStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
   })
-  offerStatusChanged(@Root() event: OfferStatusChange, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): OfferStatusChange {
+  offerStatusChanged(@Root() event: OfferStatusChanged, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): OfferStatusChanged {
     return event;
   }
 }
@@ -107,12 +109,12 @@ export class ApplicationEventsResolver {
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
   @Query(() => [WebhookDelivery], { description: 'Webhook deliveries, newest first (staff); status DEAD lists the dead letters' })
-  webhookDeliveries(@Arg('status', () => String, { nullable: true }) status: string | undefined, @Ctx() ctx: ServiceContext): Promise<DeliveryDto[]> {
+  webhookDeliveries(@Arg('status', () => String, { nullable: true }) status: string | undefined, @Ctx() ctx: ServiceContext): Promise<WebhookDeliveryResult[]> {
     return listDeliveries(ctx, status);
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Send a dead-lettered or failing delivery again, on a fresh schedule (staff)' })
-  redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() ctx: ServiceContext): Promise<DeliveryDto> {
+  redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() ctx: ServiceContext): Promise<WebhookDeliveryResult> {
     return redeliver(ctx, deliveryId);
   }
 }

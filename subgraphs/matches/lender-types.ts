@@ -1,49 +1,14 @@
-/** GraphQL types of the matches subgraph: the lender catalogue (matching arrives with the matching issue). */
-import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+/** GraphQL types of the matches subgraph: the lender catalogue (derived from its zod declaration) and the entities matching extends. */
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Lender as LenderSchema } from '../../src/domain/lenders/lender-schemas.js';
+import { objectTypeFrom } from '../shared/zod-graphql-types.js';
 
-@ObjectType()
-export class LenderProduct {
-  @Field(() => Int)
-  id!: number;
+export const Lender = objectTypeFrom(LenderSchema);
 
-  @Field(() => String, { description: 'One of the product types of spec 2.3' })
-  productType!: string;
-
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => Boolean)
-  instantOffer!: boolean;
-}
-
-@ObjectType()
-export class Lender {
-  @Field(() => Int)
-  id!: number;
-
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  logo!: string | null;
-
-  @Field(() => String, { nullable: true })
-  description!: string | null;
-
-  @Field(() => String, { description: 'LOW, AVERAGE, EXPENSIVE or MOST_EXPENSIVE' })
-  priceBand!: string;
-
-  @Field(() => Int)
-  responseTimeHours!: number;
-
-  @Field(() => [String])
-  requiredDocuments!: string[];
-
-  @Field(() => [LenderProduct])
-  products!: LenderProduct[];
-}
-
-/** Key-only stub: the profiles subgraph owns Profile; matching adds fields here. */
+/**
+ * Key-only stub, hand-written because it declares no shape of its own: the profiles subgraph owns
+ * Profile, and matching contributes its fields by resolvers (@key needs a class to carry it).
+ */
 @ObjectType()
 @Directive('@key(fields: "uuid")')
 export class Profile {
@@ -51,7 +16,7 @@ export class Profile {
   uuid!: string;
 }
 
-/** Key-only stub: the applications subgraph owns Application; matching adds its matches. */
+/** Key-only stub, hand-written for the same reason: the applications subgraph owns Application; matching adds its matches. */
 @ObjectType()
 @Directive('@key(fields: "id")')
 export class Application {

@@ -1,51 +1,47 @@
 /** Thin adapters: Profile.matches, applying to preferred lenders, and the staff review queue. */
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
-import { applyToLenders, listReviewQueue, type ReviewSelectionDto } from '../../src/domain/matching/apply-service.js';
+import { applyToLenders, listReviewQueue } from '../../src/domain/matching/apply-service.js';
 import { profileMatches } from '../../src/domain/matching/matching-service.js';
-import type { FundingSearchResult } from '../../src/domain/matching/funding-search.js';
+import type { ApplicationMatchList as ApplicationMatchListResult, FundingSearchResult, ReviewSelection as ReviewSelectionResult } from '../../src/domain/matching/funding-search-schemas.js';
 import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
 import { Application, Profile } from './lender-types.js';
 import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectedLenderInput, SelectionSubmission } from './match-types.js';
 import { submitReviewedSelection, type SubmissionResult } from '../../src/domain/lender-api/submission-service.js';
 
-function toGraphQL(search: FundingSearchResult): FundingSearch {
-  return { ...search, id: search.id ?? null };
-}
-
 @Resolver(() => Profile)
 export class ProfileMatchesResolver {
   @Query(() => FundingSearch, { description: "A visible profile's matches, for callers holding funding:read alone (Profile.matches needs the profile readable)" })
-  async profileMatches(
+  profileMatches(
     @Arg('uuid', () => ID) uuid: string,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
-  ): Promise<FundingSearch> {
-    return toGraphQL(await profileMatches(ctx, uuid, { productTypes, explain }));
+  ): Promise<FundingSearchResult> {
+    return profileMatches(ctx, uuid, { productTypes, explain });
   }
 
   @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match' })
-  async matches(
+  matches(
     @Root() profile: Profile,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
-  ): Promise<FundingSearch> {
-    return toGraphQL(await profileMatches(ctx, profile.uuid, { productTypes, explain }));
+  ): Promise<FundingSearchResult> {
+    return profileMatches(ctx, profile.uuid, { productTypes, explain });
   }
 }
 
 @Resolver()
 export class ApplyResolver {
   @Mutation(() => FundingSearch, { description: 'POST /profiles/{uuid}/funding/apply: 1-4 preferred lenders to the review queue' })
-  async applyToLenders(
+  applyToLenders(
     @Arg('profileId', () => ID) profileId: string,
     @Arg('selection', () => [SelectedLenderInput], { description: '1 to 4 lenders among the profile\'s current matches' }) selection: unknown[],
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Ctx() ctx: ServiceContext,
-  ): Promise<FundingSearch> {
-    return toGraphQL(await applyToLenders(ctx, profileId, selection, idempotencyKey));
+  ): Promise<FundingSearchResult> {
+    return applyToLenders(ctx, profileId, selection, idempotencyKey);
   }
 
   @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })
@@ -54,7 +50,7 @@ export class ApplyResolver {
   }
 
   @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })
-  reviewQueue(@Arg('state', () => String, { nullable: true }) state: string | undefined, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionDto[]> {
+  reviewQueue(@Arg('state', () => String, { nullable: true }) state: string | undefined, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionResult[]> {
     return listReviewQueue(ctx, state);
   }
 }
@@ -62,8 +58,7 @@ export class ApplyResolver {
 @Resolver(() => Application)
 export class ApplicationMatchesResolver {
   @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches' })
-  async matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchList> {
-    const list = await getApplicationMatches(ctx, application.id);
-    return { numberOfMatches: list.numberOfMatches, matches: list.matches.map((m) => ({ ...m, likelihood: m.likelihood.value })) };
+  matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchListResult> {
+    return getApplicationMatches(ctx, application.id);
   }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { bearer } from './identities.js';
 import { postJson, type TestApp } from './test-app.js';
+import type { StoredApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
 
 export const LENDER_API = '/api/platform/v1/funding';
 
@@ -16,24 +17,60 @@ export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) =
   termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
 });
 
-const nulls = (...keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
-/** A stored document's application part, complete as the schema declares it (answers are checked against it). */
-const STORED_APPLICATION = {
-  fundingSearch: { id: 1, status: 1, amount: '150000.00', period: 24, statusLabel: 'Submitted', ...nulls('author', 'manager', 'useOfFunds', 'urgency') },
-  profile: {
-    basicCompanyDetails: {
-      ...nulls('contactName', 'contactEmail', 'contactPhone', 'companyTradingName', 'companyNumber', 'companyType', 'address', 'city', 'postalCode'),
-      ...nulls('tradingFrom', 'tradingPeriod', 'creditScore', 'numberOfEmployees', 'percentageOfSalesOnline', 'companyWebsite', 'sectorName'),
-      companyName: 'ACCESS TEST LTD',
-      vatRegistered: 0,
+/**
+ * The document part of a stored lender application as submission stores it (spec 2.7), complete
+ * as the schema declares it (the compiler checks it against the declaration): the lender API answers
+ * it back, and the contract check validates every answer against the document's schema. The status
+ * fields (id, status, offer, …) come from the row.
+ */
+export function storedApplicationDocument(input: { lenderId: number; companyName?: string; amount?: string }): { application: StoredSections } {
+  return {
+    application: {
+      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'Submitted', author: null, manager: null, useOfFunds: null, urgency: null },
+      fundingMatch: {
+        id: 1,
+        offerId: null,
+        products: [1],
+        productNames: ['TERM_LOAN'],
+        statusReason: null,
+        statusComment: null,
+        canUseInstantOffer: false,
+        canUseInstantApplication: false,
+        lender: { id: input.lenderId, entityId: input.lenderId, companyName: 'Test Lender', logo: null, icon: null },
+        status: 1,
+      },
+      profile: {
+        basicCompanyDetails: {
+          contactName: null,
+          contactEmail: null,
+          contactPhone: null,
+          companyName: input.companyName ?? 'ACCESS TEST LTD',
+          companyTradingName: null,
+          companyNumber: null,
+          companyType: null,
+          vatRegistered: 0,
+          address: null,
+          city: null,
+          postalCode: null,
+          tradingFrom: null,
+          tradingPeriod: null,
+          creditScore: null,
+          numberOfEmployees: null,
+          percentageOfSalesOnline: null,
+          companyWebsite: null,
+          sectorName: null,
+        },
+        directorOrSecretaryDetails: [],
+        tradeHistory: [],
+        guarantorAssetsForSecurity: { hasUkHomeownerDirector: false, estimatedSecurity: 0, guarantorAssets: [] },
+        assetsToFinance: [],
+        attachments: [],
+      },
     },
-    directorOrSecretaryDetails: [],
-    tradeHistory: [],
-    guarantorAssetsForSecurity: { hasUkHomeownerDirector: false, estimatedSecurity: 0, guarantorAssets: [] },
-    assetsToFinance: [],
-    attachments: [],
-  },
-};
+  };
+}
+
+type StoredSections = Required<Pick<StoredApplicationDocument['application'], 'fundingSearch' | 'fundingMatch' | 'profile'>>;
 
 export async function storedLenderApplication(app: TestApp, input: { lenderId: number; profileId: string }): Promise<number> {
   const row = await app.runtime.database.prisma.lenderApplication.create({
@@ -41,7 +78,7 @@ export async function storedLenderApplication(app: TestApp, input: { lenderId: n
       lenderId: input.lenderId,
       profileId: input.profileId,
       status: 'Submitted',
-      payload: { application: STORED_APPLICATION },
+      payload: storedApplicationDocument({ lenderId: input.lenderId }),
     },
   });
   return row.id;

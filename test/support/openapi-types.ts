@@ -1594,12 +1594,417 @@ export interface components {
              */
             continueUrl: string;
         };
+        /** @description The continue URL is ours, for this application, and unexpired (otherwise a problem) */
+        ApplicationSignUpController_validateContinueUrlResponse: {
+            /** @constant */
+            valid: true;
+            /** Format: uuid */
+            applicationId: string;
+        };
         LenderApplicationController_listQuery: {
             reference?: string;
+        };
+        /** @description The funding application document (spec 2.7) */
+        FundingApplication: {
+            apiProvider?: components["schemas"]["ApiProvider"];
+            application: components["schemas"]["LenderApplication"];
+        };
+        /** @description Where the lender answers, and this application's token that lets the lender verify a request is genuine */
+        ApiProvider: {
+            url: string;
+            updateUrl: string;
+            authorizationToken: string | null;
+        };
+        /** @description The application with its current status and offer */
+        LenderApplication: {
+            id: number;
+            reference: string | null;
+            status: string;
+            responseReason: string | null;
+            comment: string | null;
+            fundingSearch?: components["schemas"]["LenderFundingSearch"];
+            fundingMatch?: components["schemas"]["LenderFundingMatch"];
+            profile?: components["schemas"]["ApplicantProfile"];
+            acceptedAt: number | null;
+            invalidatedAt: number | null;
+            /** @description The current offer (documents sent before one was made carry none) */
+            offer?: components["schemas"]["LenderOffer"] | null;
+        };
+        /** @description The funding search the application came from */
+        LenderFundingSearch: {
+            id: number;
+            status: number;
+            /** @description A decimal, e.g. "50000.00" */
+            amount: string;
+            /** @description Months */
+            period: number | null;
+            statusLabel: string;
+            author: components["schemas"]["FundingSearchUser"] | null;
+            manager: components["schemas"]["FundingSearchUser"] | null;
+            useOfFunds: string | null;
+            urgency: string | null;
+        };
+        FundingSearchUser: {
+            id: number;
+            entity: components["schemas"]["FundingSearchUserEntity"];
+            userType: string | null;
+            name: string | null;
+            email: string | null;
+        };
+        FundingSearchUserEntity: {
+            id: number;
+            entityId: number;
+            companyName: string | null;
+        };
+        /** @description The lender's match in the funding search */
+        LenderFundingMatch: {
+            id: number;
+            offerId: string | null;
+            /** @description The product ids sent */
+            products: number[];
+            /** @description Their product types */
+            productNames: string[];
+            statusReason: string | null;
+            statusComment: string | null;
+            canUseInstantOffer: boolean;
+            canUseInstantApplication: boolean;
+            lender: components["schemas"]["FundingMatchLender"];
+            status: number;
+        };
+        FundingMatchLender: {
+            id: number;
+            entityId: number;
+            companyName: string;
+            logo: string | null;
+            icon: string | null;
+        };
+        /** @description The applicant as the lender sees it */
+        ApplicantProfile: {
+            basicCompanyDetails: components["schemas"]["BasicCompanyDetails"];
+            directorOrSecretaryDetails: components["schemas"]["DirectorOrSecretaryDetails"][];
+            tradeHistory: components["schemas"]["TradeHistoryYear"][];
+            guarantorAssetsForSecurity: components["schemas"]["GuarantorAssetsForSecurity"];
+            invoiceFinancing?: components["schemas"]["InvoiceFinancing"];
+            tradeFinanceProfile?: components["schemas"]["TradeFinanceProfile"];
+            eposTerminalInfo?: components["schemas"]["EposTerminalInfo"];
+            assetsToFinance: components["schemas"]["AssetToFinance"][];
+            attachments: components["schemas"]["ApplicationAttachment"][];
+        };
+        BasicCompanyDetails: {
+            contactName: string | null;
+            contactEmail: string | null;
+            contactPhone: string | null;
+            companyName: string | null;
+            companyTradingName: string | null;
+            companyNumber: string | null;
+            companyType: string | null;
+            /** @description 1 when VAT registered, else 0 */
+            vatRegistered: number;
+            address: string | null;
+            city: string | null;
+            postalCode: string | null;
+            tradingFrom: number | null;
+            tradingPeriod: string | null;
+            /** @description The registry's grade */
+            creditScore: string | null;
+            numberOfEmployees: number | null;
+            percentageOfSalesOnline: number | null;
+            companyWebsite: string | null;
+            sectorName: string | null;
+        };
+        DirectorOrSecretaryDetails: {
+            title: string | null;
+            fullName: string | null;
+            /** @description Unix time in seconds (negative before 1970) */
+            dateOfBirth: number | null;
+            position: string | null;
+            addressResidential: string | null;
+            personalGuarantee: boolean | null;
+            email?: string;
+            phone?: string;
+            ownershipPercentage?: number;
+            residentialStatus?: string;
+            monthlyRentOrMortgage?: number;
+            mortgageValue?: number;
+            monthlyBusinessIncome?: number;
+            monthlyNonBusinessIncome?: number;
+            monthlyOtherHouseholdIncome?: number;
+            personalCreditLimit?: number;
+            ccjsValue?: number;
+            personalDefaultsValue?: number;
+            dependants?: number;
+            oldestCreditAccountAge?: number;
+            missedPaymentsBusiness?: number;
+            missedPaymentsPersonal?: number;
+            personalDefaults?: number;
+        };
+        TradeHistoryYear: {
+            year: string;
+            yearEndTimestamp: number | null;
+            revenue: string;
+            profitNet: string;
+            debtorsOutstanding: number | null;
+            debtorsInvoicesDue: number | null;
+            fixedAssets: number | null;
+        };
+        GuarantorAssetsForSecurity: {
+            hasUkHomeownerDirector: boolean;
+            estimatedSecurity: number;
+            guarantorAssets: components["schemas"]["GuarantorAsset"][];
+        };
+        GuarantorAsset: {
+            owner: string | null;
+            estimatedValue: number | null;
+            totalDebt: number | null;
+            address: string | null;
+        };
+        InvoiceFinancing: {
+            debtorsValue: number;
+            debtorDays: number;
+            invoicesNumber: number;
+            creditNotesGrossValue?: number;
+            creditNotesNumber?: number;
+            customersNumber: number;
+        };
+        TradeFinanceProfile: {
+            currentValueOfDebtors?: number;
+            approxNoOfCustomers?: number;
+            currentValueOfConfirmedOrders: number;
+            approxGrossMargin?: number;
+            madeADozenWebsiteSales?: boolean;
+        };
+        EposTerminalInfo: {
+            transactionsPerMonthAvg: number | null;
+            monthsUsingCCProcessing?: number;
+            monthsRemainingOnBusinessLease: number | null;
+            terminalId: string | null;
+            terminalProvider: string | null;
+        };
+        AssetToFinance: {
+            assetCost: number | null;
+            assetSerialNumber: string | null;
+            depositAvailable: number | null;
+            assetType: string | null;
+            assetTypeName: string | null;
+        };
+        ApplicationAttachment: {
+            id: string;
+            fileName: string;
+            contentType: string;
+            sizeBytes: number;
+            sha256: string;
+            /** @description Where the lender downloads it (lender token) */
+            url: string;
+        };
+        /** @description A lender's offer (spec 2.7): exactly one product object is set */
+        LenderOffer: {
+            id: string;
+            reference: string;
+            /** @enum {string} */
+            status: "INDICATIVE" | "FINAL";
+            /** @description An ISO 8601 date-time */
+            expiryDate: string | null;
+            comment: string | null;
+            /** @description Once the client decided */
+            decision: ("ACCEPTED" | "DECLINED") | null;
+            termLoan?: components["schemas"]["TermLoanOffer"];
+            invoiceFinance?: components["schemas"]["InvoiceFinanceOffer"];
+            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceOffer"];
+            assetFinance?: components["schemas"]["AssetFinanceOffer"];
+            tradeFinance?: components["schemas"]["TradeFinanceOffer"];
+            commercialProperty?: components["schemas"]["CommercialPropertyOffer"];
+        };
+        TermLoanOffer: {
+            maximumAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            term: number;
+            /** @description monthly rate, % */
+            interestRate: number;
+            representativeAPR?: number | null;
+            monthlyRepayment?: number | null;
+            totalRepayment?: number | null;
+            arrangementFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            /** @description |totalRepayment − maximumAmount.value|, computed when fetched */
+            totalFees?: number;
+        };
+        InvoiceFinanceOffer: {
+            maximumCreditLine: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumCreditLine?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            serviceFee?: number | null;
+            discountFee?: number | null;
+            advanceRate: number;
+            additionalFees?: string | null;
+            minimumMonthlyFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            concentrationLimit?: number | null;
+            contractLength: number;
+            creditInsurance?: number | null;
+            creditInsuranceRequired?: boolean | null;
+            /** @enum {string} */
+            facility: "DISCOUNTING" | "FACTORING";
+            selective?: boolean | null;
+            confidential?: boolean | null;
+        };
+        MerchantCashAdvanceOffer: {
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            sweep: number;
+            totalRepayment?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            totalFees?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            ratio?: number | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+        };
+        AssetFinanceOffer: {
+            advanceAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            term: number;
+            deposit: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            cost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            vat?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            totalPrice?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            representativeAPR?: number | null;
+            productOption?: ("Hire Purchase" | "Finance Lease") | null;
+            monthlyRepayment?: number | null;
+            optionToPurchaseFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            additionalFees?: string | null;
+            description?: string | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+        };
+        TradeFinanceOffer: {
+            maximumCreditLine: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            minimumCreditLine?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            serviceFee?: number | null;
+            discountFee?: number | null;
+            advanceRate: number;
+            additionalFees?: string | null;
+            minimumMonthlyFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            promotion?: string | null;
+            likelihoodOfRate?: number | null;
+            likelihoodOfAcceptance?: number | null;
+            contractLength?: number | null;
+        };
+        CommercialPropertyOffer: {
+            amount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            ltv?: number | null;
+            mortgageTerm: number;
+            dealTerm: number;
+            interestRate: number;
+            arrangementFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            valuationFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            exitFee?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            } | null;
+            productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
+            rateType?: ("Variable" | "Fixed") | null;
+            propertyChargeAddress?: string | null;
+        };
+        LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
+        /** @description The funding application document (spec 2.7) */
+        LenderApplicationController_getResponse: {
+            apiProvider?: components["schemas"]["ApiProvider"];
+            application: components["schemas"]["LenderApplication"];
         };
         LenderApplicationController_acknowledgeBody: {
             reference?: string;
             comment?: string;
+        };
+        /** @description The funding application document (spec 2.7) */
+        LenderApplicationController_acknowledgeResponse: {
+            apiProvider?: components["schemas"]["ApiProvider"];
+            application: components["schemas"]["LenderApplication"];
         };
         LenderApplicationController_offerBody: {
             reference: string;
@@ -1783,10 +2188,20 @@ export interface components {
                 propertyChargeAddress?: string | null;
             };
         };
+        /** @description The funding application document (spec 2.7) */
+        LenderApplicationController_offerResponse: {
+            apiProvider?: components["schemas"]["ApiProvider"];
+            application: components["schemas"]["LenderApplication"];
+        };
         LenderApplicationController_rejectBody: {
             reason: string;
             comment?: string;
             reference?: string;
+        };
+        /** @description The funding application document (spec 2.7) */
+        LenderApplicationController_rejectResponse: {
+            apiProvider?: components["schemas"]["ApiProvider"];
+            application: components["schemas"]["LenderApplication"];
         };
         FundingController_countMatchesQuery: {
             productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
@@ -1799,12 +2214,71 @@ export interface components {
             /** @enum {string} */
             explain?: "true" | "false";
         };
+        /** @description A recorded funding search (spec 2.3): its matches by likelihood then cost */
+        FundingController_matchResultsResponse: {
+            amount: number;
+            id: number;
+            matches: {
+                lender: {
+                    id: number;
+                };
+                /** @description Product type (spec 2.3) */
+                product: string;
+                productId: number;
+                productName: string;
+                likelihood: components["schemas"]["Likelihood"];
+                instantOffer: boolean;
+                /** @description With explain only */
+                reasons?: string[];
+            }[];
+            explanation?: components["schemas"]["MatchExplanation"];
+        };
+        Likelihood: {
+            /** @description 0..1 */
+            value: number;
+        };
+        /** @description Why the other products did not match */
+        MatchExplanation: {
+            /** @description Answers the profile lacks, without which nothing matches */
+            missing: string[];
+            rejections: components["schemas"]["ProductRejection"][];
+        };
+        ProductRejection: {
+            lender: components["schemas"]["RejectionLender"];
+            /** @description The product type (spec 2.3) */
+            product: string;
+            productId: number;
+            /** @description Why it did not match, e.g. "revenue £80,000 below the product's minimum £100,000" */
+            reasons: string[];
+        };
+        RejectionLender: {
+            id: number;
+        };
         /** @description A selected lender and the product types chosen from its matches */
         SelectedLender: {
             lenderId: number;
             products: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
         };
         FundingController_applyBody: components["schemas"]["SelectedLender"][];
+        /** @description A recorded funding search (spec 2.3): its matches by likelihood then cost */
+        FundingController_applyResponse: {
+            amount: number;
+            id: number;
+            matches: {
+                lender: {
+                    id: number;
+                };
+                /** @description Product type (spec 2.3) */
+                product: string;
+                productId: number;
+                productName: string;
+                likelihood: components["schemas"]["Likelihood"];
+                instantOffer: boolean;
+                /** @description With explain only */
+                reasons?: string[];
+            }[];
+            explanation?: components["schemas"]["MatchExplanation"];
+        };
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
         AnswerController_putBody: Record<string, never>;
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
@@ -1812,6 +2286,1147 @@ export interface components {
         AnswerController_deleteQuery: {
             /** @description The answer to remove; repeat it for several */
             answerKey: string | string[];
+        };
+        ApplicationController_createResponse: {
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Net asset cost
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /** Client type */
+            clientType?: number;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Net asset cost
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net asset cost
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /** Net asset cost */
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance.
+             */
+            cardPayments?: boolean;
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance.
+             */
+            fundingAsset?: boolean;
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms.
+             */
+            personalGuarantee?: boolean;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "business-all-funding-products";
+        } | {
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Net asset cost
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /** Client type */
+            clientType?: number;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Net asset cost
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net asset cost
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /** Net asset cost */
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance.
+             */
+            cardPayments?: boolean;
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance.
+             */
+            fundingAsset?: boolean;
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-all-funding-products";
+        } | {
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Net asset cost
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /** Client type */
+            clientType?: number;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Net asset cost
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net asset cost
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /** Net asset cost */
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance.
+             */
+            cardPayments?: boolean;
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance.
+             */
+            fundingAsset?: boolean;
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-recovery-loan-scheme";
+        } | {
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Annual turnover
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /** Contact name */
+            contactName?: string;
+            /**
+             * Contact email
+             * Format: email
+             */
+            contactEmail?: string;
+            /** Contact number */
+            contactNumber?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "business-working-capital";
+        } | {
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Annual turnover
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /** Contact name */
+            contactName?: string;
+            /**
+             * Contact email
+             * Format: email
+             */
+            contactEmail?: string;
+            /** Contact number */
+            contactNumber?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "business-anonymous-working-capital";
+        } | {
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual turnover
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-working-capital";
+        } | {
+            /**
+             * Preferred repayment method
+             * @description Interest only, capital and interest, or no preference.
+             * @enum {string}
+             */
+            repaymentMethod?: "INTEREST_ONLY" | "CAPITAL_AND_INTEREST" | "DONT_MIND";
+            /**
+             * Property classification
+             * @description Whether the property is commercial, residential or mixed use.
+             * @enum {string}
+             */
+            propertyClassification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
+            /**
+             * Mortgage product
+             * @enum {string}
+             */
+            mortgageProduct?: "PERSONAL_MORTGAGE" | "BUY_TO_LET" | "COMMERCIAL_MORTGAGE" | "COMMERCIAL_INVESTMENT" | "DEVELOPMENT_FINANCE" | "BRIDGING_LOAN" | "REFURBISHMENT_LOAN" | "OTHER";
+            /**
+             * Size of the client's property portfolio
+             * @description How many properties the client owns; portfolio landlords suit different lenders.
+             * @enum {string}
+             */
+            portfolioSize?: "ONE" | "TWO_TO_FOUR" | "FIVE_OR_MORE";
+            /**
+             * Main use of the property
+             * @description How the property is mainly used, e.g. offices, retail or an HMO.
+             * @enum {string}
+             */
+            primaryUse?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
+            /**
+             * Property setting
+             * @description Whether the property is in a rural, industrial, town or city setting.
+             * @enum {string}
+             */
+            propertySetting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
+            /**
+             * Property location
+             * @description Where the property is; some lenders lend only in certain areas.
+             * @enum {string}
+             */
+            propertyLocation?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Annual income from the property
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
+             */
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description The current market value, or the purchase price if buying.
+             */
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description The balance of any existing mortgage or charge secured on the property.
+             */
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description Gross yearly rent or trading income the property produces, if any.
+             */
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Is this a refinance?
+             * @description Answer yes if the client is refinancing a property they already own rather than buying one.
+             */
+            refinancing?: boolean;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-commercial-property";
+        } | {
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Annual turnover
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-credit-improvement";
+        } | {
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Amount owed
+             * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
+             */
+            claimAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Debtor's sector
+             * @description The sector the debtor business mainly trades in, if known.
+             * @enum {string}
+             */
+            defendantSector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Debtor's business type
+             * @description How the debtor business is legally set up, if known.
+             * @enum {string}
+             */
+            defendantCompanyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Debtor's contact name
+             * @description The person at the debtor business who deals with the account.
+             */
+            defendantClientName?: string;
+            /**
+             * Debtor's contact email
+             * Format: email
+             * @description An email address for the debtor's contact, if known.
+             */
+            defendantClientEmail?: string;
+            /**
+             * Debtor's contact phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            defendantClientNumber?: string;
+            /**
+             * Debtor's trading address
+             * @description Street, number and postcode where the debtor trades; used to send letters and serve papers.
+             */
+            defendantTradingAddress?: string;
+            /**
+             * Debtor's incorporation date
+             * Format: date
+             * @description The date the debtor company was incorporated, as YYYY-MM-DD, if known.
+             */
+            defendantIncorporationDate?: string;
+            /**
+             * Debtor's business name
+             * @description Required: the business that owes the money; a claim cannot be pursued without it.
+             */
+            defendantCompanyName?: string;
+            /**
+             * Debtor's company registration number
+             * @description The Companies House number, if the debtor is a limited company or LLP.
+             */
+            defendantCompanyNumber?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-debt-recovery";
+        } | {
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Amortisation
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Number of employees
+             * @description How many people the business employs, including directors on the payroll.
+             */
+            employeesNumber?: number;
+            /**
+             * Does the business own unique intellectual property?
+             * @description For example patents, registered designs or its own technology; many innovation grants look for it.
+             */
+            uniqueIp?: boolean;
+            /**
+             * Has the business applied for a grant before?
+             * @description Include both successful and unsuccessful applications to any grant funder.
+             */
+            previousGrantApplication?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-grants";
+        } | {
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Annual turnover
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business develop new or improved products, processes or services?
+             * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
+             */
+            innovativeProductsOrServices?: boolean;
+            /**
+             * Has the business claimed R&D tax relief before?
+             * @description Earlier claims affect which periods can still be claimed and how.
+             */
+            taxRelief?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "introducer-rd-tax-claim";
         };
         /** Currency amount */
         ApplicationController_createBody_Currency: {
@@ -2800,6 +4415,44 @@ export interface components {
         ApplicationSignUpController_generateContinueUrlBody: {
             clickId?: string;
         };
+        ApplicationSignUpController_generateContinueUrlResponse: {
+            /**
+             * Format: uri
+             * @description Signed and expiring: where the client continues the application
+             */
+            continueUrl: string;
+        };
+        /** @description A Business V1 application's matches (spec 2.6) */
+        ApplicationController_getMatchesResponse: {
+            numberOfMatches: number;
+            matches: {
+                lender: {
+                    id: number;
+                    name?: string;
+                    logo?: string | null;
+                    description?: string | null;
+                    /**
+                     * @description The price band.
+                     * @enum {string}
+                     */
+                    average?: "LOW" | "AVERAGE" | "EXPENSIVE" | "MOST_EXPENSIVE";
+                    /** @description Hours */
+                    responseTime?: number;
+                    documents?: string[];
+                };
+                /** @description Product type (spec 2.3) */
+                product: string;
+                fees: components["schemas"]["MatchFees"];
+                likelihood: components["schemas"]["Likelihood"];
+                instantOffer: boolean;
+            }[];
+        };
+        /** @description Fees of a matched product, percent */
+        MatchFees: {
+            arrangementFees: number;
+            earlyRepaymentFees: number;
+            exitFees: number;
+        };
         PreselectedTermLoan: {
             maximumAmount: number;
             minimumAmount: number;
@@ -2982,382 +4635,6 @@ export interface components {
         /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
         BusinessLenderApplicationController_resubmitResponse: {
             application: components["schemas"]["LenderApplication"];
-        };
-        /** @description The application with its current status and offer */
-        LenderApplication: {
-            id: number;
-            reference: string | null;
-            status: string;
-            responseReason: string | null;
-            comment: string | null;
-            fundingSearch?: components["schemas"]["LenderFundingSearch"];
-            fundingMatch?: components["schemas"]["LenderFundingMatch"];
-            profile?: components["schemas"]["ApplicantProfile"];
-            acceptedAt: number | null;
-            invalidatedAt: number | null;
-            /** @description The current offer (documents sent before one was made carry none) */
-            offer?: components["schemas"]["LenderOffer"] | null;
-        };
-        /** @description The funding search the application came from */
-        LenderFundingSearch: {
-            id: number;
-            status: number;
-            /** @description A decimal, e.g. "50000.00" */
-            amount: string;
-            /** @description Months */
-            period: number | null;
-            statusLabel: string;
-            author: components["schemas"]["FundingSearchUser"] | null;
-            manager: components["schemas"]["FundingSearchUser"] | null;
-            useOfFunds: string | null;
-            urgency: string | null;
-        };
-        FundingSearchUser: {
-            id: number;
-            entity: components["schemas"]["FundingSearchUserEntity"];
-            userType: string | null;
-            name: string | null;
-            email: string | null;
-        };
-        FundingSearchUserEntity: {
-            id: number;
-            entityId: number;
-            companyName: string | null;
-        };
-        /** @description The lender's match in the funding search */
-        LenderFundingMatch: {
-            id: number;
-            offerId: string | null;
-            /** @description The product ids sent */
-            products: number[];
-            /** @description Their product types */
-            productNames: string[];
-            statusReason: string | null;
-            statusComment: string | null;
-            canUseInstantOffer: boolean;
-            canUseInstantApplication: boolean;
-            lender: components["schemas"]["FundingMatchLender"];
-            status: number;
-        };
-        FundingMatchLender: {
-            id: number;
-            entityId: number;
-            companyName: string;
-            logo: string | null;
-            icon: string | null;
-        };
-        /** @description The applicant as the lender sees it */
-        ApplicantProfile: {
-            basicCompanyDetails: components["schemas"]["BasicCompanyDetails"];
-            directorOrSecretaryDetails: components["schemas"]["DirectorOrSecretaryDetails"][];
-            tradeHistory: components["schemas"]["TradeHistoryYear"][];
-            guarantorAssetsForSecurity: components["schemas"]["GuarantorAssetsForSecurity"];
-            invoiceFinancing?: components["schemas"]["InvoiceFinancing"];
-            tradeFinanceProfile?: components["schemas"]["TradeFinanceProfile"];
-            eposTerminalInfo?: components["schemas"]["EposTerminalInfo"];
-            assetsToFinance: components["schemas"]["AssetToFinance"][];
-            attachments: components["schemas"]["ApplicationAttachment"][];
-        };
-        BasicCompanyDetails: {
-            contactName: string | null;
-            contactEmail: string | null;
-            contactPhone: string | null;
-            companyName: string | null;
-            companyTradingName: string | null;
-            companyNumber: string | null;
-            companyType: string | null;
-            /** @description 1 when VAT registered, else 0 */
-            vatRegistered: number;
-            address: string | null;
-            city: string | null;
-            postalCode: string | null;
-            tradingFrom: number | null;
-            tradingPeriod: string | null;
-            /** @description The registry's grade */
-            creditScore: string | null;
-            numberOfEmployees: number | null;
-            percentageOfSalesOnline: number | null;
-            companyWebsite: string | null;
-            sectorName: string | null;
-        };
-        DirectorOrSecretaryDetails: {
-            title: string | null;
-            fullName: string | null;
-            /** @description Unix time in seconds (negative before 1970) */
-            dateOfBirth: number | null;
-            position: string | null;
-            addressResidential: string | null;
-            personalGuarantee: boolean | null;
-            email?: string;
-            phone?: string;
-            ownershipPercentage?: number;
-            residentialStatus?: string;
-            monthlyRentOrMortgage?: number;
-            mortgageValue?: number;
-            monthlyBusinessIncome?: number;
-            monthlyNonBusinessIncome?: number;
-            monthlyOtherHouseholdIncome?: number;
-            personalCreditLimit?: number;
-            ccjsValue?: number;
-            personalDefaultsValue?: number;
-            dependants?: number;
-            oldestCreditAccountAge?: number;
-            missedPaymentsBusiness?: number;
-            missedPaymentsPersonal?: number;
-            personalDefaults?: number;
-        };
-        TradeHistoryYear: {
-            year: string;
-            yearEndTimestamp: number | null;
-            revenue: string;
-            profitNet: string;
-            debtorsOutstanding: number | null;
-            debtorsInvoicesDue: number | null;
-            fixedAssets: number | null;
-        };
-        GuarantorAssetsForSecurity: {
-            hasUkHomeownerDirector: boolean;
-            estimatedSecurity: number;
-            guarantorAssets: components["schemas"]["GuarantorAsset"][];
-        };
-        GuarantorAsset: {
-            owner: string | null;
-            estimatedValue: number | null;
-            totalDebt: number | null;
-            address: string | null;
-        };
-        InvoiceFinancing: {
-            debtorsValue: number;
-            debtorDays: number;
-            invoicesNumber: number;
-            creditNotesGrossValue?: number;
-            creditNotesNumber?: number;
-            customersNumber: number;
-        };
-        TradeFinanceProfile: {
-            currentValueOfDebtors?: number;
-            approxNoOfCustomers?: number;
-            currentValueOfConfirmedOrders: number;
-            approxGrossMargin?: number;
-            madeADozenWebsiteSales?: boolean;
-        };
-        EposTerminalInfo: {
-            transactionsPerMonthAvg: number | null;
-            monthsUsingCCProcessing?: number;
-            monthsRemainingOnBusinessLease: number | null;
-            terminalId: string | null;
-            terminalProvider: string | null;
-        };
-        AssetToFinance: {
-            assetCost: number | null;
-            assetSerialNumber: string | null;
-            depositAvailable: number | null;
-            assetType: string | null;
-            assetTypeName: string | null;
-        };
-        ApplicationAttachment: {
-            id: string;
-            fileName: string;
-            contentType: string;
-            sizeBytes: number;
-            sha256: string;
-            /** @description Where the lender downloads it (lender token) */
-            url: string;
-        };
-        /** @description A lender's offer (spec 2.7): exactly one product object is set */
-        LenderOffer: {
-            id: string;
-            reference: string;
-            /** @enum {string} */
-            status: "INDICATIVE" | "FINAL";
-            /** @description An ISO 8601 date-time */
-            expiryDate: string | null;
-            comment: string | null;
-            /** @description Once the client decided */
-            decision: ("ACCEPTED" | "DECLINED") | null;
-            termLoan?: components["schemas"]["TermLoanOffer"];
-            invoiceFinance?: components["schemas"]["InvoiceFinanceOffer"];
-            merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceOffer"];
-            assetFinance?: components["schemas"]["AssetFinanceOffer"];
-            tradeFinance?: components["schemas"]["TradeFinanceOffer"];
-            commercialProperty?: components["schemas"]["CommercialPropertyOffer"];
-        };
-        TermLoanOffer: {
-            maximumAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            minimumAmount?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            term: number;
-            /** @description monthly rate, % */
-            interestRate: number;
-            representativeAPR?: number | null;
-            monthlyRepayment?: number | null;
-            totalRepayment?: number | null;
-            arrangementFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-            /** @description |totalRepayment − maximumAmount.value|, computed when fetched */
-            totalFees?: number;
-        };
-        InvoiceFinanceOffer: {
-            maximumCreditLine: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            minimumCreditLine?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            serviceFee?: number | null;
-            discountFee?: number | null;
-            advanceRate: number;
-            additionalFees?: string | null;
-            minimumMonthlyFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-            concentrationLimit?: number | null;
-            contractLength: number;
-            creditInsurance?: number | null;
-            creditInsuranceRequired?: boolean | null;
-            /** @enum {string} */
-            facility: "DISCOUNTING" | "FACTORING";
-            selective?: boolean | null;
-            confidential?: boolean | null;
-        };
-        MerchantCashAdvanceOffer: {
-            fundingAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            sweep: number;
-            totalRepayment?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            totalFees?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            ratio?: number | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-        };
-        AssetFinanceOffer: {
-            advanceAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            term: number;
-            deposit: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            cost?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            vat?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            totalPrice?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            representativeAPR?: number | null;
-            productOption?: ("Hire Purchase" | "Finance Lease") | null;
-            monthlyRepayment?: number | null;
-            optionToPurchaseFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            additionalFees?: string | null;
-            description?: string | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-        };
-        TradeFinanceOffer: {
-            maximumCreditLine: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            minimumCreditLine?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            serviceFee?: number | null;
-            discountFee?: number | null;
-            advanceRate: number;
-            additionalFees?: string | null;
-            minimumMonthlyFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            promotion?: string | null;
-            likelihoodOfRate?: number | null;
-            likelihoodOfAcceptance?: number | null;
-            contractLength?: number | null;
-        };
-        CommercialPropertyOffer: {
-            amount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            };
-            ltv?: number | null;
-            mortgageTerm: number;
-            dealTerm: number;
-            interestRate: number;
-            arrangementFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            valuationFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            exitFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
-                value: number;
-            } | null;
-            productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
-            rateType?: ("Variable" | "Fixed") | null;
-            propertyChargeAddress?: string | null;
         };
         /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
         BusinessLenderApplicationController_acceptResponse: {
@@ -6855,13 +8132,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6931,13 +8208,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7007,13 +8284,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7087,13 +8364,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7167,13 +8444,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7247,13 +8524,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7633,13 +8910,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["FundingController_matchResultsResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7716,13 +8993,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["FundingController_applyResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8362,13 +9639,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApplicationController_createResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8445,13 +9722,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8524,13 +9801,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApplicationController_getMatchesResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */

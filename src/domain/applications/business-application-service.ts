@@ -8,7 +8,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchResult, type MatchedLender } from '../matching/funding-search.js';
+import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchResult } from '../matching/funding-search.js';
+import type { ApplicationMatchList, MatchedLender } from '../matching/funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
@@ -17,36 +18,23 @@ import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
 import { applicationScope, findVisibleApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
+import type { BusinessApplicationRecord, ContinueUrl, ContinueUrlCheck } from './business-application-schemas.js';
+
+export type { BusinessApplicationRecord };
 
 export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
 export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
-
-/** A Business V1 application as stored: the answer variant it was made with, and its answers. */
-export interface BusinessApplicationRecord {
-  id: string;
-  /** The questionnaire id of the answer variant. */
-  type: string;
-  answers: Record<string, unknown>;
-  createdAt: string;
-}
 
 function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
   return { id: row.id, type: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
 }
 
-/** Spec 2.6 response: the request's fields but governmentBackedLoansExist, plus id and type (tradingAddress when given). */
-export type ApplicationResponse = Record<string, unknown> & { id: string; type: string; tradingAddress?: string };
-
 const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
-export function toResponse(row: { id: string; answers: unknown }): ApplicationResponse {
-  const { governmentBackedLoansExist: _omitted, ...answers } = (row.answers ?? {}) as Record<string, unknown>;
-  return {
-    ...answers,
-    id: row.id,
-    // The live platform answers every application as this variant (spec 2.6).
-    type: 'introducer-all-funding-products',
-  };
+/** The answers an application shows back: all but governmentBackedLoansExist, which spec 2.6's response leaves out (REST body and continue page alike). */
+export function answersShown(record: BusinessApplicationRecord): Record<string, unknown> {
+  const { governmentBackedLoansExist: _omitted, ...answers } = record.answers;
+  return answers;
 }
 
 /**
@@ -83,7 +71,7 @@ const continueSubject = (id: string) => `application:${id}`;
 export const continuePagePath = (id: string) => `/app/applications/${id}/continue`;
 
 /** POST /applications/{applicationId}/continue-url {clickId?} → 201 { continueUrl } (signed, expiring). */
-export async function generateContinueUrl(ctx: ServiceContext, id: unknown, input: unknown): Promise<{ continueUrl: string }> {
+export async function generateContinueUrl(ctx: ServiceContext, id: unknown, input: unknown): Promise<ContinueUrl> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const row = await findVisibleApplication(ctx, actor, id);
   const { clickId } = parseInput(ContinueBody, input ?? {});
@@ -98,7 +86,7 @@ export async function generateContinueUrl(ctx: ServiceContext, id: unknown, inpu
  */
 export const ContinueUrlQuery = z.object({ continueUrl: z.url({ message: 'must be a URL' }).describe('The continue URL to check (as POST …/continue-url made it)') });
 
-export async function validateContinueUrl(ctx: ServiceContext, query: unknown): Promise<{ valid: true; applicationId: string }> {
+export async function validateContinueUrl(ctx: ServiceContext, query: unknown): Promise<ContinueUrlCheck> {
   const actor = requireAccess(ctx, 'businessApplications.read');
   const { continueUrl } = parseInput(ContinueUrlQuery, query ?? {}, 'Query');
   const url = new URL(continueUrl);
@@ -109,17 +97,6 @@ export async function validateContinueUrl(ctx: ServiceContext, query: unknown): 
   await ctx.auth.tokens.verifyLink(url.searchParams.get('token') ?? '', continueSubject(match[1]));
   const row = await findVisibleApplication(ctx, actor, match[1]);
   return { valid: true, applicationId: row.id };
-}
-
-export interface ApplicationMatchList {
-  numberOfMatches: number;
-  matches: Array<{
-    lender: MatchedLender;
-    product: string;
-    fees: { arrangementFees: number; earlyRepaymentFees: number; exitFees: number };
-    likelihood: { value: number };
-    instantOffer: boolean;
-  }>;
 }
 
 /** GET /applications/{applicationId}/matches → the match list of spec 2.6, from the matching engine. */
@@ -139,7 +116,7 @@ export async function getPreselectedOffers(ctx: ServiceContext, id: unknown): Pr
 
 type ApplicationRow = { id: string; profileId: string; answers: unknown };
 type ProfileMatching = Awaited<ReturnType<typeof matchProfileById>>;
-type ApplicationMatch = ApplicationMatchList['matches'][number] & { productId: number };
+type ApplicationMatch = ApplicationMatchList['matches'][number] & { lender: MatchedLender; productId: number };
 
 /** The matches of an application's profile in the spec 2.6 shape (plus the product id, for joining offers). */
 function matchListOf({ outcome, catalogue }: ProfileMatching): ApplicationMatch[] {
@@ -149,7 +126,7 @@ function matchListOf({ outcome, catalogue }: ProfileMatching): ApplicationMatch[
       lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
       product: m.productType,
       fees: { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct },
-      likelihood: { value: m.likelihood },
+      likelihood: m.likelihood,
       instantOffer: product.instantOffer,
       productId: m.productId,
     };
@@ -177,7 +154,7 @@ function preselectedOffersOf(ctx: ServiceContext, row: ApplicationRow, { outcome
 
 /** What the continue page shows: the application to review, its matches and pre-selected offers, and the choice made. */
 export interface ContinuePage {
-  application: ApplicationResponse & { createdAt: string; companyName?: string };
+  application: BusinessApplicationRecord & { companyName?: string };
   matches: Array<ApplicationMatch & { offer: PreselectedOffer | null }>;
   /** The client's latest choice sent for review, if any. */
   choice: { state: string; lenders: Array<{ lenderId: number; products: string[] }>; createdAt: string } | null;
@@ -201,7 +178,7 @@ export async function openContinuePage(ctx: ServiceContext, id: unknown, token: 
   // Applications carry no company fields: the page names the company from the tenant's profile.
   const { name } = (row.profile.companyInformation ?? {}) as { name?: unknown };
   return {
-    application: { ...toResponse(row), ...(typeof name === 'string' ? { companyName: name } : {}), createdAt: row.createdAt.toISOString() },
+    application: { ...toRecord(row), ...(typeof name === 'string' ? { companyName: name } : {}) },
     matches: matchListOf(matching).map((m) => ({ ...m, offer: offers.get(m.productId) ?? null })),
     choice: latest
       ? { state: latest.state, lenders: latest.selection as Array<{ lenderId: number; products: string[] }>, createdAt: latest.createdAt.toISOString() }

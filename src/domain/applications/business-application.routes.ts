@@ -3,6 +3,8 @@ import * as applications from './business-application-service.js';
 import { z } from 'zod';
 import { APPLICATION_VARIANT_FIELDS, applicationBodySchema } from './application-variants.js';
 import { ContinueBody, ContinueUrlQuery } from './business-application-service.js';
+import { ContinueUrl, ContinueUrlCheck } from './business-application-schemas.js';
+import { ApplicationMatchListBody, ApplicationResponse, toMatchListBody, toResponse } from './business-application.rest.js';
 import { PreselectedOffer } from '../offers/preselected-offer-schemas.js';
 import { CURRENCY_SCHEMA, type JsonSchema } from '../questionnaires/answer-schema.js';
 import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../../rest-adapter/rest-bodies.js';
@@ -27,9 +29,10 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     operationId: 'ApplicationController_create',
     summary: "Create an application (body: the answer variant named by type); it fills the tenant's profile",
     jsonSchemaBody: businessApplicationBodySchema,
+    response: ApplicationResponse,
     successStatus: 201,
     surface: 'businessV1',
-    handle: async (ctx, req) => applications.toResponse(await applications.createApplication(ctx, req.body)),
+    handle: async (ctx, req) => toResponse(await applications.createApplication(ctx, req.body)),
   },
   {
     method: 'get',
@@ -37,6 +40,7 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     operationId: 'ApplicationSignUpController_validateContinueUrl',
     summary: 'Whether a continue URL is ours, for this application, and unexpired',
     query: ContinueUrlQuery,
+    response: ContinueUrlCheck,
     successStatus: 200,
     surface: 'businessV1',
     handle: (ctx, req) => applications.validateContinueUrl(ctx, req.query),
@@ -47,6 +51,7 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     operationId: 'ApplicationSignUpController_generateContinueUrl',
     summary: 'A signed, expiring URL where the client continues the application ({clickId?} kept for attribution)',
     body: ContinueBody,
+    response: ContinueUrl,
     successStatus: 201,
     surface: 'businessV1',
     handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body),
@@ -56,9 +61,10 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/matches`,
     operationId: 'ApplicationController_getMatches',
     summary: "The application's lender matches (spec 2.6 match list)",
+    response: ApplicationMatchListBody,
     successStatus: 200,
     surface: 'businessV1',
-    handle: async (ctx, req) => withoutNullKeys(await applications.getApplicationMatches(ctx, req.params.applicationId), OPTIONAL_KEYS.matches),
+    handle: async (ctx, req) => toMatchListBody(await applications.getApplicationMatches(ctx, req.params.applicationId)),
   },
   {
     method: 'get',

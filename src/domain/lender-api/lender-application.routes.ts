@@ -5,9 +5,10 @@ import * as submission from './submission-service.js';
 import type { Surface } from '../identity/access-policy.js';
 import { Acknowledgement, ListQuery, Rejection } from './lender-application-service.js';
 import { OfferBody } from './offer-schemas.js';
-import { IntegratorApplicationDocument } from './funding-application-schemas.js';
+import { FundingApplicationDocument, IntegratorApplicationDocument } from './funding-application-schemas.js';
 import { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
+import { z } from 'zod';
 import { BASES, type RestRequest, type RouteDefinition } from '../../../rest-adapter/route-definition.js';
 
 /** The client's decision on a lender's offer, on the integrator surfaces. */
@@ -41,6 +42,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_list',
     summary: "The calling lender's funding applications (optional ?reference=)",
     query: ListQuery,
+    response: z.array(FundingApplicationDocument),
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
@@ -50,6 +52,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id`,
     operationId: 'LenderApplicationController_get',
     summary: 'One funding application of the calling lender (another lender’s: 404)',
+    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.getLenderApplication(ctx, req.params.id),
@@ -60,6 +63,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_acknowledge',
     summary: 'Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application',
     body: Acknowledgement,
+    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body),
@@ -70,6 +74,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_offer',
     summary: 'An offer with exactly one product object; replaces the current one; 200 the updated application',
     body: OfferBody,
+    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body),
@@ -80,6 +85,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_reject',
     summary: 'Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application',
     body: Rejection,
+    response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body),

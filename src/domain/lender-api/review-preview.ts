@@ -13,38 +13,9 @@ import type { SelectedLender } from '../matching/selection-schemas.js';
 import { parseInput } from '../validation.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
+import type { ReviewedLender, ReviewPreview } from './review-preview-schemas.js';
 
 const SelectionId = z.uuid({ message: 'must be a review selection id (uuid)' });
-
-export interface ApplicantFacts {
-  companyName: string | null;
-  companyNumber: string | null;
-  companyType: string | null;
-  sector: string | null;
-  creditGrade: string | null;
-  amount: number;
-  periodMonths: number | null;
-  useOfFunds: string | null;
-  urgency: string | null;
-}
-
-export interface ReviewedLender {
-  lenderId: number;
-  lenderName: string | null;
-  /** False when the lender no longer matches: submitting would be refused. */
-  matched: boolean;
-  products: string[];
-  likelihood: number | null;
-  reasons: string[];
-  missingFields: Array<{ field: string; message: string }>;
-}
-
-export interface ReviewPreview {
-  selectionId: string;
-  state: string;
-  applicant: ApplicantFacts;
-  lenders: ReviewedLender[];
-}
 
 export async function previewReviewSelection(ctx: ServiceContext, selectionId: unknown): Promise<ReviewPreview> {
   requireAccess(ctx, 'reviews.read');

@@ -2,24 +2,9 @@
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
+import type { LenderSummary } from './lender-schemas.js';
 
-export interface ProductSummary {
-  id: number;
-  productType: string;
-  name: string;
-  instantOffer: boolean;
-}
-
-export interface LenderSummary {
-  id: number;
-  name: string;
-  logo: string | null;
-  description: string | null;
-  priceBand: string;
-  responseTimeHours: number;
-  requiredDocuments: string[];
-  products: ProductSummary[];
-}
+export type { LenderSummary };
 
 const LENDER_SELECT = {
   id: true,

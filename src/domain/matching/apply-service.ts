@@ -12,12 +12,13 @@ import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
 import { findOwnedProfileId } from '../profiles/profile-visibility.js';
-import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
+import { matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
+import type { RecordedFundingSearch, ReviewSelection } from './funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
 
 export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
-export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<FundingSearchResult & { id: number }> {
+export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<RecordedFundingSearch> {
   const actor = requireAccess(ctx, 'funding.apply');
   const profileId = await findOwnedProfileId(ctx, actor, uuid);
   const requested = parseInput(SelectedLenders, body);
@@ -30,18 +31,8 @@ export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: u
   return { ...search, matches: search.matches.filter((m) => chosen.has(`${m.lender.id}:${m.product}`)) };
 }
 
-export interface ReviewSelectionDto {
-  id: string;
-  profileId: string;
-  fundingSearchId: number;
-  state: string;
-  selection: unknown;
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** The funding specialists' review queue (staff), newest first. */
-export async function listReviewQueue(ctx: ServiceContext, state?: string): Promise<ReviewSelectionDto[]> {
+export async function listReviewQueue(ctx: ServiceContext, state?: string): Promise<ReviewSelection[]> {
   requireAccess(ctx, 'reviews.read');
   const rows = await ctx.db.reviewSelection.findMany({
     where: { profile: { environment: ctx.environment }, ...(state ? { state: state as never } : {}) },
@@ -53,8 +44,7 @@ export async function listReviewQueue(ctx: ServiceContext, state?: string): Prom
     profileId: r.profileId,
     fundingSearchId: r.fundingSearchId,
     state: r.state,
-    selection: r.selection,
+    selection: r.selection as ReviewSelection['selection'],
     createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
   }));
 }

@@ -1,5 +1,16 @@
-/** The explanation of a funding search (`?explain=true`), declared once: the REST body, its TypeScript type and its GraphQL type. */
+/**
+ * The results of matching, declared once: a funding search (spec 2.3) with its matches and their
+ * lender (spec 2.6 lender object), an application's match list (spec 2.6), the staff review queue,
+ * and the explanation of a search (`?explain=true`). Their TypeScript types, GraphQL types and the
+ * REST bodies (matching.rest.ts, business-application.rest.ts) follow from these.
+ */
 import { z } from 'zod';
+import { SelectedLender } from './selection-schemas.js';
+
+export const PRICE_BANDS = ['LOW', 'AVERAGE', 'EXPENSIVE', 'MOST_EXPENSIVE'] as const;
+
+/** The engine names product types as text (the catalogue's column); the values are spec 2.3's. */
+const ProductType = z.string().describe('Product type (spec 2.3)');
 
 export const MatchExplanation = z
   .strictObject({
@@ -17,3 +28,80 @@ export const MatchExplanation = z
   })
   .meta({ id: 'MatchExplanation', description: 'Why the other products did not match' });
 export type MatchExplanation = z.infer<typeof MatchExplanation>;
+
+/**
+ * The lender of a match. Only its id is certain to be there: the Marketplace V1 search body
+ * (matching.rest.ts) carries the id alone, so the rest is optional in the declared shape even though
+ * matching always fills it (`MatchedLender`).
+ */
+export const MatchLender = z
+  .strictObject({
+    id: z.number().int(),
+    name: z.string().optional(),
+    logo: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    average: z.enum(PRICE_BANDS).optional().describe('The price band.'),
+    responseTime: z.number().int().optional().describe('Hours'),
+    documents: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'MatchLender', description: 'The lender of a match (spec 2.6 lender object)' });
+/** The lender of a match as matching fills it: every field. */
+export type MatchedLender = Required<z.infer<typeof MatchLender>>;
+
+export const Match = z
+  .strictObject({
+    lender: MatchLender,
+    product: ProductType,
+    productId: z.number().int(),
+    productName: z.string(),
+    likelihood: z.number().describe('0..1'),
+    instantOffer: z.boolean(),
+    reasons: z.array(z.string()).describe('Why it matched'),
+  })
+  .meta({ id: 'Match', description: 'One eligible lender product' });
+
+export const FundingSearch = z
+  .strictObject({
+    id: z.number().int().optional().describe('The recorded search (absent from a query for a search never recorded: queries record nothing)'),
+    amount: z.number(),
+    matches: z.array(Match),
+    explanation: MatchExplanation.nullable().describe('With explain only'),
+  })
+  .meta({ id: 'FundingSearch', description: 'A funding search (spec 2.3): the profile’s matches, by likelihood then cost' });
+/** A funding search as matching makes it: each match's lender complete. */
+export type FundingSearchResult = Omit<z.infer<typeof FundingSearch>, 'matches'> & { matches: Array<z.infer<typeof Match> & { lender: MatchedLender }> };
+/** A search as recorded: REST results and apply always record it. */
+export type RecordedFundingSearch = FundingSearchResult & { id: number };
+
+export const MatchFees = z
+  .strictObject({ arrangementFees: z.number(), earlyRepaymentFees: z.number(), exitFees: z.number() })
+  .meta({ id: 'MatchFees', description: 'Fees of a matched product, percent' });
+
+export const ApplicationMatch = z
+  .strictObject({
+    lender: MatchLender,
+    product: ProductType,
+    fees: MatchFees,
+    likelihood: z.number().describe('0..1'),
+    instantOffer: z.boolean(),
+  })
+  .meta({ id: 'ApplicationMatch', description: 'One match of a Business V1 application (spec 2.6 match list)' });
+
+export const ApplicationMatchList = z
+  .strictObject({ numberOfMatches: z.number().int(), matches: z.array(ApplicationMatch) })
+  .meta({ id: 'ApplicationMatchList', description: "A Business V1 application's matches (spec 2.6)" });
+export type ApplicationMatchList = z.infer<typeof ApplicationMatchList>;
+
+export const REVIEW_STATES = ['PENDING_REVIEW', 'IN_REVIEW', 'SUBMITTED', 'CLOSED'] as const;
+
+export const ReviewSelection = z
+  .strictObject({
+    id: z.uuid(),
+    profileId: z.uuid(),
+    fundingSearchId: z.number().int(),
+    state: z.enum(REVIEW_STATES),
+    selection: z.array(SelectedLender),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'ReviewSelection', description: "A selection in the funding specialists' review queue" });
+export type ReviewSelection = z.infer<typeof ReviewSelection>;

@@ -11,9 +11,12 @@ import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { AppError } from '../errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
-import type { MatchExplanation } from './funding-search-schemas.js';
+import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
 import { matchProducts, type MatchOutcome, type MatchOptions } from './matching-engine.js';
 import { productCatalogue, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
+
+/** Callers outside matching (the profile's funding-search page) read the result type from here, with the operations that make it. */
+export type { FundingSearchResult };
 
 export interface ProfileMatching {
   profileId: string;
@@ -109,18 +112,6 @@ export async function recordFundingSearch(ctx: ServiceContext, matching: Profile
 }
 
 /** The lender object of a match (spec 2.6). */
-export interface MatchedLender {
-  id: number;
-  name: string;
-  logo: string | null;
-  description: string | null;
-  /** LOW, AVERAGE, EXPENSIVE or MOST_EXPENSIVE */
-  average: string;
-  /** Hours */
-  responseTime: number;
-  documents: string[];
-}
-
 export function matchedLender(lender: LenderSummaryForMatch): MatchedLender {
   return {
     id: lender.id,
@@ -133,16 +124,7 @@ export function matchedLender(lender: LenderSummaryForMatch): MatchedLender {
   };
 }
 
-/** A funding search (spec 2.3) as the domain knows it, each match with its lender (spec 2.6 lender object). */
-export interface FundingSearchResult {
-  /** Absent only from a GraphQL query for a search never recorded (queries record nothing). */
-  id?: number;
-  amount: number;
-  matches: Array<{ lender: MatchedLender; product: string; productId: number; productName: string; likelihood: number; instantOffer: boolean; reasons: string[] }>;
-  /** With explain: what is missing and why every other product did not match. */
-  explanation: MatchExplanation | null;
-}
-
+/** A funding search (spec 2.3), each match with its lender; with explain, why every other product did not match. */
 export function toFundingSearchResult({ outcome, catalogue, request }: ProfileMatching, explain: boolean): FundingSearchResult {
   return {
     amount: request.amount,
@@ -158,24 +140,5 @@ export function toFundingSearchResult({ outcome, catalogue, request }: ProfileMa
     explanation: explain
       ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: r.productType, productId: r.productId, reasons: r.reasons })) }
       : null,
-  };
-}
-
-/** The Marketplace V1 FundingSearch body of spec 2.3; reasons and the explanation only when explained. */
-export function toFundingSearchBody(result: FundingSearchResult & { id: number }) {
-  const explained = result.explanation !== null;
-  return {
-    amount: result.amount,
-    id: result.id,
-    matches: result.matches.map((m) => ({
-      lender: { id: m.lender.id },
-      product: m.product,
-      productId: m.productId,
-      productName: m.productName,
-      likelihood: { value: m.likelihood },
-      instantOffer: m.instantOffer,
-      ...(explained ? { reasons: m.reasons } : {}),
-    })),
-    ...(result.explanation ? { explanation: result.explanation } : {}),
   };
 }

@@ -8,7 +8,8 @@ import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
-import { findRecordedSearch, matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
+import { findRecordedSearch, matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
+import type { FundingSearchResult, RecordedFundingSearch } from './funding-search-schemas.js';
 import { PRODUCT_TYPES } from './matching-engine.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
@@ -33,7 +34,7 @@ export async function countMatches(ctx: ServiceContext, uuid: unknown, query: un
 }
 
 /** GET /profiles/{uuid}/funding/matches/results → the FundingSearch, recorded once per distinct search. */
-export async function matchResults(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<FundingSearchResult & { id: number }> {
+export async function matchResults(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<RecordedFundingSearch> {
   const actor = requireAccess(ctx, 'funding.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const options = parseMatchQuery(query);

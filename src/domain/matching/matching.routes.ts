@@ -1,7 +1,7 @@
 /** The matching module's REST rows: a profile's matches and applying to preferred lenders (Marketplace V1). */
 import * as applying from './apply-service.js';
 import * as matching from './matching-service.js';
-import { toFundingSearchBody } from './funding-search.js';
+import { FundingSearchBody, toFundingSearchBody } from './matching.rest.js';
 import { z } from 'zod';
 import { SelectedLenders } from './review-selection.js';
 import { MatchQuery } from './matching-service.js';
@@ -25,6 +25,7 @@ export const matchingRoutes: RouteDefinition[] = [
     operationId: 'FundingController_matchResults',
     summary: 'The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)',
     query: MatchQuery,
+    response: FundingSearchBody,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
@@ -36,6 +37,7 @@ export const matchingRoutes: RouteDefinition[] = [
     summary: "1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key)",
     body: SelectedLenders,
     headers: [{ name: 'Idempotency-Key', description: 'Replays the first answer to this key; the key with another selection is a 409', schema: applying.IdempotencyKey }],
+    response: FundingSearchBody,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),

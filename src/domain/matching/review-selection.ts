@@ -10,7 +10,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import type { FundingSearchResult } from './funding-search.js';
+import type { RecordedFundingSearch } from './funding-search-schemas.js';
 import { SelectedLender } from './selection-schemas.js';
 
 export const SelectedLenders = z
@@ -34,7 +34,7 @@ export function normaliseSelection(selection: SelectedLenders): SelectedLenders 
 export async function queueReviewSelection(
   ctx: ServiceContext,
   profileId: string,
-  search: FundingSearchResult & { id: number },
+  search: RecordedFundingSearch,
   selection: SelectedLenders,
   requested: SelectedLenders,
   idempotencyKey?: string,

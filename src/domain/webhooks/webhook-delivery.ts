@@ -19,6 +19,7 @@ import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
+import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 
 export const JITTER = 0.2;
 
@@ -130,35 +131,11 @@ export function signingSecrets(
   return [lender.webhookSecret, previousValid ? lender.previousWebhookSecret : null].filter((s): s is string => !!s);
 }
 
-export interface DeliveryDto {
-  id: string;
-  lenderApplicationId: number;
-  lenderId: number;
-  event: string;
-  url: string;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  /** The latest attempts, newest first. */
-  attemptLog: DeliveryAttemptDto[];
-}
-
-export interface DeliveryAttemptDto {
-  statusCode: number | null;
-  error: string | null;
-  latencyMs: number;
-  attemptedAt: string;
-}
-
 /** How many of a delivery's attempts a listing shows. */
 const LISTED_ATTEMPTS = 10;
 const ATTEMPTS_INCLUDE = { attemptLog: { orderBy: { attemptedAt: 'desc' as const }, take: LISTED_ATTEMPTS } } as const;
 
-function toDeliveryDto(row: Prisma.WebhookDeliveryGetPayload<{ include: typeof ATTEMPTS_INCLUDE }>): DeliveryDto {
+function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: typeof ATTEMPTS_INCLUDE }>): WebhookDelivery {
   return {
     id: row.id,
     lenderApplicationId: row.lenderApplicationId,
@@ -177,7 +154,7 @@ function toDeliveryDto(row: Prisma.WebhookDeliveryGetPayload<{ include: typeof A
 }
 
 /** Staff: deliveries by status (dead letters first of all). */
-export async function listDeliveries(ctx: ServiceContext, status?: string): Promise<DeliveryDto[]> {
+export async function listDeliveries(ctx: ServiceContext, status?: string): Promise<WebhookDelivery[]> {
   requireAccess(ctx, 'deliveries.manage');
   const rows = await ctx.db.webhookDelivery.findMany({
     where: { lender: { environment: ctx.environment }, ...(status ? { status: status as never } : {}) },
@@ -185,11 +162,11 @@ export async function listDeliveries(ctx: ServiceContext, status?: string): Prom
     take: 200,
     include: ATTEMPTS_INCLUDE,
   });
-  return rows.map(toDeliveryDto);
+  return rows.map(toWebhookDelivery);
 }
 
 /** Staff: send a dead-lettered (or failing) delivery again, from a fresh schedule. */
-export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<DeliveryDto> {
+export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<WebhookDelivery> {
   requireAccess(ctx, 'deliveries.manage');
   const row = await ctx.db.$transaction(async (tx) => {
     const reset = await tx.webhookDelivery.updateMany({
@@ -200,7 +177,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
     await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { tx });
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
   });
-  return toDeliveryDto(row);
+  return toWebhookDelivery(row);
 }
 
 /** The lender sees the id of the request that caused the delivery, to quote it to us. */
