@@ -104,6 +104,12 @@ export interface RouteDefinition {
   download?: readonly string[];
   /** The route may answer 302 (Redirect). */
   redirects?: true;
+  /**
+   * A GET that records something (reads never write otherwise): what it records and when, shown in
+   * the OpenAPI operation (`x-records` and its description). test/access-table.test.ts holds every
+   * other GET to writing nothing.
+   */
+  records?: { what: string; description: string };
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
@@ -597,6 +603,7 @@ const marketplaceV1Routes: RouteDefinition[] = [
     query: MatchQuery,
     successStatus: 200,
     surface: 'marketplaceV1',
+    records: { what: 'funding search', description: 'A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile\'s latest; repeating the latest search writes nothing.' },
     handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
   },
   {
