@@ -16,6 +16,7 @@ import { missingRequiredFields, type RequiredFieldRule } from './required-fields
 import { findVisibleApplication } from '../applications/application-visibility.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
+import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 
@@ -27,7 +28,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   const selected = await ctx.db.reviewSelection.findUnique({ where: { id: selectionId }, select: { profile: true } });
   // Only their profile's owner may see and decide on lender applications: an anonymous profile's
   // would be nobody's (or, addressed by sequential id, anybody's). Its selection waits for a claim.
-  if (selected && selected.profile.ownerAccountId === null && selected.profile.tenantId === null) {
+  if (selected && isAnonymousProfile(selected.profile)) {
     throw AppError.conflict("The selection's profile is anonymous: its owner must claim it (set-ownership) before it is submitted to lenders");
   }
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
