@@ -81,7 +81,7 @@ export function tenantChannelOf(viewer: TenantViewer): string {
   return bound === null ? `account:${viewer.accountId}` : `tenant:${bound}`;
 }
 
-/** Every channel a tenant's events go to: each caller who sees it listens on one. */
-export function tenantChannelsOf(tenant: { id: string; accountId: string }): string[] {
-  return [`account:${tenant.accountId}`, `tenant:${tenant.id}`];
+/** Every channel a tenant's events go to: each caller who sees it listens on one (nobody sees a tenant of no account). */
+export function tenantChannelsOf(tenant: { id: string; accountId: string | null }): string[] {
+  return tenant.accountId ? [`account:${tenant.accountId}`, `tenant:${tenant.id}`] : [];
 }
