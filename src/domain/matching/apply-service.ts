@@ -14,6 +14,7 @@ import { parseInput } from '../validation.js';
 import { findOwnedProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
+import { reviewSelectionScope } from './review-selection-visibility.js';
 
 export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
@@ -44,7 +45,7 @@ export interface ReviewSelectionDto {
 export async function listReviewQueue(ctx: ServiceContext, state?: string): Promise<ReviewSelectionDto[]> {
   requireAccess(ctx, 'reviews.read');
   const rows = await ctx.db.reviewSelection.findMany({
-    where: { profile: { environment: ctx.environment }, ...(state ? { state: state as never } : {}) },
+    where: { AND: [reviewSelectionScope(ctx), state ? { state: state as never } : {}] },
     orderBy: { createdAt: 'desc' },
     take: 200,
   });

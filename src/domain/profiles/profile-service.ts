@@ -15,6 +15,7 @@ import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { findProfileRecord, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
 import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfileSql } from './profile-visibility.js';
+import { usableApiKeys } from '../identity/api-key-visibility.js';
 
 /** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
 export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<ProfileRecord> {
@@ -117,7 +118,7 @@ export async function moveProfile(ctx: ServiceContext, uuid: unknown, targetApiK
   // A whole key must be the key itself (its digest), not merely carry a known prefix.
   const which = given.startsWith('key_') ? { keyPrefix: given } : { keyHash: digest(given) };
   const target = await ctx.db.apiKey.findFirst({
-    where: { ...which, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
+    where: { AND: [which, usableApiKeys(ctx, actor)] },
     select: { id: true },
   });
   if (!target) throw AppError.notFound('API key');
