@@ -22,6 +22,7 @@ import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../
 import { TOKEN_KINDS, type TokenKind } from '../src/domain/identity/actor.js';
 import { API_KEY_SCOPES, TENANT_TOKEN_SCOPES } from '../src/domain/identity/scopes.js';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { PRODUCT_TYPES } from '../src/domain/matching/matching-engine.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
@@ -711,18 +712,24 @@ const GET_CASES = PROBES.flatMap((probe) => {
 });
 
 describe('reads never write: a GET writes nothing unless its route declares what it records', () => {
+  let counted: string[] = [];
   beforeAll(async () => {
     await db().$executeRawUnsafe('CREATE TABLE test_write_log (id bigserial PRIMARY KEY, table_name text NOT NULL, operation text NOT NULL)');
     await db().$executeRawUnsafe(`CREATE FUNCTION test_log_write() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO test_write_log (table_name, operation) VALUES (TG_TABLE_NAME, TG_OP); RETURN NULL; END $$`);
     const tables = await db().$queryRawUnsafe<Array<{ tablename: string }>>(
-      "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'test_write_log' AND NOT (tablename = ANY($1))",
+      "SELECT tablename::text AS tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'test_write_log' AND NOT (tablename = ANY($1))",
       BACKGROUND_TABLES,
     );
     expect(tables.map((t) => t.tablename)).toContain('profile');
-    for (const { tablename } of tables) {
-      await db().$executeRawUnsafe(`CREATE TRIGGER test_write_log AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${tablename}" FOR EACH STATEMENT EXECUTE FUNCTION test_log_write()`);
+    counted = tables.map((t) => t.tablename);
+    for (const table of counted) {
+      await db().$executeRawUnsafe(`CREATE TRIGGER test_write_log AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION test_log_write()`);
     }
+  });
+  // The probes of the matrix below run without the counter.
+  afterAll(async () => {
+    for (const table of counted) await db().$executeRawUnsafe(`DROP TRIGGER test_write_log ON "${table}"`);
   });
 
   it('every GET route of the route table is exercised here', () => {
@@ -731,10 +738,33 @@ describe('reads never write: a GET writes nothing unless its route declares what
     expect(gets.filter((key) => !exercised.has(key))).toEqual([]);
   });
 
-  it('the statement counter sees a write (a profile patch), so an empty count means no write', async () => {
+  it('the statement counter sees a write (a new profile), so an empty count means no write', async () => {
     const before = await lastWrite();
-    await json(await send('PATCH', `${V1}/profiles/${world.answersProfile}/financials`, bearer(world.setupV1), {}), 204);
-    expect(await writesSince(before)).toContain('UPDATE profile');
+    await json(await postJson(`${app.url}${V1}/profiles/blank`, undefined, bearer(world.setupV1)), 200);
+    expect(await writesSince(before)).toContain('INSERT profile');
+  });
+
+  it('a GET that records writes on new inputs only: the first search of a profile is recorded, its repeat writes nothing', async () => {
+    const auth = bearer(world.setupV1);
+    const { uuid } = await json(await postJson(`${app.url}${V1}/profiles/blank`, undefined, auth), 200);
+    await json(await send('PUT', `${V1}/questionnaires/${QUESTIONNAIRE}/profiles/${uuid}/answers`, auth, ACME_ANSWERS), 204);
+    const results = `${V1}/profiles/${uuid}/funding/matches/results`;
+    let before = await lastWrite();
+    const first = await json(await send('GET', results, auth), 200);
+    expect(first.matches.length).toBeGreaterThan(0);
+    expect(await writesSince(before)).toEqual(expect.arrayContaining(['INSERT funding_search', 'UPDATE profile']));
+    before = await lastWrite();
+    expect((await json(await send('GET', results, auth), 200)).id).toBe(first.id);
+    expect(await writesSince(before)).toEqual([]);
+    // Other inputs are another search (recorded); asking for the first again points the profile back at it.
+    before = await lastWrite();
+    const unmatched = PRODUCT_TYPES.find((type) => !first.matches.some((m: { product: string }) => m.product === type));
+    const other = await json(await send('GET', `${results}?productTypes=${unmatched}`, auth), 200);
+    expect(other.id).not.toBe(first.id);
+    expect(await writesSince(before)).toContain('INSERT funding_search');
+    before = await lastWrite();
+    expect((await json(await send('GET', results, auth), 200)).id).toBe(first.id);
+    expect(await writesSince(before)).toEqual(['UPDATE profile']);
   });
 
   it.for(GET_CASES.map((c) => [c.probe.name, c] as const))('%s', async ([, c]) => {
