@@ -11,6 +11,7 @@ import { requireAccess } from '../identity/access-policy.js';
 import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchResult, type MatchedLender } from '../matching/funding-search.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
+import { visibleProfiles } from '../profiles/profile-visibility.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
@@ -66,7 +67,7 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
   const definition = questionnaireDefinition(type);
   const row = await ctx.db.$transaction(async (tx) => {
     const profile =
-      (await tx.profile.findFirst({ where: { tenantId, environment: ctx.environment } })) ??
+      (await tx.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] } })) ??
       (await tx.profile.create({ data: { tenantId, environment: ctx.environment } }));
     await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answersOf(definition, answers) }), tx);
     return tx.businessApplication.create({
