@@ -16,7 +16,7 @@ import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
-import { applicationScope, findVisibleApplication } from './application-visibility.js';
+import { ApplicationId, applicationScope, findVisibleApplication, linkedApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
 
 export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
@@ -37,8 +37,6 @@ function toRecord(row: { id: string; type: string; answers: unknown; createdAt: 
 
 /** Spec 2.6 response: the request's fields but governmentBackedLoansExist, plus id and type (tradingAddress when given). */
 export type ApplicationResponse = Record<string, unknown> & { id: string; type: string; tradingAddress?: string };
-
-const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
 export function toResponse(row: { id: string; answers: unknown }): ApplicationResponse {
   const { governmentBackedLoansExist: _omitted, ...answers } = (row.answers ?? {}) as Record<string, unknown>;
@@ -188,7 +186,7 @@ const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) =>
   const applicationId = parseInput(ApplicationId, id, 'applicationId');
   // The verified link is the credential: it was issued to a caller who could see the application.
   await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
-  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, environment: ctx.environment }, include: { profile: { select: { companyInformation: true } } } });
+  const row = await ctx.db.businessApplication.findFirst({ where: linkedApplication(ctx, applicationId), include: { profile: { select: { companyInformation: true } } } });
   if (!row) throw AppError.notFound('Application');
   return row;
 };

@@ -71,6 +71,11 @@ export function ownedProfiles(ctx: ServiceContext, actor: ProfileOwnerViewer): P
   return { AND: [{ environment: ctx.environment }, ownedProfileScope(actor)] };
 }
 
+/** The profile a verified link names: the link is the credential (issued to a caller who saw the profile), bound to its environment. */
+export function linkedProfile(ctx: ServiceContext, id: string): Prisma.ProfileWhereInput {
+  return { id, environment: ctx.environment };
+}
+
 /** The anonymous profiles set-ownership may claim. */
 export function claimableProfiles(ctx: ServiceContext): Prisma.ProfileWhereInput {
   return { environment: ctx.environment, ...ANONYMOUS_PROFILE };
