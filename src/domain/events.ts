@@ -5,7 +5,7 @@
 import type { PubSub } from '@graphql-yoga/subscription';
 import type { TenantDto } from './tenants/tenant-schemas.js';
 
-/** A lender application's status moved (spec 3); keyed `lender:<id>` (and later `account:<id>`). */
+/** A lender application's status moved (spec 3); published on every channel of lender-application-visibility.ts `eventChannelsOf`. */
 export interface ApplicationStatusChanged {
   applicationId: number;
   status: string;
@@ -25,8 +25,8 @@ export interface OfferStatusChanged {
 export type EventTopics = {
   offerStatusChanged: [channel: string, payload: OfferStatusChanged];
   applicationStatusChanged: [channel: string, payload: ApplicationStatusChanged];
-  /** Keyed by account id: a subscriber only ever hears of its own account's tenants. */
-  tenantCreated: [accountId: string, payload: TenantDto];
+  /** On tenant-visibility.ts `tenantChannelsOf`: a subscriber only ever hears of the tenants it sees. */
+  tenantCreated: [channel: string, payload: TenantDto];
 };
 
 export type EventBus = PubSub<EventTopics>;
