@@ -115,7 +115,8 @@ export function ownedProfileChannelsOf({ ownerAccountId, tenantId, tenant }: Pro
 
 /**
  * `visibleProfiles` as a SQL condition over `profile p`, for the typed SQL reads (profile reads are
- * hot; a Prisma query costs several times the statement's CPU). The two must say the same.
+ * hot; a Prisma query costs several times the statement's CPU). test/visibility-rules.test.ts
+ * holds the two equal.
  */
 export function visibleProfileSql(ctx: ServiceContext, actor: ProfileViewer): Prisma.Sql {
   const environment = Prisma.sql`p.environment = ${ctx.environment}::"Environment"`;
