@@ -185,6 +185,7 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
   return {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.records ? { description: `Records a ${route.records.what}: ${route.records.description}`, 'x-records': route.records.what } : {}),
     tags: [SURFACE_TAGS[route.surface].name],
     security,
     parameters: [

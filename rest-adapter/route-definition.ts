@@ -68,6 +68,12 @@ export interface RouteDefinition {
   download?: readonly string[];
   /** The route may answer 302 (Redirect). */
   redirects?: true;
+  /**
+   * A GET that records something (reads never write otherwise): what it records and when, shown in
+   * the OpenAPI operation (`x-records` and its description). test/access-table.test.ts holds every
+   * other GET to writing nothing.
+   */
+  records?: { what: string; description: string };
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 

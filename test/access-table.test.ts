@@ -16,11 +16,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, openApiPath } from '../rest-adapter/openapi-document.js';
 import { ROUTES, type RouteDefinition } from '../rest-adapter/route-table.js';
 import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../src/domain/identity/access-policy.js';
 import { TOKEN_KINDS, type TokenKind } from '../src/domain/identity/actor.js';
 import { API_KEY_SCOPES, TENANT_TOKEN_SCOPES } from '../src/domain/identity/scopes.js';
 import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { PRODUCT_TYPES } from '../src/domain/matching/matching-engine.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
@@ -679,6 +681,117 @@ describe('the probes cover the access table, the routes and the schema', () => {
         .map((kind) => `${op}: ${kind}`),
     );
     expect(gaps).toEqual([]);
+  });
+});
+
+// --------------------------------------------------------------------------- reads never write
+
+/**
+ * Tables written only by background work that runs whatever the requests do (job leases renew on a
+ * timer; the delivery worker sends the webhooks of the world's lender applications): a request's
+ * writes to them could not be told apart, and no read has a reason to touch them.
+ */
+const BACKGROUND_TABLES = ['job_lease', 'webhook_delivery', 'webhook_delivery_attempt'];
+
+/** Writes since `after`, per table and statement, counted by statement-level triggers (a zero-row UPDATE counts too). */
+async function writesSince(after: bigint): Promise<string[]> {
+  const rows = await db().$queryRawUnsafe<Array<{ table_name: string; operation: string }>>('SELECT table_name, operation FROM test_write_log WHERE id > $1 ORDER BY id', after);
+  return rows.map((r) => `${r.operation} ${r.table_name}`);
+}
+
+async function lastWrite(): Promise<bigint> {
+  const [row] = await db().$queryRawUnsafe<Array<{ id: bigint }>>('SELECT COALESCE(MAX(id), 0)::bigint AS id FROM test_write_log');
+  return row!.id;
+}
+
+/** Each GET route's probe with its first allowed credential (the documented success). */
+const GET_CASES = PROBES.flatMap((probe) => {
+  if (!('route' in probe.target) || !probe.target.route.startsWith('GET ')) return [];
+  const allowed = casesOf(probe).find((c) => c.variant.side === 'allowed');
+  return allowed ? [allowed] : [];
+});
+
+describe('reads never write: a GET writes nothing unless its route declares what it records', () => {
+  let counted: string[] = [];
+  beforeAll(async () => {
+    await db().$executeRawUnsafe('CREATE TABLE test_write_log (id bigserial PRIMARY KEY, table_name text NOT NULL, operation text NOT NULL)');
+    await db().$executeRawUnsafe(`CREATE FUNCTION test_log_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO test_write_log (table_name, operation) VALUES (TG_TABLE_NAME, TG_OP); RETURN NULL; END $$`);
+    const tables = await db().$queryRawUnsafe<Array<{ tablename: string }>>(
+      "SELECT tablename::text AS tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'test_write_log' AND NOT (tablename = ANY($1))",
+      BACKGROUND_TABLES,
+    );
+    expect(tables.map((t) => t.tablename)).toContain('profile');
+    counted = tables.map((t) => t.tablename);
+    for (const table of counted) {
+      await db().$executeRawUnsafe(`CREATE TRIGGER test_write_log AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION test_log_write()`);
+    }
+  });
+  // The probes of the matrix below run without the counter.
+  afterAll(async () => {
+    for (const table of counted) await db().$executeRawUnsafe(`DROP TRIGGER test_write_log ON "${table}"`);
+  });
+
+  it('every GET route of the route table is exercised here', () => {
+    const exercised = new Set(GET_CASES.map((c) => (c.probe.target as { route: string }).route));
+    const gets = ROUTES.filter((r) => r.method === 'get' && r.surface !== 'public').map((r) => routeKey(r.method, r.path));
+    expect(gets.filter((key) => !exercised.has(key))).toEqual([]);
+  });
+
+  it('the statement counter sees a write (a new profile), so an empty count means no write', async () => {
+    const before = await lastWrite();
+    await json(await postJson(`${app.url}${V1}/profiles/blank`, undefined, bearer(world.setupV1)), 200);
+    expect(await writesSince(before)).toContain('INSERT profile');
+  });
+
+  it('a GET that records writes on new inputs only: the first search of a profile is recorded, its repeat writes nothing', async () => {
+    const auth = bearer(world.setupV1);
+    const { uuid } = await json(await postJson(`${app.url}${V1}/profiles/blank`, undefined, auth), 200);
+    await json(await send('PUT', `${V1}/questionnaires/${QUESTIONNAIRE}/profiles/${uuid}/answers`, auth, ACME_ANSWERS), 204);
+    const results = `${V1}/profiles/${uuid}/funding/matches/results`;
+    let before = await lastWrite();
+    const first = await json(await send('GET', results, auth), 200);
+    expect(first.matches.length).toBeGreaterThan(0);
+    expect(await writesSince(before)).toEqual(expect.arrayContaining(['INSERT funding_search', 'UPDATE profile']));
+    before = await lastWrite();
+    expect((await json(await send('GET', results, auth), 200)).id).toBe(first.id);
+    expect(await writesSince(before)).toEqual([]);
+    // Other inputs are another search (recorded); asking for the first again points the profile back at it.
+    before = await lastWrite();
+    const unmatched = PRODUCT_TYPES.find((type) => !first.matches.some((m: { product: string }) => m.product === type));
+    const other = await json(await send('GET', `${results}?productTypes=${unmatched}`, auth), 200);
+    expect(other.id).not.toBe(first.id);
+    expect(await writesSince(before)).toContain('INSERT funding_search');
+    before = await lastWrite();
+    expect((await json(await send('GET', results, auth), 200)).id).toBe(first.id);
+    expect(await writesSince(before)).toEqual(['UPDATE profile']);
+  });
+
+  it.for(GET_CASES.map((c) => [c.probe.name, c] as const))('%s', async ([, c]) => {
+    const route = ROUTE_BY_KEY.get((c.probe.target as { route: string }).route)!;
+    let credential = await credentialFor(c);
+    let fixture: Fixture = {};
+    if (c.probe.prepare) {
+      fixture = await c.probe.prepare(c.kind, credential);
+      credential = fixture.credential ?? credential;
+    }
+    // A route that records writes only what is new: asked again the same, it writes nothing either.
+    if (route.records) expect((await c.probe.request(credential, fixture)).status).toBe(c.expected);
+    const before = await lastWrite();
+    const outcome = await c.probe.request(credential, fixture);
+    expect(outcome.status, outcome.text.slice(0, 600)).toBe(c.expected);
+    expect(await writesSince(before), `${c.title}: writes`).toEqual([]);
+  });
+
+  it('a route that records says so in the OpenAPI document (x-records and its description)', () => {
+    const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { 'x-records'?: string; description?: string }>> };
+    const recording = ROUTES.filter((r) => r.records);
+    expect(recording.map((r) => r.operationId)).toContain('FundingController_matchResults');
+    for (const route of recording) {
+      const operation = document.paths[openApiPath(route.path)]![route.method]!;
+      expect(operation['x-records']).toBe(route.records!.what);
+      expect(operation.description).toContain(route.records!.description);
+    }
   });
 });
 

@@ -6,14 +6,14 @@ import type { PubSub } from '@graphql-yoga/subscription';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './lender-api/application-event-schemas.js';
 import type { TenantDto } from './tenants/tenant-schemas.js';
 
-/** A lender application's status moved (spec 3), or an offer was made, replaced, accepted or declined; keyed `lender:<id>` (and `account:<id>`, …). */
+/** A lender application's status moved (spec 3), or an offer was made, replaced, accepted or declined; published on every channel of lender-application-visibility.ts `eventChannelsOf`. */
 export type { ApplicationStatusChanged, OfferStatusChanged };
 
 export type EventTopics = {
   offerStatusChanged: [channel: string, payload: OfferStatusChanged];
   applicationStatusChanged: [channel: string, payload: ApplicationStatusChanged];
-  /** Keyed by account id: a subscriber only ever hears of its own account's tenants. */
-  tenantCreated: [accountId: string, payload: TenantDto];
+  /** On tenant-visibility.ts `tenantChannelsOf`: a subscriber only ever hears of the tenants it sees. */
+  tenantCreated: [channel: string, payload: TenantDto];
 };
 
 export type EventBus = PubSub<EventTopics>;

@@ -752,7 +752,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons) */
+        /**
+         * The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)
+         * @description Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
+         */
         get: operations["FundingController_matchResults"];
         put?: never;
         post?: never;

@@ -11,10 +11,15 @@ import { AppError } from '../errors.js';
 import { resolveTenantId, tenantScope, type TenantActor } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
 
-const ApplicationId = z.uuid({ message: 'must be a uuid' });
+export const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
 export function applicationScope(ctx: ServiceContext, actor: TenantActor): Prisma.BusinessApplicationWhereInput {
   return { environment: ctx.environment, tenant: tenantScope(ctx, actor) };
+}
+
+/** The application a verified continue link names: the link is the credential (issued to a caller who saw it), bound to its environment. */
+export function linkedApplication(ctx: ServiceContext, id: string): Prisma.BusinessApplicationWhereInput {
+  return { id, environment: ctx.environment };
 }
 
 /** The caller's tenant's application, or 404 (another tenant's or account's included). */

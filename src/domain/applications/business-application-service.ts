@@ -12,11 +12,12 @@ import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchRe
 import type { ApplicationMatchList, MatchedLender } from '../matching/funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
+import { visibleProfiles } from '../profiles/profile-visibility.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
-import { applicationScope, findVisibleApplication } from './application-visibility.js';
+import { ApplicationId, applicationScope, findVisibleApplication, linkedApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
 import type { BusinessApplicationRecord, ContinueUrl, ContinueUrlCheck } from './business-application-schemas.js';
 
@@ -28,8 +29,6 @@ export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
 function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
   return { id: row.id, type: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
 }
-
-const ApplicationId = z.uuid({ message: 'must be a uuid' });
 
 /** The answers an application shows back: all but governmentBackedLoansExist, which spec 2.6's response leaves out (REST body and continue page alike). */
 export function answersShown(record: BusinessApplicationRecord): Record<string, unknown> {
@@ -54,7 +53,7 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
   const definition = questionnaireDefinition(type);
   const row = await ctx.db.$transaction(async (tx) => {
     const profile =
-      (await tx.profile.findFirst({ where: { tenantId, environment: ctx.environment } })) ??
+      (await tx.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] } })) ??
       (await tx.profile.create({ data: { tenantId, environment: ctx.environment } }));
     await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answersOf(definition, answers) }), tx);
     return tx.businessApplication.create({
@@ -164,7 +163,7 @@ const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) =>
   const applicationId = parseInput(ApplicationId, id, 'applicationId');
   // The verified link is the credential: it was issued to a caller who could see the application.
   await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
-  const row = await ctx.db.businessApplication.findFirst({ where: { id: applicationId, environment: ctx.environment }, include: { profile: { select: { companyInformation: true } } } });
+  const row = await ctx.db.businessApplication.findFirst({ where: linkedApplication(ctx, applicationId), include: { profile: { select: { companyInformation: true } } } });
   if (!row) throw AppError.notFound('Application');
   return row;
 };

@@ -1,11 +1,13 @@
 /**
  * Which documents a caller sees, decided here only: an integrator those of the profiles it sees
- * (profile visibility); a lender those of the profiles of its own applications, or attached to them.
+ * (profile visibility); a lender those of the profiles of the applications it sees (lender-application
+ * visibility), or attached to them.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
+import { lenderApplicationScope } from '../lender-api/lender-application-visibility.js';
 import { visibleProfiles, type ProfileViewer } from '../profiles/profile-visibility.js';
 
 type LenderActor = Extract<Actor, { kind: 'lender' }>;
@@ -17,7 +19,7 @@ export function documentScope(ctx: ServiceContext, actor: ProfileViewer): Prisma
 /** A document of one of the lender's applications, or 404 (another lender's, or of no application of it). */
 export async function findLenderDocument(ctx: ServiceContext, actor: LenderActor, applicationId: number, documentId: string) {
   const application = await ctx.db.lenderApplication.findFirst({
-    where: { id: applicationId, lenderId: actor.lenderId, lender: { environment: ctx.environment } },
+    where: { AND: [{ id: applicationId }, lenderApplicationScope(ctx, actor)] },
     select: { id: true, profileId: true },
   });
   if (!application) throw AppError.notFound('Application');

@@ -14,6 +14,7 @@ import { CreateApiKeyBody, type ApiKeyDto } from './identity-schemas.js';
 import { API_KEY_SCOPES } from './scopes.js';
 import { newApiKey } from './secrets.js';
 import { z } from 'zod';
+import { apiKeyScope, usableApiKeys } from './api-key-visibility.js';
 
 interface ApiKeyRow {
   id: string;
@@ -78,7 +79,7 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
 export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyDto[]> {
   const actor = requireAccess(ctx, 'apiKeys.list');
   const rows = await ctx.db.apiKey.findMany({
-    where: { accountId: actor.accountId, environment: ctx.environment },
+    where: apiKeyScope(ctx, actor),
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   return rows.map(toApiKeyDto);
@@ -92,11 +93,11 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise
   const actor = requireAccess(ctx, 'apiKeys.revoke', { elevated: await createdByAnother(ctx, id) });
   const now = ctx.clock.now();
   const result = await ctx.db.apiKey.updateMany({
-    where: { id, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
+    where: { AND: [{ id }, usableApiKeys(ctx, actor)] },
     data: { revokedAt: now },
   });
   if (result.count === 0) {
-    const exists = await ctx.db.apiKey.count({ where: { id, accountId: actor.accountId, environment: ctx.environment } });
+    const exists = await ctx.db.apiKey.count({ where: { AND: [{ id }, apiKeyScope(ctx, actor)] } });
     if (!exists) throw AppError.notFound('API key');
     return; // already revoked: revoking is idempotent
   }
@@ -113,6 +114,6 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise
 async function createdByAnother(ctx: ServiceContext, id: string): Promise<boolean> {
   const { actor } = ctx;
   if (actor.kind !== 'login') return false;
-  const key = await ctx.db.apiKey.findFirst({ where: { id, accountId: actor.accountId, environment: ctx.environment }, select: { createdByUserId: true } });
+  const key = await ctx.db.apiKey.findFirst({ where: { AND: [{ id }, apiKeyScope(ctx, actor)] }, select: { createdByUserId: true } });
   return key !== null && key.createdByUserId !== actor.userId;
 }

@@ -12,7 +12,7 @@ import type { TokenKind } from './actor.js';
 import { issueRefreshToken, RefreshTokenString, useRefreshToken, type RefreshGrant, type RefreshKind } from './refresh-tokens.js';
 import { scopeString, TENANT_TOKEN_SCOPES } from './scopes.js';
 import { digest, environmentOfSecret } from './secrets.js';
-import { accountTenants, findTenant } from '../tenants/tenant-visibility.js';
+import { findVisibleTenant } from '../tenants/tenant-visibility.js';
 
 /** Lifetimes in seconds (spec 8). */
 export const TOKEN_TTL_SECONDS = {
@@ -48,7 +48,7 @@ interface UsableKey {
 export async function issuePlatformToken(ctx: ServiceContext, apiKey: unknown): Promise<TokenResponse> {
   const key = await findUsableApiKey(ctx, apiKey);
   if (ctx.requestedTenantId === null) return tokenPair(ctx, 'platform', key, null);
-  const tenantId = (await findTenant(ctx, accountTenants(ctx, key.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
+  const tenantId = (await findVisibleTenant(ctx, { kind: 'api_key', accountId: key.accountId }, ctx.requestedTenantId, 'Service-tenant-id')).id;
   return tokenPair(ctx, 'tenant', key, tenantId);
 }
 
@@ -63,7 +63,7 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
   if (ctx.requestedTenantId === null) {
     throw AppError.badRequest('The Service-tenant-id header is required', [{ pointer: 'header:Service-tenant-id', message: 'is required' }]);
   }
-  const tenantId = (await findTenant(ctx, accountTenants(ctx, actor.accountId), ctx.requestedTenantId, 'Service-tenant-id')).id;
+  const tenantId = (await findVisibleTenant(ctx, actor, ctx.requestedTenantId, 'Service-tenant-id')).id;
   // The minting token's scopes are its key's: the tenant token is cut down from them like any other.
   const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: actor.scopes };
   // In the minting token's refresh family, so revoking that family (a replay) ends this token too.
@@ -97,7 +97,7 @@ export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, k
   const { grant, successor, familyId } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
   const key = await keyOfGrant(ctx, grant);
   const kind = grant.kind === 'MASTER' ? 'master' : grant.kind === 'TENANT' ? 'tenant' : 'platform';
-  const tenantId = grant.tenantId === null ? null : (await findTenant(ctx, accountTenants(ctx, key.accountId), grant.tenantId, 'Service-tenant-id')).id;
+  const tenantId = grant.tenantId === null ? null : (await findVisibleTenant(ctx, { kind: 'api_key', accountId: key.accountId }, grant.tenantId, 'Service-tenant-id')).id;
   return { ...(await accessToken(ctx, kind, key, tenantId, familyId)), refresh_token: successor };
 }
 

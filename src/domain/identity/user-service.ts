@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { requireAccess } from './access-policy.js';
 import { CreateUserBody, UpdateUserBody, type UserDto } from './identity-schemas.js';
 import { hashPassword, verifyPassword } from './secrets.js';
+import { userScope } from './user-visibility.js';
 
 interface UserRow {
   id: string;
@@ -41,7 +42,7 @@ const UserId = z.uuid({ message: 'must be a uuid' });
 export async function listUsers(ctx: ServiceContext): Promise<UserDto[]> {
   const actor = requireAccess(ctx, 'users.list');
   const rows = await ctx.db.platformUser.findMany({
-    where: { accountId: actor.accountId, environment: ctx.environment },
+    where: userScope(ctx, actor),
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   return rows.map(toUserDto);
@@ -120,14 +121,14 @@ async function assertCurrentPassword(ctx: ServiceContext, user: UserRow & { pass
 
 async function findAccountUser(ctx: ServiceContext, accountId: string, userId: unknown): Promise<UserRow & { role: 'MEMBER' | 'ADMIN' | 'STAFF'; passwordHash: string }> {
   const id = parseInput(UserId, userId, 'User id');
-  const row = await ctx.db.platformUser.findFirst({ where: { id, accountId, environment: ctx.environment } });
+  const row = await ctx.db.platformUser.findFirst({ where: { AND: [{ id }, userScope(ctx, { accountId })] } });
   if (!row) throw AppError.notFound('User');
   return row;
 }
 
 async function assertAnotherActiveAdmin(ctx: ServiceContext, accountId: string, exceptUserId: string): Promise<void> {
   const others = await ctx.db.platformUser.count({
-    where: { accountId, role: 'ADMIN', disabledAt: null, id: { not: exceptUserId }, environment: ctx.environment },
+    where: { AND: [userScope(ctx, { accountId }), { role: 'ADMIN', disabledAt: null, id: { not: exceptUserId } }] },
   });
   if (others === 0) throw AppError.conflict('The account must keep at least one active admin');
 }

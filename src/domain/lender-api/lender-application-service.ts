@@ -307,6 +307,6 @@ export async function subscribeOfferStatus(ctx: ServiceContext, applicationId?: 
 }
 
 async function subscriberChannel(ctx: ServiceContext, actor: ApplicationViewer, applicationId?: number): Promise<string> {
-  if (applicationId === undefined) return eventChannelOf(actor);
+  if (applicationId === undefined) return eventChannelOf(ctx, actor);
   return applicationChannel((await findVisibleLenderApplication(ctx, actor, applicationId)).id);
 }

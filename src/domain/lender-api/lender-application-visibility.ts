@@ -3,34 +3,28 @@
  * only: a lender its own; staff all; an integrator those of the profiles its account owns (never an
  * anonymous profile's, though the profile itself is readable by uuid: applications are addressed by
  * sequential ids, so "by uuid" would let anyone walk them); a tenant token its tenant's only; a
- * master token its account's tenants'; a non-staff platform user its account's. The same rule gives the event channels an application's changes are
- * published on and the one channel each caller listens on, so a subscription hears exactly what
- * the REST and GraphQL reads would show.
+ * master token its account's tenants'; a non-staff platform user its account's. The integrator side
+ * is profile ownership, stated once in profile-visibility.ts (`ownedProfileScope` and its channels).
+ * The same rule gives the event channels an application's changes are published on and the one
+ * channel each caller listens on, so a subscription hears exactly what the REST and GraphQL reads
+ * would show (test/visibility-rules.test.ts holds the two equal over generated callers and rows).
  */
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { ServiceContext } from '../context.js';
+import type { DeployEnvironment, ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
-import { ownedProfileScope } from '../profiles/profile-visibility.js';
+import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, PROFILE_AUDIENCE_SELECT, type ProfileAudience } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
 
 export type ApplicationViewer = Extract<Actor, { kind: 'lender' | 'login' | 'platform' | 'master' | 'tenant' | 'marketplace_v1' }>;
 
-const isStaff = (actor: Extract<Actor, { kind: 'login' }>) => actor.scopes.includes('staff');
+const isStaff = (actor: ApplicationViewer) => actor.kind === 'login' && actor.scopes.includes('staff');
 
 export function lenderApplicationScope(ctx: ServiceContext, actor: ApplicationViewer): Prisma.LenderApplicationWhereInput {
   const environment = { lender: { environment: ctx.environment } };
-  switch (actor.kind) {
-    case 'lender':
-      return { ...environment, lenderId: actor.lenderId };
-    case 'login':
-      return isStaff(actor) ? environment : { ...environment, profile: { OR: [{ ownerAccountId: actor.accountId }, { tenant: { accountId: actor.accountId } }] } };
-    case 'master':
-      return { ...environment, profile: { tenant: { accountId: actor.accountId } } };
-    default:
-      return { ...environment, profile: ownedProfileScope(actor) };
-  }
+  if (actor.kind === 'lender') return { ...environment, lenderId: actor.lenderId };
+  return isStaff(actor) ? environment : { ...environment, profile: ownedProfileScope(actor) };
 }
 
 export const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();
@@ -45,21 +39,13 @@ export async function findVisibleLenderApplication(ctx: ServiceContext, actor: A
   return row;
 }
 
+/** Staff see every application of their environment; the event bus is shared by both environments. */
+const staffChannel = (environment: DeployEnvironment) => `staff:${environment}`;
+
 /** The one channel a caller listens on (per kind, the counterpart of lenderApplicationScope). */
-export function eventChannelOf(actor: ApplicationViewer): string {
-  switch (actor.kind) {
-    case 'lender':
-      return `lender:${actor.lenderId}`;
-    case 'login':
-      return isStaff(actor) ? 'staff' : `account:${actor.accountId}`;
-    case 'master':
-    case 'platform':
-      return `tenant-account:${actor.accountId}`;
-    case 'tenant':
-      return `tenant:${actor.tenantId}`;
-    case 'marketplace_v1':
-      return `owner-account:${actor.accountId}`;
-  }
+export function eventChannelOf(ctx: ServiceContext, actor: ApplicationViewer): string {
+  if (actor.kind === 'lender') return `lender:${actor.lenderId}`;
+  return isStaff(actor) ? staffChannel(ctx.environment) : ownedProfileChannelOf(actor);
 }
 
 /** One application's own channel: joined by a subscriber to that application after a visibility check. */
@@ -68,20 +54,13 @@ export const applicationChannel = (applicationId: number) => `application:${appl
 export interface ApplicationAudience {
   id: number;
   lenderId: number;
-  profile: { ownerAccountId: string | null; tenantId: string | null; tenant: { accountId: string | null } | null };
+  lender: { environment: DeployEnvironment };
+  profile: ProfileAudience;
 }
 
 /** Every channel an application's changes are published on: each caller who sees it listens on one. */
 export function eventChannelsOf(application: ApplicationAudience): string[] {
-  const { ownerAccountId, tenantId, tenant } = application.profile;
-  return [
-    applicationChannel(application.id),
-    `lender:${application.lenderId}`,
-    'staff',
-    ...(ownerAccountId ? [`owner-account:${ownerAccountId}`, `account:${ownerAccountId}`] : []),
-    ...(tenantId ? [`tenant:${tenantId}`] : []),
-    ...(tenant?.accountId ? [`tenant-account:${tenant.accountId}`, `account:${tenant.accountId}`] : []),
-  ];
+  return [applicationChannel(application.id), `lender:${application.lenderId}`, staffChannel(application.lender.environment), ...ownedProfileChannelsOf(application.profile)];
 }
 
-export const AUDIENCE_SELECT = { id: true, lenderId: true, profile: { select: { ownerAccountId: true, tenantId: true, tenant: { select: { accountId: true } } } } } as const;
+export const AUDIENCE_SELECT = { id: true, lenderId: true, lender: { select: { environment: true } }, profile: { select: PROFILE_AUDIENCE_SELECT } } as const;

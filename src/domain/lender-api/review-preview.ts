@@ -14,13 +14,14 @@ import { parseInput } from '../validation.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import type { ReviewedLender, ReviewPreview } from './review-preview-schemas.js';
+import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
 
 const SelectionId = z.uuid({ message: 'must be a review selection id (uuid)' });
 
 export async function previewReviewSelection(ctx: ServiceContext, selectionId: unknown): Promise<ReviewPreview> {
   requireAccess(ctx, 'reviews.read');
   const id = parseInput(SelectionId, selectionId, 'Selection id');
-  const selection = await ctx.db.reviewSelection.findFirst({ where: { id, profile: { environment: ctx.environment } }, include: { fundingSearch: true, profile: true } });
+  const selection = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id }, reviewSelectionScope(ctx)] }, include: { fundingSearch: true, profile: true } });
   if (!selection) throw AppError.notFound('Review selection');
   const [loaded, grade] = await Promise.all([loadProfileForDocuments(ctx.db, selection.profileId), registryGrade(ctx, selection.profile)]);
   const info = (selection.profile.companyInformation ?? {}) as { name?: string; registrationNumber?: string; type?: string; sector?: string };

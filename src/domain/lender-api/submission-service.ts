@@ -16,6 +16,8 @@ import { missingRequiredFields, type RequiredFieldRule } from './required-fields
 import { findVisibleApplication } from '../applications/application-visibility.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
+import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
+import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 
@@ -24,16 +26,16 @@ export type SubmissionResult = SelectionSubmission;
 export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
   requireAccess(ctx, 'reviews.submit');
   // The registry grade is read before the transaction, so the row lock is held no longer than needed.
-  const selected = await ctx.db.reviewSelection.findUnique({ where: { id: selectionId }, select: { profile: true } });
+  const selected = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, select: { profile: true } });
   // Only their profile's owner may see and decide on lender applications: an anonymous profile's
   // would be nobody's (or, addressed by sequential id, anybody's). Its selection waits for a claim.
-  if (selected && selected.profile.ownerAccountId === null && selected.profile.tenantId === null) {
+  if (selected && isAnonymousProfile(selected.profile)) {
     throw AppError.conflict("The selection's profile is anonymous: its owner must claim it (set-ownership) before it is submitted to lenders");
   }
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
   const created = await ctx.db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
-    const selection = locked.length ? await tx.reviewSelection.findUnique({ where: { id: selectionId }, include: { fundingSearch: true } }) : null;
+    const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: true } }) : null;
     if (!selection) throw AppError.notFound('Review selection');
     if (selection.state !== 'PENDING_REVIEW' && selection.state !== 'IN_REVIEW') throw AppError.conflict(`The selection is ${selection.state}: it can be submitted once`);
     const results = await createLenderApplications(ctx, tx, {

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import type { LenderSummary } from './lender-schemas.js';
+import { lenderScope, listedLenders } from './lender-visibility.js';
 
 export type { LenderSummary };
 
@@ -23,7 +24,7 @@ const LENDER_SELECT = {
 export async function listLenders(ctx: ServiceContext): Promise<LenderSummary[]> {
   requireAccess(ctx, 'lenders.read');
   return ctx.db.lender.findMany({
-    where: { environment: ctx.environment, active: true },
+    where: listedLenders(ctx),
     orderBy: { id: 'asc' },
     select: LENDER_SELECT,
   });
@@ -36,7 +37,7 @@ export async function getLender(ctx: ServiceContext, id: number): Promise<Lender
 
 /** A lender of this environment, or 404 (internal: the caller has decided access). */
 export async function findLender(ctx: ServiceContext, id: number): Promise<LenderSummary> {
-  const lender = await ctx.db.lender.findFirst({ where: { id, environment: ctx.environment }, select: LENDER_SELECT });
+  const lender = await ctx.db.lender.findFirst({ where: { AND: [{ id }, lenderScope(ctx)] }, select: LENDER_SELECT });
   if (!lender) throw AppError.notFound('Lender');
   return lender;
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { lenderScope } from './lender-visibility.js';
 
 export const LENDER_IMAGE_BASE = '/static/lenders/';
 
@@ -25,7 +26,7 @@ function colourOf(slug: string): string {
 export async function lenderImage(ctx: ServiceContext, file: string): Promise<string> {
   const path = `${LENDER_IMAGE_BASE}${file}`;
   const lender = await ctx.db.lender.findFirst({
-    where: { environment: ctx.environment, OR: [{ logo: path }, { icon: path }] },
+    where: { AND: [lenderScope(ctx), { OR: [{ logo: path }, { icon: path }] }] },
     select: { name: true, slug: true, icon: true },
   });
   if (!lender) throw AppError.notFound('Lender image');

@@ -16,6 +16,7 @@ import { SECTORS } from '../profiles/profile-schemas.js';
 import { parseInput } from '../validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
 import { findLender, type LenderSummary } from './lender-catalogue.js';
+import { lenderScope } from './lender-visibility.js';
 
 const Pct = z.number().min(0).max(100);
 
@@ -105,7 +106,7 @@ export async function updateLender(ctx: ServiceContext, id: number, input: unkno
   await findLender(ctx, id);
   const body = parseInput(LenderUpdate, input);
   await assertLenderWebhookUrls(ctx, body);
-  const updated = await ctx.db.lender.updateMany({ where: { id, environment: ctx.environment }, data: body });
+  const updated = await ctx.db.lender.updateMany({ where: { AND: [{ id }, lenderScope(ctx)] }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
   invalidateProductCatalogue(ctx.db);
   return findLender(ctx, id);

@@ -15,6 +15,7 @@ import { findOwnedProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
 import type { RecordedFundingSearch, ReviewSelection } from './funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
+import { reviewSelectionScope } from './review-selection-visibility.js';
 
 export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
@@ -35,7 +36,7 @@ export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: u
 export async function listReviewQueue(ctx: ServiceContext, state?: string): Promise<ReviewSelection[]> {
   requireAccess(ctx, 'reviews.read');
   const rows = await ctx.db.reviewSelection.findMany({
-    where: { profile: { environment: ctx.environment }, ...(state ? { state: state as never } : {}) },
+    where: { AND: [reviewSelectionScope(ctx), state ? { state: state as never } : {}] },
     orderBy: { createdAt: 'desc' },
     take: 200,
   });

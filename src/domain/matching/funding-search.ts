@@ -24,6 +24,8 @@ export interface ProfileMatching {
   catalogue: ProductCatalogue;
   /** What the search is about, from the profile's answers (spec 2.3 FundingSearch). */
   request: { amount: number; currency: string; periodMonths: number | null; useOfFunds: string | null; urgency: string | null };
+  /** The profile's last recorded search when matched: repeating that one writes nothing. */
+  latestSearchId: number | null;
 }
 
 /** Runs the engine for a profile over the in-memory catalogue. */
@@ -31,10 +33,11 @@ export async function matchProfileById(ctx: ServiceContext, profileId: string, o
   const [row, catalogue] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx.db, ctx.environment)]);
   const answers = Object.assign({}, ...row.answerSets);
   const facts = applicantFacts(row, answers, (await registryGrade(ctx, row)) ?? undefined, ctx.clock.now());
-  return { profileId, outcome: matchProducts(facts, catalogue.index, options), catalogue, request: searchRequest(row.eligibilityRequest) };
+  const outcome = matchProducts(facts, catalogue.index, options);
+  return { profileId, outcome, catalogue, request: searchRequest(row.eligibilityRequest), latestSearchId: row.legacyFundingSearchId };
 }
 
-type MatchingInput = ProfileForMatching & { registrationNumber: string | null; answerSets: Array<Record<string, unknown>> };
+type MatchingInput = ProfileForMatching & { registrationNumber: string | null; legacyFundingSearchId: number | null; answerSets: Array<Record<string, unknown>> };
 
 /**
  * The profile columns matching reads and its answers (oldest first, so later answers win), as one
@@ -42,7 +45,7 @@ type MatchingInput = ProfileForMatching & { registrationNumber: string | null; a
  */
 async function readMatchingInput(ctx: ServiceContext, profileId: string): Promise<MatchingInput> {
   const rows = await ctx.db.$queryRaw<MatchingInput[]>`
-    SELECT p."countryCode", p."registrationNumber", p."companyInformation", p.financials, p."eligibilityRequest",
+    SELECT p."countryCode", p."registrationNumber", p."legacyFundingSearchId", p."companyInformation", p.financials, p."eligibilityRequest",
       COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets"
     FROM profile p WHERE p.id = ${profileId}::uuid`;
   if (!rows[0]) throw AppError.notFound('Profile');
@@ -75,12 +78,18 @@ function findSearchByHash(ctx: ServiceContext, profileId: string, inputHash: str
   return ctx.db.fundingSearch.findUnique({ where: { profileId_inputHash: { profileId, inputHash } }, select: { id: true } });
 }
 
-/** The search for this input and outcome, recorded on first sight; the profile's latest search points at it. */
+/**
+ * The search for this input and outcome, recorded on first sight; the profile's latest search points
+ * at it. The same search as the profile's latest writes nothing at all (GET .../funding/matches/results
+ * runs this on every call, and declares that it records: route-table.ts `records`).
+ */
 export async function recordFundingSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
   const { profileId, outcome, request } = matching;
   const inputHash = searchHash(matching);
+  const recorded = await findSearchByHash(ctx, profileId, inputHash);
+  if (recorded && recorded.id === matching.latestSearchId) return recorded;
   const search =
-    (await findSearchByHash(ctx, profileId, inputHash)) ??
+    recorded ??
     (await ctx.db
       .$transaction(async (tx) => {
         const created = await tx.fundingSearch.create({ data: { profileId, inputHash, ...request }, select: { id: true } });

@@ -28,6 +28,7 @@ export const matchingRoutes: RouteDefinition[] = [
     response: FundingSearchBody,
     successStatus: 200,
     surface: 'marketplaceV1',
+    records: { what: 'funding search', description: 'A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile\'s latest; repeating the latest search writes nothing.' },
     handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
   },
   {

@@ -12,7 +12,7 @@ import { parseInput } from '../validation.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findRecordedSearch, matchProfileById, toFundingSearchResult, type FundingSearchResult } from '../matching/funding-search.js';
 import { loadProfile, type ProfileRecord } from './profile-records.js';
-import { findVisibleProfileId } from './profile-visibility.js';
+import { findVisibleProfileId, linkedProfile } from './profile-visibility.js';
 
 export const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
 export const URL_SCHEMA_TYPES = ['funding-search'] as const;
@@ -70,7 +70,7 @@ export async function openFundingSearchPage(ctx: ServiceContext, uuid: unknown, 
   const input = parseInput(PageInput, { uuid, token }, 'Link');
   await ctx.auth.tokens.verifyLink(input.token, linkSubject(input.uuid));
   // The verified link is the credential here: it was issued to a caller who could see the profile.
-  const found = await ctx.db.profile.findFirst({ where: { id: input.uuid, environment: ctx.environment }, select: { id: true } });
+  const found = await ctx.db.profile.findFirst({ where: linkedProfile(ctx, input.uuid), select: { id: true } });
   if (!found) throw AppError.notFound('Profile');
   // A page view is a read: the search is matched afresh and recorded by nothing (its id shows once the API recorded it).
   const [profile, matching, applications] = await Promise.all([

@@ -14,7 +14,8 @@ import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { findProfileRecord, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
-import { findVisibleProfileId, ProfileUuid, visibleProfiles, visibleProfileSql } from './profile-visibility.js';
+import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfileSql } from './profile-visibility.js';
+import { usableApiKeys } from '../identity/api-key-visibility.js';
 
 /** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
 export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<ProfileRecord> {
@@ -82,11 +83,11 @@ export async function setOwnership(ctx: ServiceContext, uuid: unknown): Promise<
   const actor = requireAccess(ctx, 'profiles.claim');
   const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
   const claimed = await ctx.db.profile.updateMany({
-    where: { id, environment: ctx.environment, ownerAccountId: null, tenantId: null },
+    where: { AND: [{ id }, claimableProfiles(ctx)] },
     data: { ownerApiKeyId: actor.apiKeyId, ownerAccountId: actor.accountId },
   });
   if (claimed.count === 1) ctx.logger.info({ profileId: id, apiKeyId: actor.apiKeyId }, 'profile claimed');
-  const owned = await ctx.db.profile.findFirst({ where: { id, environment: ctx.environment, ownerAccountId: actor.accountId }, include: SECTIONS_INCLUDE });
+  const owned = await ctx.db.profile.findFirst({ where: { AND: [{ id }, ownedProfiles(ctx, actor)] }, include: SECTIONS_INCLUDE });
   if (!owned) throw AppError.notFound('Profile');
   return toProfileRecord(owned);
 }
@@ -107,7 +108,7 @@ export async function moveProfile(ctx: ServiceContext, uuid: unknown, targetApiK
   const actor = requireAccess(ctx, 'profiles.move');
   const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
   const profile = await ctx.db.profile.findFirst({
-    where: { id, environment: ctx.environment, ownerAccountId: actor.accountId },
+    where: { AND: [{ id }, ownedProfiles(ctx, actor)] },
     include: { ownerApiKey: { select: { id: true, isMaster: true } } },
   });
   if (!profile) throw AppError.notFound('Profile');
@@ -117,7 +118,7 @@ export async function moveProfile(ctx: ServiceContext, uuid: unknown, targetApiK
   // A whole key must be the key itself (its digest), not merely carry a known prefix.
   const which = given.startsWith('key_') ? { keyPrefix: given } : { keyHash: digest(given) };
   const target = await ctx.db.apiKey.findFirst({
-    where: { ...which, accountId: actor.accountId, environment: ctx.environment, revokedAt: null },
+    where: { AND: [which, usableApiKeys(ctx, actor)] },
     select: { id: true },
   });
   if (!target) throw AppError.notFound('API key');

@@ -14,13 +14,14 @@ import type { RegistryCompany } from '../companies/company-registry.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { resolveTenantId } from '../tenants/tenant-visibility.js';
+import { resolveTenantId, type TenantActor } from '../tenants/tenant-visibility.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { parseInput } from '../validation.js';
 import { countryOfRegistrationNumber, creditReportOf, creditReportRefusal, type CreditReport } from './credit-report.js';
 import { mergePatch } from './merge-patch.js';
 import { TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp, type BusinessProfile } from './profile-schemas.js';
 import { readSections, SECTIONS_INCLUDE, writeSections } from './profile-sections.js';
+import { visibleProfiles } from './profile-visibility.js';
 
 export type { BusinessProfile };
 
@@ -90,7 +91,7 @@ export async function setUpTenantProfile(ctx: ServiceContext, input: unknown): P
 export async function getTenantProfile(ctx: ServiceContext, self: string): Promise<ProfileEnvelope> {
   const actor = requireAccess(ctx, 'tenantProfile.read');
   const tenantId = await resolveTenantId(ctx, actor);
-  const row = await findTenantProfileRow(ctx, tenantId);
+  const row = await findTenantProfileRow(ctx, actor, tenantId);
   const company = await registryCompanyOf(ctx, row);
   const refusal = company ? creditReportRefusal(company) : 'The company is not in the registry';
   const profile = toBusinessProfile(row);
@@ -109,7 +110,7 @@ export async function getTenantProfile(ctx: ServiceContext, self: string): Promi
 export async function getCreditReport(ctx: ServiceContext, self: string): Promise<CreditReport> {
   const actor = requireAccess(ctx, 'tenantProfile.read');
   const tenantId = await resolveTenantId(ctx, actor);
-  const row = await findTenantProfileRow(ctx, tenantId);
+  const row = await findTenantProfileRow(ctx, actor, tenantId);
   const company = await registryCompanyOf(ctx, row);
   if (!company) throw AppError.unprocessable('The profile\'s company is not in the registry, so there is no credit report');
   const refusal = creditReportRefusal(company);
@@ -125,7 +126,7 @@ export async function getCreditReport(ctx: ServiceContext, self: string): Promis
 export async function updateTenantProfile(ctx: ServiceContext, input: unknown, mode: 'patch' | 'put'): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
-  const row = await findTenantProfileRow(ctx, tenantId);
+  const row = await findTenantProfileRow(ctx, actor, tenantId);
   const body = mode === 'patch' ? parseInput(TenantProfilePatch, input) : parseInput(TenantProfileReplace, input);
   const number = body.companyInformation?.registrationNumber;
   if (number !== undefined && number.toUpperCase() !== row.registrationNumber) {
@@ -157,8 +158,9 @@ function alreadySetUp(): AppError {
   return AppError.conflict('The tenant already has a profile; change it with PATCH or PUT /profile');
 }
 
-async function findTenantProfileRow(ctx: ServiceContext, tenantId: string): Promise<ProfileRow> {
-  const row = await ctx.db.profile.findFirst({ where: { tenantId, environment: ctx.environment }, include: SECTIONS_INCLUDE });
+/** The tenant's profile (the tenant is one the caller acts on: resolveTenantId). */
+async function findTenantProfileRow(ctx: ServiceContext, actor: TenantActor, tenantId: string): Promise<ProfileRow> {
+  const row = await ctx.db.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] }, include: SECTIONS_INCLUDE });
   if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet: set it up with POST /profile');
   return row;
 }

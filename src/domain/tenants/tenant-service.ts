@@ -9,7 +9,7 @@ import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { CreateTenantBody, PageQuery, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
-import { findVisibleTenant, tenantEventChannel, tenantScope } from './tenant-visibility.js';
+import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
 
 interface TenantRow {
   id: string;
@@ -44,7 +44,8 @@ export async function createTenant(ctx: ServiceContext, input: unknown): Promise
   }
   const tenant = toTenantDto(row);
   ctx.logger.info({ tenantId: tenant.id, accountId: actor.accountId }, 'tenant created');
-  await ctx.events.publish('tenantCreated', tenantEventChannel(actor.accountId), tenant);
+  const channels = tenantChannelsOf({ id: row.id, accountId: actor.accountId });
+  await Promise.all(channels.map((channel) => ctx.events.publish('tenantCreated', channel, tenant)));
   return tenant;
 }
 
@@ -86,6 +87,6 @@ export async function listTenants(ctx: ServiceContext, query: unknown): Promise<
 /** The caller's account's tenants created from now on. */
 export function subscribeTenantCreated(ctx: ServiceContext): AsyncIterable<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.subscribe');
-  return ctx.events.subscribe('tenantCreated', tenantEventChannel(actor.accountId));
+  return ctx.events.subscribe('tenantCreated', tenantChannelOf(actor));
 }
 

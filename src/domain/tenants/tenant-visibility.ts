@@ -4,8 +4,13 @@
  * 5.5): a tenant token is bound to its tenant, and Service-tenant-id, when sent, must name that same
  * tenant (else 403); a platform or master token names the tenant in Service-tenant-id, and it must be
  * one of its account's (else 404, like a missing one, so ids leak nothing).
+ *
+ * The rule is stated once, as `tenantScope` (Prisma) and `visibleTenantSql` (typed SQL), over a
+ * `TenantViewer`: a token, or an API key before any token exists (its account alone). The event
+ * channels follow from it (`tenantChannelOf` / `tenantChannelsOf`). test/visibility-rules.test.ts
+ * holds the three equal over generated callers and rows on PostgreSQL.
  */
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
@@ -14,15 +19,22 @@ import { TenantId } from './tenant-schemas.js';
 
 type AccountViewer = Extract<Actor, { kind: 'platform' | 'master' | 'tenant' }>;
 export type TenantActor = Extract<Actor, { kind: 'platform' | 'tenant' }>;
+/** Who a tenant rule is decided for: an account's credential, bound to one tenant for a tenant token. */
+export type TenantViewer = AccountViewer | { kind: 'api_key'; accountId: string };
+
+const boundTenantOf = (viewer: TenantViewer): string | null => (viewer.kind === 'tenant' ? viewer.tenantId : null);
 
 /** The tenants a caller may see, as a query filter. */
-export function tenantScope(ctx: ServiceContext, actor: AccountViewer): Prisma.TenantWhereInput {
-  return { ...accountTenants(ctx, actor.accountId), ...(actor.kind === 'tenant' ? { id: actor.tenantId } : {}) };
+export function tenantScope(ctx: ServiceContext, viewer: TenantViewer): Prisma.TenantWhereInput {
+  const bound = boundTenantOf(viewer);
+  return { accountId: viewer.accountId, environment: ctx.environment, ...(bound === null ? {} : { id: bound }) };
 }
 
-/** An account's tenants (for an API key, before any token exists). */
-export function accountTenants(ctx: ServiceContext, accountId: string): Prisma.TenantWhereInput {
-  return { accountId, environment: ctx.environment };
+/** `tenantScope` as a SQL condition over `tenant t` (every tenant-scoped request runs it: see findVisibleTenant). */
+export function visibleTenantSql(ctx: ServiceContext, viewer: TenantViewer): Prisma.Sql {
+  const bound = boundTenantOf(viewer);
+  const account = Prisma.sql`t."accountId" = ${viewer.accountId}::uuid AND t.environment = ${ctx.environment}::"Environment"`;
+  return bound === null ? account : Prisma.sql`${account} AND t.id = ${bound}::uuid`;
 }
 
 /** The columns a tenant's readers use (the REST body, the GraphQL type, the scoped operations). */
@@ -34,24 +46,15 @@ export interface VisibleTenant {
 }
 
 /**
- * A tenant the caller sees, or 404: `tenantScope`'s rule as one typed SQL statement, because every
+ * A tenant the caller sees, or 404: `visibleTenantSql` in one typed SQL statement, because every
  * tenant-scoped request runs it (a Prisma query costs several times the same SQL's CPU).
  */
-export async function findVisibleTenant(ctx: ServiceContext, actor: AccountViewer, id: unknown, what = 'Tenant id'): Promise<VisibleTenant> {
+export async function findVisibleTenant(ctx: ServiceContext, viewer: TenantViewer, id: unknown, what = 'Tenant id'): Promise<VisibleTenant> {
   const tenantId = parseInput(TenantId, id, what);
-  const onlyTenantId = actor.kind === 'tenant' ? actor.tenantId : null;
   const rows = await ctx.db.$queryRaw<VisibleTenant[]>`
-    SELECT id::text AS id, "referenceId", "createdDateTime", "updatedDateTime" FROM tenant
-    WHERE id = ${tenantId}::uuid AND "accountId" = ${actor.accountId}::uuid AND environment = ${ctx.environment}::"Environment"
-      AND (${onlyTenantId}::uuid IS NULL OR id = ${onlyTenantId}::uuid)`;
+    SELECT t.id::text AS id, t."referenceId", t."createdDateTime", t."updatedDateTime" FROM tenant t
+    WHERE t.id = ${tenantId}::uuid AND ${visibleTenantSql(ctx, viewer)}`;
   const row = rows[0];
-  if (!row) throw AppError.notFound('Tenant');
-  return row;
-}
-
-export async function findTenant(ctx: ServiceContext, scope: Prisma.TenantWhereInput, id: unknown, what = 'Tenant id') {
-  const tenantId = parseInput(TenantId, id, what);
-  const row = await ctx.db.tenant.findFirst({ where: { AND: [{ id: tenantId }, scope] } });
   if (!row) throw AppError.notFound('Tenant');
   return row;
 }
@@ -72,5 +75,13 @@ export async function resolveTenantId(ctx: ServiceContext, actor: AccountViewer)
   return (await findVisibleTenant(ctx, actor, ctx.requestedTenantId, 'Service-tenant-id')).id;
 }
 
-/** The event channel of an account's new tenants; a tenant token hears of no other tenant. */
-export const tenantEventChannel = (accountId: string) => `account:${accountId}`;
+/** The one channel a caller hears of tenants on (`tenantScope`'s counterpart): a tenant token hears of its own tenant alone. */
+export function tenantChannelOf(viewer: TenantViewer): string {
+  const bound = boundTenantOf(viewer);
+  return bound === null ? `account:${viewer.accountId}` : `tenant:${bound}`;
+}
+
+/** Every channel a tenant's events go to: each caller who sees it listens on one (nobody sees a tenant of no account). */
+export function tenantChannelsOf(tenant: { id: string; accountId: string | null }): string[] {
+  return tenant.accountId ? [`account:${tenant.accountId}`, `tenant:${tenant.id}`] : [];
+}

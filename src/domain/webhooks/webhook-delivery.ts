@@ -20,6 +20,7 @@ import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
+import { deliveryScope } from './webhook-delivery-visibility.js';
 
 export const JITTER = 0.2;
 
@@ -157,7 +158,7 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
 export async function listDeliveries(ctx: ServiceContext, status?: string): Promise<WebhookDelivery[]> {
   requireAccess(ctx, 'deliveries.manage');
   const rows = await ctx.db.webhookDelivery.findMany({
-    where: { lender: { environment: ctx.environment }, ...(status ? { status: status as never } : {}) },
+    where: { AND: [deliveryScope(ctx), status ? { status: status as never } : {}] },
     orderBy: { createdAt: 'desc' },
     take: 200,
     include: ATTEMPTS_INCLUDE,
@@ -170,7 +171,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
   requireAccess(ctx, 'deliveries.manage');
   const row = await ctx.db.$transaction(async (tx) => {
     const reset = await tx.webhookDelivery.updateMany({
-      where: { id: deliveryId, status: { in: ['DEAD', 'FAILED'] }, lender: { environment: ctx.environment } },
+      where: { AND: [{ id: deliveryId, status: { in: ['DEAD', 'FAILED'] } }, deliveryScope(ctx)] },
       data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now() },
     });
     if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
