@@ -2,9 +2,10 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import { applyToLenders, listReviewQueue, type ReviewSelectionDto } from '../../src/domain/matching/apply-service.js';
-import { profileMatches } from '../../src/domain/matching/matching-service.js';
+import { matchesOfProfiles, profileMatches } from '../../src/domain/matching/matching-service.js';
 import type { FundingSearchResult } from '../../src/domain/matching/funding-search.js';
-import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
+import { matchesOfApplications } from '../../src/domain/applications/business-application-service.js';
+import { loadBatched } from '../shared/field-loaders.js';
 import { Application, Profile } from './lender-types.js';
 import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectedLenderInput, SelectionSubmission } from './match-types.js';
 import { submitReviewedSelection, type SubmissionResult } from '../../src/domain/lender-api/submission-service.js';
@@ -15,7 +16,10 @@ function toGraphQL(search: FundingSearchResult): FundingSearch {
 
 @Resolver(() => Profile)
 export class ProfileMatchesResolver {
-  @Query(() => FundingSearch, { description: "A visible profile's matches, for callers holding funding:read alone (Profile.matches needs the profile readable)" })
+  @Query(() => FundingSearch, {
+    description:
+      "A visible profile's matches, by uuid: for callers holding funding:read alone. Profile.matches answers the same with its own row (funding:read or profile:read) on a profile the caller reads",
+  })
   async profileMatches(
     @Arg('uuid', () => ID) uuid: string,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
@@ -25,14 +29,16 @@ export class ProfileMatchesResolver {
     return toGraphQL(await profileMatches(ctx, uuid, { productTypes, explain }));
   }
 
-  @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match' })
+  @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)' })
   async matches(
     @Root() profile: Profile,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearch> {
-    return toGraphQL(await profileMatches(ctx, profile.uuid, { productTypes, explain }));
+    const options = { productTypes, explain };
+    const field = `Profile.matches ${JSON.stringify(options)}`;
+    return toGraphQL(await loadBatched(ctx, field, (ids) => matchesOfProfiles(ctx, ids, options), profile.uuid));
   }
 }
 
@@ -61,9 +67,9 @@ export class ApplyResolver {
 
 @Resolver(() => Application)
 export class ApplicationMatchesResolver {
-  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches' })
+  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches (access row Application.matches)' })
   async matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchList> {
-    const list = await getApplicationMatches(ctx, application.id);
+    const list = await loadBatched(ctx, 'Application.matches', (ids) => matchesOfApplications(ctx, ids), application.id);
     return { numberOfMatches: list.numberOfMatches, matches: list.matches.map((m) => ({ ...m, likelihood: m.likelihood.value })) };
   }
 }

@@ -15,6 +15,7 @@ import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
+import { groupedBy, indexedBy } from '../batched-lookups.js';
 import { applicationScope, findVisibleApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
 
@@ -239,12 +240,81 @@ export async function getApplication(ctx: ServiceContext, id: unknown): Promise<
   return toRecord(await findVisibleApplication(ctx, actor, id));
 }
 
-/** A profile's Business V1 applications (GraphQL Profile.applications). */
-export async function listProfileApplications(ctx: ServiceContext, profileUuid: string): Promise<BusinessApplicationRecord[]> {
-  const actor = requireAccess(ctx, 'businessApplications.read');
+/** GraphQL Profile.applications: the Business V1 applications of profiles the caller already sees, one list per profile id. */
+export async function applicationsOfProfiles(ctx: ServiceContext, profileIds: readonly string[]): Promise<BusinessApplicationRecord[][]> {
+  requireAccess(ctx, 'Profile.applications');
+  return profileApplications(ctx, profileIds);
+}
+
+/**
+ * Each profile's applications, oldest first, in one statement.
+ * @access internal: the profile ids come from a look-up that established their visibility
+ */
+export async function profileApplications(ctx: ServiceContext, profileIds: readonly string[]): Promise<BusinessApplicationRecord[][]> {
   const rows = await ctx.db.businessApplication.findMany({
-    where: { AND: [{ profileId: profileUuid }, applicationScope(ctx, actor)] },
+    where: { profileId: { in: [...profileIds] }, environment: ctx.environment },
     orderBy: { createdAt: 'asc' },
   });
-  return rows.map(toRecord);
+  return groupedBy(profileIds, rows, (row) => row.profileId).map((applications) => applications.map(toRecord));
+}
+
+/** GraphQL Application.matches: the match list of applications the caller already sees, one per application id. */
+export async function matchesOfApplications(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
+  requireAccess(ctx, 'Application.matches');
+  return applicationMatchLists(ctx, applicationIds);
+}
+
+/**
+ * The match list of each application (the applications read in one statement; the matching
+ * engine then runs once per application's profile).
+ * @access internal: the application ids come from a look-up that established their visibility
+ */
+export async function applicationMatchLists(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
+  const rows = await applicationRows(ctx, applicationIds);
+  return Promise.all(
+    rows.map(async (row) => {
+      const matches = matchListOf(await matchProfileById(ctx, row.profileId, {})).map(({ productId: _id, ...match }) => match);
+      return { numberOfMatches: matches.length, matches };
+    }),
+  );
+}
+
+/** GraphQL Application.preselectedOffers: the pre-selected offers of applications the caller already sees, one list per application id. */
+export async function preselectedOffersOfApplications(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
+  requireAccess(ctx, 'Application.preselectedOffers');
+  return applicationPreselectedOffers(ctx, applicationIds);
+}
+
+/**
+ * The pre-selected offers of each application (the applications read in one statement; the
+ * matching engine then runs once per application's profile).
+ * @access internal: the application ids come from a look-up that established their visibility
+ */
+export async function applicationPreselectedOffers(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
+  const rows = await applicationRows(ctx, applicationIds);
+  return Promise.all(rows.map(async (row) => preselectedOffersOf(ctx, row, await matchProfileById(ctx, row.profileId, {})).map(({ offer }) => offer)));
+}
+
+/** The rows of applications known to exist and be visible, in the order asked (404 if one vanished meanwhile). */
+async function applicationRows(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationRow[]> {
+  const rows = await ctx.db.businessApplication.findMany({ where: { id: { in: [...applicationIds] } }, select: { id: true, profileId: true, answers: true } });
+  return indexedBy(applicationIds, rows, (row) => row.id).map((row) => {
+    if (!row) throw AppError.notFound('Application');
+    return row;
+  });
+}
+
+/**
+ * Which of these applications the caller sees (one statement): an application entering a subgraph
+ * as an entity reference is answered only if it is one, as if it had come through a read. No scope
+ * is asked: the field then requested decides its own row.
+ * @access visibility: an entity reference entering a subgraph; the fields asked of it decide access
+ */
+export async function applicationsVisibleAmong(ctx: ServiceContext, ids: readonly string[]): Promise<boolean[]> {
+  const { actor } = ctx;
+  const wellFormed = ids.filter((id) => ApplicationId.safeParse(id).success);
+  if ((actor.kind !== 'platform' && actor.kind !== 'tenant') || wellFormed.length === 0) return ids.map(() => false);
+  const rows = await ctx.db.businessApplication.findMany({ where: { AND: [{ id: { in: wellFormed } }, applicationScope(ctx, actor)] }, select: { id: true } });
+  const visible = new Set(rows.map((row) => row.id));
+  return ids.map((id) => visible.has(id));
 }

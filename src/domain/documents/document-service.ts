@@ -11,6 +11,7 @@ import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { documentScope, findLenderDocument } from './document-visibility.js';
 import { parseInput } from '../validation.js';
+import { groupedBy } from '../batched-lookups.js';
 import { sniffedContentType } from './document-content-type.js';
 import { refuseFormulaCells } from './csv-formula-cells.js';
 import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
@@ -90,6 +91,21 @@ export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): 
     orderBy: { createdAt: 'asc' },
   });
   return rows.map(toDocumentDto);
+}
+
+/** GraphQL Profile.documents: the documents of profiles the caller already sees, one list per profile id. */
+export async function documentsOfProfiles(ctx: ServiceContext, profileIds: readonly string[]): Promise<DocumentDto[][]> {
+  requireAccess(ctx, 'Profile.documents');
+  return profileDocuments(ctx, profileIds);
+}
+
+/**
+ * The documents of each profile, oldest first, in one statement.
+ * @access internal: the profile ids come from a look-up that established their visibility
+ */
+export async function profileDocuments(ctx: ServiceContext, profileIds: readonly string[]): Promise<DocumentDto[][]> {
+  const rows = await ctx.db.document.findMany({ where: { profileId: { in: [...profileIds] } }, orderBy: { createdAt: 'asc' } });
+  return groupedBy(profileIds, rows, (row) => row.profileId).map((documents) => documents.map(toDocumentDto));
 }
 
 export interface DocumentContent {
