@@ -193,7 +193,10 @@ const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) =>
   return row;
 };
 
-/** GET /app/applications/{id}/continue?token= (the page a continue URL opens). Reads only. */
+/**
+ * GET /app/applications/{id}/continue?token= (the page a continue URL opens). Reads only.
+ * @access signed-link: the verified continue link is the credential (issued to a caller who saw the application)
+ */
 export async function openContinuePage(ctx: ServiceContext, id: unknown, token: unknown): Promise<ContinuePage> {
   const row = await continueLink(ctx, id, token);
   const matching = await matchProfileById(ctx, row.profileId, {});
@@ -218,6 +221,7 @@ const ChoiceForm = z.object({
 /**
  * POST /app/applications/{id}/continue?token=: the client proceeds with the matches chosen (1 to 4
  * lenders), which go to the funding specialists' review queue exactly as a Marketplace V1 apply does.
+ * @access signed-link: the verified continue link is the credential (issued to a caller who saw the application)
  */
 export async function continueWithChoice(ctx: ServiceContext, id: unknown, token: unknown, form: unknown): Promise<void> {
   const row = await continueLink(ctx, id, token);

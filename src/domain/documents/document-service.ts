@@ -63,7 +63,10 @@ export async function authorizeDocumentUpload(ctx: ServiceContext, profileUuid: 
   return { profileId: await findVisibleProfileId(ctx, actor, profileUuid) } as DocumentUploadTarget;
 }
 
-/** Second half: the file checked and stored on the authorised target (no access decision of its own). */
+/**
+ * Second half: the file checked and stored on the authorised target (no access decision of its own).
+ * @access decided-by authorizeDocumentUpload: only it makes the upload target this takes
+ */
 export async function attachDocumentTo(ctx: ServiceContext, target: DocumentUploadTarget, file: UploadedFile | undefined): Promise<DocumentDto> {
   if (!file) throw AppError.badRequest('A file is required', [{ pointer: 'file', message: 'is required (multipart field "file")' }]);
   const fileName = parseInput(FileName, file.fileName, 'File name');
@@ -78,7 +81,10 @@ export async function attachDocumentTo(ctx: ServiceContext, target: DocumentUplo
   return toDocumentDto(row);
 }
 
-/** GraphQL attachDocument: the content comes with the arguments, so both halves run at once. */
+/**
+ * GraphQL attachDocument: the content comes with the arguments, so both halves run at once.
+ * @access decided-by authorizeDocumentUpload: the upload target it returns is the decision
+ */
 export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, file: UploadedFile | undefined): Promise<DocumentDto> {
   return attachDocumentTo(ctx, await authorizeDocumentUpload(ctx, profileUuid), file);
 }
