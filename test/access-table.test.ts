@@ -10,7 +10,7 @@
  * Field rows (`Profile.documents`, `Tenant.profile`…) are probed below each root field that reaches
  * their parent: a key holding the parent's scope and exactly one of the row's scopes gets the field
  * answered; one holding the parent's scope alone (when that does not meet the row), or a kind the
- * row does not allow, gets FORBIDDEN on that field, the parent itself answered.
+ * row does not allow, gets FORBIDDEN on that field (the error's path ends at it).
  * A new operation, route, root field or field row without a probe fails the coverage tests below,
  * so the table, the routes, the schema and these tests cannot drift apart.
  *
