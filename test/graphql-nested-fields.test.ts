@@ -1,19 +1,24 @@
 /**
  * Nested GraphQL fields over a list of parents: each field's look-up is batched over every parent
  * of the request (one DataLoader per request), so the SQL statements a query executes do not grow
- * with the list, and each field's access row is decided once for all parents.
+ * with the list, and each field's access row is decided once for all parents. The fields trust
+ * their parent's visibility, so an entity reference sent straight to a subgraph (anyone who reaches
+ * its port in the distributed mode can send `_entities`) is answered only when the caller sees it.
  *
  * Statements are counted on the application's own pg pool (every statement Prisma sends goes
  * through it), against the real test database; the job queue has a pool of its own.
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { createDefaultExecutor } from '@graphql-mesh/transport-common';
+import { parse } from 'graphql';
 import type pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolOf } from '../src/infra/database.js';
+import { buildSubgraphSchemas, type SubgraphName } from '../subgraphs/index.js';
 import { graphql } from './support/graphql-client.js';
-import { bearer, createApiKey, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import { bearer, createApiKey, createTenant, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const TENANTS = 50;
@@ -51,9 +56,9 @@ function statementCounter(pool: pg.Pool) {
 
 let measure: ReturnType<typeof statementCounter>;
 
-/** A platform token of a key holding exactly these scopes. */
-async function keyToken(scopes: string[]): Promise<string> {
-  const key = await createApiKey(app, owner.loginToken, { name: `batching-${scopes.join('+')}-${randomUUID().slice(0, 6)}`, scopes });
+/** A platform token of a key of `integrator` holding exactly these scopes. */
+async function keyToken(scopes: string[], integrator = owner): Promise<string> {
+  const key = await createApiKey(app, integrator.loginToken, { name: `batching-${scopes.join('+')}-${randomUUID().slice(0, 6)}`, scopes });
   return (await platformToken(app, key.key)).access_token;
 }
 
@@ -139,5 +144,45 @@ describe('nested fields over a list of tenants', () => {
     expect(res.data!.tenants.items.map((tenant) => tenant.profile)).toEqual(Array.from({ length: TENANTS }, () => null));
     const denials = auditLines.filter((line) => line.audit === 'access.denied' && line.operation === 'Profile.documents').length - before;
     expect(denials).toBe(1);
+  });
+});
+
+describe('entity references sent straight to a subgraph', () => {
+  let other: { token: string; tenantId: string; profileId: string; applicationId: string };
+  let owners: { tenantId: string; profileId: string; applicationId: string };
+
+  beforeAll(async () => {
+    const db = app.runtime.database.prisma;
+    const integrator = await signUpIntegrator(app, `references-${randomUUID().slice(0, 6)}`);
+    const tenant = await createTenant(app, integrator.platformToken, 'own');
+    const profile = await db.profile.create({ data: { tenantId: tenant.id, environment: 'demo' } });
+    const application = await db.businessApplication.create({ data: { tenantId: tenant.id, accountId: integrator.accountId, environment: 'demo', profileId: profile.id, type: 'business-all-funding-products', answers: {} } });
+    other = { token: await keyToken(['profile:read'], integrator), tenantId: tenant.id, profileId: profile.id, applicationId: application.id };
+    const ownersApplication = await db.businessApplication.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    owners = { tenantId: ownersApplication.tenantId!, profileId: ownersApplication.profileId, applicationId: ownersApplication.id };
+  });
+
+  /** `_entities` executed on one subgraph's schema, as the caller's credential makes its context. */
+  async function entities(subgraph: SubgraphName, typeName: string, key: Record<string, string>, selection: string): Promise<unknown[]> {
+    const schema = (await buildSubgraphSchemas())[subgraph];
+    const contextValue = await app.runtime.contextForRequest({ authorization: `Bearer ${other.token}` });
+    const document = parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on ${typeName} { ${selection} } } }`);
+    // Executed as the gateway's in-process transport executes a subgraph (graphql's ESM and CJS builds differ in the test runner).
+    const result = (await createDefaultExecutor(schema)({ document, variables: { r: [{ __typename: typeName, ...key }] }, context: contextValue })) as { data?: unknown; errors?: unknown };
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    return (result.data as { _entities: unknown[] })._entities;
+  }
+
+  it.for([
+    ['profiles', 'Tenant', (ids: typeof owners) => ({ id: ids.tenantId }), 'profile { uuid }'],
+    ['matches', 'Profile', (ids: typeof owners) => ({ uuid: ids.profileId }), 'matches { id }'],
+    ['applications', 'Profile', (ids: typeof owners) => ({ uuid: ids.profileId }), 'applications { id }'],
+    ['matches', 'Application', (ids: typeof owners) => ({ id: ids.applicationId }), 'matches { numberOfMatches }'],
+    ['applications', 'Application', (ids: typeof owners) => ({ id: ids.applicationId }), 'preselectedOffers { id }'],
+  ] as const)('%s subgraph, %s: answered for the caller’s own, null for another account’s', async ([subgraph, typeName, keyOf, selection]) => {
+    const [own] = await entities(subgraph, typeName, keyOf(other), selection);
+    expect(own).not.toBeNull();
+    const [foreign] = await entities(subgraph, typeName, keyOf(owners), selection);
+    expect(foreign).toBeNull();
   });
 });
