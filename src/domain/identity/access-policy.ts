@@ -2,6 +2,9 @@
  * The access table: every operation of every surface (REST route or GraphQL field) names one entry
  * here, and its public domain operation opens with `requireAccess(ctx, operation)`, its only access decision. A reviewer reads who may do what
  * in this one place; the access table of docs/access.md ("Who may do what") is this table.
+ * A GraphQL field below an entity is a row of its own (`Profile.documents`): its parent reached the
+ * caller through an operation that established the parent's visibility, so the field decides this
+ * row alone, once for all the parents of a request.
  *
  * - `tokens`: the token kinds allowed. Another recognised kind gets 403.
  * - `scope`: a scope the token must carry (any one of them, when a list), else 403.
