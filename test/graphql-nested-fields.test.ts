@@ -63,10 +63,18 @@ async function keyToken(scopes: string[], integrator = owner): Promise<string> {
 }
 
 const NESTED = `query($limit: Int!) { tenants(offset: 0, limit: $limit) { items {
-  id profile { uuid documents { id } cases { id } applications { id } }
+  id profile { uuid documents { id } cases { id } matches { matches { product } }
+    applications { id matches { numberOfMatches } preselectedOffers { id } } }
 } } }`;
 
-type Page = { tenants: { items: Array<{ id: string; profile: { uuid: string; documents: unknown[]; cases: unknown[]; applications: unknown[] } | null }> } };
+interface NestedProfile {
+  uuid: string;
+  documents: unknown[];
+  cases: unknown[];
+  matches: { matches: unknown[] };
+  applications: Array<{ id: string; matches: { numberOfMatches: number }; preselectedOffers: unknown[] }>;
+}
+type Page = { tenants: { items: Array<{ id: string; profile: NestedProfile | null }> } };
 
 beforeAll(async () => {
   const capture = new Writable({
@@ -82,7 +90,8 @@ beforeAll(async () => {
   // Fixtures written directly: what is measured is the read, not how the rows came to be.
   for (let i = 0; i < TENANTS; i++) {
     const tenant = await db.tenant.create({ data: { accountId: owner.accountId, environment: 'demo', referenceId: `batch-${i}` } });
-    const profile = await db.profile.create({ data: { tenantId: tenant.id, environment: 'demo' } });
+    // A registered company, so matching reads the registry too.
+    const profile = await db.profile.create({ data: { tenantId: tenant.id, environment: 'demo', registrationNumber: '09876543' } });
     for (let d = 0; d < DOCUMENTS_EACH; d++) {
       await db.document.create({ data: { profileId: profile.id, fileName: `statement-${d}.pdf`, contentType: 'application/pdf', sizeBytes: 10, sha256: 'a'.repeat(64) } });
     }
@@ -98,13 +107,15 @@ beforeAll(async () => {
         history: { create: [{ toState: 'AWAITING_REVIEW', note: 'Case opened' }] },
       },
     });
-    await db.businessApplication.create({ data: { tenantId: tenant.id, accountId: owner.accountId, environment: 'demo', profileId: profile.id, type: 'business-all-funding-products', answers: {} } });
+    await db.businessApplication.create({
+      data: { tenantId: tenant.id, accountId: owner.accountId, environment: 'demo', profileId: profile.id, type: 'business-all-funding-products', answers: { fundingAmount: { code: 'GBP', value: 50000 } } },
+    });
   }
 }, 120_000);
 afterAll(() => app?.close());
 
 describe('nested fields over a list of tenants', () => {
-  it('execute as many SQL statements for 50 tenants as for 5, each field answered for every parent', async () => {
+  it('execute as many SQL statements for 50 tenants as for 5, each field (matches included) answered for every parent', async () => {
     const auth = bearer(await keyToken(['profile:read', 'profile:write']));
     const run = async (limit: number) => {
       let page: Page | undefined;
@@ -125,6 +136,8 @@ describe('nested fields over a list of tenants', () => {
       expect(tenant.profile!.documents).toHaveLength(DOCUMENTS_EACH);
       expect(tenant.profile!.cases).toHaveLength(1);
       expect(tenant.profile!.applications).toHaveLength(1);
+      expect(tenant.profile!.matches.matches).toEqual(expect.any(Array));
+      expect(tenant.profile!.applications[0]!.matches.numberOfMatches).toEqual(expect.any(Number));
     }
     expect(few.statements.length).toBeGreaterThan(0);
     expect(many.statements.length, `5 tenants:\n${few.statements.join('\n')}\n\n50 tenants:\n${many.statements.join('\n')}`).toBe(few.statements.length);

@@ -8,7 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchResult, type MatchedLender } from '../matching/funding-search.js';
+import { matchedLender, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult, type MatchedLender } from '../matching/funding-search.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
@@ -269,18 +269,17 @@ export async function matchesOfApplications(ctx: ServiceContext, applicationIds:
 }
 
 /**
- * The match list of each application (the applications read in one statement; the matching
- * engine then runs once per application's profile).
+ * The match list of each application (the applications, then their profiles' matching inputs, each
+ * read in one statement).
  * @access internal: the application ids come from a look-up that established their visibility
  */
 export async function applicationMatchLists(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
   const rows = await applicationRows(ctx, applicationIds);
-  return Promise.all(
-    rows.map(async (row) => {
-      const matches = matchListOf(await matchProfileById(ctx, row.profileId, {})).map(({ productId: _id, ...match }) => match);
-      return { numberOfMatches: matches.length, matches };
-    }),
-  );
+  const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
+  return matchings.map((matching) => {
+    const matches = matchListOf(matching).map(({ productId: _id, ...match }) => match);
+    return { numberOfMatches: matches.length, matches };
+  });
 }
 
 /** GraphQL Application.preselectedOffers: the pre-selected offers of applications the caller already sees, one list per application id. */
@@ -290,13 +289,14 @@ export async function preselectedOffersOfApplications(ctx: ServiceContext, appli
 }
 
 /**
- * The pre-selected offers of each application (the applications read in one statement; the
- * matching engine then runs once per application's profile).
+ * The pre-selected offers of each application (the applications, then their profiles' matching
+ * inputs, each read in one statement).
  * @access internal: the application ids come from a look-up that established their visibility
  */
 export async function applicationPreselectedOffers(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
   const rows = await applicationRows(ctx, applicationIds);
-  return Promise.all(rows.map(async (row) => preselectedOffersOf(ctx, row, await matchProfileById(ctx, row.profileId, {})).map(({ offer }) => offer)));
+  const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
+  return rows.map((row, i) => preselectedOffersOf(ctx, row, matchings[i]!).map(({ offer }) => offer));
 }
 
 /** The rows of applications known to exist and be visible, in the order asked (404 if one vanished meanwhile). */

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
-import { findRecordedSearch, matchProfileById, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
+import { findRecordedSearches, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { PRODUCT_TYPES } from './matching-engine.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
@@ -57,16 +57,13 @@ export async function matchesOfProfiles(ctx: ServiceContext, profileIds: readonl
 }
 
 /**
- * Each profile's search, read only (the matching engine runs once per profile).
+ * Each profile's search, read only: the inputs, the registry grades and the recorded searches of all
+ * the profiles are each read in one statement (the engine itself runs in memory).
  * @access internal: the profile ids come from a look-up that established their visibility
  */
 export async function profileSearchResults(ctx: ServiceContext, profileIds: readonly string[], options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult[]> {
   const query = parseMatchQuery({ productTypes: options.productTypes, explain: String(options.explain) });
-  return Promise.all(
-    profileIds.map(async (profileId) => {
-      const matching = await matchProfileById(ctx, profileId, { ...query, reasons: true });
-      const recorded = await findRecordedSearch(ctx, matching);
-      return { ...toFundingSearchResult(matching, query.explain ?? false), ...(recorded ? { id: recorded.id } : {}) };
-    }),
-  );
+  const matchings = await matchProfilesByIds(ctx, profileIds, { ...query, reasons: true });
+  const recorded = await findRecordedSearches(ctx, matchings);
+  return matchings.map((matching, i) => ({ ...toFundingSearchResult(matching, query.explain ?? false), ...(recorded[i] ? { id: recorded[i].id } : {}) }));
 }
