@@ -17,7 +17,7 @@ import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
-import { findTenantProfile } from '../src/domain/profiles/profile-service.js';
+import { profilesOfTenants } from '../src/domain/profiles/profile-service.js';
 import { getTenant } from '../src/domain/tenants/tenant-service.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
@@ -96,7 +96,7 @@ try {
     const direct = await measure('use cases called directly (no GraphQL)', ids, async (id) => {
       const ctx = await runtime.contextForRequest(headers);
       await getTenant(ctx, id);
-      await findTenantProfile(ctx, id);
+      await profilesOfTenants(ctx, [id]);
     });
 
     const contextOnly = await measure('the ServiceContext alone (token verified)', ids, async () => {

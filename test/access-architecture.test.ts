@@ -1,11 +1,14 @@
 /**
- * The shape the access model relies on, read from the source: each public operation (an exported
- * function of a module that decides access) makes exactly one access decision, and no domain module
- * calls another's public operation, so access is never decided twice with two rules.
+ * The shape the access model relies on, read from the source: each operation (an exported function
+ * taking the ServiceContext, of a module that decides access) makes exactly one access decision,
+ * or says in its doc comment why it makes none (`@access <kind>: <reason>`); no domain module calls
+ * another's public operation, so access is never decided twice with two rules; and every row of the
+ * access table, GraphQL field rows included, is decided by some operation.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ACCESS_POLICY } from '../src/domain/identity/access-policy.js';
 
 const DOMAIN = path.resolve('src/domain');
 
@@ -21,31 +24,72 @@ const files = sourceFiles(DOMAIN).map((file) => ({ file, text: readFileSync(file
 const decidesAccess = (text: string) => /\brequireAccess\(ctx/.test(text);
 const publicModules = files.filter((f) => decidesAccess(f.text) && !f.file.endsWith('access-policy.ts'));
 
-/** Each exported function's body, up to the next top-level declaration. */
-function exportedFunctions(text: string): Array<{ name: string; body: string }> {
+/** Each exported function's doc comment and body, up to the next top-level declaration. */
+function exportedFunctions(text: string): Array<{ name: string; doc: string; body: string }> {
   const starts = [...text.matchAll(/^export (?:async )?function (\w+)/gm)];
   return starts.map((m, i) => {
     const end = text.slice(m.index! + 1).search(/^(?:export |function |async function |const |interface |type |\/\*\*)/m);
-    return { name: m[1]!, body: end === -1 ? text.slice(m.index!) : text.slice(m.index!, m.index! + 1 + end) };
+    const before = text.slice(0, m.index!);
+    const doc = /(\/\*\*(?:(?!\*\/)[^])*\*\/)\s*$/.exec(before)?.[1] ?? '';
+    return { name: m[1]!, doc, body: end === -1 ? text.slice(m.index!) : text.slice(m.index!, m.index! + 1 + end) };
   });
 }
+
+/**
+ * Why an operation decides nothing, as its doc comment declares (`@access <kind>: <reason>`):
+ * - internal: takes ids whose visibility a caller established, called after that caller decided;
+ * - visibility: answers which entity references entering a subgraph the caller sees, the fields
+ *   asked of them deciding their own rows;
+ * - signed-link: a page opened by a signed, expiring link, which is the credential;
+ * - token-exchange: exchanges the API key or refresh token presented, which is the credential;
+ * - worker: a job of the delivery worker, acting for no caller;
+ * - decided-by <operation>: the named operation of the same module decides (e.g. an upload's two halves).
+ */
+const UNDECIDED_KINDS = ['internal', 'visibility', 'signed-link', 'token-exchange', 'worker', 'decided-by'] as const;
+const ACCESS_TAG = /@access ([\w-]+)(?: (\w+))?: (\S.*)/;
+
+const takesContext = (body: string) => /^export (?:async )?function \w+(?:<[^>]*>)?\(ctx: ServiceContext\b/.test(body);
 
 describe('the access model', () => {
   it('has public operations to check', () => {
     expect(publicModules.length).toBeGreaterThan(10);
   });
 
-  it('decides access only in public operations, exactly once in each', () => {
+  it('decides access only in operations, exactly once in each, or declares why an operation decides nothing', () => {
     const offenders: string[] = [];
     for (const { file, text } of publicModules) {
-      for (const fn of exportedFunctions(text)) {
+      const where = path.relative(DOMAIN, file);
+      const functions = exportedFunctions(text);
+      for (const fn of functions) {
         const decisions = fn.body.match(/\brequireAccess\(/g)?.length ?? 0;
-        if (decisions > 1) offenders.push(`${path.relative(DOMAIN, file)}: ${fn.name} decides access ${decisions} times`);
+        const tag = ACCESS_TAG.exec(fn.doc);
+        if (tag && decisions > 0) offenders.push(`${where}: ${fn.name} declares @access ${tag[1]} but decides access`);
+        if (decisions > 1) offenders.push(`${where}: ${fn.name} decides access ${decisions} times`);
+        if (decisions === 0 && takesContext(fn.body)) {
+          if (!tag) {
+            offenders.push(`${where}: ${fn.name} decides no access and does not declare why (@access <kind>: <reason>)`);
+            continue;
+          }
+          const [, kind, decider, reason] = tag;
+          if (!(UNDECIDED_KINDS as readonly string[]).includes(kind!)) offenders.push(`${where}: ${fn.name} declares an unknown @access kind ${kind}`);
+          if (!reason?.trim()) offenders.push(`${where}: ${fn.name} declares @access ${kind} without a reason`);
+          if (kind === 'decided-by' && !functions.some((other) => other.name === decider && /\brequireAccess\(/.test(other.body))) {
+            offenders.push(`${where}: ${fn.name} is decided-by ${decider}, which is no operation of this module deciding access`);
+          }
+        }
       }
       const helpers = [...text.matchAll(/^(?:async )?function (\w+)[^]*?^}/gm)].filter((m) => /\brequireAccess\(/.test(m[0]));
-      for (const helper of helpers) offenders.push(`${path.relative(DOMAIN, file)}: ${helper[1]} decides access outside a public operation`);
+      for (const helper of helpers) offenders.push(`${where}: ${helper[1]} decides access outside a public operation`);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('decides every row of the access table somewhere, the GraphQL field rows included', () => {
+    const decided = new Set(files.flatMap((f) => [...f.text.matchAll(/\brequireAccess\(ctx, '([^']+)'/g)].map((m) => m[1]!)));
+    expect(Object.keys(ACCESS_POLICY).filter((row) => !decided.has(row))).toEqual([]);
+    expect(Object.keys(ACCESS_POLICY).filter((row) => /^[A-Z]\w*\.\w+$/.test(row))).toEqual(
+      expect.arrayContaining(['Tenant.profile', 'Profile.documents', 'Profile.cases', 'Profile.matches', 'Profile.applications', 'Application.matches', 'Application.preselectedOffers']),
+    );
   });
 
   it('never lets a domain module call another public operation (types and constants only)', () => {

@@ -7,8 +7,12 @@
  *   - the same kind holding only an unrelated scope, when the rule names one: 403;
  *   - every other token kind, with all the scopes it can hold: 401 where the surface does not take
  *     that kind (SURFACE_TOKENS), else 403.
- * A new operation, route or root field without a probe fails the coverage tests below, so the
- * table, the routes, the schema and these tests cannot drift apart.
+ * Field rows (`Profile.documents`, `Tenant.profile`…) are probed below each root field that reaches
+ * their parent: a key holding the parent's scope and exactly one of the row's scopes gets the field
+ * answered; one holding the parent's scope alone (when that does not meet the row), or a kind the
+ * row does not allow, gets FORBIDDEN on that field (the error's path ends at it).
+ * A new operation, route, root field or field row without a probe fails the coverage tests below,
+ * so the table, the routes, the schema and these tests cannot drift apart.
  *
  * The credentials on the allowed side are made like a client makes them (a real API key holding
  * the scopes → its token); a key holding every scope is only used to build fixtures and on the
@@ -242,21 +246,6 @@ function gql(operation: Operation, kind: 'query' | 'mutation', field: string, sp
       const s = spec(credential, fixture);
       const variables = s.variables ?? {};
       return graphqlOutcome(app.url, rootOperation(rootFields, kind, field, variables), variables, headersOf(credential, s.tenant));
-    },
-  };
-}
-
-/** A field below a root field (e.g. Profile.matches), with a hand-written query selecting scalars only. */
-function nested(operation: Operation, name: string, root: `query.${string}`, query: string, spec: (c: Credential, f: Fixture) => GraphQLSpec): Probe {
-  return {
-    operation,
-    name: `GraphQL ${name}`,
-    target: { field: root },
-    surface: 'graphql',
-    success: 200,
-    request: (credential, fixture) => {
-      const s = spec(credential, fixture);
-      return graphqlOutcome(app.url, query, s.variables ?? {}, headersOf(credential, s.tenant));
     },
   };
 }
@@ -498,13 +487,7 @@ const PROBES: Probe[] = [
   rest('businessApplications.read', 'get', `${B}/applications/validate-continue-url`, () => ({ tenant: world.t0.id, query: `continueUrl=${encodeURIComponent(world.t0.continueUrl)}` })),
   rest('businessApplications.read', 'get', `${B}/applications/:applicationId/matches`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),
   rest('businessApplications.read', 'get', `${B}/applications/:applicationId/pre-selected`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),
-  nested(
-    'businessApplications.read',
-    'application, Application.matches and Application.preselectedOffers',
-    'query.application',
-    'query($id: ID!) { application(id: $id) { id matches { numberOfMatches } preselectedOffers { id } } }',
-    () => ({ tenant: world.t0.id, variables: { id: world.t0.applicationId } }),
-  ),
+  gql('businessApplications.read', 'query', 'application', () => ({ tenant: world.t0.id, variables: { id: world.t0.applicationId } })),
 
   // Lender Application API and the client's decisions
   rest('lenderApplications.list', 'get', `${L}/applications`),
@@ -649,11 +632,162 @@ async function run(c: Case): Promise<Outcome> {
 
 const CASES = PROBES.flatMap(casesOf);
 
+// ------------------------------------------------------------------------------ field rows
+
+/**
+ * A way to reach the parent of a nested field: a root field whose own row lets the kind through
+ * holding `scopes` (besides the field's), and the operation selecting the field below it.
+ */
+interface ParentPath {
+  /** The root field's row: which kinds reach the parent this way. */
+  operation: Operation;
+  root: `${RootKind}.${string}`;
+  scopes: (kind: TokenKind) => readonly string[];
+  /** The operation, `$FIELD` standing for the field's selection. */
+  query: string;
+  variables: (kind: TokenKind) => Record<string, unknown>;
+  /** Tenant-scoped: a platform token sends Service-tenant-id (T0). */
+  tenant?: boolean;
+}
+
+interface FieldProbe {
+  /** The field row of the access table, `<Type>.<field>`. */
+  operation: Operation;
+  /** The field's selection below its parent. */
+  selection: string;
+  parents: ParentPath[];
+}
+
+const profileRead: ParentPath = {
+  operation: 'profiles.read',
+  root: 'query.profile',
+  scopes: () => ['profile:read'],
+  query: 'query($uuid: ID!) { profile(uuid: $uuid) { uuid $FIELD } }',
+  variables: (kind) => ({ uuid: profileFor(kind) }),
+};
+/** A Marketplace V1 key holding profile:write alone reaches a profile through a change of it. */
+const profilePatched: ParentPath = {
+  operation: 'profiles.write',
+  root: 'mutation.patchProfileCompany',
+  scopes: () => ['profile:write'],
+  query: 'mutation($uuid: ID!, $input: CompanyInformationPatchInput!) { patchProfileCompany(uuid: $uuid, input: $input) { uuid $FIELD } }',
+  variables: () => ({ uuid: world.profile, input: { website: 'https://acme-widgets.example' } }),
+};
+const applicationRead: ParentPath = {
+  operation: 'businessApplications.read',
+  root: 'query.application',
+  scopes: () => ['profile:read'],
+  query: 'query($id: ID!) { application(id: $id) { id $FIELD } }',
+  variables: () => ({ id: world.t0.applicationId }),
+  tenant: true,
+};
+/** An application as created: reached holding funding:write (a tenant token: profile:write) alone. */
+const applicationCreated: ParentPath = {
+  operation: 'businessApplications.create',
+  root: 'mutation.createApplication',
+  scopes: (kind) => (kind === 'tenant' ? ['profile:write'] : ['funding:write']),
+  query: 'mutation($input: JSONObject!) { createApplication(input: $input) { id $FIELD } }',
+  variables: () => ({ input: APPLICATION }),
+  tenant: true,
+};
+
+const FIELD_PROBES: FieldProbe[] = [
+  {
+    operation: 'Tenant.profile',
+    selection: 'profile { uuid }',
+    parents: [
+      {
+        operation: 'tenants.read',
+        root: 'query.tenant',
+        scopes: () => [],
+        query: 'query($id: ID!) { tenant(id: $id) { id $FIELD } }',
+        variables: () => ({ id: world.t0.id }),
+      },
+    ],
+  },
+  { operation: 'Profile.documents', selection: 'documents { id }', parents: [profileRead, profilePatched] },
+  { operation: 'Profile.cases', selection: 'cases { id }', parents: [profileRead, profilePatched] },
+  { operation: 'Profile.matches', selection: 'matches { id }', parents: [profileRead, profilePatched] },
+  { operation: 'Profile.applications', selection: 'applications { id }', parents: [profileRead] },
+  { operation: 'Application.matches', selection: 'matches { numberOfMatches }', parents: [applicationRead, applicationCreated] },
+  { operation: 'Application.preselectedOffers', selection: 'preselectedOffers { id }', parents: [applicationRead, applicationCreated] },
+];
+
+/**
+ * Field rows whose scope no credential can lack on the field: every parent the row's kinds reach
+ * needs one of the row's scopes itself. Their kinds are still probed on both sides.
+ */
+const SCOPE_MET_BY_EVERY_PARENT: Partial<Record<Operation, string>> = {
+  'Profile.applications': 'platform and tenant tokens reach a Profile only through profile or Tenant.profile, which need profile:read, one of the row\'s scopes',
+};
+
+interface FieldCase {
+  probe: FieldProbe;
+  parent: ParentPath;
+  kind: TokenKind;
+  /** The scopes the key holds; none for a refused kind (its strongest credential is used). */
+  held: readonly string[] | 'strongest';
+  /** Answered, or FORBIDDEN on the field itself. */
+  expected: 'answered' | 'forbidden';
+  title: string;
+}
+
+const fieldName = (operation: Operation) => operation.split('.')[1]!;
+const meets = (held: readonly string[], scopes: readonly string[]) => scopes.length === 0 || scopes.some((s) => held.includes(s));
+/** What a tenant token minted from a key of these scopes holds. */
+const tenantHolds = (keyScopes: readonly string[]) => keyScopes.filter((s) => (TENANT_TOKEN_SCOPES as readonly string[]).includes(s));
+
+function fieldCasesOf(probe: FieldProbe): FieldCase[] {
+  const rule = ruleOf(probe.operation);
+  const scopes = scopesOf(probe.operation);
+  const out: FieldCase[] = [];
+  for (const kind of TOKEN_KINDS) {
+    const parents = probe.parents.filter((parent) => ruleOf(parent.operation).tokens.includes(kind) && surfaceTakes('graphql', kind));
+    if (parents.length === 0) continue; // the root field refuses this kind before the field is asked: its own probes say so
+    if (!rule.tokens.includes(kind)) {
+      out.push({ probe, parent: parents[0]!, kind, held: 'strongest', expected: 'forbidden', title: `${probe.operation} · ${kind} (kind not allowed), below ${parents[0]!.root} → FORBIDDEN on the field` });
+      continue;
+    }
+    for (const parent of parents) {
+      const base = parent.scopes(kind);
+      const effective = (held: readonly string[]) => (kind === 'tenant' ? tenantHolds(held) : held);
+      for (const scope of scopes) {
+        if (kind === 'tenant' && !tenantHolds([scope]).length) continue; // a tenant token cannot hold it (e.g. funding:read)
+        const held = [...new Set([...base, scope])].sort();
+        if (!meets(effective(held), scopesOf(parent.operation))) continue;
+        out.push({ probe, parent, kind, held, expected: 'answered', title: `${probe.operation} · ${kind}[${held.join(' ')}] below ${parent.root} → answered` });
+      }
+      const lacking = base.length ? [...base] : [UNRELATED_KEY_SCOPE];
+      if (!meets(effective(lacking), scopes)) {
+        out.push({ probe, parent, kind, held: lacking, expected: 'forbidden', title: `${probe.operation} · ${kind}[${lacking.join(' ')}] below ${parent.root} (lacks ${scopes.join(' or ')}) → FORBIDDEN on the field` });
+      }
+    }
+  }
+  return out;
+}
+
+async function fieldCredential(c: FieldCase): Promise<Credential> {
+  if (c.held === 'strongest') return strongest(c.kind);
+  if (c.kind === 'tenant') return factory.tenant(world.t0.id, 'T0', c.held);
+  if (isKeyKind(c.kind)) return factory.keyToken(c.kind, c.held);
+  throw new Error(`no scoped credential of kind ${c.kind} for a field row`);
+}
+
+async function runField(c: FieldCase): Promise<{ data: any; errors: Array<{ path?: unknown[]; extensions?: { code?: string } }>; text: string }> {
+  const credential = await fieldCredential(c);
+  const query = c.parent.query.replace('$FIELD', c.probe.selection);
+  const outcome = await graphqlOutcome(app.url, query, c.parent.variables(c.kind), headersOf(credential, c.parent.tenant ? world.t0.id : undefined));
+  const body = JSON.parse(outcome.text);
+  return { data: body.data, errors: body.errors ?? [], text: outcome.text };
+}
+
+const FIELD_CASES = FIELD_PROBES.flatMap(fieldCasesOf);
+
 // ------------------------------------------------------------------------------------ coverage
 
 describe('the probes cover the access table, the routes and the schema', () => {
   it('every operation of ACCESS_POLICY has at least one probe', () => {
-    const probed = new Set(PROBES.map((p) => p.operation));
+    const probed = new Set([...PROBES, ...FIELD_PROBES].map((p) => p.operation));
     expect(Object.keys(ACCESS_POLICY).filter((op) => !probed.has(op as Operation))).toEqual([]);
   });
 
@@ -675,12 +809,31 @@ describe('the probes cover the access table, the routes and the schema', () => {
   });
 
   it('every token kind a rule allows is exercised on a surface that takes it', () => {
-    const gaps = (Object.keys(ACCESS_POLICY) as Operation[]).flatMap((op) =>
-      ruleOf(op)
-        .tokens.filter((kind) => !PROBES.some((p) => p.operation === op && surfaceTakes(p.surface, kind)))
-        .map((kind) => `${op}: ${kind}`),
-    );
+    const fieldRows = new Set(FIELD_PROBES.map((p) => p.operation));
+    const gaps = (Object.keys(ACCESS_POLICY) as Operation[])
+      .filter((op) => !fieldRows.has(op))
+      .flatMap((op) =>
+        ruleOf(op)
+          .tokens.filter((kind) => !PROBES.some((p) => p.operation === op && surfaceTakes(p.surface, kind)))
+          .map((kind) => `${op}: ${kind}`),
+      );
     expect(gaps).toEqual([]);
+  });
+
+  it('every field row has a probe below a parent, answered for each kind it allows, and refused on the field for lack of its scope', () => {
+    const rows = (Object.keys(ACCESS_POLICY) as Operation[]).filter((op) => /^[A-Z]\w*\.\w+$/.test(op));
+    expect(rows.filter((row) => !FIELD_PROBES.some((p) => p.operation === row)), 'field rows without a probe').toEqual([]);
+    const unanswered = rows.flatMap((row) => ruleOf(row).tokens.filter((kind) => !FIELD_CASES.some((c) => c.probe.operation === row && c.kind === kind && c.expected === 'answered')).map((kind) => `${row}: ${kind}`));
+    expect(unanswered, 'allowed kinds never answered').toEqual([]);
+    const neverLacking = rows.filter(
+      (row) => scopesOf(row).length > 0 && !FIELD_CASES.some((c) => c.probe.operation === row && c.expected === 'forbidden' && c.held !== 'strongest') && !SCOPE_MET_BY_EVERY_PARENT[row],
+    );
+    expect(neverLacking, 'field rows whose scope is never lacked (or declared impossible to lack)').toEqual([]);
+  });
+
+  it('the root fields field probes go through exist', () => {
+    const all = new Set((['query', 'mutation', 'subscription'] as const).flatMap((kind) => [...rootFields[kind].keys()].map((f) => `${kind}.${f}`)));
+    expect(FIELD_PROBES.flatMap((p) => p.parents.map((parent) => parent.root)).filter((root) => !all.has(root))).toEqual([]);
   });
 });
 
@@ -804,6 +957,24 @@ describe.concurrent('every probe × every token kind, from the access table', ()
   });
 });
 
+describe.concurrent('every field row × every token kind that reaches its parent, from the access table', () => {
+  it.for(FIELD_CASES.map((c) => [c.title, c] as const))('%s', async ([, c], { expect }) => {
+    const { data, errors, text } = await runField(c);
+    const field = fieldName(c.probe.operation);
+    if (c.expected === 'answered') {
+      expect(errors, text.slice(0, 600)).toEqual([]);
+      const parent = Object.values(data as Record<string, Record<string, unknown>>)[0]!;
+      expect(parent[field], text.slice(0, 600)).toBeDefined();
+    } else {
+      expect(errors.length, text.slice(0, 600)).toBeGreaterThan(0);
+      for (const error of errors) {
+        expect(error.extensions?.code, text.slice(0, 600)).toBe('FORBIDDEN');
+        expect(error.path?.at(-1), text.slice(0, 600)).toBe(field);
+      }
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------- named regressions
 
 describe('regressions named by the issue ("one access decision per operation")', () => {
@@ -821,6 +992,24 @@ describe('regressions named by the issue ("one access decision per operation")',
     const outcome = await restOutcome(app.url, { method: 'get', path: `${V1}/questionnaires/${QUESTIONNAIRE}/profiles/${world.profile}/answers`, headers: bearer(credential.token) });
     expect(outcome.status, outcome.text).toBe(200);
     expect(JSON.parse(outcome.text)).toMatchObject({ companyName: 'ACME WIDGETS LIMITED' });
+  });
+
+  it("a profile:read-only platform token gets { tenant { profile { documents cases } } } answered or refused exactly as the field rows say", async () => {
+    const credential = await factory.keyToken('platform', ['profile:read']);
+    const res = JSON.parse(
+      (await graphqlOutcome(app.url, 'query($id: ID!) { tenant(id: $id) { id profile { uuid documents { id } cases { id } } } }', { id: world.t0.id }, bearer(credential.token))).text,
+    );
+    const refused = (['Profile.documents', 'Profile.cases'] as const).filter((row) => !scopesOf(row).includes('profile:read')).map(fieldName);
+    const errors = (res.errors ?? []) as Array<{ path: unknown[]; extensions: { code: string } }>;
+    expect(errors.map((e) => [e.path.join('.'), e.extensions.code])).toEqual(refused.map((field) => [`tenant.profile.${field}`, 'FORBIDDEN']));
+    expect(res.data.tenant.id).toBe(world.t0.id);
+    // A refused field is a non-null list, so its refusal nulls the (nullable) profile; with none refused, the profile is whole.
+    if (refused.length === 0) expect(res.data.tenant.profile).toMatchObject({ uuid: world.t0.profileId, documents: expect.any(Array), cases: expect.any(Array) });
+    else expect(res.data.tenant.profile).toBeNull();
+    // The same token reads the cases alone: their row asks for profile:read.
+    const cases = JSON.parse((await graphqlOutcome(app.url, 'query($id: ID!) { tenant(id: $id) { profile { cases { id } } } }', { id: world.t0.id }, bearer(credential.token))).text);
+    expect(cases.errors).toBeUndefined();
+    expect(cases.data.tenant.profile.cases).toEqual(expect.any(Array));
   });
 
   it("profile:write alone gets 200 on the profile's documents list (GET /api/marketplace/v1/profiles/{uuid}/documents)", async () => {

@@ -7,6 +7,7 @@ import type { ApplicationStatusChanged, OfferStatusChanged } from '../../src/dom
 import { submitBusinessApplication } from '../../src/domain/lender-api/submission-service.js';
 import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStatus } from '../../src/domain/lender-api/lender-application-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
+import { loadBatched } from '../shared/field-loaders.js';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as applications from '../../src/domain/applications/business-application-service.js';
 import type * as preselected from '../../src/domain/offers/preselected-offer-schemas.js';
@@ -25,9 +26,9 @@ import {
 
 @Resolver(() => Profile)
 export class ProfileApplicationsResolver {
-  @FieldResolver(() => [Application], { description: 'Business V1 applications made for this profile' })
+  @FieldResolver(() => [Application], { description: 'Business V1 applications made for this profile (access row Profile.applications)' })
   applications(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<applications.BusinessApplicationRecord[]> {
-    return applications.listProfileApplications(ctx, profile.uuid);
+    return loadBatched(ctx, 'Profile.applications', (ids) => applications.applicationsOfProfiles(ctx, ids), profile.uuid);
   }
 }
 
@@ -75,9 +76,9 @@ export class ApplicationResolver {
     return decideOnOffer(ctx, applicationId, 'decline');
   }
 
-  @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected)' })
+  @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected; access row Application.preselectedOffers)' })
   preselectedOffers(@Root() application: applications.BusinessApplicationRecord, @Ctx() ctx: ServiceContext): Promise<preselected.PreselectedOffer[]> {
-    return applications.getPreselectedOffers(ctx, application.id);
+    return loadBatched(ctx, 'Application.preselectedOffers', (ids) => applications.preselectedOffersOfApplications(ctx, ids), application.id);
   }
 }
 

@@ -2,16 +2,20 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import { applyToLenders, listReviewQueue } from '../../src/domain/matching/apply-service.js';
-import { profileMatches } from '../../src/domain/matching/matching-service.js';
+import { matchesOfProfiles, profileMatches } from '../../src/domain/matching/matching-service.js';
 import type { ApplicationMatchList as ApplicationMatchListResult, FundingSearchResult, ReviewSelection as ReviewSelectionResult } from '../../src/domain/matching/funding-search-schemas.js';
-import { getApplicationMatches } from '../../src/domain/applications/business-application-service.js';
+import { matchesOfApplications } from '../../src/domain/applications/business-application-service.js';
+import { loadBatched } from '../shared/field-loaders.js';
 import { Application, Profile } from './lender-types.js';
 import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectedLenderInput, SelectionSubmission } from './match-types.js';
 import { submitReviewedSelection, type SubmissionResult } from '../../src/domain/lender-api/submission-service.js';
 
 @Resolver(() => Profile)
 export class ProfileMatchesResolver {
-  @Query(() => FundingSearch, { description: "A visible profile's matches, for callers holding funding:read alone (Profile.matches needs the profile readable)" })
+  @Query(() => FundingSearch, {
+    description:
+      "A visible profile's matches, by uuid: for callers holding funding:read alone. Profile.matches answers the same with its own row (funding:read or profile:read) on a profile the caller reads",
+  })
   profileMatches(
     @Arg('uuid', () => ID) uuid: string,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
@@ -21,14 +25,17 @@ export class ProfileMatchesResolver {
     return profileMatches(ctx, uuid, { productTypes, explain });
   }
 
-  @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match' })
+  @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)' })
   matches(
     @Root() profile: Profile,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
-    return profileMatches(ctx, profile.uuid, { productTypes, explain });
+    const options = { productTypes, explain };
+    // Batched per distinct argument set: each set is its own field.
+    const field = `Profile.matches ${JSON.stringify(options)}`;
+    return loadBatched(ctx, field, (ids) => matchesOfProfiles(ctx, ids, options), profile.uuid);
   }
 }
 
@@ -57,8 +64,8 @@ export class ApplyResolver {
 
 @Resolver(() => Application)
 export class ApplicationMatchesResolver {
-  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches' })
+  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches (access row Application.matches)' })
   matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchListResult> {
-    return getApplicationMatches(ctx, application.id);
+    return loadBatched(ctx, 'Application.matches', (ids) => matchesOfApplications(ctx, ids), application.id);
   }
 }

@@ -1,4 +1,7 @@
-/** Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile. */
+/**
+ * Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile.
+ * Fields below a profile or tenant decide their own access row, batched over the parents of the request.
+ */
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { z } from 'zod';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
@@ -10,6 +13,7 @@ import * as profiles from '../../src/domain/profiles/profile-service.js';
 import type { ProfileRecord } from '../../src/domain/profiles/profile-records.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
+import { loadBatched } from '../shared/field-loaders.js';
 import type * as schemas from '../../src/domain/profiles/profile-schemas.js';
 import {
   Asset,
@@ -82,14 +86,17 @@ export class ProfileResolver {
     return profile.merchantCashAdvance;
   }
 
-  @Query(() => [ProfileDocument], { description: "A visible profile's documents, for callers holding profile:write alone (GET …/documents)" })
+  @Query(() => [ProfileDocument], {
+    description:
+      "A visible profile's documents, by uuid (GET …/documents): for callers holding profile:write alone. Profile.documents answers the same with its own row (profile:write) on a profile the caller reads",
+  })
   profileDocuments(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
     return documents.listDocuments(ctx, uuid);
   }
 
-  @FieldResolver(() => [ProfileDocument], { description: "The profile's documents" })
+  @FieldResolver(() => [ProfileDocument], { description: "The profile's documents (access row Profile.documents: profile:write)" })
   documents(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
-    return documents.listDocuments(ctx, profile.uuid);
+    return loadBatched(ctx, 'Profile.documents', (ids) => documents.documentsOfProfiles(ctx, ids), profile.uuid);
   }
 
   @Mutation(() => ProfileDocument, { description: 'Attach a document (base64 content; PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB)' })
@@ -103,9 +110,9 @@ export class ProfileResolver {
     return documents.attachDocument(ctx, profileId, { fileName, contentType, content: Buffer.from(contentBase64, 'base64') });
   }
 
-  @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history" })
+  @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history (access row Profile.cases)" })
   cases(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto[]> {
-    return cases.listProfileCases(ctx, profile.uuid);
+    return loadBatched(ctx, 'Profile.cases', (ids) => cases.casesOfProfiles(ctx, ids), profile.uuid);
   }
 
   @Mutation(() => Case, { description: 'POST /profiles/{uuid}/cases/apply' })
@@ -176,8 +183,8 @@ export class ProfileResolver {
 
 @Resolver(() => Tenant)
 export class TenantProfileResolver {
-  @FieldResolver(() => Profile, { nullable: true, description: "The tenant's business profile, once set up" })
+  @FieldResolver(() => Profile, { nullable: true, description: "The tenant's business profile, once set up (access row Tenant.profile)" })
   profile(@Root() tenant: Tenant, @Ctx() ctx: ServiceContext): Promise<ProfileRecord | null> {
-    return profiles.findTenantProfile(ctx, tenant.id);
+    return loadBatched(ctx, 'Tenant.profile', (ids) => profiles.profilesOfTenants(ctx, ids), tenant.id);
   }
 }

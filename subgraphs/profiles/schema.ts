@@ -1,7 +1,9 @@
 /** The profiles subgraph: owns the Profile entity, the company registry and credit report, and adds Tenant.profile. */
 import type { ServiceContext } from '../../src/domain/context.js';
 import { getProfile } from '../../src/domain/profiles/profile-service.js';
+import { tenantsVisibleAmong } from '../../src/domain/tenants/tenant-service.js';
 import { buildFederatedSchema } from '../shared/build-federated-schema.js';
+import { visibleReference } from '../shared/field-loaders.js';
 import { CompanyResolver } from './company-resolver.js';
 import { QuestionnaireResolver } from './questionnaire-resolver.js';
 import { ProfileResolver, TenantProfileResolver } from './profile-resolver.js';
@@ -14,7 +16,7 @@ export function buildProfilesSubgraph() {
       Profile: {
         __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),
       },
-      Tenant: { __resolveReference: (ref: { id: string }) => ref },
+      Tenant: { __resolveReference: visibleReference('Tenant', (ref: { id: string }) => ref.id, tenantsVisibleAmong) },
     },
   );
 }

@@ -8,7 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { matchedLender, matchProfileById, recordFundingSearch, toFundingSearchResult } from '../matching/funding-search.js';
+import { matchedLender, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from '../matching/funding-search.js';
 import type { ApplicationMatchList, MatchedLender } from '../matching/funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
@@ -17,6 +17,7 @@ import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
 import { parseInput } from '../validation.js';
+import { groupedBy, indexedBy } from '../batched-lookups.js';
 import { ApplicationId, applicationScope, findVisibleApplication, linkedApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
 import type { BusinessApplicationRecord, ContinueUrl, ContinueUrlCheck } from './business-application-schemas.js';
@@ -168,7 +169,10 @@ const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) =>
   return row;
 };
 
-/** GET /app/applications/{id}/continue?token= (the page a continue URL opens). Reads only. */
+/**
+ * GET /app/applications/{id}/continue?token= (the page a continue URL opens). Reads only.
+ * @access signed-link: the verified continue link is the credential (issued to a caller who saw the application)
+ */
 export async function openContinuePage(ctx: ServiceContext, id: unknown, token: unknown): Promise<ContinuePage> {
   const row = await continueLink(ctx, id, token);
   const matching = await matchProfileById(ctx, row.profileId, {});
@@ -193,6 +197,7 @@ const ChoiceForm = z.object({
 /**
  * POST /app/applications/{id}/continue?token=: the client proceeds with the matches chosen (1 to 4
  * lenders), which go to the funding specialists' review queue exactly as a Marketplace V1 apply does.
+ * @access signed-link: the verified continue link is the credential (issued to a caller who saw the application)
  */
 export async function continueWithChoice(ctx: ServiceContext, id: unknown, token: unknown, form: unknown): Promise<void> {
   const row = await continueLink(ctx, id, token);
@@ -215,12 +220,81 @@ export async function getApplication(ctx: ServiceContext, id: unknown): Promise<
   return toRecord(await findVisibleApplication(ctx, actor, id));
 }
 
-/** A profile's Business V1 applications (GraphQL Profile.applications). */
-export async function listProfileApplications(ctx: ServiceContext, profileUuid: string): Promise<BusinessApplicationRecord[]> {
-  const actor = requireAccess(ctx, 'businessApplications.read');
+/** GraphQL Profile.applications: the Business V1 applications of profiles the caller already sees, one list per profile id. */
+export async function applicationsOfProfiles(ctx: ServiceContext, profileIds: readonly string[]): Promise<BusinessApplicationRecord[][]> {
+  requireAccess(ctx, 'Profile.applications');
+  return profileApplications(ctx, profileIds);
+}
+
+/**
+ * Each profile's applications, oldest first, in one statement.
+ * @access internal: the profile ids come from a look-up that established their visibility
+ */
+export async function profileApplications(ctx: ServiceContext, profileIds: readonly string[]): Promise<BusinessApplicationRecord[][]> {
   const rows = await ctx.db.businessApplication.findMany({
-    where: { AND: [{ profileId: profileUuid }, applicationScope(ctx, actor)] },
+    where: { profileId: { in: [...profileIds] }, environment: ctx.environment },
     orderBy: { createdAt: 'asc' },
   });
-  return rows.map(toRecord);
+  return groupedBy(profileIds, rows, (row) => row.profileId).map((applications) => applications.map(toRecord));
+}
+
+/** GraphQL Application.matches: the match list of applications the caller already sees, one per application id. */
+export async function matchesOfApplications(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
+  requireAccess(ctx, 'Application.matches');
+  return applicationMatchLists(ctx, applicationIds);
+}
+
+/**
+ * The match list of each application (the applications, then their profiles' matching inputs, each
+ * read in one statement).
+ * @access internal: the application ids come from a look-up that established their visibility
+ */
+export async function applicationMatchLists(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
+  const rows = await applicationRows(ctx, applicationIds);
+  const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
+  return matchings.map((matching) => {
+    const matches = matchListOf(matching).map(({ productId: _id, ...match }) => match);
+    return { numberOfMatches: matches.length, matches };
+  });
+}
+
+/** GraphQL Application.preselectedOffers: the pre-selected offers of applications the caller already sees, one list per application id. */
+export async function preselectedOffersOfApplications(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
+  requireAccess(ctx, 'Application.preselectedOffers');
+  return applicationPreselectedOffers(ctx, applicationIds);
+}
+
+/**
+ * The pre-selected offers of each application (the applications, then their profiles' matching
+ * inputs, each read in one statement).
+ * @access internal: the application ids come from a look-up that established their visibility
+ */
+export async function applicationPreselectedOffers(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
+  const rows = await applicationRows(ctx, applicationIds);
+  const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
+  return rows.map((row, i) => preselectedOffersOf(ctx, row, matchings[i]!).map(({ offer }) => offer));
+}
+
+/** The rows of applications known to exist and be visible, in the order asked (404 if one vanished meanwhile). */
+async function applicationRows(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationRow[]> {
+  const rows = await ctx.db.businessApplication.findMany({ where: { id: { in: [...applicationIds] } }, select: { id: true, profileId: true, answers: true } });
+  return indexedBy(applicationIds, rows, (row) => row.id).map((row) => {
+    if (!row) throw AppError.notFound('Application');
+    return row;
+  });
+}
+
+/**
+ * Which of these applications the caller sees (one statement): an application entering a subgraph
+ * as an entity reference is answered only if it is one, as if it had come through a read. No scope
+ * is asked: the field then requested decides its own row.
+ * @access visibility: an entity reference entering a subgraph; the fields asked of it decide access
+ */
+export async function applicationsVisibleAmong(ctx: ServiceContext, ids: readonly string[]): Promise<boolean[]> {
+  const { actor } = ctx;
+  const wellFormed = ids.filter((id) => ApplicationId.safeParse(id).success);
+  if ((actor.kind !== 'platform' && actor.kind !== 'tenant') || wellFormed.length === 0) return ids.map(() => false);
+  const rows = await ctx.db.businessApplication.findMany({ where: { AND: [{ id: { in: wellFormed } }, applicationScope(ctx, actor)] }, select: { id: true } });
+  const visible = new Set(rows.map((row) => row.id));
+  return ids.map((id) => visible.has(id));
 }

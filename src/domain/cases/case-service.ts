@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
+import { groupedBy } from '../batched-lookups.js';
 
 interface CaseKind {
   type: string;
@@ -164,14 +165,21 @@ export async function applyForCase(ctx: ServiceContext, uuid: unknown): Promise<
   return toCaseDto(created);
 }
 
-/** A profile's cases with their state history (GraphQL Profile.cases). */
-export async function listProfileCases(ctx: ServiceContext, uuid: string): Promise<CaseDto[]> {
-  const actor = requireAccess(ctx, 'profiles.read');
-  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+/** GraphQL Profile.cases: the cases, with their state history, of profiles the caller already sees, one list per profile id. */
+export async function casesOfProfiles(ctx: ServiceContext, profileIds: readonly string[]): Promise<CaseDto[][]> {
+  requireAccess(ctx, 'Profile.cases');
+  return profileCases(ctx, profileIds);
+}
+
+/**
+ * The cases of each profile, oldest first, with their history (one statement for the cases, one for their histories).
+ * @access internal: the profile ids come from a look-up that established their visibility
+ */
+export async function profileCases(ctx: ServiceContext, profileIds: readonly string[]): Promise<CaseDto[][]> {
   const rows = await ctx.db.case.findMany({
-    where: { profileId: profileId },
+    where: { profileId: { in: [...profileIds] } },
     orderBy: { createdAt: 'asc' },
     include: { history: { orderBy: { createdAt: 'asc' } } },
   });
-  return rows.map(toCaseDto);
+  return groupedBy(profileIds, rows, (row) => row.profileId).map((cases) => cases.map(toCaseDto));
 }

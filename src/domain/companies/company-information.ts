@@ -71,5 +71,19 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
 /** The registry's grade of a profile's company (full scale), or null when the registry does not know it. */
 export async function registryGrade(ctx: ServiceContext, profile: { registrationNumber: string | null; countryCode: string }): Promise<Grade | null> {
   const company = profile.registrationNumber ? await ctx.companies.find(profile.registrationNumber, profile.countryCode) : null;
-  return company ? gradeFor(company.scoreValue, company.status === 'DISSOLVED') : null;
+  return company ? gradeOf(company) : null;
 }
+
+/** `registryGrade` of several profiles, in one registry look-up. */
+export async function registryGrades(ctx: ServiceContext, profiles: ReadonlyArray<{ registrationNumber: string | null; countryCode: string }>): Promise<Array<Grade | null>> {
+  const registered = profiles.flatMap((p) => (p.registrationNumber ? [{ registrationNumber: p.registrationNumber, countryCode: p.countryCode }] : []));
+  const companies = await ctx.companies.findEach(registered);
+  let next = 0;
+  return profiles.map((p) => {
+    if (!p.registrationNumber) return null;
+    const company = companies[next++];
+    return company ? gradeOf(company) : null;
+  });
+}
+
+const gradeOf = (company: RegistryCompany) => gradeFor(company.scoreValue, company.status === 'DISSOLVED');

@@ -3,6 +3,7 @@
  * reads the seeded `company` table; a real company-data provider (Companies House, a credit bureau)
  * would implement the same interface.
  */
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 
 export interface RegistryCompany {
@@ -39,6 +40,8 @@ export interface CompanyRegistry {
   /** Names (case-insensitive: exact, then prefix, then inside the name) or registration numbers. */
   search(term: string, options: { countryCode: string; limit: number }): Promise<SearchHit[]>;
   find(registrationNumber: string, countryCode: string): Promise<RegistryCompany | null>;
+  /** Several companies in one look-up (a list of profiles matched at once), in the order asked; null where unknown. */
+  findEach(keys: ReadonlyArray<{ registrationNumber: string; countryCode: string }>): Promise<Array<RegistryCompany | null>>;
   /** Mean score of the sector's live companies, or null when the registry has none. */
   sectorAverageScore(sector: string, countryCode: string): Promise<number | null>;
   /**
@@ -61,6 +64,13 @@ const MIN_INFIX_LENGTH = 3;
  * sector's companies) at most once per SECTOR_AVERAGE_TTL_MS per process.
  */
 export const SECTOR_AVERAGE_TTL_MS = 5 * 60_000;
+
+/** The columns a lookup shows. */
+const REGISTRY_COLUMNS = Prisma.sql`"countryCode", "registrationNumber", name, type::text AS type, sector::text AS sector, status::text AS status,
+  "vatStatus"::text AS "vatStatus", "incorporatedAt", "scoreValue", "previousScoreValue", "scoreChangedAt",
+  "scoreLastAssessedAt", "creditLimitValue"::float8 AS "creditLimitValue", "creditLimitCurrency", "employeesNumber",
+  website, address, "companyNoticesCount", "companyNoticesValue"::float8 AS "companyNoticesValue",
+  "directorsNoticesCount", "directorsNoticesValue"::float8 AS "directorsNoticesValue", "noticesCurrency"`;
 
 export function databaseRegistry(db: Db): CompanyRegistry {
   const averages = new Map<string, { value: Promise<number | null>; until: number }>();
@@ -91,14 +101,19 @@ export function databaseRegistry(db: Db): CompanyRegistry {
       // Typed SQL with the columns a lookup shows: a lookup runs on every company read, and Prisma's
       // per-query CPU is several times the statement's own.
       const rows = await db.$queryRaw<RegistryCompany[]>`
-        SELECT "countryCode", "registrationNumber", name, type::text AS type, sector::text AS sector, status::text AS status,
-          "vatStatus"::text AS "vatStatus", "incorporatedAt", "scoreValue", "previousScoreValue", "scoreChangedAt",
-          "scoreLastAssessedAt", "creditLimitValue"::float8 AS "creditLimitValue", "creditLimitCurrency", "employeesNumber",
-          website, address, "companyNoticesCount", "companyNoticesValue"::float8 AS "companyNoticesValue",
-          "directorsNoticesCount", "directorsNoticesValue"::float8 AS "directorsNoticesValue", "noticesCurrency"
-        FROM company
+        SELECT ${REGISTRY_COLUMNS} FROM company
         WHERE "countryCode" = ${countryCode} AND "registrationNumber" = ${registrationNumber.toUpperCase()}`;
       return rows[0] ?? null;
+    },
+
+    async findEach(keys) {
+      if (keys.length === 0) return [];
+      const numbers = keys.map((key) => key.registrationNumber.toUpperCase());
+      const rows = await db.$queryRaw<RegistryCompany[]>`
+        SELECT ${REGISTRY_COLUMNS} FROM company
+        WHERE ("countryCode", "registrationNumber") IN (SELECT * FROM unnest(${keys.map((key) => key.countryCode)}::text[], ${numbers}::text[]))`;
+      const byKey = new Map(rows.map((row) => [`${row.countryCode} ${row.registrationNumber}`, row]));
+      return keys.map((key, i) => byKey.get(`${key.countryCode} ${numbers[i]}`) ?? null);
     },
 
     async recordScore(registrationNumber, countryCode, score, assessedAt) {

@@ -11,6 +11,7 @@ import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { documentScope, findLenderDocument } from './document-visibility.js';
 import { parseInput } from '../validation.js';
+import { groupedBy } from '../batched-lookups.js';
 import { sniffedContentType } from './document-content-type.js';
 import { refuseFormulaCells } from './csv-formula-cells.js';
 import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
@@ -62,7 +63,10 @@ export async function authorizeDocumentUpload(ctx: ServiceContext, profileUuid: 
   return { profileId: await findVisibleProfileId(ctx, actor, profileUuid) } as DocumentUploadTarget;
 }
 
-/** Second half: the file checked and stored on the authorised target (no access decision of its own). */
+/**
+ * Second half: the file checked and stored on the authorised target (no access decision of its own).
+ * @access decided-by authorizeDocumentUpload: only it makes the upload target this takes
+ */
 export async function attachDocumentTo(ctx: ServiceContext, target: DocumentUploadTarget, file: UploadedFile | undefined): Promise<DocumentDto> {
   if (!file) throw AppError.badRequest('A file is required', [{ pointer: 'file', message: 'is required (multipart field "file")' }]);
   const fileName = parseInput(FileName, file.fileName, 'File name');
@@ -77,7 +81,10 @@ export async function attachDocumentTo(ctx: ServiceContext, target: DocumentUplo
   return toDocumentDto(row);
 }
 
-/** GraphQL attachDocument: the content comes with the arguments, so both halves run at once. */
+/**
+ * GraphQL attachDocument: the content comes with the arguments, so both halves run at once.
+ * @access decided-by authorizeDocumentUpload: the upload target it returns is the decision
+ */
 export async function attachDocument(ctx: ServiceContext, profileUuid: unknown, file: UploadedFile | undefined): Promise<DocumentDto> {
   return attachDocumentTo(ctx, await authorizeDocumentUpload(ctx, profileUuid), file);
 }
@@ -90,6 +97,21 @@ export async function listDocuments(ctx: ServiceContext, profileUuid: unknown): 
     orderBy: { createdAt: 'asc' },
   });
   return rows.map(toDocumentDto);
+}
+
+/** GraphQL Profile.documents: the documents of profiles the caller already sees, one list per profile id. */
+export async function documentsOfProfiles(ctx: ServiceContext, profileIds: readonly string[]): Promise<DocumentDto[][]> {
+  requireAccess(ctx, 'Profile.documents');
+  return profileDocuments(ctx, profileIds);
+}
+
+/**
+ * The documents of each profile, oldest first, in one statement.
+ * @access internal: the profile ids come from a look-up that established their visibility
+ */
+export async function profileDocuments(ctx: ServiceContext, profileIds: readonly string[]): Promise<DocumentDto[][]> {
+  const rows = await ctx.db.document.findMany({ where: { profileId: { in: [...profileIds] } }, orderBy: { createdAt: 'asc' } });
+  return groupedBy(profileIds, rows, (row) => row.profileId).map((documents) => documents.map(toDocumentDto));
 }
 
 export interface DocumentContent {

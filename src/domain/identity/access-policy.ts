@@ -2,6 +2,9 @@
  * The access table: every operation of every surface (REST route or GraphQL field) names one entry
  * here, and its public domain operation opens with `requireAccess(ctx, operation)`, its only access decision. A reviewer reads who may do what
  * in this one place; the access table of docs/access.md ("Who may do what") is this table.
+ * A GraphQL field below an entity is a row of its own (`Profile.documents`): its parent reached the
+ * caller through an operation that established the parent's visibility, so the field decides this
+ * row alone, once for all the parents of a request.
  *
  * - `tokens`: the token kinds allowed. Another recognised kind gets 403.
  * - `scope`: a scope the token must carry (any one of them, when a list), else 403.
@@ -117,6 +120,36 @@ export const ACCESS_POLICY = {
   'applicationBoard.read': {
     tokens: ['login'],
     description: "See the lender applications on the operations dashboard, with their offers and history (staff: all; other platform users: their account's)",
+  },
+
+  // Fields of GraphQL entities: decided on a parent the caller already sees (the parent came through a
+  // public operation, or an entity reference, that established its visibility), by this row alone.
+  'Tenant.profile': { tokens: ['platform'], scope: 'profile:read', description: "Read the business profile of a tenant the caller sees (GraphQL Tenant.profile)" },
+  'Profile.documents': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: 'profile:write',
+    description: "List the documents of a profile the caller sees, with the documents list's scope (GraphQL Profile.documents)",
+  },
+  'Profile.cases': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: 'profile:read', description: "Read the non-funding cases of a profile the caller sees (GraphQL Profile.cases)" },
+  'Profile.matches': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: ['funding:read', 'profile:read'],
+    description: 'Match a profile the caller sees with lender products (GraphQL Profile.matches)',
+  },
+  'Profile.applications': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:read', 'profile:read'],
+    description: "Read the Business V1 applications of a profile the caller sees (GraphQL Profile.applications)",
+  },
+  'Application.matches': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:read', 'profile:read'],
+    description: 'Read the matches of a Business V1 application the caller sees (GraphQL Application.matches)',
+  },
+  'Application.preselectedOffers': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:read', 'profile:read'],
+    description: 'Read the pre-selected offers of a Business V1 application the caller sees (GraphQL Application.preselectedOffers)',
   },
 } as const satisfies Record<string, AccessRule>;
 

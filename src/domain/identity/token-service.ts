@@ -44,7 +44,10 @@ interface UsableKey {
   scopes: readonly string[];
 }
 
-/** POST {platform_base}/auth/token: a platform token, or a tenant token with Service-tenant-id. */
+/**
+ * POST {platform_base}/auth/token: a platform token, or a tenant token with Service-tenant-id.
+ * @access token-exchange: the API key presented is the credential being exchanged
+ */
 export async function issuePlatformToken(ctx: ServiceContext, apiKey: unknown): Promise<TokenResponse> {
   const key = await findUsableApiKey(ctx, apiKey);
   if (ctx.requestedTenantId === null) return tokenPair(ctx, 'platform', key, null);
@@ -52,7 +55,10 @@ export async function issuePlatformToken(ctx: ServiceContext, apiKey: unknown): 
   return tokenPair(ctx, 'tenant', key, tenantId);
 }
 
-/** POST {marketplace_v2_base}/auth/authorize: the account-wide master token. */
+/**
+ * POST {marketplace_v2_base}/auth/authorize: the account-wide master token.
+ * @access token-exchange: the API key presented is the credential being exchanged
+ */
 export async function issueMasterToken(ctx: ServiceContext, apiKey: unknown): Promise<TokenResponse> {
   return tokenPair(ctx, 'master', await findUsableApiKey(ctx, apiKey), null);
 }
@@ -70,7 +76,10 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
   return accessToken(ctx, 'tenant', key, tenantId, actor.refreshFamilyId);
 }
 
-/** POST {marketplace_v1_base}/auth/authorize?api_key=… → { jwt, refreshToken }. */
+/**
+ * POST {marketplace_v1_base}/auth/authorize?api_key=… → { jwt, refreshToken }.
+ * @access token-exchange: the API key presented is the credential being exchanged
+ */
 export async function authorizeMarketplaceV1(ctx: ServiceContext, apiKey: unknown): Promise<MarketplaceV1Tokens> {
   const key = await findUsableApiKey(ctx, apiKey, '/api_key');
   return marketplaceV1Pair(ctx, key);
@@ -81,7 +90,10 @@ export const PlatformRefreshBody = z
   .strictObject({ refresh_token: RefreshTokenString.optional(), refreshToken: RefreshTokenString.optional() })
   .refine((b) => (b.refresh_token ?? b.refreshToken) !== undefined, { message: 'is required', path: ['refresh_token'] });
 
-/** POST {marketplace_v1_base}/auth/refresh-token {refreshToken}. */
+/**
+ * POST {marketplace_v1_base}/auth/refresh-token {refreshToken}.
+ * @access token-exchange: the refresh token presented is the credential being exchanged
+ */
 export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): Promise<MarketplaceV1Tokens> {
   const { refreshToken } = parseInput(V1RefreshBody, body);
   const { grant, successor, familyId } = await useRefreshToken(ctx, refreshToken, ['MARKETPLACE_V1']);
@@ -91,6 +103,7 @@ export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): 
 /**
  * POST {platform_base}/auth/refresh-token (platform and tenant tokens) and
  * POST {marketplace_v2_base}/auth/refresh-token (master tokens): body { refresh_token } or { refreshToken }.
+ * @access token-exchange: the refresh token presented is the credential being exchanged
  */
 export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, kinds: readonly RefreshKind[]): Promise<TokenResponse> {
   const parsed = parseInput(PlatformRefreshBody, body);
@@ -101,6 +114,7 @@ export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, k
   return { ...(await accessToken(ctx, kind, key, tenantId, familyId)), refresh_token: successor };
 }
 
+/** @access token-exchange: checks the API key the exchange presents (revoked, expired, other environment) */
 export async function findUsableApiKey(ctx: ServiceContext, raw: unknown, pointer = 'header:X-API-Key'): Promise<UsableKey> {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw AppError.unauthenticated(`An API key is required (${pointer === '/api_key' ? 'query parameter api_key' : 'header X-API-Key'})`);

@@ -35,7 +35,10 @@ export async function getLender(ctx: ServiceContext, id: number): Promise<Lender
   return findLender(ctx, id);
 }
 
-/** A lender of this environment, or 404 (internal: the caller has decided access). */
+/**
+ * A lender of this environment, or 404.
+ * @access internal: called after the caller (getLender, the lender management operations) decided access
+ */
 export async function findLender(ctx: ServiceContext, id: number): Promise<LenderSummary> {
   const lender = await ctx.db.lender.findFirst({ where: { AND: [{ id }, lenderScope(ctx)] }, select: LENDER_SELECT });
   if (!lender) throw AppError.notFound('Lender');

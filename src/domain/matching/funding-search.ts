@@ -6,7 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { registryGrade } from '../companies/company-information.js';
+import { registryGrade, registryGrades } from '../companies/company-information.js';
+import type { Grade } from '../companies/credit-grade.js';
+import { indexedBy } from '../batched-lookups.js';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { AppError } from '../errors.js';
@@ -31,10 +33,23 @@ export interface ProfileMatching {
 /** Runs the engine for a profile over the in-memory catalogue. */
 export async function matchProfileById(ctx: ServiceContext, profileId: string, options: MatchOptions): Promise<ProfileMatching> {
   const [row, catalogue] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx.db, ctx.environment)]);
+  return matchingOf(ctx, profileId, row, (await registryGrade(ctx, row)) ?? undefined, catalogue, options);
+}
+
+/**
+ * `matchProfileById` for several profiles (a list's nested matches): their inputs and their
+ * companies' grades are each read in one statement, whatever the number of profiles.
+ */
+export async function matchProfilesByIds(ctx: ServiceContext, profileIds: readonly string[], options: MatchOptions): Promise<ProfileMatching[]> {
+  const [rows, catalogue] = await Promise.all([readMatchingInputs(ctx, profileIds), productCatalogue(ctx.db, ctx.environment)]);
+  const grades = await registryGrades(ctx, rows);
+  return rows.map((row, i) => matchingOf(ctx, profileIds[i]!, row, grades[i] ?? undefined, catalogue, options));
+}
+
+function matchingOf(ctx: ServiceContext, profileId: string, row: MatchingInput, grade: Grade | undefined, catalogue: ProductCatalogue, options: MatchOptions): ProfileMatching {
   const answers = Object.assign({}, ...row.answerSets);
-  const facts = applicantFacts(row, answers, (await registryGrade(ctx, row)) ?? undefined, ctx.clock.now());
-  const outcome = matchProducts(facts, catalogue.index, options);
-  return { profileId, outcome, catalogue, request: searchRequest(row.eligibilityRequest), latestSearchId: row.legacyFundingSearchId };
+  const facts = applicantFacts(row, answers, grade, ctx.clock.now());
+  return { profileId, outcome: matchProducts(facts, catalogue.index, options), catalogue, request: searchRequest(row.eligibilityRequest), latestSearchId: row.legacyFundingSearchId };
 }
 
 type MatchingInput = ProfileForMatching & { registrationNumber: string | null; legacyFundingSearchId: number | null; answerSets: Array<Record<string, unknown>> };
@@ -50,6 +65,18 @@ async function readMatchingInput(ctx: ServiceContext, profileId: string): Promis
     FROM profile p WHERE p.id = ${profileId}::uuid`;
   if (!rows[0]) throw AppError.notFound('Profile');
   return rows[0];
+}
+
+/** `readMatchingInput` of several profiles in one statement, in the order asked (404 if one is gone). */
+async function readMatchingInputs(ctx: ServiceContext, profileIds: readonly string[]): Promise<MatchingInput[]> {
+  const rows = await ctx.db.$queryRaw<Array<MatchingInput & { id: string }>>`
+    SELECT p.id::text AS id, p."countryCode", p."registrationNumber", p."legacyFundingSearchId", p."companyInformation", p.financials, p."eligibilityRequest",
+      COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets"
+    FROM profile p WHERE p.id = ANY(${[...profileIds]}::uuid[])`;
+  return indexedBy(profileIds, rows, (row) => row.id).map((row) => {
+    if (!row) throw AppError.notFound('Profile');
+    return row;
+  });
 }
 
 function searchRequest(eligibilityRequest: unknown): ProfileMatching['request'] {
@@ -72,6 +99,15 @@ function searchHash(matching: ProfileMatching): string {
 /** The recorded search with this input and outcome, if any (reads only). */
 export function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
   return findSearchByHash(ctx, matching.profileId, searchHash(matching));
+}
+
+/** `findRecordedSearch` of several matchings in one statement, in their order. */
+export async function findRecordedSearches(ctx: ServiceContext, matchings: readonly ProfileMatching[]): Promise<Array<{ id: number } | null>> {
+  if (matchings.length === 0) return [];
+  const keys = matchings.map((matching) => ({ profileId: matching.profileId, inputHash: searchHash(matching) }));
+  const rows = await ctx.db.fundingSearch.findMany({ where: { OR: keys }, select: { id: true, profileId: true, inputHash: true } });
+  const byKey = new Map(rows.map((row) => [`${row.profileId} ${row.inputHash}`, { id: row.id }]));
+  return keys.map((key) => byKey.get(`${key.profileId} ${key.inputHash}`) ?? null);
 }
 
 function findSearchByHash(ctx: ServiceContext, profileId: string, inputHash: string): Promise<{ id: number } | null> {

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { parseInput } from '../validation.js';
-import { findRecordedSearch, matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
+import { findRecordedSearch, findRecordedSearches, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
 import type { FundingSearchResult, RecordedFundingSearch } from './funding-search-schemas.js';
 import { PRODUCT_TYPES } from './matching-engine.js';
 
@@ -43,12 +43,28 @@ export async function matchResults(ctx: ServiceContext, uuid: unknown, query: un
   return { ...toFundingSearchResult(matching, options.explain ?? false), id: search.id };
 }
 
-/** GraphQL Profile.matches: the same search, read only (its id once the REST results or an apply recorded it). */
+/** GraphQL profileMatches: the same search, read only (its id once the REST results or an apply recorded it). */
 export async function profileMatches(ctx: ServiceContext, uuid: unknown, options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult> {
   const actor = requireAccess(ctx, 'funding.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const [result] = await profileSearchResults(ctx, [profileId], options);
+  return result!;
+}
+
+/** GraphQL Profile.matches: that search for each profile the caller already sees. */
+export async function matchesOfProfiles(ctx: ServiceContext, profileIds: readonly string[], options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult[]> {
+  requireAccess(ctx, 'Profile.matches');
+  return profileSearchResults(ctx, profileIds, options);
+}
+
+/**
+ * Each profile's search, read only: the inputs, the registry grades and the recorded searches of all
+ * the profiles are each read in one statement (the engine itself runs in memory).
+ * @access internal: the profile ids come from a look-up that established their visibility
+ */
+export async function profileSearchResults(ctx: ServiceContext, profileIds: readonly string[], options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult[]> {
   const query = parseMatchQuery({ productTypes: options.productTypes, explain: String(options.explain) });
-  const matching = await matchProfileById(ctx, profileId, { ...query, reasons: true });
-  const recorded = await findRecordedSearch(ctx, matching);
-  return { ...toFundingSearchResult(matching, query.explain ?? false), ...(recorded ? { id: recorded.id } : {}) };
+  const matchings = await matchProfilesByIds(ctx, profileIds, { ...query, reasons: true });
+  const recorded = await findRecordedSearches(ctx, matchings);
+  return matchings.map((matching, i) => ({ ...toFundingSearchResult(matching, query.explain ?? false), ...(recorded[i] ? { id: recorded[i].id } : {}) }));
 }

@@ -66,6 +66,7 @@ export interface FundingSearchPage {
   applications: Array<{ id: number; lender: string; product: string | null; status: string; updatedAt: string }>;
 }
 
+/** @access signed-link: the verified page link is the credential (issued to a caller who saw the profile) */
 export async function openFundingSearchPage(ctx: ServiceContext, uuid: unknown, token: unknown): Promise<FundingSearchPage> {
   const input = parseInput(PageInput, { uuid, token }, 'Link');
   await ctx.auth.tokens.verifyLink(input.token, linkSubject(input.uuid));

@@ -79,6 +79,15 @@ export function toPublicProfile(record: ProfileRecord): PublicProfile {
  * record field shows them.
  */
 export async function findProfileRecord(db: Prisma.TransactionClient, where: Prisma.Sql): Promise<ProfileRecord | null> {
+  return (await profileRecordsWhere(db, where, Prisma.sql`LIMIT 1`))[0] ?? null;
+}
+
+/** Every profile matching `where`, in one statement (a batched look-up of many parents' profiles). */
+export function findProfileRecords(db: Prisma.TransactionClient, where: Prisma.Sql): Promise<ProfileRecord[]> {
+  return profileRecordsWhere(db, where, Prisma.empty);
+}
+
+async function profileRecordsWhere(db: Prisma.TransactionClient, where: Prisma.Sql, limit: Prisma.Sql): Promise<ProfileRecord[]> {
   const rows = await db.$queryRaw<ProfileSqlRow[]>`
     SELECT p.id::text AS id, p."tenantId"::text AS "tenantId", p."countryCode", p."registrationNumber",
       p."companyInformation", p.financials, p."eligibilityRequest", p."legacyEntityBusinessId", p."legacyFundingSearchId",
@@ -90,9 +99,8 @@ export async function findProfileRecord(db: Prisma.TransactionClient, where: Pri
       COALESCE((SELECT json_agg(s ORDER BY s.position) FROM merchant_cash_advance s WHERE s."profileId" = p.id), '[]'::json) AS "merchantCashAdvance"
     FROM profile p
     WHERE ${where}
-    LIMIT 1`;
-  const row = rows[0];
-  return row ? toProfileRecord(fromSqlRow(row)) : null;
+    ${limit}`;
+  return rows.map((row) => toProfileRecord(fromSqlRow(row)));
 }
 
 /** A profile the caller has already established it may see (404 if it vanished meanwhile). */

@@ -12,10 +12,12 @@ import { parseInput } from '../validation.js';
 import { digest } from '../identity/secrets.js';
 import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
-import { findProfileRecord, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
+import { findProfileRecord, findProfileRecords, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
-import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfileSql } from './profile-visibility.js';
+import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfiles, visibleProfileSql, type ProfileViewer } from './profile-visibility.js';
 import { usableApiKeys } from '../identity/api-key-visibility.js';
+import type { Actor } from '../identity/actor.js';
+import { indexedBy } from '../batched-lookups.js';
 
 /** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
 export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<ProfileRecord> {
@@ -46,10 +48,39 @@ export async function getProfile(ctx: ServiceContext, uuid: unknown): Promise<Pr
   return record;
 }
 
-/** The tenant's one profile, or null before it is set up (Tenant.profile in GraphQL). */
-export async function findTenantProfile(ctx: ServiceContext, tenantId: string): Promise<ProfileRecord | null> {
-  const actor = requireAccess(ctx, 'profiles.read');
-  return findProfileRecord(ctx.db, Prisma.sql`p."tenantId" = ${tenantId}::uuid AND ${visibleProfileSql(ctx, actor)}`);
+/** GraphQL Tenant.profile: the profile of each tenant the caller already sees, or null before it is set up. */
+export async function profilesOfTenants(ctx: ServiceContext, tenantIds: readonly string[]): Promise<Array<ProfileRecord | null>> {
+  requireAccess(ctx, 'Tenant.profile');
+  return tenantProfiles(ctx, tenantIds);
+}
+
+/**
+ * Each tenant's one profile (or null), in one statement.
+ * @access internal: the tenant ids come from a look-up that established their visibility
+ */
+export async function tenantProfiles(ctx: ServiceContext, tenantIds: readonly string[]): Promise<Array<ProfileRecord | null>> {
+  const records = await findProfileRecords(ctx.db, Prisma.sql`p."tenantId" = ANY(${[...tenantIds]}::uuid[]) AND p.environment = ${ctx.environment}::"Environment"`);
+  return indexedBy(tenantIds, records, (record) => record.tenantId);
+}
+
+/**
+ * Which of these profiles the caller sees (one statement): a profile entering a subgraph as an
+ * entity reference is answered only if it is one, as if it had come through a read. No scope is
+ * asked: the field then requested decides its own row.
+ * @access visibility: an entity reference entering a subgraph; the fields asked of it decide access
+ */
+export async function profilesVisibleAmong(ctx: ServiceContext, uuids: readonly string[]): Promise<boolean[]> {
+  const viewer = profileViewerOf(ctx.actor);
+  const ids = uuids.filter((uuid) => ProfileUuid.safeParse(uuid).success);
+  if (!viewer || ids.length === 0) return uuids.map(() => false);
+  const rows = await ctx.db.$queryRaw<Array<{ id: string }>>`
+    SELECT p.id::text AS id FROM profile p WHERE p.id = ANY(${ids}::uuid[]) AND ${visibleProfileSql(ctx, viewer)}`;
+  const visible = new Set(rows.map((row) => row.id));
+  return uuids.map((uuid) => visible.has(uuid));
+}
+
+function profileViewerOf(actor: Actor): ProfileViewer | null {
+  return actor.kind === 'marketplace_v1' || actor.kind === 'platform' || actor.kind === 'tenant' ? actor : null;
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */

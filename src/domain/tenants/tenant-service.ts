@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { CreateTenantBody, PageQuery, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
+import { CreateTenantBody, PageQuery, TenantId, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
 import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
 
 interface TenantRow {
@@ -52,6 +52,21 @@ export async function createTenant(ctx: ServiceContext, input: unknown): Promise
 export async function getTenant(ctx: ServiceContext, id: unknown): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.read');
   return toTenantDto(await findVisibleTenant(ctx, actor, id));
+}
+
+/**
+ * Which of these tenants the caller sees (one statement): a tenant entering a subgraph as an entity
+ * reference is answered only if it is one, as if it had come through a read. No scope is asked:
+ * the field then requested (e.g. Tenant.profile) decides its own row.
+ * @access visibility: an entity reference entering a subgraph; the fields asked of it decide access
+ */
+export async function tenantsVisibleAmong(ctx: ServiceContext, ids: readonly string[]): Promise<boolean[]> {
+  const { actor } = ctx;
+  const wellFormed = ids.filter((id) => TenantId.safeParse(id).success);
+  if ((actor.kind !== 'platform' && actor.kind !== 'master' && actor.kind !== 'tenant') || wellFormed.length === 0) return ids.map(() => false);
+  const rows = await ctx.db.tenant.findMany({ where: { AND: [{ id: { in: wellFormed } }, tenantScope(ctx, actor)] }, select: { id: true } });
+  const visible = new Set(rows.map((row) => row.id));
+  return ids.map((id) => visible.has(id));
 }
 
 export async function updateTenant(ctx: ServiceContext, id: unknown, input: unknown): Promise<TenantDto> {

@@ -39,7 +39,10 @@ export interface NewDelivery {
   payload: unknown;
 }
 
-/** Records a delivery and queues its first attempt, inside the caller's transaction. */
+/**
+ * Records a delivery and queues its first attempt, inside the caller's transaction.
+ * @access internal: records a delivery inside the transaction of the operation that decided access
+ */
 export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionClient, delivery: NewDelivery): Promise<string> {
   const row = await tx.webhookDelivery.create({
     // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
@@ -57,6 +60,7 @@ export const ORDER_WAIT_MS = 500;
 /**
  * One attempt of a delivery (the worker's job), read with its batch by loadDueDeliveries;
  * `delivery` is absent when the row is gone. Never throws for a lender's failure.
+ * @access worker: the delivery worker's job, acting for no caller
  */
 export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string, delivery: DueDelivery | undefined): Promise<AttemptOutcome> {
   if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
