@@ -5,19 +5,34 @@
  * Mapping: objects → types named by their zod `id` (`.meta({ id })`) or by their parent's name and
  * field, with `Input` appended for input types; arrays → lists; strings → String (ID for a field
  * named `id` or ending in `Id`); whole numbers → Int, other numbers → Float; booleans → Boolean;
- * enums and literals → String, their allowed values in the description; optional, nullable or
- * defaulted fields → nullable. Enums stay String on purpose: stored documents are also written by
- * the registry and questionnaire answers, whose values a GraphQL enum would refuse to serialise,
- * and inputs are still checked by the same zod schema, failing with the same JSON pointers as REST.
- * Object types are `@shareable`: the same value type (e.g. Currency) appears in several subgraphs.
- * A zod type without a GraphQL counterpart (records, unknown, ...) throws, so free-form JSON is
- * always an explicit choice made in the resolver.
+ * enums → GraphQL enums in object types (named by their zod id, or by parent and field), String in
+ * input types; literals → String, their value in the description; optional, nullable or defaulted
+ * fields → nullable.
+ *
+ * Enums of output fields are GraphQL enums because every writer of those values is held to the same
+ * zod enum: REST and GraphQL inputs are parsed with these schemas, the registry's company type,
+ * sector and VAT status are PostgreSQL enums of the same values (prisma/schema.prisma), grades come
+ * from credit-grade.ts, and questionnaire answers written into a profile are validated by JSON
+ * Schemas whose options are subsets of these enums (their definitions' options). Input fields stay
+ * String: the same zod schema checks them, failing with the same JSON pointers as REST, where a
+ * GraphQL enum would refuse them earlier with no pointer. An enum whose values are not all GraphQL
+ * names (e.g. `funding-search`) stays String, its values in the description. An enum type is
+ * registered once per name, so every subgraph deriving it prints the same values (federation
+ * requires a value type's enum to be identical wherever it is defined); two different value sets
+ * under one name throw.
+ *
+ * Object types are `@shareable`: the same value type (e.g. Currency) appears in several subgraphs;
+ * an entity (`key`) is `@key(fields: …)` instead, its key fields ID, and must be derived before any
+ * type holding it (derivation order is import order; a later request as an entity throws rather
+ * than silently keep the value type). A zod type without a GraphQL counterpart (records, unknown,
+ * ...) throws, unless the caller names the field in `json` with the reason it is free-form JSON.
  */
-import { Directive, Field, Float, ID, InputType, Int, ObjectType, type ClassType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 
 type Kind = 'object' | 'input';
-type Scalar = StringConstructor | BooleanConstructor | typeof Int | typeof Float | typeof ID;
+type Scalar = StringConstructor | BooleanConstructor | typeof Int | typeof Float | typeof ID | typeof GraphQLJSON | object;
 type ZodAny = z.core.$ZodType;
 
 interface FieldShape {
@@ -33,9 +48,25 @@ interface FieldShape {
 interface Derived {
   signature: string;
   type: ClassType;
+  key?: string;
+}
+
+/** How a root type is derived: its name, the entity key, and the fields left free-form JSON (field → why). */
+export interface DeriveOptions {
+  name?: string;
+  /** A federation entity: `@key(fields: key)` rather than `@shareable`, its key fields ID. */
+  key?: string;
+  json?: Record<string, string>;
+  /**
+   * Enum fields, at any depth, kept String (`Type.field` → why): where stored data may hold values
+   * outside the enum, which a GraphQL enum would refuse to serialise, failing the whole field.
+   */
+  strings?: Record<string, string>;
 }
 
 const derivedByName = new Map<string, Derived>();
+const enumsByName = new Map<string, { values: string; type: object }>();
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const SCALAR_NAMES = new Set(['String', 'ID', 'Int', 'Float', 'Boolean']);
 const STRING_FORMATS: Record<string, string> = {
   datetime: 'An ISO 8601 date-time.',
@@ -46,8 +77,9 @@ const STRING_FORMATS: Record<string, string> = {
 };
 
 /** The GraphQL object type of a zod object schema (named by `name`, else by the schema's zod id). */
-export function objectTypeFrom<S extends z.ZodObject>(schema: S, name?: string): ClassType<z.output<S>> {
-  return deriveObject(schema, rootName(schema, name), 'object') as ClassType<z.output<S>>;
+export function objectTypeFrom<S extends z.ZodObject>(schema: S, options?: string | DeriveOptions): ClassType<z.output<S>> {
+  const { name, ...rest } = typeof options === 'string' ? { name: options } : (options ?? {});
+  return deriveObject(schema, rootName(schema, name), 'object', rest) as ClassType<z.output<S>>;
 }
 
 /** The GraphQL input type of a zod object schema; `Input` is appended to the name. */
@@ -65,17 +97,27 @@ const zodId = (schema: ZodAny): string | undefined => z.globalRegistry.get(schem
 const zodDescription = (schema: ZodAny): string | undefined => z.globalRegistry.get(schema)?.description;
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function deriveObject(schema: ZodAny, baseName: string, kind: Kind): ClassType {
+function deriveObject(schema: ZodAny, baseName: string, kind: Kind, options: Omit<DeriveOptions, 'name'> = {}): ClassType {
   const def = schema._zod.def as z.core.$ZodObjectDef;
   if (def.type !== 'object') throw new Error(`${baseName}: only zod objects become GraphQL types, not ${def.type}`);
   const name = kind === 'input' ? `${baseName}Input` : baseName;
-  const fields = Object.entries(def.shape).map(([key, field]) => fieldShape(field, key, baseName, kind));
+  // A type holding an entity reaches it here without options: it is the entity already derived.
+  const entityKey = options.key ?? derivedByName.get(name)?.key;
+  const keyFields = new Set(entityKey?.split(/\s+/) ?? []);
+  const fields = Object.entries(def.shape).map(([key, field]) =>
+    options.json?.[key] !== undefined
+      ? { name: key, type: GraphQLJSON, typeName: 'JSON', list: false, nullable: unwrap(field, kind).nullable, itemsNullable: false, description: `Free-form JSON: ${options.json[key]}` }
+      : fieldShape(field, key, baseName, kind, keyFields.has(key), options.strings),
+  );
   const description = zodDescription(schema);
   const signature = JSON.stringify({ description, fields: fields.map(({ type: _type, ...rest }) => rest) });
   const existing = derivedByName.get(name);
   if (existing) {
     if (existing.signature !== signature) {
       throw new Error(`Two different zod shapes both become the GraphQL type ${name}: give one of them another zod id`);
+    }
+    if (options.key !== undefined && existing.key !== options.key) {
+      throw new Error(`${name} was derived as a value type before being asked for as an entity: derive the entity first`);
     }
     return existing.type;
   }
@@ -85,12 +127,12 @@ function deriveObject(schema: ZodAny, baseName: string, kind: Kind): ClassType {
     Field(() => (field.list ? [field.type] : field.type), { nullable, description: field.description })(type.prototype, field.name);
   }
   if (kind === 'object') {
-    Directive('@shareable')(type);
+    Directive(entityKey === undefined ? '@shareable' : `@key(fields: "${entityKey}")`)(type);
     ObjectType(name, { description })(type);
   } else {
     InputType(name, { description })(type);
   }
-  derivedByName.set(name, { signature, type });
+  derivedByName.set(name, { signature, type, key: entityKey });
   return type;
 }
 
@@ -135,7 +177,7 @@ function unwrap(schema: ZodAny, kind: Kind): Unwrapped {
   }
 }
 
-function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind): FieldShape {
+function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind, isKey = false, strings?: Record<string, string>): FieldShape {
   const outer = unwrap(schema, kind);
   let list = false;
   let itemsNullable = false;
@@ -146,7 +188,7 @@ function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind)
     itemsNullable = element.nullable;
   }
   const notes = [...outer.notes, ...element.notes.filter((n) => !outer.notes.includes(n))];
-  const elementType = elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`);
+  const elementType = isKey ? { type: ID, typeName: 'ID', note: undefined } : elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`, strings);
   if (elementType.note) notes.push(list ? elementType.note.replace(/^One of/, 'Each one of') : elementType.note);
   return {
     name: key,
@@ -159,7 +201,14 @@ function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind)
   };
 }
 
-function elementTypeOf(schema: ZodAny, key: string, parentName: string, kind: Kind, path: string): { type: Scalar | ClassType; typeName: string; note?: string } {
+function elementTypeOf(
+  schema: ZodAny,
+  key: string,
+  parentName: string,
+  kind: Kind,
+  path: string,
+  strings?: Record<string, string>,
+): { type: Scalar | ClassType; typeName: string; note?: string } {
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, any>;
   switch (def.type) {
     case 'string': {
@@ -170,8 +219,14 @@ function elementTypeOf(schema: ZodAny, key: string, parentName: string, kind: Ki
       return isWholeNumber(schema) ? { type: Int, typeName: 'Int' } : { type: Float, typeName: 'Float' };
     case 'boolean':
       return { type: Boolean, typeName: 'Boolean' };
-    case 'enum':
-      return { type: String, typeName: 'String', note: `One of ${Object.values(def.entries as Record<string, string>).join(', ')}.` };
+    case 'enum': {
+      const values = Object.values(def.entries as Record<string, string | number>);
+      const asString = { type: String, typeName: 'String', note: `One of ${values.join(', ')}.` };
+      if (strings?.[path] !== undefined) return { ...asString, note: `${asString.note} ${strings[path]}` };
+      if (kind === 'input' || !values.every((v) => typeof v === 'string' && GRAPHQL_NAME.test(v) && !['true', 'false', 'null'].includes(v))) return asString;
+      const name = zodId(schema) ?? `${parentName}${capitalise(key)}`;
+      return { type: enumType(name, values as string[], zodDescription(schema)), typeName: name };
+    }
     case 'literal': {
       const values = def.values as unknown[];
       const scalar = values.every((v) => typeof v === 'boolean') ? { type: Boolean, typeName: 'Boolean' } : values.every((v) => typeof v === 'string') ? { type: String, typeName: 'String' } : undefined;
@@ -179,7 +234,7 @@ function elementTypeOf(schema: ZodAny, key: string, parentName: string, kind: Ki
       return { ...scalar, note: `Always ${values.map((v) => JSON.stringify(v)).join(' or ')}.` };
     }
     case 'union': {
-      const options = (def.options as ZodAny[]).map((option) => elementTypeOf(unwrap(option, kind).schema, key, parentName, kind, path));
+      const options = (def.options as ZodAny[]).map((option) => elementTypeOf(unwrap(option, kind).schema, key, parentName, kind, path, strings));
       const [first] = options;
       if (!first || options.some((o) => o.type !== first.type) || !SCALAR_NAMES.has(first.typeName)) {
         throw new Error(`${path}: a union becomes a GraphQL field only when all its members are the same scalar`);
@@ -187,12 +242,26 @@ function elementTypeOf(schema: ZodAny, key: string, parentName: string, kind: Ki
       return { type: first.type, typeName: first.typeName };
     }
     case 'object': {
-      const type = deriveObject(schema, zodId(schema) ?? `${parentName}${capitalise(key)}`, kind);
+      const type = deriveObject(schema, zodId(schema) ?? `${parentName}${capitalise(key)}`, kind, { strings });
       return { type, typeName: (type as unknown as { name: string }).name };
     }
     default:
       throw new Error(`${path}: zod ${def.type} has no GraphQL type; declare the shape, or keep the field JSON in the resolver and document why`);
   }
+}
+
+/** The GraphQL enum of these values, registered once under its name. */
+function enumType(name: string, values: string[], description: string | undefined): object {
+  const signature = JSON.stringify(values);
+  const existing = enumsByName.get(name);
+  if (existing) {
+    if (existing.values !== signature) throw new Error(`Two different zod enums both become the GraphQL enum ${name}: give one of them another zod id`);
+    return existing.type;
+  }
+  const type = Object.fromEntries(values.map((v) => [v, v]));
+  registerEnumType(type, { name, description });
+  enumsByName.set(name, { values: signature, type });
+  return type;
 }
 
 function isWholeNumber(schema: ZodAny): boolean {
