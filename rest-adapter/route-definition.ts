@@ -63,12 +63,34 @@ export interface RouteDefinition {
   body?: z.ZodType;
   /** A body validated by a JSON Schema rather than zod (the answer variants). */
   jsonSchemaBody?: () => JsonSchema;
+  /** The JSON answer's schema (the operation's result schema, in its REST form); required of a JSON-answering row. */
   response?: z.ZodType;
   /** The answer is a file (FileDownload) of one of these content types, not JSON. */
   download?: readonly string[];
   /** The route may answer 302 (Redirect). */
   redirects?: true;
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
+}
+
+type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;
+
+/** A row whose handler is typed by its schemas: the body and query the router parsed, the answer its response. */
+export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle'> {
+  body?: B;
+  query?: Q;
+  response?: R;
+  handle(
+    ctx: ServiceContext,
+    req: Omit<RestRequest, 'body' | 'query'> & { body: Parsed<B, unknown>; query: Parsed<Q, Record<string, unknown>> },
+  ): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
+}
+
+/**
+ * A row, its handler typed by the row's own schemas: the router (rest-router.ts) parses the body and
+ * query with them before `handle`, and the compiler holds the handler's answer to `response`.
+ */
+export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R>): RouteDefinition {
+  return row as unknown as RouteDefinition;
 }
 
 /** A handler's answer that is a redirect (302) rather than a body. */

@@ -58,8 +58,9 @@ export interface DeriveOptions {
   key?: string;
   json?: Record<string, string>;
   /**
-   * Enum fields, at any depth, kept String (`Type.field` → why): where stored data may hold values
-   * outside the enum, which a GraphQL enum would refuse to serialise, failing the whole field.
+   * Fields, at any depth, kept String (`Type.field` → why): an enum whose stored values may lie
+   * outside it (a GraphQL enum would refuse to serialise them, failing the whole field), or a field
+   * named like an id (`…Id`) that is no id of this graph.
    */
   strings?: Record<string, string>;
 }
@@ -83,8 +84,9 @@ export function objectTypeFrom<S extends z.ZodObject>(schema: S, options?: strin
 }
 
 /** The GraphQL input type of a zod object schema; `Input` is appended to the name. */
-export function inputTypeFrom<S extends z.ZodObject>(schema: S, name?: string): ClassType<z.input<S>> {
-  return deriveObject(schema, rootName(schema, name), 'input') as ClassType<z.input<S>>;
+export function inputTypeFrom<S extends z.ZodObject>(schema: S, options?: string | Pick<DeriveOptions, 'name' | 'strings'>): ClassType<z.input<S>> {
+  const { name, ...rest } = typeof options === 'string' ? { name: options } : (options ?? {});
+  return deriveObject(schema, rootName(schema, name), 'input', rest) as ClassType<z.input<S>>;
 }
 
 function rootName(schema: ZodAny, name: string | undefined): string {
@@ -102,7 +104,9 @@ function deriveObject(schema: ZodAny, baseName: string, kind: Kind, options: Omi
   if (def.type !== 'object') throw new Error(`${baseName}: only zod objects become GraphQL types, not ${def.type}`);
   const name = kind === 'input' ? `${baseName}Input` : baseName;
   // A type holding an entity reaches it here without options: it is the entity already derived.
-  const entityKey = options.key ?? derivedByName.get(name)?.key;
+  const entity = derivedByName.get(name);
+  if (options.key === undefined && entity?.key !== undefined) return entity.type;
+  const entityKey = options.key;
   const keyFields = new Set(entityKey?.split(/\s+/) ?? []);
   const fields = Object.entries(def.shape).map(([key, field]) =>
     options.json?.[key] !== undefined
@@ -213,6 +217,7 @@ function elementTypeOf(
   switch (def.type) {
     case 'string': {
       const note = STRING_FORMATS[def.format as string];
+      if (strings?.[path] !== undefined) return { type: String, typeName: 'String', note: [note, strings[path]].filter(Boolean).join(' ') };
       return key === 'id' || key.endsWith('Id') ? { type: ID, typeName: 'ID', note } : { type: String, typeName: 'String', note };
     }
     case 'number':
