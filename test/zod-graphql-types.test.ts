@@ -34,7 +34,7 @@ const ProbeHolder = z.strictObject({
 });
 const ProbeHolderType = objectTypeFrom(ProbeHolder, {
   name: 'ProbeHolder',
-  json: { extra: 'whatever the caller stored' },
+  json: { 'ProbeHolder.extra': 'whatever the caller stored' },
   strings: { 'ProbeHolder.legacyKind': 'Old rows hold lower-case kinds.' },
 });
 const ProbeOutput = objectTypeFrom(Probe, 'Probe');
@@ -99,7 +99,7 @@ describe('zod → GraphQL types', () => {
     const type = await printed();
     expect(type('type ProbeOwner @key(fields: "uuid") {')).toBe('type ProbeOwner @key(fields: "uuid") {\n  uuid: ID!\n  kind: ProbeOwnerKind!\n}');
     expect(type('type ProbeHolder @shareable {')).toBe(
-      'type ProbeHolder @shareable {\n  owner: ProbeOwner!\n  ownerKinds: [ProbeOwnerKind!]!\n  """One of funding-search, other."""\n  path: String!\n  """Free-form JSON: whatever the caller stored"""\n  extra: JSON!\n  """One of A, B. Old rows hold lower-case kinds."""\n  legacyKind: String!\n}',
+      'type ProbeHolder @shareable {\n  owner: ProbeOwner!\n  ownerKinds: [ProbeOwnerKind!]!\n  """One of funding-search, other."""\n  path: String!\n  """Free-form JSON: whatever the caller stored"""\n  extra: JSONObject!\n  """One of A, B. Old rows hold lower-case kinds."""\n  legacyKind: String!\n}',
     );
     expect(ProbeOwnerType).toBe(objectTypeFrom(ProbeOwner, { key: 'uuid' }));
   });

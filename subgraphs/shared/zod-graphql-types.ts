@@ -25,9 +25,10 @@
  * an entity (`key`) is `@key(fields: …)` instead, its key fields ID, and must be derived before any
  * type holding it (derivation order is import order; a later request as an entity throws rather
  * than silently keep the value type). A zod type without a GraphQL counterpart (records, unknown,
- * ...) throws, unless the caller names the field in `json` with the reason it is free-form JSON.
+ * ...) throws, unless the caller names the field (`Type.field`) in `json` with the reason it is
+ * free-form JSON.
  */
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 
@@ -51,11 +52,12 @@ interface Derived {
   key?: string;
 }
 
-/** How a root type is derived: its name, the entity key, and the fields left free-form JSON (field → why). */
+/** How a root type is derived: its name, the entity key, and fields (`Type.field`, at any depth) typed otherwise, with why. */
 export interface DeriveOptions {
   name?: string;
   /** A federation entity: `@key(fields: key)` rather than `@shareable`, its key fields ID. */
   key?: string;
+  /** Fields left free-form JSON (`Type.field` → why): shapes GraphQL cannot express. */
   json?: Record<string, string>;
   /**
    * Fields, at any depth, kept String (`Type.field` → why): an enum whose stored values may lie
@@ -84,7 +86,7 @@ export function objectTypeFrom<S extends z.ZodObject>(schema: S, options?: strin
 }
 
 /** The GraphQL input type of a zod object schema; `Input` is appended to the name. */
-export function inputTypeFrom<S extends z.ZodObject>(schema: S, options?: string | Pick<DeriveOptions, 'name' | 'strings'>): ClassType<z.input<S>> {
+export function inputTypeFrom<S extends z.ZodObject>(schema: S, options?: string | Pick<DeriveOptions, 'name' | 'strings' | 'json'>): ClassType<z.input<S>> {
   const { name, ...rest } = typeof options === 'string' ? { name: options } : (options ?? {});
   return deriveObject(schema, rootName(schema, name), 'input', rest) as ClassType<z.input<S>>;
 }
@@ -108,11 +110,15 @@ function deriveObject(schema: ZodAny, baseName: string, kind: Kind, options: Omi
   if (options.key === undefined && entity?.key !== undefined) return entity.type;
   const entityKey = options.key;
   const keyFields = new Set(entityKey?.split(/\s+/) ?? []);
-  const fields = Object.entries(def.shape).map(([key, field]) =>
-    options.json?.[key] !== undefined
-      ? { name: key, type: GraphQLJSON, typeName: 'JSON', list: false, nullable: unwrap(field, kind).nullable, itemsNullable: false, description: `Free-form JSON: ${options.json[key]}` }
-      : fieldShape(field, key, baseName, kind, keyFields.has(key), options.strings),
-  );
+  const nested = { strings: options.strings, json: options.json };
+  const fields = Object.entries(def.shape).map(([key, field]) => {
+    const json = options.json?.[`${baseName}.${key}`];
+    if (json === undefined) return fieldShape(field, key, baseName, kind, keyFields.has(key), nested);
+    const { schema: inner, nullable } = unwrap(field, kind);
+    // A record is a JSON object (the JSONObject scalar refuses anything else); any other shape is JSON.
+    const scalar = inner._zod.def.type === 'record' ? { type: GraphQLJSONObject, typeName: 'JSONObject' } : { type: GraphQLJSON, typeName: 'JSON' };
+    return { name: key, ...scalar, list: false, nullable, itemsNullable: false, description: `Free-form JSON: ${json}` };
+  });
   const description = zodDescription(schema);
   const signature = JSON.stringify({ description, fields: fields.map(({ type: _type, ...rest }) => rest) });
   const existing = derivedByName.get(name);
@@ -181,7 +187,9 @@ function unwrap(schema: ZodAny, kind: Kind): Unwrapped {
   }
 }
 
-function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind, isKey = false, strings?: Record<string, string>): FieldShape {
+type Overrides = Pick<DeriveOptions, 'strings' | 'json'>;
+
+function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind, isKey = false, overrides: Overrides = {}): FieldShape {
   const outer = unwrap(schema, kind);
   let list = false;
   let itemsNullable = false;
@@ -192,7 +200,7 @@ function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind,
     itemsNullable = element.nullable;
   }
   const notes = [...outer.notes, ...element.notes.filter((n) => !outer.notes.includes(n))];
-  const elementType = isKey ? { type: ID, typeName: 'ID', note: undefined } : elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`, strings);
+  const elementType = isKey ? { type: ID, typeName: 'ID', note: undefined } : elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`, overrides);
   if (elementType.note) notes.push(list ? elementType.note.replace(/^One of/, 'Each one of') : elementType.note);
   return {
     name: key,
@@ -211,8 +219,9 @@ function elementTypeOf(
   parentName: string,
   kind: Kind,
   path: string,
-  strings?: Record<string, string>,
+  overrides: Overrides = {},
 ): { type: Scalar | ClassType; typeName: string; note?: string } {
+  const { strings } = overrides;
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, any>;
   switch (def.type) {
     case 'string': {
@@ -239,7 +248,7 @@ function elementTypeOf(
       return { ...scalar, note: `Always ${values.map((v) => JSON.stringify(v)).join(' or ')}.` };
     }
     case 'union': {
-      const options = (def.options as ZodAny[]).map((option) => elementTypeOf(unwrap(option, kind).schema, key, parentName, kind, path, strings));
+      const options = (def.options as ZodAny[]).map((option) => elementTypeOf(unwrap(option, kind).schema, key, parentName, kind, path, overrides));
       const [first] = options;
       if (!first || options.some((o) => o.type !== first.type) || !SCALAR_NAMES.has(first.typeName)) {
         throw new Error(`${path}: a union becomes a GraphQL field only when all its members are the same scalar`);
@@ -247,7 +256,7 @@ function elementTypeOf(
       return { type: first.type, typeName: first.typeName };
     }
     case 'object': {
-      const type = deriveObject(schema, zodId(schema) ?? `${parentName}${capitalise(key)}`, kind, { strings });
+      const type = deriveObject(schema, zodId(schema) ?? `${parentName}${capitalise(key)}`, kind, overrides);
       return { type, typeName: (type as unknown as { name: string }).name };
     }
     default:
