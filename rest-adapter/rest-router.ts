@@ -169,6 +169,9 @@ function refuseNulCharacters(req: Request): void {
  */
 function parsedRequest(route: RouteDefinition, req: Request): RestRequest {
   const request = toRestRequest(req);
+  // Rows not made with route() belong to operations that still parse their own input: parsing it
+  // here too would hand them parsed values to parse again.
+  if (!route.parsedByRouter) return request;
   if (route.query) {
     const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, unknown>) : {};
     const fromPath = Object.fromEntries(Object.entries(request.params).filter(([name]) => name in shape));

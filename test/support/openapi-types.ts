@@ -1163,6 +1163,10 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
+        AuthController_authorizeQuery: {
+            /** @description The API key (fgk_…) */
+            api_key?: string;
+        };
         AuthController_authorizeResponse: {
             jwt: string;
             /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
@@ -4599,7 +4603,9 @@ export interface operations {
     };
     AuthController_authorize: {
         parameters: {
-            query?: never;
+            query?: {
+                api_key?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

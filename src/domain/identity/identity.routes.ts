@@ -6,7 +6,7 @@ import * as tokens from './token-service.js';
 import * as users from './user-service.js';
 import { z } from 'zod';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey, CreateUserBody, LoginBody, MarketplaceV1Tokens, PlatformUser, TokenResponse, UpdateUserBody } from './identity-schemas.js';
-import { PlatformRefreshBody, V1RefreshBody } from './token-service.js';
+import { PlatformRefreshBody, V1AuthorizeQuery, V1RefreshBody } from './token-service.js';
 import { BASES, header, route, type RouteDefinition } from '../../../rest-adapter/route-definition.js';
 
 const refreshRoute = (base: string, prefix: string, kinds: Parameters<typeof tokens.refreshPlatformToken>[2]): RouteDefinition =>
@@ -147,6 +147,7 @@ export const identityRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/auth/authorize`,
     operationId: 'AuthController_authorize',
     summary: 'api_key (query) → { jwt, refreshToken }',
+    query: V1AuthorizeQuery,
     response: MarketplaceV1Tokens,
     successStatus: 200,
     surface: 'public',

@@ -64,6 +64,8 @@ export async function authorizeMarketplaceV1(ctx: ServiceContext, apiKey: unknow
   return marketplaceV1Pair(ctx, key);
 }
 
+/** Marketplace V1 takes its API key in the query; a missing or unknown one is a 401 (findUsableApiKey), not a 400. */
+export const V1AuthorizeQuery = z.object({ api_key: z.string().optional().describe('The API key (fgk_…)') });
 export const V1RefreshBody = z.strictObject({ refreshToken: RefreshTokenString });
 export const PlatformRefreshBody = z
   .strictObject({ refresh_token: RefreshTokenString.optional(), refreshToken: RefreshTokenString.optional() })
