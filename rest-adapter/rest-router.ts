@@ -177,6 +177,7 @@ function parsedRequest(route: RouteDefinition, req: Request): RestRequest {
     const fromPath = Object.fromEntries(Object.entries(request.params).filter(([name]) => name in shape));
     request.query = parseInput(route.query, { ...request.query, ...fromPath }, 'Query') as Record<string, unknown>;
   }
+  // An absent body is an empty object: a body whose fields are all optional (POST /tenants) may be left out.
   if (route.body) request.body = parseInput(route.body, request.body ?? {});
   return request;
 }
