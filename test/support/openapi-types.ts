@@ -2392,7 +2392,7 @@ export interface components {
             id: string;
             /**
              * Format: uuid
-             * @description The profile uuid
+             * @description The profile uuid.
              */
             profile: string;
             businessId: number;

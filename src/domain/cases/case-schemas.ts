@@ -24,7 +24,7 @@ export const CaseStateChange = z
 export const Case = z
   .strictObject({
     id: z.uuid(),
-    profile: z.uuid().describe('The profile uuid'),
+    profile: z.uuid().describe('The profile uuid.'),
     businessId: z.number().int(),
     caseState: z.string(),
     caseStateName: z.string(),
