@@ -13,9 +13,10 @@
  * zod enum: REST and GraphQL inputs are parsed with these schemas, the registry's company type,
  * sector and VAT status are PostgreSQL enums of the same values (prisma/schema.prisma), grades come
  * from credit-grade.ts, and questionnaire answers written into a profile are validated by JSON
- * Schemas whose options are subsets of these enums (test/questionnaire-profile-enums.test.ts). Input fields stay
- * String: the same zod schema checks them, failing with the same JSON pointers as REST, where a
- * GraphQL enum would refuse them earlier with no pointer. An enum whose values are not all GraphQL
+ * Schemas whose options are subsets of these enums (test/questionnaire-profile-enums.test.ts).
+ * Where that does not hold for a field, its type keeps it String (`strings`) and says why. Input
+ * fields stay String: the same zod schema checks them, failing with the same JSON pointers as
+ * REST, where a GraphQL enum would refuse them earlier with no pointer. An enum whose values are not all GraphQL
  * names (e.g. `funding-search`) stays String, its values in the description. An enum type is
  * registered once per name, so every subgraph deriving it prints the same values (federation
  * requires a value type's enum to be identical wherever it is defined); two different value sets
