@@ -2,9 +2,10 @@
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
 import type { ServiceContext } from '../src/domain/context.js';
 import { AppError, type FieldError } from '../src/domain/errors.js';
-import { toJsonPointer } from '../src/domain/validation.js';
+import { parseInput, toJsonPointer } from '../src/domain/validation.js';
 import { requireSurface } from '../src/domain/identity/access-policy.js';
 import { redactSecrets, type Logger } from '../src/infra/logger.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
@@ -41,7 +42,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
     const ctx = await options.contextFor(req);
     if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
     refuseNulCharacters(req);
-    if (route.upload !== 'file') return send(route, res, await route.handle(ctx, toRestRequest(req)));
+    if (route.upload !== 'file') return send(route, res, await route.handle(ctx, parsedRequest(route, req)));
     // Who may upload, and to what, is decided from the headers and the path alone: a caller refused
     // here has no byte of its body parsed or written anywhere.
     const target = await route.authorizeUpload!(ctx, toRestRequest(req));
@@ -153,6 +154,32 @@ function refuseNulCharacters(req: Request): void {
   }
   walk(req.body, '', []);
   if (found.length > 0) throw AppError.badRequest('Text must not contain the NUL character (U+0000)', found);
+}
+
+/**
+ * The request with its body and query parsed by the row's own schemas (the objects the OpenAPI
+ * document is generated from), so the handler receives typed values and the operation does not
+ * parse a copy: a REST request is validated here once, a GraphQL one by its resolver with the same
+ * schema object. Query schemas may also name path parameters (e.g. a search term): those are
+ * parsed with the query, so one schema checks every input of the operation.
+ *
+ * This runs after the surface check (401) but before the operation's own access decision, so a
+ * request that is both malformed and refused by a scope rule is answered 400, not 403: the rule
+ * still decides before anything is read or written, and what is validated is public (/openapi.json).
+ */
+function parsedRequest(route: RouteDefinition, req: Request): RestRequest {
+  const request = toRestRequest(req);
+  // Rows not made with route() belong to operations that still parse their own input: parsing it
+  // here too would hand them parsed values to parse again.
+  if (!route.parsedByRouter) return request;
+  if (route.query) {
+    const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, unknown>) : {};
+    const fromPath = Object.fromEntries(Object.entries(request.params).filter(([name]) => name in shape));
+    request.query = parseInput(route.query, { ...request.query, ...fromPath }, 'Query') as Record<string, unknown>;
+  }
+  // An absent body is an empty object: a body whose fields are all optional (POST /tenants) may be left out.
+  if (route.body) request.body = parseInput(route.body, request.body ?? {});
+  return request;
 }
 
 function toRestRequest(req: Request): RestRequest {

@@ -58,11 +58,18 @@ export interface RouteDefinition {
    * document (openapi-document.ts) is generated from them, so it cannot drift from the code.
    */
   query?: z.ZodType;
+  /**
+   * Set by `route()`: the router parses the body and query with this row's schemas before `handle`
+   * (rest-router.ts), so its operation takes typed input and parses nothing itself. A row without
+   * it receives them raw, for an operation that still parses its own.
+   */
+  parsedByRouter?: true;
   /** Request headers the operation reads (credentials aside), documented as header parameters. */
   headers?: Array<{ name: string; description: string; schema: z.ZodType }>;
   body?: z.ZodType;
   /** A body validated by a JSON Schema rather than zod (the answer variants). */
   jsonSchemaBody?: () => JsonSchema;
+  /** The JSON answer's schema (the operation's result schema, in its REST form); required of a JSON-answering row. */
   response?: z.ZodType;
   /** The answer is a file (FileDownload) of one of these content types, not JSON. */
   download?: readonly string[];
@@ -75,6 +82,27 @@ export interface RouteDefinition {
    */
   records?: { what: string; description: string };
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
+}
+
+type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;
+
+/** A row whose handler is typed by its schemas: the body and query the router parsed, the answer its response. */
+export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter'> {
+  body?: B;
+  query?: Q;
+  response?: R;
+  handle(
+    ctx: ServiceContext,
+    req: Omit<RestRequest, 'body' | 'query'> & { body: Parsed<B, unknown>; query: Parsed<Q, Record<string, unknown>> },
+  ): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
+}
+
+/**
+ * A row, its handler typed by the row's own schemas: the router (rest-router.ts) parses the body and
+ * query with them before `handle`, and the compiler holds the handler's answer to `response`.
+ */
+export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R>): RouteDefinition {
+  return { ...(row as unknown as RouteDefinition), parsedByRouter: true };
 }
 
 /** A handler's answer that is a redirect (302) rather than a body. */

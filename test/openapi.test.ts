@@ -5,8 +5,15 @@
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiPath } from '../rest-adapter/openapi-document.js';
+import { buildOpenApiDocument, openApiPath } from '../rest-adapter/openapi-document.js';
 import { ROUTES } from '../rest-adapter/route-table.js';
+import { caseRoutes } from '../src/domain/cases/case.routes.js';
+import { companyRoutes } from '../src/domain/companies/company.routes.js';
+import { documentRoutes } from '../src/domain/documents/document.routes.js';
+import { identityRoutes } from '../src/domain/identity/identity.routes.js';
+import { profileRoutes } from '../src/domain/profiles/profile.routes.js';
+import { questionnaireRoutes } from '../src/domain/questionnaires/questionnaire.routes.js';
+import { tenantRoutes } from '../src/domain/tenants/tenant.routes.js';
 import { contractViolation } from './support/openapi-contract.js';
 import { bearer, signUpIntegrator } from './support/identities.js';
 import { restClient } from './support/rest-client.js';
@@ -46,6 +53,18 @@ describe('GET /openapi.json', () => {
     const documented = Object.values(document.paths).flatMap((methods) => Object.keys(methods)).length;
     expect(documented).toBe(ROUTES.length);
     expect(document.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['Platform V1', 'Marketplace V1', 'Marketplace V2', 'Business V1', 'Lender Application API']));
+  });
+
+  it('declares the JSON answer of every operation of the modules whose results are declared, and parses their input in the router', () => {
+    const declared = [...identityRoutes, ...tenantRoutes, ...profileRoutes, ...companyRoutes, ...questionnaireRoutes, ...documentRoutes, ...caseRoutes];
+    const answersJson = (route: (typeof declared)[number]) => route.successStatus !== 204 && !route.download;
+    expect(declared.filter((route) => answersJson(route) && !route.response).map((route) => route.operationId)).toEqual([]);
+    expect(declared.filter((route) => !route.parsedByRouter).map((route) => route.operationId)).toEqual([]);
+    const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+    for (const route of declared.filter(answersJson)) {
+      const schema = document.paths[openApiPath(route.path)]![route.method]!.responses[String(route.successStatus)]!.content!['application/json']!.schema;
+      expect(schema, route.operationId).toHaveProperty('$ref');
+    }
   });
 
   it('names the security of each surface: bearer tokens, X-API-Key, api_key and the lender OAuth password grant', () => {

@@ -22,11 +22,31 @@ const Probe = z.strictObject({
   when: z.union([z.iso.date(), z.iso.datetime()]),
 });
 
+const ProbeOwner = z.strictObject({ uuid: z.uuid(), kind: z.enum(['A', 'B']).meta({ id: 'ProbeOwnerKind' }) }).meta({ id: 'ProbeOwner' });
+// The entity first: the holder below reuses it, key and all.
+const ProbeOwnerType = objectTypeFrom(ProbeOwner, { key: 'uuid' });
+const ProbeHolder = z.strictObject({
+  owner: ProbeOwner,
+  ownerKinds: z.array(z.enum(['A', 'B']).meta({ id: 'ProbeOwnerKind' })),
+  path: z.enum(['funding-search', 'other']),
+  extra: z.record(z.string(), z.unknown()),
+  legacyKind: z.enum(['A', 'B']),
+});
+const ProbeHolderType = objectTypeFrom(ProbeHolder, {
+  name: 'ProbeHolder',
+  json: { 'ProbeHolder.extra': 'whatever the caller stored' },
+  strings: { 'ProbeHolder.legacyKind': 'Old rows hold lower-case kinds.' },
+});
 const ProbeOutput = objectTypeFrom(Probe, 'Probe');
 const ProbeInput = inputTypeFrom(Probe, 'Probe');
 
 @Resolver()
 class ProbeResolver {
+  @Query(() => ProbeHolderType)
+  holder(): unknown {
+    return null;
+  }
+
   @Query(() => ProbeOutput)
   probe(@Arg('input', () => ProbeInput) input: unknown): unknown {
     return input;
@@ -35,7 +55,7 @@ class ProbeResolver {
 
 // A type published before it was derived: a String id, and an input named without the Input suffix.
 const ProbeLegacyOutput = objectTypeFrom(z.strictObject({ id: z.string().meta({ graphqlType: 'String' }), ownerId: z.string(), code: z.string().meta({ graphqlType: 'ID' }) }), 'ProbeLegacy');
-const ProbeLegacyFilter = inputTypeFrom(z.strictObject({ ownerId: z.string().optional() }), 'ProbeLegacyFilter', { exactName: true });
+const ProbeLegacyFilter = inputTypeFrom(z.strictObject({ ownerId: z.string().optional() }), { name: 'ProbeLegacyFilter', exactName: true });
 
 @Resolver()
 class ProbeLegacyResolver {
@@ -67,17 +87,20 @@ describe('zod → GraphQL types', () => {
   ratio: Float
   """An ISO 8601 date-time."""
   createdAt: String!
-  """Default: "A". One of A, B."""
-  kind: String
-  """Each one of X, Y."""
-  tags: [String!]
+  """Default: "A"."""
+  kind: ProbeKind
+  tags: [ProbeTags!]
   flags: [Boolean]!
   total: ProbeAmount!
   limits: [ProbeAmount!]
   nested: ProbeNested
   when: String!
 }`);
-    expect(type('"""An amount"""')).toBe('"""An amount"""\ntype ProbeAmount @shareable {\n  """One of GBP, EUR."""\n  code: String!\n  value: Float!\n}');
+    expect(type('"""An amount"""')).toBe('"""An amount"""\ntype ProbeAmount @shareable {\n  code: ProbeAmountCode!\n  value: Float!\n}');
+    expect(type('enum ProbeKind {')).toBe('enum ProbeKind {\n  A\n  B\n}');
+    // Inputs keep String: zod checks them, naming the failing field by JSON pointer as REST does.
+    expect(type('input ProbeInput {')).toContain('  """Default: "A". One of A, B."""\n  kind: String\n');
+    expect(type('input ProbeAmountInput {')).toContain('  code: String!\n');
     expect(type('type ProbeNested @shareable {')).toBe('type ProbeNested @shareable {\n  """Always "yes"."""\n  deep: String!\n}');
     expect(type('input ProbeInput {')).toContain('  total: ProbeAmountInput!\n');
     expect(type('input ProbeInput {')).toContain('  nested: ProbeNestedInput\n');
@@ -89,6 +112,24 @@ describe('zod → GraphQL types', () => {
     expect(sdl).toContain('type ProbeLegacy @shareable {\n  id: String!\n  ownerId: ID!\n  code: ID!\n}');
     expect(sdl).toContain('input ProbeLegacyFilter {\n  ownerId: ID\n}');
     expect(sdl).not.toContain('ProbeLegacyFilterInput');
+  });
+
+  it('derives entities with their key (as ID), shared named enums, String for enums that are no GraphQL names, and JSON only where asked', async () => {
+    const type = await printed();
+    expect(type('type ProbeOwner @key(fields: "uuid") {')).toBe('type ProbeOwner @key(fields: "uuid") {\n  uuid: ID!\n  kind: ProbeOwnerKind!\n}');
+    expect(type('type ProbeHolder @shareable {')).toBe(
+      'type ProbeHolder @shareable {\n  owner: ProbeOwner!\n  ownerKinds: [ProbeOwnerKind!]!\n  """One of funding-search, other."""\n  path: String!\n  """Free-form JSON: whatever the caller stored"""\n  extra: JSONObject!\n  """One of A, B. Old rows hold lower-case kinds."""\n  legacyKind: String!\n}',
+    );
+    expect(ProbeOwnerType).toBe(objectTypeFrom(ProbeOwner, { key: 'uuid' }));
+  });
+
+  it('refuses an enum name given to two value sets, and an entity asked for after its value type', () => {
+    expect(() => objectTypeFrom(z.strictObject({ kind: z.enum(['A', 'C']).meta({ id: 'ProbeOwnerKind' }) }), 'ProbeOtherKind')).toThrow(
+      'Two different zod enums both become the GraphQL enum ProbeOwnerKind',
+    );
+    const Late = z.strictObject({ id: z.string() }).meta({ id: 'ProbeLate' });
+    objectTypeFrom(z.strictObject({ late: Late }), 'ProbeLateHolder');
+    expect(() => objectTypeFrom(Late, { key: 'id' })).toThrow('ProbeLate was derived as a value type before being asked for as an entity');
   });
 
   it('reuses a type for the same shape, and refuses two shapes under one name', () => {

@@ -8,7 +8,7 @@ import { inputTypeFrom, objectTypeFrom } from '../shared/zod-graphql-types.js';
 const LenderApplicationRow = objectTypeFrom(BoardRow);
 const ApplicationHistoryEntry = objectTypeFrom(HistoryEntry);
 // The filter's public name predates the derived inputs' `Input` suffix.
-const LenderApplicationFilter = inputTypeFrom(BoardFilter, 'LenderApplicationFilter', { exactName: true });
+const LenderApplicationFilter = inputTypeFrom(BoardFilter, { name: 'LenderApplicationFilter', exactName: true });
 
 @Resolver(() => LenderApplicationRow)
 export class ApplicationBoardResolver {

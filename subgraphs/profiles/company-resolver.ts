@@ -2,7 +2,8 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as companies from '../../src/domain/companies/company-service.js';
-import type { SearchHit } from '../../src/domain/companies/company-registry.js';
+import type { CompanySearchHit as CompanySearchHitResult } from '../../src/domain/companies/company-schemas.js';
+import { parseInput } from '../../src/domain/validation.js';
 import { getCreditReport } from '../../src/domain/profiles/tenant-profile-service.js';
 import { CompanySearchHit, CreditReport } from './company-types.js';
 import { CompanyInformation } from './profile-types.js';
@@ -15,8 +16,8 @@ export class CompanyResolver {
     @Arg('countryCode', () => String, { nullable: true }) countryCode: string | undefined,
     @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
     @Ctx() ctx: ServiceContext,
-  ): Promise<SearchHit[]> {
-    return companies.searchCompanies(ctx, term, { countryCode, limit });
+  ): Promise<CompanySearchHitResult[]> {
+    return companies.searchCompanies(ctx, parseInput(companies.SearchInput, { searchTerm: term, countryCode, limit }, 'Request'));
   }
 
   @Query(() => CompanyInformation, { description: 'One company of the registry (Marketplace V1 grades A-E)' })
@@ -25,7 +26,7 @@ export class CompanyResolver {
     @Arg('countryCode', () => String, { nullable: true }) countryCode: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<companies.CompanyInformationDto> {
-    return companies.getCompany(ctx, registrationNumber, { countryCode });
+    return companies.getCompany(ctx, parseInput(companies.LookupInput, { registrationNumber, countryCode }, 'Request'));
   }
 
   @Query(() => CreditReport, { description: "The tenant's credit report (tenant token, or platform token + Service-tenant-id)" })

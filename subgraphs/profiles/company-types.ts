@@ -1,13 +1,16 @@
 /** GraphQL types of company search and the credit report (spec 2.3, 2.5); a company is CompanyInformation. */
 import { Field, ID, ObjectType } from 'type-graphql';
+import { CompanySearchHit as CompanySearchHitSchema } from '../../src/domain/companies/company-schemas.js';
+import { objectTypeFrom } from '../shared/zod-graphql-types.js';
 import { CompanyInformation } from './profile-types.js';
 
-@ObjectType({ description: 'A company search hit (spec 2.3)' })
-export class CompanySearchHit {
-  @Field(() => String) name!: string;
-  @Field(() => String) number!: string;
-}
+export const CompanySearchHit = objectTypeFrom(CompanySearchHitSchema);
 
+/**
+ * The credit report's data object (spec 2.5). Hand-written: GraphQL has always typed its company
+ * as the profile's CompanyInformation (every field optional), while its REST result
+ * (credit-report.ts) is the registry's narrower company; deriving from that would rename the type.
+ */
 @ObjectType({ description: 'The credit report of a tenant (spec 2.5: its data object)' })
 export class CreditReport {
   @Field(() => CompanyInformation) companyInformation!: unknown;

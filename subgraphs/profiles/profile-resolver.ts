@@ -2,7 +2,6 @@
  * Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile.
  * Fields below a profile or tenant decide their own access row, batched over the parents of the request.
  */
-import { GraphQLJSONObject } from 'graphql-scalars';
 import type { z } from 'zod';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
@@ -11,29 +10,23 @@ import * as documents from '../../src/domain/documents/document-service.js';
 import { profileUrl } from '../../src/domain/profiles/profile-links.js';
 import * as profiles from '../../src/domain/profiles/profile-service.js';
 import type { ProfileRecord } from '../../src/domain/profiles/profile-records.js';
+import { UrlSchemaQuery } from '../../src/domain/profiles/profile-links.js';
+import { parseInput } from '../../src/domain/validation.js';
 import * as tenantProfiles from '../../src/domain/profiles/tenant-profile-service.js';
 import { Case } from './case-types.js';
 import { loadBatched } from '../shared/field-loaders.js';
-import type * as schemas from '../../src/domain/profiles/profile-schemas.js';
+import * as schemas from '../../src/domain/profiles/profile-schemas.js';
 import {
-  Asset,
-  AssetSecurity,
   BusinessProfile,
   CompanyInformationPatchInput,
   FinancialsPatchInput,
-  MerchantCashAdvanceData,
-  Person,
   Profile,
   ProfileDocument,
-  ProfileLegacy,
   ProfileUrl,
-  Property,
   Tenant,
   TenantProfileSetUpInput,
   TenantProfileUpdateInput,
 } from './profile-types.js';
-
-type Json = Record<string, unknown>;
 
 @Resolver(() => Profile)
 export class ProfileResolver {
@@ -43,47 +36,8 @@ export class ProfileResolver {
   }
 
   @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
-  async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileUrl> {
-    return { url: (await profileUrl(ctx, uuid, { type: 'funding-search' })).url };
-  }
-
-  // The rest of the public profile (spec 2.2), from the record the profile was read as.
-  @FieldResolver(() => ProfileLegacy)
-  legacy(@Root() profile: ProfileRecord): ProfileLegacy {
-    return profile.legacy;
-  }
-
-  @FieldResolver(() => GraphQLJSONObject, {
-    description:
-      'Free-form JSON: the questionnaires\' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them',
-  })
-  eligibilityRequest(@Root() profile: ProfileRecord): Json {
-    return profile.eligibilityRequest;
-  }
-
-  @FieldResolver(() => [Person])
-  persons(@Root() profile: ProfileRecord): unknown[] {
-    return profile.persons;
-  }
-
-  @FieldResolver(() => [Property])
-  properties(@Root() profile: ProfileRecord): unknown[] {
-    return profile.properties;
-  }
-
-  @FieldResolver(() => [Asset])
-  assets(@Root() profile: ProfileRecord): unknown[] {
-    return profile.assets;
-  }
-
-  @FieldResolver(() => [AssetSecurity])
-  assetsForSecurity(@Root() profile: ProfileRecord): unknown[] {
-    return profile.assetsForSecurity;
-  }
-
-  @FieldResolver(() => [MerchantCashAdvanceData])
-  merchantCashAdvance(@Root() profile: ProfileRecord): unknown[] {
-    return profile.merchantCashAdvance;
+  async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<z.infer<typeof schemas.ProfileUrl>> {
+    return { url: (await profileUrl(ctx, uuid, parseInput(UrlSchemaQuery, { type: 'funding-search' }, 'Request'))).url };
   }
 
   @Query(() => [ProfileDocument], {
@@ -95,7 +49,7 @@ export class ProfileResolver {
   }
 
   @FieldResolver(() => [ProfileDocument], { description: "The profile's documents (access row Profile.documents: profile:write)" })
-  documents(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
+  documents(@Root() profile: ProfileRecord, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
     return loadBatched(ctx, 'Profile.documents', (ids) => documents.documentsOfProfiles(ctx, ids), profile.uuid);
   }
 
@@ -111,7 +65,7 @@ export class ProfileResolver {
   }
 
   @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history (access row Profile.cases)" })
-  cases(@Root() profile: Profile, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto[]> {
+  cases(@Root() profile: ProfileRecord, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto[]> {
     return loadBatched(ctx, 'Profile.cases', (ids) => cases.casesOfProfiles(ctx, ids), profile.uuid);
   }
 
@@ -127,7 +81,7 @@ export class ProfileResolver {
 
   @Mutation(() => Profile, { description: 'POST /profiles/anonymous' })
   createAnonymousProfile(@Arg('countryCode', () => String) countryCode: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
-    return profiles.createAnonymousProfile(ctx, { countryCode });
+    return profiles.createAnonymousProfile(ctx, parseInput(schemas.AnonymousProfileBody, { countryCode }));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/company: CompanyInformation (spec 2.1) merged in' })
@@ -136,7 +90,7 @@ export class ProfileResolver {
     @Arg('input', () => CompanyInformationPatchInput) input: z.input<typeof schemas.CompanyInformationPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
-    return profiles.patchCompanyInformation(ctx, uuid, input);
+    return profiles.patchCompanyInformation(ctx, uuid, parseInput(schemas.CompanyInformationPatch, input));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
@@ -145,7 +99,7 @@ export class ProfileResolver {
     @Arg('input', () => FinancialsPatchInput) input: z.input<typeof schemas.FinancialsPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
-    return profiles.patchFinancials(ctx, uuid, input);
+    return profiles.patchFinancials(ctx, uuid, parseInput(schemas.FinancialsPatch, input));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/set-ownership' })
@@ -168,7 +122,7 @@ export class ProfileResolver {
     @Arg('input', () => TenantProfileSetUpInput) input: z.input<typeof schemas.TenantProfileSetUp>,
     @Ctx() ctx: ServiceContext,
   ): Promise<tenantProfiles.BusinessProfile> {
-    return tenantProfiles.setUpTenantProfile(ctx, input);
+    return tenantProfiles.setUpTenantProfile(ctx, parseInput(schemas.TenantProfileSetUp, input));
   }
 
   @Mutation(() => BusinessProfile, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true); returns the profile as stored' })
@@ -177,7 +131,9 @@ export class ProfileResolver {
     @Arg('replace', () => Boolean, { defaultValue: false }) replace: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<tenantProfiles.BusinessProfile> {
-    return tenantProfiles.updateTenantProfile(ctx, input, replace ? 'put' : 'patch');
+    // The input type is PATCH's; PUT's one extra rule (companyInformation present) is TenantProfileReplace's.
+    const body = replace ? parseInput(schemas.TenantProfileReplace, input) : parseInput(schemas.TenantProfilePatch, input);
+    return tenantProfiles.updateTenantProfile(ctx, body, replace ? 'put' : 'patch');
   }
 }
 

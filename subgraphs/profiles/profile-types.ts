@@ -1,9 +1,11 @@
 /**
- * GraphQL types of the profiles subgraph. Profile is an entity the other subgraphs extend by uuid.
- * The profile documents and bodies are derived from their zod declarations (profile-schemas.ts);
- * stored documents are read as the Business V1 shapes, the superset of the Marketplace V1 ones.
+ * GraphQL types of the profiles subgraph, derived from their zod declarations (profile-schemas.ts).
+ * Profile is an entity the other subgraphs extend by uuid; it is derived before the value types so
+ * that any type holding it reuses it. Stored documents are read as the Business V1 shapes, the
+ * superset of the Marketplace V1 ones.
  */
-import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { ProfileDocument as ProfileDocumentSchema } from '../../src/domain/documents/document-schemas.js';
 import * as schemas from '../../src/domain/profiles/profile-schemas.js';
 import { inputTypeFrom, objectTypeFrom } from '../shared/zod-graphql-types.js';
 
@@ -23,66 +25,26 @@ export const TenantProfileSetUpInput = inputTypeFrom(schemas.TenantProfileSetUp,
 /** PATCH and PUT /profile share it: PUT's one extra rule (companyInformation present) is the zod schema's. */
 export const TenantProfileUpdateInput = inputTypeFrom(schemas.TenantProfilePatch, 'TenantProfileUpdate');
 
-@ObjectType({ description: 'A business profile (spec 2.2)' })
-@Directive('@key(fields: "uuid")')
-export class Profile {
-  @Field(() => ID)
-  uuid!: string;
+/** The profile entity: the record without its tenant (the Tenant entity's profile field links the two). */
+export const Profile = objectTypeFrom(schemas.ProfileRecord.omit({ tenantId: true }), {
+  name: 'Profile',
+  key: 'uuid',
+  json: {
+    'Profile.eligibilityRequest':
+      "the questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them",
+  },
+});
+export const ProfileUrl = objectTypeFrom(schemas.ProfileUrl);
+export const ProfileDocument = objectTypeFrom(ProfileDocumentSchema);
 
-  @Field(() => String)
-  countryCode!: string;
-
-  @Field(() => String, { nullable: true })
-  registrationNumber!: string | null;
-
-  @Field(() => String, { nullable: true })
-  companyName!: string | null;
-
-  @Field(() => CompanyInformation, { description: 'As stored' })
-  companyInformation!: Record<string, unknown>;
-
-  @Field(() => Financials, { description: 'As stored' })
-  financials!: Record<string, unknown>;
-
-  @Field(() => Int, { description: 'legacy.entityBusinessId' })
-  legacyEntityBusinessId!: number;
-
-  @Field(() => String)
-  createdAt!: string;
-
-  @Field(() => String)
-  updatedAt!: string;
-}
-
-/** The tenants subgraph owns Tenant; this subgraph contributes its profile. */
+/**
+ * The tenants subgraph owns Tenant; this subgraph contributes its profile. Hand-written: a
+ * federation stub holds the key alone, while the derived Tenant (the whole entity) belongs to the
+ * tenants subgraph, and one process builds both under the one name.
+ */
 @ObjectType()
 @Directive('@key(fields: "id")')
 export class Tenant {
   @Field(() => ID)
   id!: string;
-}
-
-@ObjectType({ description: 'legacy ids of a profile (spec 2.2)' })
-export class ProfileLegacy {
-  @Field(() => Int)
-  entityBusinessId!: number;
-
-  @Field(() => Int, { nullable: true })
-  fundingSearchId!: number | null;
-}
-
-@ObjectType({ description: 'A signed, expiring link to the profile funding-search page' })
-export class ProfileUrl {
-  @Field(() => String)
-  url!: string;
-}
-
-@ObjectType({ description: 'A document attached to a profile (content served to lenders by the lender API)' })
-export class ProfileDocument {
-  @Field(() => ID) id!: string;
-  @Field(() => String) fileName!: string;
-  @Field(() => String) contentType!: string;
-  @Field(() => Int) sizeBytes!: number;
-  @Field(() => String) sha256!: string;
-  @Field(() => String) createdAt!: string;
 }

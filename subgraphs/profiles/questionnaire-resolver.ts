@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
 import * as questionnaires from '../../src/domain/questionnaires/questionnaire-service.js';
+import { parseInput } from '../../src/domain/validation.js';
 import { Questionnaire } from './questionnaire-types.js';
 
 type Json = Record<string, unknown>;
@@ -70,6 +71,6 @@ export class QuestionnaireResolver {
     @Arg('answerKeys', () => [String]) answerKeys: string[],
     @Ctx() ctx: ServiceContext,
   ): Promise<Json> {
-    return questionnaires.deleteAnswers(ctx, questionnaireId, profileId, answerKeys);
+    return questionnaires.deleteAnswers(ctx, questionnaireId, profileId, parseInput(questionnaires.AnswerKeys, answerKeys, 'answerKey'));
   }
 }

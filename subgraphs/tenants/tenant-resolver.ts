@@ -1,7 +1,9 @@
 /** Thin adapter: GraphQL operations on tenants → domain/tenants/tenant-service. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { ServiceContext } from '../../src/domain/context.js';
-import type { TenantDto } from '../../src/domain/tenants/tenant-schemas.js';
+import type { z } from 'zod';
+import { CreateTenantBody, PageQuery, UpdateTenantBody, type TenantDto, type TenantPage as TenantPageResult } from '../../src/domain/tenants/tenant-schemas.js';
+import { parseInput } from '../../src/domain/validation.js';
 import * as tenants from '../../src/domain/tenants/tenant-service.js';
 import { mappedSubscribe } from '../shared/graphql-errors.js';
 import { CreateTenantInput, Tenant, TenantPage, UpdateTenantInput } from './tenant-types.js';
@@ -18,25 +20,25 @@ export class TenantResolver {
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
     @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
     @Ctx() ctx: ServiceContext,
-  ): Promise<tenants.TenantPage> {
-    return tenants.listTenants(ctx, { offset, limit });
+  ): Promise<TenantPageResult> {
+    return tenants.listTenants(ctx, parseInput(PageQuery, { offset, limit }, 'Query'));
   }
 
   @Mutation(() => Tenant)
   createTenant(
-    @Arg('input', () => CreateTenantInput, { nullable: true }) input: CreateTenantInput | undefined,
+    @Arg('input', () => CreateTenantInput, { nullable: true }) input: z.input<typeof CreateTenantBody> | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<TenantDto> {
-    return tenants.createTenant(ctx, input ? { ...input } : {});
+    return tenants.createTenant(ctx, parseInput(CreateTenantBody, input ? { ...input } : {}));
   }
 
   @Mutation(() => Tenant)
   updateTenant(
     @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateTenantInput) input: UpdateTenantInput,
+    @Arg('input', () => UpdateTenantInput) input: z.input<typeof UpdateTenantBody>,
     @Ctx() ctx: ServiceContext,
   ): Promise<TenantDto> {
-    return tenants.updateTenant(ctx, id, { ...input });
+    return tenants.updateTenant(ctx, id, parseInput(UpdateTenantBody, { ...input }));
   }
 
   @Subscription(() => Tenant, {

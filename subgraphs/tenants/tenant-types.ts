@@ -1,45 +1,14 @@
-/** GraphQL types of the tenants subgraph. Tenant is an entity: other subgraphs extend it by id. */
-import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+/**
+ * GraphQL types of the tenants subgraph, derived from the tenant schemas (tenant-schemas.ts). Tenant
+ * is an entity: other subgraphs extend it by id; it is derived first so the page holding it reuses it.
+ */
+import { CreateTenantBody, TenantDto, TenantPage as TenantPageSchema, UpdateTenantBody } from '../../src/domain/tenants/tenant-schemas.js';
+import { inputTypeFrom, objectTypeFrom } from '../shared/zod-graphql-types.js';
 
-@ObjectType({ description: 'One tenant manages one business (spec 2.5)' })
-@Directive('@key(fields: "id")')
-export class Tenant {
-  @Field(() => ID)
-  id!: string;
+/** The integrator's own reference is free text, not an id of this graph (ID is for the latter). */
+const REFERENCE = "The integrator's own reference, not an id of this graph.";
 
-  @Field(() => String, { nullable: true, description: 'Integrator reference, unique per account' })
-  referenceId!: string | null;
-
-  @Field(() => String, { description: 'ISO 8601 timestamp' })
-  createdDateTime!: string;
-
-  @Field(() => String, { description: 'ISO 8601 timestamp' })
-  updatedDateTime!: string;
-}
-
-@ObjectType()
-export class TenantPage {
-  @Field(() => [Tenant])
-  items!: Tenant[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  offset!: number;
-
-  @Field(() => Int)
-  limit!: number;
-}
-
-@InputType()
-export class CreateTenantInput {
-  @Field(() => String, { nullable: true })
-  referenceId?: string;
-}
-
-@InputType()
-export class UpdateTenantInput {
-  @Field(() => String, { nullable: true, description: 'The new referenceId; null clears it' })
-  referenceId!: string | null;
-}
+export const Tenant = objectTypeFrom(TenantDto, { key: 'id', strings: { 'Tenant.referenceId': REFERENCE } });
+export const TenantPage = objectTypeFrom(TenantPageSchema, 'TenantPage');
+export const CreateTenantInput = inputTypeFrom(CreateTenantBody, { name: 'CreateTenant', strings: { 'CreateTenant.referenceId': REFERENCE } });
+export const UpdateTenantInput = inputTypeFrom(UpdateTenantBody, { name: 'UpdateTenant', strings: { 'UpdateTenant.referenceId': REFERENCE } });

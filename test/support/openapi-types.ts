@@ -1064,9 +1064,53 @@ export interface components {
             email: string;
             password: string;
         };
+        PlatformAuthController_loginResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        PlatformAuthController_tokenResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
         PlatformAuthController_refreshTokenBody: {
             refresh_token?: string;
             refreshToken?: string;
+        };
+        PlatformAuthController_refreshTokenResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        PlatformAuthController_authorizeTenantResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
         };
         PlatformApiKeyController_createBody: {
             name: string;
@@ -1076,176 +1120,120 @@ export interface components {
             isMaster?: boolean;
             partnerApiKey?: unknown;
         };
+        PlatformApiKeyController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The key's public id (key_…), e.g. the targetApiKey of a profile move */
+            keyPrefix: string;
+            scopes: string[];
+            isMaster: boolean;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The API key (fgk_…): shown once, stored as a digest */
+            key: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The key's public id (key_…), e.g. the targetApiKey of a profile move */
+            keyPrefix: string;
+            scopes: string[];
+            isMaster: boolean;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PlatformApiKeyController_listResponse: components["schemas"]["ApiKey"][];
         MarketplaceAuthController_refreshTokenBody: {
             refresh_token?: string;
             refreshToken?: string;
+        };
+        MarketplaceAuthController_refreshTokenResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        AuthController_authorizeQuery: {
+            /** @description The API key (fgk_…) */
+            api_key?: string;
+        };
+        AuthController_authorizeResponse: {
+            jwt: string;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refreshToken: string;
+            /** @description Seconds until the jwt expires */
+            expiresIn: number;
         };
         ProfileController_createAnonymousBody: {
             /** @enum {string} */
             countryCode: "GB" | "ZA";
         };
-        PlatformUserController_createBody: {
-            /** Format: email */
-            email: string;
-            password: string;
+        /** @description CompanyInformation (spec 2.1) */
+        CompanyInformation: {
             name?: string;
-            /**
-             * @default MEMBER
-             * @enum {string}
-             */
-            role: "MEMBER" | "ADMIN";
-        };
-        AuthController_refreshTokenBody: {
-            refreshToken: string;
-        };
-        PlatformUserController_updateBody: {
-            name?: string;
-            password?: string;
-            currentPassword?: string;
-            /** @enum {string} */
-            role?: "MEMBER" | "ADMIN";
-            disabled?: boolean;
-        };
-        /** @description Create a tenant: one tenant manages one business */
-        PlatformTenantController_createBody: {
-            referenceId?: string;
-        };
-        PlatformTenantController_createResponse: {
-            /** Format: uuid */
-            id: string;
-            referenceId: string | null;
+            type?: components["schemas"]["CompanyType"];
+            registrationNumber?: string;
             /** Format: date-time */
-            createdDateTime: string;
+            incorporatedAt?: string;
             /** Format: date-time */
-            updatedDateTime: string;
+            tradingFromDate?: string;
+            sector?: components["schemas"]["Sector"];
+            vatStatus?: components["schemas"]["VatStatus"];
+            score?: components["schemas"]["CompanyScore"];
+            creditLimit?: components["schemas"]["Currency"];
+            contactAddress?: components["schemas"]["Address"];
+            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+            isGovernmentBacked?: boolean;
+            hasGovernmentBackedLoans?: boolean;
+            employeesNumber?: number;
+            percentageSalesOnline?: number;
+            website?: string;
+            legalNotices?: components["schemas"]["LegalNotices"];
+            tradingAddress?: components["schemas"]["Address"];
         };
-        PlatformTenantController_listQuery: {
-            /** @default 0 */
-            offset: number;
-            /** @default 20 */
-            limit: number;
-        };
-        PlatformTenantController_listResponse: {
-            data: {
-                /** Format: uuid */
-                id: string;
-                referenceId: string | null;
-                /** Format: date-time */
-                createdDateTime: string;
-                /** Format: date-time */
-                updatedDateTime: string;
-            }[];
-            meta: {
-                total: number;
-                totalEntries: number;
-                offset: number;
-                limit: number;
-            };
-            links: {
-                self: string;
-                prev?: string;
-                next?: string;
-            };
-        };
-        PlatformTenantController_getResponse: {
-            /** Format: uuid */
-            id: string;
-            referenceId: string | null;
-            /** Format: date-time */
-            createdDateTime: string;
-            /** Format: date-time */
-            updatedDateTime: string;
-        };
-        /** @description Change a tenant: its referenceId (null clears it) */
-        PlatformTenantController_updateBody: {
-            referenceId: string | null;
-        };
-        PlatformTenantController_updateResponse: {
-            /** Format: uuid */
-            id: string;
-            referenceId: string | null;
-            /** Format: date-time */
-            createdDateTime: string;
-            /** Format: date-time */
-            updatedDateTime: string;
-        };
-        /** @description Create a tenant: one tenant manages one business */
-        MarketplaceTenantController_createBody: {
-            referenceId?: string;
-        };
-        MarketplaceTenantController_createResponse: {
-            /** Format: uuid */
-            id: string;
-            referenceId: string | null;
-            /** Format: date-time */
-            createdDateTime: string;
-            /** Format: date-time */
-            updatedDateTime: string;
-        };
-        MarketplaceTenantController_listQuery: {
-            /** @default 0 */
-            offset: number;
-            /** @default 20 */
-            limit: number;
-        };
-        MarketplaceTenantController_listResponse: {
-            data: {
-                /** Format: uuid */
-                id: string;
-                referenceId: string | null;
-                /** Format: date-time */
-                createdDateTime: string;
-                /** Format: date-time */
-                updatedDateTime: string;
-            }[];
-            meta: {
-                total: number;
-                totalEntries: number;
-                offset: number;
-                limit: number;
-            };
-            links: {
-                self: string;
-                prev?: string;
-                next?: string;
-            };
-        };
-        /** @description Create a tenant: one tenant manages one business */
-        BusinessTenantController_createBody: {
-            referenceId?: string;
-        };
-        BusinessTenantController_createResponse: {
-            /** Format: uuid */
-            id: string;
-            referenceId: string | null;
-            /** Format: date-time */
-            createdDateTime: string;
-            /** Format: date-time */
-            updatedDateTime: string;
-        };
+        /** @enum {string} */
+        CompanyType: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+        /** @enum {string} */
+        Sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+        /** @enum {string} */
+        VatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
         /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
         CompanyScore: {
-            /** @enum {string} */
-            grade?: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+            grade?: components["schemas"]["Grade"];
             value?: number;
-            /** @enum {string} */
-            industryAverageGrade?: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+            industryAverageGrade?: components["schemas"]["Grade"];
             /** Format: date-time */
             changedAt?: string;
             /** Format: date-time */
             lastAssessedAt?: string;
             previous?: components["schemas"]["PreviousScore"];
         };
+        /** @enum {string} */
+        Grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
         PreviousScore: {
-            /** @enum {string} */
-            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+            grade: components["schemas"]["Grade"];
         };
         /** @description Currency amount (spec 2.1) */
         Currency: {
-            /** @enum {string} */
-            code: "GBP" | "EUR" | "ZAR";
+            code: components["schemas"]["CurrencyCode"];
             value: number;
         };
+        /** @enum {string} */
+        CurrencyCode: "GBP" | "EUR" | "ZAR";
         /** @description Address (spec 2.1) */
         Address: {
             simpleValue?: string;
@@ -1324,6 +1312,15 @@ export interface components {
             averageMonthlyIncome?: components["schemas"]["Currency"];
             address?: components["schemas"]["Address"];
         };
+        /** @description Person (spec 2.1) */
+        Person: {
+            type?: string;
+            title?: string;
+            name?: string;
+            address?: components["schemas"]["Address"];
+            /** Format: date-time */
+            dateOfBirth?: string;
+        };
         /** @description Property (spec 2.1) */
         Property: {
             /** @enum {string} */
@@ -1366,6 +1363,345 @@ export interface components {
             terminalId?: string;
             monthsOnBusinessLease?: number;
         };
+        ProfileController_createAnonymousResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
+            eligibilityRequest: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A platform user of the account */
+        PlatformUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PlatformUserController_listResponse: components["schemas"]["PlatformUser"][];
+        PlatformUserController_createBody: {
+            /** Format: email */
+            email: string;
+            password: string;
+            name?: string;
+            /**
+             * @default MEMBER
+             * @enum {string}
+             */
+            role: "MEMBER" | "ADMIN";
+        };
+        /** @description A platform user of the account */
+        PlatformUserController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MarketplaceAuthController_authorizeResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        MarketplaceAuthController_authorizeTenantResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        AuthController_refreshTokenBody: {
+            refreshToken: string;
+        };
+        AuthController_refreshTokenResponse: {
+            jwt: string;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refreshToken: string;
+            /** @description Seconds until the jwt expires */
+            expiresIn: number;
+        };
+        BusinessProfileController_getCreditReportResponse: {
+            data: {
+                companyInformation: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                    /** @enum {string} */
+                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                    registrationNumber: string;
+                    creditLimit: components["schemas"]["Currency"] | null;
+                    legalNotices: components["schemas"]["LegalNotices"];
+                    score: {
+                        /** @enum {string} */
+                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                        /** Format: date-time */
+                        changedAt?: string;
+                        lastAssessedAt: string | null;
+                        previous?: {
+                            /** @enum {string} */
+                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        };
+                    };
+                };
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @constant */
+                source: "registry";
+            };
+        };
+        /** @description A platform user of the account */
+        PlatformUserController_getResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PlatformUserController_updateBody: {
+            name?: string;
+            password?: string;
+            currentPassword?: string;
+            /** @enum {string} */
+            role?: "MEMBER" | "ADMIN";
+            disabled?: boolean;
+        };
+        /** @description A platform user of the account */
+        PlatformUserController_updateResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Create a tenant: one tenant manages one business */
+        PlatformTenantController_createBody: {
+            referenceId?: string;
+        };
+        /** @description One tenant manages one business (spec 2.5) */
+        PlatformTenantController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+        };
+        PlatformTenantController_listQuery: {
+            /** @default 0 */
+            offset: number;
+            /** @default 20 */
+            limit: number;
+        };
+        /** @description One tenant manages one business (spec 2.5) */
+        Tenant: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+        };
+        PlatformTenantController_listResponse: {
+            data: components["schemas"]["Tenant"][];
+            meta: {
+                total: number;
+                totalEntries: number;
+                offset: number;
+                limit: number;
+            };
+            links: {
+                self: string;
+                prev?: string;
+                next?: string;
+            };
+        };
+        MarketplaceProfileController_getCreditReportResponse: {
+            data: {
+                companyInformation: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                    /** @enum {string} */
+                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                    registrationNumber: string;
+                    creditLimit: components["schemas"]["Currency"] | null;
+                    legalNotices: components["schemas"]["LegalNotices"];
+                    score: {
+                        /** @enum {string} */
+                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                        /** Format: date-time */
+                        changedAt?: string;
+                        lastAssessedAt: string | null;
+                        previous?: {
+                            /** @enum {string} */
+                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        };
+                    };
+                };
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @constant */
+                source: "registry";
+            };
+        };
+        /** @description One tenant manages one business (spec 2.5) */
+        PlatformTenantController_getResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+        };
+        /** @description Change a tenant: its referenceId (null clears it) */
+        PlatformTenantController_updateBody: {
+            referenceId: string | null;
+        };
+        /** @description One tenant manages one business (spec 2.5) */
+        PlatformTenantController_updateResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+        };
+        /** @description Create a tenant: one tenant manages one business */
+        MarketplaceTenantController_createBody: {
+            referenceId?: string;
+        };
+        /** @description One tenant manages one business (spec 2.5) */
+        MarketplaceTenantController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+        };
+        MarketplaceTenantController_listQuery: {
+            /** @default 0 */
+            offset: number;
+            /** @default 20 */
+            limit: number;
+        };
+        MarketplaceTenantController_listResponse: {
+            data: components["schemas"]["Tenant"][];
+            meta: {
+                total: number;
+                totalEntries: number;
+                offset: number;
+                limit: number;
+            };
+            links: {
+                self: string;
+                prev?: string;
+                next?: string;
+            };
+        };
+        /** @description Create a tenant: one tenant manages one business */
+        BusinessTenantController_createBody: {
+            referenceId?: string;
+        };
+        /** @description One tenant manages one business (spec 2.5) */
+        BusinessTenantController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+        };
         /** @description TradeReference (spec 2.1, Business V1) */
         TradeReference: {
             companyName?: string;
@@ -1376,17 +1712,14 @@ export interface components {
         MarketplaceProfileController_setUpBody: {
             companyInformation: {
                 name?: string;
-                /** @enum {string} */
-                type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                type?: components["schemas"]["CompanyType"];
                 registrationNumber: string;
                 /** Format: date-time */
                 incorporatedAt?: string;
                 /** Format: date-time */
                 tradingFromDate?: string;
-                /** @enum {string} */
-                sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                /** @enum {string} */
-                vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+                sector?: components["schemas"]["Sector"];
+                vatStatus?: components["schemas"]["VatStatus"];
                 score?: components["schemas"]["CompanyScore"];
                 creditLimit?: components["schemas"]["Currency"];
                 contactAddress?: components["schemas"]["Address"];
@@ -1407,32 +1740,55 @@ export interface components {
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
         };
-        /** @description CompanyInformation (spec 2.1) */
-        CompanyInformation: {
-            name?: string;
-            /** @enum {string} */
-            type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-            registrationNumber?: string;
+        /** @description A Business V1 profile (spec 2.2) */
+        MarketplaceProfileController_setUpResponse: {
+            /** Format: uuid */
+            id: string;
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences: components["schemas"]["TradeReference"][];
             /** Format: date-time */
-            incorporatedAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            tradingFromDate?: string;
-            /** @enum {string} */
-            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-            /** @enum {string} */
-            vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-            score?: components["schemas"]["CompanyScore"];
-            creditLimit?: components["schemas"]["Currency"];
-            contactAddress?: components["schemas"]["Address"];
-            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-            isGovernmentBacked?: boolean;
-            hasGovernmentBackedLoans?: boolean;
-            employeesNumber?: number;
-            percentageSalesOnline?: number;
-            website?: string;
-            legalNotices?: components["schemas"]["LegalNotices"];
-            tradingAddress?: components["schemas"]["Address"];
+            updatedAt: string;
+        };
+        /** @description A Business V1 profile (spec 2.2) */
+        BusinessProfile: {
+            /** Format: uuid */
+            id: string;
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences: components["schemas"]["TradeReference"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MarketplaceProfileController_getResponse: {
+            data: components["schemas"]["BusinessProfile"];
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                creditReport: {
+                    /** @constant */
+                    available: true;
+                } | {
+                    /** @constant */
+                    available: false;
+                    reason: string;
+                };
+            };
         };
         MarketplaceProfileController_updateBody: {
             companyInformation?: components["schemas"]["CompanyInformation"];
@@ -1443,20 +1799,33 @@ export interface components {
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
         };
+        /** @description A Business V1 profile (spec 2.2) */
+        MarketplaceProfileController_updateResponse: {
+            /** Format: uuid */
+            id: string;
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences: components["schemas"]["TradeReference"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         BusinessProfileController_setUpBody: {
             companyInformation: {
                 name?: string;
-                /** @enum {string} */
-                type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                type?: components["schemas"]["CompanyType"];
                 registrationNumber: string;
                 /** Format: date-time */
                 incorporatedAt?: string;
                 /** Format: date-time */
                 tradingFromDate?: string;
-                /** @enum {string} */
-                sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                /** @enum {string} */
-                vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+                sector?: components["schemas"]["Sector"];
+                vatStatus?: components["schemas"]["VatStatus"];
                 score?: components["schemas"]["CompanyScore"];
                 creditLimit?: components["schemas"]["Currency"];
                 contactAddress?: components["schemas"]["Address"];
@@ -1477,6 +1846,40 @@ export interface components {
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
         };
+        /** @description A Business V1 profile (spec 2.2) */
+        BusinessProfileController_setUpResponse: {
+            /** Format: uuid */
+            id: string;
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences: components["schemas"]["TradeReference"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        BusinessProfileController_getResponse: {
+            data: components["schemas"]["BusinessProfile"];
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                creditReport: {
+                    /** @constant */
+                    available: true;
+                } | {
+                    /** @constant */
+                    available: false;
+                    reason: string;
+                };
+            };
+        };
         BusinessProfileController_updateBody: {
             companyInformation?: components["schemas"]["CompanyInformation"];
             financials?: components["schemas"]["Financials"];
@@ -1486,6 +1889,22 @@ export interface components {
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
         };
+        /** @description A Business V1 profile (spec 2.2) */
+        BusinessProfileController_updateResponse: {
+            /** Format: uuid */
+            id: string;
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences: components["schemas"]["TradeReference"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         BusinessProfileController_replaceBody: {
             companyInformation: components["schemas"]["CompanyInformation"];
             financials?: components["schemas"]["Financials"];
@@ -1494,6 +1913,45 @@ export interface components {
             assetsForSecurity?: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance?: components["schemas"]["MerchantCashAdvanceData"][];
             tradeReferences?: components["schemas"]["TradeReference"][];
+        };
+        /** @description A Business V1 profile (spec 2.2) */
+        BusinessProfileController_replaceResponse: {
+            /** Format: uuid */
+            id: string;
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            tradeReferences: components["schemas"]["TradeReference"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProfileController_createBlankResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
+            eligibilityRequest: {
+                [key: string]: unknown;
+            };
         };
         CompanyController_searchQuery: {
             searchTerm: string;
@@ -1505,37 +1963,40 @@ export interface components {
             /** @default 10 */
             limit: number;
         };
+        /** @description A company search hit (spec 2.3) */
+        CompanySearchHit: {
+            name: string;
+            /** @description The registration number */
+            number: string;
+        };
+        CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
         /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
         MarketplaceV1CompanyScore: {
-            /** @enum {string} */
-            grade?: "A" | "B" | "C" | "D" | "E";
+            grade?: components["schemas"]["MarketplaceV1Grade"];
             value?: number;
-            /** @enum {string} */
-            industryAverageGrade?: "A" | "B" | "C" | "D" | "E";
+            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
             /** Format: date-time */
             changedAt?: string;
             /** Format: date-time */
             lastAssessedAt?: string;
             previous?: components["schemas"]["MarketplaceV1PreviousScore"];
         };
+        /** @enum {string} */
+        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
         MarketplaceV1PreviousScore: {
-            /** @enum {string} */
-            grade: "A" | "B" | "C" | "D" | "E";
+            grade: components["schemas"]["MarketplaceV1Grade"];
         };
         /** @description CompanyInformation (spec 2.1) */
         ProfileController_patchCompanyBody: {
             name?: string;
-            /** @enum {string} */
-            type?: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+            type?: components["schemas"]["CompanyType"];
             registrationNumber?: string;
             /** Format: date-time */
             incorporatedAt?: string;
             /** Format: date-time */
             tradingFromDate?: string;
-            /** @enum {string} */
-            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-            /** @enum {string} */
-            vatStatus?: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+            sector?: components["schemas"]["Sector"];
+            vatStatus?: components["schemas"]["VatStatus"];
             score?: components["schemas"]["MarketplaceV1CompanyScore"];
             creditLimit?: components["schemas"]["Currency"];
             contactAddress?: components["schemas"]["Address"];
@@ -1582,6 +2043,34 @@ export interface components {
              */
             redirect: "true" | "false";
         };
+        /** @description A signed, expiring link to the profile funding-search page */
+        ProfileController_urlSchemaResponse: {
+            /** Format: uri */
+            url: string;
+        };
+        ProfileController_getResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
+            eligibilityRequest: {
+                [key: string]: unknown;
+            };
+        };
         CompanyController_getQuery: {
             registrationNumber: string;
             /**
@@ -1590,6 +2079,73 @@ export interface components {
              */
             countryCode: "GB" | "ZA";
         };
+        CompanyController_getResponse: {
+            name: string;
+            /** @enum {string} */
+            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+            registrationNumber: string;
+            incorporatedAt: string | null;
+            /** @enum {string} */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /** @enum {string} */
+            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+            score: {
+                /** @enum {string} */
+                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                value: number;
+                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** Format: date-time */
+                changedAt?: string;
+                lastAssessedAt: string | null;
+                previous?: {
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                };
+            };
+            creditLimit: components["schemas"]["Currency"] | null;
+            contactAddress: components["schemas"]["Address"] | null;
+            employeesNumber: number | null;
+            website: string | null;
+            legalNotices: components["schemas"]["LegalNotices"];
+        };
+        /** @description A questionnaire and its questions */
+        Questionnaire: {
+            id: string;
+            version: number;
+            title: string;
+            description: string;
+            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
+            questions: {
+                [key: string]: components["schemas"]["Question"];
+            };
+        };
+        /** @description One question of a questionnaire */
+        Question: {
+            label: string;
+            help: string;
+            /** @enum {string} */
+            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
+            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
+            options: (string | number)[] | null;
+            required: boolean;
+            /** @description The condition under which it is required */
+            requiredWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The condition under which it is asked */
+            askedWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
+            default: unknown | null;
+        };
+        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
+        QuestionCondition: {
+            field: string;
+            equals: unknown;
+        } | {
+            field: string;
+            in: unknown[];
+        } | {
+            all: components["schemas"]["QuestionCondition"][];
+        };
+        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         ApplicationSignUpController_validateContinueUrlQuery: {
             /**
              * Format: uri
@@ -2206,6 +2762,85 @@ export interface components {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
         };
+        /** @description A questionnaire and its questions */
+        QuestionnaireController_getResponse: {
+            id: string;
+            version: number;
+            title: string;
+            description: string;
+            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
+            questions: {
+                [key: string]: components["schemas"]["Question"];
+            };
+        };
+        /** @description A JSON Schema (draft 2020-12) of the answer body */
+        QuestionnaireController_jsonSchemaResponse: {
+            [key: string]: unknown;
+        };
+        CaseOwner: {
+            id: number;
+            name: string;
+            email: string;
+            team: number;
+        };
+        CaseManager: {
+            id: number;
+        };
+        CaseActivity: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CaseIntegration: {
+            name: string;
+            /** Format: date-time */
+            generatedAt: string;
+        };
+        CaseStateChange: {
+            fromState: string | null;
+            toState: string;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CaseController_applyResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The profile uuid.
+             */
+            profile: string;
+            businessId: number;
+            caseState: string;
+            caseStateName: string;
+            state: string;
+            stateName: string;
+            stateType: string;
+            type: string;
+            product: string;
+            productName: string;
+            private: boolean;
+            offersAwaitingReview: boolean;
+            followers: string[];
+            products: string[];
+            productNames: string[];
+            /** Format: date-time */
+            stateUpdatedAt: string;
+            details: {
+                title: string;
+                description: string;
+                amount?: components["schemas"]["Currency"];
+            };
+            owner?: components["schemas"]["CaseOwner"];
+            manager?: components["schemas"]["CaseManager"];
+            latestActivity: components["schemas"]["CaseActivity"] | null;
+            integration: components["schemas"]["CaseIntegration"];
+            /** @description Every state the case has been in, oldest first */
+            history: components["schemas"]["CaseStateChange"][];
+        };
         FundingController_countMatchesQuery: {
             productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
             /** @enum {string} */
@@ -2282,14 +2917,49 @@ export interface components {
             }[];
             explanation?: components["schemas"]["MatchExplanation"];
         };
+        /** @description A JSON Schema (draft 2020-12) of the answer body */
+        QuestionnaireController_profileJsonSchemaResponse: {
+            [key: string]: unknown;
+        };
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
         AnswerController_putBody: Record<string, never>;
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
         AnswerController_patchBody: Record<string, never>;
+        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (…/questionnaires/{questionnaireId}/json-schema) describes them */
+        AnswerController_getResponse: {
+            [key: string]: unknown;
+        };
         AnswerController_deleteQuery: {
             /** @description The answer to remove; repeat it for several */
             answerKey: string | string[];
         };
+        /** @description A document attached to a profile (content served to lenders by the lender API) */
+        DocumentController_uploadResponse: {
+            /** Format: uuid */
+            id: string;
+            fileName: string;
+            /** @enum {string} */
+            contentType: "application/pdf" | "image/png" | "image/jpeg" | "text/csv" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+            sizeBytes: number;
+            /** @description Hex SHA-256 of the content */
+            sha256: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A document attached to a profile (content served to lenders by the lender API) */
+        ProfileDocument: {
+            /** Format: uuid */
+            id: string;
+            fileName: string;
+            /** @enum {string} */
+            contentType: "application/pdf" | "image/png" | "image/jpeg" | "text/csv" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+            sizeBytes: number;
+            /** @description Hex SHA-256 of the content */
+            sha256: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DocumentController_listResponse: components["schemas"]["ProfileDocument"][];
         ApplicationController_createResponse: {
             /**
              * How soon is the funding needed?
@@ -4681,13 +5351,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformAuthController_loginResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -4755,13 +5425,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformAuthController_tokenResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -4833,13 +5503,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformAuthController_refreshTokenResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -4910,13 +5580,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformAuthController_authorizeTenantResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -4987,13 +5657,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformApiKeyController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5068,13 +5738,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5146,13 +5816,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5213,20 +5883,22 @@ export interface operations {
     };
     AuthController_authorize: {
         parameters: {
-            query?: never;
+            query?: {
+                api_key?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5298,13 +5970,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5452,13 +6124,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformUserController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5533,13 +6205,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformUserController_createResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5607,13 +6279,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5684,13 +6356,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5762,13 +6434,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5839,13 +6511,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -5918,13 +6590,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformUserController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6001,13 +6673,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlatformUserController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6239,13 +6911,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6720,13 +7392,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceProfileController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6801,13 +7473,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6882,13 +7554,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -6959,13 +7631,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessProfileController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7040,13 +7712,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7121,13 +7793,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7202,13 +7874,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7276,13 +7948,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProfileController_createBlankResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7437,13 +8109,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CompanyController_searchResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7672,13 +8344,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
                 };
             };
             /** @description A redirect (Location) instead of the body, when asked for */
@@ -7904,13 +8576,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProfileController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -7982,13 +8654,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CompanyController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8056,13 +8728,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["QuestionnaireController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8603,13 +9275,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["QuestionnaireController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8679,13 +9351,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["QuestionnaireController_jsonSchemaResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8755,13 +9427,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CaseController_applyResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -9073,13 +9745,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["QuestionnaireController_profileJsonSchemaResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -9150,13 +9822,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AnswerController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -9461,13 +10133,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DocumentController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -9543,13 +10215,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (a JSON value) */
+            /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DocumentController_uploadResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */

@@ -11,6 +11,7 @@ import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { groupedBy } from '../batched-lookups.js';
+import type { Case } from './case-schemas.js';
 
 interface CaseKind {
   type: string;
@@ -75,34 +76,11 @@ export function chooseCaseKind(eligibility: EligibilityRequest): CaseKind | null
 
 type CaseRow = Prisma.CaseGetPayload<{ include: { history: true } }>;
 
-export interface CaseDto {
-  id: string;
-  profile: string;
-  businessId: number;
-  caseState: string;
-  caseStateName: string;
-  state: string;
-  stateName: string;
-  stateType: string;
-  type: string;
-  product: string;
-  productName: string;
-  private: boolean;
-  offersAwaitingReview: boolean;
-  followers: string[];
-  products: string[];
-  productNames: string[];
-  stateUpdatedAt: string;
-  details: { title: string; description: string; amount: unknown };
-  owner: null;
-  manager: null;
-  latestActivity: { id: string; title: string; createdAt: string } | null;
-  integration: { name: string; generatedAt: string };
-  history: Array<{ fromState: string | null; toState: string; note: string | null; createdAt: string }>;
-}
+export type CaseDto = Case;
 
 function toCaseDto(row: CaseRow): CaseDto {
-  const details = row.details as { title: string; description: string; amount?: unknown };
+  // Written by applyForCase alone, with the amount of a currency answer (or none).
+  const details = row.details as { title: string; description: string; amount?: CaseDto['details']['amount'] };
   const latest = row.history.at(-1);
   return {
     id: row.id,

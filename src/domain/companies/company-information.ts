@@ -5,33 +5,11 @@
 import type { ServiceContext } from '../context.js';
 import type { RegistryCompany } from './company-registry.js';
 import { gradeFor, marketplaceV1Grade, type Grade } from './credit-grade.js';
+import type { RegistryCompanyInformation } from './company-schemas.js';
 
-export interface CompanyScoreDto {
-  grade: Grade;
-  value: number;
-  industryAverageGrade: Grade | null;
-  changedAt: string | null;
-  lastAssessedAt: string | null;
-  previous: { grade: Grade } | null;
-}
+type Dto = RegistryCompanyInformation;
 
-export interface CompanyInformationDto {
-  name: string;
-  type: string;
-  registrationNumber: string;
-  incorporatedAt: string | null;
-  sector: string;
-  vatStatus: string;
-  score: CompanyScoreDto;
-  creditLimit: { code: string; value: number } | null;
-  contactAddress: Record<string, string> | null;
-  employeesNumber: number | null;
-  website: string | null;
-  legalNotices: {
-    company: { last12MonthsCount: number; last12MonthsValue: { code: string; value: number } };
-    directors: { last12MonthsCount: number; last12MonthsValue: { code: string; value: number } };
-  };
-}
+export type CompanyInformationDto = RegistryCompanyInformation;
 
 /** Marketplace V1 shows grades A-E only; Business V1 and the credit report show F and G too. */
 export type GradeScale = 'marketplaceV1' | 'full';
@@ -40,14 +18,15 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
   const shown = (grade: Grade): Grade => (scale === 'marketplaceV1' ? marketplaceV1Grade(grade) : grade);
   const dissolved = company.status === 'DISSOLVED';
   const average = await ctx.companies.sectorAverageScore(company.sector, company.countryCode);
-  const money = (value: number) => ({ code: company.noticesCurrency, value });
+  // The registry's type, sector, VAT status and currencies are PostgreSQL enums (or checked columns) of the schema's values.
+  const money = (value: number) => ({ code: company.noticesCurrency as NonNullable<Dto['creditLimit']>['code'], value });
   return {
     name: company.name,
-    type: company.type,
+    type: company.type as Dto['type'],
     registrationNumber: company.registrationNumber,
     incorporatedAt: company.incorporatedAt?.toISOString() ?? null,
-    sector: company.sector,
-    vatStatus: company.vatStatus,
+    sector: company.sector as Dto['sector'],
+    vatStatus: company.vatStatus as Dto['vatStatus'],
     score: {
       grade: shown(gradeFor(company.scoreValue, dissolved)),
       value: company.scoreValue,
@@ -57,8 +36,8 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
       previous: company.previousScoreValue === null ? null : { grade: shown(gradeFor(company.previousScoreValue)) },
     },
     creditLimit:
-      company.creditLimitValue === null ? null : { code: company.creditLimitCurrency ?? company.noticesCurrency, value: company.creditLimitValue },
-    contactAddress: (company.address as Record<string, string> | null) ?? null,
+      company.creditLimitValue === null ? null : { code: (company.creditLimitCurrency ?? company.noticesCurrency) as NonNullable<Dto['creditLimit']>['code'], value: company.creditLimitValue },
+    contactAddress: (company.address as Dto['contactAddress']) ?? null,
     employeesNumber: company.employeesNumber,
     website: company.website,
     legalNotices: {

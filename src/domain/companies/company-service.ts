@@ -6,8 +6,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { parseInput } from '../validation.js';
-import type { SearchHit } from './company-registry.js';
+import type { CompanySearchHit } from './company-schemas.js';
 import { companyInformation, type CompanyInformationDto } from './company-information.js';
 
 export type { CompanyInformationDto } from './company-information.js';
@@ -27,16 +26,14 @@ export const LookupInput = z.object({
 });
 
 /** GET /companies/search/{searchTerm}?countryCode&limit → [{ name, number }], 10 unless limit says. */
-export async function searchCompanies(ctx: ServiceContext, searchTerm: unknown, query: unknown): Promise<SearchHit[]> {
+export async function searchCompanies(ctx: ServiceContext, input: z.output<typeof SearchInput>): Promise<CompanySearchHit[]> {
   requireAccess(ctx, 'companies.read');
-  const input = parseInput(SearchInput, { ...(query as object), searchTerm }, 'Request');
   return ctx.companies.search(input.searchTerm, { countryCode: input.countryCode, limit: input.limit });
 }
 
 /** GET /companies/{registrationNumber}?countryCode → CompanyInformation, or 404. */
-export async function getCompany(ctx: ServiceContext, registrationNumber: unknown, query: unknown): Promise<CompanyInformationDto> {
+export async function getCompany(ctx: ServiceContext, input: z.output<typeof LookupInput>): Promise<CompanyInformationDto> {
   requireAccess(ctx, 'companies.read');
-  const input = parseInput(LookupInput, { ...(query as object), registrationNumber }, 'Request');
   const company = await ctx.companies.find(input.registrationNumber, input.countryCode);
   if (!company) throw AppError.notFound('Company');
   return companyInformation(ctx, company, 'marketplaceV1');

@@ -14,17 +14,11 @@ import { parseInput } from '../validation.js';
 import { groupedBy } from '../batched-lookups.js';
 import { sniffedContentType } from './document-content-type.js';
 import { refuseFormulaCells } from './csv-formula-cells.js';
+import { DOCUMENT_CONTENT_TYPES, type ProfileDocument } from './document-schemas.js';
 import { contentSize, readDocumentContent, storeDocument, type UploadContent } from './document-store.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-export const DOCUMENT_CONTENT_TYPES = [
-  'application/pdf',
-  'image/png',
-  'image/jpeg',
-  'text/csv',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-] as const;
+export { DOCUMENT_CONTENT_TYPES };
 
 export interface UploadedFile {
   fileName: string;
@@ -32,14 +26,7 @@ export interface UploadedFile {
   content: UploadContent;
 }
 
-export interface DocumentDto {
-  id: string;
-  fileName: string;
-  contentType: string;
-  sizeBytes: number;
-  sha256: string;
-  createdAt: string;
-}
+export type DocumentDto = ProfileDocument;
 
 const FileName = z.string().trim().min(1, 'must not be empty').max(255).regex(/^[^/\\\0]+$/, 'must be a file name, not a path');
 
@@ -134,5 +121,6 @@ export async function lenderDocument(ctx: ServiceContext, applicationId: unknown
 }
 
 export function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {
-  return { id: row.id, fileName: row.fileName, contentType: row.contentType, sizeBytes: row.sizeBytes, sha256: row.sha256, createdAt: row.createdAt.toISOString() };
+  // Stored only once sniffed as one of DOCUMENT_CONTENT_TYPES (attachDocumentTo).
+  return { id: row.id, fileName: row.fileName, contentType: row.contentType as DocumentDto['contentType'], sizeBytes: row.sizeBytes, sha256: row.sha256, createdAt: row.createdAt.toISOString() };
 }

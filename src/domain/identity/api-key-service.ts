@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { requireAccess } from './access-policy.js';
-import { CreateApiKeyBody, type ApiKeyDto } from './identity-schemas.js';
+import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from './identity-schemas.js';
 import { API_KEY_SCOPES } from './scopes.js';
 import { newApiKey } from './secrets.js';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ interface ApiKeyRow {
   createdAt: Date;
 }
 
-export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
+export function toApiKeyDto(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -43,8 +43,7 @@ export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
 }
 
 /** 200 { key, ...metadata }: the key itself appears in this response only. */
-export async function createApiKey(ctx: ServiceContext, input: unknown): Promise<ApiKeyDto & { key: string }> {
-  const body = parseInput(CreateApiKeyBody, input);
+export async function createApiKey(ctx: ServiceContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
   const accountWide = body.isMaster === true || API_KEY_SCOPES.every((s) => body.scopes.includes(s));
   const actor = requireAccess(ctx, 'apiKeys.create', { elevated: accountWide });
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
@@ -76,7 +75,7 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
   }
 }
 
-export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyDto[]> {
+export async function listApiKeys(ctx: ServiceContext): Promise<ApiKey[]> {
   const actor = requireAccess(ctx, 'apiKeys.list');
   const rows = await ctx.db.apiKey.findMany({
     where: apiKeyScope(ctx, actor),

@@ -48,24 +48,58 @@ export const UpdateUserBody = z
   .refine((b) => Object.keys(b).some((k) => k !== 'currentPassword'), { message: 'must change at least one field' })
   .refine((b) => b.currentPassword === undefined || b.password !== undefined, { message: 'goes only with password', path: ['currentPassword'] });
 
-export interface ApiKeyDto {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  scopes: string[];
-  isMaster: boolean;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+/** A token answer (spec 5.1-5.7, OAuth 2.0 style); refresh_token comes with the exchanges that open or rotate a refresh family. */
+export const TokenResponse = z
+  .strictObject({
+    access_token: z.string(),
+    expires_in: z.number().int().describe('Seconds until the token expires'),
+    refresh_token: z.string().optional().describe('Single use: exchange it at …/auth/refresh-token for a new pair'),
+    scope: z.string().describe('The scopes the token holds, space-separated'),
+    token_type: z.literal('Bearer'),
+  })
+  .meta({ id: 'TokenResponse' });
+export type TokenResponse = z.infer<typeof TokenResponse>;
 
-export interface UserDto {
-  id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  disabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The Marketplace V1 token pair (spec 5.6): { jwt, refreshToken, expiresIn }. */
+export const MarketplaceV1Tokens = z
+  .strictObject({
+    jwt: z.string(),
+    refreshToken: z.string().describe('Single use: exchange it at …/auth/refresh-token for a new pair'),
+    expiresIn: z.number().int().describe('Seconds until the jwt expires'),
+  })
+  .meta({ id: 'MarketplaceV1Tokens' });
+export type MarketplaceV1Tokens = z.infer<typeof MarketplaceV1Tokens>;
+
+const NullableDateTime = z.iso.datetime().nullable();
+
+/** An API key as listed: never its secret. */
+const ApiKeyFields = z.strictObject({
+  id: z.uuid(),
+  name: z.string(),
+  keyPrefix: z.string().describe("The key's public id (key_…), e.g. the targetApiKey of a profile move"),
+  scopes: z.array(z.string()),
+  isMaster: z.boolean(),
+  expiresAt: NullableDateTime,
+  revokedAt: NullableDateTime,
+  lastUsedAt: NullableDateTime,
+  createdAt: z.iso.datetime(),
+});
+export const ApiKey = ApiKeyFields.meta({ id: 'ApiKey' });
+export type ApiKey = z.infer<typeof ApiKey>;
+
+/** A key just created: the key itself appears in this answer only. */
+export const CreatedApiKey = ApiKeyFields.extend({ key: z.string().describe('The API key (fgk_…): shown once, stored as a digest') }).meta({ id: 'CreatedApiKey' });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const PlatformUser = z
+  .strictObject({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: z.enum(['MEMBER', 'ADMIN', 'STAFF']),
+    disabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'PlatformUser', description: 'A platform user of the account' });
+export type PlatformUser = z.infer<typeof PlatformUser>;

@@ -4,17 +4,16 @@
  * in the same time; attempts are counted before the password is checked (login-throttle.ts). The
  * token carries the user's session epoch, so a later role or password change ends it.
  */
+import type { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../validation.js';
-import { LoginBody } from './identity-schemas.js';
+import type { LoginBody, TokenResponse } from './identity-schemas.js';
 import { LOGIN_SCOPES_BY_ROLE, scopeString } from './scopes.js';
 import { verifyPassword } from './secrets.js';
 import { audit } from '../../infra/audit-log.js';
-import { TOKEN_TTL_SECONDS, type TokenResponse } from './token-service.js';
+import { TOKEN_TTL_SECONDS } from './token-service.js';
 
-export async function login(ctx: ServiceContext, input: unknown, clientAddress: string): Promise<TokenResponse> {
-  const { email, password } = parseInput(LoginBody, input);
+export async function login(ctx: ServiceContext, { email, password }: z.output<typeof LoginBody>, clientAddress: string): Promise<TokenResponse> {
   try {
     await ctx.auth.loginThrottle.beginAttempt(email, clientAddress);
   } catch (err) {

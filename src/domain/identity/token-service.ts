@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../validation.js';
+import type { MarketplaceV1Tokens, TokenResponse } from './identity-schemas.js';
 import { requireAccess } from './access-policy.js';
 import type { TokenKind } from './actor.js';
 import { issueRefreshToken, RefreshTokenString, useRefreshToken, type RefreshGrant, type RefreshKind } from './refresh-tokens.js';
@@ -24,19 +24,7 @@ export const TOKEN_TTL_SECONDS = {
   lender: 120,
 } as const satisfies Record<TokenKind, number>;
 
-export interface TokenResponse {
-  access_token: string;
-  expires_in: number;
-  refresh_token?: string;
-  scope: string;
-  token_type: 'Bearer';
-}
-
-export interface MarketplaceV1Tokens {
-  jwt: string;
-  refreshToken: string;
-  expiresIn: number;
-}
+export type { MarketplaceV1Tokens, TokenResponse };
 
 interface UsableKey {
   id: string;
@@ -85,6 +73,8 @@ export async function authorizeMarketplaceV1(ctx: ServiceContext, apiKey: unknow
   return marketplaceV1Pair(ctx, key);
 }
 
+/** Marketplace V1 takes its API key in the query; a missing or unknown one is a 401 (findUsableApiKey), not a 400. */
+export const V1AuthorizeQuery = z.object({ api_key: z.string().optional().describe('The API key (fgk_…)') });
 export const V1RefreshBody = z.strictObject({ refreshToken: RefreshTokenString });
 export const PlatformRefreshBody = z
   .strictObject({ refresh_token: RefreshTokenString.optional(), refreshToken: RefreshTokenString.optional() })
@@ -94,8 +84,7 @@ export const PlatformRefreshBody = z
  * POST {marketplace_v1_base}/auth/refresh-token {refreshToken}.
  * @access token-exchange: the refresh token presented is the credential being exchanged
  */
-export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): Promise<MarketplaceV1Tokens> {
-  const { refreshToken } = parseInput(V1RefreshBody, body);
+export async function refreshMarketplaceV1(ctx: ServiceContext, { refreshToken }: z.output<typeof V1RefreshBody>): Promise<MarketplaceV1Tokens> {
   const { grant, successor, familyId } = await useRefreshToken(ctx, refreshToken, ['MARKETPLACE_V1']);
   return marketplaceV1Pair(ctx, await keyOfGrant(ctx, grant), { successor, familyId });
 }
@@ -105,8 +94,7 @@ export async function refreshMarketplaceV1(ctx: ServiceContext, body: unknown): 
  * POST {marketplace_v2_base}/auth/refresh-token (master tokens): body { refresh_token } or { refreshToken }.
  * @access token-exchange: the refresh token presented is the credential being exchanged
  */
-export async function refreshPlatformToken(ctx: ServiceContext, body: unknown, kinds: readonly RefreshKind[]): Promise<TokenResponse> {
-  const parsed = parseInput(PlatformRefreshBody, body);
+export async function refreshPlatformToken(ctx: ServiceContext, parsed: z.output<typeof PlatformRefreshBody>, kinds: readonly RefreshKind[]): Promise<TokenResponse> {
   const { grant, successor, familyId } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
   const key = await keyOfGrant(ctx, grant);
   const kind = grant.kind === 'MASTER' ? 'master' : grant.kind === 'TENANT' ? 'tenant' : 'platform';

@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { requireAccess } from './access-policy.js';
-import { CreateUserBody, UpdateUserBody, type UserDto } from './identity-schemas.js';
+import type { CreateUserBody, PlatformUser, UpdateUserBody } from './identity-schemas.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { userScope } from './user-visibility.js';
 
@@ -25,12 +25,12 @@ interface UserRow {
   updatedAt: Date;
 }
 
-function toUserDto(row: UserRow): UserDto {
+function toUserDto(row: UserRow): PlatformUser {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
-    role: row.role,
+    role: row.role as PlatformUser['role'],
     disabled: row.disabledAt !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -39,7 +39,7 @@ function toUserDto(row: UserRow): UserDto {
 
 const UserId = z.uuid({ message: 'must be a uuid' });
 
-export async function listUsers(ctx: ServiceContext): Promise<UserDto[]> {
+export async function listUsers(ctx: ServiceContext): Promise<PlatformUser[]> {
   const actor = requireAccess(ctx, 'users.list');
   const rows = await ctx.db.platformUser.findMany({
     where: userScope(ctx, actor),
@@ -48,14 +48,13 @@ export async function listUsers(ctx: ServiceContext): Promise<UserDto[]> {
   return rows.map(toUserDto);
 }
 
-export async function getUser(ctx: ServiceContext, userId: unknown): Promise<UserDto> {
+export async function getUser(ctx: ServiceContext, userId: unknown): Promise<PlatformUser> {
   const actor = requireAccess(ctx, 'users.read');
   return toUserDto(await findAccountUser(ctx, actor.accountId, userId));
 }
 
-export async function createUser(ctx: ServiceContext, input: unknown): Promise<UserDto> {
+export async function createUser(ctx: ServiceContext, body: z.output<typeof CreateUserBody>): Promise<PlatformUser> {
   const actor = requireAccess(ctx, 'users.create');
-  const body = parseInput(CreateUserBody, input);
   try {
     const row = await ctx.db.platformUser.create({
       data: {
@@ -75,10 +74,9 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
   }
 }
 
-export async function updateUser(ctx: ServiceContext, userId: unknown, input: unknown): Promise<UserDto> {
+export async function updateUser(ctx: ServiceContext, userId: unknown, body: z.output<typeof UpdateUserBody>): Promise<PlatformUser> {
   const actor = requireAccess(ctx, 'users.update');
   const target = await findAccountUser(ctx, actor.accountId, userId);
-  const body = parseInput(UpdateUserBody, input);
   const isSelf = target.id === actor.userId;
   const needsAdmin = !isSelf || body.role !== undefined || body.disabled !== undefined;
   if (needsAdmin && !actor.scopes.includes('users:write')) {

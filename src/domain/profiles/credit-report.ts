@@ -6,7 +6,9 @@
  * grade with previous.grade and changedAt as the registry holds them.
  */
 import type { RegistryCompany } from '../companies/company-registry.js';
+import { z } from 'zod';
 import type { CompanyInformationDto } from '../companies/company-information.js';
+import { RegistryCompanyInformation, RegistryCompanyScore } from '../companies/company-schemas.js';
 
 const REGISTRATION_NUMBER_FORMATS: Record<string, RegExp> = {
   GB: /^(\d{8}|[A-Z]{2}\d{6})$/,
@@ -30,18 +32,22 @@ export function creditReportRefusal(company: Pick<RegistryCompany, 'type' | 'reg
   return null;
 }
 
-export interface CreditReport {
-  data: {
-    companyInformation: Pick<CompanyInformationDto, 'name' | 'type' | 'sector' | 'registrationNumber' | 'creditLimit' | 'legalNotices'> & {
-      score: Omit<CompanyInformationDto['score'], 'value'>;
-    };
-    id: string;
-    createdAt: string;
-    updatedAt: string;
-  };
-  links: { self: string };
-  meta: { tenantId: string; generatedAt: string; source: 'registry' };
-}
+/**
+ * The credit report's result, declared here rather than in profile-schemas.ts: it is made of the
+ * registry company's schema (companies/company-schemas.ts), which is itself made of the profile
+ * schemas, so declaring it there would make the two modules import each other.
+ */
+export const CreditReportScore = RegistryCompanyScore.omit({ value: true });
+export const CreditReportCompany = RegistryCompanyInformation.pick({ name: true, type: true, sector: true, registrationNumber: true, creditLimit: true, legalNotices: true }).extend({
+  score: CreditReportScore,
+});
+export const CreditReportData = z.strictObject({ companyInformation: CreditReportCompany, id: z.uuid(), createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() });
+export const CreditReport = z.strictObject({
+  data: CreditReportData,
+  links: z.strictObject({ self: z.string() }),
+  meta: z.strictObject({ tenantId: z.uuid(), generatedAt: z.iso.datetime(), source: z.literal('registry') }),
+});
+export type CreditReport = z.infer<typeof CreditReport>;
 
 export function creditReportOf(
   info: CompanyInformationDto,

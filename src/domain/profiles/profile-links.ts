@@ -35,10 +35,9 @@ export function fundingSearchPagePath(profileId: string): string {
 const linkSubject = (profileId: string) => `profile:${profileId}`;
 
 /** GET /profiles/{uuid}/url-schemas/{type} (GraphQL profileFundingSearchUrl). */
-export async function profileUrl(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<ProfileUrl> {
+export async function profileUrl(ctx: ServiceContext, uuid: unknown, input: z.output<typeof UrlSchemaQuery>): Promise<ProfileUrl> {
   const actor = requireAccess(ctx, 'profiles.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
-  const input = parseInput(UrlSchemaQuery, query ?? {}, 'Request');
   const token = await ctx.auth.tokens.signLink(linkSubject(profileId), FUNDING_SEARCH_LINK_TTL_SECONDS);
   const url = `${ctx.auth.tokens.issuer}${fundingSearchPagePath(profileId)}?token=${encodeURIComponent(token)}`;
   return { url, redirect: input.redirect === 'true' };

@@ -1,37 +1,14 @@
 /**
  * A profile as the domain knows it (ProfileRecord), read once with its sections: every surface's
- * profile shape is taken from it (the Marketplace V1 body of spec 2.2, the GraphQL Profile).
+ * profile shape is taken from it (the Marketplace V1 body of spec 2.2, the GraphQL Profile); its
+ * schema is profile-schemas.ts's ProfileRecord.
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { readPersons, readSections, type SECTIONS_INCLUDE } from './profile-sections.js';
+import type { ProfileRecord } from './profile-schemas.js';
 
-/** A profile as the domain knows it: what every surface's profile shape is read from. */
-export interface ProfileRecord {
-  uuid: string;
-  tenantId: string | null;
-  countryCode: string;
-  registrationNumber: string | null;
-  companyName: string | null;
-  companyInformation: Record<string, unknown>;
-  financials: Record<string, unknown>;
-  legacyEntityBusinessId: number;
-  legacy: { entityBusinessId: number; fundingSearchId: number | null };
-  persons: unknown[];
-  properties: unknown[];
-  assets: unknown[];
-  assetsForSecurity: unknown[];
-  merchantCashAdvance: unknown[];
-  eligibilityRequest: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The Marketplace V1 public profile (spec 2.2). */
-export type PublicProfile = Pick<
-  ProfileRecord,
-  'uuid' | 'createdAt' | 'updatedAt' | 'legacy' | 'companyInformation' | 'financials' | 'persons' | 'properties' | 'assets' | 'assetsForSecurity' | 'merchantCashAdvance' | 'eligibilityRequest'
->;
+export type { ProfileRecord };
 
 type WithSections = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
 /** What a record is made from: Prisma's payloads (creates, updates) and `findProfileRecord`'s row alike. */
@@ -51,8 +28,9 @@ export function toProfileRecord(row: ProfileRow): ProfileRecord {
     countryCode: row.countryCode,
     registrationNumber: row.registrationNumber,
     companyName: typeof info.name === 'string' ? info.name : null,
-    companyInformation: (row.companyInformation ?? {}) as Record<string, unknown>,
-    financials: (row.financials ?? {}) as Record<string, unknown>,
+    // Stored only through the schemas' own inputs, the registry's facts and validated answers.
+    companyInformation: (row.companyInformation ?? {}) as ProfileRecord['companyInformation'],
+    financials: (row.financials ?? {}) as ProfileRecord['financials'],
     legacyEntityBusinessId: row.legacyEntityBusinessId,
     legacy: { entityBusinessId: row.legacyEntityBusinessId, fundingSearchId: row.legacyFundingSearchId },
     persons: readPersons(row),
@@ -64,12 +42,6 @@ export function toProfileRecord(row: ProfileRow): ProfileRecord {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/** The REST body of spec 2.2: the record's public fields, in the documented order. */
-export function toPublicProfile(record: ProfileRecord): PublicProfile {
-  const { uuid, createdAt, updatedAt, legacy, companyInformation, financials, persons, properties, assets, assetsForSecurity, merchantCashAdvance, eligibilityRequest } = record;
-  return { uuid, createdAt, updatedAt, legacy, companyInformation, financials, persons, properties, assets, assetsForSecurity, merchantCashAdvance, eligibilityRequest };
 }
 
 /**

@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 export type Flavour = 'marketplaceV1' | 'businessV1';
 
-const COMPANY_TYPES = ['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'] as const;
+export const COMPANY_TYPES = ['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'] as const;
 export const SECTORS = [
   'AGRICULTURE', 'AUTOMOTIVE', 'BUSINESS_SERVICES', 'CHARITIES', 'CONSTRUCTION', 'COURIER', 'DISTRIBUTION', 'EDUCATION',
   'FINANCIAL_SERVICES', 'HAULAGE', 'HEALTHCARE_CARE', 'HOTELS_HOUSE', 'IMPORT_EXPORT', 'IT_RELATED', 'MANUFACTURING',
@@ -15,14 +15,21 @@ export const SECTORS = [
   'RETAIL', 'SECURITY_SERVICES', 'TRADE', 'TRANSPORTATION', 'WHOLESALE',
 ] as const;
 
+export const VAT_STATUSES = ['REGISTERED', 'NOT_REGISTERED', 'UNKNOWN'] as const;
+
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of ${values.join(', ')}` });
+/** Enums shared by several types carry a zod id, so each becomes one named type (GraphQL, OpenAPI). */
+const CompanyType = oneOf(COMPANY_TYPES).meta({ id: 'CompanyType' });
+const Sector = oneOf(SECTORS).meta({ id: 'Sector' });
+const VatStatus = oneOf(VAT_STATUSES).meta({ id: 'VatStatus' });
+export const CurrencyCode = oneOf(['GBP', 'EUR', 'ZAR'] as const).meta({ id: 'CurrencyCode' });
 const DateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
 const nonEmpty = <S extends z.ZodObject>(schema: S) =>
   schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least one property' });
 
 export const Currency = z
   .strictObject({
-    code: oneOf(['GBP', 'EUR', 'ZAR'] as const),
+    code: CurrencyCode,
     value: z.number({ message: 'must be a number' }),
   })
   .meta({ id: 'Currency', description: 'Currency amount (spec 2.1)' });
@@ -53,7 +60,7 @@ const UnencumberedAssets = z.strictObject({
 }).meta({ id: 'UnencumberedAssets' });
 
 const LegalNoticeCount = z.strictObject({ last12MonthsCount: z.number().int().min(0), last12MonthsValue: Currency }).meta({ id: 'LegalNoticeCount' });
-const LegalNotices = z
+export const LegalNotices = z
   .strictObject({ company: LegalNoticeCount, directors: LegalNoticeCount })
   .meta({ id: 'LegalNotices', description: 'Legal notices of the last 12 months, against the company and its directors' });
 
@@ -62,7 +69,7 @@ const flavouredId = (flavour: Flavour, id: string) => (flavour === 'businessV1' 
 
 function companyScore(flavour: Flavour) {
   const grades = flavour === 'businessV1' ? (['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const) : (['A', 'B', 'C', 'D', 'E'] as const);
-  const Grade = oneOf(grades);
+  const Grade = oneOf(grades).meta({ id: flavouredId(flavour, 'Grade') });
   return z.strictObject({
     grade: Grade.optional(),
     value: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').optional(),
@@ -76,12 +83,12 @@ function companyScore(flavour: Flavour) {
 export function companyInformationSchema(flavour: Flavour) {
   const base = z.strictObject({
     name: z.string().optional(),
-    type: oneOf(COMPANY_TYPES).optional(),
+    type: CompanyType.optional(),
     registrationNumber: z.string().optional(),
     incorporatedAt: DateTime.optional(),
     tradingFromDate: DateTime.optional(),
-    sector: oneOf(SECTORS).optional(),
-    vatStatus: oneOf(['REGISTERED', 'NOT_REGISTERED', 'UNKNOWN'] as const).optional(),
+    sector: Sector.optional(),
+    vatStatus: VatStatus.optional(),
     score: companyScore(flavour).optional(),
     creditLimit: Currency.optional(),
     contactAddress: Address.optional(),
@@ -258,3 +265,53 @@ export const BusinessProfile = z
   })
   .meta({ id: 'BusinessProfile', description: 'A Business V1 profile (spec 2.2)' });
 export type BusinessProfile = z.infer<typeof BusinessProfile>;
+
+/** legacy ids of a profile (spec 2.2). */
+export const ProfileLegacy = z
+  .strictObject({ entityBusinessId: z.number().int(), fundingSearchId: z.number().int().nullable() })
+  .meta({ id: 'ProfileLegacy', description: 'legacy ids of a profile (spec 2.2)' });
+
+/**
+ * A profile as the domain knows it (profile-records.ts reads it): every surface's profile shape is
+ * taken from it, the Marketplace V1 body of spec 2.2 (profile.rest.ts) and the GraphQL Profile.
+ * Its documents are read as the Business V1 shapes, the superset of the Marketplace V1 ones.
+ */
+export const ProfileRecord = z
+  .strictObject({
+    uuid: z.uuid(),
+    tenantId: z.uuid().nullable(),
+    countryCode: z.string(),
+    registrationNumber: z.string().nullable(),
+    companyName: z.string().nullable(),
+    // As stored (no description here: describing a copy would lose the shared types' zod ids).
+    companyInformation: companyInformationSchema('businessV1'),
+    financials: financialsSchema('businessV1'),
+    legacyEntityBusinessId: z.number().int().describe('legacy.entityBusinessId'),
+    legacy: ProfileLegacy,
+    persons: z.array(Person),
+    properties: z.array(Property),
+    assets: z.array(Asset),
+    assetsForSecurity: z.array(AssetSecurity),
+    merchantCashAdvance: z.array(MerchantCashAdvance),
+    eligibilityRequest: z
+      .record(z.string(), z.unknown())
+      .describe("The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered"),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'Profile', description: 'A business profile (spec 2.2)' });
+export type ProfileRecord = z.infer<typeof ProfileRecord>;
+
+/** A signed, expiring link to the profile funding-search page. */
+export const ProfileUrl = z.strictObject({ url: z.url() }).meta({ id: 'ProfileUrl', description: 'A signed, expiring link to the profile funding-search page' });
+
+/** GET /profile (spec 2.5 envelope): the whole Business V1 profile, and whether it has a credit report. */
+export const ProfileEnvelope = z.strictObject({
+  data: BusinessProfile,
+  links: z.strictObject({ self: z.string() }),
+  meta: z.strictObject({
+    tenantId: z.uuid(),
+    creditReport: z.union([z.strictObject({ available: z.literal(true) }), z.strictObject({ available: z.literal(false), reason: z.string() })]),
+  }),
+});
+export type ProfileEnvelope = z.infer<typeof ProfileEnvelope>;

@@ -13,16 +13,15 @@ import { digest } from '../identity/secrets.js';
 import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { findProfileRecord, findProfileRecords, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
-import { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
+import type { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
 import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfiles, visibleProfileSql, type ProfileViewer } from './profile-visibility.js';
 import { usableApiKeys } from '../identity/api-key-visibility.js';
 import type { Actor } from '../identity/actor.js';
 import { indexedBy } from '../batched-lookups.js';
 
 /** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
-export async function createAnonymousProfile(ctx: ServiceContext, input: unknown): Promise<ProfileRecord> {
+export async function createAnonymousProfile(ctx: ServiceContext, { countryCode }: z.output<typeof AnonymousProfileBody>): Promise<ProfileRecord> {
   requireAccess(ctx, 'profiles.create');
-  const { countryCode } = parseInput(AnonymousProfileBody, input);
   const row = await ctx.db.profile.create({ data: { environment: ctx.environment, countryCode }, include: SECTIONS_INCLUDE });
   ctx.logger.info({ profileId: row.id }, 'anonymous profile created');
   return toProfileRecord(row);
@@ -84,10 +83,10 @@ function profileViewerOf(actor: Actor): ProfileViewer | null {
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */
-export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, input: unknown): Promise<ProfileRecord> {
+export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, patch: CompanyInformationPatch): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.write');
   return patchProfileDocument(ctx, await findVisibleProfileId(ctx, actor, uuid), (row) => {
-    const companyInformation = mergePatch(row.companyInformation, parseInput(CompanyInformationPatch, input)) as CompanyInformationPatch;
+    const companyInformation = mergePatch(row.companyInformation, patch) as CompanyInformationPatch;
     return {
       companyInformation: companyInformation as Prisma.InputJsonValue,
       registrationNumber: companyInformation.registrationNumber ?? null,
@@ -98,10 +97,10 @@ export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/financials: merges Financials, 204. */
-export async function patchFinancials(ctx: ServiceContext, uuid: unknown, input: unknown): Promise<ProfileRecord> {
+export async function patchFinancials(ctx: ServiceContext, uuid: unknown, patch: z.output<typeof FinancialsPatch>): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.write');
   return patchProfileDocument(ctx, await findVisibleProfileId(ctx, actor, uuid), (row) => ({
-    financials: mergePatch(row.financials, parseInput(FinancialsPatch, input)) as Prisma.InputJsonValue,
+    financials: mergePatch(row.financials, patch) as Prisma.InputJsonValue,
   }));
 }
 

@@ -16,20 +16,13 @@ import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { resolveTenantId, type TenantActor } from '../tenants/tenant-visibility.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { parseInput } from '../validation.js';
 import { countryOfRegistrationNumber, creditReportOf, creditReportRefusal, type CreditReport } from './credit-report.js';
 import { mergePatch } from './merge-patch.js';
-import { TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp, type BusinessProfile } from './profile-schemas.js';
+import type { BusinessProfile, ProfileEnvelope, TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp } from './profile-schemas.js';
 import { readSections, SECTIONS_INCLUDE, writeSections } from './profile-sections.js';
 import { visibleProfiles } from './profile-visibility.js';
 
-export type { BusinessProfile };
-
-export interface ProfileEnvelope {
-  data: BusinessProfile;
-  links: { self: string };
-  meta: { tenantId: string; creditReport: { available: true } | { available: false; reason: string } };
-}
+export type { BusinessProfile, ProfileEnvelope };
 
 type ProfileRow = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
 
@@ -47,10 +40,9 @@ function registryFacts(info: CompanyInformationDto, withReport: boolean): Record
 }
 
 /** POST /profile {companyInformation: {registrationNumber, ...}, ...} → 201 the profile. */
-export async function setUpTenantProfile(ctx: ServiceContext, input: unknown): Promise<BusinessProfile> {
+export async function setUpTenantProfile(ctx: ServiceContext, body: TenantProfileSetUp): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
-  const body = parseInput(TenantProfileSetUp, input);
   const number = body.companyInformation.registrationNumber.toUpperCase();
   const countryCode = countryOfRegistrationNumber(number);
   const company = await ctx.companies.find(number, countryCode);
@@ -123,11 +115,10 @@ export async function getCreditReport(ctx: ServiceContext, self: string): Promis
  * PUT /profile: the whole profile is replaced; sections left out are emptied.
  * Either way the registry's facts stay, and the registration number cannot change (422).
  */
-export async function updateTenantProfile(ctx: ServiceContext, input: unknown, mode: 'patch' | 'put'): Promise<BusinessProfile> {
+export async function updateTenantProfile(ctx: ServiceContext, body: TenantProfilePatch | TenantProfileReplace, mode: 'patch' | 'put'): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
   const row = await findTenantProfileRow(ctx, actor, tenantId);
-  const body = mode === 'patch' ? parseInput(TenantProfilePatch, input) : parseInput(TenantProfileReplace, input);
   const number = body.companyInformation?.registrationNumber;
   if (number !== undefined && number.toUpperCase() !== row.registrationNumber) {
     throw AppError.unprocessable('The registration number of a set-up profile cannot change', [

@@ -13,13 +13,13 @@ export const QUESTION_TYPES = ['string', 'email', 'phone', 'enum', 'boolean', 'n
 
 export type Condition = { field: string; equals: unknown } | { field: string; in: unknown[] } | { all: Condition[] };
 
-const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
+export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.union([
     z.strictObject({ field: z.string(), equals: z.unknown() }),
     z.strictObject({ field: z.string(), in: z.array(z.unknown()).min(1) }),
     z.strictObject({ all: z.array(ConditionSchema).min(1) }),
   ]),
-) as z.ZodType<Condition>;
+).meta({ id: 'QuestionCondition', description: '{ field, equals } | { field, in: [...] } | { all: [conditions] } over the answers' }) as z.ZodType<Condition>;
 
 const QuestionSchema = z
   .strictObject({

@@ -9,32 +9,14 @@ import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
-import { parseInput } from '../validation.js';
 import { answerSchema, type JsonSchema } from './answer-schema.js';
 import { validateAnswers } from './answer-validation.js';
 import { documentsOf, recordAnswers, storedAnswers } from './answer-records.js';
 import { profileDefaults } from './profile-answers.js';
+import type { Answers, QuestionDto, QuestionnaireDto } from './questionnaire-schemas.js';
 import { questionnaireDefinition, questionnaireDefinitions, type Question, type QuestionnaireDefinition } from './questionnaire-definitions.js';
 
-export interface QuestionDto {
-  label: string;
-  help: string;
-  type: string;
-  options: Array<string | number> | null;
-  required: boolean;
-  requiredWhen: unknown;
-  askedWhen: unknown;
-  default: unknown;
-}
-
-export interface QuestionnaireDto {
-  id: string;
-  version: number;
-  title: string;
-  description: string;
-  /** Keyed by answer field (spec 2.3: "object of question keys"), in form order. */
-  questions: Record<string, QuestionDto>;
-}
+export type { QuestionDto, QuestionnaireDto };
 
 function toQuestionnaireDto(d: QuestionnaireDefinition): QuestionnaireDto {
   const question = (q: Question): QuestionDto => ({
@@ -77,7 +59,7 @@ export async function getProfileAnswerSchema(ctx: ServiceContext, id: unknown, p
 }
 
 /** GET .../answers: the stored answers ({} before any). */
-export async function getAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown): Promise<Record<string, unknown>> {
+export async function getAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown): Promise<Answers> {
   const actor = requireAccess(ctx, 'questionnaires.read');
   const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
   return storedAnswers(ctx, profileId, questionnaireDefinition(id).id);
@@ -105,16 +87,20 @@ export async function patchAnswers(ctx: ServiceContext, id: unknown, profileUuid
   return recordAnswers(ctx, definition, profileId, (stored) => validateAnswers(partial, { ...stored, ...body }));
 }
 
-const AnswerKeys = z.array(z.string().min(1), { message: 'must name at least one answerKey' }).min(1, 'must name at least one answerKey');
+export const AnswerKeys = z.array(z.string().min(1), { message: 'must name at least one answerKey' }).min(1, 'must name at least one answerKey');
 /** The query as the OpenAPI document describes it: answerKey once, or repeated (deleteAnswers reads it as AnswerKeys). */
-export const DeleteAnswersQuery = z.object({ answerKey: z.union([z.string().min(1), AnswerKeys]).describe('The answer to remove; repeat it for several') });
+export const DeleteAnswersQuery = z.object({
+  answerKey: z
+    .union([z.string().min(1), AnswerKeys])
+    .describe('The answer to remove; repeat it for several')
+    .transform((key) => (Array.isArray(key) ? key : [key])),
+});
 
 /** DELETE .../answers?answerKey=a&answerKey=b: removes those answers and what they put in the profile. */
-export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown, answerKey: unknown): Promise<Record<string, unknown>> {
+export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown, keys: z.output<typeof AnswerKeys>): Promise<Answers> {
   const actor = requireAccess(ctx, 'answers.write');
   const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
   const definition = questionnaireDefinition(id);
-  const keys = parseInput(AnswerKeys, answerKey === undefined ? [] : Array.isArray(answerKey) ? answerKey : [answerKey], 'answerKey');
   const known = new Set(definition.questions.map((q) => q.key));
   const unknown = keys.filter((k) => !known.has(k));
   if (unknown.length) {

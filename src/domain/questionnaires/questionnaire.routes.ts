@@ -1,7 +1,9 @@
 /** The questionnaires module's REST rows: questionnaires, their JSON Schemas and a profile's answers (Marketplace V1). */
 import * as questionnaires from './questionnaire-service.js';
 import { type JsonSchema } from './answer-schema.js';
-import { BASES, type RouteDefinition } from '../../../rest-adapter/route-definition.js';
+import { z } from 'zod';
+import { AnswerJsonSchema, Answers, QuestionnaireDto } from './questionnaire-schemas.js';
+import { BASES, route, type RouteDefinition } from '../../../rest-adapter/route-definition.js';
 
 /** Answers: each questionnaire has its own schema, served at …/json-schema and validated against there. */
 function answersBodySchema(): JsonSchema {
@@ -11,43 +13,47 @@ function answersBodySchema(): JsonSchema {
 const answersPath = `${BASES.marketplaceV1}/questionnaires/:questionnaireId/profiles/:profileId/answers`;
 
 export const questionnaireRoutes: RouteDefinition[] = [
-  {
+  route({
     method: 'get',
     path: `${BASES.marketplaceV1}/questionnaires`,
     operationId: 'QuestionnaireController_list',
     summary: 'The eleven questionnaires with their questions',
+    response: z.array(QuestionnaireDto),
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx) => questionnaires.listQuestionnaires(ctx),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: `${BASES.marketplaceV1}/questionnaires/:id`,
     operationId: 'QuestionnaireController_get',
     summary: 'One questionnaire with its questions',
+    response: QuestionnaireDto,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => questionnaires.getQuestionnaire(ctx, req.params.id),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: `${BASES.marketplaceV1}/questionnaires/:questionnaireId/json-schema`,
     operationId: 'QuestionnaireController_jsonSchema',
     summary: 'The answer body as a JSON Schema (draft 2020-12), the one answers are validated with',
+    response: AnswerJsonSchema,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => questionnaires.getAnswerSchema(ctx, req.params.questionnaireId),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: `${BASES.marketplaceV1}/questionnaires/:questionnaireId/profiles/:profileId/json-schema`,
     operationId: 'QuestionnaireController_profileJsonSchema',
     summary: "The same schema with the profile's current values as defaults",
+    response: AnswerJsonSchema,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.getProfileAnswerSchema(ctx, req.params.questionnaireId, req.params.profileId),
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: answersPath,
     operationId: 'AnswerController_put',
@@ -56,8 +62,8 @@ export const questionnaireRoutes: RouteDefinition[] = [
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.putAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.body),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: answersPath,
     operationId: 'AnswerController_patch',
@@ -66,17 +72,18 @@ export const questionnaireRoutes: RouteDefinition[] = [
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.patchAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.body),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: answersPath,
     operationId: 'AnswerController_get',
     summary: 'The stored answers',
+    response: Answers,
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.getAnswers(ctx, req.params.questionnaireId, req.params.profileId),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: answersPath,
     operationId: 'AnswerController_delete',
@@ -85,5 +92,5 @@ export const questionnaireRoutes: RouteDefinition[] = [
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.deleteAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.query.answerKey),
-  },
+  }),
 ];

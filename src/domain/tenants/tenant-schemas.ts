@@ -16,12 +16,15 @@ export const UpdateTenantBody = z
 
 export const TenantId = z.uuid({ message: 'must be a uuid' });
 
-export const TenantDto = z.object({
-  id: z.uuid(),
-  referenceId: z.string().nullable(),
-  createdDateTime: z.iso.datetime(),
-  updatedDateTime: z.iso.datetime(),
-});
+/** A tenant as every surface answers it (REST bodies, the GraphQL Tenant entity, tenantCreated events). */
+export const TenantDto = z
+  .strictObject({
+    id: z.uuid(),
+    referenceId: z.string().nullable().describe('Integrator reference, unique per account.'),
+    createdDateTime: z.iso.datetime(),
+    updatedDateTime: z.iso.datetime(),
+  })
+  .meta({ id: 'Tenant', description: 'One tenant manages one business (spec 2.5)' });
 export type TenantDto = z.infer<typeof TenantDto>;
 
 export const PageQuery = z.object({
@@ -29,3 +32,12 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
+
+/** One page of the account's tenants, oldest first (REST wraps it with links: pagination.ts). */
+export const TenantPage = z.strictObject({
+  items: z.array(TenantDto),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+});
+export type TenantPage = z.infer<typeof TenantPage>;

@@ -6,9 +6,9 @@
 import type { ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { requireAccess } from '../identity/access-policy.js';
-import { parseInput } from '../validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { CreateTenantBody, PageQuery, TenantId, UpdateTenantBody, type TenantDto } from './tenant-schemas.js';
+import type { z } from 'zod';
+import { TenantId, type CreateTenantBody, type PageQuery, type TenantDto, type TenantPage, type UpdateTenantBody } from './tenant-schemas.js';
 import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
 
 interface TenantRow {
@@ -30,9 +30,8 @@ export function toTenantDto(row: TenantRow): TenantDto {
 const duplicateReference = () =>
   AppError.conflict('A tenant with this referenceId already exists', [{ pointer: '/referenceId', message: 'is already used by another tenant' }]);
 
-export async function createTenant(ctx: ServiceContext, input: unknown): Promise<TenantDto> {
+export async function createTenant(ctx: ServiceContext, body: CreateTenantBody): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.create');
-  const body = parseInput(CreateTenantBody, input ?? {});
   let row: TenantRow;
   try {
     row = await ctx.db.tenant.create({
@@ -69,10 +68,9 @@ export async function tenantsVisibleAmong(ctx: ServiceContext, ids: readonly str
   return ids.map((id) => visible.has(id));
 }
 
-export async function updateTenant(ctx: ServiceContext, id: unknown, input: unknown): Promise<TenantDto> {
+export async function updateTenant(ctx: ServiceContext, id: unknown, body: z.output<typeof UpdateTenantBody>): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.update');
   const tenant = await findVisibleTenant(ctx, actor, id);
-  const body = parseInput(UpdateTenantBody, input);
   try {
     return toTenantDto(await ctx.db.tenant.update({ where: { id: tenant.id }, data: { referenceId: body.referenceId } }));
   } catch (err) {
@@ -81,16 +79,8 @@ export async function updateTenant(ctx: ServiceContext, id: unknown, input: unkn
   }
 }
 
-export interface TenantPage {
-  items: TenantDto[];
-  total: number;
-  offset: number;
-  limit: number;
-}
-
-export async function listTenants(ctx: ServiceContext, query: unknown): Promise<TenantPage> {
+export async function listTenants(ctx: ServiceContext, { offset, limit }: PageQuery): Promise<TenantPage> {
   const actor = requireAccess(ctx, 'tenants.list');
-  const { offset, limit } = parseInput(PageQuery, query ?? {}, 'Query');
   const where = tenantScope(ctx, actor);
   const [rows, total] = await Promise.all([
     ctx.db.tenant.findMany({ where, orderBy: [{ createdDateTime: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),

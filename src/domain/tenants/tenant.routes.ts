@@ -3,10 +3,10 @@ import type { Surface } from '../identity/access-policy.js';
 import * as tenants from './tenant-service.js';
 import { CreateTenantBody, PageQuery, TenantDto, UpdateTenantBody } from './tenant-schemas.js';
 import { linkedPageOf, pageWithLinks } from '../../../rest-adapter/pagination.js';
-import { BASES, type RouteDefinition } from '../../../rest-adapter/route-definition.js';
+import { BASES, route, type RouteDefinition } from '../../../rest-adapter/route-definition.js';
 
 const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: boolean): RouteDefinition[] => [
-  {
+  route({
     method: 'post',
     path: `${base}/tenants`,
     operationId: `${prefix}TenantController_create`,
@@ -16,10 +16,10 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
     successStatus: 201,
     surface,
     handle: (ctx, req) => tenants.createTenant(ctx, req.body),
-  },
+  }),
   ...(withList
     ? [
-        {
+        route({
           method: 'get',
           path: `${base}/tenants`,
           operationId: `${prefix}TenantController_list`,
@@ -29,14 +29,14 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
           successStatus: 200,
           surface,
           handle: async (ctx, req) => pageWithLinks(await tenants.listTenants(ctx, req.query), req.originalUrl),
-        } satisfies RouteDefinition,
+        }),
       ]
     : []),
 ];
 
 export const tenantRoutes: RouteDefinition[] = [
   ...tenantRowsOf(BASES.platform, 'platform', 'Platform', true),
-  {
+  route({
     method: 'get',
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_get',
@@ -45,8 +45,8 @@ export const tenantRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'platform',
     handle: (ctx, req) => tenants.getTenant(ctx, req.params.tenantId),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_update',
@@ -56,7 +56,7 @@ export const tenantRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'platform',
     handle: (ctx, req) => tenants.updateTenant(ctx, req.params.tenantId, req.body),
-  },
+  }),
   ...tenantRowsOf(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', true),
   ...tenantRowsOf(BASES.businessV1, 'businessV1', 'Business', false),
 ];

@@ -6,6 +6,71 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type WebhookDeliveryEvent =
+  | 'APPLICATION_CREATED'
+  | 'APPLICATION_UPDATED';
+
+/** FAILED is retrying; DEAD is dead-lettered. */
+export type WebhookDeliveryStatus =
+  | 'PENDING'
+  | 'FAILED'
+  | 'DELIVERED'
+  | 'DEAD';
+
+export type BoardOfferStatus =
+  | 'INDICATIVE'
+  | 'FINAL'
+  | 'PRE_SELECTED';
+
+export type BoardOfferDecision =
+  | 'ACCEPTED'
+  | 'DECLINED';
+
+/** STATUS (a move), OFFER (made; replacedAt once replaced) or DECISION (the client accepted or declined). */
+export type ApplicationHistoryEntryKind =
+  | 'STATUS'
+  | 'OFFER'
+  | 'DECISION';
+
+export type LenderPriceBand =
+  | 'LOW'
+  | 'AVERAGE'
+  | 'EXPENSIVE'
+  | 'MOST_EXPENSIVE';
+
+/** The product type (spec 2.3). */
+export type LenderProductProductType =
+  | 'ASSET_BACKED_FINANCE'
+  | 'COMMERCIAL_PROPERTY'
+  | 'E_COMMERCE_FUNDING'
+  | 'FIXED_LOAN_TERMS'
+  | 'INVOICE_FINANCE'
+  | 'MERCHANT_CASH_ADVANCE'
+  | 'TERM_LOAN'
+  | 'TRADE_FINANCE';
+
+export type ReviewSelectionState =
+  | 'PENDING_REVIEW'
+  | 'IN_REVIEW'
+  | 'SUBMITTED'
+  | 'CLOSED';
+
+export type SelectedLenderProducts =
+  | 'ASSET_BACKED_FINANCE'
+  | 'COMMERCIAL_PROPERTY'
+  | 'E_COMMERCE_FUNDING'
+  | 'FIXED_LOAN_TERMS'
+  | 'INVOICE_FINANCE'
+  | 'MERCHANT_CASH_ADVANCE'
+  | 'TERM_LOAN'
+  | 'TRADE_FINANCE';
+
+export type ReviewPreviewState =
+  | 'PENDING_REVIEW'
+  | 'IN_REVIEW'
+  | 'SUBMITTED'
+  | 'CLOSED';
+
 /** Board filters; updatedSince catches up after a lost event stream */
 export type LenderApplicationFilter = {
   /** One of Submitted, Acknowledged, Offered, Failed, Rejected, Client Accepted, Client Declined. */
@@ -113,9 +178,9 @@ export type BoardQueryVariables = Exact<{
 }>;
 
 
-export type BoardQuery = { lenderApplicationBoard: Array<{ id: number, companyName: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, updatedAt: string, offer: { id: string, reference: string, status: string, decision: string | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
+export type BoardQuery = { lenderApplicationBoard: Array<{ id: number, companyName: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, updatedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
 
-export type BoardOfferFieldsFragment = { id: string, reference: string, status: string, decision: string | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string };
+export type BoardOfferFieldsFragment = { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string };
 
 export type CreateLenderMutationVariables = Exact<{
   input: LenderInput;
@@ -129,19 +194,19 @@ export type DeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type DeliveriesQuery = { webhookDeliveries: Array<{ id: string, lenderApplicationId: number, lenderId: number, event: string, url: string, status: string, attempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, attemptLog: Array<{ statusCode: number | null, error: string | null, latencyMs: number, attemptedAt: string }> }> };
+export type DeliveriesQuery = { webhookDeliveries: Array<{ id: string, lenderApplicationId: number, lenderId: number, event: WebhookDeliveryEvent, url: string, status: WebhookDeliveryStatus, attempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, attemptLog: Array<{ statusCode: number | null, error: string | null, latencyMs: number, attemptedAt: string }> }> };
 
 export type HistoryQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type HistoryQuery = { lenderApplicationHistory: Array<{ at: string, kind: string, status: string | null, fromStatus: string | null, reason: string | null, comment: string | null, replacedAt: string | null, offer: { id: string, reference: string, status: string, decision: string | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
+export type HistoryQuery = { lenderApplicationHistory: Array<{ at: string, kind: ApplicationHistoryEntryKind, status: string | null, fromStatus: string | null, reason: string | null, comment: string | null, replacedAt: string | null, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
 
 export type LendersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LendersQuery = { lenders: Array<{ id: number, name: string, priceBand: string, responseTimeHours: number, products: Array<{ id: number, productType: string, name: string, instantOffer: boolean }> }> };
+export type LendersQuery = { lenders: Array<{ id: number, name: string, priceBand: LenderPriceBand, responseTimeHours: number, products: Array<{ id: number, productType: LenderProductProductType, name: string, instantOffer: boolean }> }> };
 
 export type OfferStatusChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -153,19 +218,19 @@ export type RedeliverMutationVariables = Exact<{
 }>;
 
 
-export type RedeliverMutation = { redeliverWebhook: { id: string, status: string, attempts: number, nextAttemptAt: string | null } };
+export type RedeliverMutation = { redeliverWebhook: { id: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null } };
 
 export type ReviewQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ReviewQuery = { reviewSelection: { selectionId: string, state: string, applicant: { companyName: string | null, companyNumber: string | null, companyType: string | null, sector: string | null, creditGrade: string | null, amount: number, periodMonths: number | null, useOfFunds: string | null, urgency: string | null }, lenders: Array<{ lenderId: number, lenderName: string | null, matched: boolean, products: Array<string>, likelihood: number | null, reasons: Array<string>, missingFields: Array<{ field: string, message: string }> }> } };
+export type ReviewQuery = { reviewSelection: { selectionId: string, state: ReviewPreviewState, applicant: { companyName: string | null, companyNumber: string | null, companyType: string | null, sector: string | null, creditGrade: string | null, amount: number, periodMonths: number | null, useOfFunds: string | null, urgency: string | null }, lenders: Array<{ lenderId: number, lenderName: string | null, matched: boolean, products: Array<string>, likelihood: number | null, reasons: Array<string>, missingFields: Array<{ field: string, message: string }> }> } };
 
 export type ReviewsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ReviewsQuery = { reviewQueue: Array<{ id: string, profileId: string, fundingSearchId: number, state: string, createdAt: string, selection: Array<{ lenderId: number, products: Array<string> }> }> };
+export type ReviewsQuery = { reviewQueue: Array<{ id: string, profileId: string, fundingSearchId: number, state: ReviewSelectionState, createdAt: string, selection: Array<{ lenderId: number, products: Array<SelectedLenderProducts> }> }> };
 
 export type SaveProductMutationVariables = Exact<{
   lenderId: number;
@@ -173,7 +238,7 @@ export type SaveProductMutationVariables = Exact<{
 }>;
 
 
-export type SaveProductMutation = { saveLenderProduct: { id: number, name: string, products: Array<{ id: number, productType: string, name: string }> } };
+export type SaveProductMutation = { saveLenderProduct: { id: number, name: string, products: Array<{ id: number, productType: LenderProductProductType, name: string }> } };
 
 export type SubmitMutationVariables = Exact<{
   id: string | number;
