@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
 import { openDatabase } from '../src/infra/database.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { demoCompanyStream } from '../prisma/seed/demo-companies.js';

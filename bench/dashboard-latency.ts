@@ -9,8 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../src/config.js';
-import { createAccountWithUser, issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { createAccountWithUser, issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';

@@ -9,23 +9,23 @@
  * BENCH_REQUESTS per round (default 400) and BENCH_CONCURRENCY (default 8) tune it.
  */
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
-import { loadConfig } from '../src/config.js';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
-import { createApiKey } from '../src/domain/identity/api-key-service.js';
-import { login } from '../src/domain/identity/login-service.js';
-import { API_KEY_SCOPES } from '../src/domain/identity/scopes.js';
-import { issuePlatformToken } from '../src/domain/identity/token-service.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
+import { createApiKey } from '../src/modules/identity/api-key-service.js';
+import { login } from '../src/modules/identity/login-service.js';
+import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
+import { issuePlatformToken } from '../src/modules/identity/token-service.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
 import { startRuntime } from '../src/processes/runtime.js';
-import { createGateway } from '../gateway/gateway-runtime.js';
+import { createGateway } from '../src/api/graphql/gateway-runtime.js';
 import { recordResults } from './results.js';
-import { gatewaySecurity } from '../gateway/gateway-security.js';
+import { gatewaySecurity } from '../src/api/graphql/gateway-security.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { createRequire } from 'node:module';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { costLimitRule } from '../gateway/operation-limits.js';
+import { costLimitRule } from '../src/api/graphql/operation-limits.js';
 
 // The gateway (and Armor) run on graphql's CommonJS copy; its schema only validates with that copy.
 const cjsGraphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');

@@ -16,14 +16,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
-import { indexProducts, matchProducts, PRODUCT_TYPES, type ApplicantFacts, type ProductCriteria } from '../src/domain/matching/matching-engine.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
+import { indexProducts, matchProducts, PRODUCT_TYPES, type ApplicantFacts, type ProductCriteria } from '../src/modules/matching/matching-engine.js';
 import { openDatabase } from '../src/infra/database.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { ACME_ANSWERS } from '../test/support/answers.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
-import { matchProductsReference } from '../test/matching-engine-reference.js';
+import { matchProductsReference } from '../test/support/matching-engine-reference.js';
 import { compare, printTable, type LoadTarget, type Row } from './load.js';
 import { recordResults, type BenchResult } from './results.js';
 

@@ -58,7 +58,7 @@ app.get('/tenants/:id/with-profile', async (req, res) => {
   res.json({ data: { tenant: { id: row.id, referenceId: row.referenceId, profile: row.profileUuid ? { uuid: row.profileUuid } : null } } });
 });
 
-// The same ranked search the registry runs (src/domain/companies/company-registry.ts).
+// The same ranked search the registry runs (src/modules/companies/company-registry.ts).
 const SEARCH_SQL = `SELECT name, "registrationNumber" AS number FROM company
   WHERE "countryCode" = $1 AND ("nameLower" LIKE $2 OR "nameLower" LIKE $3 OR "registrationNumber" LIKE $4)
   ORDER BY CASE WHEN "nameLower" = $5 OR "registrationNumber" = $6 THEN 0

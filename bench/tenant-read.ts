@@ -15,7 +15,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
 import { openDatabase } from '../src/infra/database.js';
 import { openEmbeddedServer } from '../src/infra/embedded-postgres.js';
 import { applyMigrations } from '../src/infra/migrations.js';

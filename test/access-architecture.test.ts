@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACCESS_POLICY } from '../src/domain/identity/access-policy.js';
+import { ACCESS_POLICY } from '../src/kernel/access-policy.js';
 
 const DOMAIN = path.resolve('src/domain');
 

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { accessTableMarkdown } from '../src/domain/identity/access-policy.js';
-import { TokenAuthority } from '../src/domain/identity/token-authority.js';
+import { accessTableMarkdown } from '../src/kernel/access-policy.js';
+import { TokenAuthority } from '../src/modules/identity/token-authority.js';
 import { loadSigningKeys } from '../src/infra/signing-keys.js';
 import { graphql } from './support/graphql-client.js';
 import {

@@ -20,13 +20,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, openApiPath } from '../rest-adapter/openapi-document.js';
-import { ROUTES, type RouteDefinition } from '../rest-adapter/route-table.js';
-import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../src/domain/identity/access-policy.js';
-import { TOKEN_KINDS, type TokenKind } from '../src/domain/identity/actor.js';
-import { API_KEY_SCOPES, TENANT_TOKEN_SCOPES } from '../src/domain/identity/scopes.js';
-import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
-import { PRODUCT_TYPES } from '../src/domain/matching/matching-engine.js';
+import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
+import { ROUTES, type RouteDefinition } from '../src/api/rest/route-table.js';
+import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../src/kernel/access-policy.js';
+import { TOKEN_KINDS, type TokenKind } from '../src/kernel/actor.js';
+import { API_KEY_SCOPES, TENANT_TOKEN_SCOPES } from '../src/kernel/scopes.js';
+import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
+import { PRODUCT_TYPES } from '../src/modules/matching/matching-engine.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
@@ -49,7 +49,7 @@ const B = '/api/business/v1';
 const P = '/api/platform/v1';
 const L = '/api/platform/v1/funding';
 
-/** A Business V1 application body (spec 2.6), as test/business-applications.test.ts sends it. */
+/** A Business V1 application body (spec 2.6), as src/modules/business-applications/business-applications.test.ts sends it. */
 const APPLICATION = ACME_APPLICATION;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const QUESTIONNAIRE = 'introducer-all-funding-products';

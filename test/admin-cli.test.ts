@@ -33,7 +33,7 @@ afterAll(async () => {
 
 /** `npm run admin -- <args>` against the app's database. */
 async function admin(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const proc = startEntry('src/cli/admin.ts', args, {
+  const proc = startEntry('src/processes/cli/admin.ts', args, {
     DATABASE_URL: app.database.url,
     DEPLOY_ENV: 'demo',
     LOG_LEVEL: 'silent',

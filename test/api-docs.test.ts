@@ -7,7 +7,7 @@ import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SURFACE_TAGS } from '../rest-adapter/openapi-document.js';
+import { SURFACE_TAGS } from '../src/api/rest/openapi-document.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -5,7 +5,7 @@
  * and gets 404 for a history; other token kinds are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { graphql } from './support/graphql-client.js';
 import { CredentialFactory, UNRELATED_LOGIN_SCOPE } from './support/credentials.js';
 import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';

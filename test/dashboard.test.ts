@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { startCuttableProxy, type CuttableProxy } from './support/cuttable-proxy.js';
 import { graphql } from './support/graphql-client.js';

@@ -8,7 +8,7 @@ import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { bearer, demoIntegratorToken, lenderIdToken } from './support/identities.js';
-import { issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { openDatabase } from '../src/infra/database.js';
 import { eventually, startLenderReceiver } from './support/lender-receiver.js';
 import { postJson } from './support/test-app.js';

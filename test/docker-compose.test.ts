@@ -4,7 +4,7 @@
  *    format checkers: duration, ports, expose, subnet_ip_address);
  *  - every command is one the project has (package.json scripts, SERVICE_NAMES of src/processes/service.ts);
  *  - every `service_healthy` dependency has a healthcheck;
- *  - every environment key is a configuration key of src/config.ts (and the values load);
+ *  - every environment key is a configuration key of src/kernel/config.ts (and the values load);
  *  - the gateway's subgraph URLs point at the compose services that serve those subgraphs.
  * Each check is a function returning its problems, and each is shown to catch a broken file.
  * Nothing here imports src/processes/service.ts (importing it would start a server): its text is parsed.
@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -55,10 +55,10 @@ function readServiceNames(): string[] {
   return [...match[1].matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 }
 
-/** The keys of ConfigSchema in src/config.ts, from its text. */
+/** The keys of ConfigSchema in src/kernel/config.ts, from its text. */
 function readConfigKeys(): string[] {
-  const match = /const\s+ConfigSchema\s*=\s*z\.object\(\{([\s\S]*?)\n\}\)/.exec(read('src/config.ts'));
-  if (!match?.[1]) throw new Error('ConfigSchema = z.object({...}) not found in src/config.ts');
+  const match = /const\s+ConfigSchema\s*=\s*z\.object\(\{([\s\S]*?)\n\}\)/.exec(read('src/kernel/config.ts'));
+  if (!match?.[1]) throw new Error('ConfigSchema = z.object({...}) not found in src/kernel/config.ts');
   return [...match[1].matchAll(/^\s*([A-Z][A-Z0-9_]*)\s*:/gm)].map((m) => m[1]!);
 }
 
@@ -206,7 +206,7 @@ function environmentProblems(compose: ComposeFile): string[] {
   return appServices(compose).flatMap(([name, s]) =>
     Object.keys(environmentOf(s))
       .filter((key) => !known.has(key))
-      .map((key) => `services.${name}.environment.${key} is not a key of src/config.ts`),
+      .map((key) => `services.${name}.environment.${key} is not a key of src/kernel/config.ts`),
   );
 }
 
@@ -348,11 +348,11 @@ describe('docker-compose.yml', () => {
   });
 
   describe('environment', () => {
-    it('sets only configuration keys of src/config.ts (or BASE_PORT/NODE_ENV)', () => {
+    it('sets only configuration keys of src/kernel/config.ts (or BASE_PORT/NODE_ENV)', () => {
       expect(environmentProblems(loadCompose())).toEqual([]);
     });
 
-    it('loads with src/config.ts for every app service (defaults interpolated)', () => {
+    it('loads with src/kernel/config.ts for every app service (defaults interpolated)', () => {
       for (const [name, service] of appServices(loadCompose())) {
         const env = Object.fromEntries(Object.entries(environmentOf(service)).map(([k, v]) => [k, interpolate(v)]));
         expect(() => loadConfig(env), name).not.toThrow();
@@ -380,7 +380,7 @@ describe('docker-compose.yml', () => {
     it('catch an unknown key', () => {
       const compose = loadCompose();
       (compose.services.rest!.environment as Record<string, string>).DATABASE_URI = 'postgresql://x@postgres/x';
-      expect(environmentProblems(compose)).toEqual(['services.rest.environment.DATABASE_URI is not a key of src/config.ts']);
+      expect(environmentProblems(compose)).toEqual(['services.rest.environment.DATABASE_URI is not a key of src/kernel/config.ts']);
     });
   });
 
@@ -405,7 +405,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('.env.example', () => {
-  it('documents every key of src/config.ts, plus BASE_PORT, each under a comment', () => {
+  it('documents every key of src/kernel/config.ts, plus BASE_PORT, each under a comment', () => {
     const lines = read('.env.example').split('\n');
     const keys = lines.map((l) => /^([A-Z][A-Z0-9_]*)=/.exec(l)?.[1]).filter((k): k is string => k !== undefined);
     expect(keys.sort()).toEqual([...CONFIG_KEYS, 'BASE_PORT'].sort());

@@ -40,7 +40,7 @@ async function exited(proc: RunningProcess): Promise<number | null> {
 
 /** `npm run admin -- register-lender` on a DATA_DIR: the printed credentials. */
 async function registerLender(dir: string, name: string): Promise<{ clientId: string; clientSecret: string; username: string; password: string; lenderId: number }> {
-  const cli = startEntry('src/cli/admin.ts', ['register-lender', '--name', name, '--application-url', 'https://lender.example/applications'], { DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  const cli = startEntry('src/processes/cli/admin.ts', ['register-lender', '--name', name, '--application-url', 'https://lender.example/applications'], { DATA_DIR: dir, LOG_LEVEL: 'silent' });
   let stdout = '';
   cli.child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   const code = await exited(cli);

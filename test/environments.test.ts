@@ -1,8 +1,8 @@
 // Demo and production side by side with (mistakenly) shared signing keys: nothing of demo's opens production.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/domain/context.js';
-import { issueLenderCredentials, registerLender, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
-import { TokenAuthority } from '../src/domain/identity/token-authority.js';
+import { systemClock } from '../src/kernel/context.js';
+import { issueLenderCredentials, registerLender, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
+import { TokenAuthority } from '../src/modules/identity/token-authority.js';
 import { loadSigningKeys } from '../src/infra/signing-keys.js';
 import { bearer, lenderCredentials, lenderIdToken, lenderPasswordGrant, marketplaceV1Token, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, testSigningKeys, type TestApp } from './support/test-app.js';

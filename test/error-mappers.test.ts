@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/domain/errors.js';
-import { problemFor } from '../rest-adapter/problem-details.js';
-import { toGraphQLError } from '../subgraphs/shared/graphql-errors.js';
+import { AppError } from '../src/kernel/errors.js';
+import { problemFor } from '../src/api/rest/problem-details.js';
+import { toGraphQLError } from '../src/infra/graphql/graphql-errors.js';
 import { createLogger, redactSecrets } from '../src/infra/logger.js';
 import { constraintFailure } from '../src/infra/prisma-errors.js';
 

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolOf } from '../src/infra/database.js';
-import { buildSubgraphSchemas, type SubgraphName } from '../subgraphs/index.js';
+import { buildSubgraphSchemas, type SubgraphName } from '../src/api/graphql/subgraphs/index.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, createApiKey, createTenant, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

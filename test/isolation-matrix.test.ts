@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory } from './support/credentials.js';
 import { settle } from './support/graphql-client.js';

@@ -4,7 +4,7 @@
  * and plays the five go-live scenarios of spec section 6 on five submitted applications.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createAccountWithUser, issueLenderCredentials } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser, issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { ACME_ANSWERS } from './support/answers.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, marketplaceV1Token, signIn, signUpIntegrator } from './support/identities.js';
@@ -44,7 +44,7 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
   const product = search.matches.find((m: { lender: { id: number } }) => m.lender.id === lender.id).product;
 
   const credentials = await issueLenderCredentials(db(), lender.id, 'demo', app.runtime.config.PUBLIC_URL);
-  simulator = startEntry('src/cli/lender-simulator.ts', ['--fail-first', '2'], {
+  simulator = startEntry('src/processes/cli/lender-simulator.ts', ['--fail-first', '2'], {
     GATEWAY_URL: app.url,
     LENDER_CLIENT_ID: credentials.clientId,
     LENDER_CLIENT_SECRET: credentials.clientSecret,
@@ -89,7 +89,7 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
 it('refuses to start with an audience other than the one issued, naming the expected one', async () => {
   const lender = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'desc' } });
   const credentials = await issueLenderCredentials(db(), lender.id, 'demo', app.runtime.config.PUBLIC_URL);
-  const wrong = startEntry('src/cli/lender-simulator.ts', [], {
+  const wrong = startEntry('src/processes/cli/lender-simulator.ts', [], {
     GATEWAY_URL: app.url,
     LENDER_CLIENT_ID: credentials.clientId,
     LENDER_CLIENT_SECRET: credentials.clientSecret,

@@ -64,7 +64,7 @@ it('delivers the application to the simulator, which answers with an offer', { t
 
 /** `npm run admin -- lender-product …` against the app's database: exit code and output. */
 async function lenderProduct(args: string[]): Promise<{ code: number | null; output: string }> {
-  const proc = startEntry('src/cli/admin.ts', ['lender-product', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent', ENV_FILE: '/nonexistent/.env' });
+  const proc = startEntry('src/processes/cli/admin.ts', ['lender-product', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent', ENV_FILE: '/nonexistent/.env' });
   const code = await new Promise<number | null>((resolve) => proc.child.once('close', (c) => resolve(c)));
   return { code, output: proc.output() };
 }

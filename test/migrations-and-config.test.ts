@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { applyMigrations, readMigrations } from '../src/infra/migrations.js';
 import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 

@@ -10,11 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LenderCredentials } from '../src/domain/identity/bootstrap.js';
-import { buildOpenApiDocument } from '../rest-adapter/openapi-document.js';
-import { BASES, ROUTES } from '../rest-adapter/route-table.js';
+import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
+import { buildOpenApiDocument } from '../src/api/rest/openapi-document.js';
+import { BASES, ROUTES } from '../src/api/rest/route-table.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
-import { URL_SCHEMA_TYPES } from '../src/domain/profiles/profile-links.js';
+import { URL_SCHEMA_TYPES } from '../src/modules/profiles/profile-links.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { lenderOffers, storedLenderApplication, termLoanOffer } from './support/lender-applications.js';

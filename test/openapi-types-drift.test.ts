@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { generateOpenApiTypes, OPENAPI_TYPES_FILE } from '../src/cli/openapi-types.js';
+import { generateOpenApiTypes, OPENAPI_TYPES_FILE } from '../src/processes/cli/openapi-types.js';
 
 // When this fails, the REST API changed: run `npm run openapi:types` and commit the result.
 describe('committed OpenAPI client types', () => {

@@ -5,15 +5,15 @@
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, openApiPath } from '../rest-adapter/openapi-document.js';
-import { ROUTES } from '../rest-adapter/route-table.js';
-import { caseRoutes } from '../src/domain/cases/case.routes.js';
-import { companyRoutes } from '../src/domain/companies/company.routes.js';
-import { documentRoutes } from '../src/domain/documents/document.routes.js';
-import { identityRoutes } from '../src/domain/identity/identity.routes.js';
-import { profileRoutes } from '../src/domain/profiles/profile.routes.js';
-import { questionnaireRoutes } from '../src/domain/questionnaires/questionnaire.routes.js';
-import { tenantRoutes } from '../src/domain/tenants/tenant.routes.js';
+import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
+import { ROUTES } from '../src/api/rest/route-table.js';
+import { caseRoutes } from '../src/modules/cases/case.routes.js';
+import { companyRoutes } from '../src/modules/companies/company.routes.js';
+import { documentRoutes } from '../src/modules/documents/document.routes.js';
+import { identityRoutes } from '../src/modules/identity/identity.routes.js';
+import { profileRoutes } from '../src/modules/profiles/profile.routes.js';
+import { questionnaireRoutes } from '../src/modules/questionnaires/questionnaire.routes.js';
+import { tenantRoutes } from '../src/modules/tenants/tenant.routes.js';
 import { contractViolation } from './support/openapi-contract.js';
 import { bearer, signUpIntegrator } from './support/identities.js';
 import { restClient } from './support/rest-client.js';

@@ -1,13 +1,13 @@
 /**
  * Answers written into a profile document hold only values its schema allows: the GraphQL result
- * enums (subgraphs/shared/zod-graphql-types.ts) rely on it, since a stored value outside an enum
+ * enums (src/infra/graphql/zod-graphql-types.ts) rely on it, since a stored value outside an enum
  * could not be served. Checked from the definitions themselves, so a new questionnaire cannot
  * break it unnoticed.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { questionnaireDefinitions } from '../src/domain/questionnaires/questionnaire-definitions.js';
-import { companyInformationSchema, financialsSchema } from '../src/domain/profiles/profile-schemas.js';
+import { questionnaireDefinitions } from '../src/modules/questionnaires/questionnaire-definitions.js';
+import { companyInformationSchema, financialsSchema } from '../src/modules/profiles/profile-schemas.js';
 
 const DOCUMENTS: Record<string, z.ZodType> = { companyInformation: companyInformationSchema('businessV1'), financials: financialsSchema('businessV1') };
 

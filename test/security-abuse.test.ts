@@ -4,11 +4,11 @@
  * into private networks. Each probe uses the least credential that could try it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerLender } from '../src/domain/identity/bootstrap.js';
-import { AppError } from '../src/domain/errors.js';
-import { pinnedLookup, resolveWebhookTarget } from '../src/domain/webhooks/webhook-url-policy.js';
+import { registerLender } from '../src/modules/identity/bootstrap.js';
+import { AppError } from '../src/kernel/errors.js';
+import { pinnedLookup, resolveWebhookTarget } from '../src/modules/webhooks/webhook-url-policy.js';
 import { buildSchema, parse, validate } from 'graphql';
-import { costLimitRule } from '../gateway/operation-limits.js';
+import { costLimitRule } from '../src/api/graphql/operation-limits.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, lenderCredentials, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';

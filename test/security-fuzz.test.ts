@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../rest-adapter/route-table.js';
+import { ROUTES } from '../src/api/rest/route-table.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator } from './support/identities.js';
 import { introspectRootFields, rootOperation } from './support/probe-client.js';

@@ -6,10 +6,10 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
-import { createLoginThrottle, slowDownMs } from '../src/domain/identity/login-throttle.js';
-import { trustProxySetting } from '../src/http/http-security.js';
-import { rateLimiter } from '../src/http/rate-limits.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
+import { createLoginThrottle, slowDownMs } from '../src/modules/identity/login-throttle.js';
+import { trustProxySetting } from '../src/api/http/http-security.js';
+import { rateLimiter } from '../src/api/http/rate-limits.js';
 import { Redis } from 'ioredis';
 import { bearer, createApiKey, signUpIntegrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';

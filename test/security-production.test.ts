@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { graphql, subscribe } from './support/graphql-client.js';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
 import { signIn, signUpIntegrator, bearer } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

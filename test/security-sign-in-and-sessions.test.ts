@@ -11,9 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAccountWithUser, type LenderCredentials } from '../src/domain/identity/bootstrap.js';
-import { LOGIN_LIMITS } from '../src/domain/identity/login-throttle.js';
-import { API_KEY_SCOPES } from '../src/domain/identity/scopes.js';
+import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
+import { LOGIN_LIMITS } from '../src/modules/identity/login-throttle.js';
+import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
 import { bearer, createTenant, lenderCredentials, lenderPasswordGrant, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startSingleProcessServer } from '../src/processes/single-process-server.js';
 import { startRuntime } from '../src/processes/runtime.js';

@@ -1,5 +1,5 @@
 /**
- * Subscription fan-out (gateway/subscription-fanout.ts): subscribers of one audience share each
+ * Subscription fan-out (src/api/graphql/subscription-fanout.ts): subscribers of one audience share each
  * event's execution, yet each one's credential still counts: a revoked key stops receiving while
  * the other key of the same account, in the same group, keeps receiving.
  */

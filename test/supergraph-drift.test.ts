@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { composeSupergraph, printSubgraphSdls, readCommittedSupergraph, subgraphSdlPath } from '../gateway/compose.js';
-import { SUBGRAPH_NAMES } from '../subgraphs/index.js';
+import { composeSupergraph, printSubgraphSdls, readCommittedSupergraph, subgraphSdlPath } from '../src/api/graphql/compose.js';
+import { SUBGRAPH_NAMES } from '../src/api/graphql/subgraphs/index.js';
 
 // When this fails, the code changed the graph: run `npm run compose:supergraph` and commit the result.
 describe('committed GraphQL schemas', () => {
@@ -12,7 +12,7 @@ describe('committed GraphQL schemas', () => {
     }
   });
 
-  it('the supergraph composed from the code matches gateway/supergraph.graphql', async () => {
+  it('the supergraph composed from the code matches src/api/graphql/supergraph.graphql', async () => {
     expect(await composeSupergraph()).toBe(await readCommittedSupergraph());
   });
 });

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithUser } from '../src/domain/identity/bootstrap.js';
+import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
 import { restClient } from './support/rest-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

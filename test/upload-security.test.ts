@@ -11,7 +11,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DOCUMENT_BYTES } from '../src/domain/documents/document-service.js';
+import { MAX_DOCUMENT_BYTES } from '../src/modules/documents/document-service.js';
 import { bearer, createApiKey, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 

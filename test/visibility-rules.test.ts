@@ -18,9 +18,9 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.js';
-import type { DeployEnvironment, ServiceContext } from '../src/domain/context.js';
-import { visibilityKeyOf, type Actor, type AuthenticatedActor } from '../src/domain/identity/actor.js';
-import { eventChannelOf, eventChannelsOf, lenderApplicationScope, type ApplicationViewer } from '../src/domain/lender-api/lender-application-visibility.js';
+import type { DeployEnvironment, ServiceContext } from '../src/kernel/context.js';
+import { visibilityKeyOf, type Actor, type AuthenticatedActor } from '../src/kernel/actor.js';
+import { eventChannelOf, eventChannelsOf, lenderApplicationScope, type ApplicationViewer } from '../src/modules/lender-applications/lender-application-visibility.js';
 import {
   ownedProfileChannelOf,
   ownedProfileChannelsOf,
@@ -29,8 +29,8 @@ import {
   visibleProfileSql,
   type ProfileOwnerViewer,
   type ProfileViewer,
-} from '../src/domain/profiles/profile-visibility.js';
-import { tenantChannelOf, tenantChannelsOf, tenantScope, visibleTenantSql, type TenantViewer } from '../src/domain/tenants/tenant-visibility.js';
+} from '../src/modules/profiles/profile-visibility.js';
+import { tenantChannelOf, tenantChannelsOf, tenantScope, visibleTenantSql, type TenantViewer } from '../src/modules/tenants/tenant-visibility.js';
 import { openDatabase, type Database } from '../src/infra/database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 

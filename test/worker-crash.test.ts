@@ -6,8 +6,8 @@
  * lease, at once.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { queueDelivery } from '../src/domain/webhooks/webhook-delivery.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { queueDelivery } from '../src/modules/webhooks/webhook-delivery.js';
 import { startRuntime, type Runtime } from '../src/processes/runtime.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from './support/lender-receiver.js';
 import { freePort, startEntry, waitForHealth, type RunningProcess } from './support/processes.js';

@@ -5,11 +5,11 @@
  * Idempotent per user: a user whose email already exists is left alone (its password is not reset),
  * and a concurrent start that creates it first is treated the same way. Rows are always written in
  * the 'demo' environment, whatever the caller's configuration, so they can never sign in to a
- * production deployment; the callers (src/processes/demo-seed.ts, src/cli/seed.ts) only run in demo.
+ * production deployment; the callers (src/processes/demo-seed.ts, src/processes/cli/seed.ts) only run in demo.
  */
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
-import { createAccountWithUser } from '../../src/domain/identity/bootstrap.js';
-import type { PlatformRole } from '../../src/domain/identity/actor.js';
+import { createAccountWithUser } from '../../src/modules/identity/bootstrap.js';
+import type { PlatformRole } from '../../src/kernel/actor.js';
 import { isUniqueViolation } from '../../src/infra/prisma-errors.js';
 
 export interface DemoIdentity {

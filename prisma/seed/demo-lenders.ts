@@ -14,8 +14,8 @@
  * lender receives webhooks only once a real applicationUrl (and a secret) has been configured.
  */
 import type { CompanyType, PriceBand, ProductType, Sector } from '../../src/generated/prisma/enums.js';
-import type { RequiredFieldRule } from '../../src/domain/lender-api/required-fields.js';
-import type { ProductRequirements } from '../../src/domain/matching/matching-engine.js';
+import type { RequiredFieldRule } from '../../src/modules/lender-applications/required-fields.js';
+import type { ProductRequirements } from '../../src/modules/matching/matching-engine.js';
 
 export type { ProductRequirements, RequiredFieldRule };
 

@@ -2,7 +2,7 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
-import type { EventBus, EventTopics } from '../domain/events.js';
+import type { EventBus, EventTopics } from '../kernel/events.js';
 
 export interface EventBusHandle {
   bus: EventBus;

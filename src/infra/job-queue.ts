@@ -7,7 +7,7 @@
 import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
-import { currentRequestId } from '../http/request-id.js';
+import { currentRequestId } from './request-id.js';
 
 export interface EnqueueOptions {
   /** Enqueue as part of this transaction. */

@@ -1,6 +1,6 @@
 /** Structured logging (pino). Credentials are redacted wherever they appear in a logged object. */
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { currentRequestId } from '../http/request-id.js';
+import { currentRequestId } from './request-id.js';
 
 export type { Logger };
 

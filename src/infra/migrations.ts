@@ -11,7 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { repositoryPath } from '../repository-root.js';
+import { repositoryPath } from '../kernel/repository-root.js';
 
 export const MIGRATIONS_DIR = repositoryPath('prisma', 'migrations');
 const LOCK_KEY = 727_274_001;

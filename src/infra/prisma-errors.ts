@@ -4,7 +4,7 @@
  * Prisma reports them as P20xx codes, through the pg driver adapter as a `kind`, and from raw
  * queries as PostgreSQL SQLSTATEs: all three are read.
  */
-import { AppError } from '../domain/errors.js';
+import { AppError } from '../kernel/errors.js';
 
 export type ConstraintFailure =
   | { kind: 'unique'; fields: string[] }

@@ -5,11 +5,11 @@
  */
 import { QUEUES } from '../infra/job-queue.js';
 import { startJobLeases } from '../infra/job-leases.js';
-import { attemptDueDelivery } from '../domain/webhooks/webhook-delivery.js';
-import { loadDueDeliveries } from '../domain/webhooks/delivery-attempt-store.js';
-import { closeLenderConnections } from '../domain/webhooks/lender-connections.js';
+import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
+import { loadDueDeliveries } from '../modules/webhooks/delivery-attempt-store.js';
+import { closeLenderConnections } from '../modules/webhooks/lender-connections.js';
 import type { Runtime } from './runtime.js';
-import { withRequestId } from '../http/request-id.js';
+import { withRequestId } from '../infra/request-id.js';
 import { measureDeliveryAttempt } from '../infra/metrics.js';
 
 export interface DeliveryWorker {

@@ -10,11 +10,11 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../kernel/config.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { SHUTDOWN_DEADLINE_MS } from './shutdown.js';
-import { RUNNING_COMPILED } from '../repository-root.js';
+import { RUNNING_COMPILED } from '../kernel/repository-root.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor');

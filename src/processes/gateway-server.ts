@@ -4,24 +4,24 @@ import type { Express, RequestHandler } from 'express';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Extra } from 'graphql-ws/use/ws';
-import { connectionHeaders } from '../http/connection-headers.js';
-import { forwardedCredentials } from '../../gateway/gateway-runtime.js';
+import { connectionHeaders } from '../api/http/connection-headers.js';
+import { forwardedCredentials } from '../api/graphql/gateway-runtime.js';
 import { liveSubscriptions } from '../infra/metrics.js';
-import { fanOutSubscriptions, type FanOutOptions } from '../../gateway/subscription-fanout.js';
-import { limitedWebSocketServer, withWebSocketLimits, type WebSocketGuard } from '../../gateway/websocket-limits.js';
+import { fanOutSubscriptions, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
+import { limitedWebSocketServer, withWebSocketLimits, type WebSocketGuard } from '../api/graphql/websocket-limits.js';
 
 export interface MountedGateway {
   close(): Promise<void>;
 }
 
 export interface GatewayMountOptions {
-  /** The graphql-ws limits (gateway/websocket-limits.ts). */
+  /** The graphql-ws limits (src/api/graphql/websocket-limits.ts). */
   webSocket: WebSocketGuard;
-  /** The POST body ceiling, checked before the gateway reads the body (src/http/graphql-body-limit.ts). */
+  /** The POST body ceiling, checked before the gateway reads the body (src/api/http/graphql-body-limit.ts). */
   bodyLimit: RequestHandler;
   /**
    * Single-process mode, where the gateway knows the caller's identity: live subscriptions of one
-   * audience share their executions (gateway/subscription-fanout.ts).
+   * audience share their executions (src/api/graphql/subscription-fanout.ts).
    */
   fanOut?: FanOutOptions;
 }

@@ -1,6 +1,6 @@
 /** `npm start`: the whole system in one process on PORT, on the embedded database unless DATABASE_URL is set. */
 import 'reflect-metadata';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../kernel/config.js';
 import { DataDirInUseError } from '../infra/embedded-postgres.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';

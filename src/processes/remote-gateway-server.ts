@@ -1,24 +1,24 @@
 /** Distributed mode: the gateway as its own process, reaching the subgraphs over HTTP and graphql-ws. */
 import http from 'node:http';
 import express from 'express';
-import type { SubgraphName } from '../../subgraphs/index.js';
-import { healthRouter } from '../http/health.js';
-import { closeServer, listen, type RunningServer } from '../http/listen.js';
-import { createGateway } from '../../gateway/gateway-runtime.js';
+import type { SubgraphName } from '../api/graphql/subgraphs/index.js';
+import { healthRouter } from '../api/http/health.js';
+import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
+import { createGateway } from '../api/graphql/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
-import { tokenCredentials, webSocketLimitsOf } from '../../gateway/websocket-limits.js';
-import { graphqlBodyLimit } from '../http/graphql-body-limit.js';
+import { tokenCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
+import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
 import { Redis } from 'ioredis';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../kernel/config.js';
 import type { Logger } from '../infra/logger.js';
-import { mountMetrics, observeRequests } from '../http/observability.js';
-import { systemClock } from '../domain/context.js';
-import { authenticate, credentialHeaders } from '../domain/identity/authenticate.js';
-import { TokenAuthority } from '../domain/identity/token-authority.js';
+import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { systemClock } from '../kernel/context.js';
+import { authenticate, credentialHeaders } from '../modules/identity/authenticate.js';
+import { TokenAuthority } from '../modules/identity/token-authority.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
-import { gatewaySecurity } from '../../gateway/gateway-security.js';
-import { installHttpSecurity } from '../http/http-security.js';
-import { credentialKeyFromTokens } from '../http/rate-limits.js';
+import { gatewaySecurity } from '../api/graphql/gateway-security.js';
+import { installHttpSecurity } from '../api/http/http-security.js';
+import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
 
 export async function startRemoteGatewayServer(urls: Record<SubgraphName, string>, config: AppConfig, logger: Logger): Promise<RunningServer> {
   const app = express();

@@ -1,16 +1,16 @@
 /** Distributed mode: the REST adapter as its own process, calling the domain services directly. */
 import http from 'node:http';
 import express from 'express';
-import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
-import { mountMetrics, observeRequests } from '../http/observability.js';
-import { apiDocsRouter } from '../../rest-adapter/api-docs-router.js';
-import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
+import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { apiDocsRouter } from '../api/rest/api-docs-router.js';
+import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import type { Runtime } from './runtime.js';
-import { installHttpSecurity } from '../http/http-security.js';
-import { credentialKeyFromTokens } from '../http/rate-limits.js';
-import { webRouter } from '../web/web-router.js';
-import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
-import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
+import { installHttpSecurity } from '../api/http/http-security.js';
+import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
+import { webRouter } from '../api/pages/web-router.js';
+import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
+import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();

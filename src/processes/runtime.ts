@@ -3,15 +3,15 @@
  * and the factory of per-request ServiceContexts handed to REST routes, resolvers and workers.
  */
 import { Redis } from 'ioredis';
-import type { AppConfig } from '../config.js';
-import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../domain/context.js';
-import { databaseRegistry, type CompanyRegistry } from '../domain/companies/company-registry.js';
-import { ANONYMOUS } from '../domain/identity/actor.js';
-import { authenticate, credentialHeaders, type Caller } from '../domain/identity/authenticate.js';
-import { createCredentialStatus } from '../domain/identity/credential-status.js';
-import { createLoginThrottle } from '../domain/identity/login-throttle.js';
-import { createLenderTokenThrottle } from '../domain/identity/lender-token-throttle.js';
-import { TokenAuthority } from '../domain/identity/token-authority.js';
+import type { AppConfig } from '../kernel/config.js';
+import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../kernel/context.js';
+import { databaseRegistry, type CompanyRegistry } from '../modules/companies/company-registry.js';
+import { ANONYMOUS } from '../kernel/actor.js';
+import { authenticate, credentialHeaders, type Caller } from '../modules/identity/authenticate.js';
+import { createCredentialStatus } from '../modules/identity/credential-status.js';
+import { createLoginThrottle } from '../modules/identity/login-throttle.js';
+import { createLenderTokenThrottle } from '../modules/identity/lender-token-throttle.js';
+import { TokenAuthority } from '../modules/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, poolOf, type Database } from '../infra/database.js';

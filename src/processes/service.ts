@@ -7,10 +7,10 @@
 import 'reflect-metadata';
 import { startRemoteGatewayServer } from './remote-gateway-server.js';
 import { startRestServer } from './rest-server.js';
-import { isSubgraphName } from '../../subgraphs/index.js';
+import { isSubgraphName } from '../api/graphql/subgraphs/index.js';
 import { startSubgraphServer } from './subgraph-server.js';
-import { loadConfig } from '../config.js';
-import type { RunningServer } from '../http/listen.js';
+import { loadConfig } from '../kernel/config.js';
+import type { RunningServer } from '../api/http/listen.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { startWorkerServer } from './worker-server.js';

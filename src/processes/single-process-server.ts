@@ -6,27 +6,27 @@
 import http from 'node:http';
 import express from 'express';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
-import type { AppConfig } from '../config.js';
-import { createGateway } from '../../gateway/gateway-runtime.js';
-import { gatewaySecurity } from '../../gateway/gateway-security.js';
-import { installHttpSecurity } from '../http/http-security.js';
-import { credentialKeyFromTokens } from '../http/rate-limits.js';
+import type { AppConfig } from '../kernel/config.js';
+import { createGateway } from '../api/graphql/gateway-runtime.js';
+import { gatewaySecurity } from '../api/graphql/gateway-security.js';
+import { installHttpSecurity } from '../api/http/http-security.js';
+import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
 import { mountGateway } from './gateway-server.js';
-import { tokenCredentials, webSocketLimitsOf } from '../../gateway/websocket-limits.js';
-import { graphqlBodyLimit } from '../http/graphql-body-limit.js';
-import type { FanOutOptions } from '../../gateway/subscription-fanout.js';
-import { isAuthenticated, visibilityKeyOf } from '../domain/identity/actor.js';
-import { toGraphQLError } from '../../subgraphs/shared/graphql-errors.js';
-import { identityProviderRouter } from '../../rest-adapter/identity-provider-router.js';
-import { webRouter } from '../web/web-router.js';
-import { dashboardRouter } from '../web/dashboard-router.js';
-import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../../rest-adapter/rest-router.js';
+import { tokenCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
+import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
+import type { FanOutOptions } from '../api/graphql/subscription-fanout.js';
+import { isAuthenticated, visibilityKeyOf } from '../kernel/actor.js';
+import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
+import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
+import { webRouter } from '../api/pages/web-router.js';
+import { dashboardRouter } from '../api/pages/dashboard-router.js';
+import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
-import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
-import { mountMetrics, observeRequests } from '../http/observability.js';
-import { apiDocsRouter } from '../../rest-adapter/api-docs-router.js';
-import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
+import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { apiDocsRouter } from '../api/rest/api-docs-router.js';
+import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 
 /**
  * The gateway with every subgraph in this process. It needs no database to be built, so it can be

@@ -5,14 +5,14 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
-import { limitedWebSocketServer, tokenCredentials, webSocketLimitsOf, withWebSocketLimits, type WebSocketGuard } from '../../gateway/websocket-limits.js';
-import type { ServiceContext } from '../domain/context.js';
-import { connectionHeaders } from '../http/connection-headers.js';
-import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
-import { mountMetrics, observeRequests } from '../http/observability.js';
-import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import { limitedWebSocketServer, tokenCredentials, webSocketLimitsOf, withWebSocketLimits, type WebSocketGuard } from '../api/graphql/websocket-limits.js';
+import type { ServiceContext } from '../kernel/context.js';
+import { connectionHeaders } from '../api/http/connection-headers.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
+import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import type { Runtime } from './runtime.js';
-import { buildSubgraphSchemas, type SubgraphName } from '../../subgraphs/index.js';
+import { buildSubgraphSchemas, type SubgraphName } from '../api/graphql/subgraphs/index.js';
 
 export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, port: number): Promise<RunningServer> {
   const schema = (await buildSubgraphSchemas())[name];

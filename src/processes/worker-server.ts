@@ -1,9 +1,9 @@
 /** Distributed mode: the webhook delivery worker as its own process, with /health on PORT. */
 import http from 'node:http';
 import express from 'express';
-import { databaseReadiness, dependencyReadiness, healthRouter } from '../http/health.js';
-import { mountMetrics, observeRequests } from '../http/observability.js';
-import { closeServer, listen, type RunningServer } from '../http/listen.js';
+import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
+import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import type { Runtime } from './runtime.js';
 

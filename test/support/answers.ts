@@ -1,6 +1,6 @@
 /** Answer bodies for tests, built from a questionnaire's definition: complete and valid by construction. */
-import { APPLICATION_VARIANT_FIELDS } from '../../src/domain/applications/application-variants.js';
-import type { Question, QuestionnaireDefinition } from '../../src/domain/questionnaires/questionnaire-definitions.js';
+import { APPLICATION_VARIANT_FIELDS } from '../../src/modules/business-applications/application-variants.js';
+import type { Question, QuestionnaireDefinition } from '../../src/modules/questionnaires/questionnaire-definitions.js';
 
 export function validValue(q: Question): unknown {
   switch (q.type) {

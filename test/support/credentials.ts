@@ -5,9 +5,9 @@
  * memoised, so concurrent tests asking for the same credential share one key and one token.
  */
 import { randomUUID } from 'node:crypto';
-import type { TokenKind } from '../../src/domain/identity/actor.js';
-import type { LenderCredentials } from '../../src/domain/identity/bootstrap.js';
-import { TOKEN_TTL_SECONDS } from '../../src/domain/identity/token-service.js';
+import type { TokenKind } from '../../src/kernel/actor.js';
+import type { LenderCredentials } from '../../src/modules/identity/bootstrap.js';
+import { TOKEN_TTL_SECONDS } from '../../src/modules/identity/token-service.js';
 import { bearer, lenderIdToken, marketplaceV1Token, masterToken, platformToken } from './identities.js';
 import { postJson, type TestApp } from './test-app.js';
 
@@ -119,7 +119,7 @@ export class CredentialFactory {
 
   /**
    * A login token holding exactly `scopes`. Login tokens get their scopes from the user's role
-   * (MEMBER, ADMIN, STAFF: src/domain/identity/scopes.ts), and every role holds several, so no real
+   * (MEMBER, ADMIN, STAFF: src/kernel/scopes.ts), and every role holds several, so no real
    * login yields a token with only the one scope a rule names (`staff`, `admin`, `api_keys:read`…).
    * We therefore sign one with the running app's own TokenAuthority, exactly as login-service.ts
    * does, for a real, active user (credential-status.ts checks the user on every request); only

@@ -12,7 +12,7 @@ import { applyMigrations } from '../../src/infra/migrations.js';
 import { openDatabase } from '../../src/infra/database.js';
 import { seedDemoData } from '../../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from './postgres-admin.js';
-import { buildWebBundles } from '../../src/web/web-bundles.js';
+import { buildWebBundles } from '../../src/api/pages/web-bundles.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

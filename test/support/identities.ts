@@ -3,8 +3,8 @@
  * bootstrap used by the CLI), then login → API key → tokens over HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import { createAccountWithUser, issueLenderCredentials, type LenderCredentials } from '../../src/domain/identity/bootstrap.js';
-import { API_KEY_SCOPES } from '../../src/domain/identity/scopes.js';
+import { createAccountWithUser, issueLenderCredentials, type LenderCredentials } from '../../src/modules/identity/bootstrap.js';
+import { API_KEY_SCOPES } from '../../src/kernel/scopes.js';
 import { postJson, type TestApp } from './test-app.js';
 
 export interface Integrator {

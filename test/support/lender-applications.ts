@@ -1,12 +1,12 @@
 /**
  * Lender applications in a given state for access tests. `storedLenderApplication` writes the row
- * submission would write (status Submitted, a document as payload), as test/lender-api.test.ts does;
+ * submission would write (status Submitted, a document as payload), as src/modules/lender-applications/lender-api.test.ts does;
  * every move after that goes through the real lender API (offer, failure, rejection).
  */
 import { randomUUID } from 'node:crypto';
 import { bearer } from './identities.js';
 import { postJson, type TestApp } from './test-app.js';
-import type { StoredApplicationDocument } from '../../src/domain/lender-api/funding-application-schemas.js';
+import type { StoredApplicationDocument } from '../../src/modules/lender-applications/funding-application-schemas.js';
 
 export const LENDER_API = '/api/platform/v1/funding';
 

@@ -6,7 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { buildOpenApiDocument } from '../../rest-adapter/openapi-document.js';
+import { buildOpenApiDocument } from '../../src/api/rest/openapi-document.js';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: unknown };

@@ -1,6 +1,6 @@
 /** Starts the whole system in single-process mode on an isolated database and a free port. */
-import { loadConfig, type AppConfig } from '../../src/config.js';
-import type { Clock } from '../../src/domain/context.js';
+import { loadConfig, type AppConfig } from '../../src/kernel/config.js';
+import type { Clock } from '../../src/kernel/context.js';
 import type { Logger } from '../../src/infra/logger.js';
 import { startSingleProcessServer } from '../../src/processes/single-process-server.js';
 import { startRuntime, type Runtime } from '../../src/processes/runtime.js';

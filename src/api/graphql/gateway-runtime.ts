@@ -1,0 +1,168 @@
+/**
+ * The federation gateway: The Guild's Hive gateway runtime over the committed supergraph.
+ * It carries subscriptions through federation (Apollo's gateway refuses them).
+ *
+ * - in-process: every subgraph executes inside this process through a custom transport
+ *   (no HTTP hop); each subgraph call gets a ServiceContext built from the gateway request.
+ * - remote: subgraphs are reached over HTTP, subscriptions over graphql-ws, at configured URLs.
+ */
+import { graphqlMetricsPlugin } from '../http/graphql-metrics.js';
+import { CREDENTIAL_HEADERS } from '../http/connection-headers.js';
+import { REQUEST_ID_HEADER } from '../../infra/request-id.js';
+import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { ServiceContext } from '../../kernel/context.js';
+import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from './subgraphs/index.js';
+import { readCommittedSupergraph } from './compose.js';
+import { blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
+import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
+
+/** What the gateway knows of a request: its headers (identity arrives through them). */
+export interface GatewayRequestInfo {
+  headers: Headers;
+}
+
+export type SubgraphPlacement =
+  | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext> }
+  | { mode: 'remote'; urls: Record<SubgraphName, string> };
+
+/** Operation limits and schema access (GraphiQL, introspection), from configuration. */
+export interface GatewaySecurity {
+  /** Always set by the servers; left out only by bench/graphql-limits.ts to measure what they cost. */
+  limits?: OperationLimits;
+  schemaAccess: SchemaAccess;
+}
+
+export async function createGateway(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
+  return warmUp(await createRuntime(placement, security));
+}
+
+/**
+ * The runtime loads the supergraph on its first HTTP request; a graphql-ws subscription arriving
+ * first would find no schema ("Expected null to be a GraphQL schema"). One introspection-free
+ * request at start loads it (answered by the gateway itself, no subgraph is called).
+ */
+async function warmUp(gateway: GatewayRuntime): Promise<GatewayRuntime> {
+  const res = await gateway.fetch('http://gateway.local/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`gateway failed to load the supergraph: ${res.status} ${await res.text()}`);
+  return gateway;
+}
+
+async function createRuntime(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
+  const common = {
+    supergraph: await readCommittedSupergraph(),
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    maskedErrors: { maskError: maskUnexpectedErrors },
+    // CORS is answered by the HTTP layer from the allowlist (src/api/http/cors.ts), never reflected here.
+    cors: false,
+    ...graphiqlOptions(security.schemaAccess),
+    plugins: () => [
+      ...(security.limits ? operationLimitPlugins(security.limits) : []),
+      introspectionPlugin(security.schemaAccess),
+      ...(security.schemaAccess.introspection === 'everyone' ? [] : [blockFieldSuggestionsPlugin()]),
+      graphqlMetricsPlugin(),
+    ],
+  } as const;
+  if (placement.mode === 'in-process') {
+    const schemas = await buildSubgraphSchemas();
+    return createGatewayRuntime({ ...common, transports: { http: inProcessTransport(schemas, placement.contextFor) } });
+  }
+  return createGatewayRuntime({
+    ...common,
+    // Subgraphs authenticate each request themselves: the caller's credentials travel with it.
+    propagateHeaders: { fromClientToSubgraphs: ({ request }) => ({ ...forwardedCredentials(request.headers), ...forwardedRequestId(request.headers) }) },
+    transportEntries: {
+      // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
+      // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts builds.
+      '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql', options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
+      ...Object.fromEntries(Object.entries(placement.urls).map(([name, location]) => [name, { location }])),
+    },
+  });
+}
+
+/** The request id travels to the subgraphs, so their log lines carry it too. */
+function forwardedRequestId(headers: Headers): Record<string, string> {
+  const id = headers.get(REQUEST_ID_HEADER);
+  return id ? { [REQUEST_ID_HEADER]: id } : {};
+}
+
+export function forwardedCredentials(headers: Headers): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = headers.get(name);
+    if (value) forwarded[name] = value;
+  }
+  return forwarded;
+}
+
+const WS_CREDENTIAL_PARAMS = Object.fromEntries(CREDENTIAL_HEADERS.map((name) => [name, `{context.credentials.${name}}`]));
+
+function inProcessTransport(
+  schemas: Record<SubgraphName, GraphQLSchema>,
+  contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext>,
+): Transport {
+  // One ServiceContext per HTTP request (its JWT verified once), shared by every subgraph call the
+  // plan makes for it; keyed by the gateway's own context object, so it goes with the request.
+  // A graphql-ws operation lives as long as its subscription, so its subgraph calls each build their
+  // own context; a revoked credential stops receiving through the fan-out's per-event check
+  // (src/api/graphql/subscription-fanout.ts).
+  const contexts = new WeakMap<object, Promise<ServiceContext>>();
+  const sharedContextFor = (gatewayContext: unknown): Promise<ServiceContext> => {
+    const isHttpRequest = typeof gatewayContext === 'object' && gatewayContext !== null && 'request' in gatewayContext;
+    if (!isHttpRequest) return contextFor(requestInfoOf(gatewayContext));
+    let context = contexts.get(gatewayContext);
+    if (!context) {
+      context = contextFor(requestInfoOf(gatewayContext));
+      contexts.set(gatewayContext, context);
+    }
+    return context;
+  };
+  return {
+    getSubgraphExecutor({ subgraphName }) {
+      if (!isSubgraphName(subgraphName)) throw new Error(`Unknown subgraph ${subgraphName}`);
+      const execute = createDefaultExecutor(schemas[subgraphName]);
+      return async (request) => execute({ ...request, context: await sharedContextFor(request.context) });
+    },
+  };
+}
+
+/**
+ * For graphql-ws the gateway context carries the `headers` we derive on connect (gateway-server.ts);
+ * for HTTP it carries the Fetch Request.
+ */
+function requestInfoOf(gatewayContext: unknown): GatewayRequestInfo {
+  const ctx = (gatewayContext ?? {}) as { request?: { headers?: Headers }; headers?: Headers };
+  return { headers: ctx.headers ?? ctx.request?.headers ?? new Headers() };
+}
+
+/**
+ * Errors the subgraphs raised on purpose (GraphQL errors, e.g. mapped AppErrors) pass through;
+ * anything else is masked. Recognised by name rather than `instanceof`, because graphql's ESM and
+ * CJS builds can both be loaded (Apollo's subgraph library is CJS) and their classes differ.
+ */
+export function maskUnexpectedErrors(error: unknown): Error {
+  if (isIntendedGraphQLError(error)) return withoutTopology(error as GraphQLError);
+  return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Clients are not told which subgraph answered, nor how the gateway planned the query: the federation's layout is ours. */
+const TOPOLOGY_EXTENSIONS = ['serviceName', 'subgraph', 'subgraphName'];
+
+/** Messages about the gateway's own planning (entity representations, generated variables). */
+const INTERNAL_MESSAGE = /\$_v\d+_|\$representations|_entities|__typename of an entity/;
+
+function withoutTopology(error: GraphQLError): GraphQLError {
+  if (INTERNAL_MESSAGE.test(error.message)) return new GraphQLError('Unexpected error.', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  const extensions = error.extensions ?? {};
+  if (!TOPOLOGY_EXTENSIONS.some((key) => key in extensions)) return error;
+  const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !TOPOLOGY_EXTENSIONS.includes(key)));
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: kept });
+}
+
+function isIntendedGraphQLError(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'GraphQLError') return false;
+  const original = (error as { originalError?: unknown }).originalError;
+  return original == null || isIntendedGraphQLError(original);
+}

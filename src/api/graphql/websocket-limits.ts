@@ -1,0 +1,259 @@
+/**
+ * The limits of every graphql-ws endpoint: the gateway's (single-process and distributed) and each
+ * subgraph's in the distributed deployment. A socket
+ * - is upgraded only within the per-address rate limit HTTP requests spend (429 before the upgrade);
+ * - must send connection_init within GRAPHQL_WS_INIT_TIMEOUT_MS (graphql-ws closes it with 4408),
+ *   carrying a valid, active bearer token (else 4403, the close graphql-ws makes for a refused
+ *   connection; stock clients may retry it, e.g. with a fresh token);
+ * - may carry credentials in the upgrade request's headers, in connection_init, or both; when both
+ *   carry the same one (Authorization, Service-tenant-id) with different values it is refused (4403);
+ * - counts against its credential: at most GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL sockets (one more
+ *   is closed with 4429) and GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL operations at once (one
+ *   more is answered with a TOO_MANY_REQUESTS error), in this process;
+ * - is closed (4403) when its token expires, and when a re-check (every GRAPHQL_WS_CREDENTIAL_RECHECK_MS)
+ *   finds its credential revoked: a revoked API key, a disabled user, rotated lender credentials;
+ * - sends messages of at most GRAPHQL_WS_MAX_MESSAGE_BYTES (ws closes the socket with 1009);
+ * - spends one request of its address's and credential's rate limits per subscribe message.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { GraphQLError } from 'graphql';
+import { CloseCode, type Context, type ServerOptions } from 'graphql-ws';
+import type { Extra } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { AppConfig } from '../../kernel/config.js';
+import type { Clock } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { isAuthenticated } from '../../kernel/actor.js';
+import { authenticate, bearerTokenOf, credentialHeaders } from '../../modules/identity/authenticate.js';
+import type { CredentialStatus } from '../../modules/identity/credential-status.js';
+import type { TokenAuthority } from '../../modules/identity/token-authority.js';
+import { conflictingCredential, connectionHeaders } from '../http/connection-headers.js';
+import { credentialKeyOfClaims, tooManyRequests, type RequestBudget } from '../http/rate-limits.js';
+import { audit } from '../../kernel/audit-log.js';
+import type { Logger } from '../../infra/logger.js';
+import { toGraphQLError } from '../../infra/graphql/graphql-errors.js';
+
+export interface WebSocketLimits {
+  initTimeoutMs: number;
+  maxMessageBytes: number;
+  maxSocketsPerCredential: number;
+  maxSubscriptionsPerCredential: number;
+  credentialRecheckMs: number;
+}
+
+export function webSocketLimitsOf(config: AppConfig): WebSocketLimits {
+  return {
+    initTimeoutMs: config.GRAPHQL_WS_INIT_TIMEOUT_MS,
+    maxMessageBytes: config.GRAPHQL_WS_MAX_MESSAGE_BYTES,
+    maxSocketsPerCredential: config.GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL,
+    maxSubscriptionsPerCredential: config.GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL,
+    credentialRecheckMs: config.GRAPHQL_WS_CREDENTIAL_RECHECK_MS,
+  };
+}
+
+/** A connection's verified credential. */
+export interface ConnectionCredential {
+  /** The same key the rate limits count by: one per API key, lender or user. */
+  key: string;
+  /** How long the token remains valid, from now (by the clock tokens are verified with). */
+  expiresInMs: number;
+  /** Throws (an AppError) once the credential is no longer in good standing. */
+  assertActive(): Promise<void>;
+}
+
+export interface WebSocketGuard {
+  limits: WebSocketLimits;
+  /** The credential behind a connection's credential headers; throws an AppError saying why it is refused. */
+  credentialOf(headers: Headers): Promise<ConnectionCredential>;
+  /**
+   * The rate limits HTTP requests spend. Left out by the subgraphs of the distributed deployment:
+   * the gateway in front of them has already charged each subscribe message.
+   */
+  rateLimits?: { budget: RequestBudget; clientAddressOf(request: IncomingMessage): string };
+  logger: Logger;
+}
+
+/**
+ * Connection credentials checked the way every request's are (authenticate.ts): a verified bearer
+ * token whose key, user or lender credentials are still in good standing.
+ */
+export function tokenCredentials(tokens: TokenAuthority, status: CredentialStatus, clock: Clock): (headers: Headers) => Promise<ConnectionCredential> {
+  return async (headers) => {
+    const caller = await authenticate(tokens, status, credentialHeaders(headers));
+    const actor = caller.actor;
+    if (!isAuthenticated(actor)) {
+      throw (actor.kind === 'anonymous' && actor.rejection) || AppError.unauthenticated('A bearer token is required: send { authorization: "Bearer <token>" } in connection_init');
+    }
+    // authenticate() accepted the token, so it verifies; its claims give the key and the expiry.
+    const claims = await tokens.verify(bearerTokenOf(headers.get('authorization'))!);
+    return { key: credentialKeyOfClaims(claims), expiresInMs: claims.exp * 1000 - clock.now().getTime(), assertActive: () => status.assertActive(actor) };
+  };
+}
+
+/** The WebSocket server of a graphql-ws endpoint: message size and the per-address rate limit at upgrade. */
+export function limitedWebSocketServer(server: Server, path: string, guard: WebSocketGuard): WebSocketServer {
+  const rateLimits = guard.rateLimits;
+  return new WebSocketServer({
+    server,
+    path,
+    maxPayload: guard.limits.maxMessageBytes,
+    ...(rateLimits
+      ? {
+          verifyClient: (info: { req: IncomingMessage }, answer: (ok: boolean, status?: number, message?: string, headers?: Record<string, string>) => void) => {
+            const address = rateLimits.clientAddressOf(info.req);
+            rateLimits.budget.charge(address, null).then(
+              (charge) => {
+                if (!charge.refused) return answer(true);
+                audit(guard.logger, 'rate_limit.exceeded', { ip: address, credential: null, path, limit: charge.limit });
+                answer(false, 429, 'Too Many Requests', { 'Retry-After': String(charge.resetSeconds) });
+              },
+              (err: unknown) => {
+                guard.logger.error({ err }, 'rate limit check of a WebSocket upgrade failed');
+                answer(false, 500);
+              },
+            );
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * graphql-ws accepts errors from onSubscribe only if they are `instanceof` the GraphQLError of the
+ * graphql copy Node resolves for it: graphql's CommonJS build (its package has no `exports`). Under
+ * a bundler-style resolver (vitest) this module may load the ESM build instead, so the errors it
+ * hands graphql-ws are made from the CommonJS one.
+ */
+const { GraphQLError: CommonJsGraphQLError } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+
+function refusalError(err: AppError): GraphQLError {
+  const mapped = toGraphQLError(err);
+  return new CommonJsGraphQLError(mapped.message, { extensions: mapped.extensions });
+}
+
+interface Connection {
+  credential: ConnectionCredential;
+  timers: NodeJS.Timeout[];
+}
+
+type WsContext = Context<Record<string, unknown> | undefined, Extra>;
+type WsOptions = ServerOptions<Record<string, unknown> | undefined, Extra>;
+
+/** graphql-ws's own closes use 4403 for refused connections; reasons are limited to 123 bytes. */
+const FORBIDDEN = CloseCode.Forbidden;
+const TOO_MANY_CONNECTIONS = 4429;
+
+/** Wraps graphql-ws server options with the limits above; the options' own hooks run after them. */
+export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebSocketGuard): O {
+  const { limits } = guard;
+  const connections = new WeakMap<WsContext, Connection>();
+  const socketsByCredential = new Map<string, Set<WsContext>>();
+
+  function close(ctx: WsContext, code: number, reason: string): void {
+    ctx.extra.socket.close(code, closeReason(reason));
+  }
+
+  function release(ctx: WsContext): void {
+    const connection = connections.get(ctx);
+    if (!connection) return;
+    connections.delete(ctx);
+    for (const timer of connection.timers) clearTimeout(timer);
+    const sockets = socketsByCredential.get(connection.credential.key);
+    sockets?.delete(ctx);
+    if (sockets?.size === 0) socketsByCredential.delete(connection.credential.key);
+  }
+
+  /** Closes the socket once its token expires, and when a re-check finds its credential revoked. */
+  function watch(ctx: WsContext, credential: ConnectionCredential): NodeJS.Timeout[] {
+    const untilExpiry = Math.min(Math.max(0, credential.expiresInMs), 2 ** 31 - 1);
+    const expiry = setTimeout(() => close(ctx, FORBIDDEN, 'Forbidden: the token has expired'), untilExpiry);
+    const recheck = setInterval(() => {
+      credential.assertActive().catch((err: unknown) => {
+        if (!(err instanceof AppError)) return guard.logger.error({ err }, 'graphql-ws credential re-check failed');
+        close(ctx, FORBIDDEN, `Forbidden: ${err.message}`);
+      });
+    }, limits.credentialRecheckMs);
+    expiry.unref();
+    recheck.unref();
+    return [expiry, recheck];
+  }
+
+  async function admit(ctx: WsContext): Promise<boolean> {
+    const upgradeHeaders = ctx.extra.request.headers;
+    const conflict = conflictingCredential(upgradeHeaders, ctx.connectionParams);
+    if (conflict) {
+      close(ctx, FORBIDDEN, `Forbidden: the upgrade request and connection_init carry different ${conflict} values`);
+      return false;
+    }
+    let credential: ConnectionCredential;
+    try {
+      credential = await guard.credentialOf(connectionHeaders(upgradeHeaders, ctx.connectionParams));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      close(ctx, FORBIDDEN, `Forbidden: ${err.message}`);
+      return false;
+    }
+    // Gone while its credential was checked: onClose has run already, so it must not be counted now.
+    if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+    const sockets = socketsByCredential.get(credential.key) ?? new Set<WsContext>();
+    if (sockets.size >= limits.maxSocketsPerCredential) {
+      audit(guard.logger, 'rate_limit.exceeded', { credential: credential.key, path: 'graphql-ws', limit: limits.maxSocketsPerCredential });
+      close(ctx, TOO_MANY_CONNECTIONS, `Too many connections for this credential: at most ${limits.maxSocketsPerCredential} (GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL)`);
+      return false;
+    }
+    sockets.add(ctx);
+    socketsByCredential.set(credential.key, sockets);
+    connections.set(ctx, { credential, timers: watch(ctx, credential) });
+    return true;
+  }
+
+  /** Operations in progress over every socket of the credential, the new one included (graphql-ws records it first). */
+  function operationsOf(key: string): number {
+    let count = 0;
+    for (const ctx of socketsByCredential.get(key) ?? []) count += Object.keys(ctx.subscriptions).length;
+    return count;
+  }
+
+  async function refusal(ctx: WsContext): Promise<GraphQLError | null> {
+    const connection = connections.get(ctx);
+    if (!connection) return refusalError(AppError.unauthenticated('The connection is not authenticated'));
+    const { key } = connection.credential;
+    if (operationsOf(key) > limits.maxSubscriptionsPerCredential) {
+      audit(guard.logger, 'rate_limit.exceeded', { credential: key, path: 'graphql-ws subscribe', limit: limits.maxSubscriptionsPerCredential });
+      return refusalError(new AppError('TOO_MANY_REQUESTS', `Too many subscriptions for this credential: at most ${limits.maxSubscriptionsPerCredential} at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL)`));
+    }
+    if (guard.rateLimits) {
+      const address = guard.rateLimits.clientAddressOf(ctx.extra.request);
+      const charge = await guard.rateLimits.budget.charge(address, key);
+      if (charge.refused) {
+        audit(guard.logger, 'rate_limit.exceeded', { ip: address, credential: key, path: 'graphql-ws subscribe', limit: charge.limit });
+        return refusalError(tooManyRequests(charge));
+      }
+    }
+    return null;
+  }
+
+  return {
+    ...options,
+    connectionInitWaitTimeout: limits.initTimeoutMs,
+    onConnect: async (ctx: WsContext) => {
+      if (!(await admit(ctx))) return false;
+      return options.onConnect ? options.onConnect(ctx) : true;
+    },
+    onSubscribe: async (ctx: WsContext, id: string, payload: Parameters<NonNullable<WsOptions['onSubscribe']>>[2]) => {
+      const refused = await refusal(ctx);
+      if (refused) return [refused];
+      return options.onSubscribe?.(ctx, id, payload);
+    },
+    onClose: async (ctx: WsContext, code?: number, reason?: string) => {
+      release(ctx);
+      await options.onClose?.(ctx, code, reason);
+    },
+  } as O;
+}
+
+/** WebSocket close reasons are at most 123 bytes. */
+function closeReason(reason: string): string {
+  return Buffer.byteLength(reason) <= 123 ? reason : `${Buffer.from(reason).subarray(0, 120).toString().replace(/\uFFFD$/, '')}...`;
+}

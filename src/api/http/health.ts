@@ -1,0 +1,74 @@
+/**
+ * GET /health: liveness, with the database this process depends on. GET /health/ready: readiness,
+ * every dependency the process needs to serve (database, job queue, event bus), each named; 503
+ * naming the one that failed.
+ */
+import express, { type Router } from 'express';
+import type { Db } from '../../infra/database.js';
+import type { EventBusHandle } from '../../infra/event-bus.js';
+import type { JobQueue } from '../../infra/job-queue.js';
+import { QUEUES } from '../../infra/job-queue.js';
+
+export type ReadinessCheck = () => Promise<Record<string, string>>;
+
+export function databaseReadiness(db: Db): ReadinessCheck {
+  return async () => {
+    await db.$queryRawUnsafe('SELECT 1');
+    return { database: 'ready' };
+  };
+}
+
+/** Database, the delivery queue and the event bus, each with a bounded wait. */
+export function dependencyReadiness(deps: { db: Db; jobs: JobQueue; events: EventBusHandle }): Record<string, () => Promise<string>> {
+  return {
+    database: async () => {
+      await deps.db.$queryRawUnsafe('SELECT 1');
+      return 'ready';
+    },
+    queue: async () => {
+      const queue = await deps.jobs.boss.getQueue(QUEUES.webhookDelivery);
+      if (!queue) throw new Error('the delivery queue does not exist');
+      return 'ready';
+    },
+    eventBus: () => deps.events.ping(),
+  };
+}
+
+const READINESS_TIMEOUT_MS = 2000;
+
+async function checkAll(checks: Record<string, () => Promise<string>>): Promise<{ ok: boolean; results: Record<string, string> }> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), READINESS_TIMEOUT_MS).unref());
+        return [name, await Promise.race([check(), timeout])] as const;
+      } catch {
+        return [name, 'unavailable'] as const;
+      }
+    }),
+  );
+  return { ok: entries.every(([, v]) => v !== 'unavailable'), results: Object.fromEntries(entries) };
+}
+
+export function healthRouter(service: string, ready: ReadinessCheck, readiness?: Record<string, () => Promise<string>>): Router {
+  const router = express.Router();
+  router.get('/health', async (_req, res) => {
+    try {
+      res.json({ status: 'ok', service, ...(await ready()) });
+    } catch {
+      res.status(503).json({ status: 'unavailable', service });
+    }
+  });
+  router.get('/health/ready', async (_req, res) => {
+    if (!readiness) {
+      try {
+        return res.json({ status: 'ready', service, ...(await ready()) });
+      } catch {
+        return res.status(503).json({ status: 'unavailable', service });
+      }
+    }
+    const { ok, results } = await checkAll(readiness);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', service, checks: results });
+  });
+  return router;
+}

@@ -1,0 +1,24 @@
+/**
+ * The audit log: one structured line per security-relevant event, through the process logger,
+ * with an `audit` field naming the event (filter on it). Facts only: ids, kinds, reasons and
+ * addresses; never a secret (the logger also redacts credential fields wherever they appear).
+ */
+import type { Logger } from '../infra/logger.js';
+
+export type AuditEvent =
+  | 'login.succeeded'
+  | 'login.failed'
+  | 'login.throttled'
+  | 'lender_token.issued'
+  | 'lender_token.failed'
+  | 'lender_token.throttled'
+  | 'refresh_token.replayed'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'access.denied'
+  | 'rate_limit.exceeded'
+  | 'staff.action';
+
+export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
+  logger.info({ audit: event, ...facts }, `audit: ${event}`);
+}

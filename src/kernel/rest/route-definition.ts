@@ -1,0 +1,122 @@
+/**
+ * The contract of a REST row: each module declares its documented paths as rows of this shape (its
+ * `<subject>.routes.ts`), and the REST router (src/api/rest/rest-router.ts) serves their concatenation.
+ * Handlers are adapters of a line or two; what they call is what the GraphQL resolvers call.
+ * `surface` says which credentials the path's API recognises (401 for others, before the handler);
+ * what each operation then needs is the access table (access-policy.ts).
+ */
+import type { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import type { DocumentContent, UploadedFile } from '../../modules/documents/document-service.js';
+import type { Surface } from '../access-policy.js';
+import type { JsonSchema } from '../../modules/questionnaires/answer-schema.js';
+
+export const BASES = {
+  marketplaceV1: '/api/marketplace/v1',
+  marketplaceV2: '/api/marketplace/v2',
+  businessV1: '/api/business/v1',
+  platform: '/api/platform/v1',
+  lenderApi: '/api/platform/v1/funding',
+} as const;
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RestRequest {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  /** Client address (for login throttling). */
+  ip: string;
+  /** Path and query as requested, for pagination links. */
+  originalUrl: string;
+  /** The uploaded file of a multipart route (`upload: 'file'`). */
+  file?: UploadedFile;
+  /** What the route's `authorizeUpload` returned, before the body was read. */
+  uploadTarget?: unknown;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Express path with :params, including its base. */
+  path: string;
+  operationId: string;
+  summary: string;
+  successStatus: number;
+  /** The API whose bearer tokens this path takes; `public` paths authenticate by other means. */
+  surface: Surface | 'public';
+  /** multipart/form-data with one file in the field "file". */
+  upload?: 'file';
+  /**
+   * Required with `upload`: the operation's access decision and the target's visibility, from the
+   * headers and path alone, run before any byte of the body is read (its result reaches `handle`
+   * as `req.uploadTarget`).
+   */
+  authorizeUpload?(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
+  /**
+   * The schemas the operation validates its input with and shapes its answer by: the OpenAPI
+   * document (openapi-document.ts) is generated from them, so it cannot drift from the code.
+   */
+  query?: z.ZodType;
+  /**
+   * Set by `route()`: the router parses the body and query with this row's schemas before `handle`
+   * (rest-router.ts), so its operation takes typed input and parses nothing itself. A row without
+   * it receives them raw, for an operation that still parses its own.
+   */
+  parsedByRouter?: true;
+  /** Request headers the operation reads (credentials aside), documented as header parameters. */
+  headers?: Array<{ name: string; description: string; schema: z.ZodType }>;
+  body?: z.ZodType;
+  /** A body validated by a JSON Schema rather than zod (the answer variants). */
+  jsonSchemaBody?: () => JsonSchema;
+  /** The JSON answer's schema (the operation's result schema, in its REST form); required of a JSON-answering row. */
+  response?: z.ZodType;
+  /** The answer is a file (FileDownload) of one of these content types, not JSON. */
+  download?: readonly string[];
+  /** The route may answer 302 (Redirect). */
+  redirects?: true;
+  /**
+   * A GET that records something (reads never write otherwise): what it records and when, shown in
+   * the OpenAPI operation (`x-records` and its description). test/access-table.test.ts holds every
+   * other GET to writing nothing.
+   */
+  records?: { what: string; description: string };
+  handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
+}
+
+type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;
+
+/** A row whose handler is typed by its schemas: the body and query the router parsed, the answer its response. */
+export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter'> {
+  body?: B;
+  query?: Q;
+  response?: R;
+  handle(
+    ctx: ServiceContext,
+    req: Omit<RestRequest, 'body' | 'query'> & { body: Parsed<B, unknown>; query: Parsed<Q, Record<string, unknown>> },
+  ): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
+}
+
+/**
+ * A row, its handler typed by the row's own schemas: the router (rest-router.ts) parses the body and
+ * query with them before `handle`, and the compiler holds the handler's answer to `response`.
+ */
+export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R>): RouteDefinition {
+  return { ...(row as unknown as RouteDefinition), parsedByRouter: true };
+}
+
+/** A handler's answer that is a redirect (302) rather than a body. */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+/** A handler's answer that is a file, streamed with its type and name. */
+export class FileDownload {
+  constructor(readonly file: DocumentContent) {}
+}
+
+/** The first value of a request header. */
+export function header(req: RestRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,21 @@
+/** The cases module's REST rows (Marketplace V1). */
+import * as cases from './case-service.js';
+import { Case, CaseDetails } from './case-schemas.js';
+import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
+import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+
+/** The REST body of a case: its amount, owner and manager left out when it has none. */
+const RestCase = withOptionalKeys(Case, OPTIONAL_KEYS.cases).extend({ details: withOptionalKeys(CaseDetails, OPTIONAL_KEYS.cases) });
+
+export const caseRoutes: RouteDefinition[] = [
+  route({
+    method: 'post',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/cases/apply`,
+    operationId: 'CaseController_apply',
+    summary: "Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask",
+    response: RestCase,
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: async (ctx, req) => withoutNullKeys(await cases.applyForCase(ctx, req.params.uuid), OPTIONAL_KEYS.cases),
+  }),
+];

@@ -1,0 +1,118 @@
+/**
+ * API keys of an account (spec 4.2 step 2): created by a signed-in platform user, shown once,
+ * stored as a digest. Users can list their keys (never the secret) and revoke one. Account-wide
+ * power stays with account admins (the access table's `elevated`): a master key or a key holding
+ * every scope, and revoking a key another user created.
+ */
+import { audit } from '../../kernel/audit-log.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { parseInput } from '../../kernel/validation.js';
+import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from './identity-schemas.js';
+import { API_KEY_SCOPES } from '../../kernel/scopes.js';
+import { newApiKey } from './secrets.js';
+import { z } from 'zod';
+import { apiKeyScope, usableApiKeys } from './api-key-visibility.js';
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  scopes: string[];
+  isMaster: boolean;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+}
+
+export function toApiKeyDto(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    keyPrefix: row.keyPrefix,
+    scopes: row.scopes,
+    isMaster: row.isMaster,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** 200 { key, ...metadata }: the key itself appears in this response only. */
+export async function createApiKey(ctx: ServiceContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+  const accountWide = body.isMaster === true || API_KEY_SCOPES.every((s) => body.scopes.includes(s));
+  const actor = requireAccess(ctx, 'apiKeys.create', { elevated: accountWide });
+  const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
+  if (expiresAt && expiresAt <= ctx.clock.now()) {
+    throw AppError.unprocessable('The key would already be expired', [{ pointer: '/expiresAt', message: 'must be in the future' }]);
+  }
+  const secret = newApiKey(ctx.environment);
+  try {
+    const row = await ctx.db.apiKey.create({
+      data: {
+        accountId: actor.accountId,
+        name: body.name,
+        keyPrefix: secret.keyPrefix,
+        keyHash: secret.keyHash,
+        scopes: body.scopes,
+        isMaster: body.isMaster ?? false,
+        createdByUserId: actor.userId,
+        expiresAt,
+        environment: ctx.environment,
+      },
+    });
+    audit(ctx.logger, 'api_key.created', { apiKeyId: row.id, accountId: actor.accountId, userId: actor.userId, scopes: row.scopes });
+    return { key: secret.key, ...toApiKeyDto(row) };
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw AppError.conflict('The account already has an API key with this name', [{ pointer: '/name', message: 'is already used by another key' }]);
+    }
+    throw err;
+  }
+}
+
+export async function listApiKeys(ctx: ServiceContext): Promise<ApiKey[]> {
+  const actor = requireAccess(ctx, 'apiKeys.list');
+  const rows = await ctx.db.apiKey.findMany({
+    where: apiKeyScope(ctx, actor),
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map(toApiKeyDto);
+}
+
+const KeyId = z.uuid({ message: 'must be a uuid' });
+
+/** Revoking stops new tokens, refreshes and the key's live tokens (credential-status.ts). */
+export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise<void> {
+  const id = parseInput(KeyId, keyId, 'API key id');
+  const actor = requireAccess(ctx, 'apiKeys.revoke', { elevated: await createdByAnother(ctx, id) });
+  const now = ctx.clock.now();
+  const result = await ctx.db.apiKey.updateMany({
+    where: { AND: [{ id }, usableApiKeys(ctx, actor)] },
+    data: { revokedAt: now },
+  });
+  if (result.count === 0) {
+    const exists = await ctx.db.apiKey.count({ where: { AND: [{ id }, apiKeyScope(ctx, actor)] } });
+    if (!exists) throw AppError.notFound('API key');
+    return; // already revoked: revoking is idempotent
+  }
+  await ctx.db.refreshToken.updateMany({ where: { apiKeyId: id, revokedAt: null }, data: { revokedAt: now } });
+  ctx.auth.credentialStatus.forget(id);
+  audit(ctx.logger, 'api_key.revoked', { apiKeyId: id, accountId: actor.accountId, userId: actor.userId });
+}
+
+/**
+ * Whether the key exists in the caller's account and another user (or nobody recorded) created
+ * it. Read before the access decision, which depends on it; a key the caller cannot see is no
+ * one else's, so it stays a 404 below rather than a 403 that would reveal it.
+ */
+async function createdByAnother(ctx: ServiceContext, id: string): Promise<boolean> {
+  const { actor } = ctx;
+  if (actor.kind !== 'login') return false;
+  const key = await ctx.db.apiKey.findFirst({ where: { AND: [{ id }, apiKeyScope(ctx, actor)] }, select: { createdByUserId: true } });
+  return key !== null && key.createdByUserId !== actor.userId;
+}

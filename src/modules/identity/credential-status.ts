@@ -1,0 +1,106 @@
+/**
+ * Whether the API key, platform user or lender credentials behind a valid token are still in good
+ * standing: a revoked key's tokens, tokens of a revoked refresh family, a disabled user's login
+ * tokens, login tokens issued before the user's last role or password change (session epoch), and
+ * the tokens of a lender whose credentials were re-issued (or which was deactivated) stop working
+ * even before they expire. Answers come from the database (the one truth every process shares) and
+ * are cached per process for a short time (30 s), at one query per key, family, user or lender per
+ * interval. A change takes effect at once in the process that made it (`forget`); with Redis,
+ * `forget` is also published to every other process, which drops its cached answer as soon as it
+ * hears, and the 30 s expiry bounds the rest (no Redis, or a message lost).
+ */
+import type { Redis } from 'ioredis';
+import type { Db } from '../../infra/database.js';
+import type { DeployEnvironment } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import type { Actor } from '../../kernel/actor.js';
+
+export const CREDENTIAL_STATUS_TTL_MS = 30_000;
+
+export interface CredentialStatus {
+  /** 401 when the actor's key or refresh family is revoked, its user disabled, or its session epoch past. */
+  assertActive(actor: Actor): Promise<void>;
+  /** Drops a cached answer after a change (revocation, disabling, role or password change), in every process. */
+  forget(id: string): void;
+  /** Stops listening for other processes' changes. */
+  close(): void;
+}
+
+export interface CredentialStatusOptions {
+  ttlMs?: number;
+  /** Shared by the deployment's processes: changes are published to all of them. */
+  redis?: Redis;
+  channel?: string;
+}
+
+export const CREDENTIAL_CHANGES_CHANNEL = 'credential-status:changed';
+
+export function createCredentialStatus(db: Db, environment: DeployEnvironment, options: CredentialStatusOptions = {}): CredentialStatus {
+  const { ttlMs = CREDENTIAL_STATUS_TTL_MS, redis, channel = CREDENTIAL_CHANGES_CHANNEL } = options;
+  const cache = new Map<string, { value: unknown; until: number }>();
+  // Bumped by every forget: an answer loaded while a change was announced is not cached, since it
+  // may have been read before the change committed.
+  let changes = 0;
+  const drop = (id: string) => {
+    changes++;
+    cache.delete(id);
+  };
+
+  const listener = redis?.duplicate();
+  if (listener) {
+    listener.on('message', (_channel: string, id: string) => drop(id));
+    // A failed subscription leaves the 30 s expiry in charge; it is retried on reconnect by ioredis.
+    listener.subscribe(channel).catch(() => {});
+  }
+
+  async function cached<T>(id: string, load: () => Promise<T>): Promise<T> {
+    const hit = cache.get(id);
+    if (hit && hit.until > Date.now()) return hit.value as T;
+    const changesBefore = changes;
+    const value = await load();
+    if (cache.size > 10_000) cache.clear();
+    if (changes === changesBefore) cache.set(id, { value, until: Date.now() + ttlMs });
+    return value;
+  }
+
+  return {
+    async assertActive(actor) {
+      if ('apiKeyId' in actor) {
+        const active = await cached(actor.apiKeyId, async () => {
+          const key = await db.apiKey.findFirst({ where: { id: actor.apiKeyId, environment }, select: { revokedAt: true } });
+          return key !== null && key.revokedAt === null;
+        });
+        if (!active) throw AppError.unauthenticated('Invalid token: its API key has been revoked');
+        const family = 'refreshFamilyId' in actor ? actor.refreshFamilyId : undefined;
+        if (family !== undefined) {
+          const live = await cached(family, async () => (await db.refreshToken.count({ where: { familyId: family, revokedAt: { not: null } } })) === 0);
+          if (!live) throw AppError.unauthenticated('Invalid token: its refresh token was replayed, so its whole family is revoked');
+        }
+      } else if (actor.kind === 'login') {
+        // The user's current session epoch, or null when the user is disabled or gone.
+        const epoch = await cached(actor.userId, async () => {
+          const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true, sessionEpoch: true } });
+          return user === null || user.disabledAt !== null ? null : user.sessionEpoch;
+        });
+        if (epoch === null) throw AppError.unauthenticated('Invalid token: its user has been disabled');
+        if (epoch !== actor.sessionEpoch) {
+          throw AppError.unauthenticated("Invalid token: the user's role or password has changed since it was issued; sign in again");
+        }
+      } else if (actor.kind === 'lender') {
+        // Re-issuing a lender's credentials (admin CLI) replaces its client id: tokens of the old one stop.
+        const active = await cached(`lender-client:${actor.clientId}`, async () => {
+          const lender = await db.lender.findFirst({ where: { id: actor.lenderId, environment }, select: { clientId: true, active: true } });
+          return lender !== null && lender.active && lender.clientId === actor.clientId;
+        });
+        if (!active) throw AppError.unauthenticated("Invalid token: the lender's credentials have been re-issued or deactivated");
+      }
+    },
+    forget(id) {
+      drop(id);
+      redis?.publish(channel, id).catch(() => {});
+    },
+    close() {
+      listener?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The one status machine of a lender application, enforced here and nowhere else. An illegal move
+ * is a 409 that changes nothing.
+ *
+ *   Submitted ──ack──▶ Acknowledged ──ack (reference/comment)──▶ Acknowledged
+ *   Submitted / Acknowledged ──offer──▶ Offered ──offer (replaces)──▶ Offered
+ *   Submitted / Acknowledged / Offered ──rejection "Ineligible" (any reason but Failed)──▶ Rejected   (terminal)
+ *   Submitted / Acknowledged ──rejection "Failed"──▶ Failed ──client resubmits──▶ Submitted
+ *   Offered ──client accepts──▶ Client Accepted (terminal)   Offered ──client declines──▶ Client Declined (terminal)
+ */
+import { AppError } from '../../kernel/errors.js';
+
+export const APPLICATION_STATUSES = ['Submitted', 'Acknowledged', 'Offered', 'Failed', 'Rejected', 'Client Accepted', 'Client Declined'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+export type ApplicationEvent = 'acknowledge' | 'offer' | 'fail' | 'reject' | 'resubmit' | 'accept' | 'decline';
+
+const MOVES: Record<ApplicationEvent, { from: readonly ApplicationStatus[]; to: ApplicationStatus }> = {
+  acknowledge: { from: ['Submitted', 'Acknowledged'], to: 'Acknowledged' },
+  offer: { from: ['Submitted', 'Acknowledged', 'Offered'], to: 'Offered' },
+  fail: { from: ['Submitted', 'Acknowledged'], to: 'Failed' },
+  reject: { from: ['Submitted', 'Acknowledged', 'Offered'], to: 'Rejected' },
+  resubmit: { from: ['Failed'], to: 'Submitted' },
+  accept: { from: ['Offered'], to: 'Client Accepted' },
+  decline: { from: ['Offered'], to: 'Client Declined' },
+};
+
+const WHY_NOT: Partial<Record<ApplicationEvent, string>> = {
+  acknowledge: 'comments and references are accepted until a quote or a rejection is given',
+  offer: 'an offer can only be made on an open application',
+  accept: 'only an application with a current offer can be accepted, once',
+  decline: 'only an application with a current offer can be declined, once',
+  resubmit: 'only an application that failed can be resubmitted',
+};
+
+/** The status after `event`, or a 409 naming the current status. */
+export function nextStatus(current: string, event: ApplicationEvent): ApplicationStatus {
+  const move = MOVES[event];
+  if (!(move.from as readonly string[]).includes(current)) {
+    throw AppError.conflict(`The application is ${current}: ${WHY_NOT[event] ?? `it cannot move on ${event}`}`);
+  }
+  return move.to;
+}
+
+/** Documented rejection reasons: Failed can be fixed and resubmitted; any other reason is terminal. */
+export const FAILURE_REASON = 'Failed';
+export const KNOWN_REJECTION_REASONS = ['Failed', 'Ineligible'] as const;

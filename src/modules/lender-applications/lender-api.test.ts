@@ -1,0 +1,304 @@
+/**
+ * The Lender Application API endpoints (spec 4.5): reads bounded by lender, acknowledgement, offers
+ * (replacement and history), failure vs rejection, the status machine's 409s, the update queued in
+ * the outbox, and the event published.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LenderCredentials } from '../identity/bootstrap.js';
+import { bearer, lenderCredentials, lenderIdToken } from '../../../test/support/identities.js';
+import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
+import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
+
+let app: TestApp;
+let lender: LenderCredentials;
+let other: LenderCredentials;
+const db = () => app.runtime.database.prisma;
+
+/** A lender application as submission creates it (status Submitted, the 2.7 document as payload). */
+async function submitted(lenderId: number): Promise<number> {
+  const profile = await db().profile.create({ data: { environment: 'demo', companyInformation: { name: 'ACME WIDGETS LIMITED' } } });
+  const row = await db().lenderApplication.create({
+    data: { lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId, companyName: 'ACME WIDGETS LIMITED' }) },
+  });
+  return row.id;
+}
+
+const api = (path: string) => `${app.url}/api/platform/v1/funding${path}`;
+const as = async (credentials: LenderCredentials) => bearer(await lenderIdToken(app, credentials));
+const TERM_LOAN_OFFER = (reference: string) => ({
+  reference,
+  status: 'INDICATIVE',
+  termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
+});
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const lenders = await db().lender.findMany({ where: { environment: 'demo' }, orderBy: { id: 'asc' }, take: 2 });
+  lender = await lenderCredentials(app, lenders[0]!.id);
+  other = await lenderCredentials(app, lenders[1]!.id);
+});
+afterAll(() => app?.close());
+
+describe('reads', () => {
+  it('GET /applications/{id} answers the lender’s own application; another lender gets 404', async () => {
+    const id = await submitted(lender.lenderId);
+    const res = await fetch(api(`/applications/${id}`), { headers: await as(lender) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ application: { id, status: 'Submitted', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
+    expect((await fetch(api(`/applications/${id}`), { headers: await as(other) })).status).toBe(404);
+  });
+});
+
+describe('acknowledgement', () => {
+  it.each([[{ reference: 'L-1' }], [{ reference: 'L-2', comment: 'In manual review, 48 hours' }], [{ comment: 'Reviewing' }]])('accepts %j', async (body) => {
+    const id = await submitted(lender.lenderId);
+    const res = await postJson(api(`/applications/${id}/acknowledgement`), body, await as(lender));
+    expect(res.status).toBe(200);
+    expect((await res.json()).application).toMatchObject({ status: 'Acknowledged', ...body });
+  });
+
+  it('makes the reference usable in ?reference= and refuses an empty body', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    await postJson(api(`/applications/${id}/acknowledgement`), { reference: `REF-${id}` }, auth);
+    const found = await (await fetch(api(`/applications?reference=REF-${id}`), { headers: auth })).json();
+    expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([id]);
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), {}, auth)).status).toBe(400);
+  });
+});
+
+describe('offers', () => {
+  it('an offer moves the application to Offered; a second replaces it and the first stays in history', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`O-${id}-1`), auth);
+    expect(first.status).toBe(200);
+    const doc = await first.json();
+    expect(doc.application).toMatchObject({ status: 'Offered', offer: { reference: `O-${id}-1`, status: 'INDICATIVE', termLoan: { totalFees: 21234.56 } } });
+    await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`O-${id}-2`), status: 'FINAL' }, auth);
+    const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(offers.map((o) => [o.reference, o.supersededAt === null])).toEqual([[`O-${id}-1`, false], [`O-${id}-2`, true]]);
+    const dup = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`O-${id}-1`), auth);
+    expect(dup.status).toBe(409);
+  });
+
+  it('refuses a bad offer with 400 naming the field, changing nothing', async () => {
+    const id = await submitted(lender.lenderId);
+    const res = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('bad'), termLoan: { ...TERM_LOAN_OFFER('bad').termLoan, term: 241 } }, await as(lender));
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/term', message: 'must be between 1 and 240' }]);
+    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('Submitted');
+  });
+});
+
+/** Spec 2.7's offer of each product with every field, money written as the live platform's lenders write it: pounds. */
+const PLAIN_NUMBER_SAMPLES: Record<string, Record<string, unknown>> = {
+  termLoan: {
+    maximumAmount: 1000, minimumAmount: 500, term: 12, interestRate: 1.2, representativeAPR: 15.4, monthlyRepayment: 89.5,
+    totalRepayment: 1074, arrangementFee: 100, promotion: 'First month free', likelihoodOfRate: 0.8, likelihoodOfAcceptance: 0.7,
+  },
+  invoiceFinance: {
+    maximumCreditLine: 500000, minimumCreditLine: 10000, serviceFee: 0.02, discountFee: 0.03, advanceRate: 0.85, additionalFees: 'None',
+    minimumMonthlyFee: 1500, concentrationLimit: 0.3, contractLength: 12, creditInsurance: 0.01, creditInsuranceRequired: true,
+    facility: 'FACTORING', selective: false, confidential: true, promotion: 'None', likelihoodOfRate: 0.5, likelihoodOfAcceptance: 0.6,
+  },
+  merchantCashAdvance: {
+    fundingAmount: 20000, sweep: 0.15, totalRepayment: 25000, totalFees: 5000, ratio: 1.25, promotion: 'None', likelihoodOfRate: 0.9, likelihoodOfAcceptance: 0.9,
+  },
+  assetFinance: {
+    advanceAmount: 27000, term: 48, deposit: 3000, cost: 25000, vat: 5000, totalPrice: 33600, representativeAPR: 0.09,
+    productOption: 'Hire Purchase', monthlyRepayment: 650, optionToPurchaseFee: 150, additionalFees: 'Documentation fee £95',
+    description: 'Excavator', promotion: 'None', likelihoodOfRate: 0.6, likelihoodOfAcceptance: 0.8,
+  },
+  tradeFinance: {
+    maximumCreditLine: 80000, minimumCreditLine: 5000, serviceFee: 0.01, discountFee: 0.02, advanceRate: 0.8, additionalFees: 'None',
+    minimumMonthlyFee: 500, contractLength: 0, promotion: 'None', likelihoodOfRate: 0.4, likelihoodOfAcceptance: 0.5,
+  },
+  commercialProperty: {
+    amount: 400000, ltv: 70, mortgageTerm: 240, dealTerm: 60, interestRate: 6.5, arrangementFee: 4000, valuationFee: 1200, exitFee: 0,
+    productOption: 'Repayment', rateType: 'Fixed', propertyChargeAddress: '1 High Street, Leeds',
+  },
+};
+/** Spec 2.7's currency fields per product object (the others are plain numbers there too: rates, terms, repayments). */
+const MONEY_FIELDS: Record<string, string[]> = {
+  termLoan: ['maximumAmount', 'minimumAmount', 'arrangementFee'],
+  invoiceFinance: ['maximumCreditLine', 'minimumCreditLine', 'minimumMonthlyFee'],
+  merchantCashAdvance: ['fundingAmount', 'totalRepayment', 'totalFees'],
+  assetFinance: ['advanceAmount', 'deposit', 'cost', 'vat', 'totalPrice', 'optionToPurchaseFee'],
+  tradeFinance: ['maximumCreditLine', 'minimumCreditLine', 'minimumMonthlyFee'],
+  commercialProperty: ['amount', 'arrangementFee', 'valuationFee', 'exitFee'],
+};
+
+describe('documented offer samples, money as plain numbers', () => {
+  it.each(Object.keys(PLAIN_NUMBER_SAMPLES))('%s: accepted and read back with money as {code: GBP, value}', async (product) => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const sample = PLAIN_NUMBER_SAMPLES[product]!;
+    const res = await postJson(api(`/applications/${id}/offer`), { reference: `S-${id}`, expiryDate: '2027-01-31', status: 'INDICATIVE', comment: 'Subject to checks', [product]: sample }, auth);
+    expect(res.status).toBe(200);
+    const expected = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, MONEY_FIELDS[product]!.includes(k) ? { code: 'GBP', value: v } : v]));
+    const read = await (await fetch(api(`/applications/${id}`), { headers: auth })).json();
+    expect(read.application.offer).toEqual({
+      id: expect.any(String), reference: `S-${id}`, status: 'INDICATIVE', expiryDate: '2027-01-31T00:00:00.000Z', comment: 'Subject to checks', decision: null,
+      [product]: product === 'termLoan' ? { ...expected, totalFees: 74 } : expected,
+    });
+  });
+
+  it('refuses money that is neither a number nor {code, value}, naming the field, writing nothing', async () => {
+    const id = await submitted(lender.lenderId);
+    const res = await postJson(api(`/applications/${id}/offer`), { reference: `X-${id}`, status: 'FINAL', termLoan: { ...PLAIN_NUMBER_SAMPLES.termLoan, maximumAmount: '1000' } }, await as(lender));
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/maximumAmount', message: 'must be an amount in pounds (a number) or a currency amount {code, value}' }]);
+    expect(await db().offer.count({ where: { lenderApplicationId: id } })).toBe(0);
+  });
+});
+
+describe('lender references', () => {
+  it('a lender may reuse its reference on another application (acknowledgement and rejection: 200); ?reference= finds both', async () => {
+    const [first, second, third] = [await submitted(lender.lenderId), await submitted(lender.lenderId), await submitted(lender.lenderId)];
+    const auth = await as(lender);
+    const reference = `CUST-${first}`;
+    for (const id of [first, second]) {
+      const res = await postJson(api(`/applications/${id}/acknowledgement`), { reference }, auth);
+      expect(res.status).toBe(200);
+      expect((await res.json()).application).toMatchObject({ id, reference, status: 'Acknowledged' });
+    }
+    const rejected = await postJson(api(`/applications/${third}/rejection`), { reason: 'Ineligible', reference }, auth);
+    expect(rejected.status).toBe(200);
+    expect((await rejected.json()).application).toMatchObject({ id: third, reference, status: 'Rejected' });
+    const found = await (await fetch(api(`/applications?reference=${reference}`), { headers: auth })).json();
+    expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([first, second, third]);
+  });
+
+  it('an offer reference already used on the same application is 409 with a problem body, the current offer unchanged', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth)).status).toBe(200);
+    const again = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`R-${id}`), status: 'FINAL' }, auth);
+    expect(again.status).toBe(409);
+    expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await again.json()).toEqual({
+      type: 'about:blank', title: 'Conflict', status: 409, code: 'CONFLICT', instance: expect.stringMatching(/^urn:request:/),
+      detail: 'An offer with this reference already exists for the application', errors: [{ pointer: '/reference', message: 'must be unique' }],
+    });
+    expect((await db().offer.findMany({ where: { lenderApplicationId: id } })).map((o) => [o.status, o.supersededAt])).toEqual([['INDICATIVE', null]]);
+  });
+
+  it('a constraint no service anticipated maps to a client error, never a 500 (real database errors)', async () => {
+    const { problemFor } = await import('../../api/rest/problem-details.js');
+    const id = await submitted(lender.lenderId);
+    const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    const failure = async (write: () => Promise<unknown>) => problemFor(await write().then(() => { throw new Error('the write succeeded'); }, (err: unknown) => err));
+    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'Submitted' } }));
+    expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'A record with the same values already exists' });
+    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'Submitted' } }));
+    expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
+    const gone = await failure(() => db().lenderApplication.update({ where: { id: -1 }, data: { comment: 'x' } }));
+    expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('failure and rejection', () => {
+  it('Failed can be fixed (status Failed); Ineligible is terminal: no offer afterwards (409), nothing changed', async () => {
+    const failedId = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const failed = await postJson(api(`/applications/${failedId}/rejection`), { reason: 'Failed', comment: 'companyNumber missing: send the 8-digit number' }, auth);
+    expect((await failed.json()).application).toMatchObject({ status: 'Failed', responseReason: 'Failed' });
+
+    const rejectedId = await submitted(lender.lenderId);
+    await postJson(api(`/applications/${rejectedId}/rejection`), { reason: 'Ineligible', comment: 'Outside our sector appetite' }, auth);
+    const before = await db().lenderApplication.findUniqueOrThrow({ where: { id: rejectedId } });
+    const offer = await postJson(api(`/applications/${rejectedId}/offer`), TERM_LOAN_OFFER(`late-${rejectedId}`), auth);
+    expect(offer.status).toBe(409);
+    expect((await offer.json()).detail).toBe('The application is Rejected: an offer can only be made on an open application');
+    const comment = await postJson(api(`/applications/${rejectedId}/acknowledgement`), { comment: 'one more thing' }, auth);
+    expect(comment.status).toBe(409);
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id: rejectedId } })).toEqual(before);
+    expect(await db().offer.count({ where: { lenderApplicationId: rejectedId } })).toBe(0);
+  });
+});
+
+describe('history, outbox and events', () => {
+  it('records each change, queues the updated document for the update webhook, publishes the event', async () => {
+    const id = await submitted(lender.lenderId);
+    const events = app.runtime.events.bus.subscribe('applicationStatusChanged', `lender:${lender.lenderId}`)[Symbol.asyncIterator]();
+    const next = events.next();
+    await postJson(api(`/applications/${id}/acknowledgement`), { reference: `H-${id}` }, await as(lender));
+    expect((await next).value).toEqual({ applicationId: id, status: 'Acknowledged', lenderId: lender.lenderId });
+    await events.return?.();
+    const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } });
+    expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([['Submitted', 'Acknowledged']]);
+    const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
+    expect(deliveries).toHaveLength(1);
+    // (The demo lender's webhook URL is unset, so the worker's attempts fail: the delivery stays queued for retry.)
+    expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'Acknowledged', reference: `H-${id}` } } });
+    expect(deliveries[0]!.status).not.toBe('DELIVERED');
+  });
+});
+
+describe('live events over graphql-ws', () => {
+  it('a lender receives its own applications’ status changes made through the REST lender API, and only those', async () => {
+    const { subscribe, settle } = await import('../../../test/support/graphql-client.js');
+    const mine = await submitted(lender.lenderId);
+    const theirs = await submitted(other.lenderId);
+    const query = 'subscription { applicationStatusChanged { applicationId status lenderId } }';
+    const mySub = await subscribe(app.url, query, {}, { authorization: `Bearer ${await lenderIdToken(app, lender)}` });
+    const theirSub = await subscribe(app.url, query, {}, { authorization: `Bearer ${await lenderIdToken(app, other)}` });
+    try {
+      await settle();
+      await postJson(api(`/applications/${mine}/acknowledgement`), { comment: 'Looking at it' }, await as(lender));
+      await postJson(api(`/applications/${theirs}/rejection`), { reason: 'Ineligible' }, await as(other));
+      expect(await mySub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: mine, status: 'Acknowledged', lenderId: lender.lenderId } } });
+      expect(await theirSub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: theirs, status: 'Rejected', lenderId: other.lenderId } } });
+    } finally {
+      await mySub.close();
+      await theirSub.close();
+    }
+  });
+});
+
+describe("the client's decision", () => {
+  it('accepts the current offer (Client Accepted, acceptedAt, update queued); a second decision is 409; another account 404', async () => {
+    const { marketplaceV1Token, signUpIntegrator } = await import('../../../test/support/identities.js');
+    const owner = await signUpIntegrator(app);
+    const v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
+    const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`D-${row.id}`), await as(lender));
+
+    const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+    expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, stranger)).status).toBe(404);
+
+    const accepted = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, v1);
+    expect(accepted.status).toBe(200);
+    const doc = await accepted.json();
+    expect(doc.application).toMatchObject({ status: 'Client Accepted', acceptedAt: expect.any(Number), offer: { decision: 'ACCEPTED' } });
+    const updates = await db().webhookDelivery.findMany({ where: { lenderApplicationId: row.id }, orderBy: { createdAt: 'asc' } });
+    expect(updates.at(-1)).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'Client Accepted' } } });
+
+    const again = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/decline`, undefined, v1);
+    expect(again.status).toBe(409);
+    expect((await again.json()).detail).toBe('The application is Client Accepted: only an application with a current offer can be declined, once');
+  });
+});
+
+describe('offerStatusChanged', () => {
+  it('the integrator behind the application sees the offer made through the REST lender API, then its acceptance', async () => {
+    const { subscribe, settle } = await import('../../../test/support/graphql-client.js');
+    const { marketplaceV1Token, signUpIntegrator } = await import('../../../test/support/identities.js');
+    const owner = await signUpIntegrator(app);
+    const jwt = (await marketplaceV1Token(app, owner.apiKey)).jwt;
+    const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const sub = await subscribe(app.url, 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId reference status decision } }', { a: row.id }, { authorization: `Bearer ${jwt}` });
+    try {
+      await settle();
+      await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`E-${row.id}`), await as(lender));
+      expect(await sub.next()).toEqual({ data: { offerStatusChanged: { applicationId: row.id, reference: `E-${row.id}`, status: 'INDICATIVE', decision: null } } });
+      await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, bearer(jwt));
+      expect(await sub.next()).toEqual({ data: { offerStatusChanged: { applicationId: row.id, reference: `E-${row.id}`, status: 'INDICATIVE', decision: 'ACCEPTED' } } });
+    } finally {
+      await sub.close();
+    }
+  });
+});

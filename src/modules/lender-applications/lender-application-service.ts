@@ -1,0 +1,312 @@
+/**
+ * The Lender Application API (spec 4.5): a lender reads only its own applications, each as the
+ * funding application document of spec 2.7 with its current status, and acknowledges, offers or
+ * rejects them. Every status change goes through the status machine, is recorded in the
+ * application's history, queues the updated document for the lender's update webhook (outbox, in
+ * the same transaction), and is published as an event after commit. The lender's view carries
+ * apiProvider with the application's own authorization token; the integrator's (accept, decline,
+ * resubmit) is a separate schema without apiProvider; stored and queued documents carry no token.
+ */
+import { z } from 'zod';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import type { ApplicationStatusChanged, OfferStatusChanged } from '../../kernel/events.js';
+import { parseInput } from '../../kernel/validation.js';
+import { queueDelivery } from '../webhooks/webhook-delivery.js';
+import { registryGrade } from '../companies/company-information.js';
+import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
+import {
+  APPLICATION_INCLUDE,
+  ApplicationId,
+  applicationChannel,
+  AUDIENCE_SELECT,
+  eventChannelOf,
+  eventChannelsOf,
+  findVisibleLenderApplication,
+  lenderApplicationScope,
+  type ApplicationViewer,
+} from './lender-application-visibility.js';
+import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
+import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
+import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
+import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
+
+type Tx = Prisma.TransactionClient;
+type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
+
+export type { FundingApplicationDocument, IntegratorApplicationDocument };
+
+const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
+
+/** The document as last built, with the application's current status fields and offer; as stored (no token). */
+export function toStoredDocument(row: ApplicationRow): StoredApplicationDocument {
+  const payload = withoutAuthorizationToken((row.payload ?? {}) as Partial<StoredApplicationDocument>);
+  const current = row.offers.find((o) => o.supersededAt === null);
+  const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
+  return {
+    ...(payload.apiProvider !== undefined ? { apiProvider: payload.apiProvider } : {}),
+    application: {
+      ...(payload.application ?? {}),
+      id: row.id,
+      reference: row.reference,
+      status: row.status,
+      responseReason: row.responseReason,
+      comment: row.comment,
+      acceptedAt: epochSeconds(row.acceptedAt),
+      invalidatedAt: epochSeconds(row.invalidatedAt),
+      offer: current
+        ? ({
+            id: current.id,
+            reference: current.reference,
+            status: current.status,
+            expiryDate: current.expiryDate?.toISOString() ?? null,
+            comment: current.comment,
+            decision: current.decision,
+            ...(objectName ? { [objectName]: withComputedFees(objectName, current.product as Record<string, unknown>) } : {}),
+          } as LenderOffer)
+        : null,
+    },
+  };
+}
+
+/** The lender's view (spec 2.7): apiProvider carries this application's own authorization token. */
+export function toDocument(row: ApplicationRow): FundingApplicationDocument {
+  return withAuthorizationToken(toStoredDocument(row), applicationAuthorizationToken(row.lender.authorizationTokenKey, row.id)) as FundingApplicationDocument;
+}
+
+/** The integrator's view: the application only, never the lender's apiProvider. */
+export function toIntegratorDocument(row: ApplicationRow): IntegratorApplicationDocument {
+  return { application: toStoredDocument(row).application };
+}
+
+export const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
+
+/** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
+export async function listLenderApplications(ctx: ServiceContext, query: unknown): Promise<FundingApplicationDocument[]> {
+  const actor = requireAccess(ctx, 'lenderApplications.list');
+  const { reference } = parseInput(ListQuery, query ?? {}, 'Query');
+  const rows = await ctx.db.lenderApplication.findMany({
+    where: { AND: [lenderApplicationScope(ctx, actor), reference ? { reference } : {}] },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: APPLICATION_INCLUDE,
+  });
+  return rows.map(toDocument);
+}
+
+/** GET {lender_api_base}/applications/{id}: another lender's application is a 404. */
+export async function getLenderApplication(ctx: ServiceContext, id: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.list');
+  return toDocument(await findVisibleLenderApplication(ctx, actor, id));
+}
+
+export const Acknowledgement = z
+  .strictObject({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional(), comment: z.string().trim().min(1, 'must not be empty').max(4000).optional() })
+  .refine((b) => b.reference !== undefined || b.comment !== undefined, { message: 'must carry a reference, a comment, or both', path: [] });
+
+export const Rejection = z.strictObject({
+  reason: z.string({ message: 'is required' }).trim().min(1, 'must not be empty').max(100),
+  comment: z.string().trim().max(4000).optional(),
+  reference: z.string().trim().min(1).max(255).optional(),
+});
+
+/** POST .../applications/{id}/acknowledgement {reference?, comment?}: 200 the updated application. */
+export async function acknowledge(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.respond');
+  await findVisibleLenderApplication(ctx, actor, id);
+  const body = parseInput(Acknowledgement, input);
+  const updated = await changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
+    await tx.lenderApplication.update({
+      where: { id: row.id },
+      data: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
+    });
+    return { comment: body.comment ?? null };
+  });
+  return toDocument(updated);
+}
+
+/** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
+export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.respond');
+  await findVisibleLenderApplication(ctx, actor, id);
+  const body = parseInput(OfferBody, input) as Record<string, unknown> & { reference: string; status: 'INDICATIVE' | 'FINAL'; expiryDate?: string | null; comment?: string | null };
+  const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
+  try {
+    return toDocument(await changeStatus(ctx, actor, id, 'offer', async (tx, row) => {
+      const now = ctx.clock.now();
+      await tx.offer.updateMany({ where: { lenderApplicationId: row.id, supersededAt: null }, data: { supersededAt: now } });
+      await tx.offer.create({
+        data: {
+          lenderApplicationId: row.id,
+          lenderId: row.lenderId,
+          reference: body.reference,
+          status: body.status,
+          type: 'MANUAL_OFFER',
+          productType: PRODUCT_TYPE_OF[objectName] as never,
+          product: body[objectName] as Prisma.InputJsonValue,
+          expiryDate: body.expiryDate ? new Date(body.expiryDate) : null,
+          comment: body.comment ?? null,
+          createdAt: now,
+        },
+      });
+      return { comment: body.comment ?? null };
+    }));
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw AppError.conflict('An offer with this reference already exists for the application', [{ pointer: '/reference', message: 'must be unique' }]);
+    }
+    throw err;
+  }
+}
+
+/**
+ * POST .../applications/{id}/rejection {reason, comment?, reference?}: reason "Failed" (a data,
+ * format or processing error) lets the client fix and resubmit; any other reason (e.g. "Ineligible")
+ * is a terminal rejection. 200 the updated application.
+ */
+export async function reject(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.respond');
+  await findVisibleLenderApplication(ctx, actor, id);
+  const body = parseInput(Rejection, input);
+  const event: ApplicationEvent = body.reason === FAILURE_REASON ? 'fail' : 'reject';
+  const updated = await changeStatus(ctx, actor, id, event, async (tx, row) => {
+    await tx.lenderApplication.update({
+      where: { id: row.id },
+      data: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
+    });
+    return { reason: body.reason, comment: body.comment ?? null };
+  });
+  return toDocument(updated);
+}
+
+/**
+ * One status change: lock the row, move through the status machine (409 on an illegal move),
+ * apply the change, record history, queue the update webhook (the stored document: no token); then
+ * publish the event. Returns the updated row, which each caller shows in its own view.
+ */
+async function changeStatus(
+  ctx: ServiceContext,
+  actor: ApplicationViewer,
+  id: unknown,
+  event: ApplicationEvent,
+  apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
+): Promise<ApplicationRow> {
+  const applicationId = parseInput(ApplicationId, id, 'Application id');
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
+    const row = await findVisibleLenderApplication(ctx, actor, applicationId, tx);
+    const to = nextStatus(row.status, event);
+    const note = await apply(tx, row);
+    await tx.lenderApplication.update({ where: { id: row.id }, data: { status: to, updatedAt: ctx.clock.now() } });
+    await tx.applicationStatusChange.create({
+      data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
+    });
+    const changed = await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: APPLICATION_INCLUDE });
+    // A resubmission is a new application to the lender; every other change is an update.
+    const created = event === 'resubmit';
+    await queueDelivery(ctx, tx, {
+      lenderApplicationId: row.id,
+      lenderId: row.lenderId,
+      event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
+      url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
+      payload: toStoredDocument(changed),
+    });
+    return changed;
+  });
+  const offer = updated.offers.find((o) => o.supersededAt === null) ?? null;
+  const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
+  await publishStatusChange(ctx, applicationId, updated.status, offerEvent);
+  return updated;
+}
+
+/**
+ * After a failure (reason Failed), the client fixes its data and resubmits: the document is built
+ * again from the profile as it now is and sent to the lender's application URL as a new delivery.
+ * The integrator gets its own view of the application (no apiProvider).
+ */
+export async function resubmit(ctx: ServiceContext, id: unknown): Promise<IntegratorApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.decide');
+  const rebuilt = await rebuildDocument(ctx, (await findVisibleLenderApplication(ctx, actor, id)).id);
+  const updated = await changeStatus(ctx, actor, id, 'resubmit', async (tx, row) => {
+    await tx.lenderApplication.update({ where: { id: row.id }, data: { payload: withoutAuthorizationToken(rebuilt) as Prisma.InputJsonValue, responseReason: null, comment: null } });
+    return { comment: 'resubmitted by the client' };
+  });
+  return toIntegratorDocument(updated);
+}
+
+/** The spec 2.7 document of an application rebuilt from current data (read before any transaction). */
+async function rebuildDocument(ctx: ServiceContext, applicationId: number): Promise<Record<string, unknown>> {
+  const row = await ctx.db.lenderApplication.findUniqueOrThrow({
+    where: { id: applicationId },
+    include: { fundingMatch: { include: { fundingSearch: true } }, profile: true },
+  });
+  if (!row.fundingMatch) return (row.payload ?? {}) as Record<string, unknown>;
+  // The same products as sent the first time (the payload records what the lender was sent).
+  const sent = ((row.payload ?? {}) as { application?: { fundingMatch?: { productNames?: string[] } } }).application?.fundingMatch?.productNames;
+  const matches = await lenderMatches(ctx.db, row.fundingMatch.fundingSearchId, row.lenderId, sent ?? [row.fundingMatch.productType]);
+  const [first] = matches;
+  if (!first) return (row.payload ?? {}) as Record<string, unknown>;
+  return applicationDocument(ctx, {
+    ...(await loadProfileForDocuments(ctx.db, row.profileId)),
+    applicationId: row.id,
+    grade: await registryGrade(ctx, row.profile),
+    fundingSearch: row.fundingMatch.fundingSearch,
+    matches: [first, ...matches.slice(1)],
+  });
+}
+
+/**
+ * The client's decision on the current offer (through its integrator): Client Accepted (acceptedAt
+ * set) or Client Declined. The lender's update webhook receives the updated application; the
+ * integrator gets its own view of it (no apiProvider).
+ */
+export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<IntegratorApplicationDocument> {
+  const actor = requireAccess(ctx, 'lenderApplications.decide');
+  const updated = await changeStatus(ctx, actor, id, decision, async (tx, row) => {
+    const now = ctx.clock.now();
+    const current = row.offers.find((o) => o.supersededAt === null);
+    if (current) await tx.offer.update({ where: { id: current.id }, data: { decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED', decidedAt: now } });
+    if (decision === 'accept') await tx.lenderApplication.update({ where: { id: row.id }, data: { acceptedAt: now } });
+    return { comment: null };
+  });
+  return toIntegratorDocument(updated);
+}
+
+/** A status change (and the offer it concerns) on every channel of the application's audience. */
+async function publishStatusChange(
+  ctx: ServiceContext,
+  applicationId: number,
+  status: string,
+  offer: { id: string; reference: string; status: string; decision: string | null } | null,
+): Promise<void> {
+  const audience = await ctx.db.lenderApplication.findUniqueOrThrow({ where: { id: applicationId }, select: AUDIENCE_SELECT });
+  const channels = eventChannelsOf(audience);
+  const event = { applicationId, status, lenderId: audience.lenderId };
+  await Promise.all(channels.map((channel) => ctx.events.publish('applicationStatusChanged', channel, event)));
+  if (offer) {
+    const offerEvent = { applicationId, lenderId: audience.lenderId, offerId: offer.id, reference: offer.reference, status: offer.status, decision: offer.decision };
+    await Promise.all(channels.map((channel) => ctx.events.publish('offerStatusChanged', channel, offerEvent)));
+  }
+}
+
+/**
+ * The status changes the caller sees: of every application it sees, or of one (a 404 when the
+ * caller does not see it).
+ */
+export async function subscribeApplicationStatus(ctx: ServiceContext, applicationId?: number): Promise<AsyncIterable<ApplicationStatusChanged>> {
+  const actor = requireAccess(ctx, 'applicationEvents.subscribe');
+  return ctx.events.subscribe('applicationStatusChanged', await subscriberChannel(ctx, actor, applicationId));
+}
+
+/** Offers made, replaced, accepted or declined on the applications the caller sees (or on one). */
+export async function subscribeOfferStatus(ctx: ServiceContext, applicationId?: number): Promise<AsyncIterable<OfferStatusChanged>> {
+  const actor = requireAccess(ctx, 'applicationEvents.subscribe');
+  return ctx.events.subscribe('offerStatusChanged', await subscriberChannel(ctx, actor, applicationId));
+}
+
+async function subscriberChannel(ctx: ServiceContext, actor: ApplicationViewer, applicationId?: number): Promise<string> {
+  if (applicationId === undefined) return eventChannelOf(ctx, actor);
+  return applicationChannel((await findVisibleLenderApplication(ctx, actor, applicationId)).id);
+}

@@ -1,0 +1,66 @@
+/**
+ * Which lender applications (and so their offers and status events) a caller sees, decided here
+ * only: a lender its own; staff all; an integrator those of the profiles its account owns (never an
+ * anonymous profile's, though the profile itself is readable by uuid: applications are addressed by
+ * sequential ids, so "by uuid" would let anyone walk them); a tenant token its tenant's only; a
+ * master token its account's tenants'; a non-staff platform user its account's. The integrator side
+ * is profile ownership, stated once in profile-visibility.ts (`ownedProfileScope` and its channels).
+ * The same rule gives the event channels an application's changes are published on and the one
+ * channel each caller listens on, so a subscription hears exactly what the REST and GraphQL reads
+ * would show (test/visibility-rules.test.ts holds the two equal over generated callers and rows).
+ */
+import { z } from 'zod';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { DeployEnvironment, ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import type { Actor } from '../../kernel/actor.js';
+import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, PROFILE_AUDIENCE_SELECT, type ProfileAudience } from '../profiles/profile-visibility.js';
+import { parseInput } from '../../kernel/validation.js';
+
+export type ApplicationViewer = Extract<Actor, { kind: 'lender' | 'login' | 'platform' | 'master' | 'tenant' | 'marketplace_v1' }>;
+
+const isStaff = (actor: ApplicationViewer) => actor.kind === 'login' && actor.scopes.includes('staff');
+
+export function lenderApplicationScope(ctx: ServiceContext, actor: ApplicationViewer): Prisma.LenderApplicationWhereInput {
+  const environment = { lender: { environment: ctx.environment } };
+  if (actor.kind === 'lender') return { ...environment, lenderId: actor.lenderId };
+  return isStaff(actor) ? environment : { ...environment, profile: ownedProfileScope(actor) };
+}
+
+export const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();
+
+export const APPLICATION_INCLUDE = { offers: { orderBy: { createdAt: 'asc' as const } }, lender: true } as const;
+
+/** An application the caller sees, with its offers and lender, or 404 (checked before any body is read). */
+export async function findVisibleLenderApplication(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, tx: Prisma.TransactionClient = ctx.db) {
+  const applicationId = parseInput(ApplicationId, id, 'Application id');
+  const row = await tx.lenderApplication.findFirst({ where: { AND: [{ id: applicationId }, lenderApplicationScope(ctx, actor)] }, include: APPLICATION_INCLUDE });
+  if (!row) throw AppError.notFound('Application');
+  return row;
+}
+
+/** Staff see every application of their environment; the event bus is shared by both environments. */
+const staffChannel = (environment: DeployEnvironment) => `staff:${environment}`;
+
+/** The one channel a caller listens on (per kind, the counterpart of lenderApplicationScope). */
+export function eventChannelOf(ctx: ServiceContext, actor: ApplicationViewer): string {
+  if (actor.kind === 'lender') return `lender:${actor.lenderId}`;
+  return isStaff(actor) ? staffChannel(ctx.environment) : ownedProfileChannelOf(actor);
+}
+
+/** One application's own channel: joined by a subscriber to that application after a visibility check. */
+export const applicationChannel = (applicationId: number) => `application:${applicationId}`;
+
+export interface ApplicationAudience {
+  id: number;
+  lenderId: number;
+  lender: { environment: DeployEnvironment };
+  profile: ProfileAudience;
+}
+
+/** Every channel an application's changes are published on: each caller who sees it listens on one. */
+export function eventChannelsOf(application: ApplicationAudience): string[] {
+  return [applicationChannel(application.id), `lender:${application.lenderId}`, staffChannel(application.lender.environment), ...ownedProfileChannelsOf(application.profile)];
+}
+
+export const AUDIENCE_SELECT = { id: true, lenderId: true, lender: { select: { environment: true } }, profile: { select: PROFILE_AUDIENCE_SELECT } } as const;

@@ -1,0 +1,104 @@
+/**
+ * Submitting a reviewed selection to its lenders (staff, after the funding specialist's review):
+ * one lender application per selected lender, each with the funding application document of
+ * spec 2.7, checked against the lender's required fields, and its APPLICATION_CREATED delivery
+ * queued in the same transaction. If any lender's required fields are missing nothing is
+ * submitted, and the 422 names every missing field per lender.
+ */
+import type { Prisma } from '../../generated/prisma/client.js';
+import { registryGrade } from '../companies/company-information.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError, type FieldError } from '../../kernel/errors.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { queueDelivery } from '../webhooks/webhook-delivery.js';
+import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
+import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
+import { findVisibleApplication } from '../business-applications/application-visibility.js';
+import { SelectedLender } from '../matching/selection-schemas.js';
+import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
+import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
+import { isAnonymousProfile } from '../profiles/profile-visibility.js';
+import { parseInput } from '../../kernel/validation.js';
+import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
+
+export type SubmissionResult = SelectionSubmission;
+
+export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
+  requireAccess(ctx, 'reviews.submit');
+  // The registry grade is read before the transaction, so the row lock is held no longer than needed.
+  const selected = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, select: { profile: true } });
+  // Only their profile's owner may see and decide on lender applications: an anonymous profile's
+  // would be nobody's (or, addressed by sequential id, anybody's). Its selection waits for a claim.
+  if (selected && isAnonymousProfile(selected.profile)) {
+    throw AppError.conflict("The selection's profile is anonymous: its owner must claim it (set-ownership) before it is submitted to lenders");
+  }
+  const grade = selected ? await registryGrade(ctx, selected.profile) : null;
+  const created = await ctx.db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
+    const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: true } }) : null;
+    if (!selection) throw AppError.notFound('Review selection');
+    if (selection.state !== 'PENDING_REVIEW' && selection.state !== 'IN_REVIEW') throw AppError.conflict(`The selection is ${selection.state}: it can be submitted once`);
+    const results = await createLenderApplications(ctx, tx, {
+      profileId: selection.profileId,
+      fundingSearch: selection.fundingSearch,
+      selection: selection.selection as unknown as SelectedLender[],
+      grade,
+    });
+    await tx.reviewSelection.update({ where: { id: selection.id }, data: { state: 'SUBMITTED' } });
+    return results;
+  });
+  ctx.logger.info({ selectionId, applications: created.length }, 'selection submitted to lenders');
+  return { selectionId, applications: created };
+}
+
+type FundingSearchRow = Prisma.FundingSearchGetPayload<object>;
+
+/**
+ * One lender application per selected lender, inside the caller's transaction: the spec 2.7
+ * document, the lender's required fields (a 422 naming every missing one, across all lenders,
+ * rolls everything back), history, and the APPLICATION_CREATED delivery.
+ */
+async function createLenderApplications(
+  ctx: ServiceContext,
+  tx: Prisma.TransactionClient,
+  input: { profileId: string; fundingSearch: FundingSearchRow; selection: SelectedLender[]; grade: string | null; businessApplicationId?: string },
+): Promise<SubmissionResult['applications']> {
+  const loaded = await loadProfileForDocuments(tx, input.profileId);
+  const missing: FieldError[] = [];
+  const results: SubmissionResult['applications'] = [];
+  for (const [index, item] of input.selection.entries()) {
+    const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
+    const [first] = matches;
+    if (!first) throw AppError.unprocessable(`Lender ${item.lenderId} does not match this profile now`, [{ pointer: `/${index}`, message: 'no current match' }]);
+    const application = await tx.lenderApplication.create({
+      data: { lenderId: item.lenderId, profileId: input.profileId, fundingMatchId: first.id, businessApplicationId: input.businessApplicationId ?? null, status: 'Submitted' },
+    });
+    const document = applicationDocument(ctx, { ...loaded, applicationId: application.id, grade: input.grade, fundingSearch: input.fundingSearch, matches: [first, ...matches.slice(1)] });
+    for (const rule of missingRequiredFields(document, first.lender.requiredFields as unknown as RequiredFieldRule[])) {
+      missing.push({ pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` });
+    }
+    await tx.lenderApplication.update({ where: { id: application.id }, data: { payload: document as Prisma.InputJsonValue } });
+    await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: 'Submitted', createdAt: ctx.clock.now() } });
+    await queueDelivery(ctx, tx, { lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
+    results.push({ lenderId: item.lenderId, applicationId: application.id });
+  }
+  if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing);
+  return results;
+}
+
+/**
+ * POST {business_v1_base}/applications/{applicationId}/submit {lenderId, products}: the integrator
+ * sends its Business V1 application to one of its matched lenders (201 { applications }).
+ */
+export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<ApplicationSubmission> {
+  const actor = requireAccess(ctx, 'businessApplications.create');
+  const application = await findVisibleApplication(ctx, actor, applicationId);
+  const body = parseInput(SelectedLender, input);
+  const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
+  const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
+  const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
+  const applications = await ctx.db.$transaction((tx) =>
+    createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection: [body], grade, businessApplicationId: application.id }),
+  );
+  return { applications };
+}

@@ -1,0 +1,25 @@
+/** GraphQL types of the matches subgraph: the lender catalogue (derived from its zod declaration) and the entities matching extends. */
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Lender as LenderSchema } from './lender-schemas.js';
+import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
+
+export const Lender = objectTypeFrom(LenderSchema);
+
+/**
+ * Key-only stub, hand-written because it declares no shape of its own: the profiles subgraph owns
+ * Profile, and matching contributes its fields by resolvers (@key needs a class to carry it).
+ */
+@ObjectType()
+@Directive('@key(fields: "uuid")')
+export class Profile {
+  @Field(() => ID)
+  uuid!: string;
+}
+
+/** Key-only stub, hand-written for the same reason: the applications subgraph owns Application; matching adds its matches. */
+@ObjectType()
+@Directive('@key(fields: "id")')
+export class Application {
+  @Field(() => ID)
+  id!: string;
+}

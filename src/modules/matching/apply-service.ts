@@ -1,0 +1,51 @@
+/**
+ * Applying to preferred lenders (Marketplace V1 POST /profiles/{uuid}/funding/apply, spec 4.1 rule 3):
+ * 1 to 4 selected lenders, each with products among the profile's current matches, go to a funding
+ * specialist's review queue. Nothing is sent to lenders and no credit check is made here.
+ * The profile must be owned by the caller's account (an anonymous one is claimed first): the lender
+ * applications that follow are visible only to their profile's owner.
+ * Idempotent: the same selection for the same profile is one queue entry (by content), and an
+ * Idempotency-Key replays its first answer (a reused key with another selection is a 409).
+ */
+import { z } from 'zod';
+import type { ServiceContext } from '../../kernel/context.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { parseInput } from '../../kernel/validation.js';
+import { findOwnedProfileId } from '../profiles/profile-visibility.js';
+import { matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
+import type { RecordedFundingSearch, ReviewSelection } from './funding-search-schemas.js';
+import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
+import { reviewSelectionScope } from './review-selection-visibility.js';
+
+export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
+
+export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<RecordedFundingSearch> {
+  const actor = requireAccess(ctx, 'funding.apply');
+  const profileId = await findOwnedProfileId(ctx, actor, uuid);
+  const requested = parseInput(SelectedLenders, body);
+  const selection = normaliseSelection(requested);
+  const key = parseInput(IdempotencyKey, idempotencyKey ?? undefined, 'Idempotency-Key header');
+  const matching = await matchProfileById(ctx, profileId, { reasons: true });
+  const search = { ...toFundingSearchResult(matching, false), ...(await recordFundingSearch(ctx, matching)) };
+
+  const chosen = await queueReviewSelection(ctx, profileId, search, selection, requested, key);
+  return { ...search, matches: search.matches.filter((m) => chosen.has(`${m.lender.id}:${m.product}`)) };
+}
+
+/** The funding specialists' review queue (staff), newest first. */
+export async function listReviewQueue(ctx: ServiceContext, state?: string): Promise<ReviewSelection[]> {
+  requireAccess(ctx, 'reviews.read');
+  const rows = await ctx.db.reviewSelection.findMany({
+    where: { AND: [reviewSelectionScope(ctx), state ? { state: state as never } : {}] },
+    orderBy: { createdAt: 'desc' },
+    take: 200,
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    profileId: r.profileId,
+    fundingSearchId: r.fundingSearchId,
+    state: r.state,
+    selection: r.selection as ReviewSelection['selection'],
+    createdAt: r.createdAt.toISOString(),
+  }));
+}

@@ -1,0 +1,71 @@
+/** Thin adapters: Profile.matches, applying to preferred lenders, and the staff review queue. */
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ServiceContext } from '../../kernel/context.js';
+import { applyToLenders, listReviewQueue } from './apply-service.js';
+import { matchesOfProfiles, profileMatches } from './matching-service.js';
+import type { ApplicationMatchList as ApplicationMatchListResult, FundingSearchResult, ReviewSelection as ReviewSelectionResult } from './funding-search-schemas.js';
+import { matchesOfApplications } from '../business-applications/business-application-service.js';
+import { loadBatched } from '../../infra/graphql/field-loaders.js';
+import { Application, Profile } from '../lenders/lender-types.js';
+import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectedLenderInput, SelectionSubmission } from './match-types.js';
+import { submitReviewedSelection, type SubmissionResult } from '../lender-applications/submission-service.js';
+
+@Resolver(() => Profile)
+export class ProfileMatchesResolver {
+  @Query(() => FundingSearch, {
+    description:
+      "A visible profile's matches, by uuid: for callers holding funding:read alone. Profile.matches answers the same with its own row (funding:read or profile:read) on a profile the caller reads",
+  })
+  profileMatches(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
+    @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<FundingSearchResult> {
+    return profileMatches(ctx, uuid, { productTypes, explain });
+  }
+
+  @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)' })
+  matches(
+    @Root() profile: Profile,
+    @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
+    @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<FundingSearchResult> {
+    const options = { productTypes, explain };
+    // Batched per distinct argument set: each set is its own field.
+    const field = `Profile.matches ${JSON.stringify(options)}`;
+    return loadBatched(ctx, field, (ids) => matchesOfProfiles(ctx, ids, options), profile.uuid);
+  }
+}
+
+@Resolver()
+export class ApplyResolver {
+  @Mutation(() => FundingSearch, { description: 'POST /profiles/{uuid}/funding/apply: 1-4 preferred lenders to the review queue' })
+  applyToLenders(
+    @Arg('profileId', () => ID) profileId: string,
+    @Arg('selection', () => [SelectedLenderInput], { description: '1 to 4 lenders among the profile\'s current matches' }) selection: unknown[],
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<FundingSearchResult> {
+    return applyToLenders(ctx, profileId, selection, idempotencyKey);
+  }
+
+  @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })
+  submitReviewedSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<SubmissionResult> {
+    return submitReviewedSelection(ctx, selectionId);
+  }
+
+  @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })
+  reviewQueue(@Arg('state', () => String, { nullable: true }) state: string | undefined, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionResult[]> {
+    return listReviewQueue(ctx, state);
+  }
+}
+
+@Resolver(() => Application)
+export class ApplicationMatchesResolver {
+  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches (access row Application.matches)' })
+  matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchListResult> {
+    return loadBatched(ctx, 'Application.matches', (ids) => matchesOfApplications(ctx, ids), application.id);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The indexed matching engine gives exactly what exhaustive evaluation gives: over generated
+ * catalogues and applicants, its matches (order, likelihood, cost, reasons), rejections and missing
+ * facts equal those of the engine before the index (test/support/matching-engine-reference.ts), which
+ * evaluated every criterion of every product. Values are drawn from small grids so that bounds are
+ * hit exactly, ties in likelihood and cost are common and product ids repeat.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { indexProducts, matchProducts, PRODUCT_TYPES, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
+import { matchProductsReference } from '../../../test/support/matching-engine-reference.js';
+
+const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION'];
+const COMPANY_TYPES = ['LIMITED_COMPANY', 'SOLE_TRADER'];
+const GRADES = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
+const money = (step: number, steps: number) => fc.integer({ min: 0, max: steps }).map((n) => n * step);
+const subset = <T>(values: readonly T[]) => fc.subarray([...values]);
+
+const product: fc.Arbitrary<ProductCriteria> = fc
+  .record({
+    productId: fc.integer({ min: 1, max: 25 }),
+    lenderId: fc.integer({ min: 1, max: 6 }),
+    productType: fc.constantFrom(...PRODUCT_TYPES),
+    minAmount: money(10_000, 20),
+    span: money(10_000, 30),
+    minTermMonths: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 24 })),
+    termSpan: fc.integer({ min: 0, max: 48 }),
+    minTradingMonths: fc.integer({ min: 0, max: 36 }),
+    minAnnualRevenue: money(50_000, 12),
+    minGrade: fc.constantFrom('D', 'E', 'F', 'G', ...GRADES, 'UNRATED'),
+    excludedSectors: fc.oneof(fc.constant([]), subset(SECTORS)),
+    requiredSectors: fc.oneof(fc.constant([]), subset(SECTORS)),
+    companyTypes: fc.oneof(fc.constant([]), subset(COMPANY_TYPES)),
+    countries: fc.constantFrom(['GB'], ['GB'], [], ['ZA']),
+    currencies: fc.constantFrom(['GBP'], ['GBP'], [], ['EUR', 'GBP']),
+    requirements: fc.oneof(
+      { weight: 3, arbitrary: fc.constant({}) },
+      { weight: 2, arbitrary: fc.record(
+      {
+        raisesInvoices: fc.boolean(),
+        cardPayments: fc.boolean(),
+        minAverageCardSales: money(2_500, 8),
+        ownsAsset: fc.boolean(),
+        needsAsset: fc.boolean(),
+        purchaseOrders: fc.boolean(),
+        property: fc.boolean(),
+        homeownerDirector: fc.boolean(),
+        personalGuarantee: fc.boolean(),
+        governmentBacked: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    ) },
+    ),
+    arrangementFeePct: fc.constantFrom(0, 1, 2.5),
+    earlyRepaymentFeePct: fc.constantFrom(0, 1),
+    exitFeePct: fc.constantFrom(0, 1),
+    annualRateMin: fc.constantFrom(5, 8),
+    annualRateMax: fc.constantFrom(12, 14),
+    likelihoodBase: fc.constantFrom(0.3, 0.5, 0.6, 0.9),
+  })
+  .map(({ span, termSpan, ...p }) => ({ ...p, maxAmount: p.minAmount + span, maxTermMonths: p.minTermMonths + termSpan }));
+
+const optional = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined, freq: 4 });
+
+const facts: fc.Arbitrary<ApplicantFacts> = fc.record({
+  amount: optional(fc.record({ code: fc.constantFrom('GBP', 'GBP', 'EUR'), value: money(10_000, 30) })),
+  periodMonths: optional(fc.integer({ min: 1, max: 84 })),
+  tradingMonths: optional(fc.integer({ min: 0, max: 72 })),
+  annualRevenue: optional(fc.record({ code: fc.constant('GBP'), value: money(50_000, 25) })),
+  // A registry grade the engine does not know is compared as the engine always did.
+  grade: optional(fc.constantFrom(...GRADES, 'Z' as (typeof GRADES)[number])),
+  sector: optional(fc.constantFrom(...SECTORS)),
+  companyType: optional(fc.constantFrom(...COMPANY_TYPES)),
+  countryCode: fc.constantFrom('GB', 'ZA'),
+  raisesInvoices: optional(fc.boolean()),
+  cardPayments: optional(fc.boolean()),
+  averageCardSales: optional(money(2_500, 10)),
+  ownsAsset: optional(fc.boolean()),
+  needsAsset: optional(fc.boolean()),
+  purchaseOrders: optional(fc.boolean()),
+  property: optional(fc.boolean()),
+  homeowner: optional(fc.boolean()),
+  personalGuarantee: optional(fc.boolean()),
+  governmentBackedOnly: optional(fc.boolean()),
+});
+
+const options: fc.Arbitrary<MatchOptions> = fc.record(
+  { productTypes: subset(PRODUCT_TYPES), explain: fc.boolean(), reasons: fc.boolean() },
+  { requiredKeys: [] },
+);
+
+describe('the indexed engine equals exhaustive evaluation', () => {
+  it('over generated catalogues, applicants and options', () => {
+    fc.assert(
+      fc.property(fc.array(product, { maxLength: 60 }), facts, options, (products, applicant, opts) => {
+        const index = indexProducts(products);
+        const expected = matchProductsReference(applicant, products, opts);
+        expect(matchProducts(applicant, index, opts)).toEqual(expected);
+        // Again on the same index, whose formatted money is now cached, and on the bare list.
+        expect(matchProducts(applicant, index, opts)).toEqual(expected);
+        expect(matchProducts(applicant, products, opts)).toEqual(expected);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('with every essential fact known and no explanation (the indexed path), matches are found and equal', () => {
+    const complete = facts.filter((f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined);
+    let matched = 0;
+    fc.assert(
+      fc.property(fc.array(product, { minLength: 20, maxLength: 80 }), complete, fc.boolean(), (products, applicant, reasons) => {
+        const outcome = matchProducts(applicant, indexProducts(products), { reasons });
+        expect(outcome).toEqual(matchProductsReference(applicant, products, { reasons }));
+        matched += outcome.matches.length;
+      }),
+      { numRuns: 1000 },
+    );
+    // The generators reach matches, so the comparison is not between two empty lists.
+    expect(matched).toBeGreaterThan(150);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * Thin adapters: profile queries and mutations (mirroring the REST operations), and Tenant.profile.
+ * Fields below a profile or tenant decide their own access row, batched over the parents of the request.
+ */
+import type { z } from 'zod';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ServiceContext } from '../../kernel/context.js';
+import * as cases from '../cases/case-service.js';
+import * as documents from '../documents/document-service.js';
+import { profileUrl } from './profile-links.js';
+import * as profiles from './profile-service.js';
+import type { ProfileRecord } from './profile-records.js';
+import { UrlSchemaQuery } from './profile-links.js';
+import { parseInput } from '../../kernel/validation.js';
+import * as tenantProfiles from './tenant-profile-service.js';
+import { Case } from '../cases/case-types.js';
+import { loadBatched } from '../../infra/graphql/field-loaders.js';
+import * as schemas from './profile-schemas.js';
+import {
+  BusinessProfile,
+  CompanyInformationPatchInput,
+  FinancialsPatchInput,
+  Profile,
+  ProfileDocument,
+  ProfileUrl,
+  Tenant,
+  TenantProfileSetUpInput,
+  TenantProfileUpdateInput,
+} from './profile-types.js';
+
+@Resolver(() => Profile)
+export class ProfileResolver {
+  @Query(() => Profile)
+  profile(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.getProfile(ctx, uuid);
+  }
+
+  @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
+  async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<z.infer<typeof schemas.ProfileUrl>> {
+    return { url: (await profileUrl(ctx, uuid, parseInput(UrlSchemaQuery, { type: 'funding-search' }, 'Request'))).url };
+  }
+
+  @Query(() => [ProfileDocument], {
+    description:
+      "A visible profile's documents, by uuid (GET …/documents): for callers holding profile:write alone. Profile.documents answers the same with its own row (profile:write) on a profile the caller reads",
+  })
+  profileDocuments(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
+    return documents.listDocuments(ctx, uuid);
+  }
+
+  @FieldResolver(() => [ProfileDocument], { description: "The profile's documents (access row Profile.documents: profile:write)" })
+  documents(@Root() profile: ProfileRecord, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
+    return loadBatched(ctx, 'Profile.documents', (ids) => documents.documentsOfProfiles(ctx, ids), profile.uuid);
+  }
+
+  @Mutation(() => ProfileDocument, { description: 'Attach a document (base64 content; PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB)' })
+  attachDocument(
+    @Arg('profileId', () => ID) profileId: string,
+    @Arg('fileName', () => String) fileName: string,
+    @Arg('contentType', () => String) contentType: string,
+    @Arg('contentBase64', () => String) contentBase64: string,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<documents.DocumentDto> {
+    return documents.attachDocument(ctx, profileId, { fileName, contentType, content: Buffer.from(contentBase64, 'base64') });
+  }
+
+  @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history (access row Profile.cases)" })
+  cases(@Root() profile: ProfileRecord, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto[]> {
+    return loadBatched(ctx, 'Profile.cases', (ids) => cases.casesOfProfiles(ctx, ids), profile.uuid);
+  }
+
+  @Mutation(() => Case, { description: 'POST /profiles/{uuid}/cases/apply' })
+  applyForCase(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto> {
+    return cases.applyForCase(ctx, uuid);
+  }
+
+  @Mutation(() => Profile, { description: 'POST /profiles/blank' })
+  createBlankProfile(@Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.createBlankProfile(ctx);
+  }
+
+  @Mutation(() => Profile, { description: 'POST /profiles/anonymous' })
+  createAnonymousProfile(@Arg('countryCode', () => String) countryCode: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.createAnonymousProfile(ctx, parseInput(schemas.AnonymousProfileBody, { countryCode }));
+  }
+
+  @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/company: CompanyInformation (spec 2.1) merged in' })
+  async patchProfileCompany(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('input', () => CompanyInformationPatchInput) input: z.input<typeof schemas.CompanyInformationPatch>,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<ProfileRecord> {
+    return profiles.patchCompanyInformation(ctx, uuid, parseInput(schemas.CompanyInformationPatch, input));
+  }
+
+  @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
+  async patchProfileFinancials(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('input', () => FinancialsPatchInput) input: z.input<typeof schemas.FinancialsPatch>,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<ProfileRecord> {
+    return profiles.patchFinancials(ctx, uuid, parseInput(schemas.FinancialsPatch, input));
+  }
+
+  @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/set-ownership' })
+  async setProfileOwnership(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
+    return profiles.setOwnership(ctx, uuid);
+  }
+
+  @Mutation(() => Boolean, { description: 'PUT /profiles/{uuid}/move/{targetApiKey} (targetApiKey = keyPrefix)' })
+  async moveProfile(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('targetApiKey', () => String) targetApiKey: string,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<boolean> {
+    await profiles.moveProfile(ctx, uuid, targetApiKey);
+    return true;
+  }
+
+  @Mutation(() => BusinessProfile, { description: 'POST /profile: set up the tenant profile (Business V1 profile body); returns it as stored' })
+  setUpTenantProfile(
+    @Arg('input', () => TenantProfileSetUpInput) input: z.input<typeof schemas.TenantProfileSetUp>,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<tenantProfiles.BusinessProfile> {
+    return tenantProfiles.setUpTenantProfile(ctx, parseInput(schemas.TenantProfileSetUp, input));
+  }
+
+  @Mutation(() => BusinessProfile, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true); returns the profile as stored' })
+  updateTenantProfile(
+    @Arg('input', () => TenantProfileUpdateInput) input: z.input<typeof schemas.TenantProfilePatch>,
+    @Arg('replace', () => Boolean, { defaultValue: false }) replace: boolean,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<tenantProfiles.BusinessProfile> {
+    // The input type is PATCH's; PUT's one extra rule (companyInformation present) is TenantProfileReplace's.
+    const body = replace ? parseInput(schemas.TenantProfileReplace, input) : parseInput(schemas.TenantProfilePatch, input);
+    return tenantProfiles.updateTenantProfile(ctx, body, replace ? 'put' : 'patch');
+  }
+}
+
+@Resolver(() => Tenant)
+export class TenantProfileResolver {
+  @FieldResolver(() => Profile, { nullable: true, description: "The tenant's business profile, once set up (access row Tenant.profile)" })
+  profile(@Root() tenant: Tenant, @Ctx() ctx: ServiceContext): Promise<ProfileRecord | null> {
+    return loadBatched(ctx, 'Tenant.profile', (ids) => profiles.profilesOfTenants(ctx, ids), tenant.id);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Business profiles: where creating and reading profiles is decided, and who sees which.
+ * Marketplace V1 profiles are owned by the key (and so the account) that created them; onboarding
+ * profiles belong to a tenant. The profiles issue adds patches, ownership moves and the credit report.
+ */
+import { z } from 'zod';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { parseInput } from '../../kernel/validation.js';
+import { digest } from '../identity/secrets.js';
+import { mergePatch } from './merge-patch.js';
+import { SECTIONS_INCLUDE } from './profile-sections.js';
+import { findProfileRecord, findProfileRecords, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
+import type { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
+import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfiles, visibleProfileSql, type ProfileViewer } from './profile-visibility.js';
+import { usableApiKeys } from '../identity/api-key-visibility.js';
+import type { Actor } from '../../kernel/actor.js';
+import { indexedBy } from '../../kernel/batched-lookups.js';
+
+/** POST {marketplace_v1_base}/profiles/anonymous {countryCode}: a profile with no owner until set-ownership. */
+export async function createAnonymousProfile(ctx: ServiceContext, { countryCode }: z.output<typeof AnonymousProfileBody>): Promise<ProfileRecord> {
+  requireAccess(ctx, 'profiles.create');
+  const row = await ctx.db.profile.create({ data: { environment: ctx.environment, countryCode }, include: SECTIONS_INCLUDE });
+  ctx.logger.info({ profileId: row.id }, 'anonymous profile created');
+  return toProfileRecord(row);
+}
+
+/** POST {marketplace_v1_base}/profiles/blank: an empty profile owned by the calling key. */
+export async function createBlankProfile(ctx: ServiceContext): Promise<ProfileRecord> {
+  const actor = requireAccess(ctx, 'profiles.create');
+  const row = await ctx.db.profile.create({
+    data: { environment: ctx.environment, ownerApiKeyId: actor.apiKeyId, ownerAccountId: actor.accountId },
+    include: SECTIONS_INCLUDE,
+  });
+  ctx.logger.info({ profileId: row.id, apiKeyId: actor.apiKeyId }, 'profile created');
+  return toProfileRecord(row);
+}
+
+/** GET {marketplace_v1_base}/profiles/{uuid} (GraphQL profile): another account's profile is a 404, like a missing one. */
+export async function getProfile(ctx: ServiceContext, uuid: unknown): Promise<ProfileRecord> {
+  const actor = requireAccess(ctx, 'profiles.read');
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const record = await findProfileRecord(ctx.db, Prisma.sql`p.id = ${id}::uuid AND ${visibleProfileSql(ctx, actor)}`);
+  if (!record) throw AppError.notFound('Profile');
+  return record;
+}
+
+/** GraphQL Tenant.profile: the profile of each tenant the caller already sees, or null before it is set up. */
+export async function profilesOfTenants(ctx: ServiceContext, tenantIds: readonly string[]): Promise<Array<ProfileRecord | null>> {
+  requireAccess(ctx, 'Tenant.profile');
+  return tenantProfiles(ctx, tenantIds);
+}
+
+/**
+ * Each tenant's one profile (or null), in one statement.
+ * @access internal: the tenant ids come from a look-up that established their visibility
+ */
+export async function tenantProfiles(ctx: ServiceContext, tenantIds: readonly string[]): Promise<Array<ProfileRecord | null>> {
+  const records = await findProfileRecords(ctx.db, Prisma.sql`p."tenantId" = ANY(${[...tenantIds]}::uuid[]) AND p.environment = ${ctx.environment}::"Environment"`);
+  return indexedBy(tenantIds, records, (record) => record.tenantId);
+}
+
+/**
+ * Which of these profiles the caller sees (one statement): a profile entering a subgraph as an
+ * entity reference is answered only if it is one, as if it had come through a read. No scope is
+ * asked: the field then requested decides its own row.
+ * @access visibility: an entity reference entering a subgraph; the fields asked of it decide access
+ */
+export async function profilesVisibleAmong(ctx: ServiceContext, uuids: readonly string[]): Promise<boolean[]> {
+  const viewer = profileViewerOf(ctx.actor);
+  const ids = uuids.filter((uuid) => ProfileUuid.safeParse(uuid).success);
+  if (!viewer || ids.length === 0) return uuids.map(() => false);
+  const rows = await ctx.db.$queryRaw<Array<{ id: string }>>`
+    SELECT p.id::text AS id FROM profile p WHERE p.id = ANY(${ids}::uuid[]) AND ${visibleProfileSql(ctx, viewer)}`;
+  const visible = new Set(rows.map((row) => row.id));
+  return uuids.map((uuid) => visible.has(uuid));
+}
+
+function profileViewerOf(actor: Actor): ProfileViewer | null {
+  return actor.kind === 'marketplace_v1' || actor.kind === 'platform' || actor.kind === 'tenant' ? actor : null;
+}
+
+/** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */
+export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, patch: CompanyInformationPatch): Promise<ProfileRecord> {
+  const actor = requireAccess(ctx, 'profiles.write');
+  return patchProfileDocument(ctx, await findVisibleProfileId(ctx, actor, uuid), (row) => {
+    const companyInformation = mergePatch(row.companyInformation, patch) as CompanyInformationPatch;
+    return {
+      companyInformation: companyInformation as Prisma.InputJsonValue,
+      registrationNumber: companyInformation.registrationNumber ?? null,
+      companyType: companyInformation.type ?? null,
+      sector: companyInformation.sector ?? null,
+    };
+  });
+}
+
+/** PATCH {marketplace_v1_base}/profiles/{uuid}/financials: merges Financials, 204. */
+export async function patchFinancials(ctx: ServiceContext, uuid: unknown, patch: z.output<typeof FinancialsPatch>): Promise<ProfileRecord> {
+  const actor = requireAccess(ctx, 'profiles.write');
+  return patchProfileDocument(ctx, await findVisibleProfileId(ctx, actor, uuid), (row) => ({
+    financials: mergePatch(row.financials, patch) as Prisma.InputJsonValue,
+  }));
+}
+
+/**
+ * PATCH {marketplace_v1_base}/profiles/{uuid}/set-ownership: the calling key becomes the owner of an
+ * anonymous profile. Claiming a profile the caller's account already owns changes nothing (204);
+ * another account's profile is invisible (404).
+ */
+export async function setOwnership(ctx: ServiceContext, uuid: unknown): Promise<ProfileRecord> {
+  const actor = requireAccess(ctx, 'profiles.claim');
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const claimed = await ctx.db.profile.updateMany({
+    where: { AND: [{ id }, claimableProfiles(ctx)] },
+    data: { ownerApiKeyId: actor.apiKeyId, ownerAccountId: actor.accountId },
+  });
+  if (claimed.count === 1) ctx.logger.info({ profileId: id, apiKeyId: actor.apiKeyId }, 'profile claimed');
+  const owned = await ctx.db.profile.findFirst({ where: { AND: [{ id }, ownedProfiles(ctx, actor)] }, include: SECTIONS_INCLUDE });
+  if (!owned) throw AppError.notFound('Profile');
+  return toProfileRecord(owned);
+}
+
+/** The target as the spec and the live docs pass it (the API key itself), or its public keyPrefix. */
+const TargetApiKey = z.union(
+  [z.string().regex(/^key_[0-9a-f]{12}$/), z.string().regex(/^fgk_(demo|live)_key_[0-9a-f]{12}_[A-Za-z0-9_-]+$/)],
+  { error: 'must be an API key, or its keyPrefix (e.g. key_0123456789ab)' },
+);
+
+/**
+ * PUT {marketplace_v1_base}/profiles/{uuid}/move/{targetApiKey}: a profile created under a master
+ * key moves to another key of the same account. targetApiKey is the key's public id (its
+ * `keyPrefix`, from GET {platform_base}/api-key), never its secret. Only the master key that owns
+ * the profile may move it (403 otherwise); an unknown, revoked or foreign target key is a 404.
+ */
+export async function moveProfile(ctx: ServiceContext, uuid: unknown, targetApiKey: unknown): Promise<void> {
+  const actor = requireAccess(ctx, 'profiles.move');
+  const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
+  const profile = await ctx.db.profile.findFirst({
+    where: { AND: [{ id }, ownedProfiles(ctx, actor)] },
+    include: { ownerApiKey: { select: { id: true, isMaster: true } } },
+  });
+  if (!profile) throw AppError.notFound('Profile');
+  if (!profile.ownerApiKey?.isMaster) throw AppError.forbidden('Only a profile created under a master key can be moved');
+  if (profile.ownerApiKey.id !== actor.apiKeyId) throw AppError.forbidden('Only the master key that owns the profile can move it');
+  const given = parseInput(TargetApiKey, targetApiKey, 'targetApiKey');
+  // A whole key must be the key itself (its digest), not merely carry a known prefix.
+  const which = given.startsWith('key_') ? { keyPrefix: given } : { keyHash: digest(given) };
+  const target = await ctx.db.apiKey.findFirst({
+    where: { AND: [which, usableApiKeys(ctx, actor)] },
+    select: { id: true },
+  });
+  if (!target) throw AppError.notFound('API key');
+  await ctx.db.profile.update({ where: { id }, data: { ownerApiKeyId: target.id, updatedAt: ctx.clock.now() } });
+  ctx.logger.info({ profileId: id, from: actor.apiKeyId, to: target.id }, 'profile moved');
+}
+
+/**
+ * Read-merge-write of a profile's documents under a row lock, so concurrent patches of different
+ * fields both land. The caller has established that the profile is visible.
+ */
+async function patchProfileDocument(
+  ctx: ServiceContext,
+  id: string,
+  change: (row: { companyInformation: unknown; financials: unknown }) => Prisma.ProfileUpdateInput,
+): Promise<ProfileRecord> {
+  return ctx.db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<Array<{ companyInformation: unknown; financials: unknown }>>`
+      SELECT "companyInformation", financials FROM profile WHERE id = ${id}::uuid FOR UPDATE`;
+    if (!row) throw AppError.notFound('Profile');
+    await tx.profile.update({ where: { id }, data: { ...change(row), updatedAt: ctx.clock.now() } });
+    return loadProfile(tx, id);
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * GraphQL types of the profiles subgraph, derived from their zod declarations (profile-schemas.ts).
+ * Profile is an entity the other subgraphs extend by uuid; it is derived before the value types so
+ * that any type holding it reuses it. Stored documents are read as the Business V1 shapes, the
+ * superset of the Marketplace V1 ones.
+ */
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { ProfileDocument as ProfileDocumentSchema } from '../documents/document-schemas.js';
+import * as schemas from './profile-schemas.js';
+import { inputTypeFrom, objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
+
+export const CompanyInformation = objectTypeFrom(schemas.companyInformationSchema('businessV1'));
+export const Financials = objectTypeFrom(schemas.financialsSchema('businessV1'));
+export const Person = objectTypeFrom(schemas.Person);
+export const Property = objectTypeFrom(schemas.Property);
+export const Asset = objectTypeFrom(schemas.Asset);
+export const AssetSecurity = objectTypeFrom(schemas.AssetSecurity);
+export const MerchantCashAdvanceData = objectTypeFrom(schemas.MerchantCashAdvance);
+export const BusinessProfile = objectTypeFrom(schemas.BusinessProfile);
+export const Currency = objectTypeFrom(schemas.Currency);
+
+export const CompanyInformationPatchInput = inputTypeFrom(schemas.CompanyInformationPatch, 'CompanyInformationPatch');
+export const FinancialsPatchInput = inputTypeFrom(schemas.FinancialsPatch, 'FinancialsPatch');
+export const TenantProfileSetUpInput = inputTypeFrom(schemas.TenantProfileSetUp, 'TenantProfileSetUp');
+/** PATCH and PUT /profile share it: PUT's one extra rule (companyInformation present) is the zod schema's. */
+export const TenantProfileUpdateInput = inputTypeFrom(schemas.TenantProfilePatch, 'TenantProfileUpdate');
+
+/** The profile entity: the record without its tenant (the Tenant entity's profile field links the two). */
+export const Profile = objectTypeFrom(schemas.ProfileRecord.omit({ tenantId: true }), {
+  name: 'Profile',
+  key: 'uuid',
+  json: {
+    'Profile.eligibilityRequest':
+      "the questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them",
+  },
+});
+export const ProfileUrl = objectTypeFrom(schemas.ProfileUrl);
+export const ProfileDocument = objectTypeFrom(ProfileDocumentSchema);
+
+/**
+ * The tenants subgraph owns Tenant; this subgraph contributes its profile. Hand-written: a
+ * federation stub holds the key alone, while the derived Tenant (the whole entity) belongs to the
+ * tenants subgraph, and one process builds both under the one name.
+ */
+@ObjectType()
+@Directive('@key(fields: "id")')
+export class Tenant {
+  @Field(() => ID)
+  id!: string;
+}

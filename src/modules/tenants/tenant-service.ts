@@ -1,0 +1,97 @@
+/**
+ * Tenants: where creating, reading, listing and changing tenants is decided (spec 2.5, 4.2 step 4).
+ * A tenant belongs to the account of the API key whose platform or master token created it; every
+ * query is bounded by that account. REST routes and GraphQL resolvers both call these functions.
+ */
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import type { z } from 'zod';
+import { TenantId, type CreateTenantBody, type PageQuery, type TenantDto, type TenantPage, type UpdateTenantBody } from './tenant-schemas.js';
+import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
+
+interface TenantRow {
+  id: string;
+  referenceId: string | null;
+  createdDateTime: Date;
+  updatedDateTime: Date;
+}
+
+export function toTenantDto(row: TenantRow): TenantDto {
+  return {
+    id: row.id,
+    referenceId: row.referenceId,
+    createdDateTime: row.createdDateTime.toISOString(),
+    updatedDateTime: row.updatedDateTime.toISOString(),
+  };
+}
+
+const duplicateReference = () =>
+  AppError.conflict('A tenant with this referenceId already exists', [{ pointer: '/referenceId', message: 'is already used by another tenant' }]);
+
+export async function createTenant(ctx: ServiceContext, body: CreateTenantBody): Promise<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.create');
+  let row: TenantRow;
+  try {
+    row = await ctx.db.tenant.create({
+      data: { accountId: actor.accountId, referenceId: body.referenceId ?? null, environment: ctx.environment },
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateReference();
+    throw err;
+  }
+  const tenant = toTenantDto(row);
+  ctx.logger.info({ tenantId: tenant.id, accountId: actor.accountId }, 'tenant created');
+  const channels = tenantChannelsOf({ id: row.id, accountId: actor.accountId });
+  await Promise.all(channels.map((channel) => ctx.events.publish('tenantCreated', channel, tenant)));
+  return tenant;
+}
+
+export async function getTenant(ctx: ServiceContext, id: unknown): Promise<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.read');
+  return toTenantDto(await findVisibleTenant(ctx, actor, id));
+}
+
+/**
+ * Which of these tenants the caller sees (one statement): a tenant entering a subgraph as an entity
+ * reference is answered only if it is one, as if it had come through a read. No scope is asked:
+ * the field then requested (e.g. Tenant.profile) decides its own row.
+ * @access visibility: an entity reference entering a subgraph; the fields asked of it decide access
+ */
+export async function tenantsVisibleAmong(ctx: ServiceContext, ids: readonly string[]): Promise<boolean[]> {
+  const { actor } = ctx;
+  const wellFormed = ids.filter((id) => TenantId.safeParse(id).success);
+  if ((actor.kind !== 'platform' && actor.kind !== 'master' && actor.kind !== 'tenant') || wellFormed.length === 0) return ids.map(() => false);
+  const rows = await ctx.db.tenant.findMany({ where: { AND: [{ id: { in: wellFormed } }, tenantScope(ctx, actor)] }, select: { id: true } });
+  const visible = new Set(rows.map((row) => row.id));
+  return ids.map((id) => visible.has(id));
+}
+
+export async function updateTenant(ctx: ServiceContext, id: unknown, body: z.output<typeof UpdateTenantBody>): Promise<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.update');
+  const tenant = await findVisibleTenant(ctx, actor, id);
+  try {
+    return toTenantDto(await ctx.db.tenant.update({ where: { id: tenant.id }, data: { referenceId: body.referenceId } }));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateReference();
+    throw err;
+  }
+}
+
+export async function listTenants(ctx: ServiceContext, { offset, limit }: PageQuery): Promise<TenantPage> {
+  const actor = requireAccess(ctx, 'tenants.list');
+  const where = tenantScope(ctx, actor);
+  const [rows, total] = await Promise.all([
+    ctx.db.tenant.findMany({ where, orderBy: [{ createdDateTime: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
+    ctx.db.tenant.count({ where }),
+  ]);
+  return { items: rows.map(toTenantDto), total, offset, limit };
+}
+
+/** The caller's account's tenants created from now on. */
+export function subscribeTenantCreated(ctx: ServiceContext): AsyncIterable<TenantDto> {
+  const actor = requireAccess(ctx, 'tenants.subscribe');
+  return ctx.events.subscribe('tenantCreated', tenantChannelOf(actor));
+}
+

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
+
+let app: TestApp;
+let me: Integrator;
+let auth: Record<string, string>;
+beforeAll(async () => {
+  app = await startTestApp();
+  me = await signUpIntegrator(app);
+  auth = bearer(me.platformToken);
+});
+afterAll(() => app?.close());
+
+const tenantCount = () => app.runtime.database.prisma.tenant.count();
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe.each([
+  ['Business V1', '/api/business/v1/tenants'],
+  ['Marketplace V2', '/api/marketplace/v2/tenants'],
+])('POST %s tenants', (_surface, path) => {
+  it('creates a tenant: 201 with the spec 2.5 shape', async () => {
+    const referenceId = `ref-${path.length}-${Date.now()}`;
+    const res = await postJson(app.url + path, { referenceId }, auth);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['createdDateTime', 'id', 'referenceId', 'updatedDateTime']);
+    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.referenceId).toBe(referenceId);
+    expect(body.createdDateTime).toMatch(ISO);
+    expect(body.updatedDateTime).toMatch(ISO);
+    const row = await app.runtime.database.prisma.tenant.findUnique({ where: { id: body.id } });
+    expect(row?.referenceId).toBe(referenceId);
+  });
+
+  it('creates a tenant without referenceId, also with no body at all', async () => {
+    const withEmpty = await postJson(app.url + path, {}, auth);
+    expect(withEmpty.status).toBe(201);
+    expect((await withEmpty.json()).referenceId).toBeNull();
+    const withNone = await fetch(app.url + path, { method: 'POST', headers: auth });
+    expect(withNone.status).toBe(201);
+  });
+});
+
+describe('tenant creation errors', () => {
+  it('refuses a duplicate referenceId with 409 and writes no second row', async () => {
+    const first = await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'dup-ref' }, auth);
+    expect(first.status).toBe(201);
+    const before = await tenantCount();
+    const second = await postJson(`${app.url}/api/marketplace/v2/tenants`, { referenceId: 'dup-ref' }, auth);
+    expect(second.status).toBe(409);
+    expect(second.headers.get('content-type')).toContain('application/problem+json');
+    expect(await second.json()).toEqual({
+      type: 'about:blank',
+      title: 'Conflict',
+      status: 409,
+      code: 'CONFLICT',
+      detail: 'A tenant with this referenceId already exists',
+      errors: [{ pointer: '/referenceId', message: 'is already used by another tenant' }],
+      instance: expect.stringMatching(/^urn:request:/),
+    });
+    expect(await tenantCount()).toBe(before);
+  });
+
+  it.each([
+    [{ referenceId: 'x', extra: true }, '/extra', 'is not an allowed property'],
+    [{ referenceId: '' }, '/referenceId', 'must not be empty'],
+    [{ referenceId: 42 }, '/referenceId', 'expected string'],
+  ])('refuses body %j with 400 naming %s, and writes nothing', async (body, pointer, message) => {
+    const before = await tenantCount();
+    const res = await postJson(`${app.url}/api/business/v1/tenants`, body, auth);
+    expect(res.status).toBe(400);
+    const problem = await res.json();
+    expect(problem).toMatchObject({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request' });
+    expect(problem.errors).toHaveLength(1);
+    expect(problem.errors[0].pointer).toBe(pointer);
+    expect(problem.errors[0].message).toContain(message);
+    expect(await tenantCount()).toBe(before);
+  });
+
+  it('answers malformed JSON with a 400 problem', async () => {
+    const res = await postJson(`${app.url}/api/business/v1/tenants`, '{"referenceId":', auth);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST', detail: 'Request body is not valid JSON' });
+  });
+});
+
+describe('GET {platform_base}/tenants/{tenantId}', () => {
+  it('reads one tenant, 404s an unknown one and 400s a malformed id', async () => {
+    const created = await (await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'read-me' }, auth)).json();
+    const res = await fetch(`${app.url}/api/platform/v1/tenants/${created.id}`, { headers: auth });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(created);
+    const missing = await fetch(`${app.url}/api/platform/v1/tenants/00000000-0000-4000-8000-000000000000`, { headers: auth });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND', detail: 'Tenant was not found' });
+    const malformed = await fetch(`${app.url}/api/platform/v1/tenants/not-a-uuid`, { headers: auth });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).errors).toEqual([{ pointer: '', message: 'must be a uuid' }]);
+  });
+});
+
+describe('the REST edge', () => {
+  it('answers unknown paths with a 404 problem in the same format', async () => {
+    for (const path of ['/api/business/v1/nope', '/nothing-here']) {
+      const res = await fetch(app.url + path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(await res.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', title: 'Not Found' });
+    }
+  });
+
+  it('reports liveness and database readiness on /health', async () => {
+    const res = await fetch(`${app.url}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', service: 'all-in-one', database: 'ready' });
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Webhook delivery to lenders (spec 6): each delivery is a `webhook_delivery` row written in the
+ * transaction that caused it, with a job on the queue in that same transaction. The worker POSTs
+ * the funding application document with its application's authorizationToken added as it is sent,
+ * signed the Standard Webhooks way (during a secret rotation's overlap window, with the old secret
+ * as well as the new); only HTTP 204 counts as delivered. Anything else (status, timeout, refused connection) is retried on the published
+ * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
+ * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
+ */
+import { currentRequestId } from '../../infra/request-id.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { QUEUES } from '../../infra/job-queue.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { signWebhook } from './webhook-signature.js';
+import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from './authorization-token.js';
+import { request } from 'undici';
+import { resolveWebhookTarget } from './webhook-url-policy.js';
+import { lenderAgent } from './lender-connections.js';
+import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
+import type { WebhookDelivery } from './webhook-delivery-schemas.js';
+import { deliveryScope } from './webhook-delivery-visibility.js';
+
+export const JITTER = 0.2;
+
+/** Milliseconds before attempt number `attempt + 1`, or null when the schedule is exhausted. */
+export function nextAttemptDelayMs(delaysSeconds: readonly number[], attempt: number, random: () => number = Math.random): number | null {
+  const base = delaysSeconds[attempt];
+  if (base === undefined) return null;
+  return Math.round(base * 1000 * (1 - JITTER + 2 * JITTER * random()));
+}
+
+export interface NewDelivery {
+  lenderApplicationId: number;
+  lenderId: number;
+  event: 'APPLICATION_CREATED' | 'APPLICATION_UPDATED';
+  url: string;
+  payload: unknown;
+}
+
+/**
+ * Records a delivery and queues its first attempt, inside the caller's transaction.
+ * @access internal: records a delivery inside the transaction of the operation that decided access
+ */
+export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionClient, delivery: NewDelivery): Promise<string> {
+  const row = await tx.webhookDelivery.create({
+    // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
+    data: { ...delivery, payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue, nextAttemptAt: ctx.clock.now() },
+  });
+  await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: row.id }, { tx });
+  return row.id;
+}
+
+export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
+
+/** How long a delivery waits behind an earlier, still undelivered one of the same application. */
+export const ORDER_WAIT_MS = 500;
+
+/**
+ * One attempt of a delivery (the worker's job), read with its batch by loadDueDeliveries;
+ * `delivery` is absent when the row is gone. Never throws for a lender's failure.
+ * @access worker: the delivery worker's job, acting for no caller
+ */
+export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string, delivery: DueDelivery | undefined): Promise<AttemptOutcome> {
+  if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
+  // A lender sees an application's changes in order: wait while an earlier one is still on its way.
+  if (delivery.waitsBehindEarlier) {
+    // Not before the earlier delivery's next attempt: no busy waiting behind a long retry delay.
+    const after = Math.max(Date.now(), delivery.earlierNextAttemptAt?.getTime() ?? 0) + ORDER_WAIT_MS;
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { startAfter: new Date(after) });
+    return 'deferred';
+  }
+  const now = ctx.clock.now();
+  // The application's token as of now: a re-issued key reaches deliveries queued before it.
+  const body = JSON.stringify(withAuthorizationToken(delivery.payload, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId)));
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  const started = performance.now();
+  const latencyMs = () => Math.round(performance.now() - started);
+  /** The attempt as the dashboard lists it, written with the delivery's own update. */
+  const logged = () => ({ attemptLog: { create: { statusCode, error, latencyMs: latencyMs(), attemptedAt: now } } });
+  try {
+    const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
+    // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
+    const secrets = signingSecrets(delivery, now);
+    const signature = secrets.length > 0
+      ? signWebhook(secrets, delivery.id, now, body)
+      : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
+    // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
+    const res = await request(target.url, {
+      method: 'POST',
+      body,
+      // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
+      dispatcher: lenderAgent(target),
+      signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
+      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
+    });
+    statusCode = res.statusCode;
+    // Read (a bounded amount of) the answer so the connection can serve the next delivery.
+    await res.body.dump();
+    if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
+  } catch (err) {
+    error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    if (err instanceof AppError) {
+      await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts: { increment: 1 }, lastError: error, ...logged() } });
+      ctx.logger.warn({ deliveryId, url: delivery.url }, 'webhook URL refused: dead-lettered');
+      return 'dead';
+    }
+  }
+  const attempts = delivery.attempts + 1;
+  if (statusCode === 204) {
+    await recordDelivered(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs() });
+    return 'delivered';
+  }
+  const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
+  if (delay === null) {
+    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt: null, ...logged() } });
+    ctx.logger.warn({ deliveryId, attempts }, 'webhook delivery dead-lettered');
+    return 'dead';
+  }
+  const nextAttemptAt = new Date(now.getTime() + delay);
+  await ctx.db.$transaction(async (tx) => {
+    await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'FAILED', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt, ...logged() } });
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: delivery.id }, { tx, startAfter: nextAttemptAt });
+  });
+  return 'retrying';
+}
+
+/** The lender's current webhook secret, and the one it replaced while the rotation's overlap window lasts. */
+export function signingSecrets(
+  lender: Pick<DueDelivery, 'webhookSecret' | 'previousWebhookSecret' | 'previousWebhookSecretExpiresAt'>,
+  now: Date,
+): string[] {
+  const previousValid = lender.previousWebhookSecret && lender.previousWebhookSecretExpiresAt && lender.previousWebhookSecretExpiresAt > now;
+  return [lender.webhookSecret, previousValid ? lender.previousWebhookSecret : null].filter((s): s is string => !!s);
+}
+
+/** How many of a delivery's attempts a listing shows. */
+const LISTED_ATTEMPTS = 10;
+const ATTEMPTS_INCLUDE = { attemptLog: { orderBy: { attemptedAt: 'desc' as const }, take: LISTED_ATTEMPTS } } as const;
+
+function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: typeof ATTEMPTS_INCLUDE }>): WebhookDelivery {
+  return {
+    id: row.id,
+    lenderApplicationId: row.lenderApplicationId,
+    lenderId: row.lenderId,
+    event: row.event,
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    attemptLog: row.attemptLog.map((a) => ({ statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, attemptedAt: a.attemptedAt.toISOString() })),
+  };
+}
+
+/** Staff: deliveries by status (dead letters first of all). */
+export async function listDeliveries(ctx: ServiceContext, status?: string): Promise<WebhookDelivery[]> {
+  requireAccess(ctx, 'deliveries.manage');
+  const rows = await ctx.db.webhookDelivery.findMany({
+    where: { AND: [deliveryScope(ctx), status ? { status: status as never } : {}] },
+    orderBy: { createdAt: 'desc' },
+    take: 200,
+    include: ATTEMPTS_INCLUDE,
+  });
+  return rows.map(toWebhookDelivery);
+}
+
+/** Staff: send a dead-lettered (or failing) delivery again, from a fresh schedule. */
+export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<WebhookDelivery> {
+  requireAccess(ctx, 'deliveries.manage');
+  const row = await ctx.db.$transaction(async (tx) => {
+    const reset = await tx.webhookDelivery.updateMany({
+      where: { AND: [{ id: deliveryId, status: { in: ['DEAD', 'FAILED'] } }, deliveryScope(ctx)] },
+      data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now() },
+    });
+    if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { tx });
+    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
+  });
+  return toWebhookDelivery(row);
+}
+
+/** The lender sees the id of the request that caused the delivery, to quote it to us. */
+function requestIdHeader(): Record<string, string> {
+  const id = currentRequestId();
+  return id ? { 'x-request-id': id } : {};
+}

@@ -1,0 +1,52 @@
+/** Standard Webhooks signatures (verified with the `standardwebhooks` library) and the webhook URL policy. */
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { newWebhookSecret } from '../identity/secrets.js';
+import { signWebhook } from './webhook-signature.js';
+import { addressAllowed, assertWebhookUrl } from './webhook-url-policy.js';
+
+describe('webhook signatures', () => {
+  it('verify with the standardwebhooks library, and fail when the body changes', () => {
+    const secret = newWebhookSecret();
+    const body = JSON.stringify({ application: { id: 7, status: 'Submitted' } });
+    const headers = signWebhook(secret, 'delivery-1', new Date(), body);
+    const verifier = new Webhook(secret);
+    expect(verifier.verify(body, { ...headers })).toEqual(JSON.parse(body));
+    expect(() => verifier.verify(body.replace('7', '8'), { ...headers })).toThrow();
+    expect(() => new Webhook(newWebhookSecret()).verify(body, { ...headers })).toThrow();
+  });
+
+  it('is stable for the same delivery id and timestamp', () => {
+    const secret = newWebhookSecret();
+    const at = new Date('2026-11-21T10:00:00Z');
+    expect(signWebhook(secret, 'd', at, '{}')).toEqual(signWebhook(secret, 'd', at, '{}'));
+  });
+});
+
+describe('webhook URL policy', () => {
+  it.each([
+    ['127.0.0.1', 'demo', true],
+    ['127.0.0.1', 'production', false],
+    ['::1', 'production', false],
+    ['10.1.2.3', 'production', false],
+    ['192.168.1.10', 'demo', false],
+    ['169.254.169.254', 'demo', false],
+    ['0.0.0.0', 'demo', false],
+    ['93.184.216.34', 'production', true],
+  ] as const)('%s in %s → %s', (address, environment, allowed) => {
+    expect(addressAllowed(address, { environment })).toBe(allowed);
+  });
+
+  it('private networks only when configuration allows them', () => {
+    expect(addressAllowed('10.1.2.3', { environment: 'production', allowPrivateAddresses: true })).toBe(true);
+  });
+
+  it('refuses non-http(s) schemes and non-public hosts with 422 naming the reason', async () => {
+    await expect(assertWebhookUrl('ftp://lender.example/hook', { environment: 'demo' })).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    await expect(assertWebhookUrl('http://169.254.169.254/latest/meta-data', { environment: 'production' })).rejects.toMatchObject({
+      fields: [{ pointer: '/url', message: expect.stringContaining('linkLocal') }],
+    });
+    await expect(assertWebhookUrl('http://localhost:8080/hook', { environment: 'production' })).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    await expect(assertWebhookUrl('http://127.0.0.1:8080/hook', { environment: 'demo' })).resolves.toBeInstanceOf(URL);
+  });
+});

@@ -1,0 +1,12 @@
+/**
+ * `npm run build:web`: regenerates the dashboard's GraphQL types from the committed supergraph (so a
+ * schema change reaches them with the next build), then builds every browser bundle into dist/web
+ * (run by `npm install` too).
+ */
+import { DASHBOARD_GRAPHQL_TYPES_PATH, writeDashboardGraphqlTypes } from '../../api/pages/dashboard-graphql-types.js';
+import { buildWebBundles, WEB_BUNDLE_DIR, WEB_BUNDLES } from '../../api/pages/web-bundles.js';
+
+const started = Date.now();
+if (await writeDashboardGraphqlTypes()) console.log(`regenerated ${DASHBOARD_GRAPHQL_TYPES_PATH} from the supergraph: commit it`);
+await buildWebBundles();
+console.log(`built ${Object.keys(WEB_BUNDLES).length} web bundle(s) into ${WEB_BUNDLE_DIR} in ${Date.now() - started} ms`);
