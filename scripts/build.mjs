@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = path.join(root, 'dist', 'server', '.build-stamp');
-const SOURCES = ['src', 'gateway', 'subgraphs', 'rest-adapter', 'prisma', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const SOURCES = ['src', 'prisma', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function newestChange(entry) {
   const full = path.join(root, entry);
@@ -38,7 +38,7 @@ const started = Date.now();
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
-const web = spawnSync(process.execPath, [path.join(root, 'dist', 'server', 'src', 'cli', 'build-web.js')], { stdio: 'inherit' });
+const web = spawnSync(process.execPath, [path.join(root, 'dist', 'server', 'src', 'processes', 'cli', 'build-web.js')], { stdio: 'inherit' });
 if (web.status !== 0) process.exit(web.status ?? 1);
 writeFileSync(stamp, new Date().toISOString() + '\n');
 console.log(`built the server into dist/server in ${Date.now() - started} ms`);

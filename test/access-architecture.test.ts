@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_POLICY } from '../src/kernel/access-policy.js';
 
-const DOMAIN = path.resolve('src/domain');
+const DOMAIN = path.resolve('src/modules');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -92,15 +92,20 @@ describe('the access model', () => {
     );
   });
 
-  it('never lets a domain module call another public operation (types and constants only)', () => {
-    const publicNames = new Map(publicModules.map((m) => [path.basename(m.file, '.ts'), new Set(exportedFunctions(m.text).filter((f) => /\brequireAccess\(/.test(f.body)).map((f) => f.name))]));
+  it('lets only a module\'s own adapters call its public operations (other modules use types, constants and internal operations)', () => {
+    // A module's adapters are its REST rows and GraphQL resolvers: they call the module's public
+    // operations and nothing else does, so an operation never runs inside another's access decision.
+    const isAdapter = (file: string) => file.endsWith('.routes.ts') || file.endsWith('-resolver.ts');
+    const moduleOf = (file: string) => path.relative(DOMAIN, file).split(path.sep)[0]!;
+    const publicByFile = new Map(publicModules.map((m) => [m.file, new Set(exportedFunctions(m.text).filter((f) => /\brequireAccess\(/.test(f.body)).map((f) => f.name))]));
     const offenders: string[] = [];
     for (const { file, text } of files) {
-      for (const m of text.matchAll(/^import \{([^}]*)\} from '([^']+)\.js';/gm)) {
-        const operations = publicNames.get(path.basename(m[2]!));
-        if (!operations) continue;
-        const names = m[1]!.split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type '));
-        for (const name of names) if (operations.has(name)) offenders.push(`${path.relative(DOMAIN, file)} calls ${name}`);
+      for (const m of text.matchAll(/^import (\* as \w+|\{[^}]*\}) from '(\.[^']+)\.js';/gm)) {
+        const target = path.resolve(path.dirname(file), `${m[2]}.ts`);
+        const operations = publicByFile.get(target);
+        if (!operations || (isAdapter(file) && moduleOf(target) === moduleOf(file))) continue;
+        const imported = m[1]!.startsWith('*') ? [...operations] : m[1]!.slice(1, -1).split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type '));
+        for (const name of imported) if (operations.has(name)) offenders.push(`${path.relative(DOMAIN, file)} calls ${moduleOf(target)}'s ${name}`);
       }
     }
     expect(offenders).toEqual([]);

@@ -6,10 +6,11 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import type { Db } from '../kernel/context.js';
 import { applyMigrations } from './migrations.js';
 import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
 
-export type Db = PrismaClient;
+export type { Db } from '../kernel/context.js';
 
 const pools = new WeakMap<Db, pg.Pool>();
 

@@ -9,16 +9,9 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import { currentRequestId } from './request-id.js';
 
-export interface EnqueueOptions {
-  /** Enqueue as part of this transaction. */
-  tx?: Prisma.TransactionClient;
-  startAfter?: Date;
-}
+import type { EnqueueOptions, JobScheduler } from '../kernel/context.js';
 
-/** What services see of the queue. */
-export interface JobScheduler {
-  enqueue(queue: string, data: object, options?: EnqueueOptions): Promise<void>;
-}
+export type { EnqueueOptions, JobScheduler } from '../kernel/context.js';
 
 export interface JobQueue extends JobScheduler {
   boss: PgBoss;

@@ -91,7 +91,7 @@ export const ACCESS_POLICY = {
   // Company registry (Marketplace V1 search and lookup)
   'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },
 
-  // Catalogue and applications (read paths of the foundation; extended by later issues)
+  // Catalogue and applications
   'lenders.manage': { tokens: ['login'], scope: 'admin', description: 'Add and change lenders and their products (staff)' },
   'lenders.read': { tokens: ['platform', 'master', 'tenant', 'marketplace_v1', 'login'], description: 'Read the lender catalogue' },
   'businessApplications.create': {

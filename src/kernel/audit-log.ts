@@ -3,7 +3,7 @@
  * with an `audit` field naming the event (filter on it). Facts only: ids, kinds, reasons and
  * addresses; never a secret (the logger also redacts credential fields wherever they appear).
  */
-import type { Logger } from '../infra/logger.js';
+import type { Logger } from 'pino';
 
 export type AuditEvent =
   | 'login.succeeded'

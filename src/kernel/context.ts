@@ -2,16 +2,10 @@
  * The explicit context every domain service takes. Resolvers, REST routes, workers and tests
  * build one and pass it in; services never reach into GraphQL or Express objects.
  */
-import type { JobScheduler } from '../infra/job-queue.js';
-import type { Logger } from '../infra/logger.js';
-import type { Db } from '../infra/database.js';
-import type { CompanyRegistry } from '../modules/companies/company-registry.js';
+import type { Logger } from 'pino';
+import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './actor.js';
-import type { CredentialStatus } from '../modules/identity/credential-status.js';
-import type { LoginThrottle } from '../modules/identity/login-throttle.js';
-import type { LenderTokenThrottle } from '../modules/identity/lender-token-throttle.js';
-import type { TokenAuthority } from '../modules/identity/token-authority.js';
 
 export type { Actor } from './actor.js';
 
@@ -23,14 +17,25 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** Credential machinery of the process: token signing/verification, login throttling, revocation status. */
-export interface AuthKit {
-  tokens: TokenAuthority;
-  loginThrottle: LoginThrottle;
-  lenderTokenThrottle: LenderTokenThrottle;
-  credentialStatus: CredentialStatus;
+/** The one database client of a process (infra/database.ts opens it): Prisma's generated client. */
+export type Db = PrismaClient;
+
+export interface EnqueueOptions {
+  /** Enqueue as part of this transaction. */
+  tx?: Prisma.TransactionClient;
+  startAfter?: Date;
 }
 
+/** What services see of the job queue (infra/job-queue.ts runs it). */
+export interface JobScheduler {
+  enqueue(queue: string, data: object, options?: EnqueueOptions): Promise<void>;
+}
+
+/**
+ * What every operation is given. Machinery a module owns joins the context from that module by
+ * declaration merging (`declare module '…/kernel/context.js'`), so the kernel names no module:
+ * identity adds `auth` (tokens, throttles, credential status), companies adds `companies` (the registry).
+ */
 export interface ServiceContext {
   actor: Actor;
   /** The tenant the request names (Service-tenant-id header), unchecked until a service resolves it. */
@@ -40,9 +45,6 @@ export interface ServiceContext {
   clock: Clock;
   logger: Logger;
   events: EventBus;
-  auth: AuthKit;
-  /** The company registry (the seeded table in demo; a data provider could stand in). */
-  companies: CompanyRegistry;
   /** The job queue, to enqueue work inside a transaction. */
   jobs: JobScheduler;
   /** How webhooks are delivered (configuration). */

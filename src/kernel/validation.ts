@@ -2,6 +2,9 @@
 import type { z } from 'zod';
 import { AppError, type FieldError } from './errors.js';
 
+/** A JSON Schema document (draft 2020-12), as served and as validated with. */
+export type JsonSchema = Record<string, unknown>;
+
 /** RFC 6901: '~' and '/' inside a segment are escaped. */
 export function toJsonPointer(path: ReadonlyArray<PropertyKey>): string {
   return path.map((seg) => '/' + String(seg).replace(/~/g, '~0').replace(/\//g, '~1')).join('');

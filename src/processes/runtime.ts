@@ -4,7 +4,8 @@
  */
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
-import { systemClock, type AuthKit, type Clock, type ServiceContext } from '../kernel/context.js';
+import { systemClock, type Clock, type ServiceContext } from '../kernel/context.js';
+import type { AuthKit } from '../modules/identity/auth-kit.js';
 import { databaseRegistry, type CompanyRegistry } from '../modules/companies/company-registry.js';
 import { ANONYMOUS } from '../kernel/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../modules/identity/authenticate.js';

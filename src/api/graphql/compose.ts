@@ -18,10 +18,10 @@ export const DEFAULT_SUBGRAPH_URLS: Record<SubgraphName, string> = {
   tenants: 'http://127.0.0.1:4014/graphql',
 };
 
-export const SUPERGRAPH_PATH = repositoryPath('gateway', 'supergraph.graphql');
+export const SUPERGRAPH_PATH = repositoryPath('src', 'api', 'graphql', 'supergraph.graphql');
 
 export function subgraphSdlPath(name: SubgraphName): string {
-  return repositoryPath('subgraphs', name, 'schema.graphql');
+  return repositoryPath('src', 'api', 'graphql', 'subgraphs', name, 'schema.graphql');
 }
 
 export async function printSubgraphSdls(): Promise<Record<SubgraphName, string>> {

@@ -5,7 +5,7 @@
  * allows only this origin's script, style and connections (GraphQL over HTTP and graphql-ws).
  */
 import express, { type Router } from 'express';
-import type { Runtime } from '../../processes/runtime.js';
+import type { EdgeServices } from '../http/edge-services.js';
 import { readWebBundle } from './web-bundles.js';
 import { DASHBOARD_STYLES } from '../../../web/dashboard/styles.js';
 
@@ -31,7 +31,7 @@ const SHELL = `<!doctype html>
 </body>
 </html>`;
 
-export function dashboardRouter(runtime: Runtime): Router {
+export function dashboardRouter(runtime: EdgeServices): Router {
   const router = express.Router();
   router.get('/app/dashboard', (_req, res) => {
     res.set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-store' }).type('html').send(SHELL);

@@ -7,11 +7,11 @@ import { continueWithChoice, openContinuePage } from '../../modules/business-app
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import { lenderImage } from '../../modules/lenders/lender-logos.js';
 import { openFundingSearchPage } from '../../modules/profiles/profile-links.js';
-import type { Runtime } from '../../processes/runtime.js';
+import type { EdgeServices } from '../http/edge-services.js';
 import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
 import { widgetRouter } from './widget-routes.js';
 
-export function webRouter(runtime: Runtime): Router {
+export function webRouter(runtime: EdgeServices): Router {
   const router = express.Router();
   router.use(widgetRouter(runtime.config, runtime.logger));
   router.get('/app/funding-search/:uuid', async (req, res) => {
@@ -73,7 +73,7 @@ function choiceProblemText(problem: AppError): string {
   return details ? `${problem.message}: ${details}` : problem.message;
 }
 
-function sendPageProblem(runtime: Runtime, res: Response, err: unknown): void {
+function sendPageProblem(runtime: EdgeServices, res: Response, err: unknown): void {
   if (!(err instanceof AppError)) runtime.logger.error({ err }, 'page failed');
   const problem = err instanceof AppError ? err : new AppError('INTERNAL', 'Something went wrong');
   const status = HTTP_STATUS_BY_CODE[problem.code];

@@ -5,11 +5,11 @@
  */
 import express, { type Request, type Router } from 'express';
 import { lenderPasswordGrant, OAuthError, openIdConfiguration } from '../../modules/identity/lender-oauth-service.js';
-import type { Runtime } from '../../processes/runtime.js';
+import type { EdgeServices } from '../http/edge-services.js';
 import { AppError } from '../../kernel/errors.js';
 import { audit } from '../../kernel/audit-log.js';
 
-export function identityProviderRouter(runtime: Runtime): Router {
+export function identityProviderRouter(runtime: EdgeServices): Router {
   const router = express.Router();
   const { tokens } = runtime.auth;
 

@@ -7,9 +7,9 @@
  */
 import type { z } from 'zod';
 import type { ServiceContext } from '../context.js';
-import type { DocumentContent, UploadedFile } from '../../modules/documents/document-service.js';
+import type { Readable } from 'node:stream';
 import type { Surface } from '../access-policy.js';
-import type { JsonSchema } from '../../modules/questionnaires/answer-schema.js';
+import type { JsonSchema } from '../validation.js';
 
 export const BASES = {
   marketplaceV1: '/api/marketplace/v1',
@@ -111,8 +111,25 @@ export class Redirect {
 }
 
 /** A handler's answer that is a file, streamed with its type and name. */
+/** An upload as the router hands it to a row: spooled to a file while the request lasts. */
+export interface UploadedFile {
+  fileName: string;
+  contentType: string;
+  content: { path: string; size: number };
+}
+
+/** A file a row answers with, streamed as it is read. */
+export interface DownloadableFile {
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  content: Readable;
+  /** Hex SHA-256 of the content, sent as the Digest header. */
+  sha256: string;
+}
+
 export class FileDownload {
-  constructor(readonly file: DocumentContent) {}
+  constructor(readonly file: DownloadableFile) {}
 }
 
 /** The first value of a request header. */

@@ -36,6 +36,13 @@ export interface SearchHit {
   number: string;
 }
 
+declare module '../../kernel/context.js' {
+  interface ServiceContext {
+    /** The company registry (the seeded table in demo; a data provider could stand in). */
+    companies: CompanyRegistry;
+  }
+}
+
 export interface CompanyRegistry {
   /** Names (case-insensitive: exact, then prefix, then inside the name) or registration numbers. */
   search(term: string, options: { countryCode: string; limit: number }): Promise<SearchHit[]>;

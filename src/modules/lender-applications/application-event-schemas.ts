@@ -24,3 +24,12 @@ export const OfferStatusChanged = z
   })
   .meta({ id: 'OfferStatusChange', description: "A lender's offer was made, replaced, accepted or declined" });
 export type OfferStatusChanged = z.infer<typeof OfferStatusChanged>;
+
+declare module '../../kernel/events.js' {
+  interface ModuleEventTopics {
+    /** A lender application's status moved (spec 3); published on every channel of lender-application-visibility.ts `eventChannelsOf`. */
+    applicationStatusChanged: [channel: string, payload: ApplicationStatusChanged];
+    /** An offer was made, replaced, accepted or declined; published like application events. */
+    offerStatusChanged: [channel: string, payload: OfferStatusChanged];
+  }
+}

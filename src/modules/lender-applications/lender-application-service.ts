@@ -13,7 +13,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import type { ApplicationStatusChanged, OfferStatusChanged } from '../../kernel/events.js';
+import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput } from '../../kernel/validation.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
 import { registryGrade } from '../companies/company-information.js';

@@ -10,8 +10,8 @@ import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import type { Db } from '../../infra/database.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { invalidateProductCatalogue } from '../matching/product-catalogue.js';
-import { PRODUCT_TYPES } from '../matching/matching-engine.js';
+import { lenderCatalogueChanged } from './lender-catalogue-changes.js';
+import { PRODUCT_TYPES } from './product-types.js';
 import { SECTORS } from '../profiles/profile-schemas.js';
 import { parseInput } from '../../kernel/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
@@ -97,7 +97,7 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
   const row = await ctx.db.lender.create({
     data: { ...body, environment: ctx.environment, slug, applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
   });
-  invalidateProductCatalogue(ctx.db);
+  lenderCatalogueChanged(ctx.db);
   return findLender(ctx, row.id);
 }
 
@@ -108,7 +108,7 @@ export async function updateLender(ctx: ServiceContext, id: number, input: unkno
   await assertLenderWebhookUrls(ctx, body);
   const updated = await ctx.db.lender.updateMany({ where: { AND: [{ id }, lenderScope(ctx)] }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
-  invalidateProductCatalogue(ctx.db);
+  lenderCatalogueChanged(ctx.db);
   return findLender(ctx, id);
 }
 
@@ -118,7 +118,7 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
   await findLender(ctx, lenderId);
   const body = parseInput(ProductInput, input);
   await storeLenderProduct(ctx.db, lenderId, body);
-  invalidateProductCatalogue(ctx.db);
+  lenderCatalogueChanged(ctx.db);
   ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
   return findLender(ctx, lenderId);
 }

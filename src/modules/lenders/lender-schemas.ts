@@ -1,7 +1,6 @@
 /** A lender of the catalogue with its products, as integrators and staff read it, declared once: its TypeScript type and its GraphQL type follow from it. */
 import { z } from 'zod';
-import { PRODUCT_TYPES } from '../matching/matching-engine.js';
-import { PRICE_BANDS } from '../matching/funding-search-schemas.js';
+import { PRICE_BANDS, PRODUCT_TYPES } from './product-types.js';
 
 export const LenderProduct = z
   .strictObject({

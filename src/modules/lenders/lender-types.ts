@@ -15,11 +15,3 @@ export class Profile {
   @Field(() => ID)
   uuid!: string;
 }
-
-/** Key-only stub, hand-written for the same reason: the applications subgraph owns Application; matching adds its matches. */
-@ObjectType()
-@Directive('@key(fields: "id")')
-export class Application {
-  @Field(() => ID)
-  id!: string;
-}

@@ -5,9 +5,10 @@
  * REST bodies (matching.rest.ts, business-application.rest.ts) follow from these.
  */
 import { z } from 'zod';
+import { PRICE_BANDS } from '../lenders/product-types.js';
 import { SelectedLender } from './selection-schemas.js';
 
-export const PRICE_BANDS = ['LOW', 'AVERAGE', 'EXPENSIVE', 'MOST_EXPENSIVE'] as const;
+export { PRICE_BANDS } from '../lenders/product-types.js';
 
 /** The engine names product types as text (the catalogue's column); the values are spec 2.3's. */
 const ProductType = z.string().describe('Product type (spec 2.3)');

@@ -3,12 +3,10 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import type { ServiceContext } from '../../kernel/context.js';
 import { applyToLenders, listReviewQueue } from './apply-service.js';
 import { matchesOfProfiles, profileMatches } from './matching-service.js';
-import type { ApplicationMatchList as ApplicationMatchListResult, FundingSearchResult, ReviewSelection as ReviewSelectionResult } from './funding-search-schemas.js';
-import { matchesOfApplications } from '../business-applications/business-application-service.js';
+import type { FundingSearchResult, ReviewSelection as ReviewSelectionResult } from './funding-search-schemas.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
-import { Application, Profile } from '../lenders/lender-types.js';
-import { ApplicationMatchList, FundingSearch, ReviewSelection, SelectedLenderInput, SelectionSubmission } from './match-types.js';
-import { submitReviewedSelection, type SubmissionResult } from '../lender-applications/submission-service.js';
+import { Profile } from '../lenders/lender-types.js';
+import { FundingSearch, ReviewSelection, SelectedLenderInput } from './match-types.js';
 
 @Resolver(() => Profile)
 export class ProfileMatchesResolver {
@@ -51,21 +49,8 @@ export class ApplyResolver {
     return applyToLenders(ctx, profileId, selection, idempotencyKey);
   }
 
-  @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })
-  submitReviewedSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<SubmissionResult> {
-    return submitReviewedSelection(ctx, selectionId);
-  }
-
   @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })
   reviewQueue(@Arg('state', () => String, { nullable: true }) state: string | undefined, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionResult[]> {
     return listReviewQueue(ctx, state);
-  }
-}
-
-@Resolver(() => Application)
-export class ApplicationMatchesResolver {
-  @FieldResolver(() => ApplicationMatchList, { description: 'GET /applications/{id}/matches (access row Application.matches)' })
-  matches(@Root() application: Application, @Ctx() ctx: ServiceContext): Promise<ApplicationMatchListResult> {
-    return loadBatched(ctx, 'Application.matches', (ids) => matchesOfApplications(ctx, ids), application.id);
   }
 }

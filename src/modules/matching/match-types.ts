@@ -1,5 +1,4 @@
 /** GraphQL types of matching: a profile's FundingSearch, its matches, and the staff review queue, derived from their zod declarations. */
-import { SelectionSubmission as SelectionSubmissionSchema } from '../lender-applications/submission-schemas.js';
 import {
   ApplicationMatchList as ApplicationMatchListSchema,
   FundingSearch as FundingSearchSchema,
@@ -12,4 +11,3 @@ export const FundingSearch = objectTypeFrom(FundingSearchSchema);
 export const ApplicationMatchList = objectTypeFrom(ApplicationMatchListSchema);
 export const ReviewSelection = objectTypeFrom(ReviewSelectionSchema);
 export const SelectedLenderInput = inputTypeFrom(SelectedLenderSchema);
-export const SelectionSubmission = objectTypeFrom(SelectionSubmissionSchema);

@@ -4,10 +4,7 @@
  * matched or did not. Pure and deterministic: no I/O, the same input gives the same output, so
  * every surface (Marketplace V1, Business V1, GraphQL, staff) shares it and it can be benchmarked.
  */
-export const PRODUCT_TYPES = [
-  'ASSET_BACKED_FINANCE', 'COMMERCIAL_PROPERTY', 'E_COMMERCE_FUNDING', 'FIXED_LOAN_TERMS',
-  'INVOICE_FINANCE', 'MERCHANT_CASH_ADVANCE', 'TERM_LOAN', 'TRADE_FINANCE',
-] as const;
+export { PRODUCT_TYPES } from '../lenders/product-types.js';
 
 const GRADE_ORDER = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 type Grade = (typeof GRADE_ORDER)[number];

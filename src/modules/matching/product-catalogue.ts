@@ -1,11 +1,12 @@
 /**
  * The active lender products of an environment as matching criteria, held in memory: matching a
  * profile makes no per-product database round trip. Reloaded at most every CATALOGUE_TTL_MS, and at
- * once after a change made in this process (`invalidateProductCatalogue`).
+ * once after a change made in this process (the lenders module's catalogue-change signal).
  */
 import type { Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
 import type { LenderSummary } from '../lenders/lender-catalogue.js';
+import { onLenderCatalogueChange } from '../lenders/lender-catalogue-changes.js';
 import { indexProducts, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
 
 export const CATALOGUE_TTL_MS = 30_000;
@@ -37,6 +38,8 @@ export function productCatalogue(db: Db, environment: DeployEnvironment): Promis
 export function invalidateProductCatalogue(db: Db): void {
   caches.delete(db);
 }
+
+onLenderCatalogueChange(invalidateProductCatalogue);
 
 async function load(db: Db, environment: DeployEnvironment): Promise<ProductCatalogue> {
   const rows = await db.lenderProduct.findMany({

@@ -6,7 +6,9 @@
  */
 import type { Condition, Question, QuestionnaireDefinition } from './questionnaire-definitions.js';
 
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from '../../kernel/validation.js';
+
+export type { JsonSchema } from '../../kernel/validation.js';
 
 export const CLIENT_NUMBER_PATTERN = '^\\+?[0-9\\s]{11,30}$';
 

@@ -51,7 +51,7 @@ const DefinitionSchema = z.strictObject({
 export type Question = z.infer<typeof QuestionSchema>;
 export type QuestionnaireDefinition = z.infer<typeof DefinitionSchema>;
 
-const DEFINITIONS_DIR = repositoryPath('src', 'domain', 'questionnaires', 'definitions');
+const DEFINITIONS_DIR = repositoryPath('src', 'modules', 'questionnaires', 'definitions');
 
 function conditionFields(condition: Condition): string[] {
   return 'all' in condition ? condition.all.flatMap(conditionFields) : [condition.field];

@@ -41,3 +41,10 @@ export const TenantPage = z.strictObject({
   limit: z.number().int(),
 });
 export type TenantPage = z.infer<typeof TenantPage>;
+
+declare module '../../kernel/events.js' {
+  interface ModuleEventTopics {
+    /** On tenant-visibility.ts `tenantChannelsOf`: a subscriber only ever hears of the tenants it sees. */
+    tenantCreated: [channel: string, payload: TenantDto];
+  }
+}

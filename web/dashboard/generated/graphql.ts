@@ -49,6 +49,12 @@ export type LenderProductProductType =
   | 'TERM_LOAN'
   | 'TRADE_FINANCE';
 
+export type ReviewPreviewState =
+  | 'PENDING_REVIEW'
+  | 'IN_REVIEW'
+  | 'SUBMITTED'
+  | 'CLOSED';
+
 export type ReviewSelectionState =
   | 'PENDING_REVIEW'
   | 'IN_REVIEW'
@@ -64,12 +70,6 @@ export type SelectedLenderProducts =
   | 'MERCHANT_CASH_ADVANCE'
   | 'TERM_LOAN'
   | 'TRADE_FINANCE';
-
-export type ReviewPreviewState =
-  | 'PENDING_REVIEW'
-  | 'IN_REVIEW'
-  | 'SUBMITTED'
-  | 'CLOSED';
 
 /** Board filters; updatedSince catches up after a lost event stream */
 export type LenderApplicationFilter = {

@@ -1,15 +1,17 @@
-/** The applications subgraph: Business V1 applications (and, with the lender issue, lender applications). */
+/** The applications subgraph: Business V1 applications, lender applications (decisions, events, the board) and webhook deliveries. */
 import { applicationsVisibleAmong } from '../../../../modules/business-applications/business-application-service.js';
 import { profilesVisibleAmong } from '../../../../modules/profiles/profile-service.js';
 import { buildFederatedSchema } from '../../build-federated-schema.js';
 import { visibleReference } from '../../../../infra/graphql/field-loaders.js';
-import { ApplicationEventsResolver, ApplicationResolver, ProfileApplicationsResolver, WebhookDeliveryResolver } from '../../../../modules/business-applications/application-resolver.js';
+import { ApplicationResolver, ProfileApplicationsResolver } from '../../../../modules/business-applications/application-resolver.js';
+import { ApplicationEventsResolver, LenderApplicationResolver } from '../../../../modules/lender-applications/lender-application-resolver.js';
+import { WebhookDeliveryResolver } from '../../../../modules/webhooks/webhook-delivery-resolver.js';
 import { Profile } from '../../../../modules/business-applications/application-types.js';
 import { ApplicationBoardResolver } from '../../../../modules/lender-applications/board-resolver.js';
 
 export function buildApplicationsSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileApplicationsResolver, ApplicationResolver, ApplicationEventsResolver, WebhookDeliveryResolver, ApplicationBoardResolver], orphanedTypes: [Profile] },
+    { resolvers: [ProfileApplicationsResolver, ApplicationResolver, LenderApplicationResolver, ApplicationEventsResolver, WebhookDeliveryResolver, ApplicationBoardResolver], orphanedTypes: [Profile] },
     {
       Profile: { __resolveReference: visibleReference('Profile', (ref: { uuid: string }) => ref.uuid, profilesVisibleAmong) },
       Application: { __resolveReference: visibleReference('Application', (ref: { id: string }) => ref.id, applicationsVisibleAmong) },

@@ -1,8 +1,8 @@
 /** Thin adapter: a review selection as a funding specialist reviews it before submitting (staff). */
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
-import { previewReviewSelection } from '../lender-applications/review-preview.js';
-import { ReviewPreview as ReviewPreviewSchema, type ReviewPreview as ReviewPreviewResult } from '../lender-applications/review-preview-schemas.js';
+import { previewReviewSelection } from './review-preview.js';
+import { ReviewPreview as ReviewPreviewSchema, type ReviewPreview as ReviewPreviewResult } from './review-preview-schemas.js';
 import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
 const ReviewPreview = objectTypeFrom(ReviewPreviewSchema);
