@@ -14,7 +14,7 @@ import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { buildOpenApiDocument } from '../src/api/rest/openapi-document.js';
 import { BASES, ROUTES } from '../src/api/rest/route-table.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
-import { URL_SCHEMA_TYPES } from '../src/modules/profiles/profile-links.js';
+import { URL_SCHEMA_TYPES } from '../src/modules/matching/funding-search-links.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { lenderOffers, storedLenderApplication, termLoanOffer } from './support/lender-applications.js';

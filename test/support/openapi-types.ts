@@ -405,23 +405,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A document attached to the lender’s application, with its content type and name */
-        get: operations["LenderDocumentController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/companies/search/{searchTerm}": {
         parameters: {
             query?: never;
@@ -431,6 +414,40 @@ export interface paths {
         };
         /** Companies by name (exact, prefix, then inside the name) or registration number; 10 unless limit (1-100) */
         get: operations["CompanyController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/validate-continue-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a continue URL is ours, for this application, and unexpired */
+        get: operations["ApplicationSignUpController_validateContinueUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling lender's funding applications (optional ?reference=) */
+        get: operations["LenderApplicationController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -471,23 +488,6 @@ export interface paths {
         head?: never;
         /** Merge Financials into the profile's */
         patch: operations["ProfileController_patchFinancials"];
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/{uuid}/url-schemas/{type}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true */
-        get: operations["ProfileController_urlSchema"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/marketplace/v1/profiles/{uuid}/move/{targetApiKey}": {
@@ -575,32 +575,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/business/v1/applications/validate-continue-url": {
+    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Whether a continue URL is ours, for this application, and unexpired */
-        get: operations["ApplicationSignUpController_validateContinueUrl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The calling lender's funding applications (optional ?reference=) */
-        get: operations["LenderApplicationController_list"];
+        /** A document attached to the lender’s application, with its content type and name */
+        get: operations["LenderDocumentController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -831,6 +814,23 @@ export interface paths {
         put?: never;
         /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it) */
         post: operations["DocumentController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}/url-schemas/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true */
+        get: operations["ProfileController_urlSchema"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1970,182 +1970,6 @@ export interface components {
             number: string;
         };
         CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
-        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
-        MarketplaceV1CompanyScore: {
-            grade?: components["schemas"]["MarketplaceV1Grade"];
-            value?: number;
-            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
-            /** Format: date-time */
-            changedAt?: string;
-            /** Format: date-time */
-            lastAssessedAt?: string;
-            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
-        };
-        /** @enum {string} */
-        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
-        MarketplaceV1PreviousScore: {
-            grade: components["schemas"]["MarketplaceV1Grade"];
-        };
-        /** @description CompanyInformation (spec 2.1) */
-        ProfileController_patchCompanyBody: {
-            name?: string;
-            type?: components["schemas"]["CompanyType"];
-            registrationNumber?: string;
-            /** Format: date-time */
-            incorporatedAt?: string;
-            /** Format: date-time */
-            tradingFromDate?: string;
-            sector?: components["schemas"]["Sector"];
-            vatStatus?: components["schemas"]["VatStatus"];
-            score?: components["schemas"]["MarketplaceV1CompanyScore"];
-            creditLimit?: components["schemas"]["Currency"];
-            contactAddress?: components["schemas"]["Address"];
-            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-            isGovernmentBacked?: boolean;
-            hasGovernmentBackedLoans?: boolean;
-            employeesNumber?: number;
-            percentageSalesOnline?: number;
-            website?: string;
-        };
-        MarketplaceV1Debtor: {
-            id: string;
-            contactId?: string;
-            name?: string;
-            firstName?: string;
-            lastName?: string;
-            emailAddress?: string;
-            contactNumber?: string;
-            outstandingAmount?: number;
-            outstandingAmountMonthlyAverage?: number;
-            outstandingInvoicesCount?: number;
-            debtorDays?: number;
-            revenue?: number;
-        };
-        /** @description Financials (spec 2.1) */
-        ProfileController_patchFinancialsBody: {
-            netProfit?: components["schemas"]["Currency"];
-            tradeDebtors?: components["schemas"]["Currency"];
-            revenue?: components["schemas"]["Currency"];
-            bankInterest?: components["schemas"]["Currency"];
-            depreciation?: components["schemas"]["Currency"];
-            amortisation?: components["schemas"]["Currency"];
-            tradingHistory?: components["schemas"]["TradingHistory"][];
-            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
-            primaryBank?: number;
-        };
-        ProfileController_urlSchemaQuery: {
-            /** @enum {string} */
-            type: "funding-search";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            redirect: "true" | "false";
-        };
-        /** @description A signed, expiring link to the profile funding-search page */
-        ProfileController_urlSchemaResponse: {
-            /** Format: uri */
-            url: string;
-        };
-        ProfileController_getResponse: {
-            /** Format: uuid */
-            uuid: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            legacy: {
-                entityBusinessId: number;
-                fundingSearchId?: number;
-            };
-            companyInformation: components["schemas"]["CompanyInformation"];
-            financials: components["schemas"]["Financials"];
-            persons: components["schemas"]["Person"][];
-            properties: components["schemas"]["Property"][];
-            assets: components["schemas"]["Asset"][];
-            assetsForSecurity: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
-            eligibilityRequest: {
-                [key: string]: unknown;
-            };
-        };
-        CompanyController_getQuery: {
-            registrationNumber: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-        };
-        CompanyController_getResponse: {
-            name: string;
-            /** @enum {string} */
-            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-            registrationNumber: string;
-            incorporatedAt: string | null;
-            /** @enum {string} */
-            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-            /** @enum {string} */
-            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-            score: {
-                /** @enum {string} */
-                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                value: number;
-                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                /** Format: date-time */
-                changedAt?: string;
-                lastAssessedAt: string | null;
-                previous?: {
-                    /** @enum {string} */
-                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                };
-            };
-            creditLimit: components["schemas"]["Currency"] | null;
-            contactAddress: components["schemas"]["Address"] | null;
-            employeesNumber: number | null;
-            website: string | null;
-            legalNotices: components["schemas"]["LegalNotices"];
-        };
-        /** @description A questionnaire and its questions */
-        Questionnaire: {
-            id: string;
-            version: number;
-            title: string;
-            description: string;
-            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
-            questions: {
-                [key: string]: components["schemas"]["Question"];
-            };
-        };
-        /** @description One question of a questionnaire */
-        Question: {
-            label: string;
-            help: string;
-            /** @enum {string} */
-            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
-            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
-            options: (string | number)[] | null;
-            required: boolean;
-            /** @description The condition under which it is required */
-            requiredWhen: components["schemas"]["QuestionCondition"] | null;
-            /** @description The condition under which it is asked */
-            askedWhen: components["schemas"]["QuestionCondition"] | null;
-            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
-            default: unknown | null;
-        };
-        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
-        QuestionCondition: {
-            field: string;
-            equals: unknown;
-        } | {
-            field: string;
-            in: unknown[];
-        } | {
-            all: components["schemas"]["QuestionCondition"][];
-        };
-        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         ApplicationSignUpController_validateContinueUrlQuery: {
             /**
              * Format: uri
@@ -2551,6 +2375,168 @@ export interface components {
             propertyChargeAddress?: string | null;
         };
         LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
+        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
+        MarketplaceV1CompanyScore: {
+            grade?: components["schemas"]["MarketplaceV1Grade"];
+            value?: number;
+            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
+            /** Format: date-time */
+            changedAt?: string;
+            /** Format: date-time */
+            lastAssessedAt?: string;
+            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
+        };
+        /** @enum {string} */
+        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
+        MarketplaceV1PreviousScore: {
+            grade: components["schemas"]["MarketplaceV1Grade"];
+        };
+        /** @description CompanyInformation (spec 2.1) */
+        ProfileController_patchCompanyBody: {
+            name?: string;
+            type?: components["schemas"]["CompanyType"];
+            registrationNumber?: string;
+            /** Format: date-time */
+            incorporatedAt?: string;
+            /** Format: date-time */
+            tradingFromDate?: string;
+            sector?: components["schemas"]["Sector"];
+            vatStatus?: components["schemas"]["VatStatus"];
+            score?: components["schemas"]["MarketplaceV1CompanyScore"];
+            creditLimit?: components["schemas"]["Currency"];
+            contactAddress?: components["schemas"]["Address"];
+            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+            isGovernmentBacked?: boolean;
+            hasGovernmentBackedLoans?: boolean;
+            employeesNumber?: number;
+            percentageSalesOnline?: number;
+            website?: string;
+        };
+        MarketplaceV1Debtor: {
+            id: string;
+            contactId?: string;
+            name?: string;
+            firstName?: string;
+            lastName?: string;
+            emailAddress?: string;
+            contactNumber?: string;
+            outstandingAmount?: number;
+            outstandingAmountMonthlyAverage?: number;
+            outstandingInvoicesCount?: number;
+            debtorDays?: number;
+            revenue?: number;
+        };
+        /** @description Financials (spec 2.1) */
+        ProfileController_patchFinancialsBody: {
+            netProfit?: components["schemas"]["Currency"];
+            tradeDebtors?: components["schemas"]["Currency"];
+            revenue?: components["schemas"]["Currency"];
+            bankInterest?: components["schemas"]["Currency"];
+            depreciation?: components["schemas"]["Currency"];
+            amortisation?: components["schemas"]["Currency"];
+            tradingHistory?: components["schemas"]["TradingHistory"][];
+            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
+            primaryBank?: number;
+        };
+        ProfileController_getResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation: components["schemas"]["CompanyInformation"];
+            financials: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
+            eligibilityRequest: {
+                [key: string]: unknown;
+            };
+        };
+        CompanyController_getQuery: {
+            registrationNumber: string;
+            /**
+             * @default GB
+             * @enum {string}
+             */
+            countryCode: "GB" | "ZA";
+        };
+        CompanyController_getResponse: {
+            name: string;
+            /** @enum {string} */
+            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+            registrationNumber: string;
+            incorporatedAt: string | null;
+            /** @enum {string} */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /** @enum {string} */
+            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+            score: {
+                /** @enum {string} */
+                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                value: number;
+                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** Format: date-time */
+                changedAt?: string;
+                lastAssessedAt: string | null;
+                previous?: {
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                };
+            };
+            creditLimit: components["schemas"]["Currency"] | null;
+            contactAddress: components["schemas"]["Address"] | null;
+            employeesNumber: number | null;
+            website: string | null;
+            legalNotices: components["schemas"]["LegalNotices"];
+        };
+        /** @description A questionnaire and its questions */
+        Questionnaire: {
+            id: string;
+            version: number;
+            title: string;
+            description: string;
+            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
+            questions: {
+                [key: string]: components["schemas"]["Question"];
+            };
+        };
+        /** @description One question of a questionnaire */
+        Question: {
+            label: string;
+            help: string;
+            /** @enum {string} */
+            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
+            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
+            options: (string | number)[] | null;
+            required: boolean;
+            /** @description The condition under which it is required */
+            requiredWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The condition under which it is asked */
+            askedWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
+            default: unknown | null;
+        };
+        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
+        QuestionCondition: {
+            field: string;
+            equals: unknown;
+        } | {
+            field: string;
+            in: unknown[];
+        } | {
+            all: components["schemas"]["QuestionCondition"][];
+        };
+        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         /** @description The funding application document (spec 2.7) */
         LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
@@ -2960,6 +2946,20 @@ export interface components {
             createdAt: string;
         };
         DocumentController_listResponse: components["schemas"]["ProfileDocument"][];
+        ProfileController_urlSchemaQuery: {
+            /** @enum {string} */
+            type: "funding-search";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            redirect: "true" | "false";
+        };
+        /** @description A signed, expiring link to the profile funding-search page */
+        ProfileController_urlSchemaResponse: {
+            /** Format: uri */
+            url: string;
+        };
         ApplicationController_createResponse: {
             /**
              * How soon is the funding needed?
@@ -8013,30 +8013,27 @@ export interface operations {
             };
         };
     };
-    LenderDocumentController_get: {
+    CompanyController_search: {
         parameters: {
-            query?: never;
+            query?: {
+                countryCode?: "GB" | "ZA";
+                limit?: number;
+            };
             header?: never;
             path: {
-                id: string;
-                documentId: string;
+                searchTerm: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/json": components["schemas"]["CompanyController_searchResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8095,16 +8092,16 @@ export interface operations {
             };
         };
     };
-    CompanyController_search: {
+    ApplicationSignUpController_validateContinueUrl: {
         parameters: {
-            query?: {
-                countryCode?: "GB" | "ZA";
-                limit?: number;
+            query: {
+                continueUrl: string;
             };
-            header?: never;
-            path: {
-                searchTerm: string;
+            header?: {
+                /** @description The tenant a master or platform token acts for */
+                "Service-tenant-id"?: string;
             };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -8115,7 +8112,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanyController_searchResponse"];
+                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_list: {
+        parameters: {
+            query?: {
+                reference?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -8269,92 +8342,6 @@ export interface operations {
         responses: {
             /** @description Done; no body */
             204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_urlSchema: {
-        parameters: {
-            query?: {
-                redirect?: "true" | "false";
-            };
-            header?: never;
-            path: {
-                uuid: string;
-                type: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
-                };
-            };
-            /** @description A redirect (Location) instead of the body, when asked for */
-            302: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8793,103 +8780,30 @@ export interface operations {
             };
         };
     };
-    ApplicationSignUpController_validateContinueUrl: {
+    LenderDocumentController_get: {
         parameters: {
-            query: {
-                continueUrl: string;
-            };
-            header?: {
-                /** @description The tenant a master or platform token acts for */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_list: {
-        parameters: {
-            query?: {
-                reference?: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+                documentId: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer */
@@ -10271,6 +10185,92 @@ export interface operations {
             };
             /** @description The body is not multipart/form-data, or the file is not what its declared type says */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_urlSchema: {
+        parameters: {
+            query?: {
+                redirect?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                uuid: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
+                };
+            };
+            /** @description A redirect (Location) instead of the body, when asked for */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,7 @@
  * the other products did not match) and the applications sent to lenders.
  */
 import { answersShown, type ContinuePage } from '../../modules/business-applications/business-application-service.js';
-import type { FundingSearchPage, ProductFees } from '../../modules/profiles/profile-links.js';
+import type { FundingSearchPage, ProductFees } from '../../modules/matching/funding-search-links.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);

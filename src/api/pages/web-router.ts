@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { continueWithChoice, openContinuePage } from '../../modules/business-applications/business-application-service.js';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import { lenderImage } from '../../modules/lenders/lender-logos.js';
-import { openFundingSearchPage } from '../../modules/profiles/profile-links.js';
+import { openFundingSearchPage } from '../../modules/matching/funding-search-links.js';
 import type { EdgeServices } from '../http/edge-services.js';
 import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
 import { widgetRouter } from './widget-routes.js';

@@ -1,12 +1,10 @@
-/** Thin adapters: company search and lookup, and the tenant's credit report, over the domain services. */
+/** Thin adapters: company search and lookup over the companies service. */
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import * as companies from './company-service.js';
 import type { CompanySearchHit as CompanySearchHitResult } from './company-schemas.js';
 import { parseInput } from '../../kernel/validation.js';
-import { getCreditReport } from '../profiles/tenant-profile-service.js';
-import { CompanySearchHit, CreditReport } from './company-types.js';
-import { CompanyInformation } from '../profiles/profile-types.js';
+import { CompanyInformation, CompanySearchHit } from './company-types.js';
 
 @Resolver()
 export class CompanyResolver {
@@ -27,10 +25,5 @@ export class CompanyResolver {
     @Ctx() ctx: ServiceContext,
   ): Promise<companies.CompanyInformationDto> {
     return companies.getCompany(ctx, parseInput(companies.LookupInput, { registrationNumber, countryCode }, 'Request'));
-  }
-
-  @Query(() => CreditReport, { description: "The tenant's credit report (tenant token, or platform token + Service-tenant-id)" })
-  async creditReport(@Ctx() ctx: ServiceContext): Promise<unknown> {
-    return (await getCreditReport(ctx, '/graphql')).data;
   }
 }

@@ -4,7 +4,7 @@
  * (spec 2.1) with what the registry always states required and what it may not know null.
  */
 import { z } from 'zod';
-import { Address, COMPANY_TYPES, Currency, LegalNotices, SECTORS, VAT_STATUSES } from '../profiles/profile-schemas.js';
+import { Address, COMPANY_TYPES, Currency, LegalNotices, SECTORS, VAT_STATUSES } from './company-information-schemas.js';
 import { GRADES } from './credit-grade.js';
 
 export const CompanySearchHit = z

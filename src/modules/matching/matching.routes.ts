@@ -1,11 +1,12 @@
-/** The matching module's REST rows: a profile's matches and applying to preferred lenders (Marketplace V1). */
+/** The matching module's REST rows: a profile's matches, the link to its funding-search page, and applying to preferred lenders (Marketplace V1). */
 import * as applying from './apply-service.js';
 import * as matching from './matching-service.js';
 import { FundingSearchBody, toFundingSearchBody } from './matching.rest.js';
 import { z } from 'zod';
 import { SelectedLenders } from './review-selection.js';
 import { MatchQuery } from './matching-service.js';
-import { BASES, header, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, Redirect, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { profileUrl, ProfileUrl, UrlSchemaQuery } from './funding-search-links.js';
 
 export const matchingRoutes: RouteDefinition[] = [
   {
@@ -43,4 +44,19 @@ export const matchingRoutes: RouteDefinition[] = [
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),
   },
+  route({
+    method: 'get',
+    path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
+    operationId: 'ProfileController_urlSchema',
+    summary: 'A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true',
+    query: UrlSchemaQuery,
+    response: ProfileUrl,
+    redirects: true,
+    successStatus: 200,
+    surface: 'marketplaceV1',
+    handle: async (ctx, req) => {
+      const link = await profileUrl(ctx, req.params.uuid, req.query);
+      return link.redirect ? new Redirect(link.url) : { url: link.url };
+    },
+  }),
 ];

@@ -5,15 +5,10 @@
 import type { z } from 'zod';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
-import * as cases from '../cases/case-service.js';
-import * as documents from '../documents/document-service.js';
-import { profileUrl } from './profile-links.js';
 import * as profiles from './profile-service.js';
 import type { ProfileRecord } from './profile-records.js';
-import { UrlSchemaQuery } from './profile-links.js';
 import { parseInput } from '../../kernel/validation.js';
 import * as tenantProfiles from './tenant-profile-service.js';
-import { Case } from '../cases/case-types.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
 import * as schemas from './profile-schemas.js';
 import {
@@ -21,8 +16,6 @@ import {
   CompanyInformationPatchInput,
   FinancialsPatchInput,
   Profile,
-  ProfileDocument,
-  ProfileUrl,
   Tenant,
   TenantProfileSetUpInput,
   TenantProfileUpdateInput,
@@ -33,45 +26,6 @@ export class ProfileResolver {
   @Query(() => Profile)
   profile(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileRecord> {
     return profiles.getProfile(ctx, uuid);
-  }
-
-  @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
-  async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<z.infer<typeof schemas.ProfileUrl>> {
-    return { url: (await profileUrl(ctx, uuid, parseInput(UrlSchemaQuery, { type: 'funding-search' }, 'Request'))).url };
-  }
-
-  @Query(() => [ProfileDocument], {
-    description:
-      "A visible profile's documents, by uuid (GET …/documents): for callers holding profile:write alone. Profile.documents answers the same with its own row (profile:write) on a profile the caller reads",
-  })
-  profileDocuments(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
-    return documents.listDocuments(ctx, uuid);
-  }
-
-  @FieldResolver(() => [ProfileDocument], { description: "The profile's documents (access row Profile.documents: profile:write)" })
-  documents(@Root() profile: ProfileRecord, @Ctx() ctx: ServiceContext): Promise<documents.DocumentDto[]> {
-    return loadBatched(ctx, 'Profile.documents', (ids) => documents.documentsOfProfiles(ctx, ids), profile.uuid);
-  }
-
-  @Mutation(() => ProfileDocument, { description: 'Attach a document (base64 content; PDF, PNG, JPEG, CSV, XLSX or DOCX, at most 10 MB)' })
-  attachDocument(
-    @Arg('profileId', () => ID) profileId: string,
-    @Arg('fileName', () => String) fileName: string,
-    @Arg('contentType', () => String) contentType: string,
-    @Arg('contentBase64', () => String) contentBase64: string,
-    @Ctx() ctx: ServiceContext,
-  ): Promise<documents.DocumentDto> {
-    return documents.attachDocument(ctx, profileId, { fileName, contentType, content: Buffer.from(contentBase64, 'base64') });
-  }
-
-  @FieldResolver(() => [Case], { description: "The profile's non-funding cases, with their state history (access row Profile.cases)" })
-  cases(@Root() profile: ProfileRecord, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto[]> {
-    return loadBatched(ctx, 'Profile.cases', (ids) => cases.casesOfProfiles(ctx, ids), profile.uuid);
-  }
-
-  @Mutation(() => Case, { description: 'POST /profiles/{uuid}/cases/apply' })
-  applyForCase(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<cases.CaseDto> {
-    return cases.applyForCase(ctx, uuid);
   }
 
   @Mutation(() => Profile, { description: 'POST /profiles/blank' })

@@ -5,11 +5,11 @@
  * superset of the Marketplace V1 ones.
  */
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
-import { ProfileDocument as ProfileDocumentSchema } from '../documents/document-schemas.js';
 import * as schemas from './profile-schemas.js';
+import { CompanyInformation } from '../companies/company-types.js';
 import { inputTypeFrom, objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
-export const CompanyInformation = objectTypeFrom(schemas.companyInformationSchema('businessV1'));
+export { CompanyInformation };
 export const Financials = objectTypeFrom(schemas.financialsSchema('businessV1'));
 export const Person = objectTypeFrom(schemas.Person);
 export const Property = objectTypeFrom(schemas.Property);
@@ -34,8 +34,6 @@ export const Profile = objectTypeFrom(schemas.ProfileRecord.omit({ tenantId: tru
       "the questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them",
   },
 });
-export const ProfileUrl = objectTypeFrom(schemas.ProfileUrl);
-export const ProfileDocument = objectTypeFrom(ProfileDocumentSchema);
 
 /**
  * The tenants subgraph owns Tenant; this subgraph contributes its profile. Hand-written: a

@@ -1,23 +1,20 @@
 /** The profiles module's REST rows: the tenant's profile (Business V1, Marketplace V2) and Marketplace V1 profiles. */
 import type { Surface } from '../../kernel/access-policy.js';
-import * as profileLinks from './profile-links.js';
 import * as profiles from './profile-service.js';
 import { PublicProfile, RestCreditReport, toPublicProfile } from './profile.rest.js';
 import * as tenantProfiles from './tenant-profile-service.js';
-import { UrlSchemaQuery } from './profile-links.js';
 import {
   AnonymousProfileBody,
   BusinessProfile,
   CompanyInformationPatch,
   FinancialsPatch,
   ProfileEnvelope,
-  ProfileUrl,
   TenantProfilePatch,
   TenantProfileReplace,
   TenantProfileSetUp,
 } from './profile-schemas.js';
 import { OPTIONAL_KEYS, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
-import { BASES, Redirect, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /** The tenant's profile (onboarding 5-6, Business V1 profile operations, Marketplace V2 /profile). */
 const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, updateStatus: number, withPut: boolean): RouteDefinition[] => [
@@ -113,21 +110,6 @@ export const profileRoutes: RouteDefinition[] = [
     successStatus: 204,
     surface: 'marketplaceV1',
     handle: (ctx, req) => profiles.patchFinancials(ctx, req.params.uuid, req.body),
-  }),
-  route({
-    method: 'get',
-    path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
-    operationId: 'ProfileController_urlSchema',
-    summary: 'A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true',
-    query: UrlSchemaQuery,
-    response: ProfileUrl,
-    redirects: true,
-    successStatus: 200,
-    surface: 'marketplaceV1',
-    handle: async (ctx, req) => {
-      const link = await profileLinks.profileUrl(ctx, req.params.uuid, req.query);
-      return link.redirect ? new Redirect(link.url) : { url: link.url };
-    },
   }),
   route({
     method: 'put',

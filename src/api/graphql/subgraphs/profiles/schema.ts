@@ -7,11 +7,15 @@ import { visibleReference } from '../../../../infra/graphql/field-loaders.js';
 import { CompanyResolver } from '../../../../modules/companies/company-resolver.js';
 import { QuestionnaireResolver } from '../../../../modules/questionnaires/questionnaire-resolver.js';
 import { ProfileResolver, TenantProfileResolver } from '../../../../modules/profiles/profile-resolver.js';
+import { CreditReportResolver } from '../../../../modules/profiles/credit-report-resolver.js';
+import { FundingSearchLinkResolver } from '../../../../modules/matching/funding-search-link-resolver.js';
+import { ProfileDocumentsResolver } from '../../../../modules/documents/document-resolver.js';
+import { ProfileCasesResolver } from '../../../../modules/cases/case-resolver.js';
 import { Tenant } from '../../../../modules/profiles/profile-types.js';
 
 export function buildProfilesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileResolver, TenantProfileResolver, CompanyResolver, QuestionnaireResolver], orphanedTypes: [Tenant] },
+    { resolvers: [ProfileResolver, ProfileDocumentsResolver, ProfileCasesResolver, TenantProfileResolver, CreditReportResolver, FundingSearchLinkResolver, CompanyResolver, QuestionnaireResolver], orphanedTypes: [Tenant] },
     {
       Profile: {
         __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),

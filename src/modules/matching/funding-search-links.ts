@@ -10,9 +10,9 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { parseInput } from '../../kernel/validation.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { findRecordedSearch, matchProfileById, toFundingSearchResult, type FundingSearchResult } from '../matching/funding-search.js';
-import { loadProfile, type ProfileRecord } from './profile-records.js';
-import { findVisibleProfileId, linkedProfile } from './profile-visibility.js';
+import { findRecordedSearch, matchProfileById, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
+import { loadProfile, type ProfileRecord } from '../profiles/profile-records.js';
+import { findVisibleProfileId, linkedProfile } from '../profiles/profile-visibility.js';
 
 export const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
 export const URL_SCHEMA_TYPES = ['funding-search'] as const;
@@ -22,8 +22,11 @@ export const UrlSchemaQuery = z.object({
   redirect: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
 });
 
-export interface ProfileUrl {
-  url: string;
+/** A signed, expiring link to the profile funding-search page: REST's `{ url }` and GraphQL's ProfileUrl. */
+export const ProfileUrl = z.strictObject({ url: z.url() }).meta({ id: 'ProfileUrl', description: 'A signed, expiring link to the profile funding-search page' });
+export type ProfileUrl = z.infer<typeof ProfileUrl>;
+
+export interface FundingSearchLink extends ProfileUrl {
   /** Whether the caller asked to be redirected there (redirect=true). */
   redirect: boolean;
 }
@@ -35,7 +38,7 @@ export function fundingSearchPagePath(profileId: string): string {
 const linkSubject = (profileId: string) => `profile:${profileId}`;
 
 /** GET /profiles/{uuid}/url-schemas/{type} (GraphQL profileFundingSearchUrl). */
-export async function profileUrl(ctx: ServiceContext, uuid: unknown, input: z.output<typeof UrlSchemaQuery>): Promise<ProfileUrl> {
+export async function profileUrl(ctx: ServiceContext, uuid: unknown, input: z.output<typeof UrlSchemaQuery>): Promise<FundingSearchLink> {
   const actor = requireAccess(ctx, 'profiles.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const token = await ctx.auth.tokens.signLink(linkSubject(profileId), FUNDING_SEARCH_LINK_TTL_SECONDS);
