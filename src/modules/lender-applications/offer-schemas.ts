@@ -5,11 +5,12 @@
  * stored and answered as {code, value}, so every reader sees one shape that names its currency.
  */
 import { z } from 'zod';
+import { CurrencyCode } from '../companies/company-information-schemas.js';
 
 const Currency = z.preprocess(
   (value) => (typeof value === 'number' ? { code: 'GBP', value } : value),
   z.strictObject(
-    { code: z.enum(['GBP', 'EUR', 'ZAR'], { message: 'must be one of GBP, EUR, ZAR' }), value: z.number({ message: 'must be a number' }) },
+    { code: CurrencyCode, value: z.number({ message: 'must be a number' }) },
     { error: 'must be an amount in pounds (a number) or a currency amount {code, value}' },
   ),
 );
