@@ -59,7 +59,8 @@ describe('GET /openapi.json', () => {
     const answersJson = (route: (typeof ROUTES)[number]) => route.successStatus !== 204 && !route.download;
     expect(ROUTES.filter((route) => answersJson(route) && !route.response).map((route) => route.operationId)).toEqual([]);
     const parsedByRouter = [...identityRoutes, ...tenantRoutes, ...profileRoutes, ...companyRoutes, ...questionnaireRoutes, ...documentRoutes, ...caseRoutes];
-    expect(parsedByRouter.filter((route) => !route.parsedByRouter).map((route) => route.operationId)).toEqual([]);
+    // Checked by the router, or handed with the row's schemas to an operation that checks them after finding its object.
+    expect(parsedByRouter.filter((route) => !route.parsedByRouter && !route.checkedInOperation).map((route) => route.operationId)).toEqual([]);
     const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
     for (const route of ROUTES.filter(answersJson)) {
       const schema = document.paths[openApiPath(route.path)]![route.method]!.responses[String(route.successStatus)]!.content!['application/json']!.schema;

@@ -30,3 +30,16 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   }
   return result.data;
 }
+
+/**
+ * An input the operation checks when it asks for it (`input()`), after it has found, among what the
+ * caller may see, the object it acts on: a request about an object the caller may not see is a 404
+ * whatever its body, so no body tells whether an id exists. The schema is the REST row's or the
+ * GraphQL resolver's, one object either way; the operation never names it.
+ */
+export type CheckedLater<T> = () => T;
+
+export function checkLater<S extends z.ZodType>(schema: S, input: unknown, what = 'Request body'): CheckedLater<z.output<S>> {
+  let parsed: { value: z.output<S> } | undefined;
+  return () => (parsed ??= { value: parseInput(schema, input, what) }).value;
+}

@@ -5,7 +5,7 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
-import { parseInput, toJsonPointer } from '../../kernel/validation.js';
+import { checkLater, parseInput, toJsonPointer } from '../../kernel/validation.js';
 import { requireSurface } from '../../kernel/access-policy.js';
 import { redactSecrets, type Logger } from '../../infra/logger.js';
 import { constraintError } from '../../infra/prisma-errors.js';
@@ -166,19 +166,24 @@ function refuseNulCharacters(req: Request): void {
  * This runs after the surface check (401) but before the operation's own access decision, so a
  * request that is both malformed and refused by a scope rule is answered 400, not 403: the rule
  * still decides before anything is read or written, and what is validated is public (/openapi.json).
+ * Rows of operations that act on an object named by the path or a header (routeCheckedInOperation)
+ * get their body and query as CheckedLater values instead, checked by the operation once it has
+ * found the object among what the caller may see: a foreign object is a 404 whatever the body.
  */
 function parsedRequest(route: RouteDefinition, req: Request): RestRequest {
   const request = toRestRequest(req);
   // Rows not made with route() belong to operations that still parse their own input: parsing it
   // here too would hand them parsed values to parse again.
-  if (!route.parsedByRouter) return request;
+  if (!route.parsedByRouter && !route.checkedInOperation) return request;
+  // Checked now, or handed over to be checked once the operation has found its object.
+  const check = route.checkedInOperation ? checkLater : parseInput;
   if (route.query) {
     const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, unknown>) : {};
     const fromPath = Object.fromEntries(Object.entries(request.params).filter(([name]) => name in shape));
-    request.query = parseInput(route.query, { ...request.query, ...fromPath }, 'Query') as Record<string, unknown>;
+    request.query = check(route.query, { ...request.query, ...fromPath }, 'Query') as Record<string, unknown>;
   }
   // An absent body is an empty object: a body whose fields are all optional (POST /tenants) may be left out.
-  if (route.body) request.body = parseInput(route.body, request.body ?? {});
+  if (route.body) request.body = check(route.body, request.body ?? {});
   return request;
 }
 

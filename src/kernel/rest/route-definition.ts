@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import type { Readable } from 'node:stream';
 import type { Surface } from '../access-policy.js';
-import type { JsonSchema } from '../validation.js';
+import type { CheckedLater, JsonSchema } from '../validation.js';
 
 export const BASES = {
   marketplaceV1: '/api/marketplace/v1',
@@ -81,13 +81,19 @@ export interface RouteDefinition {
    * other GET to writing nothing.
    */
   records?: { what: string; description: string };
+  /**
+   * Made with `routeCheckedInOperation()`: the router hands the body and query to the operation as
+   * `CheckedLater` values, which it checks after finding the object it acts on (a foreign object is
+   * a 404 whatever the body).
+   */
+  checkedInOperation?: boolean;
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
 type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;
 
 /** A row whose handler is typed by its schemas: the body and query the router parsed, the answer its response. */
-export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter'> {
+export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter' | 'checkedInOperation'> {
   body?: B;
   query?: Q;
   response?: R;
@@ -105,12 +111,31 @@ export function route<B extends z.ZodType = never, Q extends z.ZodType = never, 
   return { ...(row as unknown as RouteDefinition), parsedByRouter: true };
 }
 
+/** A row whose operation finds the object it acts on first: its handler gets the body and query to check when the operation asks (`CheckedLater`). */
+export interface CheckedLaterRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter' | 'checkedInOperation'> {
+  body?: B;
+  query?: Q;
+  response?: R;
+  handle(
+    ctx: ServiceContext,
+    req: Omit<RestRequest, 'body' | 'query'> & { body: CheckedLater<Parsed<B, unknown>>; query: CheckedLater<Parsed<Q, Record<string, unknown>>> },
+  ): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
+}
+
+/**
+ * A row of an operation that acts on an object named by the path or a header: the router checks
+ * nothing of the body and query itself but hands them, with the row's schemas, to the operation,
+ * which checks them once it has found the object among what the caller may see.
+ */
+export function routeCheckedInOperation<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: CheckedLaterRoute<B, Q, R>): RouteDefinition {
+  return { ...(row as unknown as RouteDefinition), checkedInOperation: true };
+}
+
 /** A handler's answer that is a redirect (302) rather than a body. */
 export class Redirect {
   constructor(readonly location: string) {}
 }
 
-/** A handler's answer that is a file, streamed with its type and name. */
 /** An upload as the router hands it to a row: spooled to a file while the request lasts. */
 export interface UploadedFile {
   fileName: string;
@@ -128,6 +153,7 @@ export interface DownloadableFile {
   sha256: string;
 }
 
+/** A handler's answer that is a file, streamed with its type and name. */
 export class FileDownload {
   constructor(readonly file: DownloadableFile) {}
 }

@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 import type { ServiceContext } from '../../kernel/context.js';
-import { parseInput } from '../../kernel/validation.js';
+import { checkLater } from '../../kernel/validation.js';
 import { profileUrl, ProfileUrl as ProfileUrlSchema, UrlSchemaQuery } from './funding-search-links.js';
 
 const ProfileUrl = objectTypeFrom(ProfileUrlSchema);
@@ -11,6 +11,6 @@ const ProfileUrl = objectTypeFrom(ProfileUrlSchema);
 export class FundingSearchLinkResolver {
   @Query(() => ProfileUrl, { description: 'A signed link to the profile funding-search page (url-schemas/funding-search)' })
   async profileFundingSearchUrl(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: ServiceContext): Promise<ProfileUrlSchema> {
-    return { url: (await profileUrl(ctx, uuid, parseInput(UrlSchemaQuery, { type: 'funding-search' }, 'Request'))).url };
+    return { url: (await profileUrl(ctx, uuid, checkLater(UrlSchemaQuery, { type: 'funding-search' }, 'Request'))).url };
   }
 }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { findRecordedSearch, matchProfileById, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { loadProfile, type ProfileRecord } from '../profiles/profile-records.js';
@@ -38,9 +38,10 @@ export function fundingSearchPagePath(profileId: string): string {
 const linkSubject = (profileId: string) => `profile:${profileId}`;
 
 /** GET /profiles/{uuid}/url-schemas/{type} (GraphQL profileFundingSearchUrl). */
-export async function profileUrl(ctx: ServiceContext, uuid: unknown, input: z.output<typeof UrlSchemaQuery>): Promise<FundingSearchLink> {
+export async function profileUrl(ctx: ServiceContext, uuid: unknown, query: CheckedLater<z.output<typeof UrlSchemaQuery>>): Promise<FundingSearchLink> {
   const actor = requireAccess(ctx, 'profiles.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const input = query();
   const token = await ctx.auth.tokens.signLink(linkSubject(profileId), FUNDING_SEARCH_LINK_TTL_SECONDS);
   const url = `${ctx.auth.tokens.issuer}${fundingSearchPagePath(profileId)}?token=${encodeURIComponent(token)}`;
   return { url, redirect: input.redirect === 'true' };

@@ -5,7 +5,7 @@ import { FundingSearchBody, toFundingSearchBody } from './matching.rest.js';
 import { z } from 'zod';
 import { SelectedLenders } from './review-selection.js';
 import { MatchQuery } from './matching-service.js';
-import { BASES, header, Redirect, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, routeCheckedInOperation, header, Redirect, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { profileUrl, ProfileUrl, UrlSchemaQuery } from './funding-search-links.js';
 
 export const matchingRoutes: RouteDefinition[] = [
@@ -44,7 +44,7 @@ export const matchingRoutes: RouteDefinition[] = [
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),
   },
-  route({
+  routeCheckedInOperation({
     method: 'get',
     path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
     operationId: 'ProfileController_urlSchema',

@@ -7,7 +7,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import type { ServiceContext } from '../../kernel/context.js';
 import * as profiles from './profile-service.js';
 import type { ProfileRecord } from './profile-records.js';
-import { parseInput } from '../../kernel/validation.js';
+import { checkLater, parseInput } from '../../kernel/validation.js';
 import * as tenantProfiles from './tenant-profile-service.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
 import * as schemas from './profile-schemas.js';
@@ -44,7 +44,7 @@ export class ProfileResolver {
     @Arg('input', () => CompanyInformationPatchInput) input: z.input<typeof schemas.CompanyInformationPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
-    return profiles.patchCompanyInformation(ctx, uuid, parseInput(schemas.CompanyInformationPatch, input));
+    return profiles.patchCompanyInformation(ctx, uuid, checkLater(schemas.CompanyInformationPatch, input));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
@@ -53,7 +53,7 @@ export class ProfileResolver {
     @Arg('input', () => FinancialsPatchInput) input: z.input<typeof schemas.FinancialsPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
-    return profiles.patchFinancials(ctx, uuid, parseInput(schemas.FinancialsPatch, input));
+    return profiles.patchFinancials(ctx, uuid, checkLater(schemas.FinancialsPatch, input));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/set-ownership' })
@@ -76,7 +76,7 @@ export class ProfileResolver {
     @Arg('input', () => TenantProfileSetUpInput) input: z.input<typeof schemas.TenantProfileSetUp>,
     @Ctx() ctx: ServiceContext,
   ): Promise<tenantProfiles.BusinessProfile> {
-    return tenantProfiles.setUpTenantProfile(ctx, parseInput(schemas.TenantProfileSetUp, input));
+    return tenantProfiles.setUpTenantProfile(ctx, checkLater(schemas.TenantProfileSetUp, input));
   }
 
   @Mutation(() => BusinessProfile, { description: 'PATCH /profile (replace: false) or PUT /profile (replace: true); returns the profile as stored' })
@@ -86,7 +86,7 @@ export class ProfileResolver {
     @Ctx() ctx: ServiceContext,
   ): Promise<tenantProfiles.BusinessProfile> {
     // The input type is PATCH's; PUT's one extra rule (companyInformation present) is TenantProfileReplace's.
-    const body = replace ? parseInput(schemas.TenantProfileReplace, input) : parseInput(schemas.TenantProfilePatch, input);
+    const body = replace ? checkLater(schemas.TenantProfileReplace, input) : checkLater(schemas.TenantProfilePatch, input);
     return tenantProfiles.updateTenantProfile(ctx, body, replace ? 'put' : 'patch');
   }
 }

@@ -8,7 +8,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { digest } from '../identity/secrets.js';
 import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
@@ -83,9 +83,11 @@ function profileViewerOf(actor: Actor): ProfileViewer | null {
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */
-export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, patch: CompanyInformationPatch): Promise<ProfileRecord> {
+export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, input: CheckedLater<CompanyInformationPatch>): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.write');
-  return patchProfileDocument(ctx, await findVisibleProfileId(ctx, actor, uuid), (row) => {
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const patch = input();
+  return patchProfileDocument(ctx, profileId, (row) => {
     const companyInformation = mergePatch(row.companyInformation, patch) as CompanyInformationPatch;
     return {
       companyInformation: companyInformation as Prisma.InputJsonValue,
@@ -97,9 +99,11 @@ export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown
 }
 
 /** PATCH {marketplace_v1_base}/profiles/{uuid}/financials: merges Financials, 204. */
-export async function patchFinancials(ctx: ServiceContext, uuid: unknown, patch: z.output<typeof FinancialsPatch>): Promise<ProfileRecord> {
+export async function patchFinancials(ctx: ServiceContext, uuid: unknown, input: CheckedLater<z.output<typeof FinancialsPatch>>): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.write');
-  return patchProfileDocument(ctx, await findVisibleProfileId(ctx, actor, uuid), (row) => ({
+  const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const patch = input();
+  return patchProfileDocument(ctx, profileId, (row) => ({
     financials: mergePatch(row.financials, patch) as Prisma.InputJsonValue,
   }));
 }

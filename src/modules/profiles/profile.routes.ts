@@ -14,11 +14,11 @@ import {
   TenantProfileSetUp,
 } from './profile-schemas.js';
 import { OPTIONAL_KEYS, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
-import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /** The tenant's profile (onboarding 5-6, Business V1 profile operations, Marketplace V2 /profile). */
 const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, updateStatus: number, withPut: boolean): RouteDefinition[] => [
-  route({
+  routeCheckedInOperation({
     method: 'post',
     path: `${base}/profile`,
     operationId: `${prefix}ProfileController_setUp`,
@@ -49,7 +49,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
     surface,
     handle: async (ctx) => withoutNullKeys(await tenantProfiles.getCreditReport(ctx, `${base}/profile/credit-report`), OPTIONAL_KEYS.profiles),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'patch',
     path: `${base}/profile`,
     operationId: `${prefix}ProfileController_update`,
@@ -62,7 +62,7 @@ const tenantProfileRoutes = (base: string, surface: Surface, prefix: string, upd
   }),
   ...(withPut
     ? [
-        route({
+        routeCheckedInOperation({
           method: 'put',
           path: `${base}/profile`,
           operationId: `${prefix}ProfileController_replace`,
@@ -91,7 +91,7 @@ export const profileRoutes: RouteDefinition[] = [
     surface: 'marketplaceV1',
     handle: async (ctx, req) => withoutNullKeys(toPublicProfile(await profiles.createAnonymousProfile(ctx, req.body)), OPTIONAL_KEYS.profiles),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'patch',
     path: `${BASES.marketplaceV1}/profiles/:uuid/company`,
     operationId: 'ProfileController_patchCompany',
@@ -101,7 +101,7 @@ export const profileRoutes: RouteDefinition[] = [
     surface: 'marketplaceV1',
     handle: async (ctx, req) => withoutNullKeys(await profiles.patchCompanyInformation(ctx, req.params.uuid, req.body), OPTIONAL_KEYS.profiles),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'patch',
     path: `${BASES.marketplaceV1}/profiles/:uuid/financials`,
     operationId: 'ProfileController_patchFinancials',

@@ -12,6 +12,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { companyInformation, type CompanyInformationDto } from '../companies/company-information.js';
 import type { RegistryCompany } from '../companies/company-registry.js';
 import type { ServiceContext } from '../../kernel/context.js';
+import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { resolveTenantId, type TenantActor } from '../tenants/tenant-visibility.js';
@@ -40,9 +41,10 @@ function registryFacts(info: CompanyInformationDto, withReport: boolean): Record
 }
 
 /** POST /profile {companyInformation: {registrationNumber, ...}, ...} → 201 the profile. */
-export async function setUpTenantProfile(ctx: ServiceContext, body: TenantProfileSetUp): Promise<BusinessProfile> {
+export async function setUpTenantProfile(ctx: ServiceContext, input: CheckedLater<TenantProfileSetUp>): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
+  const body = input();
   const number = body.companyInformation.registrationNumber.toUpperCase();
   const countryCode = countryOfRegistrationNumber(number);
   const company = await ctx.companies.find(number, countryCode);
@@ -115,10 +117,11 @@ export async function getCreditReport(ctx: ServiceContext, self: string): Promis
  * PUT /profile: the whole profile is replaced; sections left out are emptied.
  * Either way the registry's facts stay, and the registration number cannot change (422).
  */
-export async function updateTenantProfile(ctx: ServiceContext, body: TenantProfilePatch | TenantProfileReplace, mode: 'patch' | 'put'): Promise<BusinessProfile> {
+export async function updateTenantProfile(ctx: ServiceContext, input: CheckedLater<TenantProfilePatch | TenantProfileReplace>, mode: 'patch' | 'put'): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
   const row = await findTenantProfileRow(ctx, actor, tenantId);
+  const body = input();
   const number = body.companyInformation?.registrationNumber;
   if (number !== undefined && number.toUpperCase() !== row.registrationNumber) {
     throw AppError.unprocessable('The registration number of a set-up profile cannot change', [

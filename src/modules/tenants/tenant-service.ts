@@ -4,6 +4,7 @@
  * query is bounded by that account. REST routes and GraphQL resolvers both call these functions.
  */
 import type { ServiceContext } from '../../kernel/context.js';
+import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
@@ -68,9 +69,10 @@ export async function tenantsVisibleAmong(ctx: ServiceContext, ids: readonly str
   return ids.map((id) => visible.has(id));
 }
 
-export async function updateTenant(ctx: ServiceContext, id: unknown, body: z.output<typeof UpdateTenantBody>): Promise<TenantDto> {
+export async function updateTenant(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof UpdateTenantBody>>): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.update');
   const tenant = await findVisibleTenant(ctx, actor, id);
+  const body = input();
   try {
     return toTenantDto(await ctx.db.tenant.update({ where: { id: tenant.id }, data: { referenceId: body.referenceId } }));
   } catch (err) {

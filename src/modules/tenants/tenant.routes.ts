@@ -3,7 +3,7 @@ import type { Surface } from '../../kernel/access-policy.js';
 import * as tenants from './tenant-service.js';
 import { CreateTenantBody, PageQuery, TenantDto, UpdateTenantBody } from './tenant-schemas.js';
 import { linkedPageOf, pageWithLinks } from '../../kernel/rest/pagination.js';
-import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: boolean): RouteDefinition[] => [
   route({
@@ -46,7 +46,7 @@ export const tenantRoutes: RouteDefinition[] = [
     surface: 'platform',
     handle: (ctx, req) => tenants.getTenant(ctx, req.params.tenantId),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'patch',
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_update',
