@@ -74,7 +74,7 @@ export async function setUpTenantProfile(ctx: ServiceContext, input: CheckedLate
       return row.id;
     });
     ctx.logger.info({ profileId: id, tenantId }, 'tenant profile set up');
-    return toBusinessProfile(await loadProfile(ctx, id));
+    return toBusinessProfile(await loadBusinessProfileRow(ctx, id));
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadySetUp();
     throw err;
@@ -145,7 +145,7 @@ export async function updateTenantProfile(ctx: ServiceContext, input: CheckedLat
     });
     await writeSections(tx, row.id, nextSections);
   });
-  return toBusinessProfile(await loadProfile(ctx, row.id));
+  return toBusinessProfile(await loadBusinessProfileRow(ctx, row.id));
 }
 
 function alreadySetUp(): AppError {
@@ -159,7 +159,8 @@ async function findTenantProfileRow(ctx: ServiceContext, actor: TenantActor, ten
   return row;
 }
 
-async function loadProfile(ctx: ServiceContext, id: string): Promise<ProfileRow> {
+/** The row a Business V1 profile is answered from (with its trade references, which a ProfileRecord does not carry), just written by this service. */
+async function loadBusinessProfileRow(ctx: ServiceContext, id: string): Promise<ProfileRow> {
   return ctx.db.profile.findUniqueOrThrow({ where: { id }, include: SECTIONS_INCLUDE });
 }
 
