@@ -5,7 +5,7 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
-import { parseInput, toJsonPointer } from '../../kernel/validation.js';
+import { parseAtEdge, toJsonPointer, type EdgeParse } from '../../kernel/validation.js';
 import { requireSurface } from '../../kernel/access-policy.js';
 import { redactSecrets, type Logger } from '../../infra/logger.js';
 import { constraintError } from '../../infra/prisma-errors.js';
@@ -42,7 +42,13 @@ export function createRestRouter(options: RestRouterOptions): Router {
     const ctx = await options.contextFor(req);
     if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
     refuseNulCharacters(req);
-    if (route.upload !== 'file') return send(route, res, await route.handle(ctx, parsedRequest(route, req)));
+    if (route.upload !== 'file') {
+      const { request, failure } = parsedRequest(route, req);
+      const result = await route.handle(ctx, request);
+      // The operation read none of its malformed input: it is refused all the same.
+      if (failure) throw failure;
+      return send(route, res, result);
+    }
     // Who may upload, and to what, is decided from the headers and the path alone: a caller refused
     // here has no byte of its body parsed or written anywhere.
     const target = await route.authorizeUpload!(ctx, toRestRequest(req));
@@ -163,23 +169,27 @@ function refuseNulCharacters(req: Request): void {
  * schema object. Query schemas may also name path parameters (e.g. a search term): those are
  * parsed with the query, so one schema checks every input of the operation.
  *
- * This runs after the surface check (401) but before the operation's own access decision, so a
- * request that is both malformed and refused by a scope rule is answered 400, not 403: the rule
- * still decides before anything is read or written, and what is validated is public (/openapi.json).
+ * A failure is not answered here: the operation receives input that raises it when read, which
+ * the operation does once it has decided access and found its target (validation.ts, parseAtEdge),
+ * so a malformed request to a foreign object is its 404, not a 400 telling that the object exists.
  */
-function parsedRequest(route: RouteDefinition, req: Request): RestRequest {
+function parsedRequest(route: RouteDefinition, req: Request): { request: RestRequest; failure?: AppError } {
   const request = toRestRequest(req);
   // Rows not made with route() belong to operations that still parse their own input: parsing it
   // here too would hand them parsed values to parse again.
-  if (!route.parsedByRouter) return request;
+  if (!route.parsedByRouter) return { request };
+  let query: EdgeParse<unknown> | undefined;
   if (route.query) {
     const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, unknown>) : {};
     const fromPath = Object.fromEntries(Object.entries(request.params).filter(([name]) => name in shape));
-    request.query = parseInput(route.query, { ...request.query, ...fromPath }, 'Query') as Record<string, unknown>;
+    query = parseAtEdge(route.query, { ...request.query, ...fromPath }, 'Query');
+    request.query = query.value as Record<string, unknown>;
   }
   // An absent body is an empty object: a body whose fields are all optional (POST /tenants) may be left out.
-  if (route.body) request.body = parseInput(route.body, request.body ?? {});
-  return request;
+  const body = route.body ? parseAtEdge(route.body, request.body ?? {}) : undefined;
+  if (body) request.body = body.value;
+  const failure = query?.failure ?? body?.failure;
+  return failure ? { request, failure } : { request };
 }
 
 function toRestRequest(req: Request): RestRequest {

@@ -8,7 +8,7 @@ import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStat
 import { ApplicationStatusChange, ApplicationSubmission, IntegratorFundingApplication, OfferStatusChange, SelectionSubmission } from './lender-application-types.js';
 import type { ApplicationSubmission as ApplicationSubmissionResult } from './submission-schemas.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
-import { parseInput } from '../../kernel/validation.js';
+import { withParsedInput } from '../../kernel/validation.js';
 import { submitBusinessApplication, submitReviewedSelection, type SubmissionResult } from './submission-service.js';
 
 @Resolver()
@@ -25,7 +25,7 @@ export class LenderApplicationResolver {
     @Arg('products', () => [String]) products: string[],
     @Ctx() ctx: ServiceContext,
   ): Promise<ApplicationSubmissionResult> {
-    return submitBusinessApplication(ctx, applicationId, parseInput(SelectedLender, { lenderId, products }));
+    return withParsedInput(SelectedLender, { lenderId, products }, (selected) => submitBusinessApplication(ctx, applicationId, selected));
   }
 
   @Mutation(() => IntegratorFundingApplication, { description: 'After a Failed answer and a fix: send the lender application again; returns the application (without the lender’s apiProvider)' })

@@ -85,8 +85,9 @@ export function toIntegratorDocument(row: ApplicationRow): IntegratorApplication
 export const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
 
 /** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
-export async function listLenderApplications(ctx: ServiceContext, { reference }: z.output<typeof ListQuery>): Promise<FundingApplicationDocument[]> {
+export async function listLenderApplications(ctx: ServiceContext, query: z.output<typeof ListQuery>): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
+  const { reference } = query;
   const rows = await ctx.db.lenderApplication.findMany({
     where: { AND: [lenderApplicationScope(ctx, actor), reference ? { reference } : {}] },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -115,12 +116,11 @@ export const Rejection = z.strictObject({
 export async function acknowledge(ctx: ServiceContext, id: unknown, body: z.output<typeof Acknowledgement>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   await findVisibleLenderApplication(ctx, actor, id);
+  // Read before the status machine decides: a malformed acknowledgement is a 400 whatever the status.
+  const changes = { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) };
   const updated = await changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
-    await tx.lenderApplication.update({
-      where: { id: row.id },
-      data: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
-    });
-    return { comment: body.comment ?? null };
+    await tx.lenderApplication.update({ where: { id: row.id }, data: changes });
+    return { comment: changes.comment ?? null };
   });
   return toDocument(updated);
 }

@@ -92,11 +92,13 @@ async function createLenderApplications(
 export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, body: SelectedLender): Promise<ApplicationSubmission> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const application = await findVisibleApplication(ctx, actor, applicationId);
+  // Read before the search is recorded, so that a malformed selection records nothing.
+  const selection: SelectedLender[] = [{ ...body }];
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
   const applications = await ctx.db.$transaction((tx) =>
-    createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection: [body], grade, businessApplicationId: application.id }),
+    createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),
   );
   return { applications };
 }

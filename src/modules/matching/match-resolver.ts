@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { applyToLenders, listReviewQueue } from './apply-service.js';
 import { matchesOfProfiles, MatchQuery, profileMatches } from './matching-service.js';
 import { SelectedLenders } from './review-selection.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, withParsedInput } from '../../kernel/validation.js';
 import type { FundingSearchResult, ReviewSelection as ReviewSelectionResult } from './funding-search-schemas.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
 import { Profile } from '../lenders/lender-types.js';
@@ -22,7 +22,7 @@ export class ProfileMatchesResolver {
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
-    return profileMatches(ctx, uuid, parseInput(MatchQuery, { productTypes, explain: String(explain) }, 'Query'));
+    return withParsedInput(MatchQuery, { productTypes, explain: String(explain) }, (options) => profileMatches(ctx, uuid, options), 'Query');
   }
 
   @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)' })
@@ -48,7 +48,7 @@ export class ApplyResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
-    return applyToLenders(ctx, profileId, parseInput(SelectedLenders, selection), idempotencyKey);
+    return withParsedInput(SelectedLenders, selection, (requested) => applyToLenders(ctx, profileId, requested, idempotencyKey));
   }
 
   @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })

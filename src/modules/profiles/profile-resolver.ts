@@ -7,7 +7,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import type { ServiceContext } from '../../kernel/context.js';
 import * as profiles from './profile-service.js';
 import type { ProfileRecord } from './profile-records.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, withParsedInput } from '../../kernel/validation.js';
 import * as tenantProfiles from './tenant-profile-service.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
 import * as schemas from './profile-schemas.js';
@@ -44,7 +44,7 @@ export class ProfileResolver {
     @Arg('input', () => CompanyInformationPatchInput) input: z.input<typeof schemas.CompanyInformationPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
-    return profiles.patchCompanyInformation(ctx, uuid, parseInput(schemas.CompanyInformationPatch, input));
+    return withParsedInput(schemas.CompanyInformationPatch, input, (patch) => profiles.patchCompanyInformation(ctx, uuid, patch));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/financials: Financials (spec 2.1) merged in' })
@@ -53,7 +53,7 @@ export class ProfileResolver {
     @Arg('input', () => FinancialsPatchInput) input: z.input<typeof schemas.FinancialsPatch>,
     @Ctx() ctx: ServiceContext,
   ): Promise<ProfileRecord> {
-    return profiles.patchFinancials(ctx, uuid, parseInput(schemas.FinancialsPatch, input));
+    return withParsedInput(schemas.FinancialsPatch, input, (patch) => profiles.patchFinancials(ctx, uuid, patch));
   }
 
   @Mutation(() => Profile, { description: 'PATCH /profiles/{uuid}/set-ownership' })

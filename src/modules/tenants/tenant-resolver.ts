@@ -3,7 +3,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from
 import type { ServiceContext } from '../../kernel/context.js';
 import type { z } from 'zod';
 import { CreateTenantBody, PageQuery, UpdateTenantBody, type TenantDto, type TenantPage as TenantPageResult } from './tenant-schemas.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, withParsedInput } from '../../kernel/validation.js';
 import * as tenants from './tenant-service.js';
 import { mappedSubscribe } from '../../infra/graphql/graphql-errors.js';
 import { CreateTenantInput, Tenant, TenantPage, UpdateTenantInput } from './tenant-types.js';
@@ -38,7 +38,7 @@ export class TenantResolver {
     @Arg('input', () => UpdateTenantInput) input: z.input<typeof UpdateTenantBody>,
     @Ctx() ctx: ServiceContext,
   ): Promise<TenantDto> {
-    return tenants.updateTenant(ctx, id, parseInput(UpdateTenantBody, { ...input }));
+    return withParsedInput(UpdateTenantBody, { ...input }, (body) => tenants.updateTenant(ctx, id, body));
   }
 
   @Subscription(() => Tenant, {
