@@ -60,8 +60,10 @@ export interface RouteDefinition {
   query?: z.ZodType;
   /**
    * Set by `route()`: the router parses the body and query with this row's schemas before `handle`
-   * (rest-router.ts), so its operation takes typed input and parses nothing itself. A row without
-   * it receives them raw, for an operation that still parses its own.
+   * (rest-router.ts), so its operation takes typed input and parses nothing itself; input that fails
+   * them is refused when the operation reads it, after its access and visibility decisions
+   * (validation.ts, parseAtEdge). A row without it receives them raw, for an operation that still
+   * parses its own.
    */
   parsedByRouter?: true;
   /** Request headers the operation reads (credentials aside), documented as header parameters. */

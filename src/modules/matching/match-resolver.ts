@@ -32,6 +32,7 @@ export class ProfileMatchesResolver {
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
+    // Parsed before the batch, whose key it is: the parent profile is one the caller already sees.
     const options = parseInput(MatchQuery, { productTypes, explain: String(explain) }, 'Query');
     // Batched per distinct argument set: each set is its own field.
     const field = `Profile.matches ${JSON.stringify(options)}`;
