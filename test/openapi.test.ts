@@ -7,13 +7,6 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
 import { ROUTES } from '../src/api/rest/route-table.js';
-import { caseRoutes } from '../src/modules/cases/case.routes.js';
-import { companyRoutes } from '../src/modules/companies/company.routes.js';
-import { documentRoutes } from '../src/modules/documents/document.routes.js';
-import { identityRoutes } from '../src/modules/identity/identity.routes.js';
-import { profileRoutes } from '../src/modules/profiles/profile.routes.js';
-import { questionnaireRoutes } from '../src/modules/questionnaires/questionnaire.routes.js';
-import { tenantRoutes } from '../src/modules/tenants/tenant.routes.js';
 import { contractViolation } from './support/openapi-contract.js';
 import { bearer, signUpIntegrator } from './support/identities.js';
 import { restClient } from './support/rest-client.js';
@@ -55,12 +48,20 @@ describe('GET /openapi.json', () => {
     expect(document.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['Platform V1', 'Marketplace V1', 'Marketplace V2', 'Business V1', 'Lender Application API']));
   });
 
-  it('declares the JSON answer of every operation (no "JSON value"), and parses the input of the modules converted to router parsing', () => {
+  it('declares the JSON answer of every operation (no "JSON value"), and has the router parse every zod body and query', () => {
     const answersJson = (route: (typeof ROUTES)[number]) => route.successStatus !== 204 && !route.download;
     expect(ROUTES.filter((route) => answersJson(route) && !route.response).map((route) => route.operationId)).toEqual([]);
-    const parsedByRouter = [...identityRoutes, ...tenantRoutes, ...profileRoutes, ...companyRoutes, ...questionnaireRoutes, ...documentRoutes, ...caseRoutes];
-    // Checked by the router, or handed with the row's schemas to an operation that checks them after finding its object.
-    expect(parsedByRouter.filter((route) => !route.parsedByRouter && !route.checkedInOperation).map((route) => route.operationId)).toEqual([]);
+    // Every row with a zod body or query is made with route() (the router parses its input with the
+    // row's own schemas) or routeCheckedInOperation() (handed to the operation to check once it has
+    // found its object). Exempt are the rows with nothing of
+    // the kind: those with neither body nor query (path parameters are the operation's to check)
+    // and those whose body is validated by JSON Schema alone (the answer variants: questionnaire
+    // answers and POST /applications), which their operations validate and the router hands over as sent.
+    const takesZodInput = (route: (typeof ROUTES)[number]) => route.body !== undefined || route.query !== undefined;
+    expect(ROUTES.filter((route) => takesZodInput(route) && !route.parsedByRouter && !route.checkedInOperation).map((route) => route.operationId)).toEqual([]);
+    const jsonSchemaBodies = ROUTES.filter((route) => route.jsonSchemaBody).map((route) => route.operationId);
+    expect(jsonSchemaBodies.sort()).toEqual(['AnswerController_patch', 'AnswerController_put', 'ApplicationController_create']);
+    expect(ROUTES.filter((route) => route.jsonSchemaBody && route.body).map((route) => route.operationId)).toEqual([]);
     const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
     for (const route of ROUTES.filter(answersJson)) {
       const schema = document.paths[openApiPath(route.path)]![route.method]!.responses[String(route.successStatus)]!.content!['application/json']!.schema;

@@ -2199,13 +2199,11 @@ export interface components {
         };
         TermLoanOffer: {
             maximumAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             minimumAmount?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             term: number;
@@ -2215,8 +2213,7 @@ export interface components {
             monthlyRepayment?: number | null;
             totalRepayment?: number | null;
             arrangementFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             promotion?: string | null;
@@ -2227,13 +2224,11 @@ export interface components {
         };
         InvoiceFinanceOffer: {
             maximumCreditLine: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             minimumCreditLine?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             serviceFee?: number | null;
@@ -2241,8 +2236,7 @@ export interface components {
             advanceRate: number;
             additionalFees?: string | null;
             minimumMonthlyFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             promotion?: string | null;
@@ -2259,19 +2253,16 @@ export interface components {
         };
         MerchantCashAdvanceOffer: {
             fundingAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             sweep: number;
             totalRepayment?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             totalFees?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             ratio?: number | null;
@@ -2281,37 +2272,31 @@ export interface components {
         };
         AssetFinanceOffer: {
             advanceAmount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             term: number;
             deposit: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             cost?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             vat?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             totalPrice?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             representativeAPR?: number | null;
             productOption?: ("Hire Purchase" | "Finance Lease") | null;
             monthlyRepayment?: number | null;
             optionToPurchaseFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             additionalFees?: string | null;
@@ -2322,13 +2307,11 @@ export interface components {
         };
         TradeFinanceOffer: {
             maximumCreditLine: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             minimumCreditLine?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             serviceFee?: number | null;
@@ -2336,8 +2319,7 @@ export interface components {
             advanceRate: number;
             additionalFees?: string | null;
             minimumMonthlyFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             promotion?: string | null;
@@ -2347,8 +2329,7 @@ export interface components {
         };
         CommercialPropertyOffer: {
             amount: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             };
             ltv?: number | null;
@@ -2356,18 +2337,15 @@ export interface components {
             dealTerm: number;
             interestRate: number;
             arrangementFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             valuationFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             exitFee?: {
-                /** @enum {string} */
-                code: "GBP" | "EUR" | "ZAR";
+                code: components["schemas"]["CurrencyCode"];
                 value: number;
             } | null;
             productOption?: ("BTL" | "Interest Only" | "Repayment") | null;
@@ -2559,13 +2537,11 @@ export interface components {
             comment?: string | null;
             termLoan?: {
                 maximumAmount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 minimumAmount?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 term: number;
@@ -2575,8 +2551,7 @@ export interface components {
                 monthlyRepayment?: number | null;
                 totalRepayment?: number | null;
                 arrangementFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 promotion?: string | null;
@@ -2585,13 +2560,11 @@ export interface components {
             };
             invoiceFinance?: {
                 maximumCreditLine: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 minimumCreditLine?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 serviceFee?: number | null;
@@ -2599,8 +2572,7 @@ export interface components {
                 advanceRate: number;
                 additionalFees?: string | null;
                 minimumMonthlyFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 promotion?: string | null;
@@ -2617,19 +2589,16 @@ export interface components {
             };
             merchantCashAdvance?: {
                 fundingAmount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 sweep: number;
                 totalRepayment?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 totalFees?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 ratio?: number | null;
@@ -2639,37 +2608,31 @@ export interface components {
             };
             assetFinance?: {
                 advanceAmount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 term: number;
                 deposit: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 cost?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 vat?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 totalPrice?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 representativeAPR?: number | null;
                 productOption?: ("Hire Purchase" | "Finance Lease") | null;
                 monthlyRepayment?: number | null;
                 optionToPurchaseFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 additionalFees?: string | null;
@@ -2680,13 +2643,11 @@ export interface components {
             };
             tradeFinance?: {
                 maximumCreditLine: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 minimumCreditLine?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 serviceFee?: number | null;
@@ -2694,8 +2655,7 @@ export interface components {
                 advanceRate: number;
                 additionalFees?: string | null;
                 minimumMonthlyFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 promotion?: string | null;
@@ -2705,8 +2665,7 @@ export interface components {
             };
             commercialProperty?: {
                 amount: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 };
                 ltv?: number | null;
@@ -2714,18 +2673,15 @@ export interface components {
                 dealTerm: number;
                 interestRate: number;
                 arrangementFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 valuationFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 exitFee?: {
-                    /** @enum {string} */
-                    code: "GBP" | "EUR" | "ZAR";
+                    code: components["schemas"]["CurrencyCode"];
                     value: number;
                 } | null;
                 productOption?: ("BTL" | "Interest Only" | "Repayment") | null;

@@ -61,7 +61,8 @@ export interface RouteDefinition {
   /**
    * Set by `route()`: the router parses the body and query with this row's schemas before `handle`
    * (rest-router.ts), so its operation takes typed input and parses nothing itself. A row without
-   * it receives them raw, for an operation that still parses its own.
+   * it (or `checkedInOperation`) receives them raw, for an operation that validates its own (the
+   * JSON Schema answer variants).
    */
   parsedByRouter?: true;
   /** Request headers the operation reads (credentials aside), documented as header parameters. */
@@ -159,7 +160,7 @@ export class FileDownload {
 }
 
 /** The first value of a request header. */
-export function header(req: RestRequest, name: string): string | undefined {
+export function header(req: Pick<RestRequest, 'headers'>, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -16,7 +16,7 @@ import { visibleProfiles } from '../profiles/profile-visibility.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
 import { questionnaireDefinition } from '../questionnaires/questionnaire-definitions.js';
 import { resolveTenantId } from '../tenants/tenant-visibility.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { groupedBy, indexedBy } from '../../kernel/batched-lookups.js';
 import { ApplicationId, applicationScope, findVisibleApplication, linkedApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
@@ -71,10 +71,10 @@ const continueSubject = (id: string) => `application:${id}`;
 export const continuePagePath = (id: string) => `/app/applications/${id}/continue`;
 
 /** POST /applications/{applicationId}/continue-url {clickId?} → 201 { continueUrl } (signed, expiring). */
-export async function generateContinueUrl(ctx: ServiceContext, id: unknown, input: unknown): Promise<ContinueUrl> {
+export async function generateContinueUrl(ctx: ServiceContext, id: unknown, body: CheckedLater<z.output<typeof ContinueBody>>): Promise<ContinueUrl> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const row = await findVisibleApplication(ctx, actor, id);
-  const { clickId } = parseInput(ContinueBody, input ?? {});
+  const { clickId } = body();
   if (clickId !== undefined) await ctx.db.businessApplication.update({ where: { id: row.id }, data: { clickId } });
   const token = await ctx.auth.tokens.signLink(continueSubject(row.id), CONTINUE_URL_TTL_SECONDS);
   return { continueUrl: `${ctx.auth.tokens.issuer}${continuePagePath(row.id)}?token=${encodeURIComponent(token)}` };
@@ -86,9 +86,9 @@ export async function generateContinueUrl(ctx: ServiceContext, id: unknown, inpu
  */
 export const ContinueUrlQuery = z.object({ continueUrl: z.url({ message: 'must be a URL' }).describe('The continue URL to check (as POST …/continue-url made it)') });
 
-export async function validateContinueUrl(ctx: ServiceContext, query: unknown): Promise<ContinueUrlCheck> {
+export async function validateContinueUrl(ctx: ServiceContext, query: z.output<typeof ContinueUrlQuery>): Promise<ContinueUrlCheck> {
   const actor = requireAccess(ctx, 'businessApplications.read');
-  const { continueUrl } = parseInput(ContinueUrlQuery, query ?? {}, 'Query');
+  const { continueUrl } = query;
   const url = new URL(continueUrl);
   const match = /^\/app\/applications\/([0-9a-f-]{36})\/continue$/.exec(url.pathname);
   if (!match?.[1] || `${url.protocol}//${url.host}` !== ctx.auth.tokens.issuer) {

@@ -8,7 +8,7 @@ import { ApplicationMatchListBody, ApplicationResponse, toMatchListBody, toRespo
 import { PreselectedOffer } from '../offers/preselected-offer-schemas.js';
 import { CURRENCY_SCHEMA, type JsonSchema } from '../questionnaires/answer-schema.js';
 import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
-import { BASES, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /** POST /applications: one of the answer variants, selected by `type` (application-variants.ts validates it). */
 function businessApplicationBodySchema(): JsonSchema {
@@ -34,7 +34,7 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     surface: 'businessV1',
     handle: async (ctx, req) => toResponse(await applications.createApplication(ctx, req.body)),
   },
-  {
+  route({
     method: 'get',
     path: `${BASES.businessV1}/applications/validate-continue-url`,
     operationId: 'ApplicationSignUpController_validateContinueUrl',
@@ -44,8 +44,8 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'businessV1',
     handle: (ctx, req) => applications.validateContinueUrl(ctx, req.query),
-  },
-  {
+  }),
+  routeCheckedInOperation({
     method: 'post',
     path: `${BASES.businessV1}/applications/:applicationId/continue-url`,
     operationId: 'ApplicationSignUpController_generateContinueUrl',
@@ -55,7 +55,7 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     successStatus: 201,
     surface: 'businessV1',
     handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body),
-  },
+  }),
   {
     method: 'get',
     path: `${BASES.businessV1}/applications/:applicationId/matches`,

@@ -7,6 +7,8 @@ import type { IntegratorApplicationDocument } from './funding-application-schema
 import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStatus } from './lender-application-service.js';
 import { ApplicationStatusChange, ApplicationSubmission, IntegratorFundingApplication, OfferStatusChange, SelectionSubmission } from './lender-application-types.js';
 import type { ApplicationSubmission as ApplicationSubmissionResult } from './submission-schemas.js';
+import { SelectedLender } from '../matching/selection-schemas.js';
+import { checkLater } from '../../kernel/validation.js';
 import { submitBusinessApplication, submitReviewedSelection, type SubmissionResult } from './submission-service.js';
 
 @Resolver()
@@ -23,7 +25,7 @@ export class LenderApplicationResolver {
     @Arg('products', () => [String]) products: string[],
     @Ctx() ctx: ServiceContext,
   ): Promise<ApplicationSubmissionResult> {
-    return submitBusinessApplication(ctx, applicationId, { lenderId, products });
+    return submitBusinessApplication(ctx, applicationId, checkLater(SelectedLender, { lenderId, products }));
   }
 
   @Mutation(() => IntegratorFundingApplication, { description: 'After a Failed answer and a fix: send the lender application again; returns the application (without the lender’s apiProvider)' })

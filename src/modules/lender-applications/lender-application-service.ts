@@ -14,7 +14,7 @@ import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
 import { registryGrade } from '../companies/company-information.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
@@ -30,7 +30,7 @@ import {
   type ApplicationViewer,
 } from './lender-application-visibility.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
-import { OfferBody, PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type ProductObjectName } from './offer-schemas.js';
+import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 
@@ -85,9 +85,9 @@ export function toIntegratorDocument(row: ApplicationRow): IntegratorApplication
 export const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
 
 /** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
-export async function listLenderApplications(ctx: ServiceContext, query: unknown): Promise<FundingApplicationDocument[]> {
+export async function listLenderApplications(ctx: ServiceContext, query: z.output<typeof ListQuery>): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
-  const { reference } = parseInput(ListQuery, query ?? {}, 'Query');
+  const { reference } = query;
   const rows = await ctx.db.lenderApplication.findMany({
     where: { AND: [lenderApplicationScope(ctx, actor), reference ? { reference } : {}] },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -113,25 +113,24 @@ export const Rejection = z.strictObject({
 });
 
 /** POST .../applications/{id}/acknowledgement {reference?, comment?}: 200 the updated application. */
-export async function acknowledge(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+export async function acknowledge(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Acknowledgement>>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   await findVisibleLenderApplication(ctx, actor, id);
-  const body = parseInput(Acknowledgement, input);
+  // Checked before the status machine decides: a malformed acknowledgement is a 400 whatever the status.
+  const body = input();
+  const changes = { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) };
   const updated = await changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
-    await tx.lenderApplication.update({
-      where: { id: row.id },
-      data: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
-    });
-    return { comment: body.comment ?? null };
+    await tx.lenderApplication.update({ where: { id: row.id }, data: changes });
+    return { comment: changes.comment ?? null };
   });
   return toDocument(updated);
 }
 
 /** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
-export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+export async function makeOffer(ctx: ServiceContext, id: unknown, input: CheckedLater<OfferBody>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   await findVisibleLenderApplication(ctx, actor, id);
-  const body = parseInput(OfferBody, input) as Record<string, unknown> & { reference: string; status: 'INDICATIVE' | 'FINAL'; expiryDate?: string | null; comment?: string | null };
+  const body = input();
   const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
   try {
     return toDocument(await changeStatus(ctx, actor, id, 'offer', async (tx, row) => {
@@ -166,10 +165,10 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: unknown
  * format or processing error) lets the client fix and resubmit; any other reason (e.g. "Ineligible")
  * is a terminal rejection. 200 the updated application.
  */
-export async function reject(ctx: ServiceContext, id: unknown, input: unknown): Promise<FundingApplicationDocument> {
+export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Rejection>>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   await findVisibleLenderApplication(ctx, actor, id);
-  const body = parseInput(Rejection, input);
+  const body = input();
   const event: ApplicationEvent = body.reason === FAILURE_REASON ? 'fail' : 'reject';
   const updated = await changeStatus(ctx, actor, id, event, async (tx, row) => {
     await tx.lenderApplication.update({

@@ -9,7 +9,7 @@ import { FundingApplicationDocument, IntegratorApplicationDocument } from './fun
 import { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { z } from 'zod';
-import { BASES, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, route, routeCheckedInOperation, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /** The client's decision on a lender's offer, on the integrator surfaces. */
 const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDefinition[] => [
@@ -36,7 +36,7 @@ const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDe
 ];
 
 export const lenderApplicationRoutes: RouteDefinition[] = [
-  {
+  route({
     method: 'get',
     path: `${BASES.lenderApi}/applications`,
     operationId: 'LenderApplicationController_list',
@@ -46,7 +46,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
-  },
+  }),
   {
     method: 'get',
     path: `${BASES.lenderApi}/applications/:id`,
@@ -57,7 +57,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.getLenderApplication(ctx, req.params.id),
   },
-  {
+  routeCheckedInOperation({
     method: 'post',
     path: `${BASES.lenderApi}/applications/:id/acknowledgement`,
     operationId: 'LenderApplicationController_acknowledge',
@@ -67,8 +67,8 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body),
-  },
-  {
+  }),
+  routeCheckedInOperation({
     method: 'post',
     path: `${BASES.lenderApi}/applications/:id/offer`,
     operationId: 'LenderApplicationController_offer',
@@ -78,8 +78,8 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body),
-  },
-  {
+  }),
+  routeCheckedInOperation({
     method: 'post',
     path: `${BASES.lenderApi}/applications/:id/rejection`,
     operationId: 'LenderApplicationController_reject',
@@ -89,8 +89,8 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body),
-  },
-  {
+  }),
+  routeCheckedInOperation({
     method: 'post',
     path: `${BASES.businessV1}/applications/:applicationId/submit`,
     operationId: 'ApplicationController_submit',
@@ -100,7 +100,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     successStatus: 201,
     surface: 'businessV1',
     handle: (ctx, req) => submission.submitBusinessApplication(ctx, req.params.applicationId, req.body),
-  },
+  }),
   {
     method: 'post',
     path: `${BASES.platform}/review-selections/:selectionId/submit`,

@@ -8,17 +8,17 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { registryGrade } from '../companies/company-information.js';
 import type { ServiceContext } from '../../kernel/context.js';
+import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import { findVisibleApplication } from '../business-applications/application-visibility.js';
-import { SelectedLender } from '../matching/selection-schemas.js';
+import type { SelectedLender } from '../matching/selection-schemas.js';
 import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
 import { isAnonymousProfile } from '../profiles/profile-visibility.js';
-import { parseInput } from '../../kernel/validation.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 
 export type SubmissionResult = SelectionSubmission;
@@ -90,15 +90,16 @@ async function createLenderApplications(
  * POST {business_v1_base}/applications/{applicationId}/submit {lenderId, products}: the integrator
  * sends its Business V1 application to one of its matched lenders (201 { applications }).
  */
-export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: unknown): Promise<ApplicationSubmission> {
+export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: CheckedLater<SelectedLender>): Promise<ApplicationSubmission> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const application = await findVisibleApplication(ctx, actor, applicationId);
-  const body = parseInput(SelectedLender, input);
+  // Checked before the search is recorded, so that a malformed selection records nothing.
+  const selection: SelectedLender[] = [input()];
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
   const applications = await ctx.db.$transaction((tx) =>
-    createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection: [body], grade, businessApplicationId: application.id }),
+    createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),
   );
   return { applications };
 }

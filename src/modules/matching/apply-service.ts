@@ -10,19 +10,19 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { findOwnedProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
 import type { RecordedFundingSearch, ReviewSelection } from './funding-search-schemas.js';
-import { normaliseSelection, queueReviewSelection, SelectedLenders } from './review-selection.js';
+import { normaliseSelection, queueReviewSelection, type SelectedLenders } from './review-selection.js';
 import { reviewSelectionScope } from './review-selection-visibility.js';
 
 export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
-export async function applyToLenders(ctx: ServiceContext, uuid: unknown, body: unknown, idempotencyKey: unknown): Promise<RecordedFundingSearch> {
+export async function applyToLenders(ctx: ServiceContext, uuid: unknown, input: CheckedLater<SelectedLenders>, idempotencyKey: unknown): Promise<RecordedFundingSearch> {
   const actor = requireAccess(ctx, 'funding.apply');
   const profileId = await findOwnedProfileId(ctx, actor, uuid);
-  const requested = parseInput(SelectedLenders, body);
+  const requested = input();
   const selection = normaliseSelection(requested);
   const key = parseInput(IdempotencyKey, idempotencyKey ?? undefined, 'Idempotency-Key header');
   const matching = await matchProfileById(ctx, profileId, { reasons: true });

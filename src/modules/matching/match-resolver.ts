@@ -2,7 +2,9 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { applyToLenders, listReviewQueue } from './apply-service.js';
-import { matchesOfProfiles, profileMatches } from './matching-service.js';
+import { matchesOfProfiles, MatchQuery, profileMatches } from './matching-service.js';
+import { SelectedLenders } from './review-selection.js';
+import { checkLater, parseInput } from '../../kernel/validation.js';
 import type { FundingSearchResult, ReviewSelection as ReviewSelectionResult } from './funding-search-schemas.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
 import { Profile } from '../lenders/lender-types.js';
@@ -20,7 +22,7 @@ export class ProfileMatchesResolver {
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
-    return profileMatches(ctx, uuid, { productTypes, explain });
+    return profileMatches(ctx, uuid, checkLater(MatchQuery, { productTypes, explain: String(explain) }, 'Query'));
   }
 
   @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)' })
@@ -30,7 +32,8 @@ export class ProfileMatchesResolver {
     @Arg('explain', () => Boolean, { defaultValue: false }) explain: boolean,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
-    const options = { productTypes, explain };
+    // Parsed before the batch, whose key it is: the parent profile is one the caller already sees.
+    const options = parseInput(MatchQuery, { productTypes, explain: String(explain) }, 'Query');
     // Batched per distinct argument set: each set is its own field.
     const field = `Profile.matches ${JSON.stringify(options)}`;
     return loadBatched(ctx, field, (ids) => matchesOfProfiles(ctx, ids, options), profile.uuid);
@@ -46,7 +49,7 @@ export class ApplyResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
-    return applyToLenders(ctx, profileId, selection, idempotencyKey);
+    return applyToLenders(ctx, profileId, checkLater(SelectedLenders, selection), idempotencyKey);
   }
 
   @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })

@@ -5,54 +5,56 @@
  */
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
+import type { CheckedLater } from '../../kernel/validation.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
-import { parseInput } from '../../kernel/validation.js';
 import { findRecordedSearch, findRecordedSearches, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
 import type { FundingSearchResult, RecordedFundingSearch } from './funding-search-schemas.js';
 import { PRODUCT_TYPES } from './matching-engine.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
 
+/**
+ * A search's options as REST's query string writes them (GraphQL's arguments are parsed with it
+ * too, explain written as its string): parsed once, at the edge, into the options the services take.
+ */
 export const MatchQuery = z.object({
   productTypes: z.preprocess(asList, z.array(z.enum(PRODUCT_TYPES, { message: `must be one of ${PRODUCT_TYPES.join(', ')}` })).optional()),
-  explain: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  explain: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .optional()
+    .transform((explain) => explain === 'true'),
 });
-export type MatchQuery = { productTypes?: string[]; explain?: boolean };
-
-export function parseMatchQuery(query: unknown): MatchQuery {
-  const parsed = parseInput(MatchQuery, query ?? {}, 'Query');
-  return { productTypes: parsed.productTypes, explain: parsed.explain === 'true' };
-}
+export type MatchQuery = z.output<typeof MatchQuery>;
 
 /** GET /profiles/{uuid}/funding/matches/count → the number of matches. */
-export async function countMatches(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<number> {
+export async function countMatches(ctx: ServiceContext, uuid: unknown, query: CheckedLater<MatchQuery>): Promise<number> {
   const actor = requireAccess(ctx, 'funding.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
-  const { outcome } = await matchProfileById(ctx, profileId, parseMatchQuery(query));
+  const { outcome } = await matchProfileById(ctx, profileId, query());
   return outcome.matches.length;
 }
 
 /** GET /profiles/{uuid}/funding/matches/results → the FundingSearch, recorded once per distinct search. */
-export async function matchResults(ctx: ServiceContext, uuid: unknown, query: unknown): Promise<RecordedFundingSearch> {
+export async function matchResults(ctx: ServiceContext, uuid: unknown, input: CheckedLater<MatchQuery>): Promise<RecordedFundingSearch> {
   const actor = requireAccess(ctx, 'funding.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
-  const options = parseMatchQuery(query);
-  const matching = await matchProfileById(ctx, profileId, { ...options, reasons: true });
+  const query = input();
+  const matching = await matchProfileById(ctx, profileId, { ...query, reasons: true });
   const search = await recordFundingSearch(ctx, matching);
-  return { ...toFundingSearchResult(matching, options.explain ?? false), id: search.id };
+  return { ...toFundingSearchResult(matching, query.explain), id: search.id };
 }
 
 /** GraphQL profileMatches: the same search, read only (its id once the REST results or an apply recorded it). */
-export async function profileMatches(ctx: ServiceContext, uuid: unknown, options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult> {
+export async function profileMatches(ctx: ServiceContext, uuid: unknown, options: CheckedLater<MatchQuery>): Promise<FundingSearchResult> {
   const actor = requireAccess(ctx, 'funding.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
-  const [result] = await profileSearchResults(ctx, [profileId], options);
+  const [result] = await profileSearchResults(ctx, [profileId], options());
   return result!;
 }
 
 /** GraphQL Profile.matches: that search for each profile the caller already sees. */
-export async function matchesOfProfiles(ctx: ServiceContext, profileIds: readonly string[], options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult[]> {
+export async function matchesOfProfiles(ctx: ServiceContext, profileIds: readonly string[], options: MatchQuery): Promise<FundingSearchResult[]> {
   requireAccess(ctx, 'Profile.matches');
   return profileSearchResults(ctx, profileIds, options);
 }
@@ -62,9 +64,8 @@ export async function matchesOfProfiles(ctx: ServiceContext, profileIds: readonl
  * the profiles are each read in one statement (the engine itself runs in memory).
  * @access internal: the profile ids come from a look-up that established their visibility
  */
-export async function profileSearchResults(ctx: ServiceContext, profileIds: readonly string[], options: { productTypes?: string[]; explain: boolean }): Promise<FundingSearchResult[]> {
-  const query = parseMatchQuery({ productTypes: options.productTypes, explain: String(options.explain) });
-  const matchings = await matchProfilesByIds(ctx, profileIds, { ...query, reasons: true });
+export async function profileSearchResults(ctx: ServiceContext, profileIds: readonly string[], options: MatchQuery): Promise<FundingSearchResult[]> {
+  const matchings = await matchProfilesByIds(ctx, profileIds, { ...options, reasons: true });
   const recorded = await findRecordedSearches(ctx, matchings);
-  return matchings.map((matching, i) => ({ ...toFundingSearchResult(matching, query.explain ?? false), ...(recorded[i] ? { id: recorded[i].id } : {}) }));
+  return matchings.map((matching, i) => ({ ...toFundingSearchResult(matching, options.explain), ...(recorded[i] ? { id: recorded[i].id } : {}) }));
 }

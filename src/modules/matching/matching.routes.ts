@@ -9,7 +9,7 @@ import { BASES, routeCheckedInOperation, header, Redirect, route, type RouteDefi
 import { profileUrl, ProfileUrl, UrlSchemaQuery } from './funding-search-links.js';
 
 export const matchingRoutes: RouteDefinition[] = [
-  {
+  routeCheckedInOperation({
     method: 'get',
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/count`,
     operationId: 'FundingController_countMatches',
@@ -19,8 +19,8 @@ export const matchingRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: (ctx, req) => matching.countMatches(ctx, req.params.uuid, req.query),
-  },
-  {
+  }),
+  routeCheckedInOperation({
     method: 'get',
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/results`,
     operationId: 'FundingController_matchResults',
@@ -31,8 +31,8 @@ export const matchingRoutes: RouteDefinition[] = [
     surface: 'marketplaceV1',
     records: { what: 'funding search', description: 'A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile\'s latest; repeating the latest search writes nothing.' },
     handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
-  },
-  {
+  }),
+  routeCheckedInOperation({
     method: 'post',
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/apply`,
     operationId: 'FundingController_apply',
@@ -43,7 +43,7 @@ export const matchingRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'marketplaceV1',
     handle: async (ctx, req) => toFundingSearchBody(await applying.applyToLenders(ctx, req.params.uuid, req.body, header(req, 'idempotency-key'))),
-  },
+  }),
   routeCheckedInOperation({
     method: 'get',
     path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,

@@ -3,7 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import * as questionnaires from './questionnaire-service.js';
-import { parseInput } from '../../kernel/validation.js';
+import { checkLater } from '../../kernel/validation.js';
 import { Questionnaire } from './questionnaire-types.js';
 
 type Json = Record<string, unknown>;
@@ -71,6 +71,6 @@ export class QuestionnaireResolver {
     @Arg('answerKeys', () => [String]) answerKeys: string[],
     @Ctx() ctx: ServiceContext,
   ): Promise<Json> {
-    return questionnaires.deleteAnswers(ctx, questionnaireId, profileId, parseInput(questionnaires.AnswerKeys, answerKeys, 'answerKey'));
+    return questionnaires.deleteAnswers(ctx, questionnaireId, profileId, checkLater(questionnaires.AnswerKeys, answerKeys, 'answerKey'));
   }
 }

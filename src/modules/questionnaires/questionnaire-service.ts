@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
+import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
@@ -97,9 +98,10 @@ export const DeleteAnswersQuery = z.object({
 });
 
 /** DELETE .../answers?answerKey=a&answerKey=b: removes those answers and what they put in the profile. */
-export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown, keys: z.output<typeof AnswerKeys>): Promise<Answers> {
+export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown, answerKeys: CheckedLater<z.output<typeof AnswerKeys>>): Promise<Answers> {
   const actor = requireAccess(ctx, 'answers.write');
   const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
+  const keys = answerKeys();
   const definition = questionnaireDefinition(id);
   const known = new Set(definition.questions.map((q) => q.key));
   const unknown = keys.filter((k) => !known.has(k));

@@ -3,7 +3,7 @@ import * as questionnaires from './questionnaire-service.js';
 import { type JsonSchema } from './answer-schema.js';
 import { z } from 'zod';
 import { AnswerJsonSchema, Answers, QuestionnaireDto } from './questionnaire-schemas.js';
-import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /** Answers: each questionnaire has its own schema, served at …/json-schema and validated against there. */
 function answersBodySchema(): JsonSchema {
@@ -83,7 +83,7 @@ export const questionnaireRoutes: RouteDefinition[] = [
     surface: 'marketplaceV1',
     handle: (ctx, req) => questionnaires.getAnswers(ctx, req.params.questionnaireId, req.params.profileId),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'delete',
     path: answersPath,
     operationId: 'AnswerController_delete',
@@ -91,6 +91,6 @@ export const questionnaireRoutes: RouteDefinition[] = [
     query: questionnaires.DeleteAnswersQuery,
     successStatus: 204,
     surface: 'marketplaceV1',
-    handle: (ctx, req) => questionnaires.deleteAnswers(ctx, req.params.questionnaireId, req.params.profileId, req.query.answerKey),
+    handle: (ctx, req) => questionnaires.deleteAnswers(ctx, req.params.questionnaireId, req.params.profileId, () => req.query().answerKey),
   }),
 ];
