@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client): one registry per process, so each process of the distributed
  * deployment exposes its own. HTTP requests by route template, GraphQL operations by name, webhook
  * deliveries, live subscriptions, the database pool and the process itself. Served at /metrics
- * (src/http/metrics-endpoint.ts) on a separate port or behind a token.
+ * (src/api/http/observability.ts) on a separate port or behind a token.
  */
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -1,6 +1,6 @@
 /**
  * GraphQL object and input types derived from the domain's zod schemas, so a shape declared once
- * (`src/domain/**\/*-schemas.ts`) gives the REST validation, the TypeScript type and the GraphQL type.
+ * (`src/modules/**\/*-schemas.ts`) gives the REST validation, the TypeScript type and the GraphQL type.
  *
  * Mapping: objects → types named by their zod `id` (`.meta({ id })`) or by their parent's name and
  * field, with `Input` appended for input types; arrays → lists; strings → String (ID for a field
