@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readCommittedSupergraph } from '../src/api/graphql/compose.js';
-import { DASHBOARD_GRAPHQL_TYPES_PATH, generateDashboardGraphqlTypes } from '../src/api/pages/dashboard-graphql-types.js';
+import { DASHBOARD_GRAPHQL_TYPES_PATH, generateDashboardGraphqlTypes } from '../src/processes/cli/dashboard-graphql-types.js';
 
 // When this fails, the supergraph or web/dashboard/queries.ts changed: run `npm run codegen:dashboard` and commit the result.
 describe("the dashboard's generated GraphQL types", () => {

@@ -3,7 +3,7 @@
  * schema change reaches them with the next build), then builds every browser bundle into dist/web
  * (run by `npm install` too).
  */
-import { DASHBOARD_GRAPHQL_TYPES_PATH, writeDashboardGraphqlTypes } from '../../api/pages/dashboard-graphql-types.js';
+import { DASHBOARD_GRAPHQL_TYPES_PATH, writeDashboardGraphqlTypes } from './dashboard-graphql-types.js';
 import { buildWebBundles, WEB_BUNDLE_DIR, WEB_BUNDLES } from '../../api/pages/web-bundles.js';
 
 const started = Date.now();

@@ -10,7 +10,7 @@ import { codegen } from '@graphql-codegen/core';
 import * as typescriptOperations from '@graphql-codegen/typescript-operations';
 import { transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 import { Kind, parse, type DefinitionNode, type DocumentNode } from 'graphql';
-import { readCommittedSupergraph } from '../graphql/compose.js';
+import { readCommittedSupergraph } from '../../api/graphql/compose.js';
 import { repositoryPath } from '../../kernel/repository-root.js';
 import * as dashboardDocuments from '../../../web/dashboard/queries.js';
 
