@@ -174,9 +174,9 @@ function parsedRequest(route: RouteDefinition, req: Request): RestRequest {
   const request = toRestRequest(req);
   // Rows not made with route() belong to operations that still parse their own input: parsing it
   // here too would hand them parsed values to parse again.
-  if (!route.parsedByRouter && !route.checkedInOperation) return request;
+  if (!route.inputCheckedBy) return request;
   // Checked now, or handed over to be checked once the operation has found its object.
-  const check = route.checkedInOperation ? checkLater : parseInput;
+  const check = route.inputCheckedBy === 'operation' ? checkLater : parseInput;
   if (route.query) {
     const shape = route.query instanceof z.ZodObject ? (route.query.shape as Record<string, unknown>) : {};
     const fromPath = Object.fromEntries(Object.entries(request.params).filter(([name]) => name in shape));

@@ -59,12 +59,15 @@ export interface RouteDefinition {
    */
   query?: z.ZodType;
   /**
-   * Set by `route()`: the router parses the body and query with this row's schemas before `handle`
-   * (rest-router.ts), so its operation takes typed input and parses nothing itself. A row without
-   * it (or `checkedInOperation`) receives them raw, for an operation that validates its own (the
-   * JSON Schema answer variants).
+   * Who checks the body and query against this row's schemas (rest-router.ts):
+   * - `router` (set by `route()`): before `handle`, so the operation takes typed input;
+   * - `operation` (set by `routeCheckedInOperation()`): the router hands them over as `CheckedLater`
+   *   values, which the operation checks after finding the object it acts on (a foreign object is
+   *   a 404 whatever the body).
+   * A row without it receives them raw, for an operation that validates its own (the JSON Schema
+   * answer variants).
    */
-  parsedByRouter?: true;
+  inputCheckedBy?: 'router' | 'operation';
   /** Request headers the operation reads (credentials aside), documented as header parameters. */
   headers?: Array<{ name: string; description: string; schema: z.ZodType }>;
   body?: z.ZodType;
@@ -82,45 +85,29 @@ export interface RouteDefinition {
    * other GET to writing nothing.
    */
   records?: { what: string; description: string };
-  /**
-   * Made with `routeCheckedInOperation()`: the router hands the body and query to the operation as
-   * `CheckedLater` values, which it checks after finding the object it acts on (a foreign object is
-   * a 404 whatever the body).
-   */
-  checkedInOperation?: boolean;
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
 }
 
 type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;
 
-/** A row whose handler is typed by its schemas: the body and query the router parsed, the answer its response. */
-export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter' | 'checkedInOperation'> {
+/** A row whose handler is typed by its schemas: the input it is handed (`Input`), the answer its response. */
+export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType, Input extends { body: unknown; query: unknown }>
+  extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'inputCheckedBy'> {
   body?: B;
   query?: Q;
   response?: R;
-  handle(
-    ctx: ServiceContext,
-    req: Omit<RestRequest, 'body' | 'query'> & { body: Parsed<B, unknown>; query: Parsed<Q, Record<string, unknown>> },
-  ): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
+  handle(ctx: ServiceContext, req: Omit<RestRequest, 'body' | 'query'> & Input): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
 }
+
+type ParsedInput<B, Q> = { body: Parsed<B, unknown>; query: Parsed<Q, Record<string, unknown>> };
+type InputCheckedLater<B, Q> = { body: CheckedLater<Parsed<B, unknown>>; query: CheckedLater<Parsed<Q, Record<string, unknown>>> };
 
 /**
  * A row, its handler typed by the row's own schemas: the router (rest-router.ts) parses the body and
  * query with them before `handle`, and the compiler holds the handler's answer to `response`.
  */
-export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R>): RouteDefinition {
-  return { ...(row as unknown as RouteDefinition), parsedByRouter: true };
-}
-
-/** A row whose operation finds the object it acts on first: its handler gets the body and query to check when the operation asks (`CheckedLater`). */
-export interface CheckedLaterRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'parsedByRouter' | 'checkedInOperation'> {
-  body?: B;
-  query?: Q;
-  response?: R;
-  handle(
-    ctx: ServiceContext,
-    req: Omit<RestRequest, 'body' | 'query'> & { body: CheckedLater<Parsed<B, unknown>>; query: CheckedLater<Parsed<Q, Record<string, unknown>>> },
-  ): Promise<Parsed<R, unknown> | Redirect | FileDownload | void>;
+export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R, ParsedInput<B, Q>>): RouteDefinition {
+  return { ...(row as unknown as RouteDefinition), inputCheckedBy: 'router' };
 }
 
 /**
@@ -128,8 +115,8 @@ export interface CheckedLaterRoute<B extends z.ZodType, Q extends z.ZodType, R e
  * nothing of the body and query itself but hands them, with the row's schemas, to the operation,
  * which checks them once it has found the object among what the caller may see.
  */
-export function routeCheckedInOperation<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: CheckedLaterRoute<B, Q, R>): RouteDefinition {
-  return { ...(row as unknown as RouteDefinition), checkedInOperation: true };
+export function routeCheckedInOperation<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R, InputCheckedLater<B, Q>>): RouteDefinition {
+  return { ...(row as unknown as RouteDefinition), inputCheckedBy: 'operation' };
 }
 
 /** A handler's answer that is a redirect (302) rather than a body. */
