@@ -17,7 +17,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
-import { indexProducts, matchProducts, PRODUCT_TYPES, type ApplicantFacts, type ProductCriteria } from '../src/modules/matching/matching-engine.js';
+import { PRODUCT_TYPES } from '../src/modules/lenders/product-types.js';
+import { indexProducts, matchProducts, type ApplicantFacts, type ProductCriteria } from '../src/modules/matching/matching-engine.js';
 import { openDatabase } from '../src/infra/database.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { ACME_ANSWERS } from '../test/support/answers.js';

@@ -26,7 +26,7 @@ import { ACCESS_POLICY, SURFACE_TOKENS, type Operation, type Surface } from '../
 import { TOKEN_KINDS, type TokenKind } from '../src/kernel/actor.js';
 import { API_KEY_SCOPES, TENANT_TOKEN_SCOPES } from '../src/kernel/scopes.js';
 import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
-import { PRODUCT_TYPES } from '../src/modules/matching/matching-engine.js';
+import { PRODUCT_TYPES } from '../src/modules/lenders/product-types.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
 import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { questionnaireDefinitions } from '../src/modules/questionnaires/questionnaire-definitions.js';
-import { companyInformationSchema, financialsSchema } from '../src/modules/profiles/profile-schemas.js';
+import { companyInformationSchema } from '../src/modules/companies/company-information-schemas.js';
+import { financialsSchema } from '../src/modules/profiles/profile-schemas.js';
 
 const DOCUMENTS: Record<string, z.ZodType> = { companyInformation: companyInformationSchema('businessV1'), financials: financialsSchema('businessV1') };
 

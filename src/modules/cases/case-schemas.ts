@@ -3,7 +3,7 @@
  * Case and, with its absent values left out, the REST body (case.routes.ts).
  */
 import { z } from 'zod';
-import { Currency } from '../profiles/profile-schemas.js';
+import { Currency } from '../companies/company-information-schemas.js';
 
 export const CaseDetails = z
   .strictObject({

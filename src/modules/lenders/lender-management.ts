@@ -12,7 +12,7 @@ import type { Db } from '../../infra/database.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { lenderCatalogueChanged } from './lender-catalogue-changes.js';
 import { PRODUCT_TYPES } from './product-types.js';
-import { SECTORS } from '../profiles/profile-schemas.js';
+import { SECTORS } from '../companies/company-information-schemas.js';
 import { parseInput } from '../../kernel/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
 import { findLender, type LenderSummary } from './lender-catalogue.js';

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { PRICE_BANDS } from '../lenders/product-types.js';
 import { SelectedLender } from './selection-schemas.js';
 
-export { PRICE_BANDS } from '../lenders/product-types.js';
 
 /** The engine names product types as text (the catalogue's column); the values are spec 2.3's. */
 const ProductType = z.string().describe('Product type (spec 2.3)');

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indexProducts, matchProducts, PRODUCT_TYPES, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
+import { PRODUCT_TYPES } from '../lenders/product-types.js';
+import { indexProducts, matchProducts, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
 import { matchProductsReference } from '../../../test/support/matching-engine-reference.js';
 
 const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION'];

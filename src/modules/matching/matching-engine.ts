@@ -4,7 +4,6 @@
  * matched or did not. Pure and deterministic: no I/O, the same input gives the same output, so
  * every surface (Marketplace V1, Business V1, GraphQL, staff) shares it and it can be benchmarked.
  */
-export { PRODUCT_TYPES } from '../lenders/product-types.js';
 
 const GRADE_ORDER = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 type Grade = (typeof GRADE_ORDER)[number];

@@ -8,9 +8,9 @@ import type { ServiceContext } from '../../kernel/context.js';
 import type { CheckedLater } from '../../kernel/validation.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
-import { findRecordedSearch, findRecordedSearches, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
+import { findRecordedSearches, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
 import type { FundingSearchResult, RecordedFundingSearch } from './funding-search-schemas.js';
-import { PRODUCT_TYPES } from './matching-engine.js';
+import { PRODUCT_TYPES } from '../lenders/product-types.js';
 
 const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
 

@@ -5,7 +5,7 @@ import { FundingSearchBody, toFundingSearchBody } from './matching.rest.js';
 import { z } from 'zod';
 import { SelectedLenders } from './review-selection.js';
 import { MatchQuery } from './matching-service.js';
-import { BASES, routeCheckedInOperation, header, Redirect, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, Redirect, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { profileUrl, ProfileUrl, UrlSchemaQuery } from './funding-search-links.js';
 
 export const matchingRoutes: RouteDefinition[] = [

@@ -1,6 +1,6 @@
 /** A lender selected with product types from its matches (spec 2.3 "Selected lender"): an item of the apply body, the submit body, and their GraphQL types. */
 import { z } from 'zod';
-import { PRODUCT_TYPES } from './matching-engine.js';
+import { PRODUCT_TYPES } from '../lenders/product-types.js';
 
 export const SelectedLender = z
   .strictObject({

@@ -6,8 +6,6 @@
 import { z } from 'zod';
 import { DateTime, flavouredId, oneOf, Address, Currency, companyInformationSchema, type Flavour } from '../companies/company-information-schemas.js';
 
-export { COMPANY_TYPES, SECTORS, VAT_STATUSES, CurrencyCode, Currency, Address, LegalNotices, companyInformationSchema, type Flavour } from '../companies/company-information-schemas.js';
-
 const nonEmpty = <S extends z.ZodObject>(schema: S) =>
   schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least one property' });
 

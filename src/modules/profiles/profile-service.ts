@@ -14,7 +14,7 @@ import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { findProfileRecord, findProfileRecords, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import type { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
-import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfiles, visibleProfileSql, type ProfileViewer } from './profile-visibility.js';
+import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfileSql, type ProfileViewer } from './profile-visibility.js';
 import { usableApiKeys } from '../identity/api-key-visibility.js';
 import type { Actor } from '../../kernel/actor.js';
 import { indexedBy } from '../../kernel/batched-lookups.js';

@@ -6,10 +6,9 @@
  */
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import * as schemas from './profile-schemas.js';
-import { CompanyInformation } from '../companies/company-types.js';
+import { Currency as CurrencySchema } from '../companies/company-information-schemas.js';
 import { inputTypeFrom, objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
-export { CompanyInformation };
 export const Financials = objectTypeFrom(schemas.financialsSchema('businessV1'));
 export const Person = objectTypeFrom(schemas.Person);
 export const Property = objectTypeFrom(schemas.Property);
@@ -17,7 +16,7 @@ export const Asset = objectTypeFrom(schemas.Asset);
 export const AssetSecurity = objectTypeFrom(schemas.AssetSecurity);
 export const MerchantCashAdvanceData = objectTypeFrom(schemas.MerchantCashAdvance);
 export const BusinessProfile = objectTypeFrom(schemas.BusinessProfile);
-export const Currency = objectTypeFrom(schemas.Currency);
+export const Currency = objectTypeFrom(CurrencySchema);
 
 export const CompanyInformationPatchInput = inputTypeFrom(schemas.CompanyInformationPatch, 'CompanyInformationPatch');
 export const FinancialsPatchInput = inputTypeFrom(schemas.FinancialsPatch, 'FinancialsPatch');

@@ -20,7 +20,7 @@ import { newPassword } from '../../modules/identity/secrets.js';
 import { openDatabase, type Db } from '../../infra/database.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { ProductInput, storeLenderProduct } from '../../modules/lenders/lender-management.js';
-import { PRODUCT_TYPES } from '../../modules/matching/matching-engine.js';
+import { PRODUCT_TYPES } from '../../modules/lenders/product-types.js';
 import { rotateSigningKeyFile } from '../../infra/signing-keys.js';
 
 type Values = Record<string, string | undefined>;
