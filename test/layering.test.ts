@@ -3,25 +3,18 @@
  * point down only (a type import counts: it ties the files just the same), and no import loop
  * between files or between modules. Tests and generated code are left out.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './support/source-files.js';
 
 const ROOT = path.resolve('src');
 const LAYERS = ['kernel', 'infra', 'modules', 'api', 'processes'] as const;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** Each source file with the source files it imports (resolved, `.js` specifiers to their `.ts`). */
-export function importGraph(): Map<string, string[]> {
+function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(ROOT)) {
     const text = readFileSync(file, 'utf8');

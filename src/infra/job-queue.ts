@@ -7,11 +7,8 @@
 import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
+import type { JobScheduler } from '../kernel/context.js';
 import { currentRequestId } from './request-id.js';
-
-import type { EnqueueOptions, JobScheduler } from '../kernel/context.js';
-
-export type { EnqueueOptions, JobScheduler } from '../kernel/context.js';
 
 export interface JobQueue extends JobScheduler {
   boss: PgBoss;

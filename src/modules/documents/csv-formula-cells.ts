@@ -11,7 +11,7 @@
  * by its content (spreadsheets run `"=1+2"` too).
  */
 import { createReadStream } from 'node:fs';
-import { AppError, type FieldError } from '../../kernel/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { UploadContent } from './document-store.js';
 
 const FORMULA_LEADS = new Set(['=', '+', '-', '@', '\t', '\r']);

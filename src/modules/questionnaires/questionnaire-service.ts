@@ -4,7 +4,6 @@
  * profile, validated by that schema and carried into the profile in the same transaction.
  */
 import { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError } from '../../kernel/errors.js';
