@@ -9,10 +9,12 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import type { Db } from '../kernel/context.js';
 import { applyMigrations } from './migrations.js';
 import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
+import { createSqlReads, type SqlReads } from './sql-reads.js';
 
 export type { Db } from '../kernel/context.js';
 
 const pools = new WeakMap<Db, pg.Pool>();
+const sqlReads = new WeakMap<Db, SqlReads>();
 
 /**
  * The pg pool under a client from openDatabase, for the few statements that move bulk bytes: Prisma
@@ -22,6 +24,16 @@ export function poolOf(db: Db): pg.Pool {
   const pool = pools.get(db);
   if (!pool) throw new Error('not a client made by openDatabase');
   return pool;
+}
+
+/**
+ * The typed SQL reads (Kysely, src/infra/sql-reads.ts) on the pool under a client from openDatabase:
+ * the hot reads every request or list page makes; Prisma keeps the writes.
+ */
+export function readsOf(db: Db): SqlReads {
+  const reads = sqlReads.get(db);
+  if (!reads) throw new Error('not a client made by openDatabase');
+  return reads;
 }
 
 export interface Database {
@@ -53,6 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('connect', queueQueries);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     pools.set(prisma, pool);
+    sqlReads.set(prisma, createSqlReads(pool));
     await prisma.$connect();
     return {
       prisma,

@@ -1,0 +1,57 @@
+/**
+ * Typed SQL for the hot reads: Kysely over the same `pg` pool Prisma's adapter uses. Prisma stays the
+ * schema, the migrations and the write path; the reads every request or list page makes run here,
+ * because Prisma serializes and compiles every query (raw SQL included) in WebAssembly with no plan
+ * cache, which doubled a REST read's CPU (issue 28). The row types are generated from the Prisma
+ * schema (`prisma-kysely`, src/generated/kysely), so a renamed column fails the type check.
+ *
+ * Every statement runs as a named prepared statement: PostgreSQL parses and plans it once per
+ * connection, and pg skips the parse round trip after the first use.
+ */
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import type pg from 'pg';
+import type { DB } from '../generated/kysely/database.js';
+
+export type { DB } from '../generated/kysely/database.js';
+export type SqlReads = Kysely<DB>;
+
+/** Names are derived from the text, so one text always has one name on every connection. */
+const statementNames = new Map<string, string>();
+/** Statements are built from code, not from input, so their number is small; the bound is a guard. */
+const MAX_NAMED_STATEMENTS = 2_000;
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name) return name;
+  if (statementNames.size >= MAX_NAMED_STATEMENTS) return undefined;
+  name = `fg_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  statementNames.set(text, name);
+  return name;
+}
+
+/** A pool whose clients send Kysely's statements as named (prepared) statements. */
+function preparingPool(pool: pg.Pool): pg.Pool {
+  return new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'connect') return Reflect.get(target, property, receiver) as unknown;
+      return async () => {
+        const client = await target.connect();
+        return new Proxy(client, {
+          get(c, p, r) {
+            if (p !== 'query') return Reflect.get(c, p, r) as unknown;
+            return (text: unknown, values?: unknown[]) => {
+              if (typeof text !== 'string') return c.query(text as pg.QueryConfig, values);
+              const name = statementName(text);
+              return c.query(name ? { name, text, values } : { text, values });
+            };
+          },
+        });
+      };
+    },
+  });
+}
+
+export function createSqlReads(pool: pg.Pool): SqlReads {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+}
