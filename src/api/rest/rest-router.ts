@@ -13,6 +13,7 @@ import { problemFor } from './problem-details.js';
 import { MAX_DOCUMENT_BYTES } from '../../modules/documents/document-service.js';
 import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
 import { FileDownload, Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
+import { requestIdOf } from '../../infra/request-id.js';
 
 export interface RestRouterOptions {
   /** Builds the ServiceContext of one request (identity arrives through its headers). */
@@ -24,7 +25,7 @@ export interface RestRouterOptions {
 }
 
 export function sendProblem(res: Response, err: unknown): void {
-  const problem = problemFor(err);
+  const problem = problemFor(err, requestIdOf(res));
   if (err instanceof AppError && err.details.allow) res.setHeader('Allow', err.details.allow.join(', '));
   if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
   if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
@@ -209,12 +210,12 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (err instanceof UploadAbandoned) {
       // Nobody is left to answer; its spool file is already gone.
-      logger.info({ method: req.method, path: redactSecrets(req.path) }, err.message);
+      logger.info({ requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, err.message);
       return void req.socket.destroy();
     }
     if (!(err instanceof AppError)) {
-      if (constraintError(err)) logger.warn({ err, method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
-      else logger.error({ err, method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
+      if (constraintError(err)) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
+      else logger.error({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
     }
     sendProblem(res, err);
   };
