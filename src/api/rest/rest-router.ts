@@ -1,7 +1,7 @@
 /** Turns the route table into an Express router, with JSON parsing and problem-details errors. */
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
@@ -30,6 +30,20 @@ export function sendProblem(res: Response, err: unknown): void {
   if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
   if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   res.status(problem.status).type('application/problem+json').json(problem);
+}
+
+/**
+ * The REST router for requests under /api only (every REST path is there), mounted right after the
+ * protections: an API request reaches its route without walking the health, docs, gateway and page
+ * layers mounted after it, and other requests skip the REST routes. Case-insensitive, as Express routes.
+ */
+export function apiRequestsOnly(router: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path;
+    const underApi = path.length >= 4 && path.slice(0, 4).toLowerCase() === '/api' && (path.length === 4 || path[4] === '/');
+    if (underApi) router(req, res, next);
+    else next();
+  };
 }
 
 export function createRestRouter(options: RestRouterOptions): Router {
