@@ -26,5 +26,9 @@ RUN npm ci
 COPY --chown=node:node . .
 RUN npm run build
 
+# Libraries' production paths (Express, graphql-js skip development-only checks). Set after the
+# build: `npm ci` under NODE_ENV=production would leave out the dev dependencies the build needs.
+ENV NODE_ENV=production
+
 EXPOSE 4000
 CMD ["npm", "start"]

@@ -8,7 +8,6 @@ import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import type { JobScheduler } from '../kernel/context.js';
-import { currentRequestId } from './request-id.js';
 
 export interface JobQueue extends JobScheduler {
   boss: PgBoss;
@@ -44,9 +43,7 @@ export async function startJobQueue(
     boss,
     async enqueue(queue, data, enqueueOptions = {}) {
       const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : undefined;
-      // The job remembers the request that caused it, so its attempts log under the same id.
-      const requestId = currentRequestId();
-      await boss.send(queue, requestId ? { ...data, requestId } : data, { ...(db ? { db } : {}), ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}) });
+      await boss.send(queue, data, { ...(db ? { db } : {}), ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}) });
     },
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

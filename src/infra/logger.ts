@@ -1,6 +1,9 @@
-/** Structured logging (pino). Credentials are redacted wherever they appear in a logged object. */
+/**
+ * Structured logging (pino). Credentials are redacted wherever they appear in a logged object.
+ * A line about a request names it: the access line carries `requestId`, and so does every line
+ * written through a request's ctx.logger (bound when the context is made, processes/runtime.ts).
+ */
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { currentRequestId } from './request-id.js';
 
 export type { Logger };
 
@@ -27,11 +30,6 @@ export function createLogger(level: string, name = 'funding-gateway', destinatio
     name,
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    // Every line written while a request (or a job it enqueued) is handled names that request.
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
-    },
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -49,6 +49,8 @@ export interface ServiceContext {
   jobs: JobScheduler;
   /** How webhooks are delivered (configuration). */
   webhooks: WebhookSettings;
+  /** The id of the request (or of the request behind the job) being served; `logger` names it on every line. */
+  requestId?: string;
 }
 
 export interface WebhookSettings {

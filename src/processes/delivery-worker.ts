@@ -9,7 +9,6 @@ import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
 import { loadDueDeliveries } from '../modules/webhooks/delivery-attempt-store.js';
 import { closeLenderConnections } from '../modules/webhooks/lender-connections.js';
 import type { Runtime } from './runtime.js';
-import { withRequestId } from '../infra/request-id.js';
 import { measureDeliveryAttempt } from '../infra/metrics.js';
 
 export interface DeliveryWorker {
@@ -43,11 +42,11 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
           const due = await loadDueDeliveries(ctx.db, jobs.map((job) => job.data.deliveryId));
           await Promise.all(
             jobs.map(async (job) => {
-              // The attempt logs under the id of the request that caused the delivery.
-              await withRequestId(job.data.requestId, async () => {
-                const outcome = await measureDeliveryAttempt(() => attemptDueDelivery(ctx, job.data.deliveryId, due.get(job.data.deliveryId)));
-                runtime.logger.info({ deliveryId: job.data.deliveryId, outcome }, 'webhook delivery attempt');
-              });
+              // The attempt logs under the id of the request that caused the delivery, and tells the lender it.
+              const { requestId, deliveryId } = job.data;
+              const jobCtx = requestId === undefined ? ctx : runtime.contextFor({}, requestId);
+              const outcome = await measureDeliveryAttempt(() => attemptDueDelivery(jobCtx, deliveryId, due.get(deliveryId)));
+              jobCtx.logger.info({ deliveryId, outcome }, 'webhook delivery attempt');
             }),
           );
         } finally {

@@ -10,7 +10,7 @@ import { installHttpSecurity } from '../api/http/http-security.js';
 import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
 import { webRouter } from '../api/pages/web-router.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
-import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
+import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
@@ -18,11 +18,11 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
-  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);

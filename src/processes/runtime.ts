@@ -4,7 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
-import { systemClock, type Clock, type ServiceContext } from '../kernel/context.js';
+import { systemClock, type Clock, type EnqueueOptions, type ServiceContext } from '../kernel/context.js';
 import type { AuthKit } from '../modules/identity/auth-kit.js';
 import { databaseRegistry, type CompanyRegistry } from '../modules/companies/company-registry.js';
 import { ANONYMOUS } from '../kernel/actor.js';
@@ -20,6 +20,7 @@ import { instrumentDatabase } from '../infra/metrics.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { createLogger, type Logger } from '../infra/logger.js';
+import { requestIdOfHeaders } from '../infra/request-id.js';
 import { seedMissingDemoData } from './demo-seed.js';
 
 export interface Runtime {
@@ -33,8 +34,8 @@ export interface Runtime {
   jobs: JobQueue;
   /** Redis for counters shared by every process (rate limits, throttles), when the deployment has it. */
   sharedCounters?: Redis;
-  /** A context for a caller already known (tests, CLI); anonymous by default. */
-  contextFor(caller?: Partial<Caller>): ServiceContext;
+  /** A context for a caller already known (tests, CLI, pages, jobs); anonymous by default; `requestId` names the request it serves. */
+  contextFor(caller?: Partial<Caller>, requestId?: string): ServiceContext;
   /** The context of one request, from its Authorization and Service-tenant-id headers. */
   contextForRequest(headers: Headers | Record<string, string | string[] | undefined>): Promise<ServiceContext>;
   close(): Promise<void>;
@@ -92,19 +93,22 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivateAddresses: config.ALLOW_PRIVATE_WEBHOOK_URLS,
   };
-  const contextFor = (caller: Partial<Caller> = {}): ServiceContext => ({
-    actor: caller.actor ?? ANONYMOUS,
-    requestedTenantId: caller.requestedTenantId ?? null,
-    environment: config.DEPLOY_ENV,
-    db: database.prisma,
-    clock,
-    logger,
-    events: events.bus,
-    auth,
-    companies,
-    jobs,
-    webhooks,
-  });
+  const contextFor = (caller: Partial<Caller> = {}, requestId?: string): ServiceContext => {
+    const ctx: ServiceContext = {
+      actor: caller.actor ?? ANONYMOUS,
+      requestedTenantId: caller.requestedTenantId ?? null,
+      environment: config.DEPLOY_ENV,
+      db: database.prisma,
+      clock,
+      logger,
+      events: events.bus,
+      auth,
+      companies,
+      jobs,
+      webhooks,
+    };
+    return requestId === undefined ? ctx : withRequestId(ctx, requestId);
+  };
   return {
     config,
     logger,
@@ -117,7 +121,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     ...(throttleStore ? { sharedCounters: throttleStore } : {}),
     contextFor,
     async contextForRequest(headers) {
-      return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)));
+      return contextFor(await authenticate(auth.tokens, auth.credentialStatus, credentialHeaders(headers)), requestIdOfHeaders(headers));
     },
     async close() {
       auth.credentialStatus.close();
@@ -127,4 +131,19 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
       await database.close();
     },
   };
+}
+
+/**
+ * A request's context: its log lines name the request (a child logger, made only when a line is
+ * written: most requests write none but the access line), and the jobs it enqueues remember it, so
+ * a webhook delivery's attempts log under it and the lender is told it.
+ */
+function withRequestId(ctx: ServiceContext, requestId: string): ServiceContext {
+  const { logger, jobs } = ctx;
+  let requestLogger: Logger | undefined;
+  return Object.defineProperties(ctx, {
+    requestId: { value: requestId, enumerable: true, writable: true },
+    logger: { get: () => (requestLogger ??= logger.child({ requestId })), enumerable: true, configurable: true },
+    jobs: { value: { enqueue: (queue: string, data: object, options?: EnqueueOptions) => jobs.enqueue(queue, { ...data, requestId }, options) }, enumerable: true, writable: true },
+  });
 }

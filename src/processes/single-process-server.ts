@@ -20,7 +20,7 @@ import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { webRouter } from '../api/pages/web-router.js';
 import { dashboardRouter } from '../api/pages/dashboard-router.js';
-import { createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
+import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
@@ -61,6 +61,7 @@ export async function startSingleProcessServer(
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
   const gateway = options.gateway ?? (await createSingleProcessGateway(runtime, runtime.config));
@@ -77,7 +78,6 @@ export async function startSingleProcessServer(
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));
-  app.use(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR }));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   // Everything is running before the port opens: a healthy answer means the whole process is up,
   // and nothing awaited after listening lies between it and the caller registering its shutdown.

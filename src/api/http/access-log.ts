@@ -1,17 +1,17 @@
 /**
- * HTTP access logs (pino-http), one line per request with its request id, route, status and
- * latency, and request metrics (route template, method, status, latency). Credentials never reach
- * the log: Authorization, X-API-Key and cookies are redacted, and so are token-bearing query
- * parameters (the widget's accessToken, signed-link tokens, api_key) and API keys in paths.
+ * HTTP access log and request metrics, both written once when the response is done: one line per
+ * request with what an operator reads (method, route template, path, status, duration, request id,
+ * the credential when one was presented), and the route/method/status counter and latency histogram.
+ * No header is logged, so no credential can be: the path's API keys and the token-bearing query
+ * parameters (the widget's accessToken, signed-link tokens, api_key) are replaced by [redacted], and
+ * the credential is named by the rate limiter's key (an API key or user id, or a digest), never its secret.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { pinoHttp } from 'pino-http';
+import type { NextFunction, Request, Response } from 'express';
 import { redactSecrets, type Logger } from '../../infra/logger.js';
 import { httpRequestDuration, httpRequests } from '../../infra/metrics.js';
-import { REQUEST_ID_HEADER } from '../../infra/request-id.js';
+import { requestIdOf } from '../../infra/request-id.js';
 
 const SECRET_QUERY_PARAMETERS = ['accesstoken', 'access_token', 'token', 'api_key', 'apikey', 'refresh_token', 'refreshtoken', 'continueurl'];
-const SECRET_HEADERS = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'proxy-authorization'];
 
 /** The URL as logged: secret query values and API keys in the path replaced by [redacted]. */
 export function redactUrl(url: string): string {
@@ -19,13 +19,17 @@ export function redactUrl(url: string): string {
   if (query === undefined) return redactSecrets(path);
   const params = query.split('&').map((pair) => {
     const [name = '', ...rest] = pair.split('=');
-    return SECRET_QUERY_PARAMETERS.includes(decodeURIComponent(name).toLowerCase()) && rest.length > 0 ? `${name}=[redacted]` : pair;
+    return SECRET_QUERY_PARAMETERS.includes(safeDecode(name).toLowerCase()) && rest.length > 0 ? `${name}=[redacted]` : pair;
   });
   return `${redactSecrets(path)}?${params.join('&')}`;
 }
 
-function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.includes(name.toLowerCase()) ? '[redacted]' : value]));
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The route template a request matched (`/api/.../:uuid`), so metrics stay low-cardinality. */
@@ -36,33 +40,38 @@ export function routeTemplate(req: Request): string {
   return 'unmatched';
 }
 
-export function accessLog(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req) => String(req.headers[REQUEST_ID_HEADER] ?? ''),
-    customAttributeKeys: { reqId: 'requestId' },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (req, res) => `${req.method} ${routeTemplate(req as Request)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${routeTemplate(req as Request)} ${res.statusCode}`,
-    customProps: (req) => ({ route: routeTemplate(req as Request) }),
-    serializers: {
-      req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
-        method: req.method,
-        url: redactUrl(req.url),
-        headers: redactHeaders(req.headers),
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({ statusCode: res.statusCode, headers: redactHeaders(res.headers ?? {}) }),
-    },
-  });
+/** Who the request's credential is (the rate limiter's key), kept on the response for its log line. */
+export function noteCredential(res: Response, credential: string | null): void {
+  if (credential) (res.locals as { credential?: string }).credential = credential;
 }
 
-export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
-  const stop = httpRequestDuration.startTimer();
-  res.on('finish', () => {
-    const labels = { route: routeTemplate(req), method: req.method, status: String(res.statusCode) };
-    stop(labels);
-    httpRequests.inc(labels);
-  });
-  next();
+/** Access log and metrics for every request: nothing is built until the response is done. */
+export function accessLogAndMetrics(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    res.once('close', () => {
+      const durationMs = performance.now() - started;
+      const route = routeTemplate(req);
+      const status = res.statusCode;
+      const labels = { route, method: req.method, status: String(status) };
+      httpRequestDuration.observe(labels, durationMs / 1000);
+      httpRequests.inc(labels);
+      // A response that never finished was cut off by the client (or the connection failed).
+      const aborted = !res.writableFinished;
+      const line = {
+        requestId: requestIdOf(res),
+        method: req.method,
+        route,
+        path: redactUrl(req.originalUrl),
+        status,
+        durationMs: Math.round(durationMs * 10) / 10,
+        credential: (res.locals as { credential?: string }).credential,
+        ...(aborted ? { aborted } : {}),
+      };
+      const message = `${req.method} ${route} ${status}${aborted ? ' aborted' : ''}`;
+      if (status >= 500 || aborted) logger.error(line, message);
+      else logger.info(line, message);
+    });
+    next();
+  };
 }

@@ -1,7 +1,8 @@
 /**
- * The verified claims of a request's bearer token, verified once per request: the rate limiter and
+ * The verified claims of a request's bearer token, asked once per request: the rate limiter and
  * the GraphQL body limit both ask before the request reaches its operation (which authenticates on
- * its own, from the headers), and one RS256 verification is enough for the two of them.
+ * its own, from the headers). The RS256 verification itself happens once per token, not per
+ * request: TokenAuthority remembers the tokens that verified, for the operation's context too.
  */
 import type { Request } from 'express';
 import { bearerTokenOf } from '../../modules/identity/authenticate.js';

@@ -12,6 +12,9 @@ export interface EdgeServices {
   config: AppConfig;
   logger: Logger;
   auth: AuthKit;
-  /** An anonymous context, for pages and endpoints that authenticate by other means (signed links, client credentials). */
-  contextFor(): ServiceContext;
+  /**
+   * An anonymous context, for pages and endpoints that authenticate by other means (signed links,
+   * client credentials); `requestId` (the request's, requestIdOf(res)) names it in logs and jobs.
+   */
+  contextFor(caller?: undefined, requestId?: string): ServiceContext;
 }

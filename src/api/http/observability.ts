@@ -1,5 +1,5 @@
 /**
- * What every HTTP process mounts first: request ids, request metrics and the access log; and
+ * What every HTTP process mounts first: request ids, and request metrics with the access log; and
  * /metrics, on the main port behind METRICS_TOKEN, or alone on METRICS_PORT (no token: keep that
  * port private), or open on the main port in demo when neither is configured.
  */
@@ -9,14 +9,14 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { AppConfig } from '../../kernel/config.js';
 import type { Logger } from '../../infra/logger.js';
 import { metricsRegistry } from '../../infra/metrics.js';
-import { accessLog, httpMetrics } from './access-log.js';
+import { accessLogAndMetrics } from './access-log.js';
 import { closeServer, listen, type RunningServer } from './listen.js';
 import { requestIdMiddleware } from '../../infra/request-id.js';
 
 export type MetricsConfig = Pick<AppConfig, 'METRICS_TOKEN' | 'METRICS_PORT' | 'DEPLOY_ENV' | 'HOST'>;
 
 export function observeRequests(app: Express, logger: Logger): void {
-  app.use(requestIdMiddleware, httpMetrics, accessLog(logger));
+  app.use(requestIdMiddleware, accessLogAndMetrics(logger));
 }
 
 const serveMetrics: RequestHandler = async (_req, res) => {

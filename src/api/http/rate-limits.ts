@@ -17,6 +17,8 @@ import { sendProblem } from '../rest/rest-router.js';
 import { bearerClaimsOf } from './bearer-claims.js';
 import { audit } from '../../kernel/audit-log.js';
 import type { Logger } from '../../infra/logger.js';
+import { requestIdOf } from '../../infra/request-id.js';
+import { noteCredential } from './access-log.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
@@ -101,11 +103,12 @@ export function rateLimits(budget: RequestBudget, credentialKeyOf: (req: Request
   return (req: Request, res: Response, next: NextFunction) => {
     void (async () => {
       const credential = await credentialKeyOf(req);
+      noteCredential(res, credential);
       const charge = await budget.charge(req.ip ?? 'unknown', credential);
       res.setHeader('RateLimit-Policy', `${charge.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`);
       res.setHeader('RateLimit', `limit=${charge.limit}, remaining=${charge.remaining}, reset=${charge.resetSeconds}`);
       if (!charge.refused) return next();
-      audit(logger, 'rate_limit.exceeded', { ip: req.ip, credential, path: req.baseUrl || req.path, limit: charge.limit });
+      audit(logger, 'rate_limit.exceeded', { requestId: requestIdOf(res), ip: req.ip, credential, path: req.baseUrl || req.path, limit: charge.limit });
       sendProblem(res, tooManyRequests(charge));
     })().catch(next);
   };

@@ -8,6 +8,7 @@ import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import { lenderImage } from '../../modules/lenders/lender-logos.js';
 import { openFundingSearchPage } from '../../modules/matching/funding-search-links.js';
 import type { EdgeServices } from '../http/edge-services.js';
+import { requestIdOf } from '../../infra/request-id.js';
 import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
 import { widgetRouter } from './widget-routes.js';
 
@@ -17,14 +18,14 @@ export function webRouter(runtime: EdgeServices): Router {
   router.get('/app/funding-search/:uuid', async (req, res) => {
     res.set(PAGE_HEADERS);
     try {
-      const page = await openFundingSearchPage(runtime.contextFor(), req.params.uuid, req.query.token);
+      const page = await openFundingSearchPage(runtime.contextFor(undefined, requestIdOf(res)), req.params.uuid, req.query.token);
       res.type('html').send(renderFundingSearchPage(page));
     } catch (err) {
       sendPageProblem(runtime, res, err);
     }
   });
   const continuePage = async (req: Request, res: Response, problem?: AppError) => {
-    const page = await openContinuePage(runtime.contextFor(), req.params.id, req.query.token);
+    const page = await openContinuePage(runtime.contextFor(undefined, requestIdOf(res)), req.params.id, req.query.token);
     const action = `${req.baseUrl}${req.path}?token=${encodeURIComponent(String(req.query.token))}`;
     res.status(problem ? HTTP_STATUS_BY_CODE[problem.code] : 200).type('html').send(renderContinuePage(page, action, problem && choiceProblemText(problem)));
   };
@@ -40,7 +41,7 @@ export function webRouter(runtime: EdgeServices): Router {
   router.post('/app/applications/:id/continue', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
     res.set(PAGE_HEADERS);
     try {
-      await continueWithChoice(runtime.contextFor(), req.params.id, req.query.token, req.body);
+      await continueWithChoice(runtime.contextFor(undefined, requestIdOf(res)), req.params.id, req.query.token, req.body);
       res.redirect(303, `${req.path}?token=${encodeURIComponent(String(req.query.token))}`);
     } catch (err) {
       try {
@@ -53,7 +54,7 @@ export function webRouter(runtime: EdgeServices): Router {
   });
   router.get(/^\/static\/lenders\/([a-z0-9-]+\.svg)$/, async (req, res) => {
     try {
-      const svg = await lenderImage(runtime.contextFor(), (req.params as Record<string, string>)[0]!);
+      const svg = await lenderImage(runtime.contextFor(undefined, requestIdOf(res)), (req.params as Record<string, string>)[0]!);
       res.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
       res.type('image/svg+xml').send(svg);
     } catch (err) {

@@ -6,6 +6,7 @@
 import express, { type Request, type Router } from 'express';
 import { lenderPasswordGrant, OAuthError, openIdConfiguration } from '../../modules/identity/lender-oauth-service.js';
 import type { EdgeServices } from '../http/edge-services.js';
+import { requestIdOf } from '../../infra/request-id.js';
 import { AppError } from '../../kernel/errors.js';
 import { audit } from '../../kernel/audit-log.js';
 
@@ -27,7 +28,7 @@ export function identityProviderRouter(runtime: EdgeServices): Router {
     async (req, res) => {
       res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
       try {
-        res.json(await lenderPasswordGrant(runtime.contextFor(), req.body, basicClientCredentials(req), req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+        res.json(await lenderPasswordGrant(runtime.contextFor(undefined, requestIdOf(res)), req.body, basicClientCredentials(req), req.ip ?? req.socket.remoteAddress ?? 'unknown'));
       } catch (err) {
         if (err instanceof OAuthError) {
           if (err.status === 401) res.set('WWW-Authenticate', 'Basic realm="oauth"');

@@ -8,7 +8,6 @@ import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { AppError, HTTP_STATUS_BY_CODE, type ErrorCode, type FieldError } from '../../kernel/errors.js';
 import { constraintError } from '../../infra/prisma-errors.js';
-import { currentRequestId } from '../../infra/request-id.js';
 
 export interface ProblemDetails {
   type: string;
@@ -36,7 +35,8 @@ export const ProblemDetailsSchema = z
   })
   .meta({ id: 'ProblemDetails', description: 'RFC 9457 problem details' });
 
-export function problemFor(err: unknown): ProblemDetails {
+/** `requestId`: the id of the request that failed, given as the problem's `instance`. */
+export function problemFor(err: unknown, requestId?: string): ProblemDetails {
   const appError = err instanceof AppError ? err : (constraintError(err) ?? new AppError('INTERNAL', 'An unexpected error occurred'));
   const status = HTTP_STATUS_BY_CODE[appError.code];
   const problem: ProblemDetails = {
@@ -48,7 +48,6 @@ export function problemFor(err: unknown): ProblemDetails {
   };
   if (appError.fields.length > 0) problem.errors = appError.fields;
   if (appError.details.retryAfterSeconds !== undefined) problem.retryAfterSeconds = appError.details.retryAfterSeconds;
-  const requestId = currentRequestId();
   if (requestId) problem.instance = `urn:request:${requestId}`;
   return problem;
 }

@@ -1,7 +1,7 @@
 /** Turns the route table into an Express router, with JSON parsing and problem-details errors. */
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
@@ -13,6 +13,7 @@ import { problemFor } from './problem-details.js';
 import { MAX_DOCUMENT_BYTES } from '../../modules/documents/document-service.js';
 import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
 import { FileDownload, Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
+import { requestIdOf } from '../../infra/request-id.js';
 
 export interface RestRouterOptions {
   /** Builds the ServiceContext of one request (identity arrives through its headers). */
@@ -24,11 +25,25 @@ export interface RestRouterOptions {
 }
 
 export function sendProblem(res: Response, err: unknown): void {
-  const problem = problemFor(err);
+  const problem = problemFor(err, requestIdOf(res));
   if (err instanceof AppError && err.details.allow) res.setHeader('Allow', err.details.allow.join(', '));
   if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
   if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   res.status(problem.status).type('application/problem+json').json(problem);
+}
+
+/**
+ * The REST router for requests under /api only (every REST path is there), mounted right after the
+ * protections: an API request reaches its route without walking the health, docs, gateway and page
+ * layers mounted after it, and other requests skip the REST routes. Case-insensitive, as Express routes.
+ */
+export function apiRequestsOnly(router: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path;
+    const underApi = path.length >= 4 && path.slice(0, 4).toLowerCase() === '/api' && (path.length === 4 || path[4] === '/');
+    if (underApi) router(req, res, next);
+    else next();
+  };
 }
 
 export function createRestRouter(options: RestRouterOptions): Router {
@@ -209,12 +224,12 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (err instanceof UploadAbandoned) {
       // Nobody is left to answer; its spool file is already gone.
-      logger.info({ method: req.method, path: redactSecrets(req.path) }, err.message);
+      logger.info({ requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, err.message);
       return void req.socket.destroy();
     }
     if (!(err instanceof AppError)) {
-      if (constraintError(err)) logger.warn({ err, method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
-      else logger.error({ err, method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
+      if (constraintError(err)) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
+      else logger.error({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
     }
     sendProblem(res, err);
   };

@@ -3,10 +3,19 @@
  * HMAC confusion are refused), and checks issuer, audience, expiry and environment. The environment
  * is both a claim and part of the audience, so a token of the demo deployment fails in production
  * even if the two were mistakenly given the same key material.
+ *
+ * Signing uses jose; verification uses node:crypto on KeyObjects imported once (rs256-verification.ts).
+ * A token that verified is remembered (bounded, by its text) until it expires: the rate limiter,
+ * the request's context and each subgraph call of a request ask for the same token, and a client
+ * sends it again and again. What the cache remembers depends on nothing but the token's text and the
+ * clock (expiry and not-before are re-checked on every use); whether its credential is still in good
+ * standing (revocation, session epoch) is not remembered here: credential-status.ts answers that on
+ * every request.
  */
 import { randomUUID } from 'node:crypto';
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { SignJWT, type JWTPayload } from 'jose';
 import { SIGNING_ALGORITHM, type SigningKeySet } from '../../infra/signing-keys.js';
+import { checkTimes, rs256Verifier, TokenRejected, type Rs256Verifier } from './rs256-verification.js';
 import type { Clock, DeployEnvironment } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { TOKEN_KINDS, type TokenKind } from '../../kernel/actor.js';
@@ -41,9 +50,16 @@ export interface SignOptions {
   audience?: string | string[];
 }
 
+/** Verified API tokens remembered at most: enough for every active client of a process, bounded against floods. */
+export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+const API_TOKEN_CLAIMS = ['sub', 'exp', 'iat', 'aud'] as const;
+
 export class TokenAuthority {
   readonly apiAudience: string;
-  private readonly verifyKeys: ReturnType<typeof createLocalJWKSet>;
+  private readonly verifier: Rs256Verifier;
+  /** Token text -> its verified claims; insertion order is recency (a hit moves to the end), the oldest goes first. */
+  private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(
     private readonly keys: SigningKeySet,
@@ -52,7 +68,7 @@ export class TokenAuthority {
     private readonly clock: Clock,
   ) {
     this.apiAudience = `funding-gateway:${environment}`;
-    this.verifyKeys = createLocalJWKSet(keys.publicJwks);
+    this.verifier = rs256Verifier(keys.publicJwks);
   }
 
   get jwks(): SigningKeySet['publicJwks'] {
@@ -74,21 +90,36 @@ export class TokenAuthority {
 
   /** Verifies a bearer token; any failure is a 401 saying why, never echoing the token. */
   async verify(token: string): Promise<VerifiedToken> {
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, this.verifyKeys, {
-        algorithms: [SIGNING_ALGORITHM],
-        issuer: this.issuer,
-        currentDate: this.clock.now(),
-        requiredClaims: ['sub', 'exp', 'iat', 'aud'],
-      }));
-    } catch (err) {
-      throw unauthenticated(describeJoseFailure(err));
+    return this.verifySync(token);
+  }
+
+  private verifySync(token: string): VerifiedToken {
+    const now = this.nowSeconds();
+    const remembered = this.verified.get(token);
+    if (remembered) {
+      try {
+        checkTimes(remembered as unknown as Record<string, unknown>, now);
+      } catch (err) {
+        this.verified.delete(token);
+        throw unauthenticated((err as TokenRejected).message);
+      }
+      this.verified.delete(token);
+      this.verified.set(token, remembered);
+      return remembered;
     }
-    const claims = payload as unknown as VerifiedToken;
+    let payload: Record<string, unknown>;
+    try {
+      payload = this.verifier.verify(token, { issuer: this.issuer, required: API_TOKEN_CLAIMS }, now);
+    } catch (err) {
+      if (err instanceof TokenRejected) throw unauthenticated(err.message);
+      throw err;
+    }
+    const claims = Object.freeze(payload) as unknown as VerifiedToken;
     if (claims.env !== this.environment) throw unauthenticated(`the token belongs to the ${String(claims.env)} environment, not ${this.environment}`);
     if (!(TOKEN_KINDS as readonly string[]).includes(claims.tkn)) throw unauthenticated('the token is not one of ours');
     if (!this.audienceFits(claims)) throw unauthenticated('the token was issued for another audience');
+    if (this.verified.size >= VERIFIED_TOKEN_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
     return claims;
   }
 
@@ -102,16 +133,16 @@ export class TokenAuthority {
 
   async verifyLink(token: string, subject: string): Promise<void> {
     try {
-      await jwtVerify(token, this.verifyKeys, {
-        algorithms: [SIGNING_ALGORITHM],
-        issuer: this.issuer,
-        audience: this.linkAudience,
-        subject,
-        currentDate: this.clock.now(),
-      });
+      this.verifier.verify(token, { issuer: this.issuer, audience: this.linkAudience, subject }, this.nowSeconds());
     } catch (err) {
-      throw new AppError('FORBIDDEN', `This link is not valid: ${describeJoseFailure(err)}`);
+      if (err instanceof TokenRejected) throw new AppError('FORBIDDEN', `This link is not valid: ${err.message}`);
+      throw err;
     }
+  }
+
+  /** The clock in whole seconds, as JWT times are compared (jose floored it the same way). */
+  private nowSeconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
   }
 
   private get linkAudience(): string {
@@ -130,11 +161,3 @@ export function unauthenticated(reason: string): AppError {
   return new AppError('UNAUTHENTICATED', `Invalid token: ${reason}`);
 }
 
-function describeJoseFailure(err: unknown): string {
-  if (err instanceof joseErrors.JWTExpired) return 'it has expired';
-  if (err instanceof joseErrors.JWTClaimValidationFailed) return `claim ${err.claim} is not valid`;
-  if (err instanceof joseErrors.JOSEAlgNotAllowed) return 'its signing algorithm is not accepted';
-  if (err instanceof joseErrors.JWSSignatureVerificationFailed) return 'its signature does not verify';
-  if (err instanceof joseErrors.JWKSNoMatchingKey) return 'it was not signed by any of our keys';
-  return 'it is not a well-formed signed JWT';
-}

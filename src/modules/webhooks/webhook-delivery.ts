@@ -7,7 +7,6 @@
  * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
-import { currentRequestId } from '../../infra/request-id.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { QUEUES } from '../../infra/job-queue.js';
 import type { ServiceContext } from '../../kernel/context.js';
@@ -94,7 +93,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
       // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
       dispatcher: lenderAgent(target),
       signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(), ...signature },
+      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(ctx), ...signature },
     });
     statusCode = res.statusCode;
     // Read (a bounded amount of) the answer so the connection can serve the next delivery.
@@ -186,7 +185,6 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
 }
 
 /** The lender sees the id of the request that caused the delivery, to quote it to us. */
-function requestIdHeader(): Record<string, string> {
-  const id = currentRequestId();
-  return id ? { 'x-request-id': id } : {};
+function requestIdHeader(ctx: ServiceContext): Record<string, string> {
+  return ctx.requestId ? { 'x-request-id': ctx.requestId } : {};
 }
