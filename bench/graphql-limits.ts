@@ -48,7 +48,6 @@ await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
 const config = loadConfig({}, {
   DATABASE_URL: databaseUrlFor(serverUrl, dbName),
   AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }),
-  LOG_LEVEL: 'warn',
   SEED_DEMO_DATA: true,
   DB_POOL_SIZE: 8,
 });
