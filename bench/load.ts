@@ -65,11 +65,11 @@ interface Slice {
   cpuMs?: number;
 }
 
-async function drive<T>(target: LoadTarget<T>, durationSeconds: number, pid?: number): Promise<Slice> {
+async function drive<T>(target: LoadTarget<T>, durationSeconds: number, pid?: number, connectionCount = connections): Promise<Slice> {
   const cpuBefore = pid === undefined ? undefined : treeCpuMs(pid);
   const result = await autocannon({
     url: target.url,
-    connections,
+    connections: connectionCount,
     duration: durationSeconds,
     requests: [
       {
@@ -98,14 +98,22 @@ function summarise(name: string, slices: Slice[]): Row {
   };
 }
 
-/** One target alone: warm-up, then BENCH_SECONDS of load in BENCH_ROUNDS slices. */
-export async function load<T>(target: LoadTarget<T>): Promise<Row> {
+export interface LoadSettings {
+  seconds?: number;
+  warmUpSeconds?: number;
+  rounds?: number;
+  connections?: number;
+}
+
+/** One target alone: warm-up, then BENCH_SECONDS of load in BENCH_ROUNDS slices (or the suite's own settings). */
+export async function load<T>(target: LoadTarget<T>, settings: LoadSettings = {}): Promise<Row> {
+  const { seconds: total = seconds, warmUpSeconds: warmUp = warmUpSeconds, rounds: slices = rounds, connections: connectionCount = connections } = settings;
   pinLoadGenerator();
   const pid = serverPid(target);
-  await drive(target, warmUpSeconds, pid);
-  const slices: Slice[] = [];
-  for (let round = 0; round < rounds; round++) slices.push(await drive(target, seconds / rounds, pid));
-  return summarise(target.name, slices);
+  await drive(target, warmUp, pid, connectionCount);
+  const measured: Slice[] = [];
+  for (let round = 0; round < slices; round++) measured.push(await drive(target, total / slices, pid, connectionCount));
+  return summarise(target.name, measured);
 }
 
 /**
