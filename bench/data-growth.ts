@@ -76,8 +76,10 @@ const graphqlRequest = (query: string) => () => ({ path: '/graphql', method: 'PO
 async function seedTo(client: pg.Client, step: Step, accountId: string): Promise<void> {
   const count = async (table: string) => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
 
-  // Tenants of the bench account, each with a profile (as tenant onboarding leaves them).
-  const profilesNow = await count('profile');
+  // Tenants of the bench account, each with a profile (as tenant onboarding leaves them); the
+  // profiles the measurements create through the API are not tenants' and not counted.
+  const tenants = async () => Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM tenant WHERE "accountId" = $1', [accountId])).rows[0]!.n);
+  const profilesNow = await tenants();
   if (step.profiles > profilesNow) {
     await client.query(
       `INSERT INTO tenant (id, "accountId", "referenceId", environment, "createdDateTime", "updatedDateTime")
@@ -114,7 +116,7 @@ async function seedTo(client: pg.Client, step: Step, accountId: string): Promise
   if (step.applications > applicationsNow) {
     const payload = storedApplicationDocument({ lenderId: 0, companyName: 'GROWTH LTD' });
     await client.query(
-      `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM profile WHERE "ownerAccountId" = $3),
+      `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM profile WHERE "ownerAccountId" = $3 AND "tenantId" IS NOT NULL),
             lenders AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM lender WHERE slug LIKE 'growth-lender-%' ORDER BY id LIMIT ${APPLYING_LENDERS})
        INSERT INTO lender_application ("lenderId", "profileId", status, payload, "createdAt", "updatedAt")
        SELECT l.id, p.id, 'Submitted', jsonb_set($4::jsonb, '{application,fundingMatch,lender,id}', to_jsonb(l.id)),
@@ -137,7 +139,7 @@ async function seedTo(client: pg.Client, step: Step, accountId: string): Promise
     );
   }
   await client.query('ANALYZE');
-  const counts = { applications: await count('lender_application'), profiles: await count('profile'), tenants: await count('tenant'), products: await count('lender_product'), deliveries: await count('webhook_delivery') };
+  const counts = { applications: await count('lender_application'), profiles: await tenants(), allProfiles: await count('profile'), products: await count('lender_product'), deliveries: await count('webhook_delivery') };
   if (counts.applications !== step.applications || counts.profiles !== step.profiles || counts.products !== step.products) throw new Error(`seeding ${step.name}: ${JSON.stringify(counts)}`);
   console.log(`  seeded ${JSON.stringify(counts)}`);
 }
