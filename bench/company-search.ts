@@ -17,6 +17,7 @@ import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
 import { compare, decidingRatio, printTable, type LoadTarget, type Row } from './load.js';
 import { startMeasuredServer } from './servers.js';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -24,6 +25,8 @@ const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 100_000);
 const USER = { email: 'bench-search@example.test', password: 'bench-password-123' };
 
 const dbName = `fg_bench_search_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('search_');
 const procs: RunningProcess[] = [];
 try {
   await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);

@@ -16,6 +16,7 @@ import { startRuntime } from '../src/processes/runtime.js';
 import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
 import { startMeasuredServer } from './servers.js';
 
@@ -25,6 +26,8 @@ const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.lengt
 const now = () => performance.timeOrigin + performance.now();
 
 const dbName = `fg_bench_dashboard_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('dashboard_');
 const procs: RunningProcess[] = [];
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 try {

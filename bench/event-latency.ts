@@ -13,6 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
 import { startMeasuredServer } from './servers.js';
 import { loadConfig } from '../src/kernel/config.js';
@@ -35,6 +36,8 @@ const SUBSCRIBER_WORKER = `import(${JSON.stringify(import.meta.resolve('tsx/esm/
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 
 const dbName = `fg_bench_events_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('events_');
 const procs: RunningProcess[] = [];
 try {
   buildServer();

@@ -22,6 +22,8 @@ interface ProcStat {
   parentPid: number;
   /** utime + stime, in ms. */
   cpuMs: number;
+  /** When it started (clock ticks since boot): with the pid, names one process even after pid reuse. */
+  startTicks: number;
 }
 
 /** /proc/<pid>/stat: the command is in parentheses and may contain spaces, so fields are counted after the last ')'. */
@@ -30,9 +32,9 @@ function readStat(pid: number): ProcStat | undefined {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = text.lastIndexOf(')');
     const fields = text.slice(close + 2).split(' ');
-    // fields[0] is field 3 (state): ppid is field 4, utime field 14, stime field 15.
+    // fields[0] is field 3 (state): ppid is field 4, utime field 14, stime field 15, starttime field 22.
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return { pid, command: text.slice(text.indexOf('(') + 1, close), parentPid: Number(fields[1]), cpuMs: (ticks * 1000) / clockTicksPerSecond };
+    return { pid, command: text.slice(text.indexOf('(') + 1, close), parentPid: Number(fields[1]), cpuMs: (ticks * 1000) / clockTicksPerSecond, startTicks: Number(fields[19]) };
   } catch {
     return undefined; // exited meanwhile
   }
@@ -54,6 +56,11 @@ export function processTree(rootPid: number, processes = allProcesses()): ProcSt
   const tree = [root];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!.pid) ?? []));
   return tree;
+}
+
+/** Whether this exact process (pid and start time) is still running. */
+export function isSameProcessRunning(pid: number, startTicks: number): boolean {
+  return readStat(pid)?.startTicks === startTicks;
 }
 
 /** CPU time (ms) used so far by the process and its descendants. */

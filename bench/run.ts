@@ -8,9 +8,10 @@
  * listed in BENCH_FILES. `npm run bench -- <name> ...` runs only those files.
  *
  * A suite that overruns leaves nothing behind: each runs in its own process group (spawned
- * detached), and at its limit the whole group (servers, workers, embedded PostgreSQL) gets SIGTERM,
- * then SIGKILL 10 s later; the databases it created (`fg_bench_*_<its pid>`) are dropped after it
- * ends, and leftovers of earlier runs (whose process is gone) before the run. results.json is
+ * detached), and at its limit the whole group (servers, workers) and every descendant seen while it
+ * ran (an embedded PostgreSQL runs in a session of its own) get SIGTERM, then SIGKILL 10 s later;
+ * the databases it created (`fg_bench_*_<its pid>`) are dropped after it ends, and leftovers of
+ * earlier runs (whose process is gone) before the run. results.json is
  * rewritten after every suite, so a run stopped half-way keeps what it measured.
  */
 import { spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropDatabasesOf, dropLeftoverDatabases } from './bench-databases.js';
+import { isSameProcessRunning, processTree } from './process-cpu.js';
 import type { BenchResult } from './results.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -60,29 +62,64 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-let running: number | undefined;
+/**
+ * Every process the suite started, seen so far. Some leave its process group on purpose (embedded
+ * PostgreSQL runs in its own session), and once the suite has exited its orphans are no longer its
+ * children: so the tree is noted every second while it runs, and stopped with the group.
+ */
+function trackDescendants(rootPid: number) {
+  const seen = new Map<number, number>();
+  const note = () => {
+    for (const p of processTree(rootPid)) if (p.pid !== rootPid) seen.set(p.pid, p.startTicks);
+  };
+  const timer = setInterval(note, 1_000);
+  return {
+    signal(signal: NodeJS.Signals) {
+      note();
+      for (const [pid, startTicks] of seen) {
+        if (!isSameProcessRunning(pid, startTicks)) continue;
+        try {
+          process.kill(pid, signal);
+        } catch {
+          // exited meanwhile
+        }
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+let running: { pid: number; descendants: ReturnType<typeof trackDescendants> } | undefined;
+function stopSuite(suite: NonNullable<typeof running>, signal: NodeJS.Signals): void {
+  signalGroup(suite.pid, signal);
+  suite.descendants.signal(signal);
+}
+
 function runFile(file: string, limitSeconds: number, env: Record<string, string>): Promise<{ code: number | null; pid: number | undefined; overran: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit', detached: true });
-    running = child.pid;
+    const suite = { pid: child.pid!, descendants: trackDescendants(child.pid!) };
+    running = suite;
     let overran = false;
     let killer: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       overran = true;
       console.error(`${file}: over its ${limitSeconds} s limit, stopping its process group`);
-      signalGroup(child.pid!, 'SIGTERM');
-      killer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), 10_000);
+      stopSuite(suite, 'SIGTERM');
+      killer = setTimeout(() => stopSuite(suite, 'SIGKILL'), 10_000);
     }, limitSeconds * 1000);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      // Whatever the suite left running in its group (a server it did not stop) goes with it.
-      signalGroup(child.pid!, 'SIGTERM');
+      // Whatever the suite left running (a server it did not stop) goes with it: asked to stop,
+      // then killed 10 s later if it has not (an embedded PostgreSQL shuts down in that time).
+      stopSuite(suite, 'SIGTERM');
+      clearTimeout(killer);
       setTimeout(() => {
-        clearTimeout(killer);
-        signalGroup(child.pid!, 'SIGKILL');
+        stopSuite(suite, 'SIGKILL');
+        suite.descendants.stop();
         running = undefined;
         resolve({ code, pid: child.pid, overran });
-      }, 2_000);
+      }, overran ? 10_000 : 3_000);
     });
   });
 }
@@ -90,9 +127,9 @@ function runFile(file: string, limitSeconds: number, env: Record<string, string>
 // Stopping the run (Ctrl-C, a CI timeout) stops the suite running now, with its group.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    if (running !== undefined) signalGroup(running, 'SIGTERM');
+    if (running !== undefined) stopSuite(running, 'SIGTERM');
     setTimeout(() => {
-      if (running !== undefined) signalGroup(running, 'SIGKILL');
+      if (running !== undefined) stopSuite(running, 'SIGKILL');
       process.exit(130);
     }, 3_000);
   });

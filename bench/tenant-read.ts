@@ -25,6 +25,7 @@ import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
 import { compare, decidingRatio, printTable, type LoadTarget, type Row } from './load.js';
 import { startMeasuredServer } from './servers.js';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults, type BenchResult } from './results.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -131,6 +132,8 @@ async function singleProcess(label: string, url: string, ids: string[]) {
 }
 
 const dbName = `fg_bench_tenant_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('tenant_');
 const embeddedDir = path.join(tmpdir(), `fg-bench-embedded-${process.pid}`);
 let embedded: Awaited<ReturnType<typeof openEmbeddedServer>> | undefined;
 try {
