@@ -25,6 +25,9 @@
  * `small,medium`) tune it; DATABASE_URL names the PostgreSQL server.
  */
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { createAccountWithUser, issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { openDatabase } from '../src/infra/database.js';
@@ -159,7 +162,7 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   // Rate limits raised: one address and one credential sending thousands of requests is the load generator, not abuse.
-  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000' });
+  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000' });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const pid = app.child.pid!;
@@ -236,6 +239,8 @@ function describe(step: Step, list: string, seen: { lenderApplications: number; 
 }
 
 const dbName = `fg_bench_growth_${process.pid}`;
+/** The servers' data directory (their signing keys: the same across steps, so tokens stay valid), removed at the end. */
+const dataDir = path.join(tmpdir(), dbName);
 const procs: RunningProcess[] = [];
 const started = Date.now();
 const dropped = await dropLeftoverDatabases('growth_');
@@ -312,4 +317,5 @@ try {
   await Promise.all(procs.map((p) => p.stop()));
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
   await admin.end();
+  await rm(dataDir, { recursive: true, force: true });
 }

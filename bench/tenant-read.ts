@@ -81,6 +81,13 @@ async function seed(url: string, accountId: string): Promise<string[]> {
 
 const procs: RunningProcess[] = [];
 const rows: Row[] = [];
+/** The servers' data directories (signing keys), removed at the end. */
+const dataDirs: string[] = [];
+const dataDir = (name: string) => {
+  const dir = path.join(tmpdir(), name);
+  dataDirs.push(dir);
+  return dir;
+};
 const results: Array<Omit<BenchResult, 'suite'>> = [];
 
 async function startBaseline(url: string, issuerUrl: string): Promise<{ url: string; pid: number }> {
@@ -100,6 +107,9 @@ async function startBaseline(url: string, issuerUrl: string): Promise<{ url: str
 async function measureDeployment(label: string, urls: { rest: string; graphql: string; baseline: string }, pids: { system: number; baseline: number }, ids: string[], authorization: string, targets: boolean) {
   const rawTenant: LoadTarget<string> = { name: `${label}: raw baseline tenant`, url: urls.baseline, pid: pids.baseline, request: (id) => ({ path: `/tenants/${id}` }), items: ids, authorization };
   const rawFederated: LoadTarget<string> = { name: `${label}: raw baseline tenant + profile (two statements)`, url: urls.baseline, pid: pids.baseline, request: (id) => ({ path: `/tenants/${id}/with-profile` }), items: ids, authorization };
+  // A GraphQL error is a 200 (and cheap): the query must answer the tenant before it is measured.
+  const answer = (await (await fetch(`${urls.graphql}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization }, body: graphqlRequest(ids[0]!).body })).json()) as { data?: { tenant?: { id: string } }; errors?: unknown };
+  if (answer.errors || answer.data?.tenant?.id !== ids[0]) throw new Error(`${label}: the federated query did not answer the tenant: ${JSON.stringify(answer)}`);
   const [baseRest, rest] = await compare(rawTenant, { name: `${label}: REST GET tenant`, url: urls.rest, pid: pids.system, request: restRequest, items: ids, authorization });
   const [baseGraphql, graphql] = await compare(rawFederated, { name: `${label}: GraphQL tenant + profile (gateway)`, url: urls.graphql, pid: pids.system, request: graphqlRequest, items: ids, authorization });
   rows.push(baseRest, rest, baseGraphql, graphql);
@@ -123,7 +133,7 @@ async function measureDeployment(label: string, urls: { rest: string; graphql: s
 async function singleProcess(label: string, url: string, ids: string[]) {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: path.join(tmpdir(), `fg-bench-${randomUUID()}`) });
+  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: dataDir(`fg-bench-${randomUUID()}`) });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const baseline = await startBaseline(url, appUrl);
@@ -156,7 +166,7 @@ try {
 
   console.log('distributed mode, external PostgreSQL');
   const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
-  const distributed = startMeasuredServer('src/processes/distributed.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', REDIS_URL: redisUrl, BASE_PORT: String(distBase), DATA_DIR: path.join(tmpdir(), dbName) });
+  const distributed = startMeasuredServer('src/processes/distributed.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', REDIS_URL: redisUrl, BASE_PORT: String(distBase), DATA_DIR: dataDir(dbName) });
   procs.push(distributed);
   const restUrl = `http://127.0.0.1:${distBase + 1}`;
   await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
@@ -170,5 +180,6 @@ try {
   await Promise.all(procs.map((p) => p.stop()));
   await embedded?.stop();
   await rm(embeddedDir, { recursive: true, force: true });
+  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
 }
