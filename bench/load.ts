@@ -14,7 +14,7 @@
  *   does not, so it decides the target there (`decidingRatio`).
  */
 import autocannon from 'autocannon';
-import { foreignLoadMeter, LOADED_CORES, pidListeningOn, pinLoadGenerator, pinning, pinServer, treeCpuMs } from './process-cpu.js';
+import { foreignLoadMeter, LOADED_CORES, pidListeningOn, pinning, pinServer, treeCpuMs, withPinnedLoadGenerator } from './process-cpu.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -106,9 +106,12 @@ export interface LoadSettings {
 }
 
 /** One target alone: warm-up, then BENCH_SECONDS of load in BENCH_ROUNDS slices (or the suite's own settings). */
-export async function load<T>(target: LoadTarget<T>, settings: LoadSettings = {}): Promise<Row> {
+export function load<T>(target: LoadTarget<T>, settings: LoadSettings = {}): Promise<Row> {
+  return withPinnedLoadGenerator(() => loadPinned(target, settings));
+}
+
+async function loadPinned<T>(target: LoadTarget<T>, settings: LoadSettings): Promise<Row> {
   const { seconds: total = seconds, warmUpSeconds: warmUp = warmUpSeconds, rounds: slices = rounds, connections: connectionCount = connections } = settings;
-  pinLoadGenerator();
   const pid = serverPid(target);
   await drive(target, warmUp, pid, connectionCount);
   const measured: Slice[] = [];
@@ -121,9 +124,12 @@ export async function load<T>(target: LoadTarget<T>, settings: LoadSettings = {}
  * BENCH_SECONDS in total each. req/s is the mean over the slices; p50 the median slice's, p99 the
  * worst slice's; CPU per request the sum of the slices' CPU over the sum of their requests.
  */
-export async function compare<B, C>(baseline: LoadTarget<B>, target: LoadTarget<C>): Promise<[Row, Row]> {
+export function compare<B, C>(baseline: LoadTarget<B>, target: LoadTarget<C>): Promise<[Row, Row]> {
+  return withPinnedLoadGenerator(() => comparePinned(baseline, target));
+}
+
+async function comparePinned<B, C>(baseline: LoadTarget<B>, target: LoadTarget<C>): Promise<[Row, Row]> {
   process.stdout.write(`  ${target.name} vs ${baseline.name} … `);
-  pinLoadGenerator();
   const basePid = serverPid(baseline);
   const targetPid = serverPid(target);
   const foreign = foreignLoadMeter();

@@ -120,8 +120,19 @@ function setAffinity(pid: number, core: string): void {
   spawnSync('taskset', ['-a', '-p', '-c', core, String(pid)], { stdio: 'ignore' });
 }
 
-export function pinLoadGenerator(): void {
-  if (pinning) setAffinity(process.pid, pinning.loadGeneratorCore);
+/**
+ * Pins the load generator for the duration of `measure`, then gives it every core back: processes
+ * it starts in between (a server, an embedded PostgreSQL) inherit its affinity, and must not be
+ * confined to the generator's core.
+ */
+export async function withPinnedLoadGenerator<T>(measure: () => Promise<T>): Promise<T> {
+  if (!pinning) return measure();
+  setAffinity(process.pid, pinning.loadGeneratorCore);
+  try {
+    return await measure();
+  } finally {
+    setAffinity(process.pid, `0-${os.cpus().length - 1}`);
+  }
 }
 
 /** Pins a server and its descendants to the servers' core. */
