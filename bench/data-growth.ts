@@ -203,9 +203,11 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   const rows = new Map<string, Row & { size: string }>();
   for (const target of targets) {
     let row = await load({ ...target, name: `${target.list} @ ${step.name}` }, settings);
-    if (row.rps === 0) row = { ...row, ...(await oneAtATime(target, 3)) };
+    const tooSlow = row.rps === 0;
+    if (tooSlow) row = { ...row, ...(await oneAtATime(target, 3)) };
     console.log(`  ${target.list}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU ${row.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/request`);
-    rows.set(target.list, { ...row, size: describe(step, target.list, { lenderApplications: lenderList.length, matches }) });
+    const size = describe(step, target.list, { lenderApplications: lenderList.length, matches });
+    rows.set(target.list, { ...row, size: tooSlow ? `${size}; no request completed within a slice, timed one at a time` : size });
   }
   await app.stop();
   procs.splice(procs.indexOf(app), 1);
