@@ -15,8 +15,10 @@ import { applyMigrations } from '../src/infra/migrations.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
-import { freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
+import { startMeasuredServer } from './servers.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Math.min(150, Number(process.env.BENCH_EVENTS ?? 100));
@@ -24,6 +26,8 @@ const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.lengt
 const now = () => performance.timeOrigin + performance.now();
 
 const dbName = `fg_bench_dashboard_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('dashboard_');
 const procs: RunningProcess[] = [];
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 try {
@@ -32,7 +36,7 @@ try {
   await applyMigrations(url);
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl };
+  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl };
   const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, LOG_LEVEL: 'silent' } as never), { prepareDatabase: false });
   const db = runtime.database.prisma;
   await insertDemoLenders(db);
@@ -43,7 +47,8 @@ try {
   const applications = [];
   for (let i = 0; i < EVENTS; i++) applications.push(await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } }));
 
-  const app = startEntry('src/processes/main.ts', [], env);
+  buildServer();
+  const app = startMeasuredServer('src/processes/main.ts', env);
   procs.push(app);
   await waitForHealth(appUrl, app);
 

@@ -13,14 +13,16 @@
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
+import { startMeasuredServer } from './servers.js';
 import { loadConfig } from '../src/kernel/config.js';
 import { issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
-import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 60);
@@ -34,6 +36,8 @@ const SUBSCRIBER_WORKER = `import(${JSON.stringify(import.meta.resolve('tsx/esm/
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 
 const dbName = `fg_bench_events_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('events_');
 const procs: RunningProcess[] = [];
 try {
   buildServer();
@@ -49,7 +53,7 @@ try {
 
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000',
+  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000',
     // Every subscriber is the same lender: one socket and one subscription each, over the per-credential caps.
     GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10), GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10) };
   const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, LOG_LEVEL: 'silent' } as never), { prepareDatabase: false });
@@ -59,7 +63,7 @@ try {
   const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo', appUrl);
   const profile = await db.profile.create({ data: { environment: 'demo' } });
 
-  const app = startEntry('src/processes/main.ts', [], env, { compiled: true });
+  const app = startMeasuredServer('src/processes/main.ts', env);
   procs.push(app);
   await waitForHealth(appUrl, app);
   const token = (await (await fetch(`${appUrl}/oauth/token`, {

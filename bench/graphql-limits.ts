@@ -18,6 +18,7 @@ import { issuePlatformToken } from '../src/modules/identity/token-service.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { createGateway } from '../src/api/graphql/gateway-runtime.js';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
 import { gatewaySecurity } from '../src/api/graphql/gateway-security.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
@@ -44,11 +45,12 @@ const QUERIES = [
 ];
 
 const dbName = `fg_bench_limits_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('limits_');
 await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
 const config = loadConfig({}, {
   DATABASE_URL: databaseUrlFor(serverUrl, dbName),
   AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }),
-  LOG_LEVEL: 'warn',
   SEED_DEMO_DATA: true,
   DB_POOL_SIZE: 8,
 });

@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/results-table.ts`: bench/results.json (one `npm run bench`) as the Markdown table of
- * docs/benchmarks.md, so the table is always one run's figures, with the machine named. Printed;
+ * docs/benchmarks.md, so the table is always one run's figures, with the machine named. Ratio
+ * cases show both ratios (req/s and CPU per request), the one that decided the target in bold. Printed;
  * with `--write`, it replaces the table in docs/benchmarks.md (between the bench-results markers).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,8 +24,12 @@ function figure(r: BenchResult): string {
   if (r.perSecond !== undefined) parts.push(`${round(r.perSecond)}/s`);
   if (r.p50Ms !== undefined) parts.push(`p50 ${round(r.p50Ms)} ms`);
   if (r.p99Ms !== undefined) parts.push(`p99 ${round(r.p99Ms)} ms`);
+  if (r.cpuMsPerRequest !== undefined) parts.push(`CPU ${round(r.cpuMsPerRequest)} ms/request`);
   if (r.value !== undefined) parts.push(`${round(r.value)} ${r.unit ?? ''}`.trim());
-  if (r.ratio !== undefined) parts.push(`**${r.ratio.toFixed(2)}×** ${r.baseline ?? 'baseline'}`);
+  // The ratio that decided the target in bold; the other beside it.
+  const decidedByCpu = r.decidedBy === 'CPU per request';
+  if (r.ratio !== undefined) parts.push(`${decidedByCpu ? r.ratio.toFixed(2) : `**${r.ratio.toFixed(2)}**`}× req/s${r.cpuRatio === undefined ? ` of ${r.baseline ?? 'baseline'}` : ''}`);
+  if (r.cpuRatio !== undefined) parts.push(`${decidedByCpu ? `**${r.cpuRatio.toFixed(2)}**` : r.cpuRatio.toFixed(2)}× CPU of ${r.baseline ?? 'baseline'}`);
   return parts.join(', ');
 }
 

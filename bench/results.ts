@@ -21,6 +21,12 @@ export interface BenchResult {
   /** The same run's baseline case (its `case` name) and this case's throughput ratio to it. */
   baseline?: string;
   ratio?: number;
+  /** The serving process tree's CPU (utime + stime) per request, ms (bench/load.ts). */
+  cpuMsPerRequest?: number;
+  /** Baseline CPU per request ÷ this case's: the ratio that holds on a loaded machine. */
+  cpuRatio?: number;
+  /** Which ratio the target was judged by (`req/s` on a quiet machine, `CPU per request` on a loaded one). */
+  decidedBy?: string;
   /** The target the issue sets for this figure, in words, and whether this run meets it. */
   target?: string;
   met?: boolean;

@@ -5,7 +5,9 @@
  * interleaved with it (bench/load.ts). `npm start`'s compiled build in single-process mode on an
  * external PostgreSQL and on the embedded one, and the distributed mode on the external one. Every
  * server is its own process; ids vary per request (the gateway de-duplicates identical in-flight
- * requests, so a single id would flatter it).
+ * requests, so a single id would flatter it). Servers run at the default configuration (NODE_ENV
+ * production as `npm start`, default log level: bench/servers.ts); CPU per request is recorded beside
+ * req/s and decides the target on a loaded machine (bench/load.ts).
  *
  * Needs a PostgreSQL (DATABASE_URL, default the local server) and, for distributed mode, Redis
  * (REDIS_URL, default local). BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS tune it.
@@ -21,7 +23,9 @@ import { openEmbeddedServer } from '../src/infra/embedded-postgres.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
-import { compare, printTable, type LoadTarget, type Row } from './load.js';
+import { compare, decidingRatio, printTable, type LoadTarget, type Row } from './load.js';
+import { startMeasuredServer } from './servers.js';
+import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults, type BenchResult } from './results.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -77,36 +81,51 @@ async function seed(url: string, accountId: string): Promise<string[]> {
 
 const procs: RunningProcess[] = [];
 const rows: Row[] = [];
+/** The servers' data directories (signing keys), removed at the end. */
+const dataDirs: string[] = [];
+const dataDir = (name: string) => {
+  const dir = path.join(tmpdir(), name);
+  dataDirs.push(dir);
+  return dir;
+};
 const results: Array<Omit<BenchResult, 'suite'>> = [];
 
-async function startBaseline(url: string, issuerUrl: string): Promise<string> {
+async function startBaseline(url: string, issuerUrl: string): Promise<{ url: string; pid: number }> {
   const port = await freePort();
-  const baseline = startEntry('bench/raw-baseline.ts', [], { DATABASE_URL: url, PORT: String(port), JWKS_URL: `${issuerUrl}/.well-known/jwks.json`, ISSUER: issuerUrl });
+  const baseline = startEntry('bench/raw-baseline.ts', [], { NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: url, PORT: String(port), JWKS_URL: `${issuerUrl}/.well-known/jwks.json`, ISSUER: issuerUrl });
   procs.push(baseline);
   const baselineUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baselineUrl, baseline);
-  return baselineUrl;
+  return { url: baselineUrl, pid: baseline.child.pid! };
 }
 
 /** REST and federated GraphQL of one deployment against the baseline on the same database, recorded. */
-async function measureDeployment(label: string, urls: { rest: string; graphql: string; baseline: string }, ids: string[], authorization: string, targets: boolean) {
-  const rawTenant: LoadTarget<string> = { name: `${label}: raw baseline tenant`, url: urls.baseline, request: (id) => ({ path: `/tenants/${id}` }), items: ids, authorization };
-  const rawFederated: LoadTarget<string> = { name: `${label}: raw baseline tenant + profile`, url: urls.baseline, request: (id) => ({ path: `/tenants/${id}/with-profile` }), items: ids, authorization };
-  const [baseRest, rest] = await compare(rawTenant, { name: `${label}: REST GET tenant`, url: urls.rest, request: restRequest, items: ids, authorization });
-  const [baseGraphql, graphql] = await compare(rawFederated, { name: `${label}: GraphQL tenant + profile (gateway)`, url: urls.graphql, request: graphqlRequest, items: ids, authorization });
+/**
+ * REST and federated GraphQL of one deployment against the baseline on the same database, recorded.
+ * `pid`: the deployment's root process (a distributed deployment's supervisor: its services' CPU counts).
+ */
+async function measureDeployment(label: string, urls: { rest: string; graphql: string; baseline: string }, pids: { system: number; baseline: number }, ids: string[], authorization: string, targets: boolean) {
+  const rawTenant: LoadTarget<string> = { name: `${label}: raw baseline tenant`, url: urls.baseline, pid: pids.baseline, request: (id) => ({ path: `/tenants/${id}` }), items: ids, authorization };
+  const rawFederated: LoadTarget<string> = { name: `${label}: raw baseline tenant + profile (two statements)`, url: urls.baseline, pid: pids.baseline, request: (id) => ({ path: `/tenants/${id}/with-profile` }), items: ids, authorization };
+  // A GraphQL error is a 200 (and cheap): the query must answer the tenant before it is measured.
+  const answer = (await (await fetch(`${urls.graphql}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization }, body: graphqlRequest(ids[0]!).body })).json()) as { data?: { tenant?: { id: string } }; errors?: unknown };
+  if (answer.errors || answer.data?.tenant?.id !== ids[0]) throw new Error(`${label}: the federated query did not answer the tenant: ${JSON.stringify(answer)}`);
+  const [baseRest, rest] = await compare(rawTenant, { name: `${label}: REST GET tenant`, url: urls.rest, pid: pids.system, request: restRequest, items: ids, authorization });
+  const [baseGraphql, graphql] = await compare(rawFederated, { name: `${label}: GraphQL tenant + profile (gateway)`, url: urls.graphql, pid: pids.system, request: graphqlRequest, items: ids, authorization });
   rows.push(baseRest, rest, baseGraphql, graphql);
-  const restRatio = rest.rps / baseRest.rps;
+  const restDecision = decidingRatio(rest);
   const p99Ratio = rest.p99 / Math.max(1, baseRest.p99);
-  const graphqlRatio = graphql.rps / baseGraphql.rps;
-  for (const base of [baseRest, baseGraphql]) results.push({ case: base.name, perSecond: base.rps, p50Ms: base.p50, p99Ms: base.p99 });
+  const graphqlDecision = decidingRatio(graphql);
+  for (const base of [baseRest, baseGraphql]) results.push({ case: base.name, perSecond: base.rps, p50Ms: base.p50, p99Ms: base.p99, cpuMsPerRequest: base.cpuMsPerRequest });
   results.push({
-    case: rest.name, perSecond: rest.rps, p50Ms: rest.p50, p99Ms: rest.p99, baseline: baseRest.name, ratio: restRatio,
-    ...(targets ? { target: '>= 0.6x baseline req/s, p99 <= 3x', met: restRatio >= 0.6 && p99Ratio <= 3 } : {}),
-    note: `p99 ${p99Ratio.toFixed(1)}x the baseline's`,
+    case: rest.name, perSecond: rest.rps, p50Ms: rest.p50, p99Ms: rest.p99, cpuMsPerRequest: rest.cpuMsPerRequest, baseline: baseRest.name, ratio: rest.ratio, cpuRatio: rest.cpuRatio,
+    ...(targets ? { target: '>= 0.6x baseline (req/s; CPU per request on a loaded machine), p99 <= 3x', met: restDecision.ratio >= 0.6 && p99Ratio <= 3, decidedBy: restDecision.by } : {}),
+    note: `${restDecision.note}; p99 ${p99Ratio.toFixed(1)}x the baseline's`,
   });
   results.push({
-    case: graphql.name, perSecond: graphql.rps, p50Ms: graphql.p50, p99Ms: graphql.p99, baseline: baseGraphql.name, ratio: graphqlRatio,
-    ...(targets ? { target: '>= 0.5x baseline req/s (single process)', met: graphqlRatio >= 0.5 } : {}),
+    case: graphql.name, perSecond: graphql.rps, p50Ms: graphql.p50, p99Ms: graphql.p99, cpuMsPerRequest: graphql.cpuMsPerRequest, baseline: baseGraphql.name, ratio: graphql.ratio, cpuRatio: graphql.cpuRatio,
+    ...(targets ? { target: '>= 0.5x baseline (req/s; CPU per request on a loaded machine), single process', met: graphqlDecision.ratio >= 0.5, decidedBy: graphqlDecision.by } : {}),
+    note: graphqlDecision.note,
   });
 }
 
@@ -114,15 +133,17 @@ async function measureDeployment(label: string, urls: { rest: string; graphql: s
 async function singleProcess(label: string, url: string, ids: string[]) {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startEntry('src/processes/main.ts', [], { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: path.join(tmpdir(), `fg-bench-${randomUUID()}`) }, { compiled: true });
+  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: dataDir(`fg-bench-${randomUUID()}`) });
   procs.push(app);
   await waitForHealth(appUrl, app);
-  const baselineUrl = await startBaseline(url, appUrl);
-  await measureDeployment(label, { rest: appUrl, graphql: appUrl, baseline: baselineUrl }, ids, await platformAuthorization(appUrl), true);
+  const baseline = await startBaseline(url, appUrl);
+  await measureDeployment(label, { rest: appUrl, graphql: appUrl, baseline: baseline.url }, { system: app.child.pid!, baseline: baseline.pid }, ids, await platformAuthorization(appUrl), true);
   await app.stop();
 }
 
-const dbName = `fg_bench_${process.pid}`;
+const dbName = `fg_bench_tenant_${process.pid}`;
+// Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
+await dropLeftoverDatabases('tenant_');
 const embeddedDir = path.join(tmpdir(), `fg-bench-embedded-${process.pid}`);
 let embedded: Awaited<ReturnType<typeof openEmbeddedServer>> | undefined;
 try {
@@ -145,12 +166,12 @@ try {
 
   console.log('distributed mode, external PostgreSQL');
   const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
-  const distributed = startEntry('src/processes/distributed.ts', [], { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: redisUrl, BASE_PORT: String(distBase), DATA_DIR: path.join(tmpdir(), dbName) }, { compiled: true });
+  const distributed = startMeasuredServer('src/processes/distributed.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', REDIS_URL: redisUrl, BASE_PORT: String(distBase), DATA_DIR: dataDir(dbName) });
   procs.push(distributed);
   const restUrl = `http://127.0.0.1:${distBase + 1}`;
   await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
   const distBaseline = await startBaseline(url, restUrl);
-  await measureDeployment('distributed', { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline }, ids, await platformAuthorization(restUrl), false);
+  await measureDeployment('distributed', { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline.url }, { system: distributed.child.pid!, baseline: distBaseline.pid }, ids, await platformAuthorization(restUrl), false);
 
   console.log('');
   printTable(rows);
@@ -159,5 +180,6 @@ try {
   await Promise.all(procs.map((p) => p.stop()));
   await embedded?.stop();
   await rm(embeddedDir, { recursive: true, force: true });
+  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
 }
