@@ -10,7 +10,9 @@
  * would show (test/visibility-rules.test.ts holds the two equal over generated callers and rows).
  */
 import { z } from 'zod';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { DB } from '../../infra/sql-reads.js';
 import type { DeployEnvironment, ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
@@ -25,6 +27,38 @@ export function lenderApplicationScope(ctx: ServiceContext, actor: ApplicationVi
   const environment = { lender: { environment: ctx.environment } };
   if (actor.kind === 'lender') return { ...environment, lenderId: actor.lenderId };
   return isStaff(actor) ? environment : { ...environment, profile: ownedProfileScope(actor) };
+}
+
+/** The typed SQL reads' view of `lender_application la`. */
+export type ApplicationRows = ExpressionBuilder<DB & { la: DB['lender_application'] }, 'la'>;
+
+/**
+ * `lenderApplicationScope` as a condition on `lender_application la`, for the typed SQL list reads:
+ * on the row's own columns (its environment is copied from its lender), so that each caller's list
+ * is read from an index in its order. The owned-profile side states `ownedProfileScope` as the ids
+ * of the profiles it covers, each looked up by an indexed column.
+ */
+export function lenderApplicationSqlScope(ctx: ServiceContext, actor: ApplicationViewer) {
+  return (eb: ApplicationRows): Expression<SqlBool> => {
+    const environment = eb('la.environment', '=', ctx.environment);
+    if (actor.kind === 'lender') return eb.and([environment, eb('la.lenderId', '=', actor.lenderId)]);
+    if (isStaff(actor)) return environment;
+    const ownedBy = (accountId: string) => eb.selectFrom('profile').select('profile.id').where('profile.ownerAccountId', '=', accountId);
+    const ofTenantsOf = (accountId: string) =>
+      eb.selectFrom('profile').innerJoin('tenant', 'tenant.id', 'profile.tenantId').select('profile.id').where('tenant.accountId', '=', accountId);
+    switch (actor.kind) {
+      case 'marketplace_v1':
+        return eb.and([environment, eb('la.profileId', 'in', ownedBy(actor.accountId))]);
+      case 'platform':
+      case 'master':
+        return eb.and([environment, eb('la.profileId', 'in', ofTenantsOf(actor.accountId))]);
+      case 'tenant':
+        return eb.and([environment, eb('la.profileId', 'in', eb.selectFrom('profile').select('profile.id').where('profile.tenantId', '=', actor.tenantId))]);
+      case 'login':
+        // One IN over a UNION (not an OR of two), so the planner joins the few profile ids to the index by profile.
+        return eb.and([environment, eb('la.profileId', 'in', ownedBy(actor.accountId).union(ofTenantsOf(actor.accountId)))]);
+    }
+  };
 }
 
 export const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();
