@@ -13,7 +13,7 @@ import { decodeCursor, PageArgs, pageOf } from '../../kernel/keyset-pages.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
 import { BoardFilter, type BoardOffer, type BoardPage, type BoardRow, type HistoryEntry } from './application-board-schemas.js';
-import { findVisibleLenderApplication, lenderApplicationSqlScope } from './lender-application-visibility.js';
+import { findVisibleLenderApplication, lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationRows } from './lender-application-visibility.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 type OfferTerms = Pick<OfferRow, 'id' | 'reference' | 'status' | 'decision' | 'productType' | 'product'> & { createdAt: string };
@@ -40,22 +40,50 @@ function toBoardOffer(offer: OfferTerms): BoardOffer {
   };
 }
 
+/** The row columns the board shows (never the payload). */
+const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentAmount', 'la.status', 'la.createdAt', 'la.updatedAt'] as const;
+
 /**
  * The board: a page of the rows the caller sees, most recently changed first, filtered by status,
- * lender, one application or last change. One statement per page: the row's own columns (the
- * company name and amount as sent are columns generated from the payload, which is never read), its
- * lender's name, its match's product type and its current offer; each visibility and filter is
- * read from an index in this order (prisma/schema.prisma, test/query-plans.test.ts).
+ * lender, one application or last change. One statement per page: the page of rows is found first
+ * (the company name and amount as sent are columns generated from the payload, which is never
+ * read), then joined to its lender's name, its match's product type and its current offer. Staff's
+ * page is an index range of their environment (by status or lender too); a member's is read
+ * profile by profile of its account's few profiles, each an index range, then merged
+ * (prisma/schema.prisma, test/query-plans.test.ts).
  */
 export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<BoardPage> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
   const { status, lenderId, applicationId, updatedSince } = parseInput(BoardFilter, filter ?? {}, 'Filter');
   const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
   const position = after === undefined ? undefined : decodeCursor<number>(after, 'number');
-  let query = readsOf(ctx.db)
-    .selectFrom('lender_application as la')
+  const reads = readsOf(ctx.db);
+  const scope = lenderApplicationListScope(ctx, actor, reads);
+  const conditions = (eb: ApplicationRows) =>
+    eb.and([
+      lenderApplicationSqlScope({ ...scope, ownedProfileIds: undefined })(eb),
+      ...(status ? [eb('la.status', '=', status)] : []),
+      ...(lenderId ? [eb('la.lenderId', '=', lenderId)] : []),
+      ...(applicationId ? [eb('la.id', '=', applicationId)] : []),
+      ...(updatedSince ? [eb('la.updatedAt', '>=', utcTimestamp(updatedSince))] : []),
+      ...(position ? [afterInNewestFirst('la.updatedAt', 'la.id', position)] : []),
+    ]);
+  const ownedProfileIds = scope.ownedProfileIds;
+  const pageRows = ownedProfileIds
+    ? reads
+        .selectFrom(ownedProfileIds.as('owned'))
+        .innerJoinLateral(
+          (eb) => eb.selectFrom('lender_application as la').select(ROW_COLUMNS).whereRef('la.profileId', '=', 'owned.id').where(conditions).orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1).as('la'),
+          (join) => join.onTrue(),
+        )
+        .selectAll('la')
+        .orderBy('la.updatedAt', 'desc')
+        .orderBy('la.id', 'desc')
+        .limit(first + 1)
+    : reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(conditions).orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1);
+  const rows = await reads
+    .selectFrom(pageRows.as('la'))
     .innerJoin('lender as l', 'l.id', 'la.lenderId')
-    .leftJoin('funding_match as fm', 'fm.id', 'la.fundingMatchId')
     .leftJoinLateral(
       (eb) =>
         eb
@@ -68,12 +96,13 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
           .as('o'),
       (join) => join.onTrue(),
     )
-    .select([
+    .select((eb) => [
       'la.id',
       'la.sentCompanyName',
       'la.lenderId',
       'l.name as lenderName',
-      'fm.productType as matchProductType',
+      // A subquery per row of the page (by primary key): a join would let the planner hash every match.
+      eb.selectFrom('funding_match as fm').select('fm.productType').whereRef('fm.id', '=', 'la.fundingMatchId').as('matchProductType'),
       'la.sentAmount',
       'la.status',
       isoInstant('la.createdAt').as('createdAt'),
@@ -86,13 +115,9 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       'o.product as offerProduct',
       'o.createdAt as offerCreatedAt',
     ])
-    .where(lenderApplicationSqlScope(ctx, actor));
-  if (status) query = query.where('la.status', '=', status);
-  if (lenderId) query = query.where('la.lenderId', '=', lenderId);
-  if (applicationId) query = query.where('la.id', '=', applicationId);
-  if (updatedSince) query = query.where('la.updatedAt', '>=', utcTimestamp(updatedSince));
-  if (position) query = query.where(afterInNewestFirst('la.updatedAt', 'la.id', position));
-  const rows = await query.orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1).execute();
+    .orderBy('la.updatedAt', 'desc')
+    .orderBy('la.id', 'desc')
+    .execute();
   const board = rows.map(
     (row): BoardRow => ({
       id: row.id,

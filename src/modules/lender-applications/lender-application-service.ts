@@ -32,6 +32,7 @@ import {
   eventChannelsOf,
   findVisibleLenderApplication,
   lenderApplicationScope,
+  lenderApplicationListScope,
   lenderApplicationSqlScope,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
@@ -124,7 +125,8 @@ const isoDate = (text: string | null) => (text === null ? null : new Date(text))
 export async function listLenderApplications(ctx: ServiceContext, query: z.output<typeof ListQuery>): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const { reference, limit, after } = query;
-  let page = readsOf(ctx.db)
+  const reads = readsOf(ctx.db);
+  let page = reads
     .selectFrom('lender_application as la')
     .innerJoin('lender as l', 'l.id', 'la.lenderId')
     .select((eb) => [
@@ -145,7 +147,7 @@ export async function listLenderApplications(ctx: ServiceContext, query: z.outpu
           .where('o.supersededAt', 'is', null),
       ).as('currentOffers'),
     ])
-    .where(lenderApplicationSqlScope(ctx, actor));
+    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)));
   if (reference) page = page.where('la.reference', '=', reference);
   if (after !== undefined) {
     // The position of `after` is read in the same statement, among the lender's own applications only
