@@ -446,7 +446,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling lender's funding applications (optional ?reference=) */
+        /** The calling lender's funding applications, oldest first, in pages (?limit=, ?after= the last id received; optional ?reference=) */
         get: operations["LenderApplicationController_list"];
         put?: never;
         post?: never;
