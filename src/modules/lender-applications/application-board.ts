@@ -2,8 +2,9 @@
  * The operations dashboard's view of lender applications: one row per application (company,
  * lender, product, amount, status, current offer, last change) and a row's history. Staff see every
  * application; other platform users their account's, by the same rule as the lender API
- * (lender-application-visibility.ts). `updatedSince` lets a client that lost its event stream catch
- * up on every row changed since the last change it saw.
+ * (lender-application-visibility.ts). The board is read in keyset pages (`first`, `after`: at most
+ * 200 rows a page), whatever the number of applications. `updatedSince` lets a client that lost its
+ * event stream catch up on every row changed since the last change it saw, page after page.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
