@@ -22,7 +22,8 @@ let staff: Record<string, string>;
 let memberA: Record<string, string>;
 const db = () => app.runtime.database.prisma;
 
-const BOARD = 'query($f: LenderApplicationFilter) { lenderApplicationBoard(filter: $f) { id companyName lenderId lenderName productType amount status updatedAt offer { reference status decision amount termMonths interestRate productType } } }';
+const BOARD =
+  'query($f: LenderApplicationFilter, $first: Int, $after: String) { lenderApplicationBoard(filter: $f, first: $first, after: $after) { nodes { id companyName lenderId lenderName productType amount status updatedAt offer { reference status decision amount termMonths interestRate productType } } pageInfo { endCursor hasNextPage } } }';
 const HISTORY = 'query($id: Int!) { lenderApplicationHistory(applicationId: $id) { kind status fromStatus comment replacedAt offer { reference } } }';
 
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
@@ -34,7 +35,12 @@ async function storedApplication(account: Integrator, companyName: string): Prom
   return row.id;
 }
 
-const board = async (headers: Record<string, string>, filter: Record<string, unknown> = {}) => graphql(app.url, BOARD, { f: filter }, headers);
+const boardPage = async (headers: Record<string, string>, filter: Record<string, unknown> = {}, page: { first?: number; after?: string } = {}) => graphql(app.url, BOARD, { f: filter, ...page }, headers);
+/** The board's first page of the largest size, its rows where the board used to answer a list. */
+const board = async (headers: Record<string, string>, filter: Record<string, unknown> = {}) => {
+  const res = await boardPage(headers, filter, { first: 200 });
+  return { ...res, data: res.data ? { lenderApplicationBoard: res.data.lenderApplicationBoard.nodes } : res.data };
+};
 const ids = (rows: Array<{ id: number }> | undefined) => (rows ?? []).map((r) => r.id).sort((a, b) => a - b);
 
 let a1: number;
@@ -107,6 +113,28 @@ describe('Query.lenderApplicationBoard', () => {
     const status = await board(staff, { status: 'Sunk' });
     expect(status.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
     expect(JSON.stringify(status.errors?.[0]?.extensions?.fields)).toContain('status');
+  });
+
+  it('pages by cursor: pages of `first` rows, last changed first, each row once, to the last page; a foreign cursor or page size is a 400', async () => {
+    const everything = ids((await board(memberA)).data!.lenderApplicationBoard);
+    const seen: number[] = [];
+    let after: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await boardPage(memberA, {}, { first: 1, ...(after ? { after } : {}) });
+      expect(res.errors).toBeUndefined();
+      const page = res.data!.lenderApplicationBoard as { nodes: Array<{ id: number; updatedAt: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+      expect(page.nodes.length).toBeLessThanOrEqual(1);
+      seen.push(...page.nodes.map((r) => r.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor!;
+    }
+    expect([...seen].sort((x, y) => x - y)).toEqual(everything);
+    expect(new Set(seen).size).toBe(seen.length);
+    const foreign = await boardPage(memberA, {}, { after: 'not-a-cursor' });
+    expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(JSON.stringify(foreign.errors?.[0]?.extensions?.fields)).toContain('after');
+    const tooMany = await boardPage(memberA, {}, { first: 201 });
+    expect(tooMany.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 
   it('is refused to other token kinds (403) and without a token (401)', async () => {

@@ -17,8 +17,8 @@ describe("the dashboard's generated GraphQL types", () => {
     expect(changed).not.toBe(supergraph);
     const committed = await generateDashboardGraphqlTypes();
     const regenerated = await generateDashboardGraphqlTypes(changed);
-    expect(committed).toContain('lenderApplicationBoard: Array<{ id: number, companyName: string | null,');
-    expect(regenerated).toContain('lenderApplicationBoard: Array<{ id: number, companyName: string,');
+    expect(committed).toContain('lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null,');
+    expect(regenerated).toContain('lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string,');
   });
 
   it('refuse a dashboard document that asks for a field the supergraph no longer has', async () => {

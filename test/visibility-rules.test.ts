@@ -20,7 +20,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.js';
 import type { DeployEnvironment, ServiceContext } from '../src/kernel/context.js';
 import { visibilityKeyOf, type Actor, type AuthenticatedActor } from '../src/kernel/actor.js';
-import { eventChannelOf, eventChannelsOf, lenderApplicationScope, type ApplicationViewer } from '../src/modules/lender-applications/lender-application-visibility.js';
+import {
+  eventChannelOf,
+  eventChannelsOf,
+  lenderApplicationListScope,
+  lenderApplicationScope,
+  lenderApplicationSqlScope,
+  type ApplicationViewer,
+} from '../src/modules/lender-applications/lender-application-visibility.js';
 import {
   ownedProfileChannelOf,
   ownedProfileChannelsOf,
@@ -31,7 +38,7 @@ import {
   type ProfileViewer,
 } from '../src/modules/profiles/profile-visibility.js';
 import { tenantChannelOf, tenantChannelsOf, tenantScope, visibleTenantSql, type TenantViewer } from '../src/modules/tenants/tenant-visibility.js';
-import { openDatabase, type Database } from '../src/infra/database.js';
+import { openDatabase, readsOf, type Database } from '../src/infra/database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 const ENVIRONMENTS = ['demo', 'production'] as const satisfies readonly DeployEnvironment[];
@@ -256,6 +263,31 @@ describe('each visibility rule says the same in every form it takes', () => {
             const channel = eventChannelOf(ctx, actor);
             const hearing = world.applications.filter((a) => a.lender.environment === caller.environment && eventChannelsOf(a).includes(channel));
             expect(sorted(hearing.map((a) => a.id)), actor.kind).toEqual(sorted(seen.map((r) => r.id)));
+          }
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it("lender applications: the typed SQL lists' scope (on the row's own environment, copied from its lender) selects the rows the Prisma filter does", async () => {
+    await fc.assert(
+      fc.asyncProperty(worldSpec, callerSpec, async (spec, caller) => {
+        await inWorld(spec, async (tx, world) => {
+          const ctx = contextIn(caller.environment);
+          const ids = world.applications.map((a) => a.id);
+          const reads = readsOf(database.prisma);
+          for (const actor of callersOf(caller, world) as ApplicationViewer[]) {
+            const byPrisma = await tx.lenderApplication.findMany({ where: { AND: [{ id: { in: ids } }, lenderApplicationScope(ctx, actor)] }, select: { id: true } });
+            // Compiled here and run in the world's transaction (the typed reads' pool does not see it).
+            const statement = reads
+              .selectFrom('lender_application as la')
+              .select('la.id')
+              .where('la.id', 'in', ids.length ? ids : [0])
+              .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)))
+              .compile();
+            const bySql = await tx.$queryRawUnsafe<Array<{ id: number }>>(statement.sql, ...statement.parameters);
+            expect(sorted(bySql.map((r) => r.id)), actor.kind).toEqual(sorted(byPrisma.map((r) => r.id)));
           }
         });
       }),

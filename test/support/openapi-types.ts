@@ -446,7 +446,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling lender's funding applications (optional ?reference=) */
+        /** The calling lender's funding applications, oldest first, in pages (?limit=, ?after= the last id received; optional ?reference=) */
         get: operations["LenderApplicationController_list"];
         put?: never;
         post?: never;
@@ -1986,6 +1986,13 @@ export interface components {
         };
         LenderApplicationController_listQuery: {
             reference?: string;
+            /**
+             * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+             * @default 50
+             */
+            limit: number;
+            /** @description The id of the last application of the previous answer: the answer continues after it. */
+            after?: number;
         };
         /** @description The funding application document (spec 2.7) */
         FundingApplication: {
@@ -8131,6 +8138,8 @@ export interface operations {
         parameters: {
             query?: {
                 reference?: string;
+                limit?: number;
+                after?: number;
             };
             header?: never;
             path?: never;

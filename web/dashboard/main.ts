@@ -23,6 +23,7 @@ import type {
   ReviewQuery,
   ReviewQueryVariables,
   ReviewsQuery,
+  ReviewsQueryVariables,
   SaveProductMutation,
   SubmitMutation,
   SubmitMutationVariables,
@@ -47,12 +48,13 @@ import {
 } from './queries.js';
 import { restoreSession, signIn, signOut, type Session } from './session.js';
 
-type BoardRow = BoardQuery['lenderApplicationBoard'][number];
+type BoardPage = BoardQuery['lenderApplicationBoard'];
+type BoardRow = BoardPage['nodes'][number];
 type HistoryEntry = HistoryQuery['lenderApplicationHistory'][number];
 type LenderSummary = LendersQuery['lenders'][number];
-type ReviewSelection = ReviewsQuery['reviewQueue'][number];
+type ReviewSelection = ReviewsQuery['reviewQueue']['nodes'][number];
 type ReviewPreview = ReviewQuery['reviewSelection'];
-type Delivery = DeliveriesQuery['webhookDeliveries'][number];
+type Delivery = DeliveriesQuery['webhookDeliveries']['nodes'][number];
 
 type Tab = 'board' | 'reviews' | 'deliveries' | 'catalogue';
 
@@ -115,17 +117,25 @@ function remember(rows: BoardRow[]): void {
   }
 }
 
+/** The most rows a list view shows, and the board's page: the largest page the API answers. */
+const LIST_PAGE = 200;
+
+async function boardPage(filter: LenderApplicationFilter, after?: string): Promise<BoardPage> {
+  return (await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter, first: LIST_PAGE, ...(after ? { after } : {}) })).lenderApplicationBoard;
+}
+
+/** The board: the most recently changed rows, one page. */
 async function loadBoard(): Promise<void> {
-  const data = await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter: boardFilter() });
+  const page = await boardPage(boardFilter());
   state.rows.clear();
-  remember(data.lenderApplicationBoard);
+  remember(page.nodes);
 }
 
 /** One row again after its event; a row that no longer passes the filters leaves the board. */
 async function refreshRow(applicationId: number): Promise<void> {
-  const data = await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter: boardFilter({ applicationId }) });
-  if (data.lenderApplicationBoard.length === 0) state.rows.delete(applicationId);
-  remember(data.lenderApplicationBoard);
+  const page = await boardPage(boardFilter({ applicationId }));
+  if (page.nodes.length === 0) state.rows.delete(applicationId);
+  remember(page.nodes);
   if (state.history?.applicationId === applicationId) await openHistory(applicationId);
   update();
 }
@@ -133,8 +143,14 @@ async function refreshRow(applicationId: number): Promise<void> {
 /** After a dropped connection: every row changed since the last change seen (or the whole board). */
 async function catchUp(): Promise<void> {
   if (!state.lastChange) return loadBoard();
-  const data = await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter: boardFilter({ updatedSince: state.lastChange }) });
-  remember(data.lenderApplicationBoard);
+  const filter = boardFilter({ updatedSince: state.lastChange });
+  // Every changed row, however many: page after page until the last.
+  for (let after: string | undefined; ; ) {
+    const page = await boardPage(filter, after);
+    remember(page.nodes);
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
+    after = page.pageInfo.endCursor;
+  }
 }
 
 function connectLive(): void {
@@ -175,12 +191,12 @@ async function loadLenders(): Promise<void> {
 }
 
 async function loadReviews(): Promise<void> {
-  state.reviews = (await graphql<ReviewsQuery>(token(), REVIEW_QUEUE)).reviewQueue;
+  state.reviews = (await graphql<ReviewsQuery, ReviewsQueryVariables>(token(), REVIEW_QUEUE, { first: LIST_PAGE })).reviewQueue.nodes;
 }
 
 async function loadDeliveries(): Promise<void> {
-  const data = await graphql<DeliveriesQuery, DeliveriesQueryVariables>(token(), DELIVERIES, state.deliveryStatus ? { status: state.deliveryStatus } : {});
-  state.deliveries = data.webhookDeliveries;
+  const data = await graphql<DeliveriesQuery, DeliveriesQueryVariables>(token(), DELIVERIES, { first: LIST_PAGE, ...(state.deliveryStatus ? { status: state.deliveryStatus } : {}) });
+  state.deliveries = data.webhookDeliveries.nodes;
 }
 
 async function openTab(tab: Tab): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { OfferDecision, OfferStatus } from '../../generated/prisma/enums.js';
+import { pageSchemaOf } from '../../kernel/keyset-pages.js';
 import { APPLICATION_STATUSES } from './application-status.js';
 
 export const BoardFilter = z
@@ -49,6 +50,9 @@ export const BoardRow = z
   })
   .meta({ id: 'LenderApplicationRow', description: 'One row of the operations board: a lender application as it stands' });
 export type BoardRow = z.infer<typeof BoardRow>;
+
+export const BoardPage = pageSchemaOf(BoardRow, 'LenderApplicationBoardPage', 'A page of the operations board, last changed first');
+export type BoardPage = z.infer<typeof BoardPage>;
 
 export const HistoryEntry = z
   .strictObject({

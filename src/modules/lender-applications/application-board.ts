@@ -2,26 +2,22 @@
  * The operations dashboard's view of lender applications: one row per application (company,
  * lender, product, amount, status, current offer, last change) and a row's history. Staff see every
  * application; other platform users their account's, by the same rule as the lender API
- * (lender-application-visibility.ts). `updatedSince` lets a client that lost its event stream catch
- * up on every row changed since the last change it saw.
+ * (lender-application-visibility.ts). The board is read in keyset pages (`first`, `after`: at most
+ * 200 rows a page), whatever the number of applications. `updatedSince` lets a client that lost its
+ * event stream catch up on every row changed since the last change it saw, page after page.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput } from '../../kernel/validation.js';
-import { BoardFilter, type BoardOffer, type BoardRow, type HistoryEntry } from './application-board-schemas.js';
-import { findVisibleLenderApplication, lenderApplicationScope } from './lender-application-visibility.js';
+import { decodeCursor, PageArgs, pageOf } from '../../kernel/keyset-pages.js';
+import { readsOf } from '../../infra/database.js';
+import { afterInNewestFirst, isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
+import { BoardFilter, type BoardOffer, type BoardPage, type BoardRow, type HistoryEntry } from './application-board-schemas.js';
+import { findVisibleLenderApplication, lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationRows } from './lender-application-visibility.js';
 
-const BOARD_LIMIT = 200;
-
-const ROW_INCLUDE = {
-  lender: { select: { name: true } },
-  profile: { select: { companyInformation: true } },
-  fundingMatch: { select: { productType: true } },
-  offers: { where: { supersededAt: null }, take: 1, orderBy: { createdAt: 'desc' as const } },
-} as const;
-type Row = Prisma.LenderApplicationGetPayload<{ include: typeof ROW_INCLUDE }>;
 type OfferRow = Prisma.OfferGetPayload<object>;
+type OfferTerms = Pick<OfferRow, 'id' | 'reference' | 'status' | 'decision' | 'productType' | 'product'> & { createdAt: string };
 
 /** Money in an offer is a plain number or a `{code, value}` Currency object (offer-schemas.ts). */
 function moneyValue(value: unknown): number | null {
@@ -30,7 +26,7 @@ function moneyValue(value: unknown): number | null {
   return null;
 }
 
-function toBoardOffer(offer: OfferRow): BoardOffer {
+function toBoardOffer(offer: OfferTerms): BoardOffer {
   const product = (offer.product ?? {}) as Record<string, unknown>;
   return {
     id: offer.id,
@@ -41,49 +37,106 @@ function toBoardOffer(offer: OfferRow): BoardOffer {
     amount: moneyValue(product.maximumAmount ?? product.maximumCreditLine ?? product.advanceAmount ?? product.amount),
     termMonths: typeof product.term === 'number' ? product.term : null,
     interestRate: typeof product.interestRate === 'number' ? product.interestRate : null,
-    createdAt: offer.createdAt.toISOString(),
+    createdAt: offer.createdAt,
   };
 }
 
-function toBoardRow(row: Row): BoardRow {
-  const payload = (row.payload ?? {}) as { application?: { fundingSearch?: { amount?: unknown }; profile?: { basicCompanyDetails?: { companyName?: unknown } } } };
-  const info = (row.profile.companyInformation ?? {}) as { name?: unknown };
-  const sentName = payload.application?.profile?.basicCompanyDetails?.companyName;
-  const amount = Number(payload.application?.fundingSearch?.amount);
-  const offer = row.offers[0];
-  return {
-    id: row.id,
-    companyName: typeof info.name === 'string' ? info.name : typeof sentName === 'string' ? sentName : null,
-    lenderId: row.lenderId,
-    lenderName: row.lender.name,
-    productType: row.fundingMatch?.productType ?? offer?.productType ?? null,
-    amount: Number.isFinite(amount) ? amount : null,
-    status: row.status,
-    offer: offer ? toBoardOffer(offer) : null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
+/** The row columns the board shows (never the payload). */
+const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentAmount', 'la.status', 'la.createdAt', 'la.updatedAt'] as const;
 
-/** The board: rows the caller sees, most recently changed first, filtered by status, lender, one application or last change. */
-export async function listBoardApplications(ctx: ServiceContext, filter: unknown): Promise<BoardRow[]> {
+/**
+ * The board: a page of the rows the caller sees, most recently changed first, filtered by status,
+ * lender, one application or last change. One statement per page: the page of rows is found first
+ * (the company name and amount as sent are columns generated from the payload, which is never
+ * read), then joined to its lender's name, its match's product type and its current offer. Staff's
+ * page is an index range of their environment (by status or lender too); a member's is read
+ * profile by profile of its account's few profiles, each an index range, then merged
+ * (prisma/schema.prisma, test/query-plans.test.ts).
+ */
+export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<BoardPage> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
   const { status, lenderId, applicationId, updatedSince } = parseInput(BoardFilter, filter ?? {}, 'Filter');
-  const rows = await ctx.db.lenderApplication.findMany({
-    where: {
-      AND: [
-        lenderApplicationScope(ctx, actor),
-        status ? { status } : {},
-        lenderId ? { lenderId } : {},
-        applicationId ? { id: applicationId } : {},
-        updatedSince ? { updatedAt: { gte: new Date(updatedSince) } } : {},
-      ],
-    },
-    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-    take: BOARD_LIMIT,
-    include: ROW_INCLUDE,
-  });
-  return rows.map(toBoardRow);
+  const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
+  const position = after === undefined ? undefined : decodeCursor<number>(after, 'number');
+  const reads = readsOf(ctx.db);
+  const scope = lenderApplicationListScope(ctx, actor, reads);
+  const conditions = (eb: ApplicationRows) =>
+    eb.and([
+      lenderApplicationSqlScope({ ...scope, ownedProfileIds: undefined })(eb),
+      ...(status ? [eb('la.status', '=', status)] : []),
+      ...(lenderId ? [eb('la.lenderId', '=', lenderId)] : []),
+      ...(applicationId ? [eb('la.id', '=', applicationId)] : []),
+      ...(updatedSince ? [eb('la.updatedAt', '>=', utcTimestamp(updatedSince))] : []),
+      ...(position ? [afterInNewestFirst('la.updatedAt', 'la.id', position)] : []),
+    ]);
+  const ownedProfileIds = scope.ownedProfileIds;
+  const pageRows = ownedProfileIds
+    ? reads
+        .selectFrom(ownedProfileIds.as('owned'))
+        .innerJoinLateral(
+          (eb) => eb.selectFrom('lender_application as la').select(ROW_COLUMNS).whereRef('la.profileId', '=', 'owned.id').where(conditions).orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1).as('la'),
+          (join) => join.onTrue(),
+        )
+        .selectAll('la')
+        .orderBy('la.updatedAt', 'desc')
+        .orderBy('la.id', 'desc')
+        .limit(first + 1)
+    : reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(conditions).orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1);
+  const rows = await reads
+    .selectFrom(pageRows.as('la'))
+    .innerJoin('lender as l', 'l.id', 'la.lenderId')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('offer')
+          .select(['offer.id', 'offer.reference', 'offer.status', 'offer.decision', 'offer.productType', 'offer.product', isoInstant('offer.createdAt').as('createdAt')])
+          .whereRef('offer.lenderApplicationId', '=', 'la.id')
+          .where('offer.supersededAt', 'is', null)
+          .orderBy('offer.createdAt', 'desc')
+          .limit(1)
+          .as('o'),
+      (join) => join.onTrue(),
+    )
+    .select((eb) => [
+      'la.id',
+      'la.sentCompanyName',
+      'la.lenderId',
+      'l.name as lenderName',
+      // A subquery per row of the page (by primary key): a join would let the planner hash every match.
+      eb.selectFrom('funding_match as fm').select('fm.productType').whereRef('fm.id', '=', 'la.fundingMatchId').as('matchProductType'),
+      'la.sentAmount',
+      'la.status',
+      isoInstant('la.createdAt').as('createdAt'),
+      isoInstant('la.updatedAt').as('updatedAt'),
+      'o.id as offerId',
+      'o.reference as offerReference',
+      'o.status as offerStatus',
+      'o.decision as offerDecision',
+      'o.productType as offerProductType',
+      'o.product as offerProduct',
+      'o.createdAt as offerCreatedAt',
+    ])
+    .orderBy('la.updatedAt', 'desc')
+    .orderBy('la.id', 'desc')
+    .execute();
+  const board = rows.map(
+    (row): BoardRow => ({
+      id: row.id,
+      companyName: row.sentCompanyName,
+      lenderId: row.lenderId,
+      lenderName: row.lenderName,
+      productType: row.matchProductType ?? row.offerProductType ?? null,
+      amount: row.sentAmount,
+      status: row.status,
+      offer:
+        row.offerId !== null && row.offerReference !== null && row.offerStatus !== null && row.offerProductType !== null && row.offerCreatedAt !== null
+          ? toBoardOffer({ id: row.offerId, reference: row.offerReference, status: row.offerStatus, decision: row.offerDecision, productType: row.offerProductType, product: row.offerProduct as OfferRow['product'], createdAt: row.offerCreatedAt })
+          : null,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }),
+  );
+  return pageOf(board, first, (row) => ({ at: row.updatedAt, id: row.id }));
 }
 
 /** A row's history, oldest first: status moves, every offer (replaced ones with when) and the client's decisions. */
@@ -100,12 +153,12 @@ export async function getApplicationHistory(ctx: ServiceContext, id: unknown): P
       fromStatus: null,
       reason: null,
       comment: o.comment,
-      offer: toBoardOffer(o),
+      offer: toBoardOffer({ ...o, createdAt: o.createdAt.toISOString() }),
       replacedAt: o.supersededAt?.toISOString() ?? null,
     })),
     ...application.offers
       .filter((o) => o.decision !== null && o.decidedAt !== null)
-      .map((o) => ({ at: o.decidedAt!.toISOString(), kind: 'DECISION' as const, status: o.decision, fromStatus: null, reason: null, comment: null, offer: toBoardOffer(o), replacedAt: null })),
+      .map((o) => ({ at: o.decidedAt!.toISOString(), kind: 'DECISION' as const, status: o.decision, fromStatus: null, reason: null, comment: null, offer: toBoardOffer({ ...o, createdAt: o.createdAt.toISOString() }), replacedAt: null })),
   ];
   return entries.sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -47,6 +47,33 @@ describe('reads', () => {
     expect(await res.json()).toMatchObject({ application: { id, status: 'Submitted', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
     expect((await fetch(api(`/applications/${id}`), { headers: await as(other) })).status).toBe(404);
   });
+
+  it('GET /applications answers pages of ?limit= (oldest first) continuing ?after= the last id received, the lender’s own only; limits are checked', async () => {
+    const mine = [await submitted(lender.lenderId), await submitted(lender.lenderId), await submitted(lender.lenderId)];
+    const foreign = await submitted(other.lenderId);
+    const auth = await as(lender);
+    const listed: number[] = [];
+    for (let after: number | undefined, pages = 0; pages < 1000; pages++) {
+      const res = await fetch(api(`/applications?limit=2${after === undefined ? '' : `&after=${after}`}`), { headers: auth });
+      expect(res.status).toBe(200);
+      const page = ((await res.json()) as Array<{ application: { id: number } }>).map((d) => d.application.id);
+      expect(page.length).toBeLessThanOrEqual(2);
+      listed.push(...page);
+      if (page.length < 2) break;
+      after = page.at(-1);
+    }
+    expect(listed).toEqual(expect.arrayContaining(mine));
+    expect(listed).not.toContain(foreign);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.indexOf(mine[0]!)).toBeLessThan(listed.indexOf(mine[2]!));
+    const afterForeign = await (await fetch(api(`/applications?after=${foreign}`), { headers: auth })).json();
+    expect(afterForeign).toEqual([]);
+    const defaultPage = await (await fetch(api('/applications'), { headers: auth })).json();
+    expect(defaultPage.length).toBeLessThanOrEqual(50);
+    for (const query of ['limit=0', 'limit=201', 'limit=ten', 'after=-1']) {
+      expect((await fetch(api(`/applications?${query}`), { headers: auth })).status).toBe(400);
+    }
+  });
 });
 
 describe('acknowledgement', () => {

@@ -8,11 +8,16 @@
  * resubmit) is a separate schema without apiProvider; stored and queued documents carry no token.
  */
 import { z } from 'zod';
+import { sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { readsOf } from '../../infra/database.js';
+import { isoInstant } from '../../infra/keyset-sql.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { queueDelivery } from '../webhooks/webhook-delivery.js';
@@ -27,6 +32,8 @@ import {
   eventChannelsOf,
   findVisibleLenderApplication,
   lenderApplicationScope,
+  lenderApplicationListScope,
+  lenderApplicationSqlScope,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
@@ -36,13 +43,20 @@ import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthoriza
 
 type Tx = Prisma.TransactionClient;
 type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
+type OfferRow = Prisma.OfferGetPayload<object>;
+/** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
+type DocumentSource = Pick<Prisma.LenderApplicationGetPayload<object>, 'id' | 'reference' | 'status' | 'responseReason' | 'comment' | 'acceptedAt' | 'invalidatedAt' | 'payload'> & {
+  offers: Array<Pick<OfferRow, 'id' | 'reference' | 'status' | 'expiryDate' | 'comment' | 'decision' | 'productType' | 'product' | 'supersededAt'>>;
+};
+/** The lender's view also needs the lender's key for the application's authorization token. */
+type LenderDocumentSource = DocumentSource & { lender: { authorizationTokenKey: string | null } };
 
 export type { FundingApplicationDocument, IntegratorApplicationDocument };
 
 const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
 /** The document as last built, with the application's current status fields and offer; as stored (no token). */
-export function toStoredDocument(row: ApplicationRow): StoredApplicationDocument {
+export function toStoredDocument(row: DocumentSource): StoredApplicationDocument {
   const payload = withoutAuthorizationToken((row.payload ?? {}) as Partial<StoredApplicationDocument>);
   const current = row.offers.find((o) => o.supersededAt === null);
   const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
@@ -73,27 +87,86 @@ export function toStoredDocument(row: ApplicationRow): StoredApplicationDocument
 }
 
 /** The lender's view (spec 2.7): apiProvider carries this application's own authorization token. */
-export function toDocument(row: ApplicationRow): FundingApplicationDocument {
+export function toDocument(row: LenderDocumentSource): FundingApplicationDocument {
   return withAuthorizationToken(toStoredDocument(row), applicationAuthorizationToken(row.lender.authorizationTokenKey, row.id)) as FundingApplicationDocument;
 }
 
 /** The integrator's view: the application only, never the lender's apiProvider. */
-export function toIntegratorDocument(row: ApplicationRow): IntegratorApplicationDocument {
+export function toIntegratorDocument(row: DocumentSource): IntegratorApplicationDocument {
   return { application: toStoredDocument(row).application };
 }
 
-export const ListQuery = z.object({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional() });
+export const ListQuery = z.object({
+  reference: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+  limit: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE)
+    .describe(`Applications in the answer, oldest first: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}. An answer of fewer is the last page.`),
+  after: z.coerce
+    .number({ message: 'must be an application id (number)' })
+    .int('must be an application id (number)')
+    .positive('must be an application id (number)')
+    .optional()
+    .describe('The id of the last application of the previous answer: the answer continues after it.'),
+});
 
-/** GET {lender_api_base}/applications[?reference=]: the calling lender's applications. */
+const isoDate = (text: string | null) => (text === null ? null : new Date(text));
+
+/**
+ * GET {lender_api_base}/applications[?reference=][&limit=][&after=]: a page of the calling lender's
+ * applications, oldest first, each as its funding application document (spec 2.7). The answer stays
+ * the spec's array; the next page is asked for with `after` = the last id received. One statement
+ * per page, read from the index on (lenderId, createdAt, id): the rows, each one's current offer
+ * and the lender's token key (test/query-plans.test.ts).
+ */
 export async function listLenderApplications(ctx: ServiceContext, query: z.output<typeof ListQuery>): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
-  const { reference } = query;
-  const rows = await ctx.db.lenderApplication.findMany({
-    where: { AND: [lenderApplicationScope(ctx, actor), reference ? { reference } : {}] },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    include: APPLICATION_INCLUDE,
-  });
-  return rows.map(toDocument);
+  const { reference, limit, after } = query;
+  const reads = readsOf(ctx.db);
+  let page = reads
+    .selectFrom('lender_application as la')
+    .innerJoin('lender as l', 'l.id', 'la.lenderId')
+    .select((eb) => [
+      'la.id',
+      'la.reference',
+      'la.status',
+      'la.responseReason',
+      'la.comment',
+      'la.payload',
+      isoInstant('la.acceptedAt').as('acceptedAt'),
+      isoInstant('la.invalidatedAt').as('invalidatedAt'),
+      'l.authorizationTokenKey',
+      jsonArrayFrom(
+        eb
+          .selectFrom('offer as o')
+          .select(['o.id', 'o.reference', 'o.status', 'o.comment', 'o.decision', 'o.productType', 'o.product', isoInstant('o.expiryDate').as('expiryDate')])
+          .whereRef('o.lenderApplicationId', '=', 'la.id')
+          .where('o.supersededAt', 'is', null),
+      ).as('currentOffers'),
+    ])
+    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)));
+  if (reference) page = page.where('la.reference', '=', reference);
+  if (after !== undefined) {
+    // The position of `after` is read in the same statement, among the lender's own applications only
+    // (another's would tell when it was made): any other id continues nowhere, an empty answer.
+    page = page.where(
+      sql<boolean>`(${sql.ref('la.createdAt')}, ${sql.ref('la.id')}) > (SELECT previous."createdAt", previous.id FROM lender_application previous WHERE previous.id = ${after} AND previous."lenderId" = ${sql.ref('la.lenderId')})`,
+    );
+  }
+  const rows = await page.orderBy('la.createdAt', 'asc').orderBy('la.id', 'asc').limit(limit).execute();
+  return rows.map((row) =>
+    toDocument({
+      ...row,
+      acceptedAt: isoDate(row.acceptedAt),
+      invalidatedAt: isoDate(row.invalidatedAt),
+      payload: row.payload as Prisma.JsonValue,
+      lender: { authorizationTokenKey: row.authorizationTokenKey },
+      offers: row.currentOffers.map((offer) => ({ ...offer, product: offer.product as Prisma.JsonValue, expiryDate: isoDate(offer.expiryDate), supersededAt: null })),
+    }),
+  );
 }
 
 /** GET {lender_api_base}/applications/{id}: another lender's application is a 404. */

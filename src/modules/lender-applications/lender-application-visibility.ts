@@ -10,11 +10,13 @@
  * would show (test/visibility-rules.test.ts holds the two equal over generated callers and rows).
  */
 import { z } from 'zod';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { DB, SqlReads } from '../../infra/sql-reads.js';
 import type { DeployEnvironment, ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
-import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, PROFILE_AUDIENCE_SELECT, type ProfileAudience } from '../profiles/profile-visibility.js';
+import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, PROFILE_AUDIENCE_SELECT, type ProfileAudience, type ProfileOwnerViewer } from '../profiles/profile-visibility.js';
 import { parseInput } from '../../kernel/validation.js';
 
 export type ApplicationViewer = Extract<Actor, { kind: 'lender' | 'login' | 'platform' | 'master' | 'tenant' | 'marketplace_v1' }>;
@@ -25,6 +27,61 @@ export function lenderApplicationScope(ctx: ServiceContext, actor: ApplicationVi
   const environment = { lender: { environment: ctx.environment } };
   if (actor.kind === 'lender') return { ...environment, lenderId: actor.lenderId };
   return isStaff(actor) ? environment : { ...environment, profile: ownedProfileScope(actor) };
+}
+
+/** The typed SQL reads' view of `lender_application la`. */
+export type ApplicationRows = ExpressionBuilder<DB & { la: DB['lender_application'] }, 'la'>;
+
+/**
+ * `ownedProfileScope` as the ids of the profiles it covers, for the typed SQL reads. Each side is
+ * looked up by an indexed column, and a tenant's one profile through a LATERAL with LIMIT 1, which the
+ * planner cannot turn into a hash join over every profile.
+ */
+export function ownedProfileIdsSql(reads: SqlReads, actor: ProfileOwnerViewer) {
+  const ownedBy = (accountId: string) => reads.selectFrom('profile').select('profile.id').where('profile.ownerAccountId', '=', accountId);
+  const ofTenantsOf = (accountId: string) =>
+    reads
+      .selectFrom('tenant')
+      .innerJoinLateral((eb) => eb.selectFrom('profile').select('profile.id').whereRef('profile.tenantId', '=', 'tenant.id').limit(1).as('tenant_profile'), (join) => join.onTrue())
+      .select('tenant_profile.id')
+      .where('tenant.accountId', '=', accountId);
+  switch (actor.kind) {
+    case 'marketplace_v1':
+      return ownedBy(actor.accountId);
+    case 'platform':
+    case 'master':
+      return ofTenantsOf(actor.accountId);
+    case 'tenant':
+      return reads.selectFrom('profile').select('profile.id').where('profile.tenantId', '=', actor.tenantId);
+    case 'login':
+      return ownedBy(actor.accountId).union(ofTenantsOf(actor.accountId));
+  }
+}
+
+/**
+ * Whose applications a caller's list reads (`lenderApplicationScope` for the typed SQL reads), on the
+ * row's own columns (its environment is copied from its lender): the environment's (staff), the
+ * lender's own, or those of the profiles the caller's account owns (read profile by profile: an
+ * account's profiles are few among all, each one's applications an index range).
+ */
+export type ApplicationListScope =
+  | { environment: DeployEnvironment; lenderId?: number; ownedProfileIds?: undefined }
+  | { environment: DeployEnvironment; lenderId?: undefined; ownedProfileIds: ReturnType<typeof ownedProfileIdsSql> };
+
+export function lenderApplicationListScope(ctx: ServiceContext, actor: ApplicationViewer, reads: SqlReads): ApplicationListScope {
+  if (actor.kind === 'lender') return { environment: ctx.environment, lenderId: actor.lenderId };
+  if (isStaff(actor)) return { environment: ctx.environment };
+  return { environment: ctx.environment, ownedProfileIds: ownedProfileIdsSql(reads, actor) };
+}
+
+/** The scope as one condition on `lender_application la`. */
+export function lenderApplicationSqlScope(scope: ApplicationListScope) {
+  return (eb: ApplicationRows): Expression<SqlBool> =>
+    eb.and([
+      eb('la.environment', '=', scope.environment),
+      ...(scope.lenderId !== undefined ? [eb('la.lenderId', '=', scope.lenderId)] : []),
+      ...(scope.ownedProfileIds ? [eb('la.profileId', 'in', scope.ownedProfileIds)] : []),
+    ]);
 }
 
 export const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();

@@ -40,7 +40,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     method: 'get',
     path: `${BASES.lenderApi}/applications`,
     operationId: 'LenderApplicationController_list',
-    summary: "The calling lender's funding applications (optional ?reference=)",
+    summary: "The calling lender's funding applications, oldest first, in pages (?limit=, ?after= the last id received; optional ?reference=)",
     query: ListQuery,
     response: z.array(FundingApplicationDocument),
     successStatus: 200,

@@ -13,9 +13,8 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { findOwnedProfileId } from '../profiles/profile-visibility.js';
 import { matchProfileById, recordFundingSearch, toFundingSearchResult } from './funding-search.js';
-import type { RecordedFundingSearch, ReviewSelection } from './funding-search-schemas.js';
+import type { RecordedFundingSearch } from './funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, type SelectedLenders } from './review-selection.js';
-import { reviewSelectionScope } from './review-selection-visibility.js';
 
 export const IdempotencyKey = z.string().trim().min(1).max(255).optional();
 
@@ -30,22 +29,4 @@ export async function applyToLenders(ctx: ServiceContext, uuid: unknown, input: 
 
   const chosen = await queueReviewSelection(ctx, profileId, search, selection, requested, key);
   return { ...search, matches: search.matches.filter((m) => chosen.has(`${m.lender.id}:${m.product}`)) };
-}
-
-/** The funding specialists' review queue (staff), newest first. */
-export async function listReviewQueue(ctx: ServiceContext, state?: string): Promise<ReviewSelection[]> {
-  requireAccess(ctx, 'reviews.read');
-  const rows = await ctx.db.reviewSelection.findMany({
-    where: { AND: [reviewSelectionScope(ctx), state ? { state: state as never } : {}] },
-    orderBy: { createdAt: 'desc' },
-    take: 200,
-  });
-  return rows.map((r) => ({
-    id: r.id,
-    profileId: r.profileId,
-    fundingSearchId: r.fundingSearchId,
-    state: r.state,
-    selection: r.selection as ReviewSelection['selection'],
-    createdAt: r.createdAt.toISOString(),
-  }));
 }

@@ -1,14 +1,16 @@
 /** Thin adapters: Profile.matches, applying to preferred lenders, and the staff review queue. */
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
-import { applyToLenders, listReviewQueue } from './apply-service.js';
+import { applyToLenders } from './apply-service.js';
+import { listReviewQueue, type ReviewQueuePage as ReviewQueuePageResult } from './review-selection-queue.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import { matchesOfProfiles, MatchQuery, profileMatches } from './matching-service.js';
 import { SelectedLenders } from './review-selection.js';
 import { checkLater, parseInput } from '../../kernel/validation.js';
-import type { FundingSearchResult, ReviewSelection as ReviewSelectionResult } from './funding-search-schemas.js';
+import type { FundingSearchResult } from './funding-search-schemas.js';
 import { loadBatched } from '../../infra/graphql/field-loaders.js';
 import { Profile } from '../lenders/lender-types.js';
-import { FundingSearch, ReviewSelection, SelectedLenderInput } from './match-types.js';
+import { FundingSearch, ReviewQueuePage, SelectedLenderInput } from './match-types.js';
 
 @Resolver(() => Profile)
 export class ProfileMatchesResolver {
@@ -52,8 +54,13 @@ export class ApplyResolver {
     return applyToLenders(ctx, profileId, checkLater(SelectedLenders, selection), idempotencyKey);
   }
 
-  @Query(() => [ReviewSelection], { description: "The funding specialists' review queue (staff)" })
-  reviewQueue(@Arg('state', () => String, { nullable: true }) state: string | undefined, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionResult[]> {
-    return listReviewQueue(ctx, state);
+  @Query(() => ReviewQueuePage, { description: "A page of the funding specialists' review queue (staff), newest first" })
+  reviewQueue(
+    @Arg('state', () => String, { nullable: true }) state: string | undefined,
+    @Arg('first', () => Int, { nullable: true, description: `Selections in the page: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}` }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's pageInfo.endCursor" }) after: string | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<ReviewQueuePageResult> {
+    return listReviewQueue(ctx, { state: state ?? undefined }, { first: first ?? undefined, after: after ?? undefined });
   }
 }

@@ -170,9 +170,9 @@ describe('GraphQL', () => {
 
     await createAccountWithUser(app.runtime.database.prisma, { environment: 'demo', accountName: 'staff', email: 'specialist@example.test', password: 'specialist-password', role: 'STAFF' });
     const staff = bearer(await signIn(app, 'specialist@example.test', 'specialist-password'));
-    const queue = await graphql(app.url, '{ reviewQueue(state: "PENDING_REVIEW") { profileId state selection { lenderId products } } }', {}, staff);
-    expect(queue.data?.reviewQueue).toContainEqual({ profileId: uuid, state: 'PENDING_REVIEW', selection: [{ lenderId: first.lender.id, products: [first.product] }] });
-    const notStaff = await graphql(app.url, '{ reviewQueue { id } }', {}, auth);
+    const queue = await graphql(app.url, '{ reviewQueue(state: "PENDING_REVIEW", first: 200) { nodes { profileId state selection { lenderId products } } } }', {}, staff);
+    expect(queue.data?.reviewQueue.nodes).toContainEqual({ profileId: uuid, state: 'PENDING_REVIEW', selection: [{ lenderId: first.lender.id, products: [first.product] }] });
+    const notStaff = await graphql(app.url, '{ reviewQueue { nodes { id } } }', {}, auth);
     expect(notStaff.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
 });

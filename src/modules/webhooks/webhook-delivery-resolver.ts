@@ -1,17 +1,30 @@
 /** Thin adapters: the staff's view of webhook deliveries and redelivery. */
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 import type { ServiceContext } from '../../kernel/context.js';
-import { listDeliveries, redeliver } from './webhook-delivery.js';
-import { WebhookDelivery as WebhookDeliverySchema, type WebhookDelivery as WebhookDeliveryResult } from './webhook-delivery-schemas.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
+import { redeliver } from './webhook-delivery.js';
+import { listDeliveries } from './webhook-delivery-list.js';
+import {
+  WebhookDelivery as WebhookDeliverySchema,
+  WebhookDeliveryPage as WebhookDeliveryPageSchema,
+  type WebhookDelivery as WebhookDeliveryResult,
+  type WebhookDeliveryPage as WebhookDeliveryPageResult,
+} from './webhook-delivery-schemas.js';
 
 export const WebhookDelivery = objectTypeFrom(WebhookDeliverySchema);
+const WebhookDeliveryPage = objectTypeFrom(WebhookDeliveryPageSchema);
 
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
-  @Query(() => [WebhookDelivery], { description: 'Webhook deliveries, newest first (staff); status DEAD lists the dead letters' })
-  webhookDeliveries(@Arg('status', () => String, { nullable: true }) status: string | undefined, @Ctx() ctx: ServiceContext): Promise<WebhookDeliveryResult[]> {
-    return listDeliveries(ctx, status);
+  @Query(() => WebhookDeliveryPage, { description: 'A page of webhook deliveries, newest first (staff); status DEAD lists the dead letters' })
+  webhookDeliveries(
+    @Arg('status', () => String, { nullable: true }) status: string | undefined,
+    @Arg('first', () => Int, { nullable: true, description: `Deliveries in the page: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}` }) first: number | undefined,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's pageInfo.endCursor" }) after: string | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<WebhookDeliveryPageResult> {
+    return listDeliveries(ctx, { status: status ?? undefined }, { first: first ?? undefined, after: after ?? undefined });
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Send a dead-lettered or failing delivery again, on a fresh schedule (staff)' })

@@ -1,5 +1,6 @@
 /** A webhook delivery to a lender with its latest attempts, as staff read it, declared once: its TypeScript type and its GraphQL type follow from it. */
 import { z } from 'zod';
+import { pageSchemaOf } from '../../kernel/keyset-pages.js';
 
 const instant = z.iso.datetime();
 
@@ -12,6 +13,8 @@ export const WebhookDeliveryAttempt = z
   })
   .meta({ id: 'WebhookDeliveryAttempt', description: 'One attempt of a webhook delivery' });
 
+export const DeliveryStatus = z.enum(['PENDING', 'FAILED', 'DELIVERED', 'DEAD'], { message: 'must be one of PENDING, FAILED, DELIVERED, DEAD' });
+
 export const WebhookDelivery = z
   .strictObject({
     id: z.uuid(),
@@ -19,7 +22,7 @@ export const WebhookDelivery = z
     lenderId: z.number().int(),
     event: z.enum(['APPLICATION_CREATED', 'APPLICATION_UPDATED']),
     url: z.string(),
-    status: z.enum(['PENDING', 'FAILED', 'DELIVERED', 'DEAD']).describe('FAILED is retrying; DEAD is dead-lettered.'),
+    status: DeliveryStatus.describe('FAILED is retrying; DEAD is dead-lettered.'),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
     lastError: z.string().nullable(),
@@ -30,3 +33,6 @@ export const WebhookDelivery = z
   })
   .meta({ id: 'WebhookDelivery', description: 'A webhook delivery to a lender, with its attempts' });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryPage = pageSchemaOf(WebhookDelivery, 'WebhookDeliveryPage', 'A page of webhook deliveries, newest first');
+export type WebhookDeliveryPage = z.infer<typeof WebhookDeliveryPage>;

@@ -70,8 +70,8 @@ describe('delivery', () => {
     const { createAccountWithUser } = await import('../identity/bootstrap.js');
     await createAccountWithUser(db(), { environment: 'demo', accountName: 'ops', email: 'deliveries@example.test', password: 'deliveries-password', role: 'STAFF' });
     const staff = bearer(await signIn(app, 'deliveries@example.test', 'deliveries-password'));
-    const letters = await graphql(app.url, '{ webhookDeliveries(status: "DEAD") { id lenderApplicationId attempts } }', {}, staff);
-    expect(letters.data?.webhookDeliveries).toContainEqual({ id: dead.id, lenderApplicationId: id, attempts: 3 });
+    const letters = await graphql(app.url, '{ webhookDeliveries(status: "DEAD", first: 200) { nodes { id lenderApplicationId attempts } } }', {}, staff);
+    expect(letters.data?.webhookDeliveries.nodes).toContainEqual({ id: dead.id, lenderApplicationId: id, attempts: 3 });
     const again = await graphql(app.url, 'mutation($d: ID!) { redeliverWebhook(deliveryId: $d) { status } }', { d: dead.id }, staff);
     expect(again.data?.redeliverWebhook).toEqual({ status: 'PENDING' });
     await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');

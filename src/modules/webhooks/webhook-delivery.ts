@@ -136,7 +136,8 @@ export function signingSecrets(
 }
 
 /** How many of a delivery's attempts a listing shows. */
-const LISTED_ATTEMPTS = 10;
+/** The attempts a listed or redelivered delivery shows (webhook-delivery-list.ts too). */
+export const LISTED_ATTEMPTS = 10;
 const ATTEMPTS_INCLUDE = { attemptLog: { orderBy: { attemptedAt: 'desc' as const }, take: LISTED_ATTEMPTS } } as const;
 
 function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: typeof ATTEMPTS_INCLUDE }>): WebhookDelivery {
@@ -155,18 +156,6 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
     createdAt: row.createdAt.toISOString(),
     attemptLog: row.attemptLog.map((a) => ({ statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, attemptedAt: a.attemptedAt.toISOString() })),
   };
-}
-
-/** Staff: deliveries by status (dead letters first of all). */
-export async function listDeliveries(ctx: ServiceContext, status?: string): Promise<WebhookDelivery[]> {
-  requireAccess(ctx, 'deliveries.manage');
-  const rows = await ctx.db.webhookDelivery.findMany({
-    where: { AND: [deliveryScope(ctx), status ? { status: status as never } : {}] },
-    orderBy: { createdAt: 'desc' },
-    take: 200,
-    include: ATTEMPTS_INCLUDE,
-  });
-  return rows.map(toWebhookDelivery);
 }
 
 /** Staff: send a dead-lettered (or failing) delivery again, from a fresh schedule. */

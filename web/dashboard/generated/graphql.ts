@@ -175,10 +175,12 @@ export type ApplicationStatusChangedSubscription = { applicationStatusChanged: {
 
 export type BoardQueryVariables = Exact<{
   filter?: LenderApplicationFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type BoardQuery = { lenderApplicationBoard: Array<{ id: number, companyName: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, updatedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
+export type BoardQuery = { lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, updatedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export type BoardOfferFieldsFragment = { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string };
 
@@ -191,10 +193,11 @@ export type CreateLenderMutation = { createLender: { id: number, name: string } 
 
 export type DeliveriesQueryVariables = Exact<{
   status?: string | null | undefined;
+  first?: number | null | undefined;
 }>;
 
 
-export type DeliveriesQuery = { webhookDeliveries: Array<{ id: string, lenderApplicationId: number, lenderId: number, event: WebhookDeliveryEvent, url: string, status: WebhookDeliveryStatus, attempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, attemptLog: Array<{ statusCode: number | null, error: string | null, latencyMs: number, attemptedAt: string }> }> };
+export type DeliveriesQuery = { webhookDeliveries: { nodes: Array<{ id: string, lenderApplicationId: number, lenderId: number, event: WebhookDeliveryEvent, url: string, status: WebhookDeliveryStatus, attempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, attemptLog: Array<{ statusCode: number | null, error: string | null, latencyMs: number, attemptedAt: string }> }> } };
 
 export type HistoryQueryVariables = Exact<{
   id: number;
@@ -227,10 +230,12 @@ export type ReviewQueryVariables = Exact<{
 
 export type ReviewQuery = { reviewSelection: { selectionId: string, state: ReviewPreviewState, applicant: { companyName: string | null, companyNumber: string | null, companyType: string | null, sector: string | null, creditGrade: string | null, amount: number, periodMonths: number | null, useOfFunds: string | null, urgency: string | null }, lenders: Array<{ lenderId: number, lenderName: string | null, matched: boolean, products: Array<string>, likelihood: number | null, reasons: Array<string>, missingFields: Array<{ field: string, message: string }> }> } };
 
-export type ReviewsQueryVariables = Exact<{ [key: string]: never; }>;
+export type ReviewsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
 
 
-export type ReviewsQuery = { reviewQueue: Array<{ id: string, profileId: string, fundingSearchId: number, state: ReviewSelectionState, createdAt: string, selection: Array<{ lenderId: number, products: Array<SelectedLenderProducts> }> }> };
+export type ReviewsQuery = { reviewQueue: { nodes: Array<{ id: string, profileId: string, fundingSearchId: number, state: ReviewSelectionState, createdAt: string, selection: Array<{ lenderId: number, products: Array<SelectedLenderProducts> }> }> } };
 
 export type SaveProductMutationVariables = Exact<{
   lenderId: number;

@@ -1,0 +1,219 @@
+/**
+ * Lists that hold as data grows: every list statement the code issues is planned on an index, never
+ * a sequential scan of a table that grows with use. The statements are the real ones: each list
+ * operation is called with a caller who may read it, its SQL captured as it goes to PostgreSQL, and
+ * then planned with `EXPLAIN (FORMAT JSON)` against a database seeded with a few thousand rows
+ * (several lenders, accounts, tenants and profiles) and ANALYZEd, so the planner sees tables where a
+ * scan costs more than an index.
+ *
+ * To cover another list, add a row to LISTS: its name and how to call it (the calls of one row may
+ * issue several statements, e.g. a first page and the next; each is checked).
+ */
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Actor } from '../src/kernel/actor.js';
+import type { ServiceContext } from '../src/kernel/context.js';
+import { openDatabase, type Database } from '../src/infra/database.js';
+import { listBoardApplications } from '../src/modules/lender-applications/application-board.js';
+import { listLenderApplications } from '../src/modules/lender-applications/lender-application-service.js';
+import { listDeliveries } from '../src/modules/webhooks/webhook-delivery-list.js';
+import { listReviewQueue } from '../src/modules/matching/review-selection-queue.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+/** Tables whose rows grow with use: a sequential scan of one of them reads more as the data grows. */
+const GROWING_TABLES = new Set([
+  'account',
+  'tenant',
+  'profile',
+  'funding_search',
+  'funding_match',
+  'review_selection',
+  'lender_application',
+  'application_status_change',
+  'offer',
+  'document',
+  'case',
+  'webhook_delivery',
+  'webhook_delivery_attempt',
+]);
+
+const ACCOUNTS = 200;
+const PROFILES = 12_000;
+
+/** A few thousand rows of everything the lists read, spread over accounts, tenants, lenders and statuses. */
+const SEED = `
+INSERT INTO account (id, name, "updatedAt")
+  SELECT ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid, 'plan account ' || n, now() FROM generate_series(1, ${ACCOUNTS}) n;
+INSERT INTO tenant (id, "accountId", "referenceId", "updatedDateTime")
+  SELECT gen_random_uuid(), ('00000000-0000-4000-8000-' || lpad((1 + n % ${ACCOUNTS})::text, 12, '0'))::uuid, 'plan-' || n, now() FROM generate_series(1, ${PROFILES}) n;
+-- A third of the profiles owned by an account's key, a third a tenant's, a third anonymous.
+INSERT INTO profile (id, environment, "ownerAccountId", "tenantId", "updatedAt")
+  SELECT gen_random_uuid(), 'demo',
+    CASE WHEN n % 3 = 0 THEN ('00000000-0000-4000-8000-' || lpad((1 + n % ${ACCOUNTS})::text, 12, '0'))::uuid END,
+    CASE WHEN n % 3 = 1 THEN t.id END, now()
+  FROM generate_series(1, ${PROFILES}) n LEFT JOIN tenant t ON t."referenceId" = 'plan-' || n;
+INSERT INTO funding_search ("profileId", amount, "updatedAt") SELECT id, 50000, now() FROM profile WHERE "ownerAccountId" IS NOT NULL OR "tenantId" IS NOT NULL;
+-- Each search matched two products of the demo lenders; each match became an application.
+INSERT INTO funding_match ("fundingSearchId", "lenderId", "productId", "productType", likelihood, "updatedAt")
+  SELECT fs.id, lp."lenderId", lp.id, lp."productType", 0.5, now()
+  FROM funding_search fs
+  CROSS JOIN LATERAL (
+    SELECT p.* FROM lender_product p JOIN lender l ON l.id = p."lenderId" AND l.environment = 'demo'
+    ORDER BY (p.id * 7919 + fs.id) % 1009 LIMIT 2
+  ) lp;
+INSERT INTO lender_application ("lenderId", "profileId", "fundingMatchId", status, reference, payload, "createdAt", "updatedAt")
+  SELECT fm."lenderId", fs."profileId", fm.id,
+    (ARRAY['Submitted', 'Acknowledged', 'Offered', 'Failed', 'Rejected'])[1 + fm.id % 5], 'PLAN-' || fm.id,
+    jsonb_build_object('application', jsonb_build_object('profile', jsonb_build_object('basicCompanyDetails', jsonb_build_object('companyName', 'PLAN ' || fm.id)), 'fundingSearch', jsonb_build_object('amount', 50000))),
+    now() - make_interval(mins => fm.id), now() - make_interval(secs => (fm.id * 37) % 100000)
+  FROM funding_match fm JOIN funding_search fs ON fs.id = fm."fundingSearchId";
+INSERT INTO offer (id, "lenderApplicationId", reference, status, "productType", product, "updatedAt")
+  SELECT gen_random_uuid(), a.id, 'PLAN-OFFER-' || a.id, 'INDICATIVE', 'TERM_LOAN', '{"maximumAmount": 100000, "term": 24}', now()
+  FROM lender_application a WHERE a.status = 'Offered';
+INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, status, attempts, "createdAt", "updatedAt")
+  SELECT gen_random_uuid(), a.id, a."lenderId", 'APPLICATION_CREATED', 'https://lender.invalid/hook', '{}',
+    (ARRAY['PENDING', 'DELIVERED', 'DELIVERED', 'FAILED', 'DEAD']::"DeliveryStatus"[])[1 + a.id % 5], 1, a."createdAt", now()
+  FROM lender_application a;
+INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", "latencyMs", "attemptedAt")
+  SELECT gen_random_uuid(), d.id, 500, 120, d."createdAt" + make_interval(secs => k) FROM webhook_delivery d CROSS JOIN generate_series(1, 2) k;
+INSERT INTO review_selection (id, "profileId", "fundingSearchId", selection, "contentHash", state, "createdAt", "updatedAt")
+  SELECT gen_random_uuid(), fs."profileId", fs.id, '[]', md5(fs.id::text),
+    (ARRAY['PENDING_REVIEW', 'IN_REVIEW', 'SUBMITTED', 'CLOSED']::"ReviewState"[])[1 + fs.id % 4], now() - make_interval(mins => fs.id), now()
+  FROM funding_search fs;
+ANALYZE;
+`;
+
+let testDatabase: TestDatabase;
+let database: Database;
+let explainer: pg.Client;
+let lenderId: number;
+
+/** SELECT statements sent while `capturing` (the list reads; Prisma's and Kysely's alike). */
+let captured: Array<{ text: string; values: unknown[] }> | null = null;
+
+function captureStatements(): void {
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const [first, second] = args;
+    const statement = typeof first === 'string' ? { text: first, values: second } : (first as { text?: string; values?: unknown[] } | undefined);
+    if (captured && statement?.text && /^\s*select\b/i.test(statement.text)) captured.push({ text: statement.text, values: (statement.values as unknown[] | undefined) ?? [] });
+    return query.apply(this, args);
+  } as never);
+}
+
+const logger = pino({ level: 'silent' });
+const contextOf = (actor: Actor) => ({ actor, environment: 'demo', requestedTenantId: null, db: database.prisma, logger }) as unknown as ServiceContext;
+const staff: Actor = { kind: 'login', accountId: '00000000-0000-4000-8000-000000000001', userId: '00000000-0000-4000-8000-0000000000ff', role: 'STAFF', sessionEpoch: 0, scopes: ['staff'] };
+const member: Actor = { kind: 'login', accountId: '00000000-0000-4000-8000-000000000002', userId: '00000000-0000-4000-8000-0000000000fe', role: 'MEMBER', sessionEpoch: 0, scopes: [] };
+const lender = (): Actor => ({ kind: 'lender', lenderId, clientId: 'plan-client', scopes: [] });
+
+/** Each list as the code reads it: a name, and the calls whose statements are checked. */
+const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
+  { name: 'board, staff, a full page', run: () => listBoardApplications(contextOf(staff), {}, { first: 200 }) },
+  {
+    name: 'board, staff, the next page',
+    run: async () => {
+      const page = await listBoardApplications(contextOf(staff), {}, { first: 50 });
+      return listBoardApplications(contextOf(staff), {}, { first: 50, after: page.pageInfo.endCursor! });
+    },
+  },
+  { name: 'board, staff, by status', run: () => listBoardApplications(contextOf(staff), { status: 'Offered' }, { first: 200 }) },
+  { name: 'board, staff, by lender', run: () => listBoardApplications(contextOf(staff), { lenderId }, { first: 200 }) },
+  { name: 'board, staff, changed since', run: () => listBoardApplications(contextOf(staff), { updatedSince: new Date(Date.now() - 3_600_000).toISOString() }, { first: 200 }) },
+  { name: "board, a member: its account's rows", run: () => listBoardApplications(contextOf(member), {}, { first: 200 }) },
+  { name: "board, a member, by status", run: () => listBoardApplications(contextOf(member), { status: 'Submitted' }, { first: 200 }) },
+  { name: 'lender API, a full page', run: () => listLenderApplications(contextOf(lender()), { limit: 200 }) },
+  {
+    name: 'lender API, the next page',
+    run: async () => {
+      const page = await listLenderApplications(contextOf(lender()), { limit: 50 });
+      return listLenderApplications(contextOf(lender()), { limit: 50, after: page.at(-1)!.application.id as number });
+    },
+  },
+  { name: 'lender API, by reference', run: () => listLenderApplications(contextOf(lender()), { reference: 'PLAN-1', limit: 50 }) },
+  { name: 'webhook deliveries, a full page', run: () => listDeliveries(contextOf(staff), {}, { first: 200 }) },
+  {
+    name: 'webhook deliveries, the next page',
+    run: async () => {
+      const page = await listDeliveries(contextOf(staff), {}, { first: 50 });
+      return listDeliveries(contextOf(staff), {}, { first: 50, after: page.pageInfo.endCursor! });
+    },
+  },
+  { name: 'webhook deliveries, the dead letters', run: () => listDeliveries(contextOf(staff), { status: 'DEAD' }, { first: 200 }) },
+  { name: 'review queue, a full page', run: () => listReviewQueue(contextOf(staff), {}, { first: 200 }) },
+  {
+    name: 'review queue, the next page',
+    run: async () => {
+      const page = await listReviewQueue(contextOf(staff), {}, { first: 50 });
+      return listReviewQueue(contextOf(staff), {}, { first: 50, after: page.pageInfo.endCursor! });
+    },
+  },
+  { name: 'review queue, by state', run: () => listReviewQueue(contextOf(staff), { state: 'PENDING_REVIEW' }, { first: 200 }) },
+];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function scansOf(node: PlanNode): Array<{ type: string; relation?: string }> {
+  return [{ type: node['Node Type'], relation: node['Relation Name'] }, ...(node.Plans ?? []).flatMap(scansOf)];
+}
+
+beforeAll(async () => {
+  // Installed before the pool opens its connections, which bind their query method once.
+  captureStatements();
+  testDatabase = await createTestDatabase();
+  database = await openDatabase({ databaseUrl: testDatabase.url, dataDir: '', poolSize: 2, migrate: false });
+  explainer = new pg.Client({ connectionString: testDatabase.url });
+  await explainer.connect();
+  await explainer.query(SEED);
+  const busiest = await explainer.query<{ lenderId: number }>('SELECT "lenderId" FROM lender_application GROUP BY "lenderId" ORDER BY count(*) DESC LIMIT 1');
+  lenderId = busiest.rows[0]!.lenderId;
+}, 300_000);
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await explainer?.end();
+  await database?.close();
+  await testDatabase?.drop();
+});
+
+describe('list statements on a seeded database', () => {
+  it('the seed holds a few thousand rows per growing table', async () => {
+    const counts = await explainer.query<{ applications: number; deliveries: number; selections: number }>(
+      'SELECT (SELECT count(*) FROM lender_application)::int AS applications, (SELECT count(*) FROM webhook_delivery)::int AS deliveries, (SELECT count(*) FROM review_selection)::int AS selections',
+    );
+    expect(counts.rows[0]!.applications).toBeGreaterThan(2_000);
+    expect(counts.rows[0]!.deliveries).toBeGreaterThan(2_000);
+    expect(counts.rows[0]!.selections).toBeGreaterThan(1_000);
+  });
+
+  it.each(LISTS)('$name: one statement per page, no sequential scan of a growing table', async ({ run }) => {
+    captured = [];
+    const result = await run();
+    const statements = captured;
+    captured = null;
+    expect(result).toBeDefined();
+    expect(statements.length).toBeGreaterThan(0);
+    for (const { text, values } of statements) {
+      const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
+      const scans = scansOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
+      const seqScans = scans.filter((s) => s.type === 'Seq Scan' && s.relation !== undefined && GROWING_TABLES.has(s.relation));
+      expect({ statement: text, seqScans }).toEqual({ statement: text, seqScans: [] });
+    }
+  });
+
+  it('a page is one statement, whatever the number of rows', async () => {
+    captured = [];
+    await listBoardApplications(contextOf(staff), {}, { first: 200 });
+    await listLenderApplications(contextOf(lender()), { limit: 200 });
+    await listDeliveries(contextOf(staff), {}, { first: 200 });
+    await listReviewQueue(contextOf(staff), {}, { first: 200 });
+    const statements = captured;
+    captured = null;
+    expect(statements).toHaveLength(4);
+  });
+});
