@@ -4,7 +4,6 @@
  * INTERNAL without message or stack.
  */
 import { GraphQLError } from 'graphql';
-import type { MiddlewareFn } from 'type-graphql';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { constraintError } from '../prisma-errors.js';
@@ -21,14 +20,6 @@ export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'
   ctx?.logger.error({ err }, 'unhandled error in GraphQL resolver');
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL', status: 500 } });
 }
-
-export const mapAppErrors: MiddlewareFn<ServiceContext> = async ({ context }, next) => {
-  try {
-    return await next();
-  } catch (err) {
-    throw toGraphQLError(err, context);
-  }
-};
 
 /**
  * A @Subscription's `subscribe` runs outside TypeGraphQL's middlewares: this maps its errors

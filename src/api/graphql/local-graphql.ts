@@ -1,0 +1,44 @@
+/**
+ * Single-process GraphQL: the local schema (local-schema.ts) served by GraphQL Yoga, the server the
+ * Hive gateway itself is built on, with the gateway's plugins (operation limits, introspection and
+ * GraphiQL access, field-suggestion blocking, metrics) and its error masking, so clients cannot
+ * tell it from the gateway. One ServiceContext per HTTP request (its credential checked once), one
+ * per graphql-ws operation. Yoga caches parsed and validated documents (parserAndValidationCache).
+ *
+ * The schema is built on first use, not at start: a process that serves no GraphQL never pays for it.
+ */
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { ServiceContext } from '../../kernel/context.js';
+import { graphqlMetricsPlugin } from '../http/graphql-metrics.js';
+import { maskUnexpectedErrors } from './error-masking.js';
+import type { GatewaySecurity } from './gateway-runtime.js';
+import { blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin } from './graphql-access.js';
+import { operationLimitPlugins } from './operation-limits.js';
+
+/** What the server's context starts from: the HTTP request, or the headers a graphql-ws socket carries (gateway-server.ts). */
+interface InitialContext {
+  request?: Request;
+  headers?: Headers;
+}
+
+export type LocalGraphQL = YogaServerInstance<Record<string, unknown>, ServiceContext>;
+
+export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<ServiceContext>, security: GatewaySecurity): LocalGraphQL {
+  return createYoga<Record<string, unknown>, ServiceContext>({
+    // Loaded with its resolver modules on first use: start-up neither loads nor builds them.
+    schema: async () => (await import('./local-schema.js')).localSchema(),
+    context: (initial: InitialContext) => contextFor(initial.headers ?? initial.request?.headers ?? new Headers()),
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    maskedErrors: { maskError: maskUnexpectedErrors },
+    // CORS is answered by the HTTP layer from the allowlist (src/api/http/cors.ts), never reflected here.
+    cors: false,
+    ...graphiqlOptions(security.schemaAccess),
+    plugins: [
+      ...(security.limits ? operationLimitPlugins(security.limits) : []),
+      introspectionPlugin(security.schemaAccess),
+      ...(security.schemaAccess.introspection === 'everyone' ? [] : [blockFieldSuggestionsPlugin()]),
+      graphqlMetricsPlugin(),
+    ],
+  });
+}
