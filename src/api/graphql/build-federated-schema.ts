@@ -61,10 +61,15 @@ function mapErrorsOfResolverMethods(schema: GraphQLSchema, resolvers: Record<str
   const withCode = fieldsRunningResolverMethods();
   const rootTypes = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) => (type ? [type.name] : []));
   for (const [typeName, fields] of Object.entries(resolvers)) {
+    if (!(rootTypes.includes(typeName) || Object.keys(fields).some((name) => withCode.has(`${typeName}.${name}`)))) continue;
     for (const [fieldName, field] of Object.entries(fields)) {
-      const config = field as { resolve?: GraphQLFieldResolver<unknown, ServiceContext> } | undefined;
-      if (!config?.resolve || !(rootTypes.includes(typeName) || withCode.has(`${typeName}.${fieldName}`))) continue;
-      config.resolve = errorMapped(config.resolve);
+      if (!rootTypes.includes(typeName) && !withCode.has(`${typeName}.${fieldName}`)) continue;
+      // TypeGraphQL's map holds a field's resolve function, or { resolve, subscribe } for a subscription.
+      if (typeof field === 'function') fields[fieldName] = errorMapped(field as GraphQLFieldResolver<unknown, ServiceContext>);
+      else {
+        const config = field as { resolve?: GraphQLFieldResolver<unknown, ServiceContext> } | undefined;
+        if (config?.resolve) config.resolve = errorMapped(config.resolve);
+      }
     }
   }
 }

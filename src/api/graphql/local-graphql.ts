@@ -7,7 +7,8 @@
  *
  * The schema is built on first use, not at start: a process that serves no GraphQL never pays for it.
  */
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { ServiceContext } from '../../kernel/context.js';
 import { graphqlMetricsPlugin } from '../http/graphql-metrics.js';
 import { maskUnexpectedErrors } from './error-masking.js';
@@ -25,9 +26,7 @@ export type LocalGraphQL = YogaServerInstance<Record<string, unknown>, ServiceCo
 
 export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<ServiceContext>, security: GatewaySecurity): LocalGraphQL {
   return createYoga<Record<string, unknown>, ServiceContext>({
-    // Loaded with its resolver modules on first use: start-up neither loads nor builds them.
-    schema: async () => (await import('./local-schema.js')).localSchema(),
-    context: (initial: InitialContext) => contextFor(initial.headers ?? initial.request?.headers ?? new Headers()),
+    context: (initial: InitialContext) => contextFor(asGlobalHeaders(initial.headers ?? initial.request?.headers)),
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
@@ -35,10 +34,36 @@ export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<Ser
     cors: false,
     ...graphiqlOptions(security.schemaAccess),
     plugins: [
+      loadedOnFirstUse(),
       ...(security.limits ? operationLimitPlugins(security.limits) : []),
       introspectionPlugin(security.schemaAccess),
       ...(security.schemaAccess.introspection === 'everyone' ? [] : [blockFieldSuggestionsPlugin()]),
       graphqlMetricsPlugin(),
     ],
   });
+}
+
+/**
+ * The local schema, loaded with its resolver modules on the first operation (start-up neither
+ * loads nor builds them). Awaited in `onParams`, which HTTP requests and graphql-ws operations
+ * alike pass before execution; Yoga's own lazy schemas wait only on HTTP parsing.
+ */
+function loadedOnFirstUse(): Plugin {
+  let schema: GraphQLSchema | undefined;
+  return {
+    async onParams() {
+      schema ??= await (await import('./local-schema.js')).localSchema();
+    },
+    onEnveloped({ setSchema }) {
+      if (schema) setSchema(schema);
+    },
+  };
+}
+
+/** Yoga's requests may carry a ponyfill Headers, which authentication does not recognise as Headers. */
+function asGlobalHeaders(headers: Headers | undefined): Headers {
+  if (headers instanceof Headers) return headers;
+  const plain = new Headers();
+  (headers as Pick<Headers, 'forEach'> | undefined)?.forEach((value, name) => plain.append(name, value));
+  return plain;
 }

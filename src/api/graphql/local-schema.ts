@@ -16,20 +16,8 @@
  * The distributed deployment and the gateway keep the subgraphs as they are.
  */
 import { transformSupergraphToPublicSchema } from '@theguild/federation-composition';
-import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import {
-  buildASTSchema,
-  GraphQLEnumType,
-  GraphQLScalarType,
-  isObjectType,
-  Kind,
-  parse,
-  type ConstDirectiveNode,
-  type DocumentNode,
-  type GraphQLSchema,
-  type ObjectTypeDefinitionNode,
-  type ObjectTypeExtensionNode,
-} from 'graphql';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { Kind, parse, type ConstDirectiveNode, type DocumentNode, type GraphQLSchema, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
 import { readCommittedSupergraph } from './compose.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from './subgraphs/index.js';
 
@@ -41,37 +29,37 @@ export function localSchema(): Promise<GraphQLSchema> {
   return built;
 }
 
+/**
+ * Built from the API schema's document by graphql-tools (not with our own `graphql` import): the
+ * schema then comes from the same graphql module as the subgraphs' and the server's, which under
+ * the test runner is not the one our source files get (vitest.config.ts).
+ */
 export function buildLocalSchema(supergraph: DocumentNode, subgraphs: Record<SubgraphName, GraphQLSchema>): GraphQLSchema {
-  const api = buildASTSchema(transformSupergraphToPublicSchema(supergraph));
-  const owners = fieldOwners(supergraph);
-  const ownerOf = (typeName: string, fieldName: string): GraphQLSchema => {
-    const owner = owners.get(typeName)?.get(fieldName);
-    if (!owner) throw new Error(`the supergraph names no subgraph for ${typeName}.${fieldName}`);
-    return subgraphs[owner];
-  };
-  return mapSchema(api, {
-    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
-      const type = ownerOf(typeName, fieldName).getType(typeName);
-      const owned = isObjectType(type) ? type.getFields()[fieldName] : undefined;
-      if (!owned) throw new Error(`${typeName}.${fieldName} is missing from the subgraph the supergraph names`);
-      return { ...field, resolve: owned.resolve, subscribe: owned.subscribe };
-    },
-    // Scalars parse and serialise as their subgraph defines them (JSON, JSONObject), not as strings.
-    [MapperKind.SCALAR_TYPE]: (scalar) => {
-      const defined = Object.values(subgraphs).map((schema) => schema.getType(scalar.name)).find((type) => type !== undefined);
-      if (!(defined instanceof GraphQLScalarType)) return scalar;
-      const { serialize, parseValue, parseLiteral } = defined.toConfig();
-      return new GraphQLScalarType({ ...scalar.toConfig(), serialize, parseValue, parseLiteral });
-    },
-    // Enum values carry their subgraph's internal values (TypeGraphQL's enum members).
-    [MapperKind.ENUM_TYPE]: (enumType) => {
-      const defined = Object.values(subgraphs).map((schema) => schema.getType(enumType.name)).find((type) => type instanceof GraphQLEnumType);
-      if (!(defined instanceof GraphQLEnumType)) return enumType;
-      const config = enumType.toConfig();
-      const internal = new Map(defined.getValues().map((value) => [value.name, value.value as unknown]));
-      const values = Object.fromEntries(Object.entries(config.values).map(([name, value]) => [name, { ...value, value: internal.has(name) ? internal.get(name) : name }]));
-      return new GraphQLEnumType({ ...config, values });
-    },
+  const resolvers: Record<string, Record<string, unknown>> = {};
+  for (const [typeName, fields] of fieldOwners(supergraph)) {
+    const byField: Record<string, unknown> = {};
+    for (const [fieldName, owner] of fields) {
+      const type = subgraphs[owner].getType(typeName);
+      const owned = type && 'getFields' in type ? type.getFields()[fieldName] : undefined;
+      if (!owned || !('resolve' in owned)) throw new Error(`${typeName}.${fieldName} is missing from the ${owner} subgraph the supergraph names`);
+      byField[fieldName] = { resolve: owned.resolve, subscribe: owned.subscribe };
+    }
+    resolvers[typeName] = byField;
+  }
+  for (const schema of Object.values(subgraphs)) {
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || resolvers[type.name]) continue;
+      // Scalars parse and serialise as their subgraph defines them (JSON, JSONObject), not as strings.
+      if ('serialize' in type) resolvers[type.name] = { serialize: type.serialize, parseValue: type.parseValue, parseLiteral: type.parseLiteral };
+      // Enum values carry their subgraph's internal values.
+      if ('getValues' in type) resolvers[type.name] = Object.fromEntries(type.getValues().map((value) => [value.name, value.value as unknown]));
+    }
+  }
+  return makeExecutableSchema({
+    typeDefs: transformSupergraphToPublicSchema(supergraph),
+    resolvers,
+    // Federation's own types (_Any, _Service, _Entity) are in the subgraphs, not in the API schema.
+    resolverValidationOptions: { requireResolversToMatchSchema: 'ignore' },
   });
 }
 
