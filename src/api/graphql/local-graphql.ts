@@ -52,7 +52,7 @@ function loadedOnFirstUse(): Plugin {
   let schema: GraphQLSchema | undefined;
   return {
     async onParams() {
-      schema ??= await (await import('./local-schema.js')).localSchema();
+      schema ??= await loadLocalSchema();
     },
     onEnveloped({ setSchema }) {
       if (schema) setSchema(schema);
@@ -66,4 +66,9 @@ function asGlobalHeaders(headers: Headers | undefined): Headers {
   const plain = new Headers();
   (headers as Pick<Headers, 'forEach'> | undefined)?.forEach((value, name) => plain.append(name, value));
   return plain;
+}
+
+/** The local schema, built once per process; awaiting it first spares the first operation the wait. */
+export async function loadLocalSchema(): Promise<GraphQLSchema> {
+  return (await import('./local-schema.js')).localSchema();
 }
