@@ -5,8 +5,10 @@
  * profiles subgraphs through the in-process transport), (b) as the same resolvers run without the
  * gateway: the tenants subgraph's `tenant` and the profiles subgraph's `Tenant.profile` executed
  * directly on their schemas with parsed documents (what one local schema would execute), and
- * (c) the two use cases called directly (the floor any GraphQL layer adds to), and (d) building the
- * request's ServiceContext alone (what every variant pays first). Each request builds
+ * (c) the two use cases called directly (the floor any GraphQL layer adds to), (d) building the
+ * request's ServiceContext alone (what every variant pays first), and (e) the whole query on the
+ * local schema through the Yoga server single-process mode serves at /graphql (its plugins, parse
+ * and validation caches, error masking). Each request builds
  * its ServiceContext from the bearer token (JWT verified) in every variant. Reports CPU and wall
  * milliseconds per request, so the gateway's share of a request is known without HTTP in the way.
  *
