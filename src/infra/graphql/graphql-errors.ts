@@ -22,8 +22,8 @@ export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'
 }
 
 /**
- * A @Subscription's `subscribe` runs outside TypeGraphQL's middlewares: this maps its errors
- * (e.g. the access check) the same way.
+ * A @Subscription's `subscribe` is not among the resolvers whose errors the schema build maps
+ * (src/api/graphql/build-federated-schema.ts): this maps its errors (e.g. the access check) the same way.
  */
 export function mappedSubscribe<T>(subscribe: (ctx: ServiceContext) => AsyncIterable<T> | Promise<AsyncIterable<T>>) {
   return async ({ context }: { context: unknown }): Promise<AsyncIterable<T>> => {
