@@ -5,8 +5,10 @@
  * profiles subgraphs through the in-process transport), (b) as the same resolvers run without the
  * gateway: the tenants subgraph's `tenant` and the profiles subgraph's `Tenant.profile` executed
  * directly on their schemas with parsed documents (what one local schema would execute), and
- * (c) the two use cases called directly (the floor any GraphQL layer adds to), and (d) building the
- * request's ServiceContext alone (what every variant pays first). Each request builds
+ * (c) the two use cases called directly (the floor any GraphQL layer adds to), (d) building the
+ * request's ServiceContext alone (what every variant pays first), and (e) the whole query on the
+ * local schema through the Yoga server single-process mode serves at /graphql (its plugins, parse
+ * and validation caches, error masking). Each request builds
  * its ServiceContext from the bearer token (JWT verified) in every variant. Reports CPU and wall
  * milliseconds per request, so the gateway's share of a request is known without HTTP in the way.
  *
@@ -21,7 +23,9 @@ import { profilesOfTenants } from '../src/modules/profiles/profile-service.js';
 import { getTenant } from '../src/modules/tenants/tenant-service.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
-import { createSingleProcessGateway, startSingleProcessServer } from '../src/processes/single-process-server.js';
+import { createSingleProcessGraphQL, startSingleProcessServer } from '../src/processes/single-process-server.js';
+import { createGateway } from '../src/api/graphql/gateway-runtime.js';
+import { gatewaySecurity } from '../src/api/graphql/gateway-security.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { buildSubgraphSchemas } from '../src/api/graphql/subgraphs/index.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
@@ -74,7 +78,9 @@ try {
     const ids = await seed(url, accountId);
     const authorization = await platformAuthorization(server.url);
     const headers = new Headers({ authorization });
-    const gateway = await createSingleProcessGateway(runtime, config);
+    const security = gatewaySecurity(config, async (h) => (await runtime.contextForRequest(h)).actor);
+    const gateway = await createGateway({ mode: 'in-process', contextFor: (request) => runtime.contextForRequest(request.headers) }, security);
+    const localGraphQL = createSingleProcessGraphQL(runtime, config);
     const schemas: Record<string, GraphQLSchema> = await buildSubgraphSchemas();
 
     const viaGateway = await measure('through the gateway (federated)', ids, async (id) => {
@@ -82,6 +88,12 @@ try {
         method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: FEDERATED, variables: { id } }),
       });
       check((await res.json()) as { errors?: unknown[] }, 'gateway');
+    });
+    const viaLocal = await measure('local schema over Yoga (single-process /graphql)', ids, async (id) => {
+      const res = await localGraphQL.fetch('http://graphql.local/graphql', {
+        method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: FEDERATED, variables: { id } }),
+      });
+      check((await res.json()) as { errors?: unknown[] }, 'local');
     });
     const run = async (schema: GraphQLSchema, document: DocumentNode, variableValues: Record<string, unknown>, contextValue: unknown) => {
       const result = await execute({ schema, document, variableValues, contextValue });
@@ -103,7 +115,7 @@ try {
       await runtime.contextForRequest(headers);
     });
 
-    const rows = [viaGateway, local, direct, contextOnly];
+    const rows = [viaGateway, viaLocal, local, direct, contextOnly];
     console.log(`\n${REQUESTS} requests, one at a time, in process:`);
     for (const r of rows) console.log(`  ${r.name.padEnd(46)} CPU ${r.cpuMs.toFixed(2)} ms/request, wall ${r.wallMs.toFixed(2)} ms/request`);
     recordResults('graphql-local-schema', rows.map((r) => ({
@@ -111,6 +123,7 @@ try {
       ...(r === viaGateway ? {} : { baseline: `in process: ${viaGateway.name}`, ratio: viaGateway.cpuMs / r.cpuMs, note: 'ratio: how many times cheaper than through the gateway' }),
     })));
     await gateway.dispose?.();
+    await localGraphQL.dispose();
   } finally {
     await server.close();
     await runtime.close();

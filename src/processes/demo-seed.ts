@@ -21,30 +21,39 @@ export interface DemoSeedReport {
 export async function seedMissingDemoData(db: Db, log: (msg: string) => void): Promise<DemoSeedReport> {
   const seeded: string[] = [];
   const present: string[] = [];
-
-  if ((await db.company.count()) === 0) {
-    seeded.push(`companies (${await insertCompanies(db, demoCompanyStream(DEMO_COMPANY_COUNT))})`);
-  } else {
-    present.push('companies');
+  // The company registry shares no table with the lenders and identities: it is written meanwhile,
+  // so a first start waits for the longer of the two rather than their sum.
+  const [companies, lendersAndUsers] = await Promise.all([seedCompanies(db), seedLendersThenIdentities(db)]);
+  for (const part of [companies, ...lendersAndUsers]) {
+    seeded.push(...part.seeded);
+    present.push(...part.present);
   }
 
+  log(`demo data: seeded ${seeded.join(', ') || 'nothing'}; already there: ${present.join(', ') || 'nothing'}`);
+  return { seeded, present };
+}
+
+async function seedCompanies(db: Db): Promise<DemoSeedReport> {
+  if ((await db.company.count()) > 0) return { seeded: [], present: ['companies'] };
+  return { seeded: [`companies (${await insertCompanies(db, demoCompanyStream(DEMO_COMPANY_COUNT))})`], present: [] };
+}
+
+async function seedLendersThenIdentities(db: Db): Promise<DemoSeedReport[]> {
   const catalogue = demoLenders();
   const slugs = catalogue.map((l) => l.slug);
   const [lenders, products] = await Promise.all([
     db.lender.count({ where: { environment: 'demo', slug: { in: slugs } } }),
     db.lenderProduct.count({ where: { lender: { environment: 'demo', slug: { in: slugs } } } }),
   ]);
+  let lenderPart: DemoSeedReport = { seeded: [], present: ['demo lenders and products'] };
   if (lenders < catalogue.length || products < catalogue.reduce((n, l) => n + l.products.length, 0)) {
     const inserted = await insertDemoLenders(db);
-    seeded.push(`demo lenders (${inserted.lenders}) and products (${inserted.products})`);
-  } else {
-    present.push('demo lenders and products');
+    lenderPart = { seeded: [`demo lenders (${inserted.lenders}) and products (${inserted.products})`], present: [] };
   }
-
   const users = await seedDemoIdentities(db);
-  if (users.created.length > 0) seeded.push(`demo users (${users.created.join(', ')})`);
-  if (users.skipped.length > 0) present.push(`demo users (${users.skipped.join(', ')})`);
-
-  log(`demo data: seeded ${seeded.join(', ') || 'nothing'}; already there: ${present.join(', ') || 'nothing'}`);
-  return { seeded, present };
+  const userPart: DemoSeedReport = {
+    seeded: users.created.length > 0 ? [`demo users (${users.created.join(', ')})`] : [],
+    present: users.skipped.length > 0 ? [`demo users (${users.skipped.join(', ')})`] : [],
+  };
+  return [lenderPart, userPart];
 }

@@ -1,11 +1,17 @@
-/** Serves the gateway at /graphql over HTTP and graphql-ws (same path) on an existing HTTP server. */
+/**
+ * Serves a GraphQL server at /graphql over HTTP and graphql-ws (same path) on an existing HTTP
+ * server: the Hive gateway (distributed mode) or the local schema's Yoga server (single process);
+ * the gateway runtime is a Yoga server too.
+ */
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
-import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { Kind, OperationTypeNode, type DocumentNode, type ExecutionArgs } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
+import type { Context as WsServerContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import { connectionHeaders } from '../api/http/connection-headers.js';
-import { forwardedCredentials } from '../api/graphql/gateway-runtime.js';
+import { forwardedCredentials } from '../api/graphql/forwarded-credentials.js';
 import { liveSubscriptions } from '../infra/metrics.js';
 import { fanOutSubscriptions, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
 import { limitedWebSocketServer, withWebSocketLimits, type WebSocketGuard } from '../api/graphql/websocket-limits.js';
@@ -26,10 +32,14 @@ export interface GatewayMountOptions {
   fanOut?: FanOutOptions;
 }
 
-export function mountGateway(app: Express, server: Server, gateway: GatewayRuntime, { webSocket, bodyLimit, fanOut }: GatewayMountOptions): MountedGateway {
+/** A Yoga server: the Hive gateway runtime or the local schema's (src/api/graphql/local-graphql.ts). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the two servers' contexts differ; only the request pipeline is used here
+export type GraphQLServer = YogaServerInstance<any, any>;
+
+export function mountGateway(app: Express, server: Server, gateway: GraphQLServer, { webSocket, bodyLimit, fanOut }: GatewayMountOptions): MountedGateway {
   app.use(gateway.graphqlEndpoint, bodyLimit, gateway);
   const wss = limitedWebSocketServer(server, gateway.graphqlEndpoint, webSocket);
-  const options = getGraphQLWSOptions(gateway, (ctx) => {
+  const options = graphqlWsOptions(gateway, (ctx) => {
     const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);
     // `credentials` is a plain object so remote subgraph transports can interpolate it (gateway-runtime.ts).
     return { headers, credentials: forwardedCredentials(headers) };
@@ -62,5 +72,33 @@ export function mountGateway(app: Express, server: Server, gateway: GatewayRunti
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await gateway.dispose();
     },
+  };
+}
+
+/** graphql-ws hands the document to the server's own pipeline, which parses and validates it: this placeholder only passes graphql-ws's check. */
+const PARSED_BY_THE_SERVER: DocumentNode = {
+  kind: Kind.DOCUMENT,
+  definitions: [{ kind: Kind.OPERATION_DEFINITION, operation: OperationTypeNode.SUBSCRIPTION, selectionSet: { kind: Kind.SELECTION_SET, selections: [] } }],
+};
+
+/**
+ * Every graphql-ws operation goes through the server's whole request pipeline (its plugins: limits,
+ * introspection access, metrics; its schema, loaded on first use), as an HTTP request would; the
+ * same bridge as the Hive runtime's `getGraphQLWSOptions`, which would load the whole runtime.
+ */
+function graphqlWsOptions(
+  yoga: GraphQLServer,
+  onContext: (ctx: WsServerContext) => Record<string, unknown>,
+): Required<Pick<WsServerOptions, 'execute' | 'subscribe' | 'onSubscribe'>> & Pick<WsServerOptions, 'onOperation' | 'onComplete'> {
+  const run = (args: ExecutionArgs) => {
+    const context = args.contextValue as { params: never; request?: never };
+    return yoga.getResultForParams({ params: context.params, request: context.request as never }, context) as never;
+  };
+  return {
+    execute: run,
+    subscribe: run,
+    // No schema: the server's pipeline brings its own.
+    onSubscribe: (ctx, _id, params) =>
+      ({ document: PARSED_BY_THE_SERVER, contextValue: { connectionParams: ctx.connectionParams, waitUntil: yoga.waitUntil, params, ...onContext(ctx) } }) as unknown as ExecutionArgs,
   };
 }

@@ -10,21 +10,21 @@ const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL);
 const shutdown = handleShutdownSignals(logger);
 // The database server starts (in its own processes) while this one loads the GraphQL and REST
-// layers and builds the schemas: start-up takes the longer of the two rather than their sum.
+// layers: start-up takes the longer of the two rather than their sum.
 const runtimeStarting = startRuntime(config, { logger, onOpen: shutdown.add });
 runtimeStarting.catch(() => {}); // awaited (and reported) below
-const { createSingleProcessGateway, startSingleProcessServer } = await import('./single-process-server.js');
-const gateway = await createSingleProcessGateway(runtimeStarting, config);
+const { createSingleProcessGraphQL, startSingleProcessServer } = await import('./single-process-server.js');
+const graphql = createSingleProcessGraphQL(runtimeStarting, config);
 let served = false;
-shutdown.add('gateway', async () => {
-  if (!served) await gateway.dispose(); // once served, closing the server disposes it
+shutdown.add('graphql', async () => {
+  if (!served) await graphql.dispose(); // once served, closing the server disposes it
 });
 const runtime = await runtimeStarting.catch((err: unknown) => {
   if (!(err instanceof DataDirInUseError)) throw err;
   console.error(`funding gateway not started: ${err.message}`);
   process.exit(1);
 });
-const server = await startSingleProcessServer(runtime, { gateway });
+const server = await startSingleProcessServer(runtime, { graphql });
 served = true;
 shutdown.add('server', () => server.close());
 logger.info(

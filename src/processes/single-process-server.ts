@@ -1,13 +1,12 @@
 /**
- * Single-process mode: one HTTP server on one port with the REST adapter, the gateway
- * (subgraphs executed in-process) at /graphql over HTTP and graphql-ws, and /health; and the
- * webhook delivery worker.
+ * Single-process mode: one HTTP server on one port with the REST adapter, GraphQL at /graphql over
+ * HTTP and graphql-ws (the subgraphs' resolvers as one local schema, no gateway), and /health; and
+ * the webhook delivery worker.
  */
 import http from 'node:http';
 import express from 'express';
-import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import type { AppConfig } from '../kernel/config.js';
-import { createGateway } from '../api/graphql/gateway-runtime.js';
+import { createLocalGraphQL, type LocalGraphQL } from '../api/graphql/local-graphql.js';
 import { gatewaySecurity } from '../api/graphql/gateway-security.js';
 import { installHttpSecurity } from '../api/http/http-security.js';
 import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
@@ -29,13 +28,13 @@ import { apiDocsRouter } from '../api/rest/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 
 /**
- * The gateway with every subgraph in this process. It needs no database to be built, so it can be
- * built while the runtime is still starting: its requests wait for the runtime.
+ * GraphQL over the local schema (built on its first request). It needs no database to be created,
+ * so it can be created while the runtime is still starting: its requests wait for the runtime.
  */
-export function createSingleProcessGateway(runtime: Runtime | Promise<Runtime>, config: AppConfig): Promise<GatewayRuntime> {
+export function createSingleProcessGraphQL(runtime: Runtime | Promise<Runtime>, config: AppConfig): LocalGraphQL {
   const contextFor = async (headers: Headers) => (await runtime).contextForRequest(headers);
   const security = gatewaySecurity(config, async (headers) => (await contextFor(headers)).actor);
-  return createGateway({ mode: 'in-process', contextFor: (request) => contextFor(request.headers) }, security);
+  return createLocalGraphQL(contextFor, security);
 }
 
 /** Subscribers of one audience share each event's execution; each one's credential is re-checked per event (cached). */
@@ -52,7 +51,7 @@ function subscriptionFanOut(runtime: Runtime): FanOutOptions {
 
 export async function startSingleProcessServer(
   runtime: Runtime,
-  options: { port?: number; gateway?: GatewayRuntime } = {},
+  options: { port?: number; graphql?: LocalGraphQL } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? runtime.config.PORT;
   const app = express();
@@ -64,8 +63,8 @@ export async function startSingleProcessServer(
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());
-  const gateway = options.gateway ?? (await createSingleProcessGateway(runtime, runtime.config));
-  const mounted = mountGateway(app, server, gateway, {
+  const graphql = options.graphql ?? createSingleProcessGraphQL(runtime, runtime.config);
+  const mounted = mountGateway(app, server, graphql, {
     webSocket: {
       limits: webSocketLimitsOf(runtime.config),
       credentialOf: tokenCredentials(runtime.auth.tokens, runtime.auth.credentialStatus, runtime.clock),

@@ -3,6 +3,7 @@ import { loadConfig, type AppConfig } from '../../src/kernel/config.js';
 import type { Clock } from '../../src/kernel/context.js';
 import type { Logger } from '../../src/infra/logger.js';
 import { startSingleProcessServer } from '../../src/processes/single-process-server.js';
+import { loadLocalSchema } from '../../src/api/graphql/local-graphql.js';
 import { startRuntime, type Runtime } from '../../src/processes/runtime.js';
 import { generateSigningJwk } from '../../src/infra/signing-keys.js';
 import { freePort } from './processes.js';
@@ -43,6 +44,10 @@ export async function startTestApp(options: { config?: Partial<AppConfig>; clock
   );
   const runtime = await startRuntime(config, { clock: options.clock, logger: options.logger });
   const server = await startSingleProcessServer(runtime);
+  // GraphQL's schema is built on first use. Tests subscribe over graphql-ws right after start, and
+  // graphql-ws tells no client when its subscription is registered: an event published while the
+  // schema was still being built would be missed.
+  await loadLocalSchema();
   return {
     url: server.url,
     runtime,

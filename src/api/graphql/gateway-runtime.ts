@@ -8,10 +8,12 @@
  */
 import { graphqlMetricsPlugin } from '../http/graphql-metrics.js';
 import { CREDENTIAL_HEADERS } from '../http/connection-headers.js';
+import { forwardedCredentials } from './forwarded-credentials.js';
+import { maskUnexpectedErrors } from './error-masking.js';
 import { REQUEST_ID_HEADER } from '../../infra/request-id.js';
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from './subgraphs/index.js';
 import { readCommittedSupergraph } from './compose.js';
@@ -88,15 +90,6 @@ function forwardedRequestId(headers: Headers): Record<string, string> {
   return id ? { [REQUEST_ID_HEADER]: id } : {};
 }
 
-export function forwardedCredentials(headers: Headers): Record<string, string> {
-  const forwarded: Record<string, string> = {};
-  for (const name of CREDENTIAL_HEADERS) {
-    const value = headers.get(name);
-    if (value) forwarded[name] = value;
-  }
-  return forwarded;
-}
-
 const WS_CREDENTIAL_PARAMS = Object.fromEntries(CREDENTIAL_HEADERS.map((name) => [name, `{context.credentials.${name}}`]));
 
 function inProcessTransport(
@@ -135,34 +128,4 @@ function inProcessTransport(
 function requestInfoOf(gatewayContext: unknown): GatewayRequestInfo {
   const ctx = (gatewayContext ?? {}) as { request?: { headers?: Headers }; headers?: Headers };
   return { headers: ctx.headers ?? ctx.request?.headers ?? new Headers() };
-}
-
-/**
- * Errors the subgraphs raised on purpose (GraphQL errors, e.g. mapped AppErrors) pass through;
- * anything else is masked. Recognised by name rather than `instanceof`, because graphql's ESM and
- * CJS builds can both be loaded (Apollo's subgraph library is CJS) and their classes differ.
- */
-export function maskUnexpectedErrors(error: unknown): Error {
-  if (isIntendedGraphQLError(error)) return withoutTopology(error as GraphQLError);
-  return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
-}
-
-/** Clients are not told which subgraph answered, nor how the gateway planned the query: the federation's layout is ours. */
-const TOPOLOGY_EXTENSIONS = ['serviceName', 'subgraph', 'subgraphName'];
-
-/** Messages about the gateway's own planning (entity representations, generated variables). */
-const INTERNAL_MESSAGE = /\$_v\d+_|\$representations|_entities|__typename of an entity/;
-
-function withoutTopology(error: GraphQLError): GraphQLError {
-  if (INTERNAL_MESSAGE.test(error.message)) return new GraphQLError('Unexpected error.', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
-  const extensions = error.extensions ?? {};
-  if (!TOPOLOGY_EXTENSIONS.some((key) => key in extensions)) return error;
-  const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !TOPOLOGY_EXTENSIONS.includes(key)));
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: kept });
-}
-
-function isIntendedGraphQLError(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'GraphQLError') return false;
-  const original = (error as { originalError?: unknown }).originalError;
-  return original == null || isIntendedGraphQLError(original);
 }

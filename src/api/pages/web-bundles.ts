@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { REPOSITORY_ROOT } from '../../kernel/repository-root.js';
 
 const REPO_ROOT = REPOSITORY_ROOT;
@@ -22,6 +21,8 @@ export const WEB_BUNDLES: Record<string, string> = {
 
 export async function buildWebBundles(names: string[] = Object.keys(WEB_BUNDLES)): Promise<void> {
   if (names.length === 0) return;
+  // Loaded only when a bundle is missing: a built checkout never needs esbuild at run time.
+  const { build } = await import('esbuild');
   await build({
     entryPoints: Object.fromEntries(names.map((name) => [name.replace(/\.js$/, ''), path.join(REPO_ROOT, WEB_BUNDLES[name]!)])),
     outdir: WEB_BUNDLE_DIR,

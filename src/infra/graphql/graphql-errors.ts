@@ -4,7 +4,6 @@
  * INTERNAL without message or stack.
  */
 import { GraphQLError } from 'graphql';
-import type { MiddlewareFn } from 'type-graphql';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { constraintError } from '../prisma-errors.js';
@@ -22,17 +21,9 @@ export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL', status: 500 } });
 }
 
-export const mapAppErrors: MiddlewareFn<ServiceContext> = async ({ context }, next) => {
-  try {
-    return await next();
-  } catch (err) {
-    throw toGraphQLError(err, context);
-  }
-};
-
 /**
- * A @Subscription's `subscribe` runs outside TypeGraphQL's middlewares: this maps its errors
- * (e.g. the access check) the same way.
+ * A @Subscription's `subscribe` is not among the resolvers whose errors the schema build maps
+ * (src/api/graphql/build-federated-schema.ts): this maps its errors (e.g. the access check) the same way.
  */
 export function mappedSubscribe<T>(subscribe: (ctx: ServiceContext) => AsyncIterable<T> | Promise<AsyncIterable<T>>) {
   return async ({ context }: { context: unknown }): Promise<AsyncIterable<T>> => {

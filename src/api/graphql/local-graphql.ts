@@ -1,0 +1,74 @@
+/**
+ * Single-process GraphQL: the local schema (local-schema.ts) served by GraphQL Yoga, the server the
+ * Hive gateway itself is built on, with the gateway's plugins (operation limits, introspection and
+ * GraphiQL access, field-suggestion blocking, metrics) and its error masking, so clients cannot
+ * tell it from the gateway. One ServiceContext per HTTP request (its credential checked once), one
+ * per graphql-ws operation. Yoga caches parsed and validated documents (parserAndValidationCache).
+ *
+ * The schema is built on first use, not at start: a process that serves no GraphQL never pays for it.
+ */
+import type { GraphQLSchema } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { ServiceContext } from '../../kernel/context.js';
+import { graphqlMetricsPlugin } from '../http/graphql-metrics.js';
+import { maskUnexpectedErrors } from './error-masking.js';
+import type { GatewaySecurity } from './gateway-runtime.js';
+import { blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin } from './graphql-access.js';
+import { operationLimitPlugins } from './operation-limits.js';
+
+/** What the server's context starts from: the HTTP request, or the headers a graphql-ws socket carries (gateway-server.ts). */
+interface InitialContext {
+  request?: Request;
+  headers?: Headers;
+}
+
+export type LocalGraphQL = YogaServerInstance<Record<string, unknown>, ServiceContext>;
+
+export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<ServiceContext>, security: GatewaySecurity): LocalGraphQL {
+  return createYoga<Record<string, unknown>, ServiceContext>({
+    context: (initial: InitialContext) => contextFor(asGlobalHeaders(initial.headers ?? initial.request?.headers)),
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    maskedErrors: { maskError: maskUnexpectedErrors },
+    // CORS is answered by the HTTP layer from the allowlist (src/api/http/cors.ts), never reflected here.
+    cors: false,
+    ...graphiqlOptions(security.schemaAccess),
+    plugins: [
+      loadedOnFirstUse(),
+      ...(security.limits ? operationLimitPlugins(security.limits) : []),
+      introspectionPlugin(security.schemaAccess),
+      ...(security.schemaAccess.introspection === 'everyone' ? [] : [blockFieldSuggestionsPlugin()]),
+      graphqlMetricsPlugin(),
+    ],
+  });
+}
+
+/**
+ * The local schema, loaded with its resolver modules on the first operation (start-up neither
+ * loads nor builds them). Awaited in `onParams`, which HTTP requests and graphql-ws operations
+ * alike pass before execution; Yoga's own lazy schemas wait only on HTTP parsing.
+ */
+function loadedOnFirstUse(): Plugin {
+  let schema: GraphQLSchema | undefined;
+  return {
+    async onParams() {
+      schema ??= await loadLocalSchema();
+    },
+    onEnveloped({ setSchema }) {
+      if (schema) setSchema(schema);
+    },
+  };
+}
+
+/** Yoga's requests may carry a ponyfill Headers, which authentication does not recognise as Headers. */
+function asGlobalHeaders(headers: Headers | undefined): Headers {
+  if (headers instanceof Headers) return headers;
+  const plain = new Headers();
+  (headers as Pick<Headers, 'forEach'> | undefined)?.forEach((value, name) => plain.append(name, value));
+  return plain;
+}
+
+/** The local schema, built once per process; awaiting it first spares the first operation the wait. */
+export async function loadLocalSchema(): Promise<GraphQLSchema> {
+  return (await import('./local-schema.js')).localSchema();
+}
