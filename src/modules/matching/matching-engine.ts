@@ -103,7 +103,7 @@ export interface ProductMatch {
   likelihood: number;
   /** Representative yearly cost of the funding, % (mid rate plus fees spread over the term). */
   costPct: number;
-  /** Why it matched (with `reasons` or `explain`; empty otherwise). */
+  /** Why it matched (with `reasons` or `explain`; empty otherwise: `matchReasons` gives them on demand). */
   reasons: string[];
 }
 
@@ -158,11 +158,24 @@ function applicantTexts(facts: ApplicantFacts): ApplicantTexts {
   };
 }
 
-/** A product's money in its reasons (in the product's currency), formatted once per catalogue, when first needed. */
+/**
+ * A product's side of its reasons (money in the product's currency), formatted once per catalogue,
+ * when first needed: a match's reason is then the applicant's half joined to the product's half.
+ */
 interface ProductMoneyTexts {
   minAmount: string;
   maxAmount: string;
   minAnnualRevenue: string;
+  /** " within £min-£max" */
+  amountWithin: string;
+  /** " within min-max" (months) */
+  termWithin: string;
+  /** " months (at least N needed)" */
+  tradingAtLeast: string;
+  /** " meets the minimum £N" */
+  revenueMinimum: string;
+  /** " at or above the minimum G" */
+  gradeMinimum: string;
 }
 
 function productMoneyTexts(index: ProductIndex, position: number): ProductMoneyTexts {
@@ -170,10 +183,93 @@ function productMoneyTexts(index: ProductIndex, position: number): ProductMoneyT
   if (!texts) {
     const p = index.products[position]!;
     const currency = p.currencies[0] ?? 'GBP';
-    texts = { minAmount: formatMoney(p.minAmount, currency), maxAmount: formatMoney(p.maxAmount, currency), minAnnualRevenue: formatMoney(p.minAnnualRevenue, currency) };
+    const minAmount = formatMoney(p.minAmount, currency);
+    const maxAmount = formatMoney(p.maxAmount, currency);
+    const minAnnualRevenue = formatMoney(p.minAnnualRevenue, currency);
+    texts = {
+      minAmount,
+      maxAmount,
+      minAnnualRevenue,
+      amountWithin: ` within ${minAmount}-${maxAmount}`,
+      termWithin: ` months within ${p.minTermMonths}-${p.maxTermMonths}`,
+      tradingAtLeast: ` months (at least ${p.minTradingMonths} needed)`,
+      revenueMinimum: ` meets the minimum ${minAnnualRevenue}`,
+      gradeMinimum: ` at or above the minimum ${p.minGrade}`,
+    };
     index.moneyTexts[position] = texts;
   }
   return texts;
+}
+
+/** The applicant's halves of a match's reasons, built once per search. */
+interface MatchedTexts {
+  amount: string;
+  term: string;
+  trading: string;
+  revenue: string;
+  grade: string;
+  sector: string;
+  companyType: string;
+  /** Card sales are written in each product's currency: by currency, as met. */
+  cardSales: Map<string, string>;
+}
+
+function matchedTexts(facts: ApplicantFacts): MatchedTexts {
+  const texts = applicantTexts(facts);
+  return {
+    amount: `amount ${texts.amount}`,
+    term: `term ${facts.periodMonths}`,
+    trading: `trading for ${facts.tradingMonths}`,
+    revenue: `revenue ${texts.revenue}`,
+    grade: `credit grade ${facts.grade}`,
+    sector: `lends to the ${texts.sector} sector`,
+    companyType: `lends to a ${texts.companyType}`,
+    cardSales: new Map(),
+  };
+}
+
+/**
+ * Why an accepted product matched: the `passed` list `explainProduct` gives a product that fails no
+ * check (the property tests hold them equal), without re-running the checks that cannot fail.
+ */
+function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, p: ProductCriteria, product: ProductMoneyTexts): string[] {
+  const reasons = [texts.amount + product.amountWithin];
+  if (facts.periodMonths !== undefined && p.minTermMonths > 0) reasons.push(texts.term + product.termWithin);
+  reasons.push(texts.trading + product.tradingAtLeast, texts.revenue + product.revenueMinimum);
+  if (facts.grade !== undefined) reasons.push(texts.grade + product.gradeMinimum);
+  if (p.requiredSectors.length) reasons.push(texts.sector);
+  if (p.companyTypes.length) reasons.push(texts.companyType);
+  const r = p.requirements;
+  if (r.raisesInvoices) reasons.push('raises invoices');
+  if (r.cardPayments) reasons.push('takes card payments');
+  if (r.minAverageCardSales !== undefined) {
+    const currency = p.currencies[0] ?? 'GBP';
+    let sales = texts.cardSales.get(currency);
+    if (sales === undefined) texts.cardSales.set(currency, (sales = `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`));
+    reasons.push(sales);
+  }
+  if (r.ownsAsset) reasons.push('the business owns assets');
+  if (r.needsAsset) reasons.push('the funding is for an asset');
+  if (r.purchaseOrders) reasons.push('has purchase orders');
+  if (r.property) reasons.push('the funding is for property');
+  if (r.homeownerDirector) reasons.push('a director is a homeowner');
+  if (r.personalGuarantee) reasons.push('a personal guarantee is offered');
+  if (facts.governmentBackedOnly) reasons.push('a government-backed scheme');
+  return reasons;
+}
+
+/**
+ * The reasons of a search's matches, on demand (`matchProducts` without `reasons` leaves them
+ * empty): a caller that returns or stores them asks for each; one that only counts or ranks never
+ * pays for them. The facts must be those the matches were found with.
+ */
+export function matchReasons(facts: ApplicantFacts, index: ProductIndex): (match: Pick<ProductMatch, 'productId'>) => string[] {
+  const texts = matchedTexts(facts);
+  return (match) => {
+    const position = index.positionOf.get(match.productId);
+    if (position === undefined) throw new Error(`product ${match.productId} is not in this catalogue`);
+    return matchedReasons(facts, texts, index.products[position]!, productMoneyTexts(index, position));
+  };
 }
 
 /**
@@ -286,6 +382,8 @@ export interface ProductIndex {
   readonly byType: ReadonlyMap<string, ProductBucket>;
   /** By position in `products`: filled as reasons first need them (productMoneyTexts). */
   readonly moneyTexts: Array<ProductMoneyTexts | undefined>;
+  /** A product id's (first) position in `products`: how reasons asked for later find their product. */
+  readonly positionOf: ReadonlyMap<number, number>;
 }
 
 interface ProductBucket {
@@ -377,16 +475,34 @@ function bucketOf(products: readonly ProductCriteria[], positions: number[]): Pr
 }
 
 export function indexProducts(products: readonly ProductCriteria[]): ProductIndex {
+  const steps = indexingSteps(products);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `indexProducts` in steps (one bucket each), so a caller refreshing a catalogue in the background
+ * can hand the event loop back between them: the index of 10,000 products is some tens of ms of CPU.
+ */
+export function* indexingSteps(products: readonly ProductCriteria[]): Generator<void, ProductIndex, void> {
   const byTypePositions = new Map<string, number[]>();
+  const positionOf = new Map<number, number>();
   for (let i = 0; i < products.length; i++) {
-    const type = products[i]!.productType;
-    let positions = byTypePositions.get(type);
-    if (!positions) byTypePositions.set(type, (positions = []));
+    const p = products[i]!;
+    if (!positionOf.has(p.productId)) positionOf.set(p.productId, i);
+    let positions = byTypePositions.get(p.productType);
+    if (!positions) byTypePositions.set(p.productType, (positions = []));
     positions.push(i);
   }
+  yield;
   const byType = new Map<string, ProductBucket>();
-  for (const [type, positions] of byTypePositions) byType.set(type, bucketOf(products, positions));
-  return { products, all: bucketOf(products, products.map((_, i) => i)), byType, moneyTexts: new Array(products.length) };
+  for (const [type, positions] of byTypePositions) {
+    byType.set(type, bucketOf(products, positions));
+    yield;
+  }
+  return { products, all: bucketOf(products, products.map((_, i) => i)), byType, moneyTexts: new Array(products.length), positionOf };
 }
 
 /** How many leading entries of the bucket have a minimum amount at most `amount` (all of them for NaN, which no minimum rejects). */
@@ -510,12 +626,8 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
   }
   let reasonsOf: ((position: number) => string[]) | null = null;
   if (options.reasons) {
-    const texts = applicantTexts(facts);
-    reasonsOf = (position) => {
-      const passed: string[] = [];
-      explainProduct(facts, texts, products[position]!, productMoneyTexts(index, position), passed, []);
-      return passed;
-    };
+    const texts = matchedTexts(facts);
+    reasonsOf = (position) => matchedReasons(facts, texts, products[position]!, productMoneyTexts(index, position));
   }
   return { matches: ranked(found, reasonsOf, products), rejections: [], missing };
 }
