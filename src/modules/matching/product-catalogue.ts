@@ -43,6 +43,8 @@ export interface ProductCatalogue {
   /** Outcomes of searches over this snapshot by their inputs (`rememberOutcome`): a repeat skips the engine. */
   outcomes: Map<string, MatchOutcome>;
   rememberedMatches: number;
+  /** Searches the engine ran over this snapshot (each handed to `rememberOutcome`): what a repeat does not add to. */
+  computedOutcomes: number;
 }
 
 /** What a catalogue holder has done, for tests and operations: loads are never made by a request once the first is in. */
@@ -104,7 +106,9 @@ export function rememberedOutcome(catalogue: ProductCatalogue, inputs: string): 
   return outcome;
 }
 
+/** Keeps a search's outcome the engine just computed (the least recently used ones go beyond REMEMBERED_MATCHES). */
 export function rememberOutcome(catalogue: ProductCatalogue, inputs: string, outcome: MatchOutcome): void {
+  catalogue.computedOutcomes++;
   const size = (o: MatchOutcome) => 1 + o.matches.length + o.rejections.length;
   if (size(outcome) > REMEMBERED_MATCHES || catalogue.outcomes.has(inputs)) return;
   catalogue.outcomes.set(inputs, outcome);
@@ -167,7 +171,8 @@ function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<Prod
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * One statement (enum arrays read as text[], which pg parses), then the snapshot built in steps with
+ * One statement (enum arrays read as text[], which pg parses; a list column left NULL, which Prisma
+ * reads as empty, is read as empty here too), then the snapshot built in steps with
  * the event loop handed back between them: requests go on being answered from the current one.
  */
 async function load({ db, environment }: CatalogueSource): Promise<ProductCatalogue> {
@@ -205,7 +210,7 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
           description: r.description,
           priceBand: r.priceBand,
           responseTimeHours: r.responseTimeHours,
-          requiredDocuments: r.requiredDocuments,
+          requiredDocuments: r.requiredDocuments ?? [],
         };
         lenders.set(r.lenderId, lender);
         matchedLenders.set(r.lenderId, {
@@ -229,11 +234,11 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
         minTradingMonths: r.minTradingMonths,
         minAnnualRevenue: Number(r.minAnnualRevenue),
         minGrade: r.minGrade,
-        excludedSectors: r.excludedSectors,
-        requiredSectors: r.requiredSectors,
-        companyTypes: r.companyTypes,
-        countries: r.countries,
-        currencies: r.currencies,
+        excludedSectors: r.excludedSectors ?? [],
+        requiredSectors: r.requiredSectors ?? [],
+        companyTypes: r.companyTypes ?? [],
+        countries: r.countries ?? [],
+        currencies: r.currencies ?? [],
         requirements: (r.requirements ?? {}) as ProductRequirements,
         arrangementFeePct: Number(r.arrangementFeePct),
         earlyRepaymentFeePct: Number(r.earlyRepaymentFeePct),
@@ -253,5 +258,5 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     await nextTurn();
     step = steps.next();
   }
-  return { version: hash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0 };
+  return { version: hash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
 }
