@@ -113,6 +113,9 @@ describe('the indexed engine equals exhaustive evaluation', () => {
         const outcome = matchProducts(applicant, indexProducts(products), { reasons });
         expect(outcome).toEqual(matchProductsReference(applicant, products, { reasons }));
         matched += outcome.matches.length;
+        // In ascending id order, as the catalogue loads them (ranking by one numeric key, not by comparison).
+        const byId = [...products].sort((a, b) => a.productId - b.productId);
+        expect(matchProducts(applicant, indexProducts(byId), { reasons })).toEqual(matchProductsReference(applicant, byId, { reasons }));
       }),
       { numRuns: 1000 },
     );
