@@ -1,8 +1,8 @@
 /**
  * Matching a profile and recording the result as a funding search (internal operations: the caller
  * has already decided access and established that the profile is visible). A search is identified by
- * its inputs (what the profile asks for, the applicant facts, the product types and the catalogue's
- * version): a repeat over the same snapshot takes its outcome from the snapshot instead of the engine,
+ * its inputs (what the profile asks for, the applicant facts, the product types and the version of
+ * the catalogue's criteria): a repeat over the same snapshot takes its outcome from the snapshot instead of the engine,
  * a repeat of the profile's latest search writes nothing, and the match rows that review selections
  * and lender applications refer to are never replaced.
  */
@@ -76,7 +76,7 @@ function matchingOf(ctx: ServiceContext, profileId: string, row: MatchingInput, 
     outcome,
     catalogue,
     request,
-    inputHash: createHash('sha256').update(JSON.stringify({ catalogue: catalogue.version, request, inputs })).digest('hex'),
+    inputHash: createHash('sha256').update(JSON.stringify({ catalogue: catalogue.criteriaVersion, request, inputs })).digest('hex'),
     latestSearchId: row.legacyFundingSearchId,
     latestSearchInputHash: row.latestSearchInputHash,
     reasonsOf: (match) => (match.reasons.length ? match.reasons : (match.reasons = reasonsFor()(match))),

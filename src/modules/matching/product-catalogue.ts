@@ -33,6 +33,11 @@ export interface ProductCatalogue {
    * another catalogue is a new one.
    */
   version: string;
+  /**
+   * A hash of the products' criteria alone: what a search's outcome depends on, so a recorded search
+   * is keyed with it (a lender's new logo or name is a new snapshot, not a new search).
+   */
+  criteriaVersion: string;
   products: ProductCriteria[];
   /** The products prepared for matching, built with each snapshot. */
   index: ProductIndex;
@@ -194,6 +199,7 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     .orderBy('p.id', 'asc')
     .execute();
   const hash = createHash('sha256');
+  const criteriaHash = createHash('sha256');
   const lenders = new Map<number, LenderSummaryForMatch>();
   const matchedLenders = new Map<number, MatchedLender>();
   const productById = new Map<number, ProductCriteria & { name: string; instantOffer: boolean }>();
@@ -247,6 +253,7 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
         annualRateMax: Number(r.annualRateMax),
         likelihoodBase: Number(r.likelihoodBase),
       };
+      criteriaHash.update(JSON.stringify(criteria));
       productById.set(r.id, { ...criteria, name: r.name, instantOffer: r.instantOffer });
       products[i] = criteria;
     }
@@ -258,5 +265,5 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     await nextTurn();
     step = steps.next();
   }
-  return { version: hash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
+  return { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
 }
