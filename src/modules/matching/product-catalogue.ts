@@ -21,7 +21,7 @@ export const CATALOGUE_TTL_MS = 30_000;
 const ROWS_PER_STEP = 1_000;
 
 /** Searches whose outcome a snapshot keeps, counted in matches (a search of 10,000 products may hold several thousand). */
-const REMEMBERED_MATCHES = 200_000;
+const REMEMBERED_MATCHES = 100_000;
 
 /** A lender as the catalogue summarises it, without its product list (the criteria hold those). */
 export type LenderSummaryForMatch = Omit<LenderSummary, 'products'>;
