@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, marketplaceV1Token, signUpIntegrator } from '../../../test/support/identities.js';
 import { ACME_ANSWERS } from '../../../test/support/answers.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { createEventBus } from '../../infra/event-bus.js';
 import { lenderCatalogueChanged } from '../lenders/lender-catalogue-changes.js';
 import { catalogueActivity, catalogueSettled, productCatalogue } from './product-catalogue.js';
 
@@ -109,5 +110,28 @@ describe('the product catalogue', () => {
     await (await results(uuid)).json();
     // Searches used the snapshot in hand: none of them loaded the catalogue.
     expect(catalogueActivity(source()).loads).toBe(refreshed.loads);
+  });
+
+  it.skipIf(!process.env.REDIS_URL)('hears of a change made in another process over the Redis-backed event bus', async () => {
+    // Two buses on one Redis stand for two processes; the production catalogue has a holder of its own.
+    const here = createEventBus(process.env.REDIS_URL);
+    const there = createEventBus(process.env.REDIS_URL);
+    try {
+      const local = { db: prisma(), environment: 'production' as const, events: here.bus };
+      await productCatalogue(local);
+      expect(catalogueActivity(local).loads).toBe(1);
+      const elsewhere = { events: there.bus, environment: 'production' as const, logger: app.runtime.logger };
+      // Published until heard: the subscription reaches Redis a round trip after the first load.
+      await vi.waitFor(
+        () => {
+          lenderCatalogueChanged(elsewhere);
+          expect(catalogueActivity(local).loads).toBeGreaterThan(1);
+        },
+        { timeout: 60_000, interval: 200 },
+      );
+    } finally {
+      await here.close();
+      await there.close();
+    }
   });
 });
