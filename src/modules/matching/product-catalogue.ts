@@ -83,7 +83,7 @@ export interface CatalogueSource {
 export function productCatalogue(source: CatalogueSource): Promise<ProductCatalogue> {
   const holder = holderOf(source);
   if (holder.current) {
-    if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS) refreshInBackground(source, holder);
+    if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS && !holder.loading) refreshInBackground(source, holder, false);
     return Promise.resolve(holder.current);
   }
   return holder.loading ?? refresh(source, holder);
@@ -132,19 +132,21 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
   if (!holder) {
     holder = { current: null, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
     perEnvironment.set(environment, holder);
-    void followChanges({ db, environment, events }, holder);
+    // A bus that cannot subscribe (Redis gone) leaves the TTL to catch changes up.
+    followChanges({ db, environment, events }, holder).catch(() => undefined);
   }
   return holder;
 }
 
 /** Every change event of the environment starts a background refresh, for as long as the bus lives. */
 async function followChanges(source: CatalogueSource, holder: CatalogueHolder): Promise<void> {
-  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) refreshInBackground(source, holder);
+  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) refreshInBackground(source, holder, true);
 }
 
-function refreshInBackground(source: CatalogueSource, holder: CatalogueHolder): void {
+/** `changed`: a change was signalled, so a load already under way may have read the rows before it and another must follow. */
+function refreshInBackground(source: CatalogueSource, holder: CatalogueHolder, changed: boolean): void {
   if (holder.loading) {
-    holder.changedWhileLoading = true;
+    if (changed) holder.changedWhileLoading = true;
     return;
   }
   // A failed refresh keeps the snapshot in hand; the next stale use or change event tries again.
@@ -167,7 +169,7 @@ function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<Prod
   holder.loading = loading;
   const settle = () => {
     holder.loading = null;
-    if (holder.changedWhileLoading) refreshInBackground(source, holder);
+    if (holder.changedWhileLoading) refreshInBackground(source, holder, true);
   };
   loading.then(settle, settle);
   return loading;
