@@ -448,8 +448,13 @@ const ALL_NEEDS = NEED_INVOICES | NEED_CARD_PAYMENTS | NEED_OWNED_ASSET | NEED_A
 /** A minimum that is not a number never rejects (`amount < NaN` is false): it sorts first. */
 const amountKey = (value: number) => (Number.isNaN(value) ? -Infinity : value);
 
-function bucketOf(products: readonly ProductCriteria[], positions: number[]): ProductBucket {
-  positions.sort((a, b) => amountKey(products[a]!.minAmount) - amountKey(products[b]!.minAmount) || a - b);
+/** A bucket in two steps (ordering, then filling the arrays), the caller free to pause between them. */
+function* bucketSteps(products: readonly ProductCriteria[], positions: number[]): Generator<void, ProductBucket, void> {
+  // Keys read once, by position: the comparison then touches no product.
+  const keys = new Float64Array(products.length);
+  for (const position of positions) keys[position] = amountKey(products[position]!.minAmount);
+  positions.sort((a, b) => keys[a]! - keys[b]! || a - b);
+  yield;
   const n = positions.length;
   const bucket: ProductBucket = {
     position: Int32Array.from(positions),
@@ -503,10 +508,11 @@ export function* indexingSteps(products: readonly ProductCriteria[]): Generator<
   yield;
   const byType = new Map<string, ProductBucket>();
   for (const [type, positions] of byTypePositions) {
-    byType.set(type, bucketOf(products, positions));
+    byType.set(type, yield* bucketSteps(products, positions));
     yield;
   }
-  return { products, all: bucketOf(products, products.map((_, i) => i)), byType, moneyTexts: new Array(products.length), positionOf, idsAscending };
+  const all = yield* bucketSteps(products, products.map((_, i) => i));
+  return { products, all, byType, moneyTexts: new Array(products.length), positionOf, idsAscending };
 }
 
 /** How many leading entries of the bucket have a minimum amount at most `amount` (all of them for NaN, which no minimum rejects). */

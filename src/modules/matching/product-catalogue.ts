@@ -18,7 +18,7 @@ import { indexingSteps, type MatchOutcome, type ProductCriteria, type ProductInd
 export const CATALOGUE_TTL_MS = 30_000;
 
 /** Products converted and hashed between two yields to the event loop while a snapshot is built. */
-const ROWS_PER_STEP = 1_000;
+const ROWS_PER_STEP = 250;
 
 /** Searches whose outcome a snapshot keeps, counted in matches (a search of 10,000 products may hold several thousand). */
 const REMEMBERED_MATCHES = 100_000;
