@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (third part): lender matching, one profile against 1,000 and 10,000 products.
  *
- * In process (the engine is pure): the indexed engine deciding, with match reasons and with full
+ * In process (the engine is pure): the indexed engine deciding, with match reasons (formatted by the
+ * engine, and on demand as a first REST results request formats them to store them) and with full
  * explanations, against two same-run baselines measured interleaved with it (each iteration runs
  * every case once, so load drift hits all alike): a bare pass over the products checking only the
  * amount range (the least any matcher must do) and the engine before the index (closures per
@@ -9,17 +10,21 @@
  *
  * Over HTTP: Marketplace V1 `GET /profiles/{uuid}/funding/matches/count` and `/results` on the
  * compiled server (`npm start`'s build) with the same generated catalogue in PostgreSQL, against the
- * same server's profile read `GET /profiles/{uuid}` (every matching request also reads the profile).
+ * same server's profile read `GET /profiles/{uuid}` (every matching request also reads the profile);
+ * the first results request of a profile (which records the search and its matches) timed alone, and
+ * ten first requests of other profiles at once, which must all answer 200.
  *
  * BENCH_PRODUCTS (default 1000,10000), BENCH_ITERATIONS (300), BENCH_HTTP_PRODUCTS (10000; 0 skips
  * the HTTP cases), DATABASE_URL, and bench/load.ts's BENCH_SECONDS / BENCH_CONNECTIONS tune it.
  */
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
 import { PRODUCT_TYPES } from '../src/modules/lenders/product-types.js';
-import { indexProducts, matchProducts, type ApplicantFacts, type ProductCriteria } from '../src/modules/matching/matching-engine.js';
+import { indexProducts, matchProducts, matchReasons, type ApplicantFacts, type ProductCriteria } from '../src/modules/matching/matching-engine.js';
 import { openDatabase } from '../src/infra/database.js';
+import { createEventBus } from '../src/infra/event-bus.js';
+import { productCatalogue } from '../src/modules/matching/product-catalogue.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { ACME_ANSWERS } from '../test/support/answers.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
@@ -32,7 +37,7 @@ const SIZES = (process.env.BENCH_PRODUCTS ?? '1000,10000').split(',').map(Number
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const HTTP_PRODUCTS = Number(process.env.BENCH_HTTP_PRODUCTS ?? 10_000);
 const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION', 'HAULAGE', 'IT_RELATED', 'PROPERTY'];
-const TARGET = 'p99 < 5 ms (1 profile x 10,000 products)';
+const TARGET = 'p99 < 5 ms with match reasons (1 profile x 10,000 products)';
 
 /** Deterministic pseudo-random catalogue (mulberry32), every product type and requirement represented; four products per lender. */
 function catalogue(count: number): ProductCriteria[] {
@@ -81,25 +86,30 @@ interface Case {
   name: string;
   run: () => number;
   times: number[];
+  /** CPU time of the process over the case's timed runs (µs): less sensitive than wall time to other work on the machine. */
+  cpuMicros: number;
   result: number;
 }
 
 /** Every case warmed up, then ITERATIONS rounds in which each case runs once, timed. */
 function measureInterleaved(cases: Array<Pick<Case, 'name' | 'run'>>) {
-  const measured: Case[] = cases.map((c) => ({ ...c, times: [], result: 0 }));
+  const measured: Case[] = cases.map((c) => ({ ...c, times: [], cpuMicros: 0, result: 0 }));
   for (let i = 0; i < Math.min(50, ITERATIONS); i++) for (const c of measured) c.run();
   for (let i = 0; i < ITERATIONS; i++) {
     for (const c of measured) {
+      const cpu = process.cpuUsage();
       const start = performance.now();
       c.result = c.run();
       c.times.push(performance.now() - start);
+      const used = process.cpuUsage(cpu);
+      c.cpuMicros += used.user + used.system;
     }
   }
   return measured.map((c) => {
     const times = [...c.times].sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
-    return { name: c.name, p50: at(0.5), p99: at(0.99), perSecond: 1000 / mean, result: c.result };
+    return { name: c.name, p50: at(0.5), p99: at(0.99), perSecond: 1000 / mean, cpuMs: c.cpuMicros / 1000 / times.length, result: c.result };
   });
 }
 
@@ -111,22 +121,33 @@ for (const size of SIZES) {
   const index = indexProducts(products);
   const indexMs = performance.now() - indexStart;
   console.log(`\nmatching in process: 1 profile against ${size} products, ${ITERATIONS} interleaved runs each (index built in ${indexMs.toFixed(1)} ms)`);
-  const [amountOnly, previous, previousReasons, engine, withReasons, explained] = measureInterleaved([
+  const [amountOnly, previous, previousReasons, engine, withReasons, onDemand, explained] = measureInterleaved([
     { name: 'baseline: amount range only', run: () => products.filter((p) => facts.amount!.value >= p.minAmount && facts.amount!.value <= p.maxAmount).length },
     { name: 'previous engine: all criteria, ranked', run: () => matchProductsReference(facts, products).matches.length },
     { name: 'previous engine: ranked, with match reasons', run: () => matchProductsReference(facts, products, { reasons: true }).matches.length },
     { name: 'engine: all criteria, ranked', run: () => matchProducts(facts, index).matches.length },
     { name: 'engine: ranked, with match reasons', run: () => matchProducts(facts, index, { reasons: true }).matches.length },
+    {
+      // What a first REST results request does: rank, then format every match's reasons to store them.
+      name: 'engine: ranked, reasons on demand for every match',
+      run: () => {
+        const { matches } = matchProducts(facts, index);
+        const reasonsOf = matchReasons(facts, index);
+        for (const m of matches) reasonsOf(m);
+        return matches.length;
+      },
+    },
     { name: 'engine: with explanations', run: () => matchProducts(facts, index, { explain: true }).rejections.length },
   ]);
-  const rows = [amountOnly!, previous!, previousReasons!, engine!, withReasons!, explained!];
-  const baselineOf = (row: (typeof rows)[number]) => (row === amountOnly ? undefined : row === engine ? previous! : row === withReasons ? previousReasons! : amountOnly!);
-  console.log('| case | matches/s | p50 ms | p99 ms | result | ratio to baseline |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  const rows = [amountOnly!, previous!, previousReasons!, engine!, withReasons!, onDemand!, explained!];
+  const baselineOf = (row: (typeof rows)[number]) =>
+    row === amountOnly ? undefined : row === engine ? previous! : row === withReasons || row === onDemand ? previousReasons! : amountOnly!;
+  console.log('| case | matches/s | p50 ms | p99 ms | CPU ms/run | result | ratio to baseline |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const base = baselineOf(row);
     const ratio = base ? `${(row.perSecond / base.perSecond).toFixed(2)} (vs ${base.name})` : '1.00 (baseline)';
-    console.log(`| ${row.name} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.result} | ${ratio} |`);
+    console.log(`| ${row.name} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.cpuMs.toFixed(3)} | ${row.result} | ${ratio} |`);
   }
   const caseName = (name: string) => `in process, ${size} products: ${name}`;
   for (const row of rows) {
@@ -136,9 +157,10 @@ for (const size of SIZES) {
       perSecond: row.perSecond,
       p50Ms: row.p50,
       p99Ms: row.p99,
-      note: `result ${row.result}`,
+      note: `result ${row.result}, CPU ${row.cpuMs.toFixed(3)} ms/run`,
       ...(base ? { baseline: caseName(base.name), ratio: row.perSecond / base.perSecond } : {}),
-      ...(row === engine && size === 10_000 ? { target: TARGET, met: row.p99 < 5 } : {}),
+      // The target is on the path HTTP takes: ranked matches with their reasons.
+      ...(row === withReasons && size === 10_000 ? { target: TARGET, met: row.p99 < 5 } : {}),
     });
   }
   results.push({ case: caseName('building the index'), value: indexMs, unit: 'ms' });
@@ -180,6 +202,8 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
       })),
     });
     await createAccountWithUser(db.prisma, { environment: 'demo', accountName: 'bench', ...user });
+    const refresh = await catalogueLoad(db.prisma);
+    console.log(`  loading the catalogue snapshot (as a background refresh does): ${refresh.ms.toFixed(0)} ms, longest event-loop stall ${refresh.stallMs.toFixed(1)} ms`);
     await db.close();
 
     buildServer();
@@ -198,9 +222,26 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     const profile = (await send(appUrl, 'POST', `${v1}/profiles/blank`, undefined, authorization)).uuid as string;
     await send(appUrl, 'PUT', `${v1}/questionnaires/introducer-all-funding-products/profiles/${profile}/answers`, ACME_ANSWERS, authorization);
     // The first results request records the funding search; the measured ones find it recorded.
+    const firstStart = performance.now();
     const first = await send(appUrl, 'GET', `${v1}/profiles/${profile}/funding/matches/results`, undefined, authorization);
+    const firstMs = performance.now() - firstStart;
     const matched = (first.matches as unknown[]).length;
-    console.log(`  the profile matches ${matched} of ${count} products`);
+    console.log(`  the profile matches ${matched} of ${count} products; its first results request took ${firstMs.toFixed(0)} ms`);
+    // First searches of ten other profiles at once: each records a search and its matches.
+    const others = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const uuid = (await send(appUrl, 'POST', `${v1}/profiles/blank`, undefined, authorization)).uuid as string;
+        await send(appUrl, 'PUT', `${v1}/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, ACME_ANSWERS, authorization);
+        return uuid;
+      }),
+    );
+    const concurrentStart = performance.now();
+    const statuses = await Promise.all(
+      others.map(async (uuid) => (await fetch(`${appUrl}${v1}/profiles/${uuid}/funding/matches/results`, { headers: { authorization } })).status),
+    );
+    const concurrentMs = performance.now() - concurrentStart;
+    const succeeded = statuses.filter((status) => status === 200).length;
+    console.log(`  10 first results requests at once: ${succeeded} answered 200 in ${concurrentMs.toFixed(0)} ms (statuses ${statuses.join(', ')})`);
 
     const target = (name: string, path: string): LoadTarget<string> => ({ name, url: appUrl, request: () => ({ path }), items: [profile], authorization });
     const profileRead = target('REST: GET /profiles/{uuid} (baseline)', `${v1}/profiles/${profile}`);
@@ -210,7 +251,20 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     ];
     const rows: Row[] = pairs.flat();
     printTable(rows);
-    return rows.map((r) => {
+    const firsts: Array<Omit<BenchResult, 'suite'>> = [
+      { case: `catalogue snapshot of ${count} products: load and index`, value: refresh.ms, unit: 'ms' },
+      { case: `catalogue snapshot of ${count} products: longest event-loop stall while loading`, value: refresh.stallMs, unit: 'ms' },
+      { case: `over HTTP: the first GET .../funding/matches/results of a profile, ${count} products (records ${matched} matches)`, value: firstMs, unit: 'ms' },
+      {
+        case: `over HTTP: 10 first GET .../funding/matches/results at once, ${count} products`,
+        value: concurrentMs,
+        unit: 'ms',
+        note: `${succeeded} of 10 answered 200`,
+        target: 'all 10 answer 200',
+        met: succeeded === 10,
+      },
+    ];
+    return firsts.concat(rows.map((r) => {
       const base = r.baseline ? rows.find((b) => b.name === r.baseline) : undefined;
       return {
         case: `over HTTP: ${r.name}`,
@@ -219,7 +273,7 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
         p99Ms: r.p99,
         ...(base ? { baseline: `over HTTP: ${base.name}`, ratio: r.rps / base.rps, note: `${matched} matches` } : {}),
       };
-    });
+    }));
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
@@ -231,4 +285,20 @@ async function send(base: string, method: string, path: string, body?: unknown, 
   const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? {} : (res.json() as Promise<Record<string, unknown>>);
+}
+
+/**
+ * One load of the catalogue snapshot, the work a background refresh does, timed, with the longest
+ * event-loop stall meanwhile: requests are answered between its steps.
+ */
+async function catalogueLoad(db: Parameters<typeof productCatalogue>[0]['db']): Promise<{ ms: number; stallMs: number }> {
+  const bus = createEventBus();
+  const stalls = monitorEventLoopDelay({ resolution: 1 });
+  stalls.enable();
+  const start = performance.now();
+  await productCatalogue({ db, environment: 'demo', events: bus.bus });
+  const ms = performance.now() - start;
+  stalls.disable();
+  await bus.close();
+  return { ms, stallMs: stalls.max / 1e6 };
 }

@@ -1,18 +1,22 @@
 /**
- * Who is told when this process changes a lender or its products: modules that keep something
- * derived from the catalogue (matching's in-memory product index) listen here, so the lenders
- * module needs to know nothing of them. Other processes see the change within their cache's TTL.
+ * Who is told when a lender or its products change: modules that keep something derived from the
+ * catalogue (matching's in-memory product index) subscribe to `lenderCatalogueChanged` on the event
+ * bus, so the lenders module needs to know nothing of them, and every process hears of a change
+ * (the bus is in memory in one process, Redis-backed across processes). Changes made outside the
+ * services (the admin CLI) reach the others within their cache's TTL.
  */
-import type { Db } from '../../kernel/context.js';
+import type { ServiceContext } from '../../kernel/context.js';
 
-type Listener = (db: Db) => void;
-
-const listeners = new Set<Listener>();
-
-export function onLenderCatalogueChange(listener: Listener): void {
-  listeners.add(listener);
+declare module '../../kernel/events.js' {
+  interface ModuleEventTopics {
+    /** On the environment's name: the catalogue of that environment changed (the payload says nothing more). */
+    lenderCatalogueChanged: [channel: string, payload: { environment: string }];
+  }
 }
 
-export function lenderCatalogueChanged(db: Db): void {
-  for (const listener of listeners) listener(db);
+/** Published after the change is stored; a lost event costs only freshness (the TTL catches up). */
+export function lenderCatalogueChanged(ctx: Pick<ServiceContext, 'events' | 'environment' | 'logger'>): void {
+  Promise.resolve(ctx.events.publish('lenderCatalogueChanged', ctx.environment, { environment: ctx.environment })).catch((err: unknown) =>
+    ctx.logger.warn({ err }, 'lender catalogue change not published'),
+  );
 }

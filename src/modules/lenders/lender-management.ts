@@ -97,7 +97,7 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
   const row = await ctx.db.lender.create({
     data: { ...body, environment: ctx.environment, slug, applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
   });
-  lenderCatalogueChanged(ctx.db);
+  lenderCatalogueChanged(ctx);
   return findLender(ctx, row.id);
 }
 
@@ -108,7 +108,7 @@ export async function updateLender(ctx: ServiceContext, id: number, input: unkno
   await assertLenderWebhookUrls(ctx, body);
   const updated = await ctx.db.lender.updateMany({ where: { AND: [{ id }, lenderScope(ctx)] }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
-  lenderCatalogueChanged(ctx.db);
+  lenderCatalogueChanged(ctx);
   return findLender(ctx, id);
 }
 
@@ -118,7 +118,7 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
   await findLender(ctx, lenderId);
   const body = parseInput(ProductInput, input);
   await storeLenderProduct(ctx.db, lenderId, body);
-  lenderCatalogueChanged(ctx.db);
+  lenderCatalogueChanged(ctx);
   ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
   return findLender(ctx, lenderId);
 }

@@ -1,38 +1,49 @@
 /**
  * Matching a profile and recording the result as a funding search (internal operations: the caller
- * has already decided access and established that the profile is visible). A search is recorded once
- * per distinct input and outcome and reused after, so repeating a search writes nothing and the
- * match rows that review selections and lender applications refer to are never replaced.
+ * has already decided access and established that the profile is visible). A search is identified by
+ * its inputs (what the profile asks for, the applicant facts, the product types and the version of
+ * the catalogue's criteria): a repeat over the same snapshot takes its outcome from the snapshot instead of the engine,
+ * a repeat of the profile's latest search writes nothing, and the match rows that review selections
+ * and lender applications refer to are never replaced.
  */
 import { createHash } from 'node:crypto';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { sql } from 'kysely';
 import { registryGrade, registryGrades } from '../companies/company-information.js';
 import type { Grade } from '../companies/credit-grade.js';
 import { indexedBy } from '../../kernel/batched-lookups.js';
 import type { ServiceContext } from '../../kernel/context.js';
-import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { poolOf, readsOf } from '../../infra/database.js';
 import { AppError } from '../../kernel/errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
 import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
-import { matchProducts, type MatchOutcome, type MatchOptions } from './matching-engine.js';
-import { productCatalogue, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
+import { matchProducts, matchReasons, type MatchOutcome, type MatchOptions, type ProductMatch } from './matching-engine.js';
+import { productCatalogue, rememberedOutcome, rememberOutcome, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
 
 /** Callers outside matching (the profile's funding-search page) read the result type from here, with the operations that make it. */
 export type { FundingSearchResult };
 
 export interface ProfileMatching {
   profileId: string;
+  /** Shared with every search of the same inputs over the same snapshot: read only. */
   outcome: MatchOutcome;
   catalogue: ProductCatalogue;
   /** What the search is about, from the profile's answers (spec 2.3 FundingSearch). */
   request: { amount: number; currency: string; periodMonths: number | null; useOfFunds: string | null; urgency: string | null };
-  /** The profile's last recorded search when matched: repeating that one writes nothing. */
+  /** The hash of the search's inputs: the key its recorded row is found by. */
+  inputHash: string;
+  /** The profile's last recorded search and that search's input hash. */
   latestSearchId: number | null;
+  latestSearchInputHash: string | null;
+  /** Why a match matched, worked out when first asked for (only what is returned or stored is ever formatted). */
+  reasonsOf: (match: ProductMatch) => string[];
 }
 
-/** Runs the engine for a profile over the in-memory catalogue. */
+/**
+ * Runs the engine for a profile over the in-memory catalogue (match reasons are always available,
+ * on demand, whatever `options.reasons` says).
+ */
 export async function matchProfileById(ctx: ServiceContext, profileId: string, options: MatchOptions): Promise<ProfileMatching> {
-  const [row, catalogue] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx.db, ctx.environment)]);
+  const [row, catalogue] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx)]);
   return matchingOf(ctx, profileId, row, (await registryGrade(ctx, row)) ?? undefined, catalogue, options);
 }
 
@@ -41,7 +52,7 @@ export async function matchProfileById(ctx: ServiceContext, profileId: string, o
  * companies' grades are each read in one statement, whatever the number of profiles.
  */
 export async function matchProfilesByIds(ctx: ServiceContext, profileIds: readonly string[], options: MatchOptions): Promise<ProfileMatching[]> {
-  const [rows, catalogue] = await Promise.all([readMatchingInputs(ctx, profileIds), productCatalogue(ctx.db, ctx.environment)]);
+  const [rows, catalogue] = await Promise.all([readMatchingInputs(ctx, profileIds), productCatalogue(ctx)]);
   const grades = await registryGrades(ctx, rows);
   return rows.map((row, i) => matchingOf(ctx, profileIds[i]!, row, grades[i] ?? undefined, catalogue, options));
 }
@@ -49,30 +60,64 @@ export async function matchProfilesByIds(ctx: ServiceContext, profileIds: readon
 function matchingOf(ctx: ServiceContext, profileId: string, row: MatchingInput, grade: Grade | undefined, catalogue: ProductCatalogue, options: MatchOptions): ProfileMatching {
   const answers = Object.assign({}, ...row.answerSets);
   const facts = applicantFacts(row, answers, grade, ctx.clock.now());
-  return { profileId, outcome: matchProducts(facts, catalogue.index, options), catalogue, request: searchRequest(row.eligibilityRequest), latestSearchId: row.legacyFundingSearchId };
+  const request = searchRequest(row.eligibilityRequest);
+  const productTypes = [...new Set(options.productTypes ?? [])].sort();
+  const inputs = JSON.stringify({ facts, productTypes });
+  // explain changes what the outcome holds (rejections), not its matches: it is part of the snapshot's key only.
+  const outcomeKey = `${options.explain ? 'explain' : 'match'} ${inputs}`;
+  let outcome = rememberedOutcome(catalogue, outcomeKey);
+  if (!outcome) {
+    outcome = matchProducts(facts, catalogue.index, { productTypes, explain: options.explain });
+    rememberOutcome(catalogue, outcomeKey, outcome);
+  }
+  const reasonsFor = lazyReasons(() => matchReasons(facts, catalogue.index));
+  return {
+    profileId,
+    outcome,
+    catalogue,
+    request,
+    inputHash: createHash('sha256').update(JSON.stringify({ catalogue: catalogue.criteriaVersion, request, inputs })).digest('hex'),
+    latestSearchId: row.legacyFundingSearchId,
+    latestSearchInputHash: row.latestSearchInputHash,
+    reasonsOf: (match) => (match.reasons.length ? match.reasons : (match.reasons = reasonsFor()(match))),
+  };
 }
 
-type MatchingInput = ProfileForMatching & { registrationNumber: string | null; legacyFundingSearchId: number | null; answerSets: Array<Record<string, unknown>> };
+/** The reasons function, made (with the applicant's halves of the texts) on first need. */
+function lazyReasons(make: () => (match: ProductMatch) => string[]): () => (match: ProductMatch) => string[] {
+  let made: ((match: ProductMatch) => string[]) | undefined;
+  return () => (made ??= make());
+}
+
+type MatchingInput = ProfileForMatching & {
+  registrationNumber: string | null;
+  legacyFundingSearchId: number | null;
+  latestSearchInputHash: string | null;
+  answerSets: Array<Record<string, unknown>>;
+};
 
 /**
- * The profile columns matching reads and its answers (oldest first, so later answers win), as one
- * typed SQL statement: every search runs it, and two Prisma queries cost several times its CPU.
+ * The profile columns matching reads, its answers (oldest first, so later answers win) and its latest
+ * search's input hash, as one typed SQL statement (a prepared statement on the pg pool): every
+ * search runs it.
  */
 async function readMatchingInput(ctx: ServiceContext, profileId: string): Promise<MatchingInput> {
-  const rows = await ctx.db.$queryRaw<MatchingInput[]>`
+  const { rows } = await sql<MatchingInput>`
     SELECT p."countryCode", p."registrationNumber", p."legacyFundingSearchId", p."companyInformation", p.financials, p."eligibilityRequest",
+      (SELECT s."inputHash" FROM funding_search s WHERE s.id = p."legacyFundingSearchId") AS "latestSearchInputHash",
       COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets"
-    FROM profile p WHERE p.id = ${profileId}::uuid`;
+    FROM profile p WHERE p.id = ${profileId}::uuid`.execute(readsOf(ctx.db));
   if (!rows[0]) throw AppError.notFound('Profile');
   return rows[0];
 }
 
 /** `readMatchingInput` of several profiles in one statement, in the order asked (404 if one is gone). */
 async function readMatchingInputs(ctx: ServiceContext, profileIds: readonly string[]): Promise<MatchingInput[]> {
-  const rows = await ctx.db.$queryRaw<Array<MatchingInput & { id: string }>>`
+  const { rows } = await sql<MatchingInput & { id: string }>`
     SELECT p.id::text AS id, p."countryCode", p."registrationNumber", p."legacyFundingSearchId", p."companyInformation", p.financials, p."eligibilityRequest",
+      (SELECT s."inputHash" FROM funding_search s WHERE s.id = p."legacyFundingSearchId") AS "latestSearchInputHash",
       COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets"
-    FROM profile p WHERE p.id = ANY(${[...profileIds]}::uuid[])`;
+    FROM profile p WHERE p.id = ANY(${[...profileIds]}::uuid[])`.execute(readsOf(ctx.db));
   return indexedBy(profileIds, rows, (row) => row.id).map((row) => {
     if (!row) throw AppError.notFound('Profile');
     return row;
@@ -91,69 +136,89 @@ function searchRequest(eligibilityRequest: unknown): ProfileMatching['request'] 
   };
 }
 
-function searchHash(matching: ProfileMatching): string {
-  const matches = matching.outcome.matches.map((m) => [m.lenderId, m.productId, m.productType, m.likelihood, m.reasons]);
-  return createHash('sha256').update(JSON.stringify({ request: matching.request, matches })).digest('hex');
-}
-
-/** The recorded search with this input and outcome, if any (reads only). */
-export function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
-  return findSearchByHash(ctx, matching.profileId, searchHash(matching));
+/** The recorded search with these inputs, if any (reads only). */
+export async function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
+  if (matching.latestSearchId !== null && matching.latestSearchInputHash === matching.inputHash) return { id: matching.latestSearchId };
+  return findSearchByHash(ctx, matching.profileId, matching.inputHash);
 }
 
 /** `findRecordedSearch` of several matchings in one statement, in their order. */
 export async function findRecordedSearches(ctx: ServiceContext, matchings: readonly ProfileMatching[]): Promise<Array<{ id: number } | null>> {
-  if (matchings.length === 0) return [];
-  const keys = matchings.map((matching) => ({ profileId: matching.profileId, inputHash: searchHash(matching) }));
+  const latest = matchings.map((m) => (m.latestSearchId !== null && m.latestSearchInputHash === m.inputHash ? { id: m.latestSearchId } : null));
+  const others = matchings.filter((_, i) => !latest[i]);
+  if (others.length === 0) return latest;
+  const keys = others.map((matching) => ({ profileId: matching.profileId, inputHash: matching.inputHash }));
   const rows = await ctx.db.fundingSearch.findMany({ where: { OR: keys }, select: { id: true, profileId: true, inputHash: true } });
   const byKey = new Map(rows.map((row) => [`${row.profileId} ${row.inputHash}`, { id: row.id }]));
-  return keys.map((key) => byKey.get(`${key.profileId} ${key.inputHash}`) ?? null);
+  return matchings.map((m, i) => latest[i] ?? byKey.get(`${m.profileId} ${m.inputHash}`) ?? null);
 }
 
-function findSearchByHash(ctx: ServiceContext, profileId: string, inputHash: string): Promise<{ id: number } | null> {
-  return ctx.db.fundingSearch.findUnique({ where: { profileId_inputHash: { profileId, inputHash } }, select: { id: true } });
+async function findSearchByHash(ctx: ServiceContext, profileId: string, inputHash: string): Promise<{ id: number } | null> {
+  const row = await readsOf(ctx.db)
+    .selectFrom('funding_search')
+    .select('id')
+    .where('profileId', '=', profileId)
+    .where('inputHash', '=', inputHash)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /**
- * The search for this input and outcome, recorded on first sight; the profile's latest search points
- * at it. The same search as the profile's latest writes nothing at all (GET .../funding/matches/results
- * runs this on every call, and declares that it records: route-table.ts `records`).
+ * The search and its matches in one statement (so they appear together or not at all, with no
+ * interactive transaction holding a connection while the rows are sent): nothing when a search with
+ * these inputs is already recorded for the profile, including by a concurrent request.
+ */
+const INSERT_SEARCH_WITH_MATCHES = `
+  WITH search AS (
+    INSERT INTO funding_search ("profileId", "inputHash", amount, currency, "periodMonths", "useOfFunds", urgency, "updatedAt")
+    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now())
+    ON CONFLICT ("profileId", "inputHash") DO NOTHING
+    RETURNING id
+  ), matches AS (
+    INSERT INTO funding_match ("fundingSearchId", "lenderId", "productId", "productType", "productTypes", likelihood, reasons, "updatedAt")
+    SELECT search.id, m."lenderId", m."productId", m."productType"::"ProductType", ARRAY[m."productType"::"ProductType"], m.likelihood, m.reasons, now()
+    FROM search, unnest($8::int[], $9::int[], $10::text[], $11::numeric[], $12::jsonb[]) AS m("lenderId", "productId", "productType", likelihood, reasons)
+  )
+  SELECT id FROM search`;
+
+/**
+ * The search for these inputs, recorded on first sight; the profile's latest search points at it. The
+ * same search as the profile's latest writes nothing at all (GET .../funding/matches/results runs this
+ * on every call, and declares that it records: route-table.ts `records`).
  */
 export async function recordFundingSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
-  const { profileId, outcome, request } = matching;
-  const inputHash = searchHash(matching);
-  const recorded = await findSearchByHash(ctx, profileId, inputHash);
-  if (recorded && recorded.id === matching.latestSearchId) return recorded;
-  const search =
-    recorded ??
-    (await ctx.db
-      .$transaction(async (tx) => {
-        const created = await tx.fundingSearch.create({ data: { profileId, inputHash, ...request }, select: { id: true } });
-        if (outcome.matches.length) {
-          await tx.fundingMatch.createMany({
-            data: outcome.matches.map((m) => ({
-              fundingSearchId: created.id,
-              lenderId: m.lenderId,
-              productId: m.productId,
-              productType: m.productType as Prisma.FundingMatchCreateManyInput['productType'],
-              productTypes: [m.productType as Prisma.FundingMatchCreateManyInput['productType']],
-              likelihood: m.likelihood,
-              reasons: m.reasons,
-            })),
-          });
-        }
-        return created;
-      })
-      .catch(async (err) => {
-        // The same search recorded concurrently by another request: use that one.
-        if (!isUniqueViolation(err)) throw err;
-        return (await findSearchByHash(ctx, profileId, inputHash))!;
-      }));
+  const { profileId, outcome, request, inputHash } = matching;
+  if (matching.latestSearchId !== null && matching.latestSearchInputHash === inputHash) return { id: matching.latestSearchId };
+  const search = (await findSearchByHash(ctx, profileId, matching.inputHash)) ?? (await insertSearch(ctx, matching));
   await ctx.db.profile.updateMany({
     where: { id: profileId, OR: [{ legacyFundingSearchId: null }, { legacyFundingSearchId: { not: search.id } }] },
     data: { legacyFundingSearchId: search.id },
   });
   return search;
+
+  async function insertSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
+    const m = outcome.matches;
+    const { rows } = await poolOf(ctx.db).query<{ id: number }>({
+      name: 'fg_record_funding_search',
+      text: INSERT_SEARCH_WITH_MATCHES,
+      values: [
+        profileId,
+        inputHash,
+        request.amount,
+        request.currency,
+        request.periodMonths,
+        request.useOfFunds,
+        request.urgency,
+        m.map((x) => x.lenderId),
+        m.map((x) => x.productId),
+        m.map((x) => x.productType),
+        m.map((x) => x.likelihood),
+        m.map((x) => JSON.stringify(matching.reasonsOf(x))),
+      ],
+    });
+    // Recorded meanwhile by a concurrent request for the same inputs: that one is the search.
+    return rows[0] ?? (await findSearchByHash(ctx, profileId, inputHash))!;
+  }
 }
 
 /** The lender object of a match (spec 2.6). */
@@ -169,19 +234,57 @@ export function matchedLender(lender: LenderSummaryForMatch): MatchedLender {
   };
 }
 
+type SearchMatch = FundingSearchResult['matches'][number];
+
+/** A match as a search returns it; its reasons are formatted only if read (GraphQL asks for them by field, REST with explain). */
+class MatchOfSearch implements SearchMatch {
+  readonly #match: ProductMatch;
+  readonly #reasonsOf: (match: ProductMatch) => string[];
+  readonly product: string;
+  readonly productId: number;
+  readonly productName: string;
+  readonly likelihood: number;
+  readonly instantOffer: boolean;
+
+  constructor(
+    readonly lender: MatchedLender,
+    match: ProductMatch,
+    product: { name: string; instantOffer: boolean } | undefined,
+    reasonsOf: (match: ProductMatch) => string[],
+  ) {
+    this.#match = match;
+    this.#reasonsOf = reasonsOf;
+    this.product = match.productType;
+    this.productId = match.productId;
+    this.productName = product?.name ?? match.productType;
+    this.likelihood = match.likelihood;
+    this.instantOffer = product?.instantOffer ?? false;
+  }
+
+  get reasons(): string[] {
+    return this.#reasonsOf(this.#match);
+  }
+
+  toJSON(): SearchMatch {
+    const { lender, product, productId, productName, likelihood, instantOffer, reasons } = this;
+    return { lender, product, productId, productName, likelihood, instantOffer, reasons };
+  }
+}
+
+/** The matches of an outcome as searches return them, shaped once per remembered outcome. */
+const shapedMatches = new WeakMap<MatchOutcome, readonly SearchMatch[]>();
+
 /** A funding search (spec 2.3), each match with its lender; with explain, why every other product did not match. */
-export function toFundingSearchResult({ outcome, catalogue, request }: ProfileMatching, explain: boolean): FundingSearchResult {
+export function toFundingSearchResult({ outcome, catalogue, request, reasonsOf }: ProfileMatching, explain: boolean): FundingSearchResult {
+  let matches = shapedMatches.get(outcome);
+  if (!matches) {
+    matches = outcome.matches.map((m) => new MatchOfSearch(catalogue.matchedLenders.get(m.lenderId)!, m, catalogue.productById.get(m.productId), reasonsOf));
+    shapedMatches.set(outcome, matches);
+  }
   return {
     amount: request.amount,
-    matches: outcome.matches.map((m) => ({
-      lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
-      product: m.productType,
-      productId: m.productId,
-      productName: catalogue.productById.get(m.productId)?.name ?? m.productType,
-      likelihood: m.likelihood,
-      instantOffer: catalogue.productById.get(m.productId)?.instantOffer ?? false,
-      reasons: m.reasons,
-    })),
+    // Shared by the searches of one outcome: callers filter into new arrays, never change it.
+    matches: matches as SearchMatch[],
     explanation: explain
       ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: r.productType, productId: r.productId, reasons: r.reasons })) }
       : null,

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_TYPES } from '../lenders/product-types.js';
-import { indexProducts, matchProducts, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
+import { indexProducts, matchProducts, matchReasons, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
 import { matchProductsReference } from '../../../test/support/matching-engine-reference.js';
 
 const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION'];
@@ -113,10 +113,32 @@ describe('the indexed engine equals exhaustive evaluation', () => {
         const outcome = matchProducts(applicant, indexProducts(products), { reasons });
         expect(outcome).toEqual(matchProductsReference(applicant, products, { reasons }));
         matched += outcome.matches.length;
+        // In ascending id order, as the catalogue loads them (ranking by one numeric key, not by comparison).
+        const byId = [...products].sort((a, b) => a.productId - b.productId);
+        expect(matchProducts(applicant, indexProducts(byId), { reasons })).toEqual(matchProductsReference(applicant, byId, { reasons }));
       }),
       { numRuns: 1000 },
     );
     // The generators reach matches, so the comparison is not between two empty lists.
     expect(matched).toBeGreaterThan(150);
+  });
+
+  it('reasons asked for on demand (matchReasons) equal those the reference gives every match', () => {
+    const complete = facts.filter((f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined);
+    // A catalogue's product ids are its primary keys: matchReasons finds a product by its id.
+    const catalogue = fc.uniqueArray(product, { minLength: 20, maxLength: 80, selector: (p) => p.productId });
+    let matched = 0;
+    fc.assert(
+      fc.property(catalogue, complete, subset(PRODUCT_TYPES), (products, applicant, productTypes) => {
+        const index = indexProducts(products);
+        const reasonsOf = matchReasons(applicant, index);
+        const outcome = matchProducts(applicant, index, { productTypes });
+        const expected = matchProductsReference(applicant, products, { productTypes, reasons: true });
+        expect(outcome.matches.map((m) => ({ ...m, reasons: reasonsOf(m) }))).toEqual(expected.matches);
+        matched += outcome.matches.length;
+      }),
+      { numRuns: 1000 },
+    );
+    expect(matched).toBeGreaterThan(50);
   });
 });

@@ -25,12 +25,28 @@ export const FundingSearchBody = z
   .meta({ id: 'FundingSearchBody', description: 'A recorded funding search (spec 2.3): its matches by likelihood then cost' });
 export type FundingSearchBody = z.infer<typeof FundingSearchBody>;
 
+type BodyMatch = FundingSearchBody['matches'][number];
+
+/** Bodies of a search's matches without explain, by the result's matches array: a repeated search's array is shared, so it is shaped once. */
+const unexplainedMatches = new WeakMap<readonly unknown[], BodyMatch[]>();
+
 export function toFundingSearchBody(result: RecordedFundingSearch): FundingSearchBody {
   const explained = result.explanation !== null;
+  let matches = explained ? undefined : unexplainedMatches.get(result.matches);
+  if (!matches) {
+    matches = bodyMatches(result, explained);
+    if (!explained) unexplainedMatches.set(result.matches, matches);
+  }
   return {
     amount: result.amount,
     id: result.id,
-    matches: result.matches.map((m) => ({
+    matches,
+    ...(result.explanation ? { explanation: result.explanation } : {}),
+  };
+}
+
+function bodyMatches(result: RecordedFundingSearch, explained: boolean): BodyMatch[] {
+  return result.matches.map((m) => ({
       lender: { id: m.lender.id },
       product: m.product,
       productId: m.productId,
@@ -38,7 +54,5 @@ export function toFundingSearchBody(result: RecordedFundingSearch): FundingSearc
       likelihood: { value: m.likelihood },
       instantOffer: m.instantOffer,
       ...(explained ? { reasons: m.reasons } : {}),
-    })),
-    ...(result.explanation ? { explanation: result.explanation } : {}),
-  };
+  }));
 }

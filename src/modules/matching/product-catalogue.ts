@@ -1,90 +1,271 @@
 /**
  * The active lender products of an environment as matching criteria, held in memory: matching a
- * profile makes no per-product database round trip. Reloaded at most every CATALOGUE_TTL_MS, and at
- * once after a change made in this process (the lenders module's catalogue-change signal).
+ * profile makes no per-product database round trip. Requests always use the snapshot in hand; a
+ * new one is built off the request path (stale-while-revalidate): when a lender or product changes
+ * (the lenders module's `lenderCatalogueChanged` event, which the event bus carries to every
+ * process) and, for changes made outside any process's services (the admin CLI), once the snapshot
+ * is CATALOGUE_TTL_MS old. Only the very first use of an environment waits for its load.
  */
-import type { Db } from '../../infra/database.js';
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { readsOf, type Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
+import type { EventBus } from '../../kernel/events.js';
 import type { LenderSummary } from '../lenders/lender-catalogue.js';
-import { onLenderCatalogueChange } from '../lenders/lender-catalogue-changes.js';
-import { indexProducts, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
+import type { MatchedLender } from './funding-search-schemas.js';
+import { indexingSteps, type MatchOutcome, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
 
 export const CATALOGUE_TTL_MS = 30_000;
+
+/** Products converted and hashed between two yields to the event loop while a snapshot is built. */
+const ROWS_PER_STEP = 250;
+
+/** Searches whose outcome a snapshot keeps, counted in matches (a search of 10,000 products may hold several thousand). */
+const REMEMBERED_MATCHES = 100_000;
 
 /** A lender as the catalogue summarises it, without its product list (the criteria hold those). */
 export type LenderSummaryForMatch = Omit<LenderSummary, 'products'>;
 
 export interface ProductCatalogue {
+  /**
+   * A hash of every product and lender field matching reads: the same in every process for the same
+   * catalogue, so a recorded search keyed with it is found by all of them, and a search made over
+   * another catalogue is a new one.
+   */
+  version: string;
+  /**
+   * A hash of the products' criteria alone: what a search's outcome depends on, so a recorded search
+   * is keyed with it (a lender's new logo or name is a new snapshot, not a new search).
+   */
+  criteriaVersion: string;
   products: ProductCriteria[];
-  /** The products prepared for matching, built with each load of the catalogue. */
+  /** The products prepared for matching, built with each snapshot. */
   index: ProductIndex;
   lenders: Map<number, LenderSummaryForMatch>;
+  /** The lender object of a match (spec 2.6), built once per lender and shared by every match. */
+  matchedLenders: Map<number, MatchedLender>;
   productById: Map<number, ProductCriteria & { name: string; instantOffer: boolean }>;
+  /** Outcomes of searches over this snapshot by their inputs (`rememberOutcome`): a repeat skips the engine. */
+  outcomes: Map<string, MatchOutcome>;
+  rememberedMatches: number;
+  /** Searches the engine ran over this snapshot (each handed to `rememberOutcome`): what a repeat does not add to. */
+  computedOutcomes: number;
 }
 
-const caches = new WeakMap<Db, Map<DeployEnvironment, { catalogue: Promise<ProductCatalogue>; until: number }>>();
-
-export function productCatalogue(db: Db, environment: DeployEnvironment): Promise<ProductCatalogue> {
-  let perEnvironment = caches.get(db);
-  if (!perEnvironment) caches.set(db, (perEnvironment = new Map()));
-  const hit = perEnvironment.get(environment);
-  if (hit && hit.until > Date.now()) return hit.catalogue;
-  const catalogue = load(db, environment);
-  perEnvironment.set(environment, { catalogue, until: Date.now() + CATALOGUE_TTL_MS });
-  catalogue.catch(() => perEnvironment.delete(environment));
-  return catalogue;
+/** What a catalogue holder has done, for tests and operations: loads are never made by a request once the first is in. */
+export interface CatalogueActivity {
+  version: string | null;
+  /** Snapshots read from the database (the first included). */
+  loads: number;
+  /** Loads whose products differed from the snapshot in hand (the first included). */
+  changes: number;
 }
 
-export function invalidateProductCatalogue(db: Db): void {
-  caches.delete(db);
+interface CatalogueHolder {
+  current: ProductCatalogue | null;
+  /** The load in flight, if any; a change signalled meanwhile starts another once it ends. */
+  loading: Promise<ProductCatalogue> | null;
+  changedWhileLoading: boolean;
+  loadedAt: number;
+  activity: CatalogueActivity;
 }
 
-onLenderCatalogueChange(invalidateProductCatalogue);
+const holders = new WeakMap<Db, Map<DeployEnvironment, CatalogueHolder>>();
 
-async function load(db: Db, environment: DeployEnvironment): Promise<ProductCatalogue> {
-  const rows = await db.lenderProduct.findMany({
-    where: { active: true, lender: { environment, active: true } },
-    include: { lender: true },
-    orderBy: { id: 'asc' },
+export interface CatalogueSource {
+  db: Db;
+  environment: DeployEnvironment;
+  /** The bus change events arrive on (in memory in one process, over Redis across processes). */
+  events: EventBus;
+}
+
+/** The environment's current snapshot; the first call waits for the first load, later ones never wait. */
+export function productCatalogue(source: CatalogueSource): Promise<ProductCatalogue> {
+  const holder = holderOf(source);
+  if (holder.current) {
+    if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS && !holder.loading) refreshInBackground(source, holder, false);
+    return Promise.resolve(holder.current);
+  }
+  return holder.loading ?? refresh(source, holder);
+}
+
+/** The holder's counters and current version. */
+export function catalogueActivity(source: CatalogueSource): CatalogueActivity {
+  return { ...holderOf(source).activity };
+}
+
+/** Resolves once no load is in flight (tests wait for a signalled change to be taken in). */
+export async function catalogueSettled(source: CatalogueSource): Promise<void> {
+  const holder = holderOf(source);
+  while (holder.loading) await holder.loading.catch(() => undefined);
+}
+
+/** The outcome of a search over this snapshot with these inputs, if it was kept. */
+export function rememberedOutcome(catalogue: ProductCatalogue, inputs: string): MatchOutcome | undefined {
+  const outcome = catalogue.outcomes.get(inputs);
+  if (outcome) {
+    // Most recently used last: eviction takes from the front.
+    catalogue.outcomes.delete(inputs);
+    catalogue.outcomes.set(inputs, outcome);
+  }
+  return outcome;
+}
+
+/** Keeps a search's outcome the engine just computed (the least recently used ones go beyond REMEMBERED_MATCHES). */
+export function rememberOutcome(catalogue: ProductCatalogue, inputs: string, outcome: MatchOutcome): void {
+  catalogue.computedOutcomes++;
+  const size = (o: MatchOutcome) => 1 + o.matches.length + o.rejections.length;
+  if (size(outcome) > REMEMBERED_MATCHES || catalogue.outcomes.has(inputs)) return;
+  catalogue.outcomes.set(inputs, outcome);
+  catalogue.rememberedMatches += size(outcome);
+  for (const [key, oldest] of catalogue.outcomes) {
+    if (catalogue.rememberedMatches <= REMEMBERED_MATCHES) break;
+    catalogue.outcomes.delete(key);
+    catalogue.rememberedMatches -= size(oldest);
+  }
+}
+
+function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder {
+  let perEnvironment = holders.get(db);
+  if (!perEnvironment) holders.set(db, (perEnvironment = new Map()));
+  let holder = perEnvironment.get(environment);
+  if (!holder) {
+    holder = { current: null, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
+    perEnvironment.set(environment, holder);
+    // A bus that cannot subscribe (Redis gone) leaves the TTL to catch changes up.
+    followChanges({ db, environment, events }, holder).catch(() => undefined);
+  }
+  return holder;
+}
+
+/** Every change event of the environment starts a background refresh, for as long as the bus lives. */
+async function followChanges(source: CatalogueSource, holder: CatalogueHolder): Promise<void> {
+  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) refreshInBackground(source, holder, true);
+}
+
+/** `changed`: a change was signalled, so a load already under way may have read the rows before it and another must follow. */
+function refreshInBackground(source: CatalogueSource, holder: CatalogueHolder, changed: boolean): void {
+  if (holder.loading) {
+    if (changed) holder.changedWhileLoading = true;
+    return;
+  }
+  // A failed refresh keeps the snapshot in hand; the next stale use or change event tries again.
+  refresh(source, holder).catch(() => undefined);
+}
+
+function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
+  holder.changedWhileLoading = false;
+  const loading = load(source).then((loaded) => {
+    holder.activity.loads++;
+    holder.loadedAt = Date.now();
+    // The same products: keep the snapshot in hand, and with it the searches it remembers.
+    if (holder.current?.version !== loaded.version) {
+      holder.current = loaded;
+      holder.activity.changes++;
+      holder.activity.version = loaded.version;
+    }
+    return holder.current;
   });
+  holder.loading = loading;
+  const settle = () => {
+    holder.loading = null;
+    if (holder.changedWhileLoading) refreshInBackground(source, holder, true);
+  };
+  loading.then(settle, settle);
+  return loading;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * One statement (enum arrays read as text[], which pg parses; a list column left NULL, which Prisma
+ * reads as empty, is read as empty here too), then the snapshot built in steps with
+ * the event loop handed back between them: requests go on being answered from the current one.
+ */
+async function load({ db, environment }: CatalogueSource): Promise<ProductCatalogue> {
+  const rows = await readsOf(db)
+    .selectFrom('lender_product as p')
+    .innerJoin('lender as l', 'l.id', 'p.lenderId')
+    .where('p.active', '=', true)
+    .where('l.active', '=', true)
+    .where('l.environment', '=', environment)
+    .select([
+      'p.id', 'p.lenderId', 'p.productType', 'p.name', 'p.instantOffer', 'p.minAmount', 'p.maxAmount', 'p.minTermMonths', 'p.maxTermMonths',
+      'p.minTradingMonths', 'p.minAnnualRevenue', 'p.minGrade', 'p.countries', 'p.currencies', 'p.requirements', 'p.arrangementFeePct',
+      'p.earlyRepaymentFeePct', 'p.exitFeePct', 'p.annualRateMin', 'p.annualRateMax', 'p.likelihoodBase',
+      'l.name as lenderName', 'l.logo', 'l.description', 'l.priceBand', 'l.responseTimeHours', 'l.requiredDocuments',
+      sql<string[]>`p."excludedSectors"::text[]`.as('excludedSectors'),
+      sql<string[]>`p."requiredSectors"::text[]`.as('requiredSectors'),
+      sql<string[]>`p."companyTypes"::text[]`.as('companyTypes'),
+    ])
+    .orderBy('p.id', 'asc')
+    .execute();
+  const hash = createHash('sha256');
+  const criteriaHash = createHash('sha256');
   const lenders = new Map<number, LenderSummaryForMatch>();
+  const matchedLenders = new Map<number, MatchedLender>();
   const productById = new Map<number, ProductCriteria & { name: string; instantOffer: boolean }>();
-  const products = rows.map((r) => {
-    lenders.set(r.lender.id, {
-      id: r.lender.id,
-      name: r.lender.name,
-      logo: r.lender.logo,
-      description: r.lender.description,
-      priceBand: r.lender.priceBand,
-      responseTimeHours: r.lender.responseTimeHours,
-      requiredDocuments: r.lender.requiredDocuments,
-    });
-    const criteria: ProductCriteria = {
-      productId: r.id,
-      lenderId: r.lenderId,
-      productType: r.productType,
-      minAmount: Number(r.minAmount),
-      maxAmount: Number(r.maxAmount),
-      minTermMonths: r.minTermMonths,
-      maxTermMonths: r.maxTermMonths,
-      minTradingMonths: r.minTradingMonths,
-      minAnnualRevenue: Number(r.minAnnualRevenue),
-      minGrade: r.minGrade,
-      excludedSectors: r.excludedSectors,
-      requiredSectors: r.requiredSectors,
-      companyTypes: r.companyTypes,
-      countries: r.countries,
-      currencies: r.currencies,
-      requirements: (r.requirements ?? {}) as ProductRequirements,
-      arrangementFeePct: Number(r.arrangementFeePct),
-      earlyRepaymentFeePct: Number(r.earlyRepaymentFeePct),
-      exitFeePct: Number(r.exitFeePct),
-      annualRateMin: Number(r.annualRateMin),
-      annualRateMax: Number(r.annualRateMax),
-      likelihoodBase: Number(r.likelihoodBase),
-    };
-    productById.set(r.id, { ...criteria, name: r.name, instantOffer: r.instantOffer });
-    return criteria;
-  });
-  return { products, index: indexProducts(products), lenders, productById };
+  const products: ProductCriteria[] = new Array(rows.length);
+  for (let start = 0; start < rows.length; start += ROWS_PER_STEP) {
+    for (let i = start; i < Math.min(rows.length, start + ROWS_PER_STEP); i++) {
+      const r = rows[i]!;
+      hash.update(JSON.stringify(r));
+      if (!lenders.has(r.lenderId)) {
+        const lender: LenderSummaryForMatch = {
+          id: r.lenderId,
+          name: r.lenderName,
+          logo: r.logo,
+          description: r.description,
+          priceBand: r.priceBand,
+          responseTimeHours: r.responseTimeHours,
+          requiredDocuments: r.requiredDocuments ?? [],
+        };
+        lenders.set(r.lenderId, lender);
+        matchedLenders.set(r.lenderId, {
+          id: lender.id,
+          name: lender.name,
+          logo: lender.logo,
+          description: lender.description,
+          average: lender.priceBand,
+          responseTime: lender.responseTimeHours,
+          documents: lender.requiredDocuments,
+        });
+      }
+      const criteria: ProductCriteria = {
+        productId: r.id,
+        lenderId: r.lenderId,
+        productType: r.productType,
+        minAmount: Number(r.minAmount),
+        maxAmount: Number(r.maxAmount),
+        minTermMonths: r.minTermMonths,
+        maxTermMonths: r.maxTermMonths,
+        minTradingMonths: r.minTradingMonths,
+        minAnnualRevenue: Number(r.minAnnualRevenue),
+        minGrade: r.minGrade,
+        excludedSectors: r.excludedSectors ?? [],
+        requiredSectors: r.requiredSectors ?? [],
+        companyTypes: r.companyTypes ?? [],
+        countries: r.countries ?? [],
+        currencies: r.currencies ?? [],
+        requirements: (r.requirements ?? {}) as ProductRequirements,
+        arrangementFeePct: Number(r.arrangementFeePct),
+        earlyRepaymentFeePct: Number(r.earlyRepaymentFeePct),
+        exitFeePct: Number(r.exitFeePct),
+        annualRateMin: Number(r.annualRateMin),
+        annualRateMax: Number(r.annualRateMax),
+        likelihoodBase: Number(r.likelihoodBase),
+      };
+      criteriaHash.update(JSON.stringify(criteria));
+      productById.set(r.id, { ...criteria, name: r.name, instantOffer: r.instantOffer });
+      products[i] = criteria;
+    }
+    await nextTurn();
+  }
+  const steps = indexingSteps(products);
+  let step = steps.next();
+  while (!step.done) {
+    await nextTurn();
+    step = steps.next();
+  }
+  return { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
 }
