@@ -2,7 +2,7 @@
  * Every visibility rule that has more than one form says the same in each, over generated callers
  * (every token kind, accounts with and without rows, tenants, lenders, staff and not, both
  * environments) and generated rows, on PostgreSQL:
- *   - profiles: the Prisma filter (`visibleProfiles`) and the typed SQL (`visibleProfileSql`);
+ *   - profiles: the Prisma filter (`visibleProfiles`) and the typed SQL reads' Kysely filter (`visibleProfileWhere`);
  *   - owned profiles: `ownedProfiles` and the event channels (`ownedProfileChannelOf` / `…ChannelsOf`),
  *     and owning is never more than seeing;
  *   - tenants: `tenantScope` as a Prisma filter and as the typed SQL reads' Kysely filter, and the tenant channels;
@@ -26,7 +26,7 @@ import {
   ownedProfileChannelsOf,
   ownedProfiles,
   visibleProfiles,
-  visibleProfileSql,
+  visibleProfileWhere,
   type ProfileOwnerViewer,
   type ProfileViewer,
 } from '../src/modules/profiles/profile-visibility.js';
@@ -213,7 +213,7 @@ describe('each visibility rule says the same in every form it takes', () => {
           const ids = world.profiles.map((p) => p.id);
           for (const actor of callersOf(caller, world).filter(isProfileViewer)) {
             const byPrisma = await tx.profile.findMany({ where: { AND: [{ id: { in: ids } }, visibleProfiles(ctx, actor)] }, select: { id: true } });
-            const bySql = await tx.$queryRaw<Array<{ id: string }>>`SELECT p.id::text AS id FROM profile p WHERE p.id::text IN (${Prisma.join(ids.length ? ids : [''])}) AND ${visibleProfileSql(ctx, actor)}`;
+            const bySql = await runCompiled(tx, sqlForms.selectFrom('profile as p').select('p.id').where('p.id', 'in', ids.length ? ids : [randomUUID()]).where(visibleProfileWhere(ctx, actor)));
             expect(sorted(bySql.map((r) => r.id)), actor.kind).toEqual(sorted(byPrisma.map((r) => r.id)));
             const owned = await tx.profile.findMany({ where: { AND: [{ id: { in: ids } }, ownedProfiles(ctx, actor)] }, select: { id: true } });
             const seen = new Set(byPrisma.map((r) => r.id));
