@@ -27,7 +27,7 @@ export const TenantDto = z
   .meta({ id: 'Tenant', description: 'One tenant manages one business (spec 2.5)' });
 export type TenantDto = z.infer<typeof TenantDto>;
 
-const PageLimit = z.coerce.number().int().min(1).max(100).default(20);
+export const PageLimit = z.coerce.number().int().min(1).max(100).default(20);
 
 export const PageQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
@@ -74,3 +74,22 @@ declare module '../../kernel/events.js' {
     tenantCreated: [channel: string, payload: TenantDto];
   }
 }
+
+/** GraphQL tenantConnection's arguments: `first` tenants after the one `after` names (the previous page's endCursor). */
+export const TenantConnectionArgs = z.object({ first: PageLimit, after: TenantId.optional() });
+
+/** A keyset page as a GraphQL connection: its tenants and where the next page starts. */
+export const TenantConnection = z
+  .strictObject({
+    nodes: z.array(TenantDto),
+    pageInfo: z.strictObject({
+      endCursor: z
+        .uuid()
+        .meta({ graphqlType: 'ID' })
+        .nullable()
+        .describe("The id of this page's last tenant (null on an empty page): pass it as `after` for the next page."),
+      hasNextPage: z.boolean(),
+    }),
+  })
+  .describe("Tenants in keyset pages, oldest first: one statement per page at any depth, and no total (tenants(offset, limit) gives it, once).");
+export type TenantConnection = z.infer<typeof TenantConnection>;
