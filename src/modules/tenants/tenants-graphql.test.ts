@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql } from '../../../test/support/graphql-client.js';
+import { graphql, type GraphQLResponse } from '../../../test/support/graphql-client.js';
 import { bearer, createTenant, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 
@@ -23,7 +23,7 @@ describe('GraphQL tenantConnection (keyset pages)', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const res = await graphql<Connection>(app.url, CONNECTION, { first: 2, after }, auth);
+      const res: GraphQLResponse<Connection> = await graphql<Connection>(app.url, CONNECTION, { first: 2, after }, auth);
       expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
       const { nodes, pageInfo } = res.data!.tenantConnection;
       seen.push(...nodes.map((n) => n.id));
