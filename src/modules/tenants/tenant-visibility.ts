@@ -35,13 +35,11 @@ export function tenantScope(ctx: ServiceContext, viewer: TenantViewer): TenantFi
   return { accountId: viewer.accountId, environment: ctx.environment, ...(bound === null ? {} : { id: bound }) } satisfies Prisma.TenantWhereInput;
 }
 
-export type VisibleTenant = TenantRow;
-
 /**
  * A tenant the caller sees, or 404: one typed SQL statement (a named prepared statement), because
  * every tenant-scoped request runs it (a Prisma query costs several times the same SQL's CPU).
  */
-export async function findVisibleTenant(ctx: ServiceContext, viewer: TenantViewer, id: unknown, what = 'Tenant id'): Promise<VisibleTenant> {
+export async function findVisibleTenant(ctx: ServiceContext, viewer: TenantViewer, id: unknown, what = 'Tenant id'): Promise<TenantRow> {
   const tenantId = parseInput(TenantId, id, what);
   const row = await selectTenant(ctx.db, tenantScope(ctx, viewer), tenantId);
   if (!row) throw AppError.notFound('Tenant');
