@@ -115,6 +115,23 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 describe('nested fields over a list of tenants', () => {
+  it('answer tenant(id){ id referenceId profile { uuid } } with three cheap statements: the tenant, its visibility in the profiles subgraph, the profile uuid column', async () => {
+    const auth = bearer(await keyToken(['profile:read']));
+    const { id } = (await graphql<Page>(app.url, 'query { tenants(offset: 0, limit: 1) { items { id } } }', {}, auth)).data!.tenants.items[0]!;
+    const query = 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }';
+    let answer: { tenant: { id: string; profile: { uuid: string } | null } } | undefined;
+    const statements = await measure(async () => {
+      const res = await graphql<NonNullable<typeof answer>>(app.url, query, { id }, auth);
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      answer = res.data!;
+    });
+    expect(answer!.tenant.profile!.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    const profileReads = statements.filter((text) => /from "profile"/i.test(text));
+    expect(profileReads, statements.join('\n')).toHaveLength(1);
+    expect(profileReads[0]).not.toMatch(/json_agg|companyInformation/);
+    expect(statements, statements.join('\n')).toHaveLength(3);
+  });
+
   it('execute as many SQL statements for 50 tenants as for 5, each field (matches included) answered for every parent', async () => {
     const auth = bearer(await keyToken(['profile:read', 'profile:write']));
     const run = async (limit: number) => {

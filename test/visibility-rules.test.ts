@@ -2,10 +2,10 @@
  * Every visibility rule that has more than one form says the same in each, over generated callers
  * (every token kind, accounts with and without rows, tenants, lenders, staff and not, both
  * environments) and generated rows, on PostgreSQL:
- *   - profiles: the Prisma filter (`visibleProfiles`) and the typed SQL (`visibleProfileSql`);
+ *   - profiles: the Prisma filter (`visibleProfiles`) and the typed SQL reads' Kysely filter (`visibleProfileWhere`);
  *   - owned profiles: `ownedProfiles` and the event channels (`ownedProfileChannelOf` / `…ChannelsOf`),
  *     and owning is never more than seeing;
- *   - tenants: `tenantScope`, `visibleTenantSql` and the tenant channels;
+ *   - tenants: `tenantScope` as a Prisma filter and as the typed SQL reads' Kysely filter, and the tenant channels;
  *   - lender applications: `lenderApplicationScope` and the channels a change is published on;
  *   - the subscription fan-out's audience key leaves out only what no rule reads.
  * Each run inserts its rows in a transaction that is rolled back, so runs do not see each other's.
@@ -33,11 +33,13 @@ import {
   ownedProfileChannelsOf,
   ownedProfiles,
   visibleProfiles,
-  visibleProfileSql,
+  visibleProfileWhere,
   type ProfileOwnerViewer,
   type ProfileViewer,
 } from '../src/modules/profiles/profile-visibility.js';
-import { tenantChannelOf, tenantChannelsOf, tenantScope, visibleTenantSql, type TenantViewer } from '../src/modules/tenants/tenant-visibility.js';
+import { tenantChannelOf, tenantChannelsOf, tenantScope, type TenantViewer } from '../src/modules/tenants/tenant-visibility.js';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable } from 'kysely';
+import type { DB } from '../src/infra/sql-reads.js';
 import { openDatabase, readsOf, type Database } from '../src/infra/database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -168,6 +170,23 @@ function callerOf(kind: (typeof KINDS)[number], spec: CallerSpec, world: World):
   }
 }
 
+/**
+ * The typed SQL reads' query builder, compiling only: a Kysely form of a rule runs here inside the
+ * world's rolled-back Prisma transaction, which the reads' own pool could not see.
+ */
+const sqlForms = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+function runCompiled<R>(tx: Prisma.TransactionClient, query: Compilable<R>): Promise<R[]> {
+  const { sql, parameters } = query.compile();
+  return tx.$queryRawUnsafe<R[]>(sql, ...parameters);
+}
+
 const contextIn = (environment: DeployEnvironment) => ({ environment }) as ServiceContext;
 const sorted = <T>(values: Iterable<T>) => [...values].sort();
 
@@ -201,7 +220,7 @@ describe('each visibility rule says the same in every form it takes', () => {
           const ids = world.profiles.map((p) => p.id);
           for (const actor of callersOf(caller, world).filter(isProfileViewer)) {
             const byPrisma = await tx.profile.findMany({ where: { AND: [{ id: { in: ids } }, visibleProfiles(ctx, actor)] }, select: { id: true } });
-            const bySql = await tx.$queryRaw<Array<{ id: string }>>`SELECT p.id::text AS id FROM profile p WHERE p.id::text IN (${Prisma.join(ids.length ? ids : [''])}) AND ${visibleProfileSql(ctx, actor)}`;
+            const bySql = await runCompiled(tx, sqlForms.selectFrom('profile as p').select('p.id').where('p.id', 'in', ids.length ? ids : [randomUUID()]).where(visibleProfileWhere(ctx, actor)));
             expect(sorted(bySql.map((r) => r.id)), actor.kind).toEqual(sorted(byPrisma.map((r) => r.id)));
             const owned = await tx.profile.findMany({ where: { AND: [{ id: { in: ids } }, ownedProfiles(ctx, actor)] }, select: { id: true } });
             const seen = new Set(byPrisma.map((r) => r.id));
@@ -240,7 +259,7 @@ describe('each visibility rule says the same in every form it takes', () => {
           const viewers: TenantViewer[] = [{ kind: 'api_key', accountId: accounts[caller.account]! }, ...callersOf(caller, world).filter(isTenantViewer)];
           for (const viewer of viewers) {
             const byPrisma = await tx.tenant.findMany({ where: { AND: [{ id: { in: ids } }, tenantScope(ctx, viewer)] }, select: { id: true } });
-            const bySql = await tx.$queryRaw<Array<{ id: string }>>`SELECT t.id::text AS id FROM tenant t WHERE t.id::text IN (${Prisma.join(ids.length ? ids : [''])}) AND ${visibleTenantSql(ctx, viewer)}`;
+            const bySql = await runCompiled(tx, sqlForms.selectFrom('tenant').select('id').where((eb) => eb.and(tenantScope(ctx, viewer))).where('id', 'in', ids.length ? ids : [randomUUID()]));
             const channel = tenantChannelOf(viewer);
             const hearing = world.tenants.filter((t) => t.environment === caller.environment && tenantChannelsOf(t).includes(channel));
             expect(sorted(bySql.map((r) => r.id)), viewer.kind).toEqual(sorted(byPrisma.map((r) => r.id)));

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import type { DB } from '../generated/kysely/database.js';
 
 export type { DB } from '../generated/kysely/database.js';
@@ -21,6 +21,8 @@ const statementNames = new Map<string, string>();
 /** Statements are built from code, not from input, so their number is small; the bound is a guard. */
 const MAX_NAMED_STATEMENTS = 2_000;
 
+const pgTypes = pg.types;
+
 function statementName(text: string): string | undefined {
   let name = statementNames.get(text);
   if (name) return name;
@@ -29,6 +31,20 @@ function statementName(text: string): string | undefined {
   statementNames.set(text, name);
   return name;
 }
+
+const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
+
+/**
+ * Prisma stores DateTime as `timestamp(3)` (no zone) holding UTC; pg's default parser would read
+ * it in the process's local zone. Parsed as UTC here, as Prisma reads it, on this pool's reads
+ * only (pg's global parsers are left alone: Prisma's adapter shares the module).
+ */
+const readTypes = {
+  getTypeParser(oid: number, format?: string): (value: string) => unknown {
+    if (oid === TIMESTAMP_WITHOUT_TIME_ZONE) return (value) => new Date(`${value.replace(' ', 'T')}Z`);
+    return pgTypes.getTypeParser(oid, format as 'text') as (value: string) => unknown;
+  },
+};
 
 /** A pool whose clients send Kysely's statements as named (prepared) statements. */
 function preparingPool(pool: pg.Pool): pg.Pool {
@@ -43,7 +59,7 @@ function preparingPool(pool: pg.Pool): pg.Pool {
             return (text: unknown, values?: unknown[]) => {
               if (typeof text !== 'string') return c.query(text as pg.QueryConfig, values);
               const name = statementName(text);
-              return c.query(name ? { name, text, values } : { text, values });
+              return c.query(name ? { name, text, values, types: readTypes } : { text, values, types: readTypes });
             };
           },
         });

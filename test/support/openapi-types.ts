@@ -268,7 +268,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's tenants (offset/limit, with self/prev/next links) */
+        /** List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`) */
         get: operations["PlatformTenantController_list"];
         put?: never;
         /** Create a tenant (onboarding step 4) */
@@ -321,7 +321,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's tenants (offset/limit, with self/prev/next links) */
+        /** List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`) */
         get: operations["MarketplaceTenantController_list"];
         put?: never;
         /** Create a tenant (onboarding step 4) */
@@ -1553,10 +1553,14 @@ export interface components {
             updatedDateTime: string;
         };
         PlatformTenantController_listQuery: {
-            /** @default 0 */
-            offset: number;
+            offset?: number;
             /** @default 20 */
             limit: number;
+            /**
+             * Format: uuid
+             * @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.
+             */
+            after?: string;
         };
         /** @description One tenant manages one business (spec 2.5) */
         Tenant: {
@@ -1569,6 +1573,11 @@ export interface components {
             /** Format: date-time */
             updatedDateTime: string;
         };
+        /**
+         * @description Two ways to page, in the same order (createdDateTime, then id):
+         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         */
         PlatformTenantController_listResponse: {
             data: components["schemas"]["Tenant"][];
             meta: {
@@ -1580,6 +1589,16 @@ export interface components {
             links: {
                 self: string;
                 prev?: string;
+                next?: string;
+            };
+        } | {
+            data: components["schemas"]["Tenant"][];
+            meta: {
+                limit: number;
+                after: string | null;
+            };
+            links: {
+                self: string;
                 next?: string;
             };
         };
@@ -1668,11 +1687,20 @@ export interface components {
             updatedDateTime: string;
         };
         MarketplaceTenantController_listQuery: {
-            /** @default 0 */
-            offset: number;
+            offset?: number;
             /** @default 20 */
             limit: number;
+            /**
+             * Format: uuid
+             * @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.
+             */
+            after?: string;
         };
+        /**
+         * @description Two ways to page, in the same order (createdDateTime, then id):
+         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         */
         MarketplaceTenantController_listResponse: {
             data: components["schemas"]["Tenant"][];
             meta: {
@@ -1684,6 +1712,16 @@ export interface components {
             links: {
                 self: string;
                 prev?: string;
+                next?: string;
+            };
+        } | {
+            data: components["schemas"]["Tenant"][];
+            meta: {
+                limit: number;
+                after: string | null;
+            };
+            links: {
+                self: string;
                 next?: string;
             };
         };
@@ -6706,6 +6744,7 @@ export interface operations {
             query?: {
                 offset?: number;
                 limit?: number;
+                after?: string;
             };
             header?: {
                 /** @description The tenant a master or platform token acts for */
@@ -7106,6 +7145,7 @@ export interface operations {
             query?: {
                 offset?: number;
                 limit?: number;
+                after?: string;
             };
             header?: {
                 /** @description The tenant a master or platform token acts for */

@@ -3,8 +3,9 @@
  * reads the seeded `company` table; a real company-data provider (Companies House, a credit bureau)
  * would implement the same interface.
  */
-import { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/database.js';
+import { expressionBuilder, sql } from 'kysely';
+import { readsOf, type Db } from '../../infra/database.js';
+import type { DB } from '../../infra/sql-reads.js';
 
 export interface RegistryCompany {
   countryCode: string;
@@ -72,15 +73,25 @@ const MIN_INFIX_LENGTH = 3;
  */
 export const SECTOR_AVERAGE_TTL_MS = 5 * 60_000;
 
-/** The columns a lookup shows. */
-const REGISTRY_COLUMNS = Prisma.sql`"countryCode", "registrationNumber", name, type::text AS type, sector::text AS sector, status::text AS status,
-  "vatStatus"::text AS "vatStatus", "incorporatedAt", "scoreValue", "previousScoreValue", "scoreChangedAt",
-  "scoreLastAssessedAt", "creditLimitValue"::float8 AS "creditLimitValue", "creditLimitCurrency", "employeesNumber",
-  website, address, "companyNoticesCount", "companyNoticesValue"::float8 AS "companyNoticesValue",
-  "directorsNoticesCount", "directorsNoticesValue"::float8 AS "directorsNoticesValue", "noticesCurrency"`;
+/** The columns a lookup shows (decimals as float8: the registry's amounts are numbers in every answer). */
+const registryColumns = () => {
+  const eb = expressionBuilder<DB, 'company'>();
+  return [
+    'countryCode', 'registrationNumber', 'name', 'type', 'sector', 'status', 'vatStatus', 'incorporatedAt', 'scoreValue',
+    'previousScoreValue', 'scoreChangedAt', 'scoreLastAssessedAt', 'creditLimitCurrency', 'employeesNumber', 'website', 'address',
+    'companyNoticesCount', 'directorsNoticesCount', 'noticesCurrency',
+    eb.cast<number | null>('creditLimitValue', 'float8').as('creditLimitValue'),
+    eb.cast<number>('companyNoticesValue', 'float8').as('companyNoticesValue'),
+    eb.cast<number>('directorsNoticesValue', 'float8').as('directorsNoticesValue'),
+  ] as const;
+};
 
 export function databaseRegistry(db: Db): CompanyRegistry {
   const averages = new Map<string, { value: Promise<number | null>; until: number }>();
+  // Typed SQL (Kysely, named prepared statements): look-ups run on every company read and search on
+  // every keystroke of a lookup field, and Prisma's per-query CPU is several times the statement's own.
+  const reads = readsOf(db);
+  const columns = registryColumns();
   return {
     async search(term, { countryCode, limit }) {
       const lower = term.toLowerCase();
@@ -89,36 +100,46 @@ export function databaseRegistry(db: Db): CompanyRegistry {
       const infix = lower.length >= MIN_INFIX_LENGTH ? `%${likeLiteral(lower)}%` : prefix;
       const numberPrefix = `${likeLiteral(upper)}%`;
       // Each OR branch has its own index (prefix btree, trigram gin, number btree): a bitmap OR, no scan.
-      return db.$queryRaw<SearchHit[]>`
-        SELECT name, "registrationNumber" AS number
-        FROM company
-        WHERE "countryCode" = ${countryCode}
-          AND ("nameLower" LIKE ${prefix} OR "nameLower" LIKE ${infix} OR "registrationNumber" LIKE ${numberPrefix})
-        ORDER BY
-          CASE
-            WHEN "nameLower" = ${lower} OR "registrationNumber" = ${upper} THEN 0
-            WHEN "nameLower" LIKE ${prefix} OR "registrationNumber" LIKE ${numberPrefix} THEN 1
-            ELSE 2
-          END,
-          name, "registrationNumber"
-        LIMIT ${limit}`;
+      return reads
+        .selectFrom('company')
+        .select(['name', 'registrationNumber as number'])
+        .where('countryCode', '=', countryCode)
+        .where((eb) => eb.or([eb('nameLower', 'like', prefix), eb('nameLower', 'like', infix), eb('registrationNumber', 'like', numberPrefix)]))
+        .orderBy((eb) =>
+          eb
+            .case()
+            .when(eb.or([eb('nameLower', '=', lower), eb('registrationNumber', '=', upper)]))
+            .then(0)
+            .when(eb.or([eb('nameLower', 'like', prefix), eb('registrationNumber', 'like', numberPrefix)]))
+            .then(1)
+            .else(2)
+            .end(),
+        )
+        .orderBy('name')
+        .orderBy('registrationNumber')
+        .limit(limit)
+        .execute();
     },
 
     async find(registrationNumber, countryCode) {
-      // Typed SQL with the columns a lookup shows: a lookup runs on every company read, and Prisma's
-      // per-query CPU is several times the statement's own.
-      const rows = await db.$queryRaw<RegistryCompany[]>`
-        SELECT ${REGISTRY_COLUMNS} FROM company
-        WHERE "countryCode" = ${countryCode} AND "registrationNumber" = ${registrationNumber.toUpperCase()}`;
-      return rows[0] ?? null;
+      const row = await reads
+        .selectFrom('company')
+        .select(columns)
+        .where('countryCode', '=', countryCode)
+        .where('registrationNumber', '=', registrationNumber.toUpperCase())
+        .executeTakeFirst();
+      return row ?? null;
     },
 
     async findEach(keys) {
       if (keys.length === 0) return [];
       const numbers = keys.map((key) => key.registrationNumber.toUpperCase());
-      const rows = await db.$queryRaw<RegistryCompany[]>`
-        SELECT ${REGISTRY_COLUMNS} FROM company
-        WHERE ("countryCode", "registrationNumber") IN (SELECT * FROM unnest(${keys.map((key) => key.countryCode)}::text[], ${numbers}::text[]))`;
+      // One statement whatever the number of keys: the pairs travel as two arrays.
+      const rows = await reads
+        .selectFrom('company')
+        .select(columns)
+        .where(sql<boolean>`("countryCode", "registrationNumber") IN (SELECT * FROM unnest(${keys.map((key) => key.countryCode)}::text[], ${numbers}::text[]))`)
+        .execute();
       const byKey = new Map(rows.map((row) => [`${row.countryCode} ${row.registrationNumber}`, row]));
       return keys.map((key, i) => byKey.get(`${key.countryCode} ${numbers[i]}`) ?? null);
     },
@@ -138,9 +159,14 @@ export function databaseRegistry(db: Db): CompanyRegistry {
       const key = `${countryCode}:${sector}`;
       const hit = averages.get(key);
       if (hit && hit.until > Date.now()) return hit.value;
-      const value = db.$queryRaw<Array<{ average: number | null }>>`
-        SELECT avg("scoreValue")::float8 AS average FROM company
-        WHERE sector = ${sector}::"Sector" AND "countryCode" = ${countryCode} AND status <> 'DISSOLVED'`.then((rows) => rows[0]?.average ?? null);
+      const value = reads
+        .selectFrom('company')
+        .select((eb) => eb.cast<number | null>(eb.fn.avg('scoreValue'), 'float8').as('average'))
+        .where('sector', '=', sector as DB['company']['sector'])
+        .where('countryCode', '=', countryCode)
+        .where('status', '<>', 'DISSOLVED')
+        .executeTakeFirst()
+        .then((row) => row?.average ?? null);
       averages.set(key, { value, until: Date.now() + SECTOR_AVERAGE_TTL_MS });
       value.catch(() => averages.delete(key));
       return value;

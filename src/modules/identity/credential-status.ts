@@ -8,9 +8,13 @@
  * interval. A change takes effect at once in the process that made it (`forget`); with Redis,
  * `forget` is also published to every other process, which drops its cached answer as soon as it
  * hears, and the 30 s expiry bounds the rest (no Redis, or a message lost).
+ *
+ * A cache miss is one typed SQL statement (`readsOf`: a named prepared statement on the pg pool),
+ * not a Prisma query: every authenticated request asks, and Prisma's per-query compilation alone
+ * cost more CPU than the statement (issue 28).
  */
 import type { Redis } from 'ioredis';
-import type { Db } from '../../infra/database.js';
+import { readsOf, type Db } from '../../infra/database.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
@@ -37,6 +41,7 @@ export const CREDENTIAL_CHANGES_CHANNEL = 'credential-status:changed';
 
 export function createCredentialStatus(db: Db, environment: DeployEnvironment, options: CredentialStatusOptions = {}): CredentialStatus {
   const { ttlMs = CREDENTIAL_STATUS_TTL_MS, redis, channel = CREDENTIAL_CHANGES_CHANNEL } = options;
+  const reads = readsOf(db);
   const cache = new Map<string, { value: unknown; until: number }>();
   // Bumped by every forget: an answer loaded while a change was announced is not cached, since it
   // may have been read before the change committed.
@@ -67,20 +72,23 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
     async assertActive(actor) {
       if ('apiKeyId' in actor) {
         const active = await cached(actor.apiKeyId, async () => {
-          const key = await db.apiKey.findFirst({ where: { id: actor.apiKeyId, environment }, select: { revokedAt: true } });
-          return key !== null && key.revokedAt === null;
+          const key = await reads.selectFrom('api_key').select('revokedAt').where('id', '=', actor.apiKeyId).where('environment', '=', environment).executeTakeFirst();
+          return key !== undefined && key.revokedAt === null;
         });
         if (!active) throw AppError.unauthenticated('Invalid token: its API key has been revoked');
         const family = 'refreshFamilyId' in actor ? actor.refreshFamilyId : undefined;
         if (family !== undefined) {
-          const live = await cached(family, async () => (await db.refreshToken.count({ where: { familyId: family, revokedAt: { not: null } } })) === 0);
+          const live = await cached(family, async () => {
+            const revoked = await reads.selectFrom('refresh_token').select('id').where('familyId', '=', family).where('revokedAt', 'is not', null).limit(1).executeTakeFirst();
+            return revoked === undefined;
+          });
           if (!live) throw AppError.unauthenticated('Invalid token: its refresh token was replayed, so its whole family is revoked');
         }
       } else if (actor.kind === 'login') {
         // The user's current session epoch, or null when the user is disabled or gone.
         const epoch = await cached(actor.userId, async () => {
-          const user = await db.platformUser.findFirst({ where: { id: actor.userId, environment }, select: { disabledAt: true, sessionEpoch: true } });
-          return user === null || user.disabledAt !== null ? null : user.sessionEpoch;
+          const user = await reads.selectFrom('platform_user').select(['disabledAt', 'sessionEpoch']).where('id', '=', actor.userId).where('environment', '=', environment).executeTakeFirst();
+          return user === undefined || user.disabledAt !== null ? null : user.sessionEpoch;
         });
         if (epoch === null) throw AppError.unauthenticated('Invalid token: its user has been disabled');
         if (epoch !== actor.sessionEpoch) {
@@ -89,8 +97,8 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
       } else if (actor.kind === 'lender') {
         // Re-issuing a lender's credentials (admin CLI) replaces its client id: tokens of the old one stop.
         const active = await cached(`lender-client:${actor.clientId}`, async () => {
-          const lender = await db.lender.findFirst({ where: { id: actor.lenderId, environment }, select: { clientId: true, active: true } });
-          return lender !== null && lender.active && lender.clientId === actor.clientId;
+          const lender = await reads.selectFrom('lender').select(['clientId', 'active']).where('id', '=', actor.lenderId).where('environment', '=', environment).executeTakeFirst();
+          return lender !== undefined && lender.active && lender.clientId === actor.clientId;
         });
         if (!active) throw AppError.unauthenticated("Invalid token: the lender's credentials have been re-issued or deactivated");
       }

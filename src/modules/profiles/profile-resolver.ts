@@ -3,7 +3,8 @@
  * Fields below a profile or tenant decide their own access row, batched over the parents of the request.
  */
 import type { z } from 'zod';
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import * as profiles from './profile-service.js';
 import type { ProfileRecord } from './profile-records.js';
@@ -94,7 +95,18 @@ export class ProfileResolver {
 @Resolver(() => Tenant)
 export class TenantProfileResolver {
   @FieldResolver(() => Profile, { nullable: true, description: "The tenant's business profile, once set up (access row Tenant.profile)" })
-  profile(@Root() tenant: Tenant, @Ctx() ctx: ServiceContext): Promise<ProfileRecord | null> {
+  profile(@Root() tenant: Tenant, @Ctx() ctx: ServiceContext, @Info() info: GraphQLResolveInfo): Promise<ProfileRecord | profiles.ProfileUuidOnly | null> {
+    // `profile { uuid }` (the federated tenant read) reads the uuid column alone, not the profile and its sections.
+    if (asksOnly(info, PROFILE_UUID_ONLY)) return loadBatched(ctx, 'Tenant.profile uuid', (ids) => profiles.profileUuidsOfTenants(ctx, ids), tenant.id);
     return loadBatched(ctx, 'Tenant.profile', (ids) => profiles.profilesOfTenants(ctx, ids), tenant.id);
   }
+}
+
+const PROFILE_UUID_ONLY = new Set(['uuid', '__typename']);
+
+/** Whether every field asked below this one (in each place it is asked) is one of `fields`; a fragment counts as asking more. */
+function asksOnly(info: GraphQLResolveInfo, fields: ReadonlySet<string>): boolean {
+  return info.fieldNodes.every((node) =>
+    (node.selectionSet?.selections ?? []).every((selection) => selection.kind === Kind.FIELD && fields.has(selection.name.value)),
+  );
 }

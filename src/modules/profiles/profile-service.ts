@@ -14,7 +14,8 @@ import { mergePatch } from './merge-patch.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { findProfileRecord, findProfileRecords, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import type { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
-import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfileSql, type ProfileViewer } from './profile-visibility.js';
+import { claimableProfiles, findVisibleProfileId, ownedProfiles, ProfileUuid, visibleProfileWhere, type ProfileViewer } from './profile-visibility.js';
+import { profilesOfTenantsWhere, selectProfileIds, selectProfileIdsOfTenants } from './profile-reads.js';
 import { usableApiKeys } from '../identity/api-key-visibility.js';
 import type { Actor } from '../../kernel/actor.js';
 import { indexedBy } from '../../kernel/batched-lookups.js';
@@ -42,7 +43,7 @@ export async function createBlankProfile(ctx: ServiceContext): Promise<ProfileRe
 export async function getProfile(ctx: ServiceContext, uuid: unknown): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.read');
   const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
-  const record = await findProfileRecord(ctx.db, Prisma.sql`p.id = ${id}::uuid AND ${visibleProfileSql(ctx, actor)}`);
+  const record = await findProfileRecord(ctx.db, (eb) => eb.and([eb('p.id', '=', id), visibleProfileWhere(ctx, actor)(eb)]));
   if (!record) throw AppError.notFound('Profile');
   return record;
 }
@@ -58,9 +59,19 @@ export async function profilesOfTenants(ctx: ServiceContext, tenantIds: readonly
  * @access internal: the tenant ids come from a look-up that established their visibility
  */
 export async function tenantProfiles(ctx: ServiceContext, tenantIds: readonly string[]): Promise<Array<ProfileRecord | null>> {
-  const records = await findProfileRecords(ctx.db, Prisma.sql`p."tenantId" = ANY(${[...tenantIds]}::uuid[]) AND p.environment = ${ctx.environment}::"Environment"`);
+  const records = await findProfileRecords(ctx.db, profilesOfTenantsWhere(tenantIds, ctx.environment));
   return indexedBy(tenantIds, records, (record) => record.tenantId);
 }
+
+/** GraphQL Tenant.profile when only its uuid is asked: each tenant's profile uuid (or null), one statement reading two columns. */
+export async function profileUuidsOfTenants(ctx: ServiceContext, tenantIds: readonly string[]): Promise<Array<ProfileUuidOnly | null>> {
+  requireAccess(ctx, 'Tenant.profile');
+  const rows = await selectProfileIdsOfTenants(ctx.db, tenantIds, ctx.environment);
+  return indexedBy(tenantIds, rows, (row) => row.tenantId).map((row) => (row ? { uuid: row.id } : null));
+}
+
+/** A profile of which only its uuid was asked. */
+export type ProfileUuidOnly = Pick<ProfileRecord, 'uuid'>;
 
 /**
  * Which of these profiles the caller sees (one statement): a profile entering a subgraph as an
@@ -72,9 +83,7 @@ export async function profilesVisibleAmong(ctx: ServiceContext, uuids: readonly 
   const viewer = profileViewerOf(ctx.actor);
   const ids = uuids.filter((uuid) => ProfileUuid.safeParse(uuid).success);
   if (!viewer || ids.length === 0) return uuids.map(() => false);
-  const rows = await ctx.db.$queryRaw<Array<{ id: string }>>`
-    SELECT p.id::text AS id FROM profile p WHERE p.id = ANY(${ids}::uuid[]) AND ${visibleProfileSql(ctx, viewer)}`;
-  const visible = new Set(rows.map((row) => row.id));
+  const visible = new Set(await selectProfileIds(ctx.db, (eb) => eb.and([eb('p.id', '=', eb.fn.any(eb.val(ids).$castTo<string[]>())), visibleProfileWhere(ctx, viewer)(eb)])));
   return uuids.map((uuid) => visible.has(uuid));
 }
 
@@ -169,11 +178,12 @@ async function patchProfileDocument(
   id: string,
   change: (row: { companyInformation: unknown; financials: unknown }) => Prisma.ProfileUpdateInput,
 ): Promise<ProfileRecord> {
-  return ctx.db.$transaction(async (tx) => {
+  await ctx.db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<Array<{ companyInformation: unknown; financials: unknown }>>`
       SELECT "companyInformation", financials FROM profile WHERE id = ${id}::uuid FOR UPDATE`;
     if (!row) throw AppError.notFound('Profile');
     await tx.profile.update({ where: { id }, data: { ...change(row), updatedAt: ctx.clock.now() } });
-    return loadProfile(tx, id);
   });
+  // Read after the commit, on the typed SQL reads (the pool cannot see inside the transaction).
+  return loadProfile(ctx.db, id);
 }

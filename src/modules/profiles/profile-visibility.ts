@@ -10,12 +10,13 @@
  * addressed by sequential ids, so "by uuid" must never extend to them.
  *
  * Each rule is stated once here, in the forms its readers need: `profileScope` (Prisma) and
- * `visibleProfileSql` (typed SQL), `ownedProfileScope` and the event channels of owned profiles
+ * `visibleProfileWhere` (the typed SQL reads' Kysely filter), `ownedProfileScope` and the event channels of owned profiles
  * (`ownedProfileChannelOf` / `ownedProfileChannelsOf`). test/visibility-rules.test.ts holds each
  * pair equal over generated callers and rows on PostgreSQL.
  */
 import { z } from 'zod';
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { selectProfileIds, type ProfileWhere } from './profile-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
@@ -114,28 +115,36 @@ export function ownedProfileChannelsOf({ ownerAccountId, tenantId, tenant }: Pro
 }
 
 /**
- * `visibleProfiles` as a SQL condition over `profile p`, for the typed SQL reads (profile reads are
- * hot; a Prisma query costs several times the statement's CPU). test/visibility-rules.test.ts
- * holds the two equal.
+ * `visibleProfiles` as the typed SQL reads' filter over `profile p` (Kysely: profile reads are hot,
+ * and a Prisma query costs several times the statement's CPU). test/visibility-rules.test.ts holds
+ * the two equal.
  */
-export function visibleProfileSql(ctx: ServiceContext, actor: ProfileViewer): Prisma.Sql {
-  const environment = Prisma.sql`p.environment = ${ctx.environment}::"Environment"`;
-  switch (actor.kind) {
-    case 'marketplace_v1':
-      return Prisma.sql`${environment} AND (p."ownerAccountId" = ${actor.accountId}::uuid OR (p."ownerAccountId" IS NULL AND p."tenantId" IS NULL))`;
-    case 'platform':
-      return Prisma.sql`${environment} AND EXISTS (SELECT 1 FROM tenant t WHERE t.id = p."tenantId" AND t."accountId" = ${actor.accountId}::uuid)`;
-    case 'tenant':
-      return Prisma.sql`${environment} AND p."tenantId" = ${actor.tenantId}::uuid`;
-  }
+export function visibleProfileWhere(ctx: ServiceContext, actor: ProfileViewer): ProfileWhere {
+  return (eb) => {
+    const environment = eb('p.environment', '=', ctx.environment);
+    switch (actor.kind) {
+      case 'marketplace_v1':
+        return eb.and([
+          environment,
+          eb.or([eb('p.ownerAccountId', '=', actor.accountId), eb.and([eb('p.ownerAccountId', 'is', null), eb('p.tenantId', 'is', null)])]),
+        ]);
+      case 'platform':
+        return eb.and([
+          environment,
+          eb.exists(eb.selectFrom('tenant as t').select('t.id').whereRef('t.id', '=', 'p.tenantId').where('t.accountId', '=', actor.accountId)),
+        ]);
+      case 'tenant':
+        return eb.and([environment, eb('p.tenantId', '=', actor.tenantId)]);
+    }
+  };
 }
 
-/** The id of a profile the caller sees, or 404 (checked before any body is read). */
-export async function findVisibleProfileId(ctx: ServiceContext, actor: ProfileViewer, uuid: unknown, tx: Prisma.TransactionClient = ctx.db): Promise<string> {
+/** The id of a profile the caller sees, or 404 (checked before any body is read): one typed SQL statement. */
+export async function findVisibleProfileId(ctx: ServiceContext, actor: ProfileViewer, uuid: unknown): Promise<string> {
   const id = parseInput(ProfileUuid, uuid, 'Profile uuid');
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT p.id::text AS id FROM profile p WHERE p.id = ${id}::uuid AND ${visibleProfileSql(ctx, actor)}`;
-  if (!rows[0]) throw AppError.notFound('Profile');
-  return rows[0].id;
+  const visible = await selectProfileIds(ctx.db, (eb) => eb.and([eb('p.id', '=', id), visibleProfileWhere(ctx, actor)(eb)]));
+  if (!visible[0]) throw AppError.notFound('Profile');
+  return visible[0];
 }
 
 /**

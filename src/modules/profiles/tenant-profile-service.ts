@@ -20,12 +20,12 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { countryOfRegistrationNumber, creditReportOf, creditReportRefusal, type CreditReport } from './credit-report.js';
 import { mergePatch } from './merge-patch.js';
 import type { BusinessProfile, ProfileEnvelope, TenantProfilePatch, TenantProfileReplace, TenantProfileSetUp } from './profile-schemas.js';
-import { readSections, SECTIONS_INCLUDE, writeSections } from './profile-sections.js';
-import { visibleProfiles } from './profile-visibility.js';
+import { readSections, writeSections } from './profile-sections.js';
+import { visibleProfileWhere } from './profile-visibility.js';
+import { profileByIdWhere, selectProfileRows, type ProfileRow } from './profile-reads.js';
 
 export type { BusinessProfile, ProfileEnvelope };
 
-type ProfileRow = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
 
 /** What the registry states about the company, which a client's body cannot override. */
 const REGISTRY_FACTS = ['name', 'type', 'registrationNumber', 'incorporatedAt', 'sector', 'score', 'creditLimit', 'legalNotices'] as const;
@@ -152,16 +152,18 @@ function alreadySetUp(): AppError {
   return AppError.conflict('The tenant already has a profile; change it with PATCH or PUT /profile');
 }
 
-/** The tenant's profile (the tenant is one the caller acts on: resolveTenantId). */
+/** The tenant's profile with its trade references (the tenant is one the caller acts on: resolveTenantId), in one typed SQL statement. */
 async function findTenantProfileRow(ctx: ServiceContext, actor: TenantActor, tenantId: string): Promise<ProfileRow> {
-  const row = await ctx.db.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] }, include: SECTIONS_INCLUDE });
+  const [row] = await selectProfileRows(ctx.db, (eb) => eb.and([eb('p.tenantId', '=', tenantId), visibleProfileWhere(ctx, actor)(eb)]), { withTradeReferences: true, limit: 1 });
   if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet: set it up with POST /profile');
   return row;
 }
 
 /** The row a Business V1 profile is answered from (with its trade references, which a ProfileRecord does not carry), just written by this service. */
 async function loadBusinessProfileRow(ctx: ServiceContext, id: string): Promise<ProfileRow> {
-  return ctx.db.profile.findUniqueOrThrow({ where: { id }, include: SECTIONS_INCLUDE });
+  const [row] = await selectProfileRows(ctx.db, profileByIdWhere(id), { withTradeReferences: true, limit: 1 });
+  if (!row) throw AppError.notFound('Profile');
+  return row;
 }
 
 async function registryCompanyOf(ctx: ServiceContext, row: { registrationNumber: string | null; countryCode: string }): Promise<RegistryCompany | null> {

@@ -27,11 +27,28 @@ export const TenantDto = z
   .meta({ id: 'Tenant', description: 'One tenant manages one business (spec 2.5)' });
 export type TenantDto = z.infer<typeof TenantDto>;
 
+export const PageLimit = z.coerce.number().int().min(1).max(100).default(20);
+
 export const PageQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: PageLimit,
 });
 export type PageQuery = z.infer<typeof PageQuery>;
+
+/**
+ * GET /tenants: an offset page (offset/limit, with the total), or with `after` a keyset page: the
+ * tenants after the one named, in the same order, at the same cost at any depth, without a total.
+ */
+export const TenantListQuery = z
+  .object({
+    offset: z.coerce.number().int().min(0).optional(),
+    limit: PageLimit,
+    after: TenantId.optional().describe(
+      'Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.',
+    ),
+  })
+  .refine((query) => query.after === undefined || query.offset === undefined, { path: ['after'], message: 'cannot be combined with offset' });
+export type TenantListQuery = z.infer<typeof TenantListQuery>;
 
 /** One page of the account's tenants, oldest first (REST wraps it with links: pagination.ts). */
 export const TenantPage = z.strictObject({
@@ -42,9 +59,37 @@ export const TenantPage = z.strictObject({
 });
 export type TenantPage = z.infer<typeof TenantPage>;
 
+/** One keyset page: the tenants after `after` (null: from the first), and the cursor of the next page when there is one. */
+export const TenantCursorPage = z.strictObject({
+  items: z.array(TenantDto),
+  limit: z.number().int(),
+  after: z.uuid().nullable(),
+  nextAfter: z.uuid().nullable(),
+});
+export type TenantCursorPage = z.infer<typeof TenantCursorPage>;
+
 declare module '../../kernel/events.js' {
   interface ModuleEventTopics {
     /** On tenant-visibility.ts `tenantChannelsOf`: a subscriber only ever hears of the tenants it sees. */
     tenantCreated: [channel: string, payload: TenantDto];
   }
 }
+
+/** GraphQL tenantConnection's arguments: `first` tenants after the one `after` names (the previous page's endCursor). */
+export const TenantConnectionArgs = z.object({ first: PageLimit, after: TenantId.optional() });
+
+/** A keyset page as a GraphQL connection: its tenants and where the next page starts. */
+export const TenantConnection = z
+  .strictObject({
+    nodes: z.array(TenantDto),
+    pageInfo: z.strictObject({
+      endCursor: z
+        .uuid()
+        .meta({ graphqlType: 'ID' })
+        .nullable()
+        .describe("The id of this page's last tenant (null on an empty page): pass it as `after` for the next page."),
+      hasNextPage: z.boolean(),
+    }),
+  })
+  .describe("Tenants in keyset pages, oldest first: one statement per page at any depth, and no total (tenants(offset, limit) gives it, once).");
+export type TenantConnection = z.infer<typeof TenantConnection>;

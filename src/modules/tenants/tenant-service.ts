@@ -9,15 +9,9 @@ import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import type { z } from 'zod';
-import { TenantId, type CreateTenantBody, type PageQuery, type TenantDto, type TenantPage, type UpdateTenantBody } from './tenant-schemas.js';
+import { TenantId, type CreateTenantBody, type PageQuery, type TenantCursorPage, type TenantDto, type TenantPage, type UpdateTenantBody } from './tenant-schemas.js';
 import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
-
-interface TenantRow {
-  id: string;
-  referenceId: string | null;
-  createdDateTime: Date;
-  updatedDateTime: Date;
-}
+import { countTenants, selectTenantIdsAmong, selectTenantsAfter, selectTenantsFromOffset, type TenantRow } from './tenant-reads.js';
 
 export function toTenantDto(row: TenantRow): TenantDto {
   return {
@@ -64,8 +58,7 @@ export async function tenantsVisibleAmong(ctx: ServiceContext, ids: readonly str
   const { actor } = ctx;
   const wellFormed = ids.filter((id) => TenantId.safeParse(id).success);
   if ((actor.kind !== 'platform' && actor.kind !== 'master' && actor.kind !== 'tenant') || wellFormed.length === 0) return ids.map(() => false);
-  const rows = await ctx.db.tenant.findMany({ where: { AND: [{ id: { in: wellFormed } }, tenantScope(ctx, actor)] }, select: { id: true } });
-  const visible = new Set(rows.map((row) => row.id));
+  const visible = await selectTenantIdsAmong(ctx.db, tenantScope(ctx, actor), wellFormed);
   return ids.map((id) => visible.has(id));
 }
 
@@ -81,14 +74,29 @@ export async function updateTenant(ctx: ServiceContext, id: unknown, input: Chec
   }
 }
 
+/** An offset page of the caller's tenants, oldest first, with their total (two statements). */
 export async function listTenants(ctx: ServiceContext, { offset, limit }: PageQuery): Promise<TenantPage> {
   const actor = requireAccess(ctx, 'tenants.list');
-  const where = tenantScope(ctx, actor);
-  const [rows, total] = await Promise.all([
-    ctx.db.tenant.findMany({ where, orderBy: [{ createdDateTime: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
-    ctx.db.tenant.count({ where }),
-  ]);
+  const filter = tenantScope(ctx, actor);
+  const [rows, total] = await Promise.all([selectTenantsFromOffset(ctx.db, filter, offset, limit), countTenants(ctx.db, filter)]);
   return { items: rows.map(toTenantDto), total, offset, limit };
+}
+
+/**
+ * A keyset page of the caller's tenants: those after tenant `after` (null: from the first), oldest
+ * first, in one statement and no total. A cursor that names no tenant the caller sees is a 400 (it
+ * is checked only when the page comes back empty, so a full page costs one statement).
+ */
+export async function listTenantsAfter(ctx: ServiceContext, after: string | null, limit: number, parameter = 'after'): Promise<TenantCursorPage> {
+  const actor = requireAccess(ctx, 'tenants.list');
+  const filter = tenantScope(ctx, actor);
+  // One row past the page tells whether there is a next one.
+  const rows = after === null ? await selectTenantsFromOffset(ctx.db, filter, 0, limit + 1) : await selectTenantsAfter(ctx.db, filter, after, limit + 1);
+  if (after !== null && rows.length === 0 && (await selectTenantIdsAmong(ctx.db, filter, [after])).size === 0) {
+    throw AppError.badRequest('The cursor names no tenant of yours', [{ pointer: `/${parameter}`, message: 'is not the id of a tenant you can see' }]);
+  }
+  const items = rows.slice(0, limit).map(toTenantDto);
+  return { items, limit, after, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
 }
 
 /** The caller's account's tenants created from now on. */

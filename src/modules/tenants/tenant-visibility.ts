@@ -5,17 +5,19 @@
  * tenant (else 403); a platform or master token names the tenant in Service-tenant-id, and it must be
  * one of its account's (else 404, like a missing one, so ids leak nothing).
  *
- * The rule is stated once, as `tenantScope` (Prisma) and `visibleTenantSql` (typed SQL), over a
- * `TenantViewer`: a token, or an API key before any token exists (its account alone). The event
- * channels follow from it (`tenantChannelOf` / `tenantChannelsOf`). test/visibility-rules.test.ts
- * holds the three equal over generated callers and rows on PostgreSQL.
+ * The rule is stated once, as `tenantScope`: column equalities that are both the Prisma filter and
+ * the typed SQL reads' (Kysely) filter, over a `TenantViewer`: a token, or an API key before any
+ * token exists (its account alone). The event channels follow from it (`tenantChannelOf` /
+ * `tenantChannelsOf`). test/visibility-rules.test.ts holds the forms equal over generated callers
+ * and rows on PostgreSQL.
  */
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
 import { parseInput } from '../../kernel/validation.js';
 import { TenantId } from './tenant-schemas.js';
+import { selectTenant, type TenantFilter, type TenantRow } from './tenant-reads.js';
 
 type AccountViewer = Extract<Actor, { kind: 'platform' | 'master' | 'tenant' }>;
 export type TenantActor = Extract<Actor, { kind: 'platform' | 'tenant' }>;
@@ -24,37 +26,22 @@ export type TenantViewer = AccountViewer | { kind: 'api_key'; accountId: string 
 
 const boundTenantOf = (viewer: TenantViewer): string | null => (viewer.kind === 'tenant' ? viewer.tenantId : null);
 
-/** The tenants a caller may see, as a query filter. */
-export function tenantScope(ctx: ServiceContext, viewer: TenantViewer): Prisma.TenantWhereInput {
+/**
+ * The tenants a caller may see, as column equalities: a Prisma `where` as it stands, and the typed
+ * SQL reads' filter (tenant-reads.ts, Kysely `eb.and(filter)`), so the rule has one statement.
+ */
+export function tenantScope(ctx: ServiceContext, viewer: TenantViewer): TenantFilter {
   const bound = boundTenantOf(viewer);
-  return { accountId: viewer.accountId, environment: ctx.environment, ...(bound === null ? {} : { id: bound }) };
-}
-
-/** `tenantScope` as a SQL condition over `tenant t` (every tenant-scoped request runs it: see findVisibleTenant). */
-export function visibleTenantSql(ctx: ServiceContext, viewer: TenantViewer): Prisma.Sql {
-  const bound = boundTenantOf(viewer);
-  const account = Prisma.sql`t."accountId" = ${viewer.accountId}::uuid AND t.environment = ${ctx.environment}::"Environment"`;
-  return bound === null ? account : Prisma.sql`${account} AND t.id = ${bound}::uuid`;
-}
-
-/** The columns a tenant's readers use (the REST body, the GraphQL type, the scoped operations). */
-export interface VisibleTenant {
-  id: string;
-  referenceId: string | null;
-  createdDateTime: Date;
-  updatedDateTime: Date;
+  return { accountId: viewer.accountId, environment: ctx.environment, ...(bound === null ? {} : { id: bound }) } satisfies Prisma.TenantWhereInput;
 }
 
 /**
- * A tenant the caller sees, or 404: `visibleTenantSql` in one typed SQL statement, because every
- * tenant-scoped request runs it (a Prisma query costs several times the same SQL's CPU).
+ * A tenant the caller sees, or 404: one typed SQL statement (a named prepared statement), because
+ * every tenant-scoped request runs it (a Prisma query costs several times the same SQL's CPU).
  */
-export async function findVisibleTenant(ctx: ServiceContext, viewer: TenantViewer, id: unknown, what = 'Tenant id'): Promise<VisibleTenant> {
+export async function findVisibleTenant(ctx: ServiceContext, viewer: TenantViewer, id: unknown, what = 'Tenant id'): Promise<TenantRow> {
   const tenantId = parseInput(TenantId, id, what);
-  const rows = await ctx.db.$queryRaw<VisibleTenant[]>`
-    SELECT t.id::text AS id, t."referenceId", t."createdDateTime", t."updatedDateTime" FROM tenant t
-    WHERE t.id = ${tenantId}::uuid AND ${visibleTenantSql(ctx, viewer)}`;
-  const row = rows[0];
+  const row = await selectTenant(ctx.db, tenantScope(ctx, viewer), tenantId);
   if (!row) throw AppError.notFound('Tenant');
   return row;
 }

@@ -1,9 +1,16 @@
 /** The tenants module's REST rows: create and list on the three integrator surfaces, read and change on the platform's. */
 import type { Surface } from '../../kernel/access-policy.js';
 import * as tenants from './tenant-service.js';
-import { CreateTenantBody, PageQuery, TenantDto, UpdateTenantBody } from './tenant-schemas.js';
-import { linkedPageOf, pageWithLinks } from '../../kernel/rest/pagination.js';
+import { z } from 'zod';
+import { CreateTenantBody, TenantDto, TenantListQuery, UpdateTenantBody } from './tenant-schemas.js';
+import { cursorPageWithLinks, linkedCursorPageOf, linkedPageOf, pageWithLinks } from '../../kernel/rest/pagination.js';
 import { BASES, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+
+const TENANT_LIST_PAGING = [
+  'Two ways to page, in the same order (createdDateTime, then id):',
+  '- offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.',
+  "- keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.",
+].join('\n');
 
 const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: boolean): RouteDefinition[] => [
   route({
@@ -23,12 +30,16 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
           method: 'get',
           path: `${base}/tenants`,
           operationId: `${prefix}TenantController_list`,
-          summary: "List the account's tenants (offset/limit, with self/prev/next links)",
-          query: PageQuery,
-          response: linkedPageOf(TenantDto),
+          summary: "List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`)",
+          query: TenantListQuery,
+          response: z.union([linkedPageOf(TenantDto), linkedCursorPageOf(TenantDto)]).describe(TENANT_LIST_PAGING),
           successStatus: 200,
           surface,
-          handle: async (ctx, req) => pageWithLinks(await tenants.listTenants(ctx, req.query), req.originalUrl),
+          handle: async (ctx, req) => {
+            const { after, offset, limit } = req.query;
+            if (after !== undefined) return cursorPageWithLinks(await tenants.listTenantsAfter(ctx, after, limit), req.originalUrl);
+            return pageWithLinks(await tenants.listTenants(ctx, { offset: offset ?? 0, limit }), req.originalUrl);
+          },
         }),
       ]
     : []),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import { bearer, createTenant, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 
 let app: TestApp;
@@ -97,6 +97,81 @@ describe('GET {platform_base}/tenants/{tenantId}', () => {
     const malformed = await fetch(`${app.url}/api/platform/v1/tenants/not-a-uuid`, { headers: auth });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).errors).toEqual([{ pointer: '', message: 'must be a uuid' }]);
+  });
+});
+
+describe('GET tenants in keyset pages (after)', () => {
+  const list = (base: string, query: string, token: string) => fetch(`${app.url}${base}/tenants?${query}`, { headers: bearer(token) });
+
+  it.each([['/api/platform/v1'], ['/api/marketplace/v2']])(
+    '%s: pages cover every tenant exactly once, in list order, while tenants are created between pages',
+    async (base) => {
+      const other = await signUpIntegrator(app);
+      const token = other.platformToken;
+      for (let i = 0; i < 5; i++) await createTenant(app, token, `keyset-${i}`);
+      const first = await (await list(base, 'offset=0&limit=2', token)).json();
+      const seen: string[] = first.data.map((t: { id: string }) => t.id);
+      let after = seen[seen.length - 1]!;
+      const createdMeanwhile: string[] = [];
+      for (let page = 0; page < 20; page++) {
+        createdMeanwhile.push((await createTenant(app, token, `keyset-meanwhile-${page}`)).id);
+        const res = await list(base, `after=${after}&limit=2`, token);
+        expect(res.status).toBe(200);
+        const body = await res.json();
+        expect(Object.keys(body.meta).sort()).toEqual(['after', 'limit']);
+        expect(body.meta).toEqual({ limit: 2, after });
+        seen.push(...body.data.map((t: { id: string }) => t.id));
+        if (!body.links.next) break;
+        const next = new URL(body.links.next, 'http://host.invalid');
+        expect(next.pathname).toBe(`${base}/tenants`);
+        expect(next.searchParams.get('after')).toBe(body.data[body.data.length - 1].id);
+        after = next.searchParams.get('after')!;
+      }
+      const all = await (await list(base, 'offset=0&limit=100', token)).json();
+      expect(seen).toEqual(all.data.map((t: { id: string }) => t.id));
+      expect(new Set(seen).size).toBe(seen.length);
+      for (const id of createdMeanwhile) expect(seen).toContain(id);
+    },
+  );
+
+  it('answers the same tenants as offset pages, and the first keyset page links to the next', async () => {
+    const other = await signUpIntegrator(app);
+    for (let i = 0; i < 3; i++) await createTenant(app, other.platformToken, `same-${i}`);
+    const offsetPage = await (await list('/api/platform/v1', 'offset=1&limit=2', other.platformToken)).json();
+    const first = await (await list('/api/platform/v1', 'offset=0&limit=1', other.platformToken)).json();
+    const keyset = await (await list('/api/platform/v1', `after=${first.data[0].id}&limit=2`, other.platformToken)).json();
+    expect(keyset.data).toEqual(offsetPage.data);
+    expect(keyset.links).toEqual({ self: `/api/platform/v1/tenants?after=${first.data[0].id}&limit=2` });
+  });
+
+  it("shows another account's cursor nothing: a 400 naming after", async () => {
+    const owner = await signUpIntegrator(app);
+    const tenant = await createTenant(app, owner.platformToken, 'not-yours');
+    const res = await list('/api/platform/v1', `after=${tenant.id}`, me.platformToken);
+    expect(res.status).toBe(400);
+    const problem = await res.json();
+    expect(problem).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(problem.errors).toEqual([{ pointer: '/after', message: 'is not the id of a tenant you can see' }]);
+    expect(JSON.stringify(problem)).not.toContain('not-yours');
+  });
+
+  it.each([
+    ['after=not-a-cursor', '/after', 'must be a uuid'],
+    ['after=00000000-0000-4000-8000-000000000000', '/after', 'is not the id of a tenant you can see'],
+    ['after=00000000-0000-4000-8000-000000000000&offset=3', '/after', 'cannot be combined with offset'],
+  ])('refuses %s with a 400 problem naming %s', async (query, pointer, message) => {
+    const res = await list('/api/platform/v1', query, me.platformToken);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const problem = await res.json();
+    expect(problem.errors).toEqual([{ pointer, message }]);
+  });
+
+  it('keeps offset pages as they were: total, offset and limit in meta, offset links', async () => {
+    const res = await list('/api/platform/v1', 'offset=0&limit=1', me.platformToken);
+    const body = await res.json();
+    expect(Object.keys(body.meta).sort()).toEqual(['limit', 'offset', 'total', 'totalEntries']);
+    expect(body.links.self).toBe('/api/platform/v1/tenants?offset=0&limit=1');
   });
 });
 
