@@ -19,6 +19,7 @@ import { listBoardApplications } from '../src/modules/lender-applications/applic
 import { listLenderApplications } from '../src/modules/lender-applications/lender-application-service.js';
 import { listDeliveries } from '../src/modules/webhooks/webhook-delivery-list.js';
 import { listReviewQueue } from '../src/modules/matching/review-selection-queue.js';
+import { listTenantsAfter } from '../src/modules/tenants/tenant-service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 /** Tables whose rows grow with use: a sequential scan of one of them reads more as the data grows. */
@@ -107,6 +108,7 @@ const contextOf = (actor: Actor) => ({ actor, environment: 'demo', requestedTena
 const staff: Actor = { kind: 'login', accountId: '00000000-0000-4000-8000-000000000001', userId: '00000000-0000-4000-8000-0000000000ff', role: 'STAFF', sessionEpoch: 0, scopes: ['staff'] };
 const member: Actor = { kind: 'login', accountId: '00000000-0000-4000-8000-000000000002', userId: '00000000-0000-4000-8000-0000000000fe', role: 'MEMBER', sessionEpoch: 0, scopes: [] };
 const lender = (): Actor => ({ kind: 'lender', lenderId, clientId: 'plan-client', scopes: [] });
+const integrator: Actor = { kind: 'platform', accountId: '00000000-0000-4000-8000-000000000002', apiKeyId: '00000000-0000-4000-8000-0000000000fd', scopes: ['profile:read'] };
 
 /** Each list as the code reads it: a name, and the calls whose statements are checked. */
 const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
@@ -147,6 +149,15 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
     run: async () => {
       const page = await listReviewQueue(contextOf(staff), {}, { first: 50 });
       return listReviewQueue(contextOf(staff), {}, { first: 50, after: page.pageInfo.endCursor! });
+    },
+  },
+  { name: "tenants by cursor, an integrator's first page", run: () => listTenantsAfter(contextOf(integrator), null, 200) },
+  {
+    name: 'tenants by cursor, the next page',
+    run: async () => {
+      const first = await listTenantsAfter(contextOf(integrator), null, 50);
+      expect(first.nextAfter).not.toBeNull();
+      return listTenantsAfter(contextOf(integrator), first.nextAfter, 50);
     },
   },
   { name: 'review queue, by state', run: () => listReviewQueue(contextOf(staff), { state: 'PENDING_REVIEW' }, { first: 200 }) },
