@@ -28,9 +28,10 @@ import { productCatalogue } from '../src/modules/matching/product-catalogue.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { ACME_ANSWERS } from '../test/support/answers.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
-import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
 import { matchProductsReference } from '../test/support/matching-engine-reference.js';
 import { compare, printTable, type LoadTarget, type Row } from './load.js';
+import { startMeasuredServer } from './servers.js';
 import { recordResults, type BenchResult } from './results.js';
 
 const SIZES = (process.env.BENCH_PRODUCTS ?? '1000,10000').split(',').map(Number);
@@ -209,8 +210,8 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     buildServer();
     const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
-    const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl };
-    const app = startEntry('src/processes/main.ts', [], env, { compiled: true });
+    const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl };
+    const app = startMeasuredServer('src/processes/main.ts', env);
     procs.push(app);
     await waitForHealth(appUrl, app);
 

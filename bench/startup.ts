@@ -13,7 +13,8 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
-import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
+import { startMeasuredServer } from './servers.js';
 import { recordResults, type BenchResult } from './results.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -32,7 +33,7 @@ async function coldStart(env: Record<string, string>): Promise<{ proc: RunningPr
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawnedAt = performance.now();
-  const proc = startEntry('src/processes/main.ts', [], { LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...env }, { compiled: true });
+  const proc = startMeasuredServer('src/processes/main.ts', { HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...env });
   started.push(proc);
   try {
     await waitForHealth(url, proc, 120_000);
