@@ -3,11 +3,16 @@
  * inside the caller's database transaction (pg-boss's `db` option over the Prisma transaction), so
  * a job exists exactly when the change that asked for it committed: a crash at any moment loses
  * nothing. pg-boss holds each running job and hands it out again when its holder dies (expiry).
+ *
+ * pg-boss finds new jobs only by polling. So that a worker starts a job as soon as it commits, every
+ * enqueue also sends a PostgreSQL NOTIFY on JOB_READY_CHANNEL in the same transaction: PostgreSQL
+ * delivers it to every listening session (any process) at commit, and never for a rolled-back
+ * transaction. Workers listen (job-notifications.ts) and poll only as the fallback.
  */
 import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
-import type { JobScheduler } from '../kernel/context.js';
+import type { EnqueueOptions, JobScheduler } from '../kernel/context.js';
 import { currentRequestId } from './request-id.js';
 
 export interface JobQueue extends JobScheduler {
@@ -16,6 +21,15 @@ export interface JobQueue extends JobScheduler {
 }
 
 export const QUEUES = { webhookDelivery: 'webhook-delivery' } as const;
+
+/** The NOTIFY channel that announces new jobs; its payload is a JobReady as JSON. */
+export const JOB_READY_CHANNEL = 'fg_job_ready';
+
+/** What a NOTIFY says: jobs of this queue are ready, or are due at `startAfter` (epoch ms). */
+export interface JobReady {
+  queue: string;
+  startAfter: number | null;
+}
 
 export async function startJobQueue(
   connectionString: string,
@@ -40,14 +54,21 @@ export async function startJobQueue(
     retryDelay: 1,
     expireInSeconds: options.jobExpirySeconds,
   });
+  const enqueueMany = async (queue: string, data: readonly object[], enqueueOptions: EnqueueOptions = {}): Promise<void> => {
+    if (data.length === 0) return;
+    const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : boss.getDb();
+    // The job remembers the request that caused it, so its attempts log under the same id.
+    const requestId = currentRequestId();
+    const startAfter = enqueueOptions.startAfter?.toISOString();
+    const jobs = data.map((item) => ({ name: queue, data: requestId ? { ...item, requestId } : item, ...(startAfter ? { startAfter } : {}) }));
+    await boss.insert(jobs, { db });
+    const ready: JobReady = { queue, startAfter: enqueueOptions.startAfter?.getTime() ?? null };
+    await db.executeSql('SELECT pg_notify($1, $2)', [JOB_READY_CHANNEL, JSON.stringify(ready)]);
+  };
   return {
     boss,
-    async enqueue(queue, data, enqueueOptions = {}) {
-      const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : undefined;
-      // The job remembers the request that caused it, so its attempts log under the same id.
-      const requestId = currentRequestId();
-      await boss.send(queue, requestId ? { ...data, requestId } : data, { ...(db ? { db } : {}), ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}) });
-    },
+    enqueueMany,
+    enqueue: (queue, data, enqueueOptions) => enqueueMany(queue, [data], enqueueOptions),
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

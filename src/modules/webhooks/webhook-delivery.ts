@@ -7,6 +7,7 @@
  * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
+import { randomUUID } from 'node:crypto';
 import { currentRequestId } from '../../infra/request-id.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { QUEUES } from '../../infra/job-queue.js';
@@ -44,12 +45,30 @@ export interface NewDelivery {
  * @access internal: records a delivery inside the transaction of the operation that decided access
  */
 export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionClient, delivery: NewDelivery): Promise<string> {
-  const row = await tx.webhookDelivery.create({
+  const [id] = await queueDeliveries(ctx, tx, [delivery]);
+  return id!;
+}
+
+/**
+ * Records the deliveries one operation causes and queues their first attempts, inside the caller's
+ * transaction: one statement for the rows and one for the jobs, however many there are. The
+ * worker is woken when the transaction commits (job-queue.ts). Returns their ids, in order.
+ * @access internal: records deliveries inside the transaction of the operation that decided access
+ */
+export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, deliveries: readonly NewDelivery[]): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const now = ctx.clock.now();
+  // Ids chosen here, so that each job names its row without reading the rows back.
+  const rows = deliveries.map((delivery) => ({
+    ...delivery,
+    id: randomUUID(),
     // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
-    data: { ...delivery, payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue, nextAttemptAt: ctx.clock.now() },
-  });
-  await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: row.id }, { tx });
-  return row.id;
+    payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue,
+    nextAttemptAt: now,
+  }));
+  await tx.webhookDelivery.createMany({ data: rows });
+  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ deliveryId: row.id })), { tx });
+  return rows.map((row) => row.id);
 }
 
 export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
