@@ -10,6 +10,9 @@ import pg from 'pg';
 import type { Logger } from './logger.js';
 import { JOB_READY_CHANNEL, type JobReady } from './job-queue.js';
 
+/** Why a worker is woken: a job's NOTIFY, a delayed job's start time, or its listening session restored. */
+export type WakeReason = 'notification' | 'due' | 'reconnected';
+
 export interface JobNotifications {
   /** Stops listening and cancels pending wake-ups; the session is closed when this resolves. */
   close(): Promise<void>;
@@ -21,7 +24,7 @@ const RECONNECT_MAX_MS = 5_000;
 /** Delayed wake-ups due within this window share one timer (a burst of retries is one fetch). */
 const DUE_WINDOW_MS = 20;
 
-export async function listenForJobs(connectionString: string, queue: string, logger: Logger, wake: () => void): Promise<JobNotifications> {
+export async function listenForJobs(connectionString: string, queue: string, logger: Logger, wake: (reason: WakeReason) => void): Promise<JobNotifications> {
   let closed = false;
   let client: pg.Client | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
@@ -33,7 +36,7 @@ export async function listenForJobs(connectionString: string, queue: string, log
     if (dueTimers.has(slot)) return;
     const timer = setTimeout(() => {
       dueTimers.delete(slot);
-      wake();
+      wake('due');
     }, Math.max(0, slot - Date.now()));
     dueTimers.set(slot, timer);
   };
@@ -47,7 +50,7 @@ export async function listenForJobs(connectionString: string, queue: string, log
       return;
     }
     if (ready.queue !== queue) return;
-    if (ready.startAfter === null || ready.startAfter <= Date.now()) wake();
+    if (ready.startAfter === null || ready.startAfter <= Date.now()) wake('notification');
     else wakeAt(ready.startAfter);
   };
 
@@ -56,7 +59,7 @@ export async function listenForJobs(connectionString: string, queue: string, log
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       void connect().then(
-        () => wake(),
+        () => wake('reconnected'),
         (err: unknown) => {
           logger.warn({ err }, 'job notification session not restored; retrying');
           reconnectDelay = Math.min(RECONNECT_MAX_MS, reconnectDelay * 2);

@@ -63,7 +63,8 @@ export async function startJobQueue(
     const jobs = data.map((item) => ({ name: queue, data: requestId ? { ...item, requestId } : item, ...(startAfter ? { startAfter } : {}) }));
     await boss.insert(jobs, { db });
     const ready: JobReady = { queue, startAfter: enqueueOptions.startAfter?.getTime() ?? null };
-    await db.executeSql('SELECT pg_notify($1, $2)', [JOB_READY_CHANNEL, JSON.stringify(ready)]);
+    // pg_notify returns void, which Prisma's raw queries cannot read: select a constant from it instead.
+    await db.executeSql('SELECT 1 AS sent FROM pg_notify($1, $2)', [JOB_READY_CHANNEL, JSON.stringify(ready)]);
   };
   return {
     boss,

@@ -10,7 +10,7 @@
  */
 import { QUEUES } from '../infra/job-queue.js';
 import { startJobLeases } from '../infra/job-leases.js';
-import { listenForJobs } from '../infra/job-notifications.js';
+import { listenForJobs, type WakeReason } from '../infra/job-notifications.js';
 import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
 import { loadDueDeliveries } from '../modules/webhooks/delivery-attempt-store.js';
 import { closeLenderConnections } from '../modules/webhooks/lender-connections.js';
@@ -32,14 +32,14 @@ export const DELIVERY_LOOPS = 4;
 /** Attempts in flight at most, per worker process. */
 export const DELIVERY_CONCURRENCY = DELIVERY_BATCH_SIZE * DELIVERY_LOOPS;
 
-/** What made a loop fetch the batch it runs: a job's NOTIFY (or its due time), or the fallback poll. */
-export type WakeCause = 'notification' | 'poll';
+/** What made a loop fetch the batch it runs: a wake-up (job-notifications.ts), or the fallback poll. */
+export type WakeCause = WakeReason | 'poll';
 
 interface FetchLoop {
   id: string;
   busy: boolean;
-  /** Set when a notification woke the loop; the next fetch is due to it. */
-  notified: boolean;
+  /** Set when a wake-up was sent to the loop: its next fetch is due to it. */
+  wokenBy: WakeReason | null;
 }
 
 export async function startDeliveryWorker(runtime: Runtime, options: { pollingIntervalSeconds?: number } = {}): Promise<DeliveryWorker> {
@@ -49,24 +49,24 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
   const loops: FetchLoop[] = [];
   let nextBusyLoop = 0;
   /** One loop per notification: an idle one fetches now, else a busy one fetches again right after its batch. */
-  const wakeOneLoop = () => {
+  const wakeOneLoop = (reason: WakeReason) => {
     const idle = loops.find((loop) => !loop.busy);
     const loop = idle ?? loops[nextBusyLoop++ % loops.length];
     if (!loop) return;
-    loop.notified = true;
+    loop.wokenBy = reason;
     boss.notifyWorker(loop.id);
   };
   const notifications = await listenForJobs(runtime.database.connectionString, QUEUES.webhookDelivery, runtime.logger, wakeOneLoop);
 
   const startLoop = async (): Promise<void> => {
-    const loop: FetchLoop = { id: '', busy: false, notified: false };
+    const loop: FetchLoop = { id: '', busy: false, wokenBy: null };
     loop.id = await boss.work<{ deliveryId: string; requestId?: string }>(
       QUEUES.webhookDelivery,
       { batchSize: DELIVERY_BATCH_SIZE, pollingIntervalSeconds: options.pollingIntervalSeconds ?? runtime.config.JOB_POLL_SECONDS },
       async (jobs) => {
-        const wokenBy: WakeCause = loop.notified ? 'notification' : 'poll';
+        const wokenBy: WakeCause = loop.wokenBy ?? 'poll';
         loop.busy = true;
-        loop.notified = false;
+        loop.wokenBy = null;
         const ids = jobs.map((job) => job.id);
         try {
           await leases.take(ids);
