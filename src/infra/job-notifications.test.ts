@@ -68,7 +68,7 @@ describe('job wake-ups', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    await db.prisma.$transaction((tx) => jobs.enqueueMany(QUEUE, [{ deliveryId: '00000000-0000-4000-8000-000000000002' }, { deliveryId: '00000000-0000-4000-8000-000000000003' }], { tx }));
+    await db.prisma.$transaction((tx) => jobs.enqueueMany(QUEUE, [{ data: { deliveryId: '00000000-0000-4000-8000-000000000002' } }, { data: { deliveryId: '00000000-0000-4000-8000-000000000003' } }], { tx }));
     await eventually(async () => wakes, (n) => n > before);
     // Notifications arrive in commit order: had the rolled-back one been sent, it would have come first.
     expect(wakes).toBe(before + 1);

@@ -12,7 +12,7 @@
 import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
-import type { EnqueueOptions, JobScheduler } from '../kernel/context.js';
+import type { EnqueueOptions, JobScheduler, QueuedJob } from '../kernel/context.js';
 import { currentRequestId } from './request-id.js';
 
 export interface JobQueue extends JobScheduler {
@@ -54,22 +54,27 @@ export async function startJobQueue(
     retryDelay: 1,
     expireInSeconds: options.jobExpirySeconds,
   });
-  const enqueueMany = async (queue: string, data: readonly object[], enqueueOptions: EnqueueOptions = {}): Promise<void> => {
-    if (data.length === 0) return;
+  const enqueueMany = async (queue: string, queued: readonly QueuedJob[], enqueueOptions: Pick<EnqueueOptions, 'tx'> = {}): Promise<void> => {
+    if (queued.length === 0) return;
     const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : boss.getDb();
     // The job remembers the request that caused it, so its attempts log under the same id.
     const requestId = currentRequestId();
-    const startAfter = enqueueOptions.startAfter?.toISOString();
-    const jobs = data.map((item) => ({ name: queue, data: requestId ? { ...item, requestId } : item, ...(startAfter ? { startAfter } : {}) }));
+    const jobs = queued.map(({ data, startAfter }) => ({
+      name: queue,
+      data: requestId ? { ...data, requestId } : data,
+      ...(startAfter ? { startAfter: startAfter.toISOString() } : {}),
+    }));
     await boss.insert(jobs, { db });
-    const ready: JobReady = { queue, startAfter: enqueueOptions.startAfter?.getTime() ?? null };
-    // pg_notify returns void, which Prisma's raw queries cannot read: select a constant from it instead.
-    await db.executeSql('SELECT 1 AS sent FROM pg_notify($1, $2)', [JOB_READY_CHANNEL, JSON.stringify(ready)]);
+    // One notification per distinct start: jobs ready now wake a worker at commit, later ones when due.
+    const starts = [...new Set(queued.map((job) => job.startAfter?.getTime() ?? null))];
+    const notifications = starts.map((startAfter) => JSON.stringify({ queue, startAfter } satisfies JobReady));
+    // pg_notify returns void, which Prisma's raw queries cannot read: count the notifications instead.
+    await db.executeSql('SELECT count(*)::int AS sent FROM unnest($2::text[]) AS ready(payload), LATERAL pg_notify($1, ready.payload)', [JOB_READY_CHANNEL, notifications]);
   };
   return {
     boss,
     enqueueMany,
-    enqueue: (queue, data, enqueueOptions) => enqueueMany(queue, [data], enqueueOptions),
+    enqueue: (queue, data, { startAfter, ...enqueueOptions } = {}) => enqueueMany(queue, [{ data, ...(startAfter ? { startAfter } : {}) }], enqueueOptions),
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

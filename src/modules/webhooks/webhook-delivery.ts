@@ -19,7 +19,7 @@ import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthoriza
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
-import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
+import { recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
 
@@ -67,7 +67,7 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
     nextAttemptAt: now,
   }));
   await tx.webhookDelivery.createMany({ data: rows });
-  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ deliveryId: row.id })), { tx });
+  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), { tx });
   return rows.map((row) => row.id);
 }
 
@@ -139,10 +139,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     return 'dead';
   }
   const nextAttemptAt = new Date(now.getTime() + delay);
-  await ctx.db.$transaction(async (tx) => {
-    await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'FAILED', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt, ...logged() } });
-    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: delivery.id }, { tx, startAfter: nextAttemptAt });
-  });
+  await recordRetrying(ctx.db, ctx.jobs, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
   return 'retrying';
 }
 
