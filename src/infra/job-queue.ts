@@ -64,12 +64,10 @@ export async function startJobQueue(
       data: requestId ? { ...data, requestId } : data,
       ...(startAfter ? { startAfter: startAfter.toISOString() } : {}),
     }));
-    await boss.insert(jobs, { db });
     // One notification per distinct start: jobs ready now wake a worker at commit, later ones when due.
     const starts = [...new Set(queued.map((job) => job.startAfter?.getTime() ?? null))];
     const notifications = starts.map((startAfter) => JSON.stringify({ queue, startAfter } satisfies JobReady));
-    // pg_notify returns void, which Prisma's raw queries cannot read: count the notifications instead.
-    await db.executeSql('SELECT count(*)::int AS sent FROM unnest($2::text[]) AS ready(payload), LATERAL pg_notify($1, ready.payload)', [JOB_READY_CHANNEL, notifications]);
+    await boss.insert(jobs, { db: notifyingWith(db, notifications) });
   };
   return {
     boss,
@@ -77,6 +75,26 @@ export async function startJobQueue(
     enqueue: (queue, data, { startAfter, ...enqueueOptions } = {}) => enqueueMany(queue, [{ data, ...(startAfter ? { startAfter } : {}) }], enqueueOptions),
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}
+
+/**
+ * Runs pg-boss's job insert with the NOTIFYs in the same statement: a statement more per enqueue
+ * would cost a round trip (and Prisma's per-statement work) in the transaction of every request
+ * that queues a delivery. The insert becomes a data-modifying CTE, which runs in full whether or
+ * not its rows are read; the notifications are sent by the same statement, delivered at commit.
+ */
+function notifyingWith(db: PgBoss.Db, notifications: string[]): PgBoss.Db {
+  return {
+    executeSql: (text: string, values: unknown[]) => {
+      const channel = values.length + 1;
+      return db.executeSql(
+        `WITH inserted AS (${text} RETURNING 1)
+         SELECT (SELECT count(*)::int FROM inserted) AS jobs,
+                (SELECT count(*)::int FROM unnest($${channel + 1}::text[]) AS ready(payload), LATERAL pg_notify($${channel}, ready.payload)) AS sent`,
+        [...values, JOB_READY_CHANNEL, notifications],
+      );
     },
   };
 }
