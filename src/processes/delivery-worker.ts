@@ -48,9 +48,12 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
   const leases = await startJobLeases(runtime.database.connectionString, boss, QUEUES.webhookDelivery, runtime.logger);
   const loops: FetchLoop[] = [];
   let nextBusyLoop = 0;
-  /** One loop per notification: an idle one fetches now, else a busy one fetches again right after its batch. */
+  /**
+   * One loop per wake-up: an idle one not yet woken fetches now (a burst of commits spreads over the
+   * loops), else any idle one, else a busy one fetches again right after its batch.
+   */
   const wakeOneLoop = (reason: WakeReason) => {
-    const idle = loops.find((loop) => !loop.busy);
+    const idle = loops.find((loop) => !loop.busy && loop.wokenBy === null) ?? loops.find((loop) => !loop.busy);
     const loop = idle ?? loops[nextBusyLoop++ % loops.length];
     if (!loop) return;
     loop.wokenBy = reason;
