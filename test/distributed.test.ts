@@ -50,6 +50,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
       BASE_PORT: String(basePort),
       DATA_DIR: path.join(tmpdir(), dbName),
       HOST: '127.0.0.1',
+      // The worker polls once at start and then not within this test: a job queued later reaches it
+      // only through the NOTIFY sent at commit by the process that queued it.
+      JOB_POLL_SECONDS: '3600',
     });
     const gateway = `http://127.0.0.1:${basePort}`;
     const rest = `http://127.0.0.1:${basePort + 1}`;
@@ -95,7 +98,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
 
     // A lender's status change made through the REST process reaches a lender subscribed at the
     // gateway (served by the applications subgraph process), through Redis; and its webhook is
-    // delivered by the worker process.
+    // delivered by the worker process, woken by the REST process's NOTIFY (not by polling).
     const receiver = await startLenderReceiver();
     const db = await openDatabase({ databaseUrl: databaseUrlFor(baseUrl, dbName), dataDir: 'unused', poolSize: 1, migrate: false });
     try {
@@ -111,8 +114,12 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
         const ack = await postJson(`${rest}/api/platform/v1/funding/applications/${application.id}/acknowledgement`, { reference: 'DIST-1' }, bearer(idToken));
         expect(ack.status).toBe(200);
         expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: application.id, status: 'Acknowledged' } } });
-        await eventually(() => db.prisma.webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: application.id } }), (d) => d.status === 'DELIVERED');
+        const delivery = await eventually(() => db.prisma.webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: application.id } }), (d) => d.status === 'DELIVERED');
         expect(receiver.received).toHaveLength(1);
+        // The worker logs the attempt after recording it: wait for the line to come through.
+        const attemptLines = () => supervisor!.output().split('\n').filter((line) => line.includes(delivery.id) && line.includes('"msg":"webhook delivery attempt"') && line.endsWith('}'));
+        const attempts = await eventually(async () => attemptLines(), (lines) => lines.length > 0);
+        expect(attempts.map((line) => JSON.parse(line) as { outcome: string; wokenBy: string })).toEqual([expect.objectContaining({ outcome: 'delivered', wokenBy: 'notification' })]);
       } finally {
         await events.close();
       }

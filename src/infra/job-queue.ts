@@ -3,11 +3,16 @@
  * inside the caller's database transaction (pg-boss's `db` option over the Prisma transaction), so
  * a job exists exactly when the change that asked for it committed: a crash at any moment loses
  * nothing. pg-boss holds each running job and hands it out again when its holder dies (expiry).
+ *
+ * pg-boss finds new jobs only by polling. So that a worker starts a job as soon as it commits, every
+ * enqueue also sends a PostgreSQL NOTIFY on JOB_READY_CHANNEL in the same transaction: PostgreSQL
+ * delivers it to every listening session (any process) at commit, and never for a rolled-back
+ * transaction. Workers listen (job-notifications.ts) and poll only as the fallback.
  */
 import PgBoss from 'pg-boss';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
-import type { JobScheduler } from '../kernel/context.js';
+import type { EnqueueOptions, JobScheduler, QueuedJob } from '../kernel/context.js';
 
 export interface JobQueue extends JobScheduler {
   boss: PgBoss;
@@ -15,6 +20,15 @@ export interface JobQueue extends JobScheduler {
 }
 
 export const QUEUES = { webhookDelivery: 'webhook-delivery' } as const;
+
+/** The NOTIFY channel that announces new jobs; its payload is a JobReady as JSON. */
+export const JOB_READY_CHANNEL = 'fg_job_ready';
+
+/** What a NOTIFY says: jobs of this queue are ready, or are due at `startAfter` (epoch ms). */
+export interface JobReady {
+  queue: string;
+  startAfter: number | null;
+}
 
 export async function startJobQueue(
   connectionString: string,
@@ -39,14 +53,45 @@ export async function startJobQueue(
     retryDelay: 1,
     expireInSeconds: options.jobExpirySeconds,
   });
+  const enqueueMany = async (queue: string, queued: readonly QueuedJob[], enqueueOptions: Pick<EnqueueOptions, 'tx'> = {}): Promise<void> => {
+    if (queued.length === 0) return;
+    const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : boss.getDb();
+    const jobs = queued.map(({ data, startAfter }) => ({
+      name: queue,
+      data,
+      ...(startAfter ? { startAfter: startAfter.toISOString() } : {}),
+    }));
+    // One notification per distinct start: jobs ready now wake a worker at commit, later ones when due.
+    const starts = [...new Set(queued.map((job) => job.startAfter?.getTime() ?? null))];
+    const notifications = starts.map((startAfter) => JSON.stringify({ queue, startAfter } satisfies JobReady));
+    await boss.insert(jobs, { db: notifyingWith(db, notifications) });
+  };
   return {
     boss,
-    async enqueue(queue, data, enqueueOptions = {}) {
-      const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : undefined;
-      await boss.send(queue, data, { ...(db ? { db } : {}), ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}) });
-    },
+    enqueueMany,
+    enqueue: (queue, data, { startAfter, ...enqueueOptions } = {}) => enqueueMany(queue, [{ data, ...(startAfter ? { startAfter } : {}) }], enqueueOptions),
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}
+
+/**
+ * Runs pg-boss's job insert with the NOTIFYs in the same statement: a statement more per enqueue
+ * would cost a round trip (and Prisma's per-statement work) in the transaction of every request
+ * that queues a delivery. The insert becomes a data-modifying CTE, which runs in full whether or
+ * not its rows are read; the notifications are sent by the same statement, delivered at commit.
+ */
+function notifyingWith(db: PgBoss.Db, notifications: string[]): PgBoss.Db {
+  return {
+    executeSql: (text: string, values: unknown[]) => {
+      const channel = values.length + 1;
+      return db.executeSql(
+        `WITH inserted AS (${text} RETURNING 1)
+         SELECT (SELECT count(*)::int FROM inserted) AS jobs,
+                (SELECT count(*)::int FROM unnest($${channel + 1}::text[]) AS ready(payload), LATERAL pg_notify($${channel}, ready.payload)) AS sent`,
+        [...values, JOB_READY_CHANNEL, notifications],
+      );
     },
   };
 }

@@ -55,6 +55,11 @@ const ConfigSchema = z.object({
    * out again (must exceed WEBHOOK_TIMEOUT_MS).
    */
   JOB_EXPIRY_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+  /**
+   * How often a worker looks for jobs unprompted: a new job wakes it at once (NOTIFY at commit), so
+   * this is only the fallback for a wake-up missed while its listening session was down.
+   */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(5),
   /** Bearer token guarding /metrics on the main port (Prometheus `authorization`). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Serve /metrics alone on this port instead (no token: keep it private). 0 picks a free port. */

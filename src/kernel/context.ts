@@ -29,6 +29,13 @@ export interface EnqueueOptions {
 /** What services see of the job queue (infra/job-queue.ts runs it). */
 export interface JobScheduler {
   enqueue(queue: string, data: object, options?: EnqueueOptions): Promise<void>;
+  /** Several jobs of one queue by one statement (the jobs one request or event causes), each with its own start. */
+  enqueueMany(queue: string, jobs: readonly QueuedJob[], options?: Pick<EnqueueOptions, 'tx'>): Promise<void>;
+}
+
+export interface QueuedJob {
+  data: object;
+  startAfter?: Date;
 }
 
 /**

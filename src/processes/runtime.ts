@@ -4,7 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
-import { systemClock, type Clock, type EnqueueOptions, type ServiceContext } from '../kernel/context.js';
+import { systemClock, type Clock, type EnqueueOptions, type JobScheduler, type QueuedJob, type ServiceContext } from '../kernel/context.js';
 import type { AuthKit } from '../modules/identity/auth-kit.js';
 import { databaseRegistry, type CompanyRegistry } from '../modules/companies/company-registry.js';
 import { ANONYMOUS } from '../kernel/actor.js';
@@ -144,6 +144,14 @@ function withRequestId(ctx: ServiceContext, requestId: string): ServiceContext {
   return Object.defineProperties(ctx, {
     requestId: { value: requestId, enumerable: true, writable: true },
     logger: { get: () => (requestLogger ??= logger.child({ requestId })), enumerable: true, configurable: true },
-    jobs: { value: { enqueue: (queue: string, data: object, options?: EnqueueOptions) => jobs.enqueue(queue, { ...data, requestId }, options) }, enumerable: true, writable: true },
+    jobs: {
+      value: {
+        enqueue: (queue: string, data: object, options?: EnqueueOptions) => jobs.enqueue(queue, { ...data, requestId }, options),
+        enqueueMany: (queue: string, queued: readonly QueuedJob[], options?: Pick<EnqueueOptions, 'tx'>) =>
+          jobs.enqueueMany(queue, queued.map((job) => ({ ...job, data: { ...job.data, requestId } })), options),
+      } satisfies JobScheduler,
+      enumerable: true,
+      writable: true,
+    },
   });
 }

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { queueDelivery } from '../webhooks/webhook-delivery.js';
+import { queueDeliveries, type NewDelivery } from '../webhooks/webhook-delivery.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import { findVisibleApplication } from '../business-applications/application-visibility.js';
@@ -66,6 +66,7 @@ async function createLenderApplications(
   const loaded = await loadProfileForDocuments(tx, input.profileId);
   const missing: FieldError[] = [];
   const results: SubmissionResult['applications'] = [];
+  const deliveries: NewDelivery[] = [];
   for (const [index, item] of input.selection.entries()) {
     const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
     const [first] = matches;
@@ -79,10 +80,12 @@ async function createLenderApplications(
     }
     await tx.lenderApplication.update({ where: { id: application.id }, data: { payload: document as Prisma.InputJsonValue } });
     await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: 'Submitted', createdAt: ctx.clock.now() } });
-    await queueDelivery(ctx, tx, { lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
+    deliveries.push({ lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
     results.push({ lenderId: item.lenderId, applicationId: application.id });
   }
   if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing);
+  // Every lender's APPLICATION_CREATED delivery by one insert (and one for their jobs).
+  await queueDeliveries(ctx, tx, deliveries);
   return results;
 }
 

@@ -2,9 +2,12 @@
  * The delivery worker's reads and writes as typed SQL: every attempt runs them, and a Prisma model
  * query costs several times the CPU of the same SQL. One statement reads a batch of deliveries with
  * what an attempt needs (lender secrets, whether an earlier delivery of the same application is still
- * on its way); successful attempts that finish together are recorded by one statement.
+ * on its way); successful attempts that finish together are recorded by one statement, and failed
+ * ones that will be retried by one transaction (their status, attempt rows and retry jobs).
  */
 import type { Db } from '../../infra/database.js';
+import { QUEUES } from '../../infra/job-queue.js';
+import type { JobScheduler } from '../../kernel/context.js';
 
 /** What one attempt needs of its delivery. */
 export interface DueDelivery {
@@ -103,6 +106,61 @@ function deliveredRecorder(db: Db): (attempt: DeliveredAttempt) => Promise<void>
       )
       INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
       SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt" FROM done JOIN updated ON updated.id = done.id`;
+  });
+}
+
+export interface RetriedAttempt {
+  deliveryId: string;
+  attempts: number;
+  attemptedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: Date;
+}
+
+/**
+ * Records failed attempts that will be retried: the delivery's status, next attempt time and attempt
+ * log row (one statement for the group), and its retry job, due at that time, in the same
+ * transaction (one statement): a retry is scheduled exactly when its failure is recorded.
+ */
+export function recordRetrying(db: Db, jobs: JobScheduler, attempt: RetriedAttempt): Promise<void> {
+  let record = retryingRecorders.get(db);
+  if (!record) {
+    record = retryingRecorder(db, jobs);
+    retryingRecorders.set(db, record);
+  }
+  return record(attempt);
+}
+
+const retryingRecorders = new WeakMap<Db, (attempt: RetriedAttempt) => Promise<void>>();
+
+function retryingRecorder(db: Db, jobs: JobScheduler): (attempt: RetriedAttempt) => Promise<void> {
+  return groupCommit(async (attempts: RetriedAttempt[]) => {
+    const ids = attempts.map((a) => a.deliveryId);
+    const counts = attempts.map((a) => a.attempts);
+    const attemptedAt = attempts.map((a) => a.attemptedAt.toISOString());
+    const latencies = attempts.map((a) => a.latencyMs);
+    const statusCodes = attempts.map((a) => a.statusCode);
+    const errors = attempts.map((a) => a.error);
+    const nextAttemptAt = attempts.map((a) => a.nextAttemptAt.toISOString());
+    const updatedAt = new Date().toISOString();
+    await db.$transaction(async (tx) => {
+      await tx.$executeRaw`
+        WITH failed AS (
+          SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[], ${statusCodes}::int[], ${errors}::text[], ${nextAttemptAt}::timestamp(3)[])
+            AS t(id, attempts, "attemptedAt", "latencyMs", "statusCode", error, "nextAttemptAt")
+        ), updated AS (
+          UPDATE webhook_delivery d
+             SET status = 'FAILED', attempts = failed.attempts, "lastStatusCode" = failed."statusCode", "lastError" = failed.error,
+                 "nextAttemptAt" = failed."nextAttemptAt", "updatedAt" = ${updatedAt}::timestamp(3)
+            FROM failed WHERE d.id = failed.id
+          RETURNING d.id
+        )
+        INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
+        SELECT gen_random_uuid(), failed.id, failed."statusCode", failed.error, failed."latencyMs", failed."attemptedAt" FROM failed JOIN updated ON updated.id = failed.id`;
+      await jobs.enqueueMany(QUEUES.webhookDelivery, attempts.map((a) => ({ data: { deliveryId: a.deliveryId }, startAfter: a.nextAttemptAt })), { tx });
+    });
   });
 }
 

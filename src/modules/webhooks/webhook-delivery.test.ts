@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
 import { closeLenderConnections, lenderAgent } from './lender-connections.js';
-import { queueDelivery } from './webhook-delivery.js';
+import { queueDeliveries, queueDelivery } from './webhook-delivery.js';
 import { graphql } from '../../../test/support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken, signIn } from '../../../test/support/identities.js';
 import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
@@ -144,6 +144,46 @@ describe('the worker', () => {
       // Stored as UTC, as Prisma writes timestamps: within a minute of this clock.
       expect(Math.abs(row.deliveredAt!.getTime() - Date.now())).toBeLessThan(60_000);
       expect(Math.abs(row.updatedAt.getTime() - Date.now())).toBeLessThan(60_000);
+    }
+  });
+
+  it('queues one operation\'s deliveries together; failures that finish together each keep their own retry schedule', async () => {
+    // Every delivery's first attempt fails (500), its retry is answered 204.
+    const attempted = new Set<string>();
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const id = String(req.headers['webhook-id']);
+        const first = !attempted.has(id);
+        attempted.add(id);
+        res.writeHead(first ? 500 : 204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const applications = await Promise.all(Array.from({ length: 8 }, () => newApplication()));
+      const ids = await db().$transaction((tx) =>
+        queueDeliveries(app.runtime.contextFor(), tx, applications.map((applicationId) => ({ lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED' as const, url, payload: { application: { id: applicationId } } }))),
+      );
+      expect(new Set(ids).size).toBe(applications.length);
+      const rows = await eventually(
+        () => db().webhookDelivery.findMany({ where: { id: { in: ids } }, include: { attemptLog: { orderBy: { attemptedAt: 'asc' } } } }),
+        (found) => found.length === ids.length && found.every((r) => r.status === 'DELIVERED'),
+      );
+      for (const row of rows) {
+        expect(applications[ids.indexOf(row.id)]).toBe(row.lenderApplicationId);
+        expect(row).toMatchObject({ attempts: 2, lastStatusCode: 204, lastError: null });
+        const [failed, delivered] = row.attemptLog;
+        expect(row.attemptLog).toHaveLength(2);
+        expect(failed).toMatchObject({ statusCode: 500, error: 'answered 500, not 204' });
+        expect(delivered).toMatchObject({ statusCode: 204, error: null });
+        // The retry waited for its scheduled delay (0.3 s here, less at most 20% jitter).
+        expect(delivered!.attemptedAt.getTime() - failed!.attemptedAt.getTime()).toBeGreaterThanOrEqual(0.3 * 1000 * (1 - 0.2));
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 

@@ -7,6 +7,7 @@
  * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
+import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { QUEUES } from '../../infra/job-queue.js';
 import type { ServiceContext } from '../../kernel/context.js';
@@ -17,7 +18,7 @@ import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthoriza
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
-import { recordDelivered, type DueDelivery } from './delivery-attempt-store.js';
+import { recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
 
@@ -43,12 +44,30 @@ export interface NewDelivery {
  * @access internal: records a delivery inside the transaction of the operation that decided access
  */
 export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionClient, delivery: NewDelivery): Promise<string> {
-  const row = await tx.webhookDelivery.create({
+  const [id] = await queueDeliveries(ctx, tx, [delivery]);
+  return id!;
+}
+
+/**
+ * Records the deliveries one operation causes and queues their first attempts, inside the caller's
+ * transaction: one statement for the rows and one for the jobs, however many there are. The
+ * worker is woken when the transaction commits (job-queue.ts). Returns their ids, in order.
+ * @access internal: records deliveries inside the transaction of the operation that decided access
+ */
+export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, deliveries: readonly NewDelivery[]): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const now = ctx.clock.now();
+  // Ids chosen here, so that each job names its row without reading the rows back.
+  const rows = deliveries.map((delivery) => ({
+    ...delivery,
+    id: randomUUID(),
     // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
-    data: { ...delivery, payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue, nextAttemptAt: ctx.clock.now() },
-  });
-  await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: row.id }, { tx });
-  return row.id;
+    payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue,
+    nextAttemptAt: now,
+  }));
+  await tx.webhookDelivery.createMany({ data: rows });
+  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), { tx });
+  return rows.map((row) => row.id);
 }
 
 export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
@@ -119,10 +138,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     return 'dead';
   }
   const nextAttemptAt = new Date(now.getTime() + delay);
-  await ctx.db.$transaction(async (tx) => {
-    await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'FAILED', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt, ...logged() } });
-    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId: delivery.id }, { tx, startAfter: nextAttemptAt });
-  });
+  await recordRetrying(ctx.db, ctx.jobs, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
   return 'retrying';
 }
 
@@ -135,7 +151,6 @@ export function signingSecrets(
   return [lender.webhookSecret, previousValid ? lender.previousWebhookSecret : null].filter((s): s is string => !!s);
 }
 
-/** How many of a delivery's attempts a listing shows. */
 /** The attempts a listed or redelivered delivery shows (webhook-delivery-list.ts too). */
 export const LISTED_ATTEMPTS = 10;
 const ATTEMPTS_INCLUDE = { attemptLog: { orderBy: { attemptedAt: 'desc' as const }, take: LISTED_ATTEMPTS } } as const;
