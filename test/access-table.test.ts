@@ -338,6 +338,7 @@ const PROBES: Probe[] = [
   rest('tenants.list', 'get', `${P}/tenants`),
   rest('tenants.list', 'get', `${V2}/tenants`),
   gql('tenants.list', 'query', 'tenants'),
+  gql('tenants.list', 'query', 'tenantConnection'),
   rest('tenants.read', 'get', `${P}/tenants/:tenantId`, () => ({ params: { tenantId: world.t0.id } })),
   gql('tenants.read', 'query', 'tenant', () => ({ variables: { id: world.t0.id } })),
   rest('tenants.update', 'patch', `${P}/tenants/:tenantId`, () => ({ params: { tenantId: world.t2 }, body: { referenceId: unique('T2') } })),

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/kernel/config.js';
 import { createLogger } from '../src/infra/logger.js';
 import { widgetRouter } from '../src/api/pages/widget-routes.js';
+import { widgetCors, widgetEmbedOrigins } from '../src/api/pages/widget-cors.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { bearer, createApiKey, createTenant, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
@@ -383,7 +384,8 @@ describe('cross-origin policy', () => {
   it('production: only the configured origins, for CORS and frame-ancestors', async () => {
     const config = loadConfig({ DEPLOY_ENV: 'production', AUTH_SIGNING_KEYS: 'x', WIDGET_EMBED_ORIGINS: 'https://partner.example, https://other.example:8443' });
     expect(config.WIDGET_EMBED_ORIGINS).toEqual(['https://partner.example', 'https://other.example:8443']);
-    const server = express().use(widgetRouter(config, createLogger('silent'))).listen(0, '127.0.0.1');
+    // As the servers mount them: the widget API paths' CORS ahead of everything, the widget's pages.
+    const server = express().use(widgetCors(widgetEmbedOrigins(config)), widgetRouter(config, createLogger('silent'))).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

@@ -9,6 +9,7 @@ import type { Runtime } from './runtime.js';
 import { installHttpSecurity } from '../api/http/http-security.js';
 import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
 import { webRouter } from '../api/pages/web-router.js';
+import { widgetCors, widgetEmbedOrigins } from '../api/pages/widget-cors.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 
@@ -18,6 +19,8 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
+  app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());

@@ -18,6 +18,7 @@ import { isAuthenticated, visibilityKeyOf } from '../kernel/actor.js';
 import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { webRouter } from '../api/pages/web-router.js';
+import { widgetCors, widgetEmbedOrigins } from '../api/pages/widget-cors.js';
 import { dashboardRouter } from '../api/pages/dashboard-router.js';
 import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 import type { Runtime } from './runtime.js';
@@ -60,6 +61,8 @@ export async function startSingleProcessServer(
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
+  app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
   app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
   app.use(apiDocsRouter());

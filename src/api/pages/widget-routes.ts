@@ -7,7 +7,7 @@ import express, { type Router } from 'express';
 import type { AppConfig } from '../../kernel/config.js';
 import type { Logger } from '../../infra/logger.js';
 import { readWebBundle } from './web-bundles.js';
-import { frameAncestors, widgetCors, widgetEmbedOrigins } from './widget-cors.js';
+import { frameAncestors, widgetEmbedOrigins } from './widget-cors.js';
 
 export const WIDGET_SCRIPT_PATH = '/app/ui/widget/widget.js';
 export const WIDGET_EMBED_PATH = '/app/ui/widget/embed.html';
@@ -35,7 +35,6 @@ const EMBED_HTML = `<!doctype html>
 export function widgetRouter(config: Pick<AppConfig, 'WIDGET_EMBED_ORIGINS' | 'DEPLOY_ENV'>, logger: Logger): Router {
   const origins = widgetEmbedOrigins(config);
   const router = express.Router();
-  router.use(widgetCors(origins));
   const script = (bundle: string): express.RequestHandler => async (_req, res) => {
     try {
       const body = await readWebBundle(bundle);
