@@ -14,9 +14,10 @@
  * step before) and each list is loaded (bench/load.ts `load`): p50, p99, req/s and the server's
  * CPU per request. The target per list: p50 at the largest size within 1.5x of the smallest.
  *
- * Lists: the tenants list (first page, and a deep page: the last one by offset); the lender API's
- * application list for one lender; the staff board (GraphQL lenderApplicationBoard); the staff
- * webhook deliveries list (GraphQL webhookDeliveries); the matching results for one profile, with
+ * Lists: the tenants list (first page, and the last page by offset and by cursor); the lender API's
+ * application list for one lender (its default page); the staff board (GraphQL
+ * lenderApplicationBoard, a page of 200); the staff webhook deliveries list (GraphQL
+ * webhookDeliveries, a page of 200); the matching results for one profile, with
  * 1,000 and 10,000 products, where the profile's possible matches stay the same 100 products (the
  * added ones are for another country), so what grows is the catalogue searched, not the answer.
  *
@@ -67,12 +68,10 @@ const APPLYING_LENDERS = 50; // applications spread over these
 const STAFF = { email: 'bench-growth-staff@example.test', password: 'bench-password-123' };
 const PAGE = 20;
 
-// The staff board query. Written for the list shape the schema has in this checkout (a plain list
-// of at most 200 rows); when it becomes a cursor connection, BOARD_QUERY and boardRequest are the
-// only lines to change (e.g. `lenderApplicationBoard(first: 50) { edges { node { ...Row } } }`).
+// The staff board and the deliveries: a full page (200 rows, the most a page holds) of each cursor connection.
 const BOARD_ROW_FIELDS = 'id companyName lenderId lenderName productType amount status offer { id status } createdAt updatedAt';
-const BOARD_QUERY = `query { lenderApplicationBoard { ${BOARD_ROW_FIELDS} } }`;
-const DELIVERIES_QUERY = 'query { webhookDeliveries { id lenderApplicationId status attempts createdAt attemptLog { statusCode latencyMs attemptedAt } } }';
+const BOARD_QUERY = `query { lenderApplicationBoard(first: 200) { nodes { ${BOARD_ROW_FIELDS} } pageInfo { endCursor hasNextPage } } }`;
+const DELIVERIES_QUERY = 'query { webhookDeliveries(first: 200) { nodes { id lenderApplicationId status attempts createdAt attemptLog { statusCode latencyMs attemptedAt } } pageInfo { endCursor hasNextPage } } }';
 const graphqlRequest = (query: string) => () => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query }) });
 
 /** What the rows look like after a step: counts per table, checked against the plan. */
@@ -183,12 +182,15 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   const matches = ((await send(appUrl, 'GET', `${v1}/profiles/${profile}/funding/matches/results`, undefined, { authorization: marketplace })).matches as unknown[]).length;
 
   const total = Number(((await send(appUrl, 'GET', `/api/platform/v1/tenants?limit=1`, undefined, { authorization: platform })).meta as { total: number }).total);
+  // The cursor of the last page: the tenant just before it, in the list's order.
+  const lastPageCursor = ((await send(appUrl, 'GET', `/api/platform/v1/tenants?offset=${Math.max(0, total - PAGE - 1)}&limit=1`, undefined, { authorization: platform })).data as Array<{ id: string }>)[0]!.id;
   const lenderList = (await fetch(`${appUrl}/api/platform/v1/funding/applications`, { headers: { authorization: lenderAuthorization } }).then((r) => r.json())) as unknown[];
-  console.log(`  ${total} tenants in the account, ${lenderList.length} applications of the measured lender, the profile matches ${matches} of ${step.products} products`);
+  console.log(`  ${total} tenants in the account, the measured lender's first page holds ${lenderList.length} applications, the profile matches ${matches} of ${step.products} products`);
 
   const targets: Array<LoadTarget<number> & { list: string }> = [
     { list: 'tenants list, first page (REST)', name: '', url: appUrl, pid, authorization: platform, items: [0], request: () => ({ path: `/api/platform/v1/tenants?offset=0&limit=${PAGE}` }) },
     { list: 'tenants list, deep page (REST, last page by offset)', name: '', url: appUrl, pid, authorization: platform, items: [Math.max(0, total - PAGE)], request: (offset) => ({ path: `/api/platform/v1/tenants?offset=${offset}&limit=${PAGE}` }) },
+    { list: 'tenants list, deep page (REST, last page by cursor)', name: '', url: appUrl, pid, authorization: platform, items: [0], request: () => ({ path: `/api/platform/v1/tenants?after=${lastPageCursor}&limit=${PAGE}` }) },
     { list: 'lender API application list, one lender (REST)', name: '', url: appUrl, pid, authorization: lenderAuthorization, items: [0], request: () => ({ path: '/api/platform/v1/funding/applications' }) },
     { list: 'staff board (GraphQL lenderApplicationBoard)', name: '', url: appUrl, pid, authorization: staff, items: [0], request: graphqlRequest(BOARD_QUERY) },
     { list: 'webhook deliveries list (GraphQL webhookDeliveries)', name: '', url: appUrl, pid, authorization: staff, items: [0], request: graphqlRequest(DELIVERIES_QUERY) },
@@ -235,7 +237,7 @@ async function oneAtATime(target: LoadTarget<number> & { list: string }, count: 
 
 function describe(step: Step, list: string, seen: { lenderApplications: number; matches: number }): string {
   if (list.startsWith('tenants')) return `${step.profiles.toLocaleString('en-GB')} tenants`;
-  if (list.startsWith('lender API')) return `${step.applications.toLocaleString('en-GB')} applications, ${seen.lenderApplications} of this lender`;
+  if (list.startsWith('lender API')) return `${step.applications.toLocaleString('en-GB')} applications, a page of ${seen.lenderApplications} of this lender's`;
   if (list.startsWith('matching')) return `${step.products.toLocaleString('en-GB')} products, ${seen.matches} matches`;
   return `${step.applications.toLocaleString('en-GB')} applications`;
 }
