@@ -62,6 +62,10 @@ describe('GET /profiles/{uuid}/funding/matches/count and /results', () => {
     const search = await (await get(`/profiles/${acme}/funding/matches/results?explain=true`)).json();
     expect(search.matches[0].reasons).toContain('amount £150,000 within ' + search.matches[0].reasons[0].split(' within ')[1]);
     expect(search.explanation.missing).toEqual([]);
+    // The recorded matches keep the reasons the search gave, each with its own product.
+    const stored = await app.runtime.database.prisma.fundingMatch.findMany({ where: { fundingSearchId: search.id }, select: { productId: true, reasons: true } });
+    const storedReasons = new Map(stored.map((row) => [row.productId, row.reasons]));
+    expect(search.matches.map((m: { productId: number }) => storedReasons.get(m.productId))).toEqual(search.matches.map((m: { reasons: string[] }) => m.reasons));
     expect(search.explanation.rejections.length).toBeGreaterThan(0);
     const reasons = search.explanation.rejections.flatMap((r: { reasons: string[] }) => r.reasons) as string[];
     expect(reasons.some((r) => /^(amount|revenue|trading|term|credit grade|the product)/.test(r))).toBe(true);
