@@ -8,7 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { matchedLender, matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from '../matching/funding-search.js';
+import { matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from '../matching/funding-search.js';
 import type { ApplicationMatchList, MatchedLender } from '../matching/funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
@@ -123,7 +123,7 @@ function matchListOf({ outcome, catalogue }: ProfileMatching): ApplicationMatch[
   return outcome.matches.map((m) => {
     const product = catalogue.productById.get(m.productId)!;
     return {
-      lender: matchedLender(catalogue.lenders.get(m.lenderId)!),
+      lender: catalogue.matchedLenders.get(m.lenderId)!,
       product: m.productType,
       fees: { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct },
       likelihood: m.likelihood,

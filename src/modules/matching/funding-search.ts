@@ -225,19 +225,6 @@ export async function recordFundingSearch(ctx: ServiceContext, matching: Profile
   }
 }
 
-/** The lender object of a match (spec 2.6). */
-export function matchedLender(lender: LenderSummaryForMatch): MatchedLender {
-  return {
-    id: lender.id,
-    name: lender.name,
-    logo: lender.logo,
-    description: lender.description,
-    average: lender.priceBand,
-    responseTime: lender.responseTimeHours,
-    documents: lender.requiredDocuments,
-  };
-}
-
 type SearchMatch = FundingSearchResult['matches'][number];
 
 /** A match as a search returns it; its reasons are formatted only if read (GraphQL asks for them by field, REST with explain). */

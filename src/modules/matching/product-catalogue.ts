@@ -221,15 +221,7 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
           requiredDocuments: r.requiredDocuments ?? [],
         };
         lenders.set(r.lenderId, lender);
-        matchedLenders.set(r.lenderId, {
-          id: lender.id,
-          name: lender.name,
-          logo: lender.logo,
-          description: lender.description,
-          average: lender.priceBand,
-          responseTime: lender.responseTimeHours,
-          documents: lender.requiredDocuments,
-        });
+        matchedLenders.set(r.lenderId, matchedLender(lender));
       }
       const criteria: ProductCriteria = {
         productId: r.id,
@@ -268,4 +260,17 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     step = steps.next();
   }
   return { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
+}
+
+/** The lender object of a match (spec 2.6), made once per lender of a catalogue snapshot. */
+function matchedLender(lender: LenderSummaryForMatch): MatchedLender {
+  return {
+    id: lender.id,
+    name: lender.name,
+    logo: lender.logo,
+    description: lender.description,
+    average: lender.priceBand,
+    responseTime: lender.responseTimeHours,
+    documents: lender.requiredDocuments,
+  };
 }
