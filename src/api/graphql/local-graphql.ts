@@ -55,8 +55,12 @@ export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<Ser
 function loadedOnFirstUse(): Plugin {
   let schema: GraphQLSchema | undefined;
   return {
-    async onParams() {
-      schema ??= await loadLocalSchema();
+    // Not an async hook: once the schema is loaded, a promise per request would only add turns to Yoga's pipeline.
+    onParams() {
+      if (schema) return undefined;
+      return loadLocalSchema().then((loaded) => {
+        schema = loaded;
+      });
     },
     onEnveloped({ setSchema }) {
       if (schema) setSchema(schema);
