@@ -61,11 +61,7 @@ export async function startSingleProcessServer(
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
-  // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
-  app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
-  app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
-  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
-  app.use(apiDocsRouter());
+  // GraphQL right after the HTTP security layers: its requests skip the routers below, none of which serves /graphql.
   const graphql = options.graphql ?? createSingleProcessGraphQL(runtime, runtime.config);
   const mounted = mountGateway(app, server, graphql, {
     webSocket: {
@@ -77,6 +73,11 @@ export async function startSingleProcessServer(
     bodyLimit: graphqlBodyLimit(runtime.config, runtime.auth.tokens),
     fanOut: subscriptionFanOut(runtime),
   });
+  // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
+  app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
+  app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
+  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
+  app.use(apiDocsRouter());
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));

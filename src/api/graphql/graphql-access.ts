@@ -46,12 +46,14 @@ export function introspectionPlugin(access: SchemaAccess): YogaPlugin {
     return headers instanceof Headers ? { key: headers, headers } : undefined;
   };
   return {
-    async onParams({ params, request, context }) {
-      if (access.introspection === 'everyone' || typeof params.query !== 'string' || !INTROSPECTION_IN_TEXT.test(params.query)) return;
+    // Synchronous unless the query asks for introspection: a promise per request would add turns to every operation.
+    onParams({ params, request, context }) {
+      if (access.introspection === 'everyone' || typeof params.query !== 'string' || !INTROSPECTION_IN_TEXT.test(params.query)) return undefined;
       const caller = callerOf(request as Request | undefined, context);
-      if (!caller) return;
-      const standing = await access.standingOf(caller.headers);
-      if (access.introspection === 'staff' ? standing.staff : standing.authenticated) allowed.add(caller.key);
+      if (!caller) return undefined;
+      return access.standingOf(caller.headers).then((standing) => {
+        if (access.introspection === 'staff' ? standing.staff : standing.authenticated) allowed.add(caller.key);
+      });
     },
     onValidate({ context, addValidationRule }) {
       if (access.introspection === 'everyone') return;

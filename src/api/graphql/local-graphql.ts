@@ -30,6 +30,10 @@ export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<Ser
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
+    // The HTTP layer caps the body before Yoga reads it (src/api/http/graphql-body-limit.ts, 1 MiB or
+    // 10 MB by credential, mounted in gateway-server.ts) and hands it over already read: Yoga's own
+    // 25 MB ceiling would only re-pipe those bytes through a counting stream on every request.
+    maxRequestBodySize: false,
     // CORS is answered by the HTTP layer from the allowlist (src/api/http/cors.ts), never reflected here.
     cors: false,
     ...graphiqlOptions(security.schemaAccess),
@@ -51,8 +55,12 @@ export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<Ser
 function loadedOnFirstUse(): Plugin {
   let schema: GraphQLSchema | undefined;
   return {
-    async onParams() {
-      schema ??= await loadLocalSchema();
+    // Not an async hook: once the schema is loaded, a promise per request would only add turns to Yoga's pipeline.
+    onParams() {
+      if (schema) return undefined;
+      return loadLocalSchema().then((loaded) => {
+        schema = loaded;
+      });
     },
     onEnveloped({ setSchema }) {
       if (schema) setSchema(schema);

@@ -54,11 +54,20 @@ export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
   ] as Plugin[];
 }
 
-/** Checked before validation runs (setResult skips it): the refusal must not pay for the overlap check. */
+/**
+ * Checked before validation runs (setResult skips it): the refusal must not pay for the overlap check.
+ * Yoga hands every request with the same query text the same parsed document (its parser cache), so
+ * the verdict is kept per document, as Yoga keeps validation results, instead of walked per request.
+ */
 function fieldRepeatsPlugin(maxRepeats: number): Plugin {
+  const verdicts = new WeakMap<DocumentNode, GraphQLError | null>();
   return {
     onValidate({ params, setResult }) {
-      const refusal = repeatedFieldError(params.documentAST, maxRepeats);
+      let refusal = verdicts.get(params.documentAST);
+      if (refusal === undefined) {
+        refusal = repeatedFieldError(params.documentAST, maxRepeats);
+        verdicts.set(params.documentAST, refusal);
+      }
       if (refusal) setResult([refusal]);
     },
   };
