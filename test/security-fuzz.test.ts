@@ -81,4 +81,16 @@ describe('GraphQL inputs', () => {
       );
     }
   }, 120_000);
+
+  it('a variable whose value breaks a scalar parser (an object with toString null) is the caller\'s input error, not an internal one', async () => {
+    const v1 = tokens.marketplaceV1![0]!;
+    const variables = { answers: [{ toString: null }], profileId: false, questionnaireId: '' };
+    const before = await rowCounts();
+    const res = await graphql(app.url, 'mutation($answers: JSONObject!, $profileId: ID!, $questionnaireId: ID!) { putAnswers(answers: $answers, profileId: $profileId, questionnaireId: $questionnaireId) }', variables, v1);
+    const codes = (res.errors ?? []).map((e) => (e.extensions as { code?: string } | undefined)?.code);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes).not.toContain('INTERNAL_SERVER_ERROR');
+    expect(codes).toContain('BAD_USER_INPUT');
+    expect(await rowCounts()).toBe(before);
+  });
 });

@@ -11,6 +11,7 @@ import { GraphQLError } from 'graphql';
  */
 export function maskUnexpectedErrors(error: unknown): Error {
   if (isIntendedGraphQLError(error)) return withoutTopology(error as GraphQLError);
+  if (isVariableValueError(error)) return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } });
   return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
@@ -32,4 +33,14 @@ function isIntendedGraphQLError(error: unknown): boolean {
   if (!(error instanceof Error) || error.name !== 'GraphQLError') return false;
   const original = (error as { originalError?: unknown }).originalError;
   return original == null || isIntendedGraphQLError(original);
+}
+
+/**
+ * A variable's value refused before execution (graphql-js's coercion: `Variable "$x" got invalid
+ * value ...`): the caller's input, not our failure, even when a scalar's parser failed in an
+ * unplanned way on an odd value (e.g. an object whose toString is null). Its message names the
+ * variable and the expected type only; no resolver ran.
+ */
+function isVariableValueError(error: unknown): error is GraphQLError {
+  return error instanceof Error && error.name === 'GraphQLError' && (error as GraphQLError).path === undefined && error.message.startsWith('Variable "$');
 }

@@ -21,9 +21,17 @@ type JsonObject = Record<string, unknown>;
 function variantResponse(type: string): z.ZodType {
   const { $schema: _s, $id: _i, properties, ...variant } = applicationBodySchema(type) as JsonObject & { properties: JsonObject };
   const { governmentBackedLoansExist: _omitted, ...answered } = properties;
-  const fields = z.fromJSONSchema({ ...variant, properties: answered } as Parameters<typeof z.fromJSONSchema>[0]);
+  // zod turns `format: email` into its own (stricter) email pattern; the answer must document the
+  // rule requests were checked with, so those fields keep the JSON Schema format alone.
+  const emailFields = Object.entries(answered).filter(([, property]) => (property as JsonObject).format === 'email');
+  const withoutFormats = Object.fromEntries(Object.entries(answered).map(([name, property]) => {
+    const { format, ...rest } = property as JsonObject;
+    return [name, format === 'email' ? rest : property];
+  }));
+  const fields = z.fromJSONSchema({ ...variant, properties: withoutFormats } as Parameters<typeof z.fromJSONSchema>[0]);
   if (!(fields instanceof z.ZodObject)) throw new Error(`application variant ${type}: its body schema is not an object`);
-  return fields.extend({ id: BusinessApplication.shape.id, type: z.literal(type) }).meta({ title: type });
+  const emails = Object.fromEntries(emailFields.map(([name]) => [name, (fields.shape[name] as z.ZodType).meta({ format: 'email' })]));
+  return fields.extend({ ...emails, id: BusinessApplication.shape.id, type: z.literal(type) }).meta({ title: type });
 }
 
 /** POST /applications → 201: the application as its variant (spec 2.6), selected by `type`. */
