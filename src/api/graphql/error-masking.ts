@@ -36,11 +36,13 @@ function isIntendedGraphQLError(error: unknown): boolean {
 }
 
 /**
- * A variable's value refused before execution (graphql-js's coercion: `Variable "$x" got invalid
- * value ...`): the caller's input, not our failure, even when a scalar's parser failed in an
- * unplanned way on an odd value (e.g. an object whose toString is null). Its message names the
- * variable and the expected type only; no resolver ran.
+ * A variable's value refused before execution: graphql-js's coercion reports it on the operation's
+ * variable definition, outside any field (no path). The caller's input, not our failure, even when
+ * a scalar's parser failed in an unplanned way on an odd value (e.g. an object whose toString is
+ * null); no resolver ran.
  */
 function isVariableValueError(error: unknown): error is GraphQLError {
-  return error instanceof Error && error.name === 'GraphQLError' && (error as GraphQLError).path === undefined && error.message.startsWith('Variable "$');
+  if (!(error instanceof Error) || error.name !== 'GraphQLError') return false;
+  const { path, nodes } = error as GraphQLError;
+  return path === undefined && nodes?.length === 1 && nodes[0]!.kind === 'VariableDefinition';
 }
