@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { parseInput } from './validation.js';
 
 /** The largest page any list answers: the board's bound before it was paged. */
 export const MAX_PAGE_SIZE = 200;
@@ -51,6 +52,12 @@ export function decodeCursor<Id extends number | string>(cursor: string, idKind:
     throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
   }
   return { at: parsed.data[0], id: parsed.data[1] as Id };
+}
+
+/** A list's page arguments, checked, and the position its `after` cursor names (undefined: from the top). */
+export function parsePageArgs<Id extends number | string>(page: unknown, idKind: Id extends number ? 'number' : 'string'): { first: number; position: KeysetPosition<Id> | undefined } {
+  const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
+  return { first, position: after === undefined ? undefined : decodeCursor<Id>(after, idKind) };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput } from '../../kernel/validation.js';
-import { decodeCursor, PageArgs, pageOf } from '../../kernel/keyset-pages.js';
+import { pageOf, parsePageArgs } from '../../kernel/keyset-pages.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
 import { BoardFilter, type BoardOffer, type BoardPage, type BoardRow, type HistoryEntry } from './application-board-schemas.js';
@@ -56,8 +56,7 @@ const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompan
 export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<BoardPage> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
   const { status, lenderId, applicationId, updatedSince } = parseInput(BoardFilter, filter ?? {}, 'Filter');
-  const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
-  const position = after === undefined ? undefined : decodeCursor<number>(after, 'number');
+  const { first, position } = parsePageArgs<number>(page, 'number');
   const reads = readsOf(ctx.db);
   const scope = lenderApplicationListScope(ctx, actor, reads);
   const conditions = (eb: ApplicationRows) =>

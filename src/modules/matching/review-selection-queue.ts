@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput } from '../../kernel/validation.js';
-import { decodeCursor, PageArgs, pageOf, pageSchemaOf } from '../../kernel/keyset-pages.js';
+import { pageOf, parsePageArgs, pageSchemaOf } from '../../kernel/keyset-pages.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
 import { REVIEW_STATES, ReviewSelection } from './funding-search-schemas.js';
@@ -21,8 +21,7 @@ const ReviewQueueFilter = z.strictObject({ state: z.enum(REVIEW_STATES, { messag
 export async function listReviewQueue(ctx: ServiceContext, filter: { state?: string }, page: unknown = {}): Promise<ReviewQueuePage> {
   requireAccess(ctx, 'reviews.read');
   const { state } = parseInput(ReviewQueueFilter, filter, 'Filter');
-  const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
-  const position = after === undefined ? undefined : decodeCursor<string>(after, 'string');
+  const { first, position } = parsePageArgs<string>(page, 'string');
   let query = readsOf(ctx.db)
     .selectFrom('review_selection as s')
     .select(['s.id', 's.profileId', 's.fundingSearchId', 's.state', 's.selection', isoInstant('s.createdAt').as('createdAt')])

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput } from '../../kernel/validation.js';
-import { decodeCursor, PageArgs, pageOf } from '../../kernel/keyset-pages.js';
+import { pageOf, parsePageArgs } from '../../kernel/keyset-pages.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
 import { LISTED_ATTEMPTS } from './webhook-delivery.js';
@@ -21,8 +21,7 @@ const DeliveryFilter = z.strictObject({ status: DeliveryStatus.optional() });
 export async function listDeliveries(ctx: ServiceContext, filter: { status?: string }, page: unknown = {}): Promise<WebhookDeliveryPage> {
   requireAccess(ctx, 'deliveries.manage');
   const { status } = parseInput(DeliveryFilter, filter, 'Filter');
-  const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
-  const position = after === undefined ? undefined : decodeCursor<string>(after, 'string');
+  const { first, position } = parsePageArgs<string>(page, 'string');
   let query = readsOf(ctx.db)
     .selectFrom('webhook_delivery as d')
     .select((eb) => [
