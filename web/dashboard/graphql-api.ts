@@ -5,7 +5,7 @@
  */
 import { createClient, type Client } from 'graphql-ws';
 import type { ApplicationStatusChangedSubscription, OfferStatusChangedSubscription } from './generated/graphql.js';
-import { APPLICATION_STATUS_CHANGED, OFFER_STATUS_CHANGED } from './queries.js';
+import { APPLICATION_STATUS_CHANGED, OFFER_STATUS_CHANGED } from './board-queries.js';
 
 export interface FieldProblem {
   pointer: string;

@@ -1,0 +1,83 @@
+/**
+ * What every view of the dashboard shares: the signed-in session, the open view, the last notice
+ * or problem, the lenders (they name rows in several views), and the one way to run an action and
+ * re-render. Each view keeps its own state in its own module; the shell (./main.ts) owns the page.
+ */
+import { formatMoney } from '../shared/format.js';
+import type { LendersQuery } from './generated/graphql.js';
+import { ApiError, graphql } from './graphql-api.js';
+import { LENDERS } from './catalogue-queries.js';
+import { restoreSession, type Session } from './session.js';
+
+export type LenderSummary = LendersQuery['lenders'][number];
+
+export type Tab = 'board' | 'reviews' | 'deliveries' | 'catalogue';
+
+export const app = {
+  session: restoreSession() as Session | null,
+  tab: 'board' as Tab,
+  lenders: [] as LenderSummary[],
+  notice: '' as string,
+  problem: null as ApiError | Error | null,
+};
+
+let renderPage: () => void = () => {};
+let endSessionNow: () => void = () => {};
+
+/** The shell registers how the page is rendered and how a session ends (views call both). */
+export function mountShell(render: () => void, endSession: () => void): void {
+  renderPage = render;
+  endSessionNow = endSession;
+}
+
+export function update(): void {
+  renderPage();
+}
+
+export function endSession(): void {
+  endSessionNow();
+}
+
+export function token(): string {
+  return app.session!.token;
+}
+
+/** Runs an action, shows its problem (or the done notice) and re-renders. */
+export async function attempt(action: () => Promise<void>, done?: string): Promise<void> {
+  app.problem = null;
+  try {
+    await action();
+    if (done) app.notice = done;
+  } catch (err) {
+    app.problem = err instanceof Error ? err : new Error(String(err));
+    app.notice = '';
+    // An expired or revoked login ends the session: the user signs in again.
+    if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') endSession();
+  }
+  update();
+}
+
+/** A panel opened from a button takes the keyboard focus (its heading), so a keyboard user lands on it. */
+export function focusAfterRender(id: string): void {
+  requestAnimationFrame(() => document.getElementById(id)?.focus());
+}
+
+export function formValues(form: HTMLFormElement): Record<string, string> {
+  return Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
+}
+
+export const numberOrUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : Number(value));
+
+export const money = (value: number | null) => (value === null ? '—' : formatMoney(value));
+
+/** An enum value as words: LIMITED_COMPANY → "limited company". */
+export const enumLabel = (value: string) => value.replace(/_/g, ' ').toLowerCase();
+
+/** The most rows a list view shows, and the board's page: the largest page the API answers. */
+export const LIST_PAGE = 200;
+
+export async function loadLenders(): Promise<void> {
+  app.lenders = (await graphql<LendersQuery>(token(), LENDERS)).lenders;
+}
+
+export const lenderName = (id: number) => app.lenders.find((l) => l.id === id)?.name ?? `Lender ${id}`;
