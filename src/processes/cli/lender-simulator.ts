@@ -22,14 +22,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
+import { commandLine } from './command-line.js';
 
 const SCENARIOS = ['minimum', 'reject', 'fail', 'review', 'offer'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
-const { values } = parseArgs({
-  options: { scenario: { type: 'string', default: 'cycle' }, 'fail-first': { type: 'string', default: '0' }, port: { type: 'string', default: '0' } },
+const USAGE = `npm run lender-simulator -- [--scenario cycle|${SCENARIOS.join('|')}] [--fail-first N] [--port P]
+  environment: GATEWAY_URL, LENDER_CLIENT_ID, LENDER_CLIENT_SECRET, LENDER_USERNAME, LENDER_PASSWORD,
+  LENDER_AUDIENCE, LENDER_WEBHOOK_SECRET (printed by npm run admin -- register-lender),
+  LENDER_AUTHORIZATION_TOKEN_KEY (optional)`;
+const values = commandLine('lender-simulator', USAGE, {
+  scenario: { type: 'string', default: 'cycle' },
+  'fail-first': { type: 'string', default: '0' },
+  port: { type: 'string', default: '0' },
 });
 const env = (name: string): string => {
   const value = process.env[name];

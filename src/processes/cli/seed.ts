@@ -6,6 +6,15 @@ import { loadConfig } from '../../kernel/config.js';
 import { openDatabase } from '../../infra/database.js';
 import { createLogger } from '../../infra/logger.js';
 import { seedMissingDemoData } from '../demo-seed.js';
+import { commandLine } from './command-line.js';
+
+commandLine(
+  'db:seed',
+  `npm run db:seed
+  seeds the missing parts of the demo data (company registry, lender catalogue, demo sign-in users)
+  into DATABASE_URL (or the embedded database); idempotent; refused when DEPLOY_ENV=production`,
+  {},
+);
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'seed');
