@@ -35,6 +35,16 @@ if (process.argv.includes('--if-stale') && existsSync(stamp) && Math.max(...SOUR
 }
 
 const started = Date.now();
+// A pulled schema change needs its clients regenerated before anything compiles against them
+// (otherwise tsc fails on every import of the generated Prisma and Kysely types).
+const schema = path.join(root, 'prisma', 'schema.prisma');
+const generatedMarker = path.join(root, 'src', 'generated', 'kysely', 'database.ts');
+if (!existsSync(generatedMarker) || statSync(schema).mtimeMs > statSync(generatedMarker).mtimeMs) {
+  console.log('build: prisma/schema.prisma changed: regenerating the Prisma client and Kysely types');
+  const generated = spawnSync('npm', ['run', '-s', 'prisma:generate'], { cwd: root, stdio: 'inherit' });
+  if (generated.status !== 0) process.exit(generated.status ?? 1);
+}
+console.log(existsSync(stamp) ? 'build: sources changed since the last build: compiling the server and the web bundles…' : 'build: compiling the server and the web bundles (a minute or two on a fresh checkout)…');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
