@@ -26,6 +26,10 @@ RUN npm ci
 COPY --chown=node:node . .
 RUN npm run build
 
+# The image runs the build's JavaScript (server and CLIs alike): the compilers, bundlers and test
+# tools are removed. The generated Prisma client and the built bundles stay (they are not packages).
+RUN npm prune --omit=dev --ignore-scripts
+
 # Libraries' production paths (Express, graphql-js skip development-only checks). Set after the
 # build: `npm ci` under NODE_ENV=production would leave out the dev dependencies the build needs.
 ENV NODE_ENV=production

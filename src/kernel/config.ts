@@ -14,7 +14,9 @@ const booleanFlag = z
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback unless asked: a demo start seeds published passwords, so it must not be reachable from
+  // the network by default (the image and compose set 0.0.0.0 for containers).
+  HOST: z.string().default('127.0.0.1'),
   /** The file of defaults read at start when it exists (variables set in the environment win). */
   ENV_FILE: z.string().default('.env'),
   DATABASE_URL: z.string().url().optional(),
