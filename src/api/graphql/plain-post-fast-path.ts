@@ -148,6 +148,8 @@ const PROCESSORS: ReadonlyArray<readonly string[]> = [['text/event-stream'], ['m
  * A stream (SSE, multipart) or no acceptable type at all is Yoga's to answer.
  */
 export function regularMediaTypeOf(accept: string | undefined): JsonMediaType | undefined {
+  // What almost every client sends, answered without the walk below (same answer).
+  if (accept === undefined || accept === 'application/json' || accept === '*/*') return 'application/json';
   const asked: string[] = [];
   for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
     const [mediaType, ...parameters] = entry.split(';');
