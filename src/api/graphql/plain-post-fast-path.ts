@@ -17,8 +17,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { processRegularResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionResult } from 'graphql';
+import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
+import { maskUnexpectedErrors } from './error-masking.js';
 
 /** Distinct query texts kept; a text pushed out is validated by Yoga again on its next request. */
 const MAX_DOCUMENTS = 1000;
@@ -99,9 +100,13 @@ export function plainPostFastPath(
         // Shaped as Yoga's context is: the initial context with the ServiceContext's fields assigned over it.
         const contextValue: object = Object.assign({ req, res, params }, serviceContext);
         const enveloped = yoga.getEnveloped(contextValue as Record<string, unknown>);
-        return Promise.resolve(
-          enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName }),
-        ).then((result) => send(res, result as ExecutionResult, mediaType, yoga.fetchAPI));
+        return new Promise<unknown>((resolve) => {
+          resolve(enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName }));
+        }).then(
+          (result) => send(res, result as ExecutionResult, mediaType, yoga.fetchAPI),
+          // What Yoga answers when execution itself throws: the error through the same masking.
+          (error: unknown) => send(res, { errors: [maskUnexpectedErrors(error) as GraphQLError] }, mediaType, yoga.fetchAPI),
+        );
       },
       () => {
         // Yoga answers a refused credential as it always has, from this same verification.
