@@ -23,6 +23,8 @@ import { maskUnexpectedErrors } from './error-masking.js';
 
 /** Distinct query texts kept; a text pushed out is validated by Yoga again on its next request. */
 const MAX_DOCUMENTS = 1000;
+/** Longer texts (a string literal can be long within the token limit) always go through Yoga: the cache stays small. */
+const MAX_CACHED_QUERY_LENGTH = 32 * 1024;
 
 /** Query texts whose documents passed Yoga's parsing and validation, with those documents. */
 export class ValidatedDocuments {
@@ -36,7 +38,7 @@ export class ValidatedDocuments {
     return {
       onValidate: ({ params, context }) => {
         const query = (context as { params?: { query?: unknown } }).params?.query;
-        if (typeof query !== 'string' || !callerIndependent(query)) return undefined;
+        if (typeof query !== 'string' || query.length > MAX_CACHED_QUERY_LENGTH || !callerIndependent(query)) return undefined;
         return ({ valid }) => {
           if (valid) this.remember(query, params.documentAST);
         };
