@@ -8,7 +8,8 @@
  * (c) the two use cases called directly (the floor any GraphQL layer adds to), (d) building the
  * request's ServiceContext alone (what every variant pays first), and (e) the whole query on the
  * local schema through the Yoga server single-process mode serves at /graphql (its plugins, parse
- * and validation caches, error masking). Each request builds
+ * and validation caches, error masking), (f) the same through the plain-POST fast path that answers
+ * such requests once Yoga has validated their query text. Each request builds
  * its ServiceContext from the bearer token (JWT verified) in every variant. Reports CPU and wall
  * milliseconds per request, so the gateway's share of a request is known without HTTP in the way.
  *
@@ -24,6 +25,7 @@ import { getTenant } from '../src/modules/tenants/tenant-service.js';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
 import { createSingleProcessGraphQL, startSingleProcessServer } from '../src/processes/single-process-server.js';
+import { plainPostFastPathOf } from '../src/api/graphql/local-graphql.js';
 import { createGateway } from '../src/api/graphql/gateway-runtime.js';
 import { gatewaySecurity } from '../src/api/graphql/gateway-security.js';
 import { startRuntime } from '../src/processes/runtime.js';
@@ -95,6 +97,27 @@ try {
       });
       check((await res.json()) as { errors?: unknown[] }, 'local');
     });
+    // The same requests as Express hands them to /graphql after the body limit: what the fast path
+    // (plain-post-fast-path.ts) answers once Yoga has validated the query text (the case above did).
+    const fastPath = plainPostFastPathOf(localGraphQL)!;
+    const viaFastPath = await measure('local schema, plain-POST fast path (single-process /graphql)', ids, (id) => new Promise<void>((resolve, reject) => {
+      const req = {
+        method: 'POST', url: '/', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+        body: Buffer.from(JSON.stringify({ query: FEDERATED, variables: { id } })),
+      };
+      const res = {
+        writeHead: () => res,
+        end: (body: string) => {
+          try {
+            check(JSON.parse(body) as { errors?: unknown[] }, 'fast path');
+            resolve();
+          } catch (err) {
+            reject(err);
+          }
+        },
+      };
+      fastPath(req as never, res as never, () => reject(new Error('the fast path handed a plain POST on to Yoga')));
+    }));
     const run = async (schema: GraphQLSchema, document: DocumentNode, variableValues: Record<string, unknown>, contextValue: unknown) => {
       const result = await execute({ schema, document, variableValues, contextValue });
       check(result, 'subgraph');
@@ -115,7 +138,7 @@ try {
       await runtime.contextForRequest(headers);
     });
 
-    const rows = [viaGateway, viaLocal, local, direct, contextOnly];
+    const rows = [viaGateway, viaLocal, viaFastPath, local, direct, contextOnly];
     console.log(`\n${REQUESTS} requests, one at a time, in process:`);
     for (const r of rows) console.log(`  ${r.name.padEnd(46)} CPU ${r.cpuMs.toFixed(2)} ms/request, wall ${r.wallMs.toFixed(2)} ms/request`);
     recordResults('graphql-local-schema', rows.map((r) => ({

@@ -11,6 +11,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Context as WsServerContext, ServerOptions as WsServerOptions } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import { connectionHeaders } from '../api/http/connection-headers.js';
+import { bodyAsStream } from '../api/http/graphql-body-limit.js';
 import { forwardedCredentials } from '../api/graphql/forwarded-credentials.js';
 import { liveSubscriptions } from '../infra/metrics.js';
 import { fanOutSubscriptions, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
@@ -25,6 +26,8 @@ export interface GatewayMountOptions {
   webSocket: WebSocketGuard;
   /** The POST body ceiling, checked before the gateway reads the body (src/api/http/graphql-body-limit.ts). */
   bodyLimit: RequestHandler;
+  /** Answers some POSTs itself from the body the limit read, before the gateway (the local schema's plain-post-fast-path.ts). */
+  fastPath?: RequestHandler;
   /**
    * Single-process mode, where the gateway knows the caller's identity: live subscriptions of one
    * audience share their executions (src/api/graphql/subscription-fanout.ts).
@@ -36,8 +39,8 @@ export interface GatewayMountOptions {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the two servers' contexts differ; only the request pipeline is used here
 export type GraphQLServer = YogaServerInstance<any, any>;
 
-export function mountGateway(app: Express, server: Server, gateway: GraphQLServer, { webSocket, bodyLimit, fanOut }: GatewayMountOptions): MountedGateway {
-  app.use(gateway.graphqlEndpoint, bodyLimit, gateway);
+export function mountGateway(app: Express, server: Server, gateway: GraphQLServer, { webSocket, bodyLimit, fastPath, fanOut }: GatewayMountOptions): MountedGateway {
+  app.use(gateway.graphqlEndpoint, bodyLimit, ...(fastPath ? [fastPath] : []), bodyAsStream, gateway);
   const wss = limitedWebSocketServer(server, gateway.graphqlEndpoint, webSocket);
   const options = graphqlWsOptions(gateway, (ctx) => {
     const headers = connectionHeaders((ctx.extra as Extra).request.headers, ctx.connectionParams);

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import express from 'express';
 import type { AppConfig } from '../kernel/config.js';
-import { createLocalGraphQL, type LocalGraphQL } from '../api/graphql/local-graphql.js';
+import { createLocalGraphQL, plainPostFastPathOf, type LocalContextBuilder, type LocalGraphQL } from '../api/graphql/local-graphql.js';
 import { gatewaySecurity } from '../api/graphql/gateway-security.js';
 import { installHttpSecurity } from '../api/http/http-security.js';
 import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
@@ -33,7 +33,7 @@ import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
  * so it can be created while the runtime is still starting: its requests wait for the runtime.
  */
 export function createSingleProcessGraphQL(runtime: Runtime | Promise<Runtime>, config: AppConfig): LocalGraphQL {
-  const contextFor = async (headers: Headers) => (await runtime).contextForRequest(headers);
+  const contextFor: LocalContextBuilder = async (headers) => (await runtime).contextForRequest(headers);
   const security = gatewaySecurity(config, async (headers) => (await contextFor(headers)).actor);
   return createLocalGraphQL(contextFor, security);
 }
@@ -71,6 +71,7 @@ export async function startSingleProcessServer(
       logger: runtime.logger,
     },
     bodyLimit: graphqlBodyLimit(runtime.config, runtime.auth.tokens),
+    fastPath: plainPostFastPathOf(graphql),
     fanOut: subscriptionFanOut(runtime),
   });
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.

@@ -32,6 +32,11 @@ export function graphiqlOptions(access: SchemaAccess) {
 
 const INTROSPECTION_IN_TEXT = /__schema|__type\b/;
 
+/** Whether a query text may ask for introspection (a cheap test on the text: it may also match a string or comment). */
+export function asksForIntrospection(query: string): boolean {
+  return INTROSPECTION_IN_TEXT.test(query);
+}
+
 /**
  * Decides per request, before validation (credentials are checked asynchronously, which validation
  * cannot do), and only when the query text asks for introspection at all.
@@ -48,7 +53,7 @@ export function introspectionPlugin(access: SchemaAccess): YogaPlugin {
   return {
     // Synchronous unless the query asks for introspection: a promise per request would add turns to every operation.
     onParams({ params, request, context }) {
-      if (access.introspection === 'everyone' || typeof params.query !== 'string' || !INTROSPECTION_IN_TEXT.test(params.query)) return undefined;
+      if (access.introspection === 'everyone' || typeof params.query !== 'string' || !asksForIntrospection(params.query)) return undefined;
       const caller = callerOf(request as Request | undefined, context);
       if (!caller) return undefined;
       return access.standingOf(caller.headers).then((standing) => {

@@ -6,27 +6,48 @@
  * per graphql-ws operation. Yoga caches parsed and validated documents (parserAndValidationCache).
  *
  * The schema is built on first use, not at start: a process that serves no GraphQL never pays for it.
+ *
+ * Plain POSTs of a query text Yoga has validated once take a leaner route to the same pipeline
+ * (plain-post-fast-path.ts, mounted before Yoga by single-process-server.ts).
  */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { ServiceContext } from '../../kernel/context.js';
 import { graphqlMetricsPlugin } from '../http/graphql-metrics.js';
 import { maskUnexpectedErrors } from './error-masking.js';
 import type { GatewaySecurity } from './gateway-runtime.js';
-import { blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin } from './graphql-access.js';
+import { asksForIntrospection, blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin } from './graphql-access.js';
 import { operationLimitPlugins } from './operation-limits.js';
+import { contextHandedOn, plainPostFastPath, ValidatedDocuments } from './plain-post-fast-path.js';
 
 /** What the server's context starts from: the HTTP request, or the headers a graphql-ws socket carries (gateway-server.ts). */
 interface InitialContext {
   request?: Request;
   headers?: Headers;
+  /** The Express request, for an HTTP request (Yoga's node adapter puts it there). */
+  req?: object;
 }
 
 export type LocalGraphQL = YogaServerInstance<Record<string, unknown>, ServiceContext>;
 
-export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<ServiceContext>, security: GatewaySecurity): LocalGraphQL {
-  return createYoga<Record<string, unknown>, ServiceContext>({
-    context: (initial: InitialContext) => contextFor(asGlobalHeaders(initial.headers ?? initial.request?.headers)),
+/** Builds a request's ServiceContext from its headers, as a Fetch Headers or Node's own (the fast path's). */
+export type LocalContextBuilder = (headers: Headers | IncomingHttpHeaders) => Promise<ServiceContext>;
+
+const fastPaths = new WeakMap<LocalGraphQL, RequestHandler>();
+
+/** The Express handler answering the plain POSTs this server has validated before; mounted in front of it. */
+export function plainPostFastPathOf(graphql: LocalGraphQL): RequestHandler | undefined {
+  return fastPaths.get(graphql);
+}
+
+export function createLocalGraphQL(contextFor: LocalContextBuilder, security: GatewaySecurity): LocalGraphQL {
+  const validated = new ValidatedDocuments();
+  const everyoneIntrospects = security.schemaAccess.introspection === 'everyone';
+  const yoga = createYoga<Record<string, unknown>, ServiceContext>({
+    // A request the fast path began and handed on keeps the context it started (one verification per request).
+    context: (initial: InitialContext) => contextHandedOn(initial.req) ?? contextFor(asGlobalHeaders(initial.headers ?? initial.request?.headers)),
     graphqlEndpoint: '/graphql',
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
@@ -43,8 +64,12 @@ export function createLocalGraphQL(contextFor: (headers: Headers) => Promise<Ser
       introspectionPlugin(security.schemaAccess),
       ...(security.schemaAccess.introspection === 'everyone' ? [] : [blockFieldSuggestionsPlugin()]),
       graphqlMetricsPlugin(),
+      // Last: records only what every limit and rule above let through.
+      validated.plugin((query) => everyoneIntrospects || !asksForIntrospection(query)),
     ],
   });
+  fastPaths.set(yoga, plainPostFastPath(yoga, validated, contextFor));
+  return yoga;
 }
 
 /**

@@ -34,17 +34,24 @@ function reader(limit: number, configKey: string): RequestHandler {
         return sendProblem(res, bodyRefusal(err, limit, configKey));
       }
       if (Buffer.isBuffer(req.body)) {
-        // The gateway reads the body as a stream (a Buffer would be walked key by key); it is now
-        // plain bytes, so it no longer names an encoding.
-        const body = req.body;
-        req.headers['content-length'] = String(body.length);
+        // The body is now plain bytes (req.body, a Buffer, for the local schema's fast path), so it
+        // no longer names an encoding; bodyAsStream hands it to the gateway.
+        req.headers['content-length'] = String(req.body.length);
         delete req.headers['content-encoding'];
-        req.body = Readable.from([body], { objectMode: false });
       }
       next();
     });
   };
 }
+
+/**
+ * The body read above, as the stream the gateway (a Yoga server) reads: given as a Buffer, it would
+ * be walked key by key. Mounted right before the gateway, after any handler that answers from the Buffer.
+ */
+export const bodyAsStream: RequestHandler = (req, _res, next) => {
+  if (Buffer.isBuffer(req.body)) req.body = Readable.from([req.body], { objectMode: false });
+  next();
+};
 
 function bodyRefusal(err: unknown, limit: number, configKey: string): AppError {
   const type = (err as { type?: string }).type;
