@@ -12,7 +12,8 @@ import { registryGrade, registryGrades } from '../companies/company-information.
 import type { Grade } from '../companies/credit-grade.js';
 import { indexedBy } from '../../kernel/batched-lookups.js';
 import type { ServiceContext } from '../../kernel/context.js';
-import { poolOf, readsOf } from '../../infra/database.js';
+import { poolOf, readsOf, type Db } from '../../infra/database.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../kernel/errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
 import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
@@ -164,24 +165,52 @@ async function findSearchByHash(ctx: ServiceContext, profileId: string, inputHas
 }
 
 /**
- * The search and its matches in one statement (so they appear together or not at all, with no
- * interactive transaction holding a connection while the rows are sent): nothing when a search with
- * these inputs is already recorded for the profile, including by a concurrent request. The matches'
- * columns come as arrays and their reasons as one JSON array, paired by position.
+ * The search with its matches, one row (so they appear together or not at all, and recording a search
+ * of thousands of matches costs one row, not thousands each with three foreign-key checks): nothing
+ * when a search with these inputs is already recorded for the profile, including by a concurrent
+ * request. The matches' columns come as arrays in rank order and their reasons as one JSON array,
+ * paired by position; `recordMatchesOfLenders` turns a chosen lender's into funding_match rows.
  */
 const INSERT_SEARCH_WITH_MATCHES = `
-  WITH search AS (
-    INSERT INTO funding_search ("profileId", "inputHash", amount, currency, "periodMonths", "useOfFunds", urgency, "updatedAt")
-    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now())
-    ON CONFLICT ("profileId", "inputHash") DO NOTHING
-    RETURNING id
-  ), matches AS (
-    INSERT INTO funding_match ("fundingSearchId", "lenderId", "productId", "productType", "productTypes", likelihood, reasons, "updatedAt")
-    SELECT search.id, m."lenderId", m."productId", m."productType"::"ProductType", ARRAY[m."productType"::"ProductType"], m.likelihood, r.reasons, now()
-    FROM search, unnest($8::int[], $9::int[], $10::text[], $11::numeric[]) WITH ORDINALITY AS m("lenderId", "productId", "productType", likelihood, position)
-    JOIN jsonb_array_elements($12::jsonb) WITH ORDINALITY AS r(reasons, position) USING (position)
-  )
-  SELECT id FROM search`;
+  INSERT INTO funding_search ("profileId", "inputHash", amount, currency, "periodMonths", "useOfFunds", urgency, "updatedAt",
+    "matchLenderIds", "matchProductIds", "matchProductTypes", "matchLikelihoods", "matchReasons")
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now(), $8::int[], $9::int[], $10::text[]::"ProductType"[], $11::numeric[], $12::jsonb)
+  ON CONFLICT ("profileId", "inputHash") DO NOTHING
+  RETURNING id`;
+
+/**
+ * The funding_match rows of these lenders' matches in a recorded search, written from the search's
+ * own match columns: the rows that review selections and lender applications refer to exist for
+ * every lender chosen (apply, a Business V1 submission) and for no other. Writes nothing for a
+ * match already a row, nor for searches recorded before the match columns (all theirs are rows).
+ * @access internal: the search is one the caller recorded or found for a profile it may act on
+ */
+const INSERT_MATCHES_OF_LENDERS = `
+  INSERT INTO funding_match ("fundingSearchId", "lenderId", "productId", "productType", "productTypes", likelihood, reasons, "updatedAt")
+  SELECT s.id, m."lenderId", m."productId", m."productType", ARRAY[m."productType"], m.likelihood, s."matchReasons" -> (m.position::int - 1), now()
+  FROM funding_search s,
+    unnest(s."matchLenderIds", s."matchProductIds", s."matchProductTypes", s."matchLikelihoods") WITH ORDINALITY AS m("lenderId", "productId", "productType", likelihood, position)
+  WHERE s.id = $1 AND m."lenderId" = ANY($2::int[])
+  ON CONFLICT ("fundingSearchId", "productId") DO NOTHING`;
+
+/** `db` may be the caller's transaction, whose application rows then refer to these matches. */
+export async function recordMatchesOfLenders(db: Db | Prisma.TransactionClient, fundingSearchId: number, lenderIds: readonly number[]): Promise<void> {
+  await db.$executeRawUnsafe(INSERT_MATCHES_OF_LENDERS, fundingSearchId, [...lenderIds]);
+}
+
+/**
+ * A recorded search's own columns, without its match columns (one search of 10,000 products holds
+ * several thousand matches): what reads that include a search (documents, reviews) select.
+ */
+export const SEARCH_WITHOUT_MATCHES = {
+  matchLenderIds: true,
+  matchProductIds: true,
+  matchProductTypes: true,
+  matchLikelihoods: true,
+  matchReasons: true,
+} as const satisfies Prisma.FundingSearchOmit;
+
+export type RecordedSearchRow = Prisma.FundingSearchGetPayload<{ omit: typeof SEARCH_WITHOUT_MATCHES }>;
 
 /**
  * The search for these inputs, recorded on first sight; the profile's latest search points at it. The
