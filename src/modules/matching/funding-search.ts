@@ -172,11 +172,30 @@ async function findSearchByHash(ctx: ServiceContext, profileId: string, inputHas
  * paired by position; `recordMatchesOfLenders` turns a chosen lender's into funding_match rows.
  */
 const INSERT_SEARCH_WITH_MATCHES = `
-  INSERT INTO funding_search ("profileId", "inputHash", amount, currency, "periodMonths", "useOfFunds", urgency, "updatedAt",
-    "matchLenderIds", "matchProductIds", "matchProductTypes", "matchLikelihoods", "matchReasons")
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now(), $8::int[], $9::int[], $10::text[]::"ProductType"[], $11::numeric[], $12::jsonb)
-  ON CONFLICT ("profileId", "inputHash") DO NOTHING
-  RETURNING id`;
+  WITH search AS (
+    INSERT INTO funding_search ("profileId", "inputHash", amount, currency, "periodMonths", "useOfFunds", urgency, "updatedAt",
+      "matchLenderIds", "matchProductIds", "matchProductTypes", "matchLikelihoods", "matchReasons")
+    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now(), $8::int[], $9::int[], $10::"ProductType"[], $11::numeric[], $12::jsonb)
+    ON CONFLICT ("profileId", "inputHash") DO NOTHING
+    RETURNING id
+  ), latest AS (
+    UPDATE profile p SET "legacyFundingSearchId" = search.id, "updatedAt" = now() FROM search WHERE p.id = $1::uuid
+  )
+  SELECT id FROM search`;
+
+/** The profile's latest search is this one (nothing written if it already is). */
+const POINT_PROFILE_AT_SEARCH = `
+  UPDATE profile SET "legacyFundingSearchId" = $2, "updatedAt" = now()
+  WHERE id = $1::uuid AND "legacyFundingSearchId" IS DISTINCT FROM $2`;
+
+/**
+ * An array parameter as PostgreSQL's array literal, for numbers and enum names (neither needs
+ * quoting): one join, where pg's own conversion escapes element by element (4-50 ms for a search's
+ * four arrays of 5,000 against 0.3 ms).
+ */
+function arrayLiteral(values: ReadonlyArray<number | string>): string {
+  return `{${values.join(',')}}`;
+}
 
 /**
  * The funding_match rows of these lenders' matches in a recorded search, written from the search's
@@ -220,37 +239,40 @@ export type RecordedSearchRow = Prisma.FundingSearchGetPayload<{ omit: typeof SE
 export async function recordFundingSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
   const { profileId, outcome, request, inputHash } = matching;
   if (matching.latestSearchId !== null && matching.latestSearchInputHash === inputHash) return { id: matching.latestSearchId };
-  const search = (await findSearchByHash(ctx, profileId, matching.inputHash)) ?? (await insertSearch(ctx, matching));
-  await ctx.db.profile.updateMany({
-    where: { id: profileId, OR: [{ legacyFundingSearchId: null }, { legacyFundingSearchId: { not: search.id } }] },
-    data: { legacyFundingSearchId: search.id },
+  const found = await findSearchByHash(ctx, profileId, inputHash);
+  if (found) {
+    await pointProfileAt(found);
+    return found;
+  }
+  const m = outcome.matches;
+  const { rows } = await poolOf(ctx.db).query<{ id: number }>({
+    name: 'fg_record_funding_search',
+    text: INSERT_SEARCH_WITH_MATCHES,
+    values: [
+      profileId,
+      inputHash,
+      request.amount,
+      request.currency,
+      request.periodMonths,
+      request.useOfFunds,
+      request.urgency,
+      arrayLiteral(m.map((x) => x.lenderId)),
+      arrayLiteral(m.map((x) => x.productId)),
+      arrayLiteral(m.map((x) => x.productType)),
+      arrayLiteral(m.map((x) => x.likelihood)),
+      // One JSON document of every match's reasons, in the matches' order: one stringify, no
+      // array-literal quoting of thousands of JSON texts, one parse in PostgreSQL.
+      JSON.stringify(m.map((x) => matching.reasonsOf(x))),
+    ],
   });
-  return search;
+  if (rows[0]) return rows[0];
+  // Recorded meanwhile by a concurrent request for the same inputs: that one is the search.
+  const recorded = (await findSearchByHash(ctx, profileId, inputHash))!;
+  await pointProfileAt(recorded);
+  return recorded;
 
-  async function insertSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
-    const m = outcome.matches;
-    const { rows } = await poolOf(ctx.db).query<{ id: number }>({
-      name: 'fg_record_funding_search',
-      text: INSERT_SEARCH_WITH_MATCHES,
-      values: [
-        profileId,
-        inputHash,
-        request.amount,
-        request.currency,
-        request.periodMonths,
-        request.useOfFunds,
-        request.urgency,
-        m.map((x) => x.lenderId),
-        m.map((x) => x.productId),
-        m.map((x) => x.productType),
-        m.map((x) => x.likelihood),
-        // One JSON document of every match's reasons, in the matches' order: one stringify, no
-        // array-literal quoting of thousands of JSON texts, one parse in PostgreSQL.
-        JSON.stringify(m.map((x) => matching.reasonsOf(x))),
-      ],
-    });
-    // Recorded meanwhile by a concurrent request for the same inputs: that one is the search.
-    return rows[0] ?? (await findSearchByHash(ctx, profileId, inputHash))!;
+  async function pointProfileAt(search: { id: number }): Promise<void> {
+    await poolOf(ctx.db).query({ name: 'fg_point_profile_at_search', text: POINT_PROFILE_AT_SEARCH, values: [profileId, search.id] });
   }
 }
 
