@@ -8,7 +8,7 @@
  *
  * seeded with SQL (INSERT ... SELECT generate_series) in the shape the modules write: tenants of
  * one account with a profile each, 1,250 lenders with one product per product type, applications
- * spread over 50 lenders with the stored document submission writes (test/support/
+ * spread over 20 lenders (the measured one holds a full page of 50 at every size) with the stored document submission writes (test/support/
  * lender-applications.ts), one delivered webhook (and its attempt) per application. At each step `npm start`'s
  * build (default configuration, bench/servers.ts) is started afresh (nothing cached from the
  * step before) and each list is loaded (bench/load.ts `load`): p50, p99, req/s and the server's
@@ -64,7 +64,9 @@ const settings: LoadSettings = {
 
 const PRODUCT_TYPES = ['ASSET_BACKED_FINANCE', 'COMMERCIAL_PROPERTY', 'E_COMMERCE_FUNDING', 'FIXED_LOAN_TERMS', 'INVOICE_FINANCE', 'MERCHANT_CASH_ADVANCE', 'TERM_LOAN', 'TRADE_FINANCE'];
 const LENDERS = 1_250; // one product per type each: 10,000 products at most
-const APPLYING_LENDERS = 50; // applications spread over these
+// Applications spread over these: 20, so that the measured lender holds a full default page of 50 at
+// every size (1,000 / 20), and its list is measured like for like (50 of 50 at 10k and 50k too).
+const APPLYING_LENDERS = 20;
 const STAFF = { email: 'bench-growth-staff@example.test', password: 'bench-password-123' };
 const PAGE = 20;
 

@@ -4,6 +4,7 @@ import { loadConfig } from '../kernel/config.js';
 import { DataDirInUseError } from '../infra/embedded-postgres.js';
 import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
+import { warmProductCatalogue } from '../modules/matching/product-catalogue.js';
 import { handleShutdownSignals } from './shutdown.js';
 
 const config = loadConfig();
@@ -27,6 +28,8 @@ const runtime = await runtimeStarting.catch((err: unknown) => {
 const server = await startSingleProcessServer(runtime, { graphql });
 served = true;
 shutdown.add('server', () => server.close());
+// After listening, so the start is not slowed: the first matching request finds the catalogue loaded.
+warmProductCatalogue(runtime.contextFor());
 logger.info(
   { url: server.url, environment: config.DEPLOY_ENV, database: runtime.database.embedded ? 'embedded' : 'DATABASE_URL' },
   `funding gateway ready: REST ${server.url}/api, GraphQL ${server.url}/graphql, health ${server.url}/health`,

@@ -15,6 +15,7 @@ import { createLogger } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { startWorkerServer } from './worker-server.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { warmProductCatalogue } from '../modules/matching/product-catalogue.js';
 
 export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker'] as const;
 
@@ -48,6 +49,9 @@ if (name === 'gateway') {
     : name === 'worker'
       ? await startWorkerServer(runtime, config.PORT)
       : await startRestServer(runtime, config.PORT);
+  // The processes that match profiles (REST, the matches subgraph's searches, the applications
+  // subgraph's submissions) load the catalogue once listening: neither their start nor their first search waits for it.
+  if (name === 'rest' || name === 'matches' || name === 'applications') warmProductCatalogue(runtime.contextFor());
 }
 shutdown.add('server', () => server.close());
 logger.info({ url: server.url }, `${name} ready`);

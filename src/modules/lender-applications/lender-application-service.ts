@@ -40,6 +40,7 @@ import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
+import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
 
 type Tx = Prisma.TransactionClient;
 type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
@@ -312,7 +313,7 @@ export async function resubmit(ctx: ServiceContext, id: unknown): Promise<Integr
 async function rebuildDocument(ctx: ServiceContext, applicationId: number): Promise<Record<string, unknown>> {
   const row = await ctx.db.lenderApplication.findUniqueOrThrow({
     where: { id: applicationId },
-    include: { fundingMatch: { include: { fundingSearch: true } }, profile: true },
+    include: { fundingMatch: { include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES } } }, profile: true },
   });
   if (!row.fundingMatch) return (row.payload ?? {}) as Record<string, unknown>;
   // The same products as sent the first time (the payload records what the lender was sent).

@@ -15,13 +15,14 @@ import { applicationDocument, lenderMatches, loadProfileForDocuments } from './a
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import type { ReviewedLender, ReviewPreview } from './review-preview-schemas.js';
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
+import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
 
 const SelectionId = z.uuid({ message: 'must be a review selection id (uuid)' });
 
 export async function previewReviewSelection(ctx: ServiceContext, selectionId: unknown): Promise<ReviewPreview> {
   requireAccess(ctx, 'reviews.read');
   const id = parseInput(SelectionId, selectionId, 'Selection id');
-  const selection = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id }, reviewSelectionScope(ctx)] }, include: { fundingSearch: true, profile: true } });
+  const selection = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id }, reviewSelectionScope(ctx)] }, include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES }, profile: true } });
   if (!selection) throw AppError.notFound('Review selection');
   const [loaded, grade] = await Promise.all([loadProfileForDocuments(ctx.db, selection.profileId), registryGrade(ctx, selection.profile)]);
   const info = (selection.profile.companyInformation ?? {}) as { name?: string; registrationNumber?: string; type?: string; sector?: string };

@@ -16,7 +16,7 @@ import { applicationDocument, lenderMatches, loadProfileForDocuments } from './a
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
 import { findVisibleApplication } from '../business-applications/application-visibility.js';
 import type { SelectedLender } from '../matching/selection-schemas.js';
-import { matchProfileById, recordFundingSearch } from '../matching/funding-search.js';
+import { matchProfileById, recordFundingSearch, recordMatchesOfLenders, SEARCH_WITHOUT_MATCHES, type RecordedSearchRow } from '../matching/funding-search.js';
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
 import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
@@ -35,7 +35,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
   const created = await ctx.db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
-    const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: true } }) : null;
+    const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES } } }) : null;
     if (!selection) throw AppError.notFound('Review selection');
     if (selection.state !== 'PENDING_REVIEW' && selection.state !== 'IN_REVIEW') throw AppError.conflict(`The selection is ${selection.state}: it can be submitted once`);
     const results = await createLenderApplications(ctx, tx, {
@@ -51,7 +51,6 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   return { selectionId, applications: created };
 }
 
-type FundingSearchRow = Prisma.FundingSearchGetPayload<object>;
 
 /**
  * One lender application per selected lender, inside the caller's transaction: the spec 2.7
@@ -61,12 +60,14 @@ type FundingSearchRow = Prisma.FundingSearchGetPayload<object>;
 async function createLenderApplications(
   ctx: ServiceContext,
   tx: Prisma.TransactionClient,
-  input: { profileId: string; fundingSearch: FundingSearchRow; selection: SelectedLender[]; grade: string | null; businessApplicationId?: string },
+  input: { profileId: string; fundingSearch: RecordedSearchRow; selection: SelectedLender[]; grade: string | null; businessApplicationId?: string },
 ): Promise<SubmissionResult['applications']> {
   const loaded = await loadProfileForDocuments(tx, input.profileId);
   const missing: FieldError[] = [];
   const results: SubmissionResult['applications'] = [];
   const deliveries: NewDelivery[] = [];
+  // The chosen lenders' matches as rows (already so for a queued selection), which the applications refer to.
+  await recordMatchesOfLenders(tx, input.fundingSearch.id, input.selection.map((item) => item.lenderId));
   for (const [index, item] of input.selection.entries()) {
     const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
     const [first] = matches;
@@ -99,7 +100,7 @@ export async function submitBusinessApplication(ctx: ServiceContext, application
   // Checked before the search is recorded, so that a malformed selection records nothing.
   const selection: SelectedLender[] = [input()];
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
-  const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id } });
+  const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id }, omit: SEARCH_WITHOUT_MATCHES });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
   const applications = await ctx.db.$transaction((tx) =>
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),

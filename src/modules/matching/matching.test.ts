@@ -21,6 +21,12 @@ async function profileWith(answers: object | null): Promise<string> {
 }
 const get = (path: string, headers = auth) => fetch(`${app.url}/api/marketplace/v1${path}`, { headers });
 
+/** A recorded search's matches as its row keeps them (rank order). */
+async function recordedMatches(searchId: number) {
+  const row = await app.runtime.database.prisma.fundingSearch.findUniqueOrThrow({ where: { id: searchId } });
+  return { lenderIds: row.matchLenderIds, productIds: row.matchProductIds, likelihoods: row.matchLikelihoods.map(Number), reasons: row.matchReasons };
+}
+
 beforeAll(async () => {
   app = await startTestApp();
   auth = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
@@ -40,8 +46,13 @@ describe('GET /profiles/{uuid}/funding/matches/count and /results', () => {
     expect(search.matches[0]).toMatchObject({ lender: { id: expect.any(Number) }, product: expect.any(String), likelihood: { value: expect.any(Number) } });
     const likelihoods = search.matches.map((m: { likelihood: { value: number } }) => m.likelihood.value);
     expect(likelihoods).toEqual([...likelihoods].sort((a, b) => b - a));
-    const stored = await app.runtime.database.prisma.fundingMatch.count({ where: { fundingSearchId: search.id } });
-    expect(stored).toBe(count);
+    // Every match is recorded with the search, in its order, in the search's own row; none is a
+    // funding_match row until its lender is chosen (apply).
+    const stored = await recordedMatches(search.id);
+    expect(stored.productIds).toEqual(search.matches.map((m: { productId: number }) => m.productId));
+    expect(stored.lenderIds).toEqual(search.matches.map((m: { lender: { id: number } }) => m.lender.id));
+    expect(stored.likelihoods).toEqual(likelihoods);
+    expect(await app.runtime.database.prisma.fundingMatch.count({ where: { fundingSearchId: search.id } })).toBe(0);
     const again = await (await get(`/profiles/${acme}/funding/matches/results`)).json();
     expect(again.id).toBe(search.id);
   });
@@ -63,9 +74,9 @@ describe('GET /profiles/{uuid}/funding/matches/count and /results', () => {
     expect(search.matches[0].reasons).toContain('amount £150,000 within ' + search.matches[0].reasons[0].split(' within ')[1]);
     expect(search.explanation.missing).toEqual([]);
     // The recorded matches keep the reasons the search gave, each with its own product.
-    const stored = await app.runtime.database.prisma.fundingMatch.findMany({ where: { fundingSearchId: search.id }, select: { productId: true, reasons: true } });
-    const storedReasons = new Map(stored.map((row) => [row.productId, row.reasons]));
-    expect(search.matches.map((m: { productId: number }) => storedReasons.get(m.productId))).toEqual(search.matches.map((m: { reasons: string[] }) => m.reasons));
+    const stored = await recordedMatches(search.id);
+    expect(stored.productIds).toEqual(search.matches.map((m: { productId: number }) => m.productId));
+    expect(stored.reasons).toEqual(search.matches.map((m: { reasons: string[] }) => m.reasons));
     expect(search.explanation.rejections.length).toBeGreaterThan(0);
     const reasons = search.explanation.rejections.flatMap((r: { reasons: string[] }) => r.reasons) as string[];
     expect(reasons.some((r) => /^(amount|revenue|trading|term|credit grade|the product)/.test(r))).toBe(true);
@@ -111,6 +122,28 @@ describe('POST /profiles/{uuid}/funding/apply', () => {
     const rows = await queue(uuid);
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.state === 'PENDING_REVIEW')).toBe(true);
+  });
+
+  it("writes the chosen lenders' matches as funding_match rows, with the search's reasons, and no other lender's", async () => {
+    const uuid = await profileWith(ACME_ANSWERS);
+    const search = await (await get(`/profiles/${uuid}/funding/matches/results?explain=true`)).json();
+    const selection = await matchedLenders(uuid, 2);
+    const res = await apply(uuid, selection);
+    expect(res.status).toBe(200);
+    expect((await res.json()).id).toBe(search.id);
+    const chosen = new Set(selection.map((s) => s.lenderId));
+    const expected = (search.matches as Array<{ lender: { id: number }; productId: number; product: string; likelihood: { value: number }; reasons: string[] }>)
+      .filter((m) => chosen.has(m.lender.id))
+      .map((m) => ({ lenderId: m.lender.id, productId: m.productId, productType: m.product, likelihood: m.likelihood.value, reasons: m.reasons }));
+    const rows = await app.runtime.database.prisma.fundingMatch.findMany({
+      where: { fundingSearchId: search.id },
+      select: { lenderId: true, productId: true, productType: true, likelihood: true, reasons: true },
+      orderBy: { id: 'asc' },
+    });
+    expect(rows.map((r) => ({ ...r, likelihood: Number(r.likelihood) }))).toEqual(expected);
+    // Applying again adds no row.
+    expect((await apply(uuid, selection.slice(0, 1))).status).toBe(200);
+    expect(await app.runtime.database.prisma.fundingMatch.count({ where: { fundingSearchId: search.id } })).toBe(expected.length);
   });
 
   it('refuses 0 or 5 lenders with 400, and a lender not among the matches with 422, queueing nothing', async () => {

@@ -4,7 +4,8 @@
  * new one is built off the request path (stale-while-revalidate): when a lender or product changes
  * (the lenders module's `lenderCatalogueChanged` event, which the event bus carries to every
  * process) and, for changes made outside any process's services (the admin CLI), once the snapshot
- * is CATALOGUE_TTL_MS old. Only the very first use of an environment waits for its load.
+ * is CATALOGUE_TTL_MS old. A server starts its environment's first load as soon as it listens
+ * (`warmProductCatalogue`), so a search waits for a load only if it comes before that load ends.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -87,6 +88,16 @@ export function productCatalogue(source: CatalogueSource): Promise<ProductCatalo
     return Promise.resolve(holder.current);
   }
   return holder.loading ?? refresh(source, holder);
+}
+
+/**
+ * Starts the environment's first load without waiting for it: a server calls it once it listens, so
+ * that neither its start nor its first search waits for the catalogue (a failed load is retried by
+ * the next search, which then waits for it as before).
+ */
+export function warmProductCatalogue(source: CatalogueSource): void {
+  const holder = holderOf(source);
+  if (!holder.current) refreshInBackground(source, holder, false);
 }
 
 /** The holder's counters and current version. */

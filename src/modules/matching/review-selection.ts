@@ -12,6 +12,7 @@ import { AppError, type FieldError } from '../../kernel/errors.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import type { RecordedFundingSearch } from './funding-search-schemas.js';
 import { SelectedLender } from './selection-schemas.js';
+import { recordMatchesOfLenders } from './funding-search.js';
 
 export const SelectedLenders = z
   .array(SelectedLender, { message: 'must be an array of selected lenders' })
@@ -57,6 +58,8 @@ export async function queueReviewSelection(
       throw AppError.conflict('This Idempotency-Key was used with another selection', [{ pointer: 'header:Idempotency-Key', message: 'was used with another body' }]);
     }
   }
+  // The chosen lenders' matches become rows before the selection refers to them (review, submission).
+  await recordMatchesOfLenders(ctx.db, search.id, selection.map((s) => s.lenderId));
   try {
     await ctx.db.reviewSelection.upsert({
       where: { profileId_contentHash: { profileId, contentHash } },
