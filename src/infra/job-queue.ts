@@ -1,6 +1,7 @@
 /**
  * The job queue: pg-boss on the deployment's PostgreSQL (or the embedded one). Jobs are enqueued
- * inside the caller's database transaction (pg-boss's `db` option over the Prisma transaction), so
+ * inside the caller's database transaction (pg-boss's `db` option over the Prisma transaction, or
+ * over a typed SQL transaction on the same pool), so
  * a job exists exactly when the change that asked for it committed: a crash at any moment loses
  * nothing. pg-boss holds each running job and hands it out again when its holder dies (expiry).
  *
@@ -10,8 +11,10 @@
  * transaction. Workers listen (job-notifications.ts) and poll only as the fallback.
  */
 import PgBoss from 'pg-boss';
+import { CompiledQuery, Kysely } from 'kysely';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
+import type { SqlTransaction } from './sql-reads.js';
 import type { EnqueueOptions, JobScheduler, QueuedJob } from '../kernel/context.js';
 
 export interface JobQueue extends JobScheduler {
@@ -96,7 +99,10 @@ function notifyingWith(db: PgBoss.Db, notifications: string[]): PgBoss.Db {
   };
 }
 
-function transactionDb(tx: Prisma.TransactionClient) {
+function transactionDb(tx: Prisma.TransactionClient | SqlTransaction): PgBoss.Db {
+  if (tx instanceof Kysely) {
+    return { executeSql: async (text: string, values: unknown[]) => ({ rows: (await tx.executeQuery(CompiledQuery.raw(text, values))).rows }) };
+  }
   return {
     executeSql: async (text: string, values: unknown[]) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }),
   };

@@ -3,7 +3,9 @@
  * build one and pass it in; services never reach into GraphQL or Express objects.
  */
 import type { Logger } from 'pino';
+import type { Transaction } from 'kysely';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
+import type { DB } from '../generated/kysely/database.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './actor.js';
 
@@ -21,8 +23,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export type Db = PrismaClient;
 
 export interface EnqueueOptions {
-  /** Enqueue as part of this transaction. */
-  tx?: Prisma.TransactionClient;
+  /** Enqueue as part of this transaction: Prisma's, or a typed SQL one on the same pool (infra/sql-reads.ts). */
+  tx?: Prisma.TransactionClient | Transaction<DB>;
   startAfter?: Date;
 }
 
