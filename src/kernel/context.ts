@@ -3,7 +3,7 @@
  * build one and pass it in; services never reach into GraphQL or Express objects.
  */
 import type { Logger } from 'pino';
-import type { Transaction } from 'kysely';
+import type { Compilable, Transaction } from 'kysely';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { DB } from '../generated/kysely/database.js';
 import type { EventBus } from './events.js';
@@ -23,8 +23,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export type Db = PrismaClient;
 
 export interface EnqueueOptions {
-  /** Enqueue as part of this transaction: Prisma's, or a typed SQL one on the same pool (infra/sql-reads.ts). */
-  tx?: Prisma.TransactionClient | Transaction<DB>;
+  /** Enqueue as part of this transaction. */
+  tx?: Prisma.TransactionClient;
   startAfter?: Date;
 }
 
@@ -33,6 +33,12 @@ export interface JobScheduler {
   enqueue(queue: string, data: object, options?: EnqueueOptions): Promise<void>;
   /** Several jobs of one queue by one statement (the jobs one request or event causes), each with its own start. */
   enqueueMany(queue: string, jobs: readonly QueuedJob[], options?: Pick<EnqueueOptions, 'tx'>): Promise<void>;
+  /**
+   * Several jobs of one queue inserted by the same statement as the caller's own writes (each a
+   * data-modifying CTE of it), in the caller's typed SQL transaction (infra/sql-reads.ts): a whole
+   * change and its jobs in one round trip.
+   */
+  enqueueManyAlong(queue: string, jobs: readonly QueuedJob[], tx: Transaction<DB>, writes: readonly Compilable[]): Promise<void>;
 }
 
 export interface QueuedJob {

@@ -8,7 +8,7 @@
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Compilable } from 'kysely';
+import type { Compilable } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
 import { QUEUES } from '../../infra/job-queue.js';
@@ -65,9 +65,9 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
 }
 
 /**
- * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), where the caller's own writes
- * run with the delivery rows as one statement (data-modifying CTEs, each run in full and on the same
- * snapshot), then the jobs: two statements for the whole change. Returns the deliveries' ids, in order.
+ * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), where the caller's own writes,
+ * the delivery rows and their jobs (with the NOTIFY that wakes a worker at commit) are one statement:
+ * data-modifying CTEs, each run in full on the same snapshot. Returns the deliveries' ids, in order.
  * @access internal: records deliveries inside the transaction of the operation that decided access
  */
 export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: readonly Compilable[] = []): Promise<string[]> {
@@ -83,11 +83,7 @@ export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransacti
       updatedAt: new Date().toISOString(),
     }))),
   ];
-  const statements = [...writes, ...inserts];
-  if (statements.length > 0) {
-    await sql`WITH ${sql.join(statements.map((statement, i) => sql`${sql.raw(`write_${i}`)} AS (${statement})`))} SELECT 1`.execute(trx);
-  }
-  if (rows.length > 0) await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), { tx: trx });
+  await ctx.jobs.enqueueManyAlong(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), trx, [...writes, ...inserts]);
   return rows.map((row) => row.id);
 }
 
