@@ -34,6 +34,8 @@ const BENCH_FILES: Array<{ name: string; limitSeconds: number }> = [
   { name: 'graphql-local-schema', limitSeconds: 120 },
   { name: 'company-search', limitSeconds: 240 },
   { name: 'matching', limitSeconds: 180 },
+  // Two use cases × (100 warm-up + 400 measured calls) in process.
+  { name: 'status-change', limitSeconds: 180 },
   { name: 'delivery', limitSeconds: 120 },
   { name: 'event-latency', limitSeconds: 180 },
   { name: 'graphql-limits', limitSeconds: 120 },

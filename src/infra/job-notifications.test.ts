@@ -1,12 +1,12 @@
 /**
- * Job wake-ups on a real PostgreSQL: a job enqueued in a transaction wakes a listener in another
- * session when the transaction commits (never for one rolled back); a job due later wakes it when
- * due; a listening session that is killed is replaced and still wakes its worker; closing leaves no
- * session behind.
+ * Job wake-ups on a real PostgreSQL: a job enqueued in a transaction (Prisma's, or a typed SQL one
+ * along with its own writes) wakes a listener in another session when the transaction commits
+ * (never for one rolled back); a job due later wakes it when due; a listening session that is
+ * killed is replaced and still wakes its worker; closing leaves no session behind.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from './database.js';
+import { openDatabase, readsOf, type Database } from './database.js';
 import { startJobQueue, type JobQueue } from './job-queue.js';
 import { listenForJobs, type JobNotifications } from './job-notifications.js';
 import { createLogger } from './logger.js';
@@ -72,6 +72,28 @@ describe('job wake-ups', () => {
     await eventually(async () => wakes, (n) => n > before);
     // Notifications arrive in commit order: had the rolled-back one been sent, it would have come first.
     expect(wakes).toBe(before + 1);
+  });
+
+  it('inserts jobs along with a typed SQL transaction’s own writes, waking the listener only at commit', async () => {
+    const reads = readsOf(db.prisma);
+    const jobsNamed = async (deliveryId: string) =>
+      (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [QUEUE, deliveryId])).rows[0]!.n;
+    const rolledBack = '00000000-0000-4000-8000-000000000011';
+    const committed = ['00000000-0000-4000-8000-000000000012', '00000000-0000-4000-8000-000000000013'];
+    const before = wakes;
+    await expect(
+      reads.transaction().execute(async (trx) => {
+        await jobs.enqueueManyAlong(QUEUE, [{ data: { deliveryId: rolledBack } }], trx, [trx.updateTable('lender').set({ active: true }).where('id', '=', -1)]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await reads.transaction().execute((trx) =>
+      jobs.enqueueManyAlong(QUEUE, committed.map((deliveryId) => ({ data: { deliveryId } })), trx, [trx.updateTable('lender').set({ active: true }).where('id', '=', -1)]),
+    );
+    await eventually(async () => wakes, (n) => n > before);
+    expect(wakes).toBe(before + 1);
+    expect(await jobsNamed(rolledBack)).toBe(0);
+    expect(await Promise.all(committed.map(jobsNamed))).toEqual([1, 1]);
   });
 
   it('ignores the jobs of other queues', async () => {

@@ -1,6 +1,7 @@
 /**
  * The job queue: pg-boss on the deployment's PostgreSQL (or the embedded one). Jobs are enqueued
- * inside the caller's database transaction (pg-boss's `db` option over the Prisma transaction), so
+ * inside the caller's database transaction (pg-boss's `db` option over the Prisma transaction, or
+ * pg-boss's insert placed in a statement of a typed SQL transaction on the same pool), so
  * a job exists exactly when the change that asked for it committed: a crash at any moment loses
  * nothing. pg-boss holds each running job and hands it out again when its holder dies (expiry).
  *
@@ -10,8 +11,10 @@
  * transaction. Workers listen (job-notifications.ts) and poll only as the fallback.
  */
 import PgBoss from 'pg-boss';
+import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
+import type { SqlTransaction } from './sql-reads.js';
 import type { EnqueueOptions, JobScheduler, QueuedJob } from '../kernel/context.js';
 
 export interface JobQueue extends JobScheduler {
@@ -56,19 +59,36 @@ export async function startJobQueue(
   const enqueueMany = async (queue: string, queued: readonly QueuedJob[], enqueueOptions: Pick<EnqueueOptions, 'tx'> = {}): Promise<void> => {
     if (queued.length === 0) return;
     const db = enqueueOptions.tx ? transactionDb(enqueueOptions.tx) : boss.getDb();
-    const jobs = queued.map(({ data, startAfter }) => ({
-      name: queue,
-      data,
-      ...(startAfter ? { startAfter: startAfter.toISOString() } : {}),
-    }));
-    // One notification per distinct start: jobs ready now wake a worker at commit, later ones when due.
-    const starts = [...new Set(queued.map((job) => job.startAfter?.getTime() ?? null))];
-    const notifications = starts.map((startAfter) => JSON.stringify({ queue, startAfter } satisfies JobReady));
-    await boss.insert(jobs, { db: notifyingWith(db, notifications) });
+    await boss.insert(bossJobs(queue, queued), { db: notifyingWith(db, readyNotifications(queue, queued)) });
+  };
+  /**
+   * pg-boss's own insert (its public `insert`, handed a db that keeps the statement instead of
+   * running it) placed in the caller's statement, its $n parameters passed as the statement's own.
+   */
+  const enqueueManyAlong = async (queue: string, queued: readonly QueuedJob[], tx: SqlTransaction, writes: readonly Compilable[]): Promise<void> => {
+    let insert: RawBuilder<unknown> | undefined;
+    if (queued.length > 0) {
+      await boss.insert(bossJobs(queue, queued), {
+        db: {
+          executeSql: async (text: string, values: unknown[]) => {
+            insert = withParameters(text, values);
+            return { rows: [] };
+          },
+        },
+      });
+    }
+    const ctes = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} AS (${write})`);
+    if (insert) ctes.push(sql`inserted_jobs AS (${insert})`);
+    if (ctes.length === 0) return;
+    const notifications = readyNotifications(queue, queued);
+    // The NOTIFYs in the statement's own SELECT: a CTE that only reads would not run unless read.
+    await sql`WITH ${sql.join(ctes)}
+      SELECT (SELECT count(*)::int FROM unnest(${notifications}::text[]) AS ready(payload), LATERAL pg_notify(${JOB_READY_CHANNEL}, ready.payload)) AS sent`.execute(tx);
   };
   return {
     boss,
     enqueueMany,
+    enqueueManyAlong,
     enqueue: (queue, data, { startAfter, ...enqueueOptions } = {}) => enqueueMany(queue, [{ data, ...(startAfter ? { startAfter } : {}) }], enqueueOptions),
     async close() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
@@ -96,7 +116,28 @@ function notifyingWith(db: PgBoss.Db, notifications: string[]): PgBoss.Db {
   };
 }
 
-function transactionDb(tx: Prisma.TransactionClient) {
+function bossJobs(queue: string, queued: readonly QueuedJob[]) {
+  return queued.map(({ data, startAfter }) => ({
+    name: queue,
+    data,
+    ...(startAfter ? { startAfter: startAfter.toISOString() } : {}),
+  }));
+}
+
+/** One notification per distinct start: jobs ready now wake a worker at commit, later ones when due. */
+function readyNotifications(queue: string, queued: readonly QueuedJob[]): string[] {
+  const starts = [...new Set(queued.map((job) => job.startAfter?.getTime() ?? null))];
+  return starts.map((startAfter) => JSON.stringify({ queue, startAfter } satisfies JobReady));
+}
+
+/** SQL text with $1…$n placeholders (pg-boss's, which has no other `$`) as a part of a typed SQL statement. */
+function withParameters(text: string, values: readonly unknown[]): RawBuilder<unknown> {
+  const pieces = text.split(/\$(\d+)/);
+  const parts = pieces.map((piece, i) => (i % 2 === 0 ? sql.raw(piece) : sql`${values[Number(piece) - 1]}`));
+  return sql.join(parts, sql.raw(''));
+}
+
+function transactionDb(tx: Prisma.TransactionClient): PgBoss.Db {
   return {
     executeSql: async (text: string, values: unknown[]) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }),
   };

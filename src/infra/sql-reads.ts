@@ -9,12 +9,17 @@
  * connection, and pg skips the parse round trip after the first use.
  */
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../generated/kysely/database.js';
 
 export type { DB } from '../generated/kysely/database.js';
 export type SqlReads = Kysely<DB>;
+/**
+ * A PostgreSQL transaction on the same pool, for the one hot write that is not Prisma's: a lender
+ * application's status change (lender-applications/status-change-store.ts says why).
+ */
+export type SqlTransaction = Transaction<DB>;
 
 /** Names are derived from the text, so one text always has one name on every connection. */
 const statementNames = new Map<string, string>();

@@ -3,7 +3,9 @@
  * build one and pass it in; services never reach into GraphQL or Express objects.
  */
 import type { Logger } from 'pino';
+import type { Compilable, Transaction } from 'kysely';
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
+import type { DB } from '../generated/kysely/database.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './actor.js';
 
@@ -31,6 +33,12 @@ export interface JobScheduler {
   enqueue(queue: string, data: object, options?: EnqueueOptions): Promise<void>;
   /** Several jobs of one queue by one statement (the jobs one request or event causes), each with its own start. */
   enqueueMany(queue: string, jobs: readonly QueuedJob[], options?: Pick<EnqueueOptions, 'tx'>): Promise<void>;
+  /**
+   * Several jobs of one queue inserted by the same statement as the caller's own writes (each a
+   * data-modifying CTE of it), in the caller's typed SQL transaction (infra/sql-reads.ts): a whole
+   * change and its jobs in one round trip.
+   */
+  enqueueManyAlong(queue: string, jobs: readonly QueuedJob[], tx: Transaction<DB>, writes: readonly Compilable[]): Promise<void>;
 }
 
 export interface QueuedJob {

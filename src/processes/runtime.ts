@@ -16,6 +16,8 @@ import { TokenAuthority } from '../modules/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, poolOf, type Database } from '../infra/database.js';
+import type { SqlTransaction } from '../infra/sql-reads.js';
+import type { Compilable } from 'kysely';
 import { instrumentDatabase } from '../infra/metrics.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
@@ -149,6 +151,8 @@ function withRequestId(ctx: ServiceContext, requestId: string): ServiceContext {
         enqueue: (queue: string, data: object, options?: EnqueueOptions) => jobs.enqueue(queue, { ...data, requestId }, options),
         enqueueMany: (queue: string, queued: readonly QueuedJob[], options?: Pick<EnqueueOptions, 'tx'>) =>
           jobs.enqueueMany(queue, queued.map((job) => ({ ...job, data: { ...job.data, requestId } })), options),
+        enqueueManyAlong: (queue: string, queued: readonly QueuedJob[], tx: SqlTransaction, writes: readonly Compilable[]) =>
+          jobs.enqueueManyAlong(queue, queued.map((job) => ({ ...job, data: { ...job.data, requestId } })), tx, writes),
       } satisfies JobScheduler,
       enumerable: true,
       writable: true,

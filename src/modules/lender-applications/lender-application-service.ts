@@ -20,20 +20,20 @@ import { isoInstant } from '../../infra/keyset-sql.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
-import { queueDelivery } from '../webhooks/webhook-delivery.js';
+import { queueDeliveriesWith } from '../webhooks/webhook-delivery.js';
+import type { ProductType } from '../../generated/kysely/database.js';
+import { lockVisibleApplication, statusChangeWrites, type LockedApplication, type StatusChangeWrites } from './status-change-store.js';
 import { registryGrade } from '../companies/company-information.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import {
-  APPLICATION_INCLUDE,
   ApplicationId,
   applicationChannel,
-  AUDIENCE_SELECT,
   eventChannelOf,
   eventChannelsOf,
   findVisibleLenderApplication,
-  lenderApplicationScope,
   lenderApplicationListScope,
   lenderApplicationSqlScope,
+  type ApplicationAudience,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
 import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
@@ -42,8 +42,6 @@ import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderO
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
 
-type Tx = Prisma.TransactionClient;
-type ApplicationRow = Prisma.LenderApplicationGetPayload<{ include: { offers: true; lender: true } }>;
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
 type DocumentSource = Pick<Prisma.LenderApplicationGetPayload<object>, 'id' | 'reference' | 'status' | 'responseReason' | 'comment' | 'acceptedAt' | 'invalidatedAt' | 'payload'> & {
@@ -186,16 +184,20 @@ export const Rejection = z.strictObject({
   reference: z.string().trim().min(1).max(255).optional(),
 });
 
-/** POST .../applications/{id}/acknowledgement {reference?, comment?}: 200 the updated application. */
+/**
+ * POST .../applications/{id}/acknowledgement {reference?, comment?}: 200 the updated application.
+ * The body is checked once the application is found and before the status machine decides: another
+ * lender's application is a 404, a malformed acknowledgement a 400 whatever the status.
+ */
 export async function acknowledge(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Acknowledgement>>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
-  await findVisibleLenderApplication(ctx, actor, id);
-  // Checked before the status machine decides: a malformed acknowledgement is a 400 whatever the status.
-  const body = input();
-  const changes = { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) };
-  const updated = await changeStatus(ctx, actor, id, 'acknowledge', async (tx, row) => {
-    await tx.lenderApplication.update({ where: { id: row.id }, data: changes });
-    return { comment: changes.comment ?? null };
+  const updated = await changeStatus(ctx, actor, id, () => {
+    const body = input();
+    return {
+      event: 'acknowledge',
+      application: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
+      note: { comment: body.comment ?? null },
+    };
   });
   return toDocument(updated);
 }
@@ -203,28 +205,22 @@ export async function acknowledge(ctx: ServiceContext, id: unknown, input: Check
 /** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
 export async function makeOffer(ctx: ServiceContext, id: unknown, input: CheckedLater<OfferBody>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
-  await findVisibleLenderApplication(ctx, actor, id);
-  const body = input();
-  const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
   try {
-    return toDocument(await changeStatus(ctx, actor, id, 'offer', async (tx, row) => {
-      const now = ctx.clock.now();
-      await tx.offer.updateMany({ where: { lenderApplicationId: row.id, supersededAt: null }, data: { supersededAt: now } });
-      await tx.offer.create({
-        data: {
-          lenderApplicationId: row.id,
-          lenderId: row.lenderId,
+    return toDocument(await changeStatus(ctx, actor, id, () => {
+      const body = input();
+      const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
+      return {
+        event: 'offer',
+        offer: {
           reference: body.reference,
           status: body.status,
-          type: 'MANUAL_OFFER',
-          productType: PRODUCT_TYPE_OF[objectName] as never,
-          product: body[objectName] as Prisma.InputJsonValue,
+          productType: PRODUCT_TYPE_OF[objectName] as ProductType,
+          product: body[objectName] as Record<string, unknown>,
           expiryDate: body.expiryDate ? new Date(body.expiryDate) : null,
           comment: body.comment ?? null,
-          createdAt: now,
         },
-      });
-      return { comment: body.comment ?? null };
+        note: { comment: body.comment ?? null },
+      };
     }));
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -241,57 +237,79 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: Checked
  */
 export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Rejection>>): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
-  await findVisibleLenderApplication(ctx, actor, id);
-  const body = input();
-  const event: ApplicationEvent = body.reason === FAILURE_REASON ? 'fail' : 'reject';
-  const updated = await changeStatus(ctx, actor, id, event, async (tx, row) => {
-    await tx.lenderApplication.update({
-      where: { id: row.id },
-      data: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
-    });
-    return { reason: body.reason, comment: body.comment ?? null };
+  const updated = await changeStatus(ctx, actor, id, () => {
+    const body = input();
+    return {
+      event: body.reason === FAILURE_REASON ? 'fail' : 'reject',
+      application: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
+      note: { reason: body.reason, comment: body.comment ?? null },
+    };
   });
   return toDocument(updated);
 }
 
+/** A status change as a use case decides it, once it sees the application: the move and what it writes. */
+type StatusChange = StatusChangeWrites & { event: ApplicationEvent };
+
 /**
- * One status change: lock the row, move through the status machine (409 on an illegal move),
- * apply the change, record history, queue the update webhook (the stored document: no token); then
- * publish the event. Returns the updated row, which each caller shows in its own view.
+ * One status change, in one transaction: lock the application the caller sees (404 when it does not),
+ * let the use case decide the change (its body checked: 400), move through the status machine (409 on
+ * an illegal move), write the change and its history, and queue the update webhook (the stored
+ * document: no token) with its job; then publish the event. Everything the document, the delivery and
+ * the event need is read once, by the lock; what the change makes of it is built here, not read back
+ * (status-change-store.ts says why this transaction is typed SQL). Returns what each caller's view is
+ * built from.
  */
-async function changeStatus(
-  ctx: ServiceContext,
-  actor: ApplicationViewer,
-  id: unknown,
-  event: ApplicationEvent,
-  apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
-): Promise<ApplicationRow> {
+async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, decide: (row: LockedApplication) => StatusChange): Promise<LenderDocumentSource> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const updated = await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
-    const row = await findVisibleLenderApplication(ctx, actor, applicationId, tx);
-    const to = nextStatus(row.status, event);
-    const note = await apply(tx, row);
-    await tx.lenderApplication.update({ where: { id: row.id }, data: { status: to, updatedAt: ctx.clock.now() } });
-    await tx.applicationStatusChange.create({
-      data: { lenderApplicationId: row.id, fromStatus: row.status, toStatus: to, reason: note.reason ?? null, comment: note.comment ?? null, createdAt: ctx.clock.now() },
+  const { changed, audience, event } = await readsOf(ctx.db)
+    .transaction()
+    .execute(async (trx) => {
+      const row = await lockVisibleApplication(trx, ctx, actor, applicationId);
+      if (!row) throw AppError.notFound('Application');
+      const change = decide(row);
+      const to = nextStatus(row.status, change.event);
+      const now = ctx.clock.now();
+      const { writes, offerId } = statusChangeWrites(trx, row, to, change, now);
+      const changed = afterChange(row, to, change, offerId, now);
+      // A resubmission is a new application to the lender; every other change is an update.
+      const created = change.event === 'resubmit';
+      await queueDeliveriesWith(ctx, trx, [{
+        lenderApplicationId: row.id,
+        lenderId: row.lenderId,
+        event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
+        url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
+        payload: toStoredDocument(changed),
+      }], writes);
+      return { changed, audience: row.audience, event: change.event };
     });
-    const changed = await tx.lenderApplication.findUniqueOrThrow({ where: { id: row.id }, include: APPLICATION_INCLUDE });
-    // A resubmission is a new application to the lender; every other change is an update.
-    const created = event === 'resubmit';
-    await queueDelivery(ctx, tx, {
-      lenderApplicationId: row.id,
-      lenderId: row.lenderId,
-      event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
-      url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
-      payload: toStoredDocument(changed),
-    });
-    return changed;
-  });
-  const offer = updated.offers.find((o) => o.supersededAt === null) ?? null;
+  const offer = changed.offers[0] ?? null;
   const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
-  await publishStatusChange(ctx, applicationId, updated.status, offerEvent);
-  return updated;
+  await publishStatusChange(ctx, audience, changed.status, offerEvent);
+  return changed;
+}
+
+/** The application as the change leaves it (what the delivery and the answer show), from the row read and the change. */
+function afterChange(row: LockedApplication, to: string, change: StatusChangeWrites, offerId: string | null, now: Date): LenderDocumentSource {
+  const { application = {} } = change;
+  const current = row.currentOffer;
+  const offer = change.offer && offerId
+    ? { id: offerId, reference: change.offer.reference, status: change.offer.status, expiryDate: change.offer.expiryDate, comment: change.offer.comment, decision: null, productType: change.offer.productType, product: change.offer.product }
+    : current && change.decision
+      ? { ...current, decision: change.decision }
+      : current;
+  return {
+    id: row.id,
+    reference: application.reference ?? row.reference,
+    status: to,
+    responseReason: application.responseReason !== undefined ? application.responseReason : row.responseReason,
+    comment: application.comment !== undefined ? application.comment : row.comment,
+    acceptedAt: application.acceptedAt ?? row.acceptedAt,
+    invalidatedAt: row.invalidatedAt,
+    payload: (application.payload ?? row.payload) as Prisma.JsonValue,
+    lender: { authorizationTokenKey: row.lender.authorizationTokenKey },
+    offers: offer ? [{ ...offer, product: offer.product as Prisma.JsonValue, supersededAt: null } as DocumentSource['offers'][number]] : [],
+  };
 }
 
 /**
@@ -302,10 +320,11 @@ async function changeStatus(
 export async function resubmit(ctx: ServiceContext, id: unknown): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
   const rebuilt = await rebuildDocument(ctx, (await findVisibleLenderApplication(ctx, actor, id)).id);
-  const updated = await changeStatus(ctx, actor, id, 'resubmit', async (tx, row) => {
-    await tx.lenderApplication.update({ where: { id: row.id }, data: { payload: withoutAuthorizationToken(rebuilt) as Prisma.InputJsonValue, responseReason: null, comment: null } });
-    return { comment: 'resubmitted by the client' };
-  });
+  const updated = await changeStatus(ctx, actor, id, () => ({
+    event: 'resubmit',
+    application: { payload: withoutAuthorizationToken(rebuilt), responseReason: null, comment: null },
+    note: { comment: 'resubmitted by the client' },
+  }));
   return toIntegratorDocument(updated);
 }
 
@@ -337,24 +356,23 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number): Prom
  */
 export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
-  const updated = await changeStatus(ctx, actor, id, decision, async (tx, row) => {
-    const now = ctx.clock.now();
-    const current = row.offers.find((o) => o.supersededAt === null);
-    if (current) await tx.offer.update({ where: { id: current.id }, data: { decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED', decidedAt: now } });
-    if (decision === 'accept') await tx.lenderApplication.update({ where: { id: row.id }, data: { acceptedAt: now } });
-    return { comment: null };
-  });
+  const updated = await changeStatus(ctx, actor, id, () => ({
+    event: decision,
+    decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED',
+    ...(decision === 'accept' ? { application: { acceptedAt: ctx.clock.now() } } : {}),
+    note: { comment: null },
+  }));
   return toIntegratorDocument(updated);
 }
 
 /** A status change (and the offer it concerns) on every channel of the application's audience. */
 async function publishStatusChange(
   ctx: ServiceContext,
-  applicationId: number,
+  audience: ApplicationAudience,
   status: string,
   offer: { id: string; reference: string; status: string; decision: string | null } | null,
 ): Promise<void> {
-  const audience = await ctx.db.lenderApplication.findUniqueOrThrow({ where: { id: applicationId }, select: AUDIENCE_SELECT });
+  const applicationId = audience.id;
   const channels = eventChannelsOf(audience);
   const event = { applicationId, status, lenderId: audience.lenderId };
   await Promise.all(channels.map((channel) => ctx.events.publish('applicationStatusChanged', channel, event)));

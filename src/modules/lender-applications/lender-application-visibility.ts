@@ -16,7 +16,7 @@ import type { DB, SqlReads } from '../../infra/sql-reads.js';
 import type { DeployEnvironment, ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
-import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, PROFILE_AUDIENCE_SELECT, type ProfileAudience, type ProfileOwnerViewer } from '../profiles/profile-visibility.js';
+import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, type ProfileAudience, type ProfileOwnerViewer } from '../profiles/profile-visibility.js';
 import { parseInput } from '../../kernel/validation.js';
 
 export type ApplicationViewer = Extract<Actor, { kind: 'lender' | 'login' | 'platform' | 'master' | 'tenant' | 'marketplace_v1' }>;
@@ -119,5 +119,3 @@ export interface ApplicationAudience {
 export function eventChannelsOf(application: ApplicationAudience): string[] {
   return [applicationChannel(application.id), `lender:${application.lenderId}`, staffChannel(application.lender.environment), ...ownedProfileChannelsOf(application.profile)];
 }
-
-export const AUDIENCE_SELECT = { id: true, lenderId: true, lender: { select: { environment: true } }, profile: { select: PROFILE_AUDIENCE_SELECT } } as const;

@@ -103,8 +103,6 @@ export interface ProfileAudience {
   tenant: { accountId: string | null } | null;
 }
 
-export const PROFILE_AUDIENCE_SELECT = { ownerAccountId: true, tenantId: true, tenant: { select: { accountId: true } } } as const;
-
 /** Every channel events about this profile go to: each caller who owns it listens on one of them. */
 export function ownedProfileChannelsOf({ ownerAccountId, tenantId, tenant }: ProfileAudience): string[] {
   return [

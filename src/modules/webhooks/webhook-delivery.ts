@@ -8,7 +8,9 @@
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
 import { randomUUID } from 'node:crypto';
+import type { Compilable } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { SqlTransaction } from '../../infra/sql-reads.js';
 import { QUEUES } from '../../infra/job-queue.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
@@ -56,18 +58,45 @@ export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionC
  */
 export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, deliveries: readonly NewDelivery[]): Promise<string[]> {
   if (deliveries.length === 0) return [];
+  const rows = deliveryRows(ctx, deliveries);
+  await tx.webhookDelivery.createMany({ data: rows.map((row) => ({ ...row, payload: row.payload as Prisma.InputJsonValue })) });
+  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), { tx });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), where the caller's own writes,
+ * the delivery rows and their jobs (with the NOTIFY that wakes a worker at commit) are one statement:
+ * data-modifying CTEs, each run in full on the same snapshot. Returns the deliveries' ids, in order.
+ * @access internal: records deliveries inside the transaction of the operation that decided access
+ */
+export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: readonly Compilable[] = []): Promise<string[]> {
+  const rows = deliveryRows(ctx, deliveries);
+  // The instants as UTC text: a Date parameter would be sent in the process's local zone.
+  const inserts = rows.length === 0 ? [] : [
+    trx.insertInto('webhook_delivery').values(rows.map((row) => ({
+      ...row,
+      payload: JSON.stringify(row.payload),
+      nextAttemptAt: row.nextAttemptAt.toISOString(),
+      // Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    }))),
+  ];
+  await ctx.jobs.enqueueManyAlong(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), trx, [...writes, ...inserts]);
+  return rows.map((row) => row.id);
+}
+
+/** The rows of new deliveries, first attempt due now; ids chosen here, so that each job names its row without reading the rows back. */
+function deliveryRows(ctx: ServiceContext, deliveries: readonly NewDelivery[]) {
   const now = ctx.clock.now();
-  // Ids chosen here, so that each job names its row without reading the rows back.
-  const rows = deliveries.map((delivery) => ({
+  return deliveries.map((delivery) => ({
     ...delivery,
     id: randomUUID(),
     // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
-    payload: withoutAuthorizationToken(delivery.payload) as Prisma.InputJsonValue,
+    payload: withoutAuthorizationToken(delivery.payload),
     nextAttemptAt: now,
   }));
-  await tx.webhookDelivery.createMany({ data: rows });
-  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), { tx });
-  return rows.map((row) => row.id);
 }
 
 export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';

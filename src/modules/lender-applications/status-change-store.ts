@@ -1,0 +1,231 @@
+/**
+ * The reads and writes of one lender application status change, as typed SQL inside a PostgreSQL
+ * transaction on the pg pool (Kysely, src/infra/sql-reads.ts).
+ *
+ * Why not Prisma, which otherwise keeps the write path: every acknowledgement, offer and rejection
+ * runs this, and it is what feeds end-to-end webhook delivery (issue 28). Through Prisma's
+ * interactive transaction it was 21 statements and ~26 ms of node CPU a call (bench/status-change.ts),
+ * most of it Prisma's per-statement work (each statement serialised and compiled in WebAssembly):
+ * the application with its offers and lender read twice, each write a statement of its own, the
+ * changed row read back to build the delivery, and the event's audience read after commit. Here it is
+ * one locked read and one statement of writes; the delivery's document is built from what was read.
+ *
+ * The semantics are the ones the Prisma transaction had: READ COMMITTED, the application row locked
+ * (FOR UPDATE) before its status is read, so two changes of one application are serialised and the
+ * second sees the first's status (the status machine stays race-free); the delivery row and its job
+ * commit with the change or not at all.
+ */
+import { sql, type Compilable } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { SqlTransaction } from '../../infra/sql-reads.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import type { ProductType } from '../../generated/kysely/database.js';
+import { lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationAudience, type ApplicationViewer } from './lender-application-visibility.js';
+
+/** The application as a status change reads it (locked): what the document, the delivery and the event need. */
+export interface LockedApplication {
+  id: number;
+  lenderId: number;
+  reference: string | null;
+  status: string;
+  responseReason: string | null;
+  comment: string | null;
+  acceptedAt: Date | null;
+  invalidatedAt: Date | null;
+  payload: unknown;
+  lender: { applicationUrl: string; updateUrl: string | null; authorizationTokenKey: string | null };
+  /** The current offer (not superseded), if any. */
+  currentOffer: CurrentOffer | null;
+  /** Who hears of the change (lender-application-visibility.ts `eventChannelsOf`). */
+  audience: ApplicationAudience;
+}
+
+export interface CurrentOffer {
+  id: string;
+  reference: string;
+  status: string;
+  expiryDate: Date | null;
+  comment: string | null;
+  decision: string | null;
+  productType: string;
+  product: unknown;
+}
+
+/** An offer made by the change, replacing the current one. */
+export interface NewOffer {
+  reference: string;
+  status: 'INDICATIVE' | 'FINAL';
+  productType: ProductType;
+  product: Record<string, unknown>;
+  expiryDate: Date | null;
+  comment: string | null;
+}
+
+/** What a status change writes besides the status: decided by each use case, written here. */
+export interface StatusChangeWrites {
+  /** Columns of the application set with its status. */
+  application?: { reference?: string; comment?: string | null; responseReason?: string | null; acceptedAt?: Date; payload?: Record<string, unknown> };
+  offer?: NewOffer;
+  /** The client's decision on the current offer. */
+  decision?: 'ACCEPTED' | 'DECLINED';
+  /** What the application's history records with the move. */
+  note: { reason?: string; comment: string | null };
+}
+
+/**
+ * The application the caller sees (its visibility rule as typed SQL, the same as the lists'), locked
+ * FOR UPDATE until the transaction ends; undefined when the caller does not see it. Only the
+ * application's row is locked (`OF la`): its lender's, profile's and tenant's are read, not locked,
+ * so that changes of one lender's applications do not queue behind each other.
+ */
+export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceContext, actor: ApplicationViewer, applicationId: number): Promise<LockedApplication | undefined> {
+  const row = await trx
+    .selectFrom('lender_application as la')
+    .innerJoin('lender as l', 'l.id', 'la.lenderId')
+    .innerJoin('profile as p', 'p.id', 'la.profileId')
+    .leftJoin('tenant as t', 't.id', 'p.tenantId')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('offer')
+          .select(['offer.id', 'offer.reference', 'offer.status', 'offer.expiryDate', 'offer.comment', 'offer.decision', 'offer.productType', 'offer.product'])
+          .whereRef('offer.lenderApplicationId', '=', 'la.id')
+          .where('offer.supersededAt', 'is', null)
+          .orderBy('offer.createdAt', 'asc')
+          .limit(1)
+          .as('o'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'la.id',
+      'la.lenderId',
+      'la.reference',
+      'la.status',
+      'la.responseReason',
+      'la.comment',
+      'la.acceptedAt',
+      'la.invalidatedAt',
+      'la.payload',
+      'la.environment',
+      'l.applicationUrl',
+      'l.updateUrl',
+      'l.authorizationTokenKey',
+      'p.ownerAccountId',
+      'p.tenantId',
+      't.accountId as tenantAccountId',
+      'o.id as offerId',
+      'o.reference as offerReference',
+      'o.status as offerStatus',
+      'o.expiryDate as offerExpiryDate',
+      'o.comment as offerComment',
+      'o.decision as offerDecision',
+      'o.productType as offerProductType',
+      'o.product as offerProduct',
+    ])
+    .where('la.id', '=', applicationId)
+    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, trx)))
+    .forUpdate('la')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    lenderId: row.lenderId,
+    reference: row.reference,
+    status: row.status,
+    responseReason: row.responseReason,
+    comment: row.comment,
+    acceptedAt: row.acceptedAt,
+    invalidatedAt: row.invalidatedAt,
+    payload: row.payload,
+    lender: { applicationUrl: row.applicationUrl, updateUrl: row.updateUrl, authorizationTokenKey: row.authorizationTokenKey },
+    currentOffer:
+      row.offerId === null
+        ? null
+        : {
+            id: row.offerId,
+            reference: row.offerReference!,
+            status: row.offerStatus!,
+            expiryDate: row.offerExpiryDate,
+            comment: row.offerComment,
+            decision: row.offerDecision,
+            productType: row.offerProductType!,
+            product: row.offerProduct,
+          },
+    audience: {
+      id: row.id,
+      lenderId: row.lenderId,
+      // The application's environment is its lender's (copied by a trigger when it is made).
+      lender: { environment: row.environment },
+      profile: { ownerAccountId: row.ownerAccountId, tenantId: row.tenantId, tenant: row.tenantId === null ? null : { accountId: row.tenantAccountId } },
+    },
+  };
+}
+
+/**
+ * Instants are written as UTC ISO text: the columns are `timestamp(3)` holding UTC (as Prisma writes
+ * them), and PostgreSQL drops the zone of the text, where pg would send a Date in the local zone.
+ */
+const utc = (date: Date) => date.toISOString();
+
+/**
+ * The change's writes, as statements to run together (data-modifying CTEs of one statement, see
+ * webhook-delivery.ts `queueDeliveriesWith`): the application's status and columns, its history,
+ * and the offer made (the current one superseded) or decided. `now` is the operation's clock;
+ * updatedAt of offers is the wall clock, as Prisma's @updatedAt sets it. Returns the new offer's id.
+ */
+export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, to: string, change: StatusChangeWrites, now: Date): { writes: Compilable[]; offerId: string | null } {
+  const { payload, acceptedAt, ...columns } = change.application ?? {};
+  const writes: Compilable[] = [
+    trx
+      .updateTable('lender_application')
+      .set({
+        ...columns,
+        ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+        ...(acceptedAt !== undefined ? { acceptedAt: utc(acceptedAt) } : {}),
+        status: to,
+        updatedAt: utc(now),
+      })
+      .where('id', '=', row.id),
+    trx.insertInto('application_status_change').values({
+      id: randomUUID(),
+      lenderApplicationId: row.id,
+      fromStatus: row.status,
+      toStatus: to,
+      reason: change.note.reason ?? null,
+      comment: change.note.comment,
+      createdAt: utc(now),
+    }),
+  ];
+  let offerId: string | null = null;
+  if (change.offer) {
+    offerId = randomUUID();
+    const offer = change.offer;
+    // Both see the rows as they were before the statement: the new offer is not superseded itself.
+    writes.push(
+      trx
+        .updateTable('offer')
+        .set({ supersededAt: utc(now), updatedAt: utc(new Date()) })
+        .where('lenderApplicationId', '=', row.id)
+        .where('supersededAt', 'is', null),
+      trx.insertInto('offer').values({
+        id: offerId,
+        lenderApplicationId: row.id,
+        lenderId: row.lenderId,
+        reference: offer.reference,
+        status: offer.status,
+        type: 'MANUAL_OFFER',
+        productType: offer.productType,
+        product: JSON.stringify(offer.product),
+        expiryDate: offer.expiryDate ? utc(offer.expiryDate) : null,
+        comment: offer.comment,
+        securityRequired: sql<string[]>`NULL`,
+        createdAt: utc(now),
+        updatedAt: utc(new Date()),
+      }),
+    );
+  }
+  if (change.decision && row.currentOffer) {
+    writes.push(trx.updateTable('offer').set({ decision: change.decision, decidedAt: utc(now), updatedAt: utc(new Date()) }).where('id', '=', row.currentOffer.id));
+  }
+  return { writes, offerId };
+}
