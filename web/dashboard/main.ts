@@ -7,7 +7,7 @@
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { ApiError } from './graphql-api.js';
-import { signIn, signOut } from './session.js';
+import { fetchSignedInUser, ROLE_LABELS, signIn, signOut } from './session.js';
 import { app, attempt, formValues, loadLenders, mountShell, update, type Tab } from './app.js';
 import { boardView, closeBoard, connectionState, connectLive, loadBoard } from './board-view.js';
 import { closeReviews, loadReviews, reviewsView } from './review-view.js';
@@ -72,6 +72,7 @@ function view(): TemplateResult {
       <h1>Operations dashboard</h1>
       <nav aria-label="Views"><ul>${tabs.map(([tab, label]) => html`<li><button type="button" aria-current=${app.tab === tab ? 'page' : 'false'} @click=${() => openTab(tab)}>${label}</button></li>`)}</ul></nav>
       <span class="connection" role="status" data-testid="connection" data-state=${connection}>${connectionText}</span>
+      <p class="who" data-testid="signed-in-user">Signed in as <strong>${app.user ? (app.user.name ? `${app.user.name} (${app.user.email})` : app.user.email) : 'you'}</strong>, <span data-testid="role">${ROLE_LABELS[session.role]}</span></p>
       <button type="button" @click=${endSession}>Sign out</button>
     </header>
     <main>
@@ -82,6 +83,14 @@ function view(): TemplateResult {
 }
 
 async function startSession(): Promise<void> {
+  // Who is signed in is shown when known; the views do not wait for it.
+  const session = app.session!;
+  void fetchSignedInUser(session)
+    .then((user) => {
+      if (app.session === session) app.user = user;
+      update();
+    })
+    .catch(() => undefined);
   await loadBoard();
   if (app.session?.staff || app.session?.admin) await loadLenders().catch(() => undefined);
   connectLive();
@@ -93,6 +102,7 @@ function endSession(): void {
   closeReviews();
   closeDeliveries();
   app.session = null;
+  app.user = null;
   update();
 }
 
