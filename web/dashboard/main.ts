@@ -12,7 +12,7 @@ import { app, attempt, formValues, loadLenders, mountShell, update, type Tab } f
 import { boardView, closeBoard, connectionState, connectLive, loadBoard } from './board-view.js';
 import { closeReviews, loadReviews, reviewsView } from './review-view.js';
 import { closeDeliveries, deliveriesView, loadDeliveries } from './deliveries-view.js';
-import { catalogueView } from './catalogue-view.js';
+import { catalogueView, closeCatalogue, loadCatalogue } from './catalogue-view.js';
 
 const root = document.getElementById('dashboard')!;
 // The shell's loading text is static HTML: lit renders into an emptied container.
@@ -25,7 +25,7 @@ async function openTab(tab: Tab): Promise<void> {
     if (tab === 'board') await loadBoard();
     if (tab === 'reviews') await Promise.all([loadReviews(), loadLenders()]);
     if (tab === 'deliveries') await Promise.all([loadDeliveries(), loadLenders()]);
-    if (tab === 'catalogue') await loadLenders();
+    if (tab === 'catalogue') await loadCatalogue();
   });
 }
 
@@ -101,6 +101,7 @@ function endSession(): void {
   closeBoard();
   closeReviews();
   closeDeliveries();
+  closeCatalogue();
   app.session = null;
   app.user = null;
   update();

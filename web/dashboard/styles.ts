@@ -72,14 +72,20 @@ td code { overflow-wrap: anywhere; }
   form.grid { grid-template-columns: minmax(0, 1fr); }
   dl { grid-template-columns: minmax(0, 1fr); }
   dt { margin-top: 4px; }
-  table.stacked, table.stacked tbody, table.stacked tr, table.stacked td { display: block; width: 100%; }
+  table.stacked, table.stacked caption, table.stacked tbody, table.stacked tr, table.stacked td, table.stacked tbody th { display: block; width: 100%; }
   table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   table.stacked { border: 0; background: transparent; }
+  table.stacked caption { text-align: left; margin-bottom: 4px; }
   table.stacked tr { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
   /* The label sits in the cell's left padding, so a cell of several elements still reads as one value. */
-  table.stacked td { border: 0; position: relative; padding: 3px 10px 3px calc(38% + 10px); min-height: 1.9em; }
-  table.stacked td[data-label]::before { content: attr(data-label); position: absolute; left: 10px; top: 3px; width: calc(38% - 10px); font-weight: 600; color: var(--muted); overflow-wrap: break-word; }
-  table.stacked td:not([data-label]), table.stacked td[data-label=""] { padding-left: 10px; }
+  table.stacked td, table.stacked tbody th { border: 0; background: transparent; font-weight: normal; position: relative; padding: 3px 10px 3px calc(38% + 10px); min-height: 1.9em; }
+  table.stacked td[data-label]::before, table.stacked tbody th[data-label]::before { content: attr(data-label); position: absolute; left: 10px; top: 3px; width: calc(38% - 10px); font-weight: 600; color: var(--muted); overflow-wrap: break-word; }
+  table.stacked td:not([data-label]), table.stacked td[data-label=""], table.stacked tbody th:not([data-label]) { padding-left: 10px; }
   table.stacked td[data-label=""]::before { content: none; }
 }
+
+/* ---- catalogue ---- */
+.products { margin: 0; padding-left: 1.1em; }
+.products li { margin-bottom: 4px; }
+.products button { margin-left: 4px; padding: 0 8px; font-size: .9rem; }
 `;
