@@ -72,10 +72,10 @@ td code { overflow-wrap: anywhere; }
   form.grid { grid-template-columns: minmax(0, 1fr); }
   dl { grid-template-columns: minmax(0, 1fr); }
   dt { margin-top: 4px; }
-  table.stacked, table.stacked caption, table.stacked tbody, table.stacked tr, table.stacked td, table.stacked tbody th { display: block; width: 100%; }
+  table.stacked, table.stacked caption:not(.sr-only), table.stacked tbody, table.stacked tr, table.stacked td, table.stacked tbody th { display: block; width: 100%; }
   table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   table.stacked { border: 0; background: transparent; }
-  table.stacked caption { text-align: left; margin-bottom: 4px; }
+  table.stacked caption:not(.sr-only) { text-align: left; margin-bottom: 4px; }
   table.stacked tr { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }
   /* The label sits in the cell's left padding, so a cell of several elements still reads as one value. */
   table.stacked td, table.stacked tbody th { border: 0; background: transparent; font-weight: normal; position: relative; padding: 3px 10px 3px calc(38% + 10px); min-height: 1.9em; }
