@@ -86,10 +86,10 @@ export async function loadLenders(): Promise<void> {
 export const lenderName = (id: number) => app.lenders.find((l) => l.id === id)?.name ?? `Lender ${id}`;
 
 /**
- * A URL with a line-break opportunity (<wbr>) after each separator (/ ? & = .), so a long URL wraps
+ * A URL with a line-break opportunity (<wbr>) after each separator (/ ? & =), so a long URL wraps
  * between its parts on a narrow screen rather than in the middle of a word.
  */
 export function urlWithBreaks(url: string): TemplateResult {
-  const parts = url.split(/(?<=[/?&=.])/);
+  const parts = url.split(/(?<=[/?&=])/);
   return html`${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}`;
 }
