@@ -260,14 +260,18 @@ describe('the distributed deployment serves the dashboard', () => {
     // Under the page's own CSP (no bypass): everything it loads and calls is on this origin.
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const graphqlCalls: string[] = [];
+    const sockets: string[] = [];
     page.on('request', (req) => {
       if (req.url().includes('/graphql')) graphqlCalls.push(req.url());
     });
+    page.on('websocket', (socket) => sockets.push(socket.url()));
+    // "Live" means the page's graphql-ws connection, forwarded to the gateway, was accepted.
     await signInOnPage(page, rest.url);
     await page.getByRole('button', { name: 'Deliveries' }).click();
     await page.getByTestId(`summary-${failingLender.lenderId}`).waitFor();
     expect(graphqlCalls.length).toBeGreaterThan(0);
-    expect(graphqlCalls.every((url) => url.startsWith(rest.url.replace('http', 'http')) || url.startsWith(rest.url.replace('http', 'ws')))).toBe(true);
+    expect(graphqlCalls.every((url) => url === `${rest.url}/graphql`)).toBe(true);
+    expect(sockets).toEqual([`${rest.url.replace(/^http/, 'ws')}/graphql`]);
     await page.close();
   });
 });
