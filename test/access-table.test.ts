@@ -447,6 +447,7 @@ const PROBES: Probe[] = [
 
   // Staff
   gql('deliveries.manage', 'query', 'webhookDeliveries'),
+  gql('deliverySummary.read', 'query', 'webhookDeliverySummary'),
   gql('deliveries.manage', 'mutation', 'redeliverWebhook', (_c, f) => ({ variables: { deliveryId: fixtureId(f, 'deliveryId', NO_SUCH) } }), {
     prepare: async () => {
       const { applicationId } = world.documentApplication;
@@ -477,6 +478,7 @@ const PROBES: Probe[] = [
     },
   })),
   gql('lenders.read', 'query', 'lenders'),
+  gql('lenderSettings.read', 'query', 'lenderSettings'),
   gql('lenders.read', 'query', 'lender', () => ({ variables: { id: world.managedLenderId } })),
 
   // Business V1 applications

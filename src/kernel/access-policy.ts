@@ -85,6 +85,11 @@ export const ACCESS_POLICY = {
 
   'funding.apply': { tokens: ['marketplace_v1'], scope: 'funding:write', description: 'Send up to 4 preferred lenders to the review queue' },
   'deliveries.manage': { tokens: ['login'], scope: 'staff', description: 'See webhook deliveries and redeliver dead letters (staff)' },
+  'deliverySummary.read': {
+    tokens: ['login'],
+    scope: 'staff',
+    description: "See each lender's webhook deliveries of a window counted by status, with the success rate (staff)",
+  },
   'reviews.submit': { tokens: ['login'], scope: 'staff', description: 'Submit a reviewed selection to its lenders (staff)' },
   'reviews.read': { tokens: ['login'], scope: 'staff', description: "See the funding specialists' review queue (staff)" },
 
@@ -93,6 +98,11 @@ export const ACCESS_POLICY = {
 
   // Catalogue and applications
   'lenders.manage': { tokens: ['login'], scope: 'admin', description: 'Add and change lenders and their products (staff)' },
+  'lenderSettings.read': {
+    tokens: ['login'],
+    scope: 'admin',
+    description: "Read the lenders' webhook URLs and their products' complete terms to edit them, never secrets (staff)",
+  },
   'lenders.read': { tokens: ['platform', 'master', 'tenant', 'marketplace_v1', 'login'], description: 'Read the lender catalogue' },
   'businessApplications.create': {
     tokens: ['platform', 'tenant'],

@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   MATCHES_URL: z.string().url().default('http://127.0.0.1:4012/graphql'),
   APPLICATIONS_URL: z.string().url().default('http://127.0.0.1:4013/graphql'),
   TENANTS_URL: z.string().url().default('http://127.0.0.1:4014/graphql'),
+  /** Where the distributed REST adapter forwards /graphql (HTTP and graphql-ws) for the dashboard it serves. */
+  GRAPHQL_GATEWAY_URL: z.string().url().default('http://127.0.0.1:4000/graphql'),
   /** External base URL of this deployment: the token issuer and the OIDC discovery address. */
   PUBLIC_URL: z.string().url().optional(),
   /** Token signing keys as a JSON Web Key Set of private keys; the first signs, all verify. */

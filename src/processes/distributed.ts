@@ -37,6 +37,8 @@ const sharedEnv = {
   MATCHES_URL: `${loopback(subgraphPorts.matches)}/graphql`,
   APPLICATIONS_URL: `${loopback(subgraphPorts.applications)}/graphql`,
   TENANTS_URL: `${loopback(subgraphPorts.tenants)}/graphql`,
+  // The REST adapter serves the dashboard and forwards its /graphql here.
+  GRAPHQL_GATEWAY_URL: `${loopback(basePort)}/graphql`,
 };
 // Subgraphs first: the gateway plans against them as soon as it serves.
 const services: Array<{ name: string; port: number }> = [
@@ -91,7 +93,8 @@ for (const [index, { name, port }] of services.entries()) {
   // Each process serves its own metrics: on its own METRICS_PORT when one is configured.
   const metricsPort = config.METRICS_PORT === undefined ? {} : { METRICS_PORT: String(config.METRICS_PORT + index) };
   const child = spawn(process.execPath, [...nodeArgs, name], {
-    env: { ...process.env, ...sharedEnv, ...metricsPort, PORT: String(port) },
+    // The gateway believes X-Forwarded-For from the REST adapter's forwarding (on loopback) only.
+    env: { ...process.env, ...sharedEnv, ...metricsPort, ...(name === 'gateway' && !process.env.TRUST_PROXY ? { TRUST_PROXY: 'loopback' } : {}), PORT: String(port) },
     stdio: 'inherit',
   });
   children.push(child);

@@ -1,4 +1,8 @@
-/** Distributed mode: the REST adapter as its own process, calling the domain services directly. */
+/**
+ * Distributed mode: the REST adapter as its own process, calling the domain services directly. It
+ * serves the operations dashboard too, forwarding the page's /graphql (HTTP and graphql-ws) to the
+ * gateway process (GRAPHQL_GATEWAY_URL), so the page and the APIs it calls share one origin.
+ */
 import http from 'node:http';
 import express from 'express';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
@@ -12,6 +16,8 @@ import { webRouter } from '../api/pages/web-router.js';
 import { widgetCors, widgetEmbedOrigins } from '../api/pages/widget-cors.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
+import { dashboardRouter } from '../api/pages/dashboard-router.js';
+import { forwardGraphQL } from '../api/http/graphql-forwarding.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const app = express();
@@ -19,6 +25,9 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  const server = http.createServer(app);
+  // Before the REST router, which answers every other path under its bases: /graphql is the gateway's.
+  const forwarding = forwardGraphQL(app, server, runtime.config.GRAPHQL_GATEWAY_URL, runtime.logger);
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
   app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
@@ -26,12 +35,13 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.use(apiDocsRouter());
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
+  app.use(dashboardRouter(runtime));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
-  const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);
   return {
     url,
     async close() {
+      forwarding.close();
       await closeServer(server);
       await metricsServer?.close();
     },

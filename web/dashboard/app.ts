@@ -3,11 +3,12 @@
  * or problem, the lenders (they name rows in several views), and the one way to run an action and
  * re-render. Each view keeps its own state in its own module; the shell (./main.ts) owns the page.
  */
+import { html, type TemplateResult } from 'lit';
 import { formatMoney } from '../shared/format.js';
 import type { LendersQuery } from './generated/graphql.js';
 import { ApiError, graphql } from './graphql-api.js';
 import { LENDERS } from './catalogue-queries.js';
-import { restoreSession, type Session } from './session.js';
+import { restoreSession, type Session, type SignedInUser } from './session.js';
 
 export type LenderSummary = LendersQuery['lenders'][number];
 
@@ -15,6 +16,8 @@ export type Tab = 'board' | 'reviews' | 'deliveries' | 'catalogue';
 
 export const app = {
   session: restoreSession() as Session | null,
+  /** The signed-in user's email and name for the header (null until the API answered). */
+  user: null as SignedInUser | null,
   tab: 'board' as Tab,
   lenders: [] as LenderSummary[],
   notice: '' as string,
@@ -81,3 +84,12 @@ export async function loadLenders(): Promise<void> {
 }
 
 export const lenderName = (id: number) => app.lenders.find((l) => l.id === id)?.name ?? `Lender ${id}`;
+
+/**
+ * A URL with a line-break opportunity (<wbr>) after each separator (/ ? & =), so a long URL wraps
+ * between its parts on a narrow screen rather than in the middle of a word.
+ */
+export function urlWithBreaks(url: string): TemplateResult {
+  const parts = url.split(/(?<=[/?&=])/);
+  return html`${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}`;
+}

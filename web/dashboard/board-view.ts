@@ -139,22 +139,22 @@ export function boardView(): TemplateResult {
           ${lenderIds.map((id) => html`<option value=${String(id)} ?selected=${board.filter.lenderId === String(id)}>${rows.find((r) => r.lenderId === id)?.lenderName ?? lenderName(id)}</option>`)}
         </select></div>
     </div>
-    <table data-testid="board">
+    <table class="stacked" data-testid="board">
       <caption class="sr-only">Lender applications, last changed first</caption>
       <thead><tr><th scope="col">Application</th><th scope="col">Company</th><th scope="col">Lender</th><th scope="col">Product</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Current offer</th><th scope="col">Last change</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>
         ${rows.length === 0 ? html`<tr><td colspan="9" class="muted">No lender applications.</td></tr>` : nothing}
         ${rows.map(
           (row) => html`<tr data-testid="row-${row.id}" data-status=${row.status}>
-            <td>${row.id}</td>
-            <td>${row.companyName ?? '—'}</td>
-            <td>${row.lenderName}</td>
-            <td>${row.productType ? enumLabel(row.productType) : '—'}</td>
-            <td>${money(row.amount)}</td>
-            <td class="status" data-testid="status">${row.status}</td>
-            <td data-testid="offer">${row.offer ? html`${row.offer.status}${row.offer.decision ? html` (${row.offer.decision})` : nothing}: ${offerTerms(row.offer)} <span class="muted">ref ${row.offer.reference}</span>` : '—'}</td>
-            <td>${formatMoment(row.updatedAt)}</td>
-            <td><button type="button" @click=${() => attempt(() => openHistory(row.id)).then(() => focusAfterRender('history-title'))} aria-label="History of application ${row.id}">History</button></td>
+            <td data-label="Application">${row.id}</td>
+            <td data-label="Company">${row.companyName ?? '—'}</td>
+            <td data-label="Lender">${row.lenderName}</td>
+            <td data-label="Product">${row.productType ? enumLabel(row.productType) : '—'}</td>
+            <td data-label="Amount">${money(row.amount)}</td>
+            <td class="status" data-label="Status" data-testid="status">${row.status}</td>
+            <td data-label="Current offer" data-testid="offer">${row.offer ? html`${row.offer.status}${row.offer.decision ? html` (${row.offer.decision})` : nothing}: ${offerTerms(row.offer)} <span class="muted">ref ${row.offer.reference}</span>` : '—'}</td>
+            <td data-label="Last change">${formatMoment(row.updatedAt)}</td>
+            <td data-label=""><button type="button" @click=${() => attempt(() => openHistory(row.id)).then(() => focusAfterRender('history-title'))} aria-label="History of application ${row.id}">History</button></td>
           </tr>`,
         )}
       </tbody>

@@ -8,3 +8,4 @@ export const PRODUCT_TYPES = [
   'ASSET_BACKED_FINANCE', 'COMMERCIAL_PROPERTY', 'E_COMMERCE_FUNDING', 'FIXED_LOAN_TERMS',
   'INVOICE_FINANCE', 'MERCHANT_CASH_ADVANCE', 'TERM_LOAN', 'TRADE_FINANCE',
 ] as const;
+export const LENDER_SETTINGS = /* GraphQL */ 'query LenderSettings { lenderSettings { lenderId name applicationUrl updateUrl products { id productType name minAmount maxAmount minTermMonths maxTermMonths minTradingMonths minAnnualRevenue minGrade excludedSectors requiredSectors companyTypes countries currencies requirements arrangementFeePct earlyRepaymentFeePct exitFeePct annualRateMin annualRateMax likelihoodBase instantOffer active } } }';

@@ -7,12 +7,12 @@
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { ApiError } from './graphql-api.js';
-import { signIn, signOut } from './session.js';
+import { fetchSignedInUser, ROLE_LABELS, signIn, signOut } from './session.js';
 import { app, attempt, formValues, loadLenders, mountShell, update, type Tab } from './app.js';
 import { boardView, closeBoard, connectionState, connectLive, loadBoard } from './board-view.js';
 import { closeReviews, loadReviews, reviewsView } from './review-view.js';
 import { closeDeliveries, deliveriesView, loadDeliveries } from './deliveries-view.js';
-import { catalogueView } from './catalogue-view.js';
+import { catalogueView, closeCatalogue, loadCatalogue } from './catalogue-view.js';
 
 const root = document.getElementById('dashboard')!;
 // The shell's loading text is static HTML: lit renders into an emptied container.
@@ -25,7 +25,7 @@ async function openTab(tab: Tab): Promise<void> {
     if (tab === 'board') await loadBoard();
     if (tab === 'reviews') await Promise.all([loadReviews(), loadLenders()]);
     if (tab === 'deliveries') await Promise.all([loadDeliveries(), loadLenders()]);
-    if (tab === 'catalogue') await loadLenders();
+    if (tab === 'catalogue') await loadCatalogue();
   });
 }
 
@@ -72,6 +72,7 @@ function view(): TemplateResult {
       <h1>Operations dashboard</h1>
       <nav aria-label="Views"><ul>${tabs.map(([tab, label]) => html`<li><button type="button" aria-current=${app.tab === tab ? 'page' : 'false'} @click=${() => openTab(tab)}>${label}</button></li>`)}</ul></nav>
       <span class="connection" role="status" data-testid="connection" data-state=${connection}>${connectionText}</span>
+      <p class="who" data-testid="signed-in-user">Signed in as <strong>${app.user ? (app.user.name ? `${app.user.name} (${app.user.email})` : app.user.email) : 'you'}</strong>, <span data-testid="role">${ROLE_LABELS[session.role]}</span></p>
       <button type="button" @click=${endSession}>Sign out</button>
     </header>
     <main>
@@ -82,6 +83,14 @@ function view(): TemplateResult {
 }
 
 async function startSession(): Promise<void> {
+  // Who is signed in is shown when known; the views do not wait for it.
+  const session = app.session!;
+  void fetchSignedInUser(session)
+    .then((user) => {
+      if (app.session === session) app.user = user;
+      update();
+    })
+    .catch(() => undefined);
   await loadBoard();
   if (app.session?.staff || app.session?.admin) await loadLenders().catch(() => undefined);
   connectLive();
@@ -92,7 +101,9 @@ function endSession(): void {
   closeBoard();
   closeReviews();
   closeDeliveries();
+  closeCatalogue();
   app.session = null;
+  app.user = null;
   update();
 }
 

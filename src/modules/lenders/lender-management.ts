@@ -80,7 +80,8 @@ export const ProductInput = z
   .refine((p) => p.maxTermMonths >= p.minTermMonths, { message: 'must be at least minTermMonths', path: ['maxTermMonths'] })
   .refine((p) => p.annualRateMax >= p.annualRateMin, { message: 'must be at least annualRateMin', path: ['annualRateMax'] });
 
-const PLACEHOLDER_WEBHOOK = 'http://127.0.0.1:0/unset';
+/** A new lender's application URL until an administrator sets one (it delivers nowhere). */
+export const PLACEHOLDER_WEBHOOK = 'http://127.0.0.1:0/unset';
 
 /** A lender's webhook URLs must pass the same URL policy deliveries are held to (a 422 naming the field). */
 async function assertLenderWebhookUrls(ctx: ServiceContext, body: { applicationUrl?: string; updateUrl?: string | null }): Promise<void> {

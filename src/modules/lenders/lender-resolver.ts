@@ -5,7 +5,9 @@ import * as management from './lender-management.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import * as catalogue from './lender-catalogue.js';
 import { inputTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
-import { Lender } from './lender-types.js';
+import { Lender, LenderSettings } from './lender-types.js';
+import { listLenderSettings } from './lender-settings.js';
+import type { LenderSettings as LenderSettingsResult } from './lender-schemas.js';
 
 const LenderInput = inputTypeFrom(management.LenderInput, 'Lender');
 const LenderUpdateInput = inputTypeFrom(management.LenderUpdate, 'LenderUpdate');
@@ -39,6 +41,11 @@ export class LenderResolver {
     @Ctx() ctx: ServiceContext,
   ): Promise<catalogue.LenderSummary> {
     return management.saveLenderProduct(ctx, lenderId, input);
+  }
+
+  @Query(() => [LenderSettings], { description: "Every lender's webhook URLs and its products' complete terms, to edit them (staff, admin scope; never secrets)" })
+  lenderSettings(@Ctx() ctx: ServiceContext): Promise<LenderSettingsResult[]> {
+    return listLenderSettings(ctx);
   }
 
   @Query(() => Lender)

@@ -25,3 +25,49 @@ export const Lender = z
   })
   .meta({ id: 'Lender' });
 export type LenderSummary = z.infer<typeof Lender>;
+
+/**
+ * A product's complete terms as administrators edit them: every field saveLenderProduct replaces, so
+ * the catalogue form can start from them and send them back with one field changed. Enum lists stay
+ * String: they are the same values saveLenderProduct checks on input.
+ */
+export const LenderProductTerms = z
+  .strictObject({
+    id: z.number().int(),
+    productType: z.enum(PRODUCT_TYPES).describe('The product type (spec 2.3).'),
+    name: z.string(),
+    minAmount: z.number().describe('Pounds'),
+    maxAmount: z.number().describe('Pounds'),
+    minTermMonths: z.number().int(),
+    maxTermMonths: z.number().int(),
+    minTradingMonths: z.number().int(),
+    minAnnualRevenue: z.number().describe('Pounds'),
+    minGrade: z.string().describe('Worst acceptable credit grade, A (best) … F'),
+    excludedSectors: z.array(z.string()),
+    requiredSectors: z.array(z.string()),
+    companyTypes: z.array(z.string()),
+    countries: z.array(z.string()),
+    currencies: z.array(z.string()),
+    requirements: z.record(z.string(), z.union([z.boolean(), z.number()])),
+    arrangementFeePct: z.number(),
+    earlyRepaymentFeePct: z.number(),
+    exitFeePct: z.number(),
+    annualRateMin: z.number().describe('% a year'),
+    annualRateMax: z.number().describe('% a year'),
+    likelihoodBase: z.number(),
+    instantOffer: z.boolean(),
+    active: z.boolean(),
+  })
+  .meta({ id: 'LenderProductTerms', description: "A lender product's complete terms (administrators)" });
+export type LenderProductTerms = z.infer<typeof LenderProductTerms>;
+
+export const LenderSettings = z
+  .strictObject({
+    lenderId: z.number().int(),
+    name: z.string(),
+    applicationUrl: z.string().nullable().describe('Where new applications are POSTed; null until configured'),
+    updateUrl: z.string().nullable().describe('Where application updates are POSTed; null sends them to applicationUrl'),
+    products: z.array(LenderProductTerms),
+  })
+  .meta({ id: 'LenderSettings', description: "A lender's webhook URLs and its products' complete terms, as administrators edit them (never its secrets)" });
+export type LenderSettings = z.infer<typeof LenderSettings>;

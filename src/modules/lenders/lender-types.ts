@@ -1,9 +1,12 @@
 /** GraphQL types of the matches subgraph: the lender catalogue (derived from its zod declaration) and the entities matching extends. */
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
-import { Lender as LenderSchema } from './lender-schemas.js';
+import { Lender as LenderSchema, LenderSettings as LenderSettingsSchema } from './lender-schemas.js';
 import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
 export const Lender = objectTypeFrom(LenderSchema);
+export const LenderSettings = objectTypeFrom(LenderSettingsSchema, {
+  json: { 'LenderProductTerms.requirements': 'product-specific needs (raisesInvoices, cardPayments, minAverageCardSales, ownsAsset, needsAsset, purchaseOrders, property, homeownerDirector, personalGuarantee, governmentBacked)' },
+});
 
 /**
  * Key-only stub, hand-written because it declares no shape of its own: the profiles subgraph owns

@@ -5,6 +5,8 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import { redeliver } from './webhook-delivery.js';
 import { listDeliveries } from './webhook-delivery-list.js';
+import { summariseDeliveriesByLender } from './webhook-delivery-summary.js';
+import { LenderDeliverySummary as LenderDeliverySummarySchema, type LenderDeliverySummary as LenderDeliverySummaryResult } from './webhook-delivery-summary-schemas.js';
 import {
   WebhookDelivery as WebhookDeliverySchema,
   WebhookDeliveryPage as WebhookDeliveryPageSchema,
@@ -14,6 +16,7 @@ import {
 
 export const WebhookDelivery = objectTypeFrom(WebhookDeliverySchema);
 const WebhookDeliveryPage = objectTypeFrom(WebhookDeliveryPageSchema);
+const LenderDeliverySummary = objectTypeFrom(LenderDeliverySummarySchema);
 
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
@@ -25,6 +28,14 @@ export class WebhookDeliveryResolver {
     @Ctx() ctx: ServiceContext,
   ): Promise<WebhookDeliveryPageResult> {
     return listDeliveries(ctx, { status: status ?? undefined }, { first: first ?? undefined, after: after ?? undefined });
+  }
+
+  @Query(() => [LenderDeliverySummary], { description: "Each lender's webhook deliveries created in the last `hours` (a week unless given), counted by status with the success rate; failing lenders first (staff)" })
+  webhookDeliverySummary(
+    @Arg('hours', () => Int, { nullable: true, description: 'The window: deliveries created in the last this many hours (1 to 2160; 168 unless given)' }) hours: number | undefined,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<LenderDeliverySummaryResult[]> {
+    return summariseDeliveriesByLender(ctx, { hours: hours ?? undefined });
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Send a dead-lettered or failing delivery again, on a fresh schedule (staff)' })

@@ -49,6 +49,17 @@ export type LenderProductProductType =
   | 'TERM_LOAN'
   | 'TRADE_FINANCE';
 
+/** The product type (spec 2.3). */
+export type LenderProductTermsProductType =
+  | 'ASSET_BACKED_FINANCE'
+  | 'COMMERCIAL_PROPERTY'
+  | 'E_COMMERCE_FUNDING'
+  | 'FIXED_LOAN_TERMS'
+  | 'INVOICE_FINANCE'
+  | 'MERCHANT_CASH_ADVANCE'
+  | 'TERM_LOAN'
+  | 'TRADE_FINANCE';
+
 export type ReviewPreviewState =
   | 'PENDING_REVIEW'
   | 'IN_REVIEW'
@@ -199,12 +210,24 @@ export type DeliveriesQueryVariables = Exact<{
 
 export type DeliveriesQuery = { webhookDeliveries: { nodes: Array<{ id: string, lenderApplicationId: number, lenderId: number, event: WebhookDeliveryEvent, url: string, status: WebhookDeliveryStatus, attempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string, attemptLog: Array<{ statusCode: number | null, error: string | null, latencyMs: number, attemptedAt: string }> }> } };
 
+export type DeliverySummaryQueryVariables = Exact<{
+  hours?: number | null | undefined;
+}>;
+
+
+export type DeliverySummaryQuery = { webhookDeliverySummary: Array<{ lenderId: number, lenderName: string, delivered: number, failing: number, dead: number, pending: number, total: number, successRate: number | null, lastFailureAt: string | null }> };
+
 export type HistoryQueryVariables = Exact<{
   id: number;
 }>;
 
 
 export type HistoryQuery = { lenderApplicationHistory: Array<{ at: string, kind: ApplicationHistoryEntryKind, status: string | null, fromStatus: string | null, reason: string | null, comment: string | null, replacedAt: string | null, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
+
+export type LenderSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LenderSettingsQuery = { lenderSettings: Array<{ lenderId: number, name: string, applicationUrl: string | null, updateUrl: string | null, products: Array<{ id: number, productType: LenderProductTermsProductType, name: string, minAmount: number, maxAmount: number, minTermMonths: number, maxTermMonths: number, minTradingMonths: number, minAnnualRevenue: number, minGrade: string, excludedSectors: Array<string>, requiredSectors: Array<string>, companyTypes: Array<string>, countries: Array<string>, currencies: Array<string>, requirements: unknown, arrangementFeePct: number, earlyRepaymentFeePct: number, exitFeePct: number, annualRateMin: number, annualRateMax: number, likelihoodBase: number, instantOffer: boolean, active: boolean }> }> };
 
 export type LendersQueryVariables = Exact<{ [key: string]: never; }>;
 
