@@ -11,7 +11,7 @@ import { restoreSession, type Session } from './session.js';
 
 export type LenderSummary = LendersQuery['lenders'][number];
 
-export type Tab = 'board' | 'reviews' | 'deliveries' | 'catalogue';
+export type Tab = 'board' | 'insights' | 'reviews' | 'deliveries' | 'catalogue';
 
 export const app = {
   session: restoreSession() as Session | null,

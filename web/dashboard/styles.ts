@@ -31,4 +31,13 @@ th { background: #eef1f4; font-weight: 600; }
 td code { word-break: break-all; }
 .attempts { margin: 0; padding-left: 1.2em; font-size: .9rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+/* ---- insights ---- */
+.insights-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 16px; }
+.insight { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px; min-width: 0; }
+.insight h3 { margin: 0 0 4px; font-size: 1.05rem; }
+.insight figcaption p { margin: 0 0 8px; }
+.chart-box { position: relative; height: 280px; width: 100%; }
+.insight details { margin-top: 8px; }
+.insight summary { cursor: pointer; color: var(--accent); }
+.insight table { margin-top: 8px; font-size: .9rem; }
 `;

@@ -17,6 +17,7 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { readsOf } from '../../infra/database.js';
 import { isoInstant } from '../../infra/keyset-sql.js';
+import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
@@ -36,7 +37,7 @@ import {
   lenderApplicationSqlScope,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
-import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
+import { APPLICATION_MOVE_OF, FAILURE_REASON, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
@@ -266,10 +267,11 @@ async function changeStatus(
   apply: (tx: Tx, row: ApplicationRow) => Promise<{ reason?: string; comment?: string | null }>,
 ): Promise<ApplicationRow> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const updated = await ctx.db.$transaction(async (tx) => {
+  const { updated, move } = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM lender_application WHERE id = ${applicationId} FOR UPDATE`;
     const row = await findVisibleLenderApplication(ctx, actor, applicationId, tx);
     const to = nextStatus(row.status, event);
+    const move = await committedMoveOf(ctx, tx, row, to);
     const note = await apply(tx, row);
     await tx.lenderApplication.update({ where: { id: row.id }, data: { status: to, updatedAt: ctx.clock.now() } });
     await tx.applicationStatusChange.create({
@@ -285,12 +287,27 @@ async function changeStatus(
       url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
       payload: toStoredDocument(changed),
     });
-    return changed;
+    return { updated: changed, move };
   });
+  if (move) recordApplicationMoves([move]);
   const offer = updated.offers.find((o) => o.supersededAt === null) ?? null;
   const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
   await publishStatusChange(ctx, applicationId, updated.status, offerEvent);
   return updated;
+}
+
+/**
+ * What a status change counts as on /metrics once it commits: a move into another status (a repeated
+ * acknowledgement or a replacing offer is none), and, for the lender's first acknowledgement or first
+ * offer on the application, the seconds since its submission (as the insights' response times read
+ * them from the history: pipeline-insights.ts). Read before the change's own history row is written.
+ */
+async function committedMoveOf(ctx: ServiceContext, tx: Tx, row: ApplicationRow, to: ApplicationStatus): Promise<CommittedMove | null> {
+  if (row.status === to) return null;
+  const move: CommittedMove = { lender: row.lender.slug, move: APPLICATION_MOVE_OF[to] };
+  if (to !== 'Acknowledged' && to !== 'Offered') return move;
+  const earlier = await tx.applicationStatusChange.count({ where: { lenderApplicationId: row.id, toStatus: to } });
+  return earlier > 0 ? move : { ...move, firstAnswerSeconds: (ctx.clock.now().getTime() - row.createdAt.getTime()) / 1000 };
 }
 
 /**
