@@ -89,16 +89,20 @@ const charts = new Map<string, Chart>();
  */
 function chartOf(name: string, config: () => ChartConfiguration<'bar'>) {
   return ref((element) => {
-    const existing = charts.get(name);
     if (!(element instanceof HTMLCanvasElement)) return;
-    if (existing && existing.canvas === element) {
-      const next = config();
-      existing.data = next.data;
-      existing.update();
-      return;
-    }
-    existing?.destroy();
-    charts.set(name, new Chart(element, config()));
+    // lit calls a ref while its template is still a detached fragment on first render: Chart.js
+    // measures the canvas's container, so it draws once the canvas is in the page.
+    requestAnimationFrame(() => {
+      if (!element.isConnected) return;
+      const existing = charts.get(name);
+      if (existing && existing.canvas === element) {
+        existing.data = config().data;
+        existing.update();
+        return;
+      }
+      existing?.destroy();
+      charts.set(name, new Chart(element, config()));
+    });
   });
 }
 

@@ -37,7 +37,7 @@ td code { word-break: break-all; }
 .insight h3 { margin: 0 0 4px; font-size: 1.05rem; }
 .insight figcaption p { margin: 0 0 8px; }
 .chart-box { position: relative; height: 280px; width: 100%; }
-.insight details { margin-top: 8px; }
+.insight details { margin-top: 8px; max-width: 100%; overflow-x: auto; }
 .insight summary { cursor: pointer; color: var(--accent); }
 .insight table { margin-top: 8px; font-size: .9rem; }
 `;
