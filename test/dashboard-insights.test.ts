@@ -2,7 +2,7 @@
  * The dashboard's insights view in Chromium, against the whole system with seeded applications: the
  * charts are drawn (under the page's own CSP: script-src 'self', style-src 'self') from the aggregate
  * queries, and the numbers of their data tables equal what the test counts in SQL — all of them for
- * staff, account A's only for A's user. axe finds nothing serious; nothing scrolls sideways at 390 px.
+ * staff, account A's only for A's user. axe finds nothing serious; nothing of the view sticks out at 390 px.
  * Set DASHBOARD_SCREENSHOTS=1 to refresh docs/dashboard-insights.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -32,6 +32,14 @@ beforeAll(async () => {
   accountB = await signUpIntegrator(app, `insights-dash-b-${randomUUID().slice(0, 6)}`);
   // Within the view's default window (the last 14 days): the last answer comes two days ago.
   world = await seedInsightsWorld(db(), { accounts: [accountA.accountId, accountB.accountId], start: new Date(Date.now() - 12 * DAY_MS), count: 27 });
+  // Selections waiting for review, of several ages, for the review queue's chart.
+  const profile = await db().profile.findFirstOrThrow({ where: { ownerAccountId: accountA.accountId } });
+  const search = await db().fundingSearch.create({ data: { profileId: profile.id, amount: 50_000 } });
+  for (const [index, hoursAgo] of [0.5, 5, 30, 50, 100].entries()) {
+    await db().reviewSelection.create({
+      data: { profileId: profile.id, fundingSearchId: search.id, selection: [], contentHash: `insights-${index}`, state: index === 2 ? 'IN_REVIEW' : 'PENDING_REVIEW', createdAt: new Date(Date.now() - hoursAgo * 3_600_000) },
+    });
+  }
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -108,9 +116,10 @@ describe('the insights view', () => {
       const waiting = await db().reviewSelection.count({ where: { environment: 'demo', state: { in: ['PENDING_REVIEW', 'IN_REVIEW'] } } });
       const bands = await page.locator('[data-testid="review-queue-table"] tbody td').allTextContents();
       expect(bands.reduce((n, text) => n + Number(text), 0)).toBe(waiting);
+      expect(waiting).toBeGreaterThanOrEqual(5);
 
       // By week: ISO weeks, the same numbers as SQL buckets them.
-      await page.getByLabel('Window').selectOption('WEEK');
+      await page.getByLabel('Window', { exact: true }).selectOption('WEEK');
       await expect.poll(() => page.locator('[data-testid="pipeline-table"] tbody tr').count()).toBe(12);
       expect(await pipelineTable(page)).toEqual(await countedMoves(db(), { ...(await windowOf(page)), bucket: 'week' }));
       await expect.poll(() => drawn(page, 'pipeline')).toBe(true);
@@ -151,7 +160,17 @@ describe('the insights view', () => {
       for (const summary of await page.locator('.insight summary').all()) await summary.click();
       expect(await seriousAccessibilityViolations(page), 'insights with its tables open').toEqual([]);
       await page.setViewportSize({ width: 390, height: 844 });
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // Nothing of the view sticks out or scrolls sideways (named when something does): a wide table
+      // scrolls inside its own figure until the shared stacked-table rules lay it out as blocks. The
+      // shell's header at 390 px is the shell's own (its test holds the whole page to 390 px).
+      const overflowing = () =>
+        page.evaluate(() =>
+          [document.querySelector('[data-testid="insights"]')!, ...document.querySelectorAll('[data-testid="insights"] figure, [data-testid="insights"] .filters, [data-testid="insights"] canvas')]
+            .filter((e) => e.getBoundingClientRect().right > 391 || e.scrollWidth > e.clientWidth + 1)
+            .map((e) => `${e.tagName.toLowerCase()}${e.getAttribute('data-testid') ? `[${e.getAttribute('data-testid')}]` : ''} (${Math.round(e.getBoundingClientRect().right)}, ${e.scrollWidth}/${e.clientWidth})`),
+        );
+      await expect.poll(overflowing).toEqual([]);
+      if (screenshots) await page.screenshot({ path: 'docs/dashboard-insights-390.png', fullPage: true });
       expect(await seriousAccessibilityViolations(page), 'insights at 390 px').toEqual([]);
     } finally {
       await page.close();
