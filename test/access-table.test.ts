@@ -463,6 +463,9 @@ const PROBES: Probe[] = [
   gql('reviews.read', 'query', 'reviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
   gql('applicationBoard.read', 'query', 'lenderApplicationBoard'),
   gql('applicationBoard.read', 'query', 'lenderApplicationHistory', () => ({ variables: { applicationId: world.documentApplication.applicationId } })),
+  gql('insights.read', 'query', 'applicationsByStatus', () => ({ variables: { window: { since: '2026-01-01T00:00:00Z', bucket: 'WEEK' } } })),
+  gql('insights.read', 'query', 'lenderResponseTimes', () => ({ variables: { window: { since: '2026-01-01T00:00:00Z' } } })),
+  gql('reviews.read', 'query', 'reviewQueueStanding'),
 
   // Company registry and lender catalogue
   rest('companies.read', 'get', `${V1}/companies/search/:searchTerm`, () => ({ params: { searchTerm: 'ACME' } })),

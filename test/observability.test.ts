@@ -146,8 +146,8 @@ describe('GET /metrics', () => {
     expect(value(/^http_request_duration_seconds_count\{route="\/api\/platform\/v1\/tenants",method="GET",status="401"\} (\d+)/m)).toBeGreaterThan(0);
     expect(value(/^graphql_operations_total\{operation="ObservabilityProbe",type="query",outcome="ok"\} (\d+)/m)).toBe(1);
     expect(text).toMatch(/^graphql_operations_total\{operation="ObservabilityFailure"[^}]*\} 1$/m);
-    expect(value(/^webhook_delivery_attempts_total\{outcome="delivered"\} (\d+)/m)).toBeGreaterThan(0);
-    expect(value(/^webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} (\d+)/m)).toBeGreaterThan(0);
+    expect(value(/^webhook_delivery_attempts_total\{lender="[^"]+",outcome="delivered"\} (\d+)/m)).toBeGreaterThan(0);
+    expect(value(/^webhook_delivery_attempt_duration_seconds_count\{lender="[^"]+",outcome="delivered"\} (\d+)/m)).toBeGreaterThan(0);
     expect(text).toMatch(/^webhook_delivery_queue_depth \d+/m);
     expect(text).toMatch(/^webhook_delivery_oldest_pending_age_seconds [\d.e+-]+/m);
     expect(text).toMatch(/^webhook_delivery_dead_letters \d+/m);

@@ -1,8 +1,14 @@
 /**
  * Prometheus metrics (prom-client): one registry per process, so each process of the distributed
  * deployment exposes its own. HTTP requests by route template, GraphQL operations by name, webhook
- * deliveries, live subscriptions, the database pool and the process itself. Served at /metrics
+ * deliveries by lender, the lender applications' business counters and response times by lender,
+ * the review queue, live subscriptions, the database pool and the process itself. Served at /metrics
  * (src/api/http/observability.ts) on a separate port or behind a token.
+ *
+ * The `lender` label is the lender's slug (unique in its environment, stable across renames of its
+ * display name). Its values are bounded by the lender catalogue, which only staff administrators
+ * change and which holds tens of lenders, not thousands: each lender adds one series per outcome or
+ * status, never one per application, delivery or client.
  */
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -44,18 +50,65 @@ export const graphqlErrors = new Counter({
 
 export const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
-  help: 'Webhook delivery attempts by outcome (delivered, retrying, dead, deferred, skipped, error)',
-  labelNames: ['outcome'] as const,
+  help: 'Webhook delivery attempts by lender (slug) and outcome (delivered, retrying, dead, deferred, skipped, error)',
+  labelNames: ['lender', 'outcome'] as const,
   registers: [metricsRegistry],
 });
 
 export const webhookAttemptDuration = new Histogram({
   name: 'webhook_delivery_attempt_duration_seconds',
-  help: 'Webhook delivery attempt latency by outcome',
-  labelNames: ['outcome'] as const,
+  help: 'Webhook delivery attempt latency by lender (slug) and outcome',
+  labelNames: ['lender', 'outcome'] as const,
   buckets: LATENCY_BUCKETS,
   registers: [metricsRegistry],
 });
+
+/** The business events a lender application's status moves count as (APPLICATION_STATUSES, by event). */
+export const APPLICATION_MOVES = ['submitted', 'acknowledged', 'offered', 'failed', 'rejected', 'accepted', 'declined'] as const;
+export type ApplicationMove = (typeof APPLICATION_MOVES)[number];
+
+export const lenderApplicationMoves = new Counter({
+  name: 'lender_application_moves_total',
+  help: 'Lender applications moved into a status, by lender (slug) and move (submitted, acknowledged, offered, failed, rejected, accepted, declined), counted when the change commits',
+  labelNames: ['lender', 'move'] as const,
+  registers: [metricsRegistry],
+});
+
+/** From submission to a lender's first answer: minutes to days. */
+const RESPONSE_BUCKETS = [60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 4 * 86_400, 7 * 86_400];
+
+export const timeToAcknowledgement = new Histogram({
+  name: 'lender_application_time_to_acknowledgement_seconds',
+  help: "From a lender application's submission to the lender's first acknowledgement, by lender (slug)",
+  labelNames: ['lender'] as const,
+  buckets: RESPONSE_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+export const timeToOffer = new Histogram({
+  name: 'lender_application_time_to_offer_seconds',
+  help: "From a lender application's submission to the lender's first offer, by lender (slug)",
+  labelNames: ['lender'] as const,
+  buckets: RESPONSE_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** A committed status move; `firstAnswerSeconds` when it is the lender's first acknowledgement or offer. */
+export interface CommittedMove {
+  lender: string;
+  move: ApplicationMove;
+  firstAnswerSeconds?: number;
+}
+
+/** Counts moves that committed (never inside their transaction: a rolled-back move is not counted). */
+export function recordApplicationMoves(moves: readonly CommittedMove[]): void {
+  for (const { lender, move, firstAnswerSeconds } of moves) {
+    lenderApplicationMoves.inc({ lender, move });
+    if (firstAnswerSeconds === undefined) continue;
+    if (move === 'acknowledged') timeToAcknowledgement.observe({ lender }, firstAnswerSeconds);
+    if (move === 'offered') timeToOffer.observe({ lender }, firstAnswerSeconds);
+  }
+}
 
 export const liveSubscriptions = new Gauge({
   name: 'graphql_live_subscriptions',
@@ -63,17 +116,20 @@ export const liveSubscriptions = new Gauge({
   registers: [metricsRegistry],
 });
 
-/** Times one delivery attempt and counts it by outcome. */
-export async function measureDeliveryAttempt(attempt: () => Promise<string>): Promise<string> {
-  const stop = webhookAttemptDuration.startTimer();
+/** A delivery whose row is gone has no lender to name. */
+export const UNKNOWN_LENDER = 'unknown';
+
+/** Times one delivery attempt and counts it by lender (slug) and outcome. */
+export async function measureDeliveryAttempt(lender: string, attempt: () => Promise<string>): Promise<string> {
+  const stop = webhookAttemptDuration.startTimer({ lender });
   try {
     const outcome = await attempt();
     stop({ outcome });
-    webhookAttempts.inc({ outcome });
+    webhookAttempts.inc({ lender, outcome });
     return outcome;
   } catch (err) {
     stop({ outcome: 'error' });
-    webhookAttempts.inc({ outcome: 'error' });
+    webhookAttempts.inc({ lender, outcome: 'error' });
     throw err;
   }
 }
@@ -85,15 +141,23 @@ export function recordGraphqlOperation(name: string | undefined, type: string, e
   for (const code of errorCodes) graphqlErrors.inc({ operation, code });
 }
 
-let observed: { db: Db; pool: pg.Pool } | undefined;
+/** The review queue as one scrape reads it: per environment, the selections waiting and the oldest one's age. */
+export interface ReviewQueueStanding {
+  environment: string;
+  waiting: number;
+  oldestAgeSeconds: number;
+}
+
+let observed: { db: Db; pool: pg.Pool; poolSize: number; reviewQueue?: () => Promise<ReviewQueueStanding[]> } | undefined;
 
 /**
- * Gauges read when scraped: the delivery queue (pending, oldest pending age, dead letters) from the
- * database, and the pg pool's connections, of the database this process opened last.
+ * Gauges read when scraped: the delivery queue (pending, oldest pending age, dead letters) and the
+ * review queue (by one statement, given by the module that owns it: infra imports no module) from
+ * the database, and the pg pool's connections and size, of the database this process opened last.
  */
-export function instrumentDatabase(db: Db, pool: pg.Pool): void {
+export function instrumentDatabase(db: Db, pool: pg.Pool, options: { poolSize?: number; reviewQueue?: () => Promise<ReviewQueueStanding[]> } = {}): void {
   const registered = observed !== undefined;
-  observed = { db, pool };
+  observed = { db, pool, poolSize: options.poolSize ?? pool.options.max ?? 10, reviewQueue: options.reviewQueue };
   if (registered) return;
   const current = () => observed!;
   new Gauge({
@@ -131,6 +195,42 @@ export function instrumentDatabase(db: Db, pool: pg.Pool): void {
       this.set({ state: 'total' }, pool.totalCount);
       this.set({ state: 'idle' }, pool.idleCount);
       this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_size',
+    help: 'Database pool size: the most connections the pool opens (db_pool_connections{state="total"} is how many it has)',
+    registers: [metricsRegistry],
+    collect() {
+      this.set(current().poolSize);
+    },
+  });
+  // The two review-queue gauges share one statement per scrape: prom-client starts every metric's
+  // collect in registration order before awaiting any, so the depth gauge starts the read and the
+  // age gauge awaits that same read.
+  let standing: Promise<ReviewQueueStanding[]> = Promise.resolve([]);
+  const setByEnvironment = (gauge: Gauge<'environment'>, rows: ReviewQueueStanding[], value: (row: ReviewQueueStanding) => number) => {
+    gauge.reset();
+    for (const row of rows) gauge.set({ environment: row.environment }, value(row));
+  };
+  new Gauge({
+    name: 'review_queue_depth',
+    help: "Selections waiting in the funding specialists' review queue (pending review or in review), by environment",
+    labelNames: ['environment'] as const,
+    registers: [metricsRegistry],
+    async collect() {
+      const read = current().reviewQueue;
+      standing = read ? read() : Promise.resolve([]);
+      setByEnvironment(this, await standing, (row) => row.waiting);
+    },
+  });
+  new Gauge({
+    name: 'review_queue_oldest_age_seconds',
+    help: 'Age of the oldest selection waiting in the review queue (0 when none), by environment',
+    labelNames: ['environment'] as const,
+    registers: [metricsRegistry],
+    async collect() {
+      setByEnvironment(this, await standing, (row) => row.oldestAgeSeconds);
     },
   });
 }

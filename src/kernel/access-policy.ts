@@ -131,6 +131,10 @@ export const ACCESS_POLICY = {
     tokens: ['login'],
     description: "See the lender applications on the operations dashboard, with their offers and history (staff: all; other platform users: their account's)",
   },
+  'insights.read': {
+    tokens: ['login'],
+    description: "See the pipeline's numbers on the operations dashboard: applications by status over time, lenders' times to acknowledgement and offer (staff: all; other platform users: their account's)",
+  },
 
   // Fields of GraphQL entities: decided on a parent the caller already sees (the parent came through a
   // public operation, or an entity reference, that established its visibility), by this row alone.

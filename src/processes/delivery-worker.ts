@@ -15,7 +15,7 @@ import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
 import { loadDueDeliveries } from '../modules/webhooks/delivery-attempt-store.js';
 import { closeLenderConnections } from '../modules/webhooks/lender-connections.js';
 import type { Runtime } from './runtime.js';
-import { measureDeliveryAttempt } from '../infra/metrics.js';
+import { measureDeliveryAttempt, UNKNOWN_LENDER } from '../infra/metrics.js';
 
 export interface DeliveryWorker {
   stop(): Promise<void>;
@@ -79,7 +79,8 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
               jobs.map(async (job) => {
                 const { requestId, deliveryId } = job.data;
                 const jobCtx = requestId === undefined ? ctx : runtime.contextFor({}, requestId);
-                const outcome = await measureDeliveryAttempt(() => attemptDueDelivery(jobCtx, deliveryId, due.get(deliveryId)));
+                const delivery = due.get(deliveryId);
+                const outcome = await measureDeliveryAttempt(delivery?.lenderSlug ?? UNKNOWN_LENDER, () => attemptDueDelivery(jobCtx, deliveryId, delivery));
                 jobCtx.logger.info({ deliveryId, outcome, wokenBy }, 'webhook delivery attempt');
               }),
             );

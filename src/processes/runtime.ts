@@ -15,10 +15,11 @@ import { createLenderTokenThrottle } from '../modules/identity/lender-token-thro
 import { TokenAuthority } from '../modules/identity/token-authority.js';
 import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
-import { openDatabase, poolOf, type Database } from '../infra/database.js';
+import { openDatabase, poolOf, readsOf, type Database } from '../infra/database.js';
 import type { SqlTransaction } from '../infra/sql-reads.js';
 import type { Compilable } from 'kysely';
 import { instrumentDatabase } from '../infra/metrics.js';
+import { reviewQueueGauges } from '../modules/insights/review-queue-standing.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { createLogger, type Logger } from '../infra/logger.js';
@@ -69,7 +70,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     migrate: prepare,
     log: (msg) => logger.info(msg),
   });
-  instrumentDatabase(database.prisma, poolOf(database.prisma));
+  instrumentDatabase(database.prisma, poolOf(database.prisma), { poolSize: config.DB_POOL_SIZE, reviewQueue: () => reviewQueueGauges(readsOf(database.prisma), new Date()) });
   options.onOpen?.('database', () => database.close());
   if (prepare && config.SEED_DEMO_DATA) {
     await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));

@@ -12,7 +12,7 @@ import { restoreSession, type Session, type SignedInUser } from './session.js';
 
 export type LenderSummary = LendersQuery['lenders'][number];
 
-export type Tab = 'board' | 'reviews' | 'deliveries' | 'catalogue';
+export type Tab = 'board' | 'insights' | 'reviews' | 'deliveries' | 'catalogue';
 
 export const app = {
   session: restoreSession() as Session | null,

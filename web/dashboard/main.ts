@@ -13,6 +13,7 @@ import { boardView, closeBoard, connectionState, connectLive, loadBoard } from '
 import { closeReviews, loadReviews, reviewsView } from './review-view.js';
 import { closeDeliveries, deliveriesView, loadDeliveries } from './deliveries-view.js';
 import { catalogueView, closeCatalogue, loadCatalogue } from './catalogue-view.js';
+import { closeInsights, insightsView, loadInsights } from './insights-view.js';
 
 const root = document.getElementById('dashboard')!;
 // The shell's loading text is static HTML: lit renders into an emptied container.
@@ -23,6 +24,7 @@ async function openTab(tab: Tab): Promise<void> {
   app.notice = '';
   await attempt(async () => {
     if (tab === 'board') await loadBoard();
+    if (tab === 'insights') await loadInsights();
     if (tab === 'reviews') await Promise.all([loadReviews(), loadLenders()]);
     if (tab === 'deliveries') await Promise.all([loadDeliveries(), loadLenders()]);
     if (tab === 'catalogue') await loadCatalogue();
@@ -60,12 +62,12 @@ function signInView(): TemplateResult {
   </main>`;
 }
 
-const VIEWS: Record<Tab, () => TemplateResult> = { board: boardView, reviews: reviewsView, deliveries: deliveriesView, catalogue: catalogueView };
+const VIEWS: Record<Tab, () => TemplateResult> = { board: boardView, insights: insightsView, reviews: reviewsView, deliveries: deliveriesView, catalogue: catalogueView };
 
 function view(): TemplateResult {
   const session = app.session;
   if (!session) return signInView();
-  const tabs: Array<[Tab, string]> = [['board', 'Applications'], ...(session.staff ? ([['reviews', 'Review queue'], ['deliveries', 'Deliveries']] as Array<[Tab, string]>) : []), ...(session.admin ? ([['catalogue', 'Lender catalogue']] as Array<[Tab, string]>) : [])];
+  const tabs: Array<[Tab, string]> = [['board', 'Applications'], ['insights', 'Insights'], ...(session.staff ? ([['reviews', 'Review queue'], ['deliveries', 'Deliveries']] as Array<[Tab, string]>) : []), ...(session.admin ? ([['catalogue', 'Lender catalogue']] as Array<[Tab, string]>) : [])];
   const connection = connectionState();
   const connectionText = { live: 'Live', reconnecting: 'Reconnecting…', offline: 'Offline' }[connection];
   return html`<header>
@@ -102,6 +104,7 @@ function endSession(): void {
   closeReviews();
   closeDeliveries();
   closeCatalogue();
+  closeInsights();
   app.session = null;
   app.user = null;
   update();

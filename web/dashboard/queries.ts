@@ -8,3 +8,4 @@ export * from './board-queries.js';
 export * from './review-queries.js';
 export * from './deliveries-queries.js';
 export * from './catalogue-queries.js';
+export * from './insights-queries.js';

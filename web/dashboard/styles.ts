@@ -88,4 +88,14 @@ td code { overflow-wrap: anywhere; }
 .products { margin: 0; padding-left: 1.1em; }
 .products li { margin-bottom: 4px; }
 .products button { margin-left: 4px; padding: 0 8px; font-size: .9rem; }
+
+/* ---- insights ---- */
+.insights-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 16px; }
+.insight { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px; min-width: 0; }
+.insight h3 { margin: 0 0 4px; font-size: 1.05rem; }
+.insight figcaption p { margin: 0 0 8px; }
+.chart-box { position: relative; height: 280px; width: 100%; }
+.insight details { margin-top: 8px; max-width: 100%; overflow-x: auto; }
+.insight summary { cursor: pointer; color: var(--accent); }
+.insight table { margin-top: 8px; font-size: .9rem; }
 `;

@@ -9,9 +9,21 @@
  *   Offered ──client accepts──▶ Client Accepted (terminal)   Offered ──client declines──▶ Client Declined (terminal)
  */
 import { AppError } from '../../kernel/errors.js';
+import type { ApplicationMove } from '../../infra/metrics.js';
 
 export const APPLICATION_STATUSES = ['Submitted', 'Acknowledged', 'Offered', 'Failed', 'Rejected', 'Client Accepted', 'Client Declined'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** The business counter (lender_application_moves_total) a move into each status counts on. */
+export const APPLICATION_MOVE_OF: Record<ApplicationStatus, ApplicationMove> = {
+  Submitted: 'submitted',
+  Acknowledged: 'acknowledged',
+  Offered: 'offered',
+  Failed: 'failed',
+  Rejected: 'rejected',
+  'Client Accepted': 'accepted',
+  'Client Declined': 'declined',
+};
 
 export type ApplicationEvent = 'acknowledge' | 'offer' | 'fail' | 'reject' | 'resubmit' | 'accept' | 'decline';
 

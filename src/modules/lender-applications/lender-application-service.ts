@@ -17,6 +17,7 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { readsOf } from '../../infra/database.js';
 import { isoInstant } from '../../infra/keyset-sql.js';
+import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
@@ -36,7 +37,7 @@ import {
   type ApplicationAudience,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
-import { FAILURE_REASON, nextStatus, type ApplicationEvent } from './application-status.js';
+import { APPLICATION_MOVE_OF, FAILURE_REASON, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
@@ -262,7 +263,7 @@ type StatusChange = StatusChangeWrites & { event: ApplicationEvent };
  */
 async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, decide: (row: LockedApplication) => StatusChange): Promise<LenderDocumentSource> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const { changed, audience, event } = await readsOf(ctx.db)
+  const { changed, audience, event, move } = await readsOf(ctx.db)
     .transaction()
     .execute(async (trx) => {
       const row = await lockVisibleApplication(trx, ctx, actor, applicationId);
@@ -270,6 +271,7 @@ async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: u
       const change = decide(row);
       const to = nextStatus(row.status, change.event);
       const now = ctx.clock.now();
+      const move = committedMoveOf(row, to, now);
       const { writes, offerId } = statusChangeWrites(trx, row, to, change, now);
       const changed = afterChange(row, to, change, offerId, now);
       // A resubmission is a new application to the lender; every other change is an update.
@@ -281,8 +283,9 @@ async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: u
         url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
         payload: toStoredDocument(changed),
       }], writes);
-      return { changed, audience: row.audience, event: change.event };
+      return { changed, audience: row.audience, event: change.event, move };
     });
+  if (move) recordApplicationMoves([move]);
   const offer = changed.offers[0] ?? null;
   const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;
   await publishStatusChange(ctx, audience, changed.status, offerEvent);
@@ -310,6 +313,22 @@ function afterChange(row: LockedApplication, to: string, change: StatusChangeWri
     lender: { authorizationTokenKey: row.lender.authorizationTokenKey },
     offers: offer ? [{ ...offer, product: offer.product as Prisma.JsonValue, supersededAt: null } as DocumentSource['offers'][number]] : [],
   };
+}
+
+/**
+ * What a status change counts as on /metrics once it commits: a move into another status (a repeated
+ * acknowledgement or a replacing offer is none), and, for the lender's first acknowledgement or first
+ * offer on the application, the seconds since its submission (as the insights' response times read
+ * them from the history: pipeline-insights.ts). Decided from the locked read, before the change's own
+ * history row is written.
+ */
+function committedMoveOf(row: LockedApplication, to: string, now: Date): CommittedMove | null {
+  if (row.status === to) return null;
+  const status = to as ApplicationStatus;
+  const move: CommittedMove = { lender: row.lender.slug, move: APPLICATION_MOVE_OF[status] };
+  const answeredBefore = status === 'Acknowledged' ? row.answeredBefore.acknowledged : status === 'Offered' ? row.answeredBefore.offered : null;
+  if (answeredBefore === null || answeredBefore) return move;
+  return { ...move, firstAnswerSeconds: (now.getTime() - row.createdAt.getTime()) / 1000 };
 }
 
 /**

@@ -33,7 +33,10 @@ export interface LockedApplication {
   acceptedAt: Date | null;
   invalidatedAt: Date | null;
   payload: unknown;
-  lender: { applicationUrl: string; updateUrl: string | null; authorizationTokenKey: string | null };
+  createdAt: Date;
+  lender: { slug: string; applicationUrl: string; updateUrl: string | null; authorizationTokenKey: string | null };
+  /** Whether the application was acknowledged, or offered, before this change (its history): a first answer's time is counted on /metrics. */
+  answeredBefore: { acknowledged: boolean; offered: boolean };
   /** The current offer (not superseded), if any. */
   currentOffer: CurrentOffer | null;
   /** Who hears of the change (lender-application-visibility.ts `eventChannelsOf`). */
@@ -107,6 +110,8 @@ export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceCo
       'la.invalidatedAt',
       'la.payload',
       'la.environment',
+      'la.createdAt',
+      'l.slug as lenderSlug',
       'l.applicationUrl',
       'l.updateUrl',
       'l.authorizationTokenKey',
@@ -121,6 +126,8 @@ export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceCo
       'o.decision as offerDecision',
       'o.productType as offerProductType',
       'o.product as offerProduct',
+      (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Acknowledged')).as('acknowledgedBefore'),
+      (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Offered')).as('offeredBefore'),
     ])
     .where('la.id', '=', applicationId)
     .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, trx)))
@@ -137,7 +144,9 @@ export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceCo
     acceptedAt: row.acceptedAt,
     invalidatedAt: row.invalidatedAt,
     payload: row.payload,
-    lender: { applicationUrl: row.applicationUrl, updateUrl: row.updateUrl, authorizationTokenKey: row.authorizationTokenKey },
+    createdAt: row.createdAt,
+    lender: { slug: row.lenderSlug, applicationUrl: row.applicationUrl, updateUrl: row.updateUrl, authorizationTokenKey: row.authorizationTokenKey },
+    answeredBefore: { acknowledged: Boolean(row.acknowledgedBefore), offered: Boolean(row.offeredBefore) },
     currentOffer:
       row.offerId === null
         ? null

@@ -11,6 +11,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
+import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.js';
 import { queueDeliveries, type NewDelivery } from '../webhooks/webhook-delivery.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
@@ -33,7 +34,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
     throw AppError.conflict("The selection's profile is anonymous: its owner must claim it (set-ownership) before it is submitted to lenders");
   }
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
-  const created = await ctx.db.$transaction(async (tx) => {
+  const { results: created, moves } = await ctx.db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
     const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES } } }) : null;
     if (!selection) throw AppError.notFound('Review selection');
@@ -47,6 +48,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
     await tx.reviewSelection.update({ where: { id: selection.id }, data: { state: 'SUBMITTED' } });
     return results;
   });
+  recordApplicationMoves(moves);
   ctx.logger.info({ selectionId, applications: created.length }, 'selection submitted to lenders');
   return { selectionId, applications: created };
 }
@@ -61,13 +63,15 @@ async function createLenderApplications(
   ctx: ServiceContext,
   tx: Prisma.TransactionClient,
   input: { profileId: string; fundingSearch: RecordedSearchRow; selection: SelectedLender[]; grade: string | null; businessApplicationId?: string },
-): Promise<SubmissionResult['applications']> {
+): Promise<{ results: SubmissionResult['applications']; moves: CommittedMove[] }> {
   const loaded = await loadProfileForDocuments(tx, input.profileId);
   const missing: FieldError[] = [];
   const results: SubmissionResult['applications'] = [];
   const deliveries: NewDelivery[] = [];
   // The chosen lenders' matches as rows (already so for a queued selection), which the applications refer to.
   await recordMatchesOfLenders(tx, input.fundingSearch.id, input.selection.map((item) => item.lenderId));
+  /** Counted by the caller once its transaction commits. */
+  const moves: CommittedMove[] = [];
   for (const [index, item] of input.selection.entries()) {
     const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
     const [first] = matches;
@@ -83,11 +87,12 @@ async function createLenderApplications(
     await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: 'Submitted', createdAt: ctx.clock.now() } });
     deliveries.push({ lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
     results.push({ lenderId: item.lenderId, applicationId: application.id });
+    moves.push({ lender: first.lender.slug, move: 'submitted' });
   }
   if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing);
   // Every lender's APPLICATION_CREATED delivery by one insert (and one for their jobs).
   await queueDeliveries(ctx, tx, deliveries);
-  return results;
+  return { results, moves };
 }
 
 /**
@@ -102,8 +107,9 @@ export async function submitBusinessApplication(ctx: ServiceContext, application
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id }, omit: SEARCH_WITHOUT_MATCHES });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
-  const applications = await ctx.db.$transaction((tx) =>
+  const { results: applications, moves } = await ctx.db.$transaction((tx) =>
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),
   );
+  recordApplicationMoves(moves);
   return { applications };
 }

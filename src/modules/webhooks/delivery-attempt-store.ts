@@ -17,6 +17,8 @@ export interface DueDelivery {
   url: string;
   payload: unknown;
   lenderApplicationId: number;
+  /** The lender's slug: the `lender` label of the delivery metrics and the failure log lines. */
+  lenderSlug: string;
   webhookSecret: string | null;
   /** The secret rotated out, and until when it signs too (the overlap window). */
   previousWebhookSecret: string | null;
@@ -37,7 +39,7 @@ interface DueDeliveryRow extends Omit<DueDelivery, 'earlierNextAttemptAt' | 'pre
 /** The deliveries of a batch of jobs, by id (a deleted one is absent). */
 export async function loadDueDeliveries(db: Db, ids: readonly string[]): Promise<Map<string, DueDelivery>> {
   const rows = await db.$queryRaw<DueDeliveryRow[]>`
-    SELECT d.id::text AS id, d.status::text AS status, d.attempts, d.url, d.payload, d."lenderApplicationId", l."webhookSecret",
+    SELECT d.id::text AS id, d.status::text AS status, d.attempts, d.url, d.payload, d."lenderApplicationId", l.slug AS "lenderSlug", l."webhookSecret",
            l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey",
            earlier.id IS NOT NULL AS "waitsBehindEarlier", earlier."nextAttemptAt" AS "earlierNextAttemptAt"
       FROM webhook_delivery d

@@ -151,7 +151,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     if (err instanceof AppError) {
       await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts: { increment: 1 }, lastError: error, ...logged() } });
-      ctx.logger.warn({ deliveryId, url: delivery.url }, 'webhook URL refused: dead-lettered');
+      ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, error }, 'webhook URL refused: dead-lettered');
       return 'dead';
     }
   }
@@ -160,10 +160,12 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     await recordDelivered(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs() });
     return 'delivered';
   }
+  // Every failed attempt at warn, with what an operator needs to find the failing lender.
+  ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, error, attempts }, 'webhook delivery attempt failed');
   const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
   if (delay === null) {
     await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt: null, ...logged() } });
-    ctx.logger.warn({ deliveryId, attempts }, 'webhook delivery dead-lettered');
+    ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, attempts }, 'webhook delivery dead-lettered');
     return 'dead';
   }
   const nextAttemptAt = new Date(now.getTime() + delay);

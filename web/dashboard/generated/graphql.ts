@@ -32,6 +32,10 @@ export type ApplicationHistoryEntryKind =
   | 'OFFER'
   | 'DECISION';
 
+export type InsightsBucket =
+  | 'DAY'
+  | 'WEEK';
+
 export type LenderPriceBand =
   | 'LOW'
   | 'AVERAGE'
@@ -90,6 +94,16 @@ export type LenderApplicationFilter = {
   applicationId?: number | null | undefined;
   /** Only rows changed at or after it. An ISO 8601 date-time. */
   updatedSince?: string | null | undefined;
+};
+
+/** The window an aggregate is read over, and (for series) the size of its periods, in UTC */
+export type InsightsWindow = {
+  /** DAY or WEEK (ISO weeks, from Monday 00:00 UTC). Default: "DAY". One of DAY, WEEK. */
+  bucket?: string | null | undefined;
+  /** Start of the window (inclusive). An ISO 8601 date-time. */
+  since: string;
+  /** End of the window (exclusive); now unless given. An ISO 8601 date-time. */
+  until?: string | null | undefined;
 };
 
 export type LenderInput = {
@@ -184,6 +198,13 @@ export type ApplicationStatusChangedSubscriptionVariables = Exact<{ [key: string
 
 export type ApplicationStatusChangedSubscription = { applicationStatusChanged: { applicationId: number } };
 
+export type ApplicationsByStatusQueryVariables = Exact<{
+  window: InsightsWindow;
+}>;
+
+
+export type ApplicationsByStatusQuery = { applicationsByStatus: { bucket: InsightsBucket, since: string, until: string, periods: Array<{ start: string, counts: Array<{ status: string, applications: number }> }> } };
+
 export type BoardQueryVariables = Exact<{
   filter?: LenderApplicationFilter | null | undefined;
   first?: number | null | undefined;
@@ -224,6 +245,13 @@ export type HistoryQueryVariables = Exact<{
 
 export type HistoryQuery = { lenderApplicationHistory: Array<{ at: string, kind: ApplicationHistoryEntryKind, status: string | null, fromStatus: string | null, reason: string | null, comment: string | null, replacedAt: string | null, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
 
+export type LenderResponseTimesQueryVariables = Exact<{
+  window: InsightsWindow;
+}>;
+
+
+export type LenderResponseTimesQuery = { lenderResponseTimes: Array<{ lenderId: number, lenderName: string, acknowledgement: { answered: number, medianSeconds: number | null, p90Seconds: number | null }, offer: { answered: number, medianSeconds: number | null, p90Seconds: number | null } }> };
+
 export type LenderSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -252,6 +280,11 @@ export type ReviewQueryVariables = Exact<{
 
 
 export type ReviewQuery = { reviewSelection: { selectionId: string, state: ReviewPreviewState, applicant: { companyName: string | null, companyNumber: string | null, companyType: string | null, sector: string | null, creditGrade: string | null, amount: number, periodMonths: number | null, useOfFunds: string | null, urgency: string | null }, lenders: Array<{ lenderId: number, lenderName: string | null, matched: boolean, products: Array<string>, likelihood: number | null, reasons: Array<string>, missingFields: Array<{ field: string, message: string }> }> } };
+
+export type ReviewQueueStandingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReviewQueueStandingQuery = { reviewQueueStanding: { waiting: number, pendingReview: number, inReview: number, oldestCreatedAt: string | null, oldestAgeSeconds: number, ageBands: Array<{ label: string, selections: number }> } };
 
 export type ReviewsQueryVariables = Exact<{
   first?: number | null | undefined;
