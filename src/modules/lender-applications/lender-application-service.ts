@@ -346,6 +346,16 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
   return toIntegratorDocument(updated);
 }
 
+/**
+ * Internal (no access decision: the caller's submission made it): new applications announced as
+ * their first status, Submitted, after the submission committed, on the same channels as every later
+ * change (lender-application-visibility.ts `eventChannelsOf`), so a board shows them live to exactly
+ * those who may read them.
+ */
+export async function publishApplicationsSubmitted(ctx: ServiceContext, applicationIds: number[]): Promise<void> {
+  for (const applicationId of applicationIds) await publishStatusChange(ctx, applicationId, 'Submitted', null);
+}
+
 /** A status change (and the offer it concerns) on every channel of the application's audience. */
 async function publishStatusChange(
   ctx: ServiceContext,

@@ -20,6 +20,7 @@ import { matchProfileById, recordFundingSearch } from '../matching/funding-searc
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
 import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
+import { publishApplicationsSubmitted } from './lender-application-service.js';
 
 export type SubmissionResult = SelectionSubmission;
 
@@ -48,6 +49,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
     return results;
   });
   ctx.logger.info({ selectionId, applications: created.length }, 'selection submitted to lenders');
+  await publishApplicationsSubmitted(ctx, created.map((a) => a.applicationId));
   return { selectionId, applications: created };
 }
 
@@ -104,5 +106,6 @@ export async function submitBusinessApplication(ctx: ServiceContext, application
   const applications = await ctx.db.$transaction((tx) =>
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),
   );
+  await publishApplicationsSubmitted(ctx, applications.map((a) => a.applicationId));
   return { applications };
 }
