@@ -31,4 +31,27 @@ th { background: #eef1f4; font-weight: 600; }
 td code { word-break: break-all; }
 .attempts { margin: 0; padding-left: 1.2em; font-size: .9rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+/* ---- board ---- */
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-weight: 600; font-size: .85rem; border: 1px solid currentColor; background: #fff; }
+.badge[data-status="Submitted"] { color: #1b1f24; background: #eef1f4; }
+.badge[data-status="Acknowledged"] { color: #0b4f8a; background: #e3eefa; }
+.badge[data-status="Offered"] { color: #6a3d00; background: #fff4d6; }
+.badge[data-status="Failed"] { color: #8a0b1f; background: #fde8eb; border-style: dashed; }
+.badge[data-status="Rejected"] { color: #5c1a1a; background: #f3e1e1; }
+.badge[data-status="Client Accepted"] { color: #0f5323; background: #e2f4e7; }
+.badge[data-status="Client Declined"] { color: #4a535d; background: #f1f1f1; }
+.board .filters { flex-wrap: wrap; }
+.chips { display: flex; flex-wrap: wrap; gap: 6px; list-style: none; padding: 0; margin: 0 0 12px; }
+.chips button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+th button.sort { border: 0; background: none; padding: 0; font-weight: 600; color: var(--ink); }
+tr.highlight td { background: #fff4c2; transition: background .3s; }
+.banner { position: sticky; top: 0; z-index: 2; background: #fde8eb; color: var(--bad); border: 2px solid var(--bad); border-radius: 6px; padding: 8px 12px; margin-bottom: 12px; font-weight: 600; }
+tr[data-stale="true"] td { color: var(--muted); }
+.stale-marker { font-size: .75rem; border: 1px dashed var(--muted); border-radius: 4px; padding: 0 4px; }
+.age[data-age="due"] .age-marker { color: #6a3d00; }
+.age[data-age="overdue"] .age-marker { color: var(--bad); }
+.pager { display: flex; gap: 12px; align-items: center; margin-top: 8px; }
+.side-panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(440px, 100vw); overflow-y: auto; background: #fff; border-left: 1px solid var(--line); box-shadow: -4px 0 12px rgba(0,0,0,.12); padding: 16px; z-index: 3; }
+.board table { table-layout: auto; }
+@media (max-width: 640px) { header { flex-wrap: wrap; } table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); } table.stacked tr, table.stacked td { display: block; } table.stacked td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } table.stacked { border: 0; } table.stacked tr { border: 1px solid var(--line); margin-bottom: 8px; background: #fff; } main { padding: 8px; } .board .filters { flex-direction: column; align-items: stretch; } .board input[size] { width: 100%; } }
 `;
