@@ -52,6 +52,7 @@ tr[data-stale="true"] td { color: var(--muted); }
 .age[data-age="overdue"] .age-marker { color: var(--bad); }
 .pager { display: flex; gap: 12px; align-items: center; margin-top: 8px; }
 .side-panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(440px, 100vw); overflow-y: auto; background: #fff; border-left: 1px solid var(--line); box-shadow: -4px 0 12px rgba(0,0,0,.12); padding: 16px; z-index: 3; }
-.board table { table-layout: auto; }
+.board table { table-layout: auto; font-size: .88rem; }
+.board th, .board td { padding: 5px 5px; overflow-wrap: anywhere; }
 @media (max-width: 640px) { header { flex-wrap: wrap; } nav ul { flex-wrap: wrap; } table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); } table.stacked tr, table.stacked td { display: block; } table.stacked td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } table.stacked { border: 0; } table.stacked tr { border: 1px solid var(--line); margin-bottom: 8px; background: #fff; } main { padding: 8px; } .board .filters { flex-direction: column; align-items: stretch; } .board input[size] { width: 100%; } }
 `;
