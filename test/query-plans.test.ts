@@ -69,6 +69,11 @@ INSERT INTO lender_application ("lenderId", "profileId", "fundingMatchId", statu
     jsonb_build_object('application', jsonb_build_object('profile', jsonb_build_object('basicCompanyDetails', jsonb_build_object('companyName', 'PLAN ' || fm.id)), 'fundingSearch', jsonb_build_object('amount', 50000))),
     now() - make_interval(mins => fm.id), now() - make_interval(secs => (fm.id * 37) % 100000)
   FROM funding_match fm JOIN funding_search fs ON fs.id = fm."fundingSearchId";
+-- Each application's moves: Submitted, then (but for the submitted ones) the status it is in.
+INSERT INTO application_status_change (id, "lenderApplicationId", "fromStatus", "toStatus", "createdAt")
+  SELECT gen_random_uuid(), a.id, NULL, 'Submitted', a."createdAt" FROM lender_application a;
+INSERT INTO application_status_change (id, "lenderApplicationId", "fromStatus", "toStatus", "createdAt")
+  SELECT gen_random_uuid(), a.id, 'Submitted', a.status, a."updatedAt" FROM lender_application a WHERE a.status <> 'Submitted';
 INSERT INTO offer (id, "lenderApplicationId", reference, status, "productType", product, "updatedAt")
   SELECT gen_random_uuid(), a.id, 'PLAN-OFFER-' || a.id, 'INDICATIVE', 'TERM_LOAN', '{"maximumAmount": 100000, "term": 24}', now()
   FROM lender_application a WHERE a.status = 'Offered';
@@ -125,6 +130,48 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'board, staff, changed since', run: () => listBoardApplications(contextOf(staff), { updatedSince: new Date(Date.now() - 3_600_000).toISOString() }, { first: 200 }) },
   { name: "board, a member: its account's rows", run: () => listBoardApplications(contextOf(member), {}, { first: 200 }) },
   { name: "board, a member, by status", run: () => listBoardApplications(contextOf(member), { status: 'Submitted' }, { first: 200 }) },
+  ...(['CREATED', 'AMOUNT', 'COMPANY', 'STATUS', 'LAST_CHANGE'] as const).flatMap((field) =>
+    (['ASC', 'DESC'] as const).map((direction) => ({
+      name: `board, staff, by ${field} ${direction}, the next page`,
+      run: async () => {
+        const page = await listBoardApplications(contextOf(staff), {}, { first: 50, orderBy: { field, direction } });
+        return listBoardApplications(contextOf(staff), {}, { first: 50, after: page.pageInfo.endCursor!, orderBy: { field, direction } });
+      },
+    })),
+  ),
+  ...(['CREATED', 'AMOUNT', 'COMPANY'] as const).map((field) => ({
+    name: `board, staff, by status, ordered by ${field}`,
+    run: () => listBoardApplications(contextOf(staff), { status: 'Offered' }, { first: 200, orderBy: { field, direction: 'ASC' } }),
+  })),
+  ...(['CREATED', 'AMOUNT', 'COMPANY', 'STATUS'] as const).map((field) => ({
+    name: `board, a member, ordered by ${field}`,
+    run: () => listBoardApplications(contextOf(member), {}, { first: 200, orderBy: { field, direction: 'DESC' } }),
+  })),
+  { name: 'board, staff, search by company', run: () => listBoardApplications(contextOf(staff), { search: 'plan 12' }, { first: 50 }) },
+  { name: 'board, staff, search by lender reference', run: () => listBoardApplications(contextOf(staff), { search: 'PLAN-77' }, { first: 50 }) },
+  { name: 'board, staff, search by application id', run: () => listBoardApplications(contextOf(staff), { search: '77' }, { first: 50, orderBy: { field: 'COMPANY', direction: 'ASC' } }) },
+  { name: 'board, a member, search', run: () => listBoardApplications(contextOf(member), { search: 'plan' }, { first: 50 }) },
+  {
+    name: 'board, staff, total and counts per status',
+    run: async () => {
+      const page = await listBoardApplications(contextOf(staff), { status: 'Offered' }, { first: 10 });
+      return [await page.counts.total(), await page.counts.byStatus()];
+    },
+  },
+  {
+    name: 'board, staff, total and counts of a search',
+    run: async () => {
+      const page = await listBoardApplications(contextOf(staff), { search: 'plan 1' }, { first: 10 });
+      return [await page.counts.total(), await page.counts.byStatus()];
+    },
+  },
+  {
+    name: "board, a member, total and counts",
+    run: async () => {
+      const page = await listBoardApplications(contextOf(member), {}, { first: 10 });
+      return [await page.counts.total(), await page.counts.byStatus()];
+    },
+  },
   { name: 'lender API, a full page', run: () => listLenderApplications(contextOf(lender()), { limit: 200 }) },
   {
     name: 'lender API, the next page',

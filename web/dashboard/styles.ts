@@ -98,4 +98,21 @@ td code { overflow-wrap: anywhere; }
 .insight details { margin-top: 8px; max-width: 100%; overflow-x: auto; }
 .insight summary { cursor: pointer; color: var(--accent); }
 .insight table { margin-top: 8px; font-size: .9rem; }
+
+/* ---- board ---- (badges and stacked rows come from the base rules above) */
+.board .filters { flex-wrap: wrap; }
+.chips { display: flex; flex-wrap: wrap; gap: 6px; list-style: none; padding: 0; margin: 0 0 12px; }
+.chips button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+th button.sort { border: 0; background: none; padding: 0; font-weight: 600; color: var(--ink); }
+tr.highlight td { background: #fff4c2; transition: background .3s; }
+.banner { position: sticky; top: 0; z-index: 2; background: #fde8eb; color: var(--bad); border: 2px solid var(--bad); border-radius: 6px; padding: 8px 12px; margin-bottom: 12px; font-weight: 600; }
+tr[data-stale="true"] td { color: var(--muted); }
+.stale-marker { font-size: .75rem; border: 1px dashed var(--muted); border-radius: 4px; padding: 0 4px; }
+.age[data-age="due"] .age-marker { color: #6a3d00; }
+.age[data-age="overdue"] .age-marker { color: var(--bad); }
+.pager { display: flex; gap: 12px; align-items: center; margin-top: 8px; }
+.side-panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(440px, 100vw); overflow-y: auto; background: #fff; border-left: 1px solid var(--line); box-shadow: -4px 0 12px rgba(0,0,0,.12); padding: 16px; z-index: 3; }
+.board table { table-layout: auto; font-size: .88rem; }
+.board th, .board td { padding: 5px 5px; overflow-wrap: anywhere; }
+@media (max-width: 640px) { .board .filters { flex-direction: column; align-items: stretch; } .board input[size] { width: 100%; } }
 `;

@@ -10,10 +10,14 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput } from '../../kernel/validation.js';
-import { pageOf, parsePageArgs } from '../../kernel/keyset-pages.js';
+import { PageArgs } from '../../kernel/keyset-pages.js';
+import { AppError } from '../../kernel/errors.js';
+import { z } from 'zod';
+import { sql, type RawBuilder } from 'kysely';
+import { APPLICATION_STATUSES } from './application-status.js';
 import { readsOf } from '../../infra/database.js';
-import { afterInNewestFirst, isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
-import { BoardFilter, type BoardOffer, type BoardPage, type BoardRow, type HistoryEntry } from './application-board-schemas.js';
+import { isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
+import { BOARD_SORT_FIELDS, BoardFilter, BoardOrder, type BoardOffer, type BoardPage, type BoardRow, type BoardStatusCount, type HistoryEntry } from './application-board-schemas.js';
 import { findVisibleLenderApplication, lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationRows } from './lender-application-visibility.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
@@ -42,23 +46,124 @@ function toBoardOffer(offer: OfferTerms): BoardOffer {
 }
 
 /** The row columns the board shows (never the payload). */
-const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentAmount', 'la.status', 'la.createdAt', 'la.updatedAt'] as const;
+const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentCompanyNumber', 'la.reference', 'la.sentAmount', 'la.status', 'la.createdAt', 'la.updatedAt'] as const;
+
+type SortField = (typeof BOARD_SORT_FIELDS)[number];
+type SortValue = string | number;
 
 /**
- * The board: a page of the rows the caller sees, most recently changed first, filtered by status,
- * lender, one application or last change. One statement per page: the page of rows is found first
- * (the company name and amount as sent are columns generated from the payload, which is never
- * read), then joined to its lender's name, its match's product type and its current offer. Staff's
- * page is an index range of their environment (by status or lender too); a member's is read
- * profile by profile of its account's few profiles, each an index range, then merged
- * (prisma/schema.prisma, test/query-plans.test.ts).
+ * Each order's key as SQL, exactly as the indexes of migration 20261126180100_board_search_and_sort
+ * state it (a missing company name sorts as '', a missing amount as -1, so no key is NULL), and
+ * the key's value as a cursor carries it.
  */
-export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<BoardPage> {
+const SORT_KEYS: Record<SortField, { key: (table: string) => RawBuilder<unknown>; cursor: (value: SortValue) => RawBuilder<unknown> }> = {
+  LAST_CHANGE: { key: (t) => sql`${sql.ref(`${t}.updatedAt`)}`, cursor: (v) => sql`${String(v)}::timestamp(3)` },
+  CREATED: { key: (t) => sql`${sql.ref(`${t}.createdAt`)}`, cursor: (v) => sql`${String(v)}::timestamp(3)` },
+  AMOUNT: { key: (t) => sql`COALESCE(${sql.ref(`${t}.sentAmount`)}, -1)`, cursor: (v) => sql`${Number(v)}::double precision` },
+  COMPANY: { key: (t) => sql`(lower(COALESCE(${sql.ref(`${t}.sentCompanyName`)}, '')) COLLATE "C")`, cursor: (v) => sql`(${String(v)}::text COLLATE "C")` },
+  STATUS: { key: (t) => sql`${sql.ref(`${t}.status`)}`, cursor: (v) => sql`${String(v)}::text` },
+};
+
+/** The key of a row in an order, as its cursor carries it. */
+function sortValueOf(field: SortField, row: { createdAt: string; updatedAt: string; amount: number | null; companyName: string | null; status: string }): SortValue {
+  switch (field) {
+    case 'LAST_CHANGE':
+      return row.updatedAt;
+    case 'CREATED':
+      return row.createdAt;
+    case 'AMOUNT':
+      return row.amount ?? -1;
+    case 'COMPANY':
+      return (row.companyName ?? '').toLowerCase();
+    case 'STATUS':
+      return row.status;
+  }
+}
+
+/**
+ * A board cursor: the order it was issued for and its last row's key and id (base64url of JSON,
+ * opaque to clients). A cursor of another order (or none this server issued) is a 400 naming `after`.
+ */
+const BoardCursor = z.tuple([z.enum(BOARD_SORT_FIELDS), z.enum(['ASC', 'DESC']), z.union([z.string().max(400), z.number()]), z.number().int().positive()]);
+type BoardCursor = z.infer<typeof BoardCursor>;
+
+function decodeBoardCursor(after: string, field: SortField, direction: 'ASC' | 'DESC'): BoardCursor {
+  let content: unknown;
+  try {
+    content = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  } catch {
+    content = undefined;
+  }
+  const parsed = BoardCursor.safeParse(content);
+  if (!parsed.success) throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (parsed.data[0] !== field || parsed.data[1] !== direction) throw AppError.badRequest('The cursor was issued for another order', [{ pointer: 'after', message: `must come from a page ordered by ${field} ${direction}` }]);
+  if ((field === 'LAST_CHANGE' || field === 'CREATED') && !z.iso.datetime().safeParse(parsed.data[2]).success) throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (field === 'AMOUNT' && typeof parsed.data[2] !== 'number') throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  return parsed.data;
+}
+
+const PageRequest = z.strictObject({ first: PageArgs.shape.first, after: PageArgs.shape.after, orderBy: BoardOrder.optional() });
+
+/** The search as one condition: a company name prefix, a registration number, a lender reference or an application id. */
+function searchCondition(search: string) {
+  const prefix = `${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const id = /^\d{1,9}$/.test(search) ? Number(search) : null;
+  return (eb: ApplicationRows) =>
+    eb.or([
+      eb(SORT_KEYS.COMPANY.key('la') as never, 'like', sql`(${prefix}::text COLLATE "C")` as never),
+      eb('la.sentCompanyNumber', '=', search.toUpperCase()),
+      eb('la.reference', '=', search),
+      ...(id !== null ? [eb('la.id', '=', id)] : []),
+    ]);
+}
+
+/** What the board's total and status counts read: the rows of the caller's filter (no cursor). */
+interface BoardCounting {
+  total(): Promise<number>;
+  byStatus(): Promise<BoardStatusCount[]>;
+}
+
+/** A board page, with its counts read only when asked (once per page, however many rows). */
+export type CountedBoardPage = BoardPage & { counts: BoardCounting };
+
+/** Runs `read` at most once, on first call. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () => (result ??= read());
+}
+
+/**
+ * The board: a page of the rows the caller sees, in the order asked (last changed first unless
+ * given), filtered by status, lender, one application, last change or a search. One statement per
+ * page: the page of rows is found first (the company name, number and amount as sent are columns
+ * generated from the payload, which is never read), then joined to its lender's name, its match's
+ * product type, its current offer and when it entered its status. Staff's page is an index range of
+ * their environment (by status too); a member's is read profile by profile of its account's few
+ * profiles, each an index range, then merged (prisma/schema.prisma, test/query-plans.test.ts). The
+ * total and the counts per status (the filter without its status, for filter chips) are each one
+ * statement, run only when the page's `counts` are asked for.
+ */
+export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<CountedBoardPage> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
-  const { status, lenderId, applicationId, updatedSince } = parseInput(BoardFilter, filter ?? {}, 'Filter');
-  const { first, position } = parsePageArgs<number>(page, 'number');
+  const { status, lenderId, applicationId, updatedSince, search } = parseInput(BoardFilter, filter ?? {}, 'Filter');
+  const { first, after, orderBy } = parseInput(PageRequest, page ?? {}, 'Page');
+  const { field, direction } = BoardOrder.parse(orderBy ?? {});
+  const position = after === undefined ? undefined : decodeBoardCursor(after, field, direction);
   const reads = readsOf(ctx.db);
   const scope = lenderApplicationListScope(ctx, actor, reads);
+  const sortKey = SORT_KEYS[field];
+  const order = direction === 'ASC' ? 'asc' : 'desc';
+  const comparison = direction === 'ASC' ? sql`>` : sql`<`;
+  // The caller's rows under every filter but status (the counts per status) and with it.
+  const filtered = (withStatus: boolean) => (eb: ApplicationRows) =>
+    eb.and([
+      lenderApplicationSqlScope(scope)(eb),
+      ...(withStatus && status ? [eb('la.status', '=', status)] : []),
+      ...(lenderId ? [eb('la.lenderId', '=', lenderId)] : []),
+      ...(applicationId ? [eb('la.id', '=', applicationId)] : []),
+      ...(updatedSince ? [eb('la.updatedAt', '>=', utcTimestamp(updatedSince))] : []),
+      ...(search ? [searchCondition(search)(eb)] : []),
+    ]);
   const conditions = (eb: ApplicationRows) =>
     eb.and([
       lenderApplicationSqlScope({ ...scope, ownedProfileIds: undefined })(eb),
@@ -66,21 +171,22 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       ...(lenderId ? [eb('la.lenderId', '=', lenderId)] : []),
       ...(applicationId ? [eb('la.id', '=', applicationId)] : []),
       ...(updatedSince ? [eb('la.updatedAt', '>=', utcTimestamp(updatedSince))] : []),
-      ...(position ? [afterInNewestFirst('la.updatedAt', 'la.id', position)] : []),
+      ...(search ? [searchCondition(search)(eb)] : []),
+      ...(position ? [sql<boolean>`(${sortKey.key('la')}, ${sql.ref('la.id')}) ${comparison} (${sortKey.cursor(position[2])}, ${position[3]}::int)`] : []),
     ]);
   const ownedProfileIds = scope.ownedProfileIds;
   const pageRows = ownedProfileIds
     ? reads
         .selectFrom(ownedProfileIds.as('owned'))
         .innerJoinLateral(
-          (eb) => eb.selectFrom('lender_application as la').select(ROW_COLUMNS).whereRef('la.profileId', '=', 'owned.id').where(conditions).orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1).as('la'),
+          (eb) => eb.selectFrom('lender_application as la').select(ROW_COLUMNS).whereRef('la.profileId', '=', 'owned.id').where(conditions).orderBy(sortKey.key('la'), order).orderBy('la.id', order).limit(first + 1).as('la'),
           (join) => join.onTrue(),
         )
         .selectAll('la')
-        .orderBy('la.updatedAt', 'desc')
-        .orderBy('la.id', 'desc')
+        .orderBy(sortKey.key('la'), order)
+        .orderBy('la.id', order)
         .limit(first + 1)
-    : reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(conditions).orderBy('la.updatedAt', 'desc').orderBy('la.id', 'desc').limit(first + 1);
+    : reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(conditions).orderBy(sortKey.key('la'), order).orderBy('la.id', order).limit(first + 1);
   const rows = await reads
     .selectFrom(pageRows.as('la'))
     .innerJoin('lender as l', 'l.id', 'la.lenderId')
@@ -99,10 +205,14 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
     .select((eb) => [
       'la.id',
       'la.sentCompanyName',
+      'la.sentCompanyNumber',
+      'la.reference',
       'la.lenderId',
       'l.name as lenderName',
       // A subquery per row of the page (by primary key): a join would let the planner hash every match.
       eb.selectFrom('funding_match as fm').select('fm.productType').whereRef('fm.id', '=', 'la.fundingMatchId').as('matchProductType'),
+      // When the row entered its status: its latest move (by the application's index), else its creation.
+      sql<string>`to_char(COALESCE((SELECT max(sc."createdAt") FROM application_status_change sc WHERE sc."lenderApplicationId" = "la"."id"), "la"."createdAt"), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('statusChangedAt'),
       'la.sentAmount',
       'la.status',
       isoInstant('la.createdAt').as('createdAt'),
@@ -115,13 +225,15 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       'o.product as offerProduct',
       'o.createdAt as offerCreatedAt',
     ])
-    .orderBy('la.updatedAt', 'desc')
-    .orderBy('la.id', 'desc')
+    .orderBy(sortKey.key('la'), order)
+    .orderBy('la.id', order)
     .execute();
   const board = rows.map(
     (row): BoardRow => ({
       id: row.id,
       companyName: row.sentCompanyName,
+      companyNumber: row.sentCompanyNumber,
+      reference: row.reference,
       lenderId: row.lenderId,
       lenderName: row.lenderName,
       productType: row.matchProductType ?? row.offerProductType ?? null,
@@ -133,17 +245,48 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
           : null,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
+      statusChangedAt: row.statusChangedAt,
     }),
   );
-  return pageOf(board, first, (row) => ({ at: row.updatedAt, id: row.id }));
+  const nodes = board.slice(0, first);
+  const last = nodes.at(-1);
+  const endCursor = last ? Buffer.from(JSON.stringify([field, direction, sortValueOf(field, last), last.id] satisfies BoardCursor)).toString('base64url') : null;
+  // Counted status by status (each an index range of that status), so no count reads the whole
+  // table; the total is their sum (or the filtered status's count): one statement for both.
+  const byStatus = once(async () => {
+    const row = await reads
+      .selectNoFrom((eb) =>
+        APPLICATION_STATUSES.map((each, index) =>
+          eb.selectFrom('lender_application as la').select((inner) => inner.fn.countAll<string>().as('count')).where('la.status', '=', each).where(filtered(false)).as(`status${index}`),
+        ),
+      )
+      .executeTakeFirstOrThrow();
+    const counted = row as Record<string, string | number | null>;
+    return APPLICATION_STATUSES.map((each, index) => ({ status: each, count: Number(counted[`status${index}`] ?? 0) }));
+  });
+  const counts: BoardCounting = {
+    total: async () => (await byStatus()).reduce((sum, g) => sum + (status && g.status !== status ? 0 : g.count), 0),
+    byStatus,
+  };
+  return { nodes, pageInfo: { endCursor, hasNextPage: board.length > first }, counts };
 }
 
-/** A row's history, oldest first: status moves, every offer (replaced ones with when) and the client's decisions. */
+/** Within a transaction the offer or decision is written a moment before the status move it comes with. */
+const SAME_CHANGE_MS = 2_000;
+const KIND_RANK: Record<HistoryEntry['kind'], number> = { STATUS: 0, OFFER: 1, DECISION: 2 };
+
+/**
+ * A row's history in causal order: status moves, every offer (replaced ones with when) and the
+ * client's decisions. An offer or decision is written in the same transaction as the status move
+ * it comes with, a few milliseconds before it: it is placed right after that move (the status line
+ * first, then the offer line it caused), and entries of one instant keep the order they were
+ * recorded in. `sequence` numbers the result, so ties read unambiguously.
+ */
 export async function getApplicationHistory(ctx: ServiceContext, id: unknown): Promise<HistoryEntry[]> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
   const application = await findVisibleLenderApplication(ctx, actor, id);
   const moves = await ctx.db.applicationStatusChange.findMany({ where: { lenderApplicationId: application.id }, orderBy: { createdAt: 'asc' } });
-  const entries: HistoryEntry[] = [
+  const entries: Array<Omit<HistoryEntry, 'sequence'>> = [
     ...moves.map((m) => ({ at: m.createdAt.toISOString(), kind: 'STATUS' as const, status: m.toStatus, fromStatus: m.fromStatus, reason: m.reason, comment: m.comment, offer: null, replacedAt: null })),
     ...application.offers.map((o) => ({
       at: o.createdAt.toISOString(),
@@ -159,5 +302,16 @@ export async function getApplicationHistory(ctx: ServiceContext, id: unknown): P
       .filter((o) => o.decision !== null && o.decidedAt !== null)
       .map((o) => ({ at: o.decidedAt!.toISOString(), kind: 'DECISION' as const, status: o.decision, fromStatus: null, reason: null, comment: null, offer: toBoardOffer({ ...o, createdAt: o.createdAt.toISOString() }), replacedAt: null })),
   ];
-  return entries.sort((a, b) => a.at.localeCompare(b.at));
+  const moveTimes = moves.map((m) => m.createdAt.getTime());
+  // An offer or decision sorts at the status move it came with (the first one at or just after it).
+  const causalTime = (entry: Omit<HistoryEntry, 'sequence'>) => {
+    const at = Date.parse(entry.at);
+    if (entry.kind === 'STATUS') return at;
+    const move = moveTimes.find((t) => t >= at && t - at <= SAME_CHANGE_MS);
+    return move ?? at;
+  };
+  return entries
+    .map((entry, recorded) => ({ entry, recorded, time: causalTime(entry) }))
+    .sort((a, b) => a.time - b.time || KIND_RANK[a.entry.kind] - KIND_RANK[b.entry.kind] || a.recorded - b.recorded)
+    .map(({ entry }, index) => ({ ...entry, sequence: index + 1 }));
 }

@@ -23,7 +23,7 @@ import type { ApplicationStatusChanged, OfferStatusChanged } from './application
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { queueDeliveriesWith } from '../webhooks/webhook-delivery.js';
 import type { ProductType } from '../../generated/kysely/database.js';
-import { lockVisibleApplication, statusChangeWrites, type LockedApplication, type StatusChangeWrites } from './status-change-store.js';
+import { audiencesOf, lockVisibleApplication, statusChangeWrites, type LockedApplication, type StatusChangeWrites } from './status-change-store.js';
 import { registryGrade } from '../companies/company-information.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import {
@@ -382,6 +382,16 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
     note: { comment: null },
   }));
   return toIntegratorDocument(updated);
+}
+
+/**
+ * Internal (no access decision: the caller's submission made it): new applications announced as
+ * their first status, Submitted, after the submission committed, on the same channels as every later
+ * change (lender-application-visibility.ts `eventChannelsOf`), so a board shows them live to exactly
+ * those who may read them.
+ */
+export async function publishApplicationsSubmitted(ctx: ServiceContext, applicationIds: number[]): Promise<void> {
+  for (const audience of await audiencesOf(ctx, applicationIds)) await publishStatusChange(ctx, audience, 'Submitted', null);
 }
 
 /** A status change (and the offer it concerns) on every channel of the application's audience. */

@@ -18,6 +18,7 @@
 import { sql, type Compilable } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
+import { readsOf } from '../../infra/database.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { ProductType } from '../../generated/kysely/database.js';
 import { lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationAudience, type ApplicationViewer } from './lender-application-visibility.js';
@@ -160,14 +161,44 @@ export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceCo
             productType: row.offerProductType!,
             product: row.offerProduct,
           },
-    audience: {
-      id: row.id,
-      lenderId: row.lenderId,
-      // The application's environment is its lender's (copied by a trigger when it is made).
-      lender: { environment: row.environment },
-      profile: { ownerAccountId: row.ownerAccountId, tenantId: row.tenantId, tenant: row.tenantId === null ? null : { accountId: row.tenantAccountId } },
-    },
+    audience: audienceOf(row),
   };
+}
+
+interface AudienceColumns {
+  id: number;
+  lenderId: number;
+  environment: ApplicationAudience['lender']['environment'];
+  ownerAccountId: string | null;
+  tenantId: string | null;
+  tenantAccountId: string | null;
+}
+
+function audienceOf(row: AudienceColumns): ApplicationAudience {
+  return {
+    id: row.id,
+    lenderId: row.lenderId,
+    // The application's environment is its lender's (copied by a trigger when it is made).
+    lender: { environment: row.environment },
+    profile: { ownerAccountId: row.ownerAccountId, tenantId: row.tenantId, tenant: row.tenantId === null ? null : { accountId: row.tenantAccountId } },
+  };
+}
+
+/**
+ * Who hears of these applications' events, in one read (after a submission committed them).
+ * @access internal: the caller's use case made or may see these applications
+ */
+export async function audiencesOf(ctx: ServiceContext, applicationIds: readonly number[]): Promise<ApplicationAudience[]> {
+  if (applicationIds.length === 0) return [];
+  const rows = await readsOf(ctx.db)
+    .selectFrom('lender_application as la')
+    .innerJoin('profile as p', 'p.id', 'la.profileId')
+    .leftJoin('tenant as t', 't.id', 'p.tenantId')
+    .select(['la.id', 'la.lenderId', 'la.environment', 'p.ownerAccountId', 'p.tenantId', 't.accountId as tenantAccountId'])
+    .where('la.id', 'in', [...applicationIds])
+    .orderBy('la.id')
+    .execute();
+  return rows.map(audienceOf);
 }
 
 /**

@@ -21,6 +21,7 @@ import { matchProfileById, recordFundingSearch, recordMatchesOfLenders, SEARCH_W
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
 import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
+import { publishApplicationsSubmitted } from './lender-application-service.js';
 
 export type SubmissionResult = SelectionSubmission;
 
@@ -50,6 +51,7 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   });
   recordApplicationMoves(moves);
   ctx.logger.info({ selectionId, applications: created.length }, 'selection submitted to lenders');
+  await publishApplicationsSubmitted(ctx, created.map((a) => a.applicationId));
   return { selectionId, applications: created };
 }
 
@@ -111,5 +113,6 @@ export async function submitBusinessApplication(ctx: ServiceContext, application
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),
   );
   recordApplicationMoves(moves);
+  await publishApplicationsSubmitted(ctx, applications.map((a) => a.applicationId));
   return { applications };
 }

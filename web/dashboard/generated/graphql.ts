@@ -86,6 +86,14 @@ export type SelectedLenderProducts =
   | 'TERM_LOAN'
   | 'TRADE_FINANCE';
 
+/** The order of the board: a column and a direction; ties go by application id in the same direction */
+export type LenderApplicationOrder = {
+  /** Default: "LAST_CHANGE". One of LAST_CHANGE, CREATED, AMOUNT, COMPANY, STATUS. */
+  field?: string | null | undefined;
+  /** Default: "DESC". One of ASC, DESC. */
+  direction?: string | null | undefined;
+};
+
 /** Board filters; updatedSince catches up after a lost event stream */
 export type LenderApplicationFilter = {
   /** One of Submitted, Acknowledged, Offered, Failed, Rejected, Client Accepted, Client Declined. */
@@ -94,6 +102,8 @@ export type LenderApplicationFilter = {
   applicationId?: number | null | undefined;
   /** Only rows changed at or after it. An ISO 8601 date-time. */
   updatedSince?: string | null | undefined;
+  /** Rows whose company name starts with it (any case), whose company registration number or lender's reference is it, or whose application id it is. */
+  search?: string | null | undefined;
 };
 
 /** The window an aggregate is read over, and (for series) the size of its periods, in UTC */
@@ -209,12 +219,21 @@ export type BoardQueryVariables = Exact<{
   filter?: LenderApplicationFilter | null | undefined;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  orderBy?: LenderApplicationOrder | null | undefined;
 }>;
 
 
-export type BoardQuery = { lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, updatedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+export type BoardQuery = { lenderApplicationBoard: { totalCount: number, nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean }, statusCounts: Array<{ status: string, count: number }> } };
 
 export type BoardOfferFieldsFragment = { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string };
+
+export type BoardRowQueryVariables = Exact<{
+  filter?: LenderApplicationFilter | null | undefined;
+  counts?: LenderApplicationFilter | null | undefined;
+}>;
+
+
+export type BoardRowQuery = { lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> }, counts: { totalCount: number, statusCounts: Array<{ status: string, count: number }> } };
 
 export type CreateLenderMutationVariables = Exact<{
   input: LenderInput;
@@ -243,7 +262,7 @@ export type HistoryQueryVariables = Exact<{
 }>;
 
 
-export type HistoryQuery = { lenderApplicationHistory: Array<{ at: string, kind: ApplicationHistoryEntryKind, status: string | null, fromStatus: string | null, reason: string | null, comment: string | null, replacedAt: string | null, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
+export type HistoryQuery = { lenderApplicationHistory: Array<{ at: string, sequence: number, kind: ApplicationHistoryEntryKind, status: string | null, fromStatus: string | null, reason: string | null, comment: string | null, replacedAt: string | null, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> };
 
 export type LenderResponseTimesQueryVariables = Exact<{
   window: InsightsWindow;
