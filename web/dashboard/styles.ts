@@ -31,4 +31,24 @@ th { background: #eef1f4; font-weight: 600; }
 td code { word-break: break-all; }
 .attempts { margin: 0; padding-left: 1.2em; font-size: .9rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+
+/* ---- reviews ---- */
+.review-group { margin: 16px 0; }
+.review-group h3 { margin: 0 0 6px; font-size: 1.05rem; overflow-wrap: anywhere; }
+.review-group h3 .muted { font-weight: 400; font-size: .9rem; display: inline-block; }
+.reviews td.actions button { margin: 2px 4px 2px 0; }
+.review-actions { display: grid; gap: 12px; margin: 12px 0; max-width: 40rem; }
+.review-actions form, .panel form { display: grid; gap: 4px; }
+textarea { font: inherit; padding: 4px 6px; border: 1px solid #6e7781; border-radius: 4px; width: 100%; box-sizing: border-box; }
+.panel dd, .panel li { overflow-wrap: anywhere; }
+.reviews .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; border: 1px solid currentColor; font-size: .85rem; font-weight: 600; }
+.reviews .badge[data-status="REJECTED"] { color: var(--bad); }
+.reviews .badge[data-status="SUBMITTED"] { color: var(--ok); }
+@media (max-width: 640px) {
+  .reviews table.stacked, .reviews table.stacked tbody, .reviews table.stacked tr, .reviews table.stacked td { display: block; width: 100%; box-sizing: border-box; }
+  .reviews table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  .reviews table.stacked td::before { content: attr(data-label); display: block; font-weight: 600; color: var(--muted); font-size: .85rem; }
+  .reviews table.stacked tr { border-bottom: 2px solid var(--line); }
+  .panel dl { grid-template-columns: 1fr; }
+}
 `;
