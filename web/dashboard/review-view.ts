@@ -60,7 +60,7 @@ const sentence = (value: string | null) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-const stateBadge = (state: string) => html`<span class="badge" data-status=${state} data-testid="review-state">${REVIEW_STATE_LABELS[state] ?? sentence(state)}</span>`;
+const stateBadge = (state: string) => html`<span class="badge" data-status=${state} data-testid="selection-state">${REVIEW_STATE_LABELS[state] ?? sentence(state)}</span>`;
 const who = (user: { name: string | null; email: string } | null) => (user ? (user.name ?? user.email) : 'the client');
 const OPEN = ['PENDING_REVIEW', 'IN_REVIEW'];
 
@@ -103,7 +103,7 @@ export function reviewsView(): TemplateResult {
     ${groups.map((items) => {
       const company = items[0]!.company;
       const headingId = `review-group-${company.profileId}`;
-      return html`<section class="review-group" aria-labelledby=${headingId} data-testid="review-group-${company.profileId}">
+      return html`<section class="review-group" aria-labelledby=${headingId} data-testid="queue-group-${company.profileId}">
         <h3 id=${headingId}>${company.name ?? 'Unnamed company'}
           <span class="muted">${company.number ? `company number ${company.number}` : 'no company number'} · ${sentence(company.type)}</span></h3>
         <table class="stacked" data-testid="reviews">
@@ -117,7 +117,7 @@ export function reviewsView(): TemplateResult {
                 <td data-label="Assigned to" data-testid="assignee">${r.assignee ? who(r.assignee) : html`<span class="muted">Nobody</span>`}</td>
                 <td data-label="Actions" class="actions">
                   <button type="button" @click=${() => attempt(() => openReview(r.id)).then(() => focusAfterRender('review-title'))} aria-label="Review the selection for ${company.name ?? 'an unnamed company'} received ${formatMoment(r.createdAt)}">Review</button>
-                  ${OPEN.includes(r.state) ? html`<button type="button" @click=${() => assignToMe(r.id)} aria-label="Assign the selection received ${formatMoment(r.createdAt)} to me">Assign to me</button>` : nothing}
+                  ${OPEN.includes(r.state) ? html`<button type="button" @click=${() => assignToMe(r.id)} aria-label="Assign to me: the selection received ${formatMoment(r.createdAt)}">Assign to me</button>` : nothing}
                 </td>
               </tr>`,
             )}
@@ -180,7 +180,7 @@ function reviewView(review: ReviewPreview): TemplateResult {
   ];
   return html`<section class="panel" aria-labelledby="review-title" data-testid="review">
     <h3 id="review-title" tabindex="-1">Selection for ${a.companyName ?? 'an unnamed company'}</h3>
-    <p>${stateBadge(review.state)} ${review.reason ? html`<span data-testid="review-reason">Reason given to the client: ${review.reason}</span>` : nothing}</p>
+    <p>${stateBadge(review.state)} ${review.reason ? html`<span data-testid="decision-reason">Reason given to the client: ${review.reason}</span>` : nothing}</p>
     <dl>${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
     <h4>Selected lenders</h4>
     <ul>${review.lenders.map(
@@ -213,14 +213,14 @@ function reviewView(review: ReviewPreview): TemplateResult {
       : html`<p>This selection is ${(REVIEW_STATE_LABELS[review.state] ?? review.state).toLowerCase()}: nothing more can be decided on it.</p>`}
     <h4>Notes (staff only)</h4>
     ${review.notes.length === 0 ? html`<p class="muted">No notes yet.</p>` : nothing}
-    <ul data-testid="review-notes">${review.notes.map((n) => html`<li><strong>${who(n.actor)}</strong> <span class="muted">${formatMoment(n.createdAt)}</span>: ${n.text}</li>`)}</ul>
+    <ul data-testid="staff-notes">${review.notes.map((n) => html`<li><strong>${who(n.actor)}</strong> <span class="muted">${formatMoment(n.createdAt)}</span>: ${n.text}</li>`)}</ul>
     <form @submit=${addNote} data-testid="note-form">
       <label for="note-text">New note</label>
       <textarea id="note-text" name="text" required maxlength="2000" rows="2"></textarea>
       <button type="submit">Add note</button>
     </form>
     <h4>History</h4>
-    <ol data-testid="review-history">${review.history.map(
+    <ol data-testid="selection-history">${review.history.map(
       (h) => html`<li>${formatMoment(h.createdAt)}: ${ACTION_LABELS[h.kind] ?? h.kind} by ${who(h.actor)}${h.text && h.kind !== 'NOTE' ? html` — ${h.text}` : nothing}</li>`,
     )}</ol>
     <button type="button" @click=${() => { reviews.open = null; update(); }}>Close</button>
