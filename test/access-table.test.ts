@@ -460,6 +460,10 @@ const PROBES: Probe[] = [
   gql('reviews.submit', 'mutation', 'submitReviewedSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
   gql('reviews.read', 'query', 'reviewQueue'),
   gql('reviews.read', 'query', 'reviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
+  gql('reviews.reject', 'mutation', 'rejectReviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), reason: 'Turnover too low' } }), { prepare: freshSelection }),
+  gql('reviews.return', 'mutation', 'returnReviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), reason: 'Choose again' } }), { prepare: freshSelection }),
+  gql('reviews.assign', 'mutation', 'assignReviewSelectionToMe', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
+  gql('reviews.note', 'mutation', 'addReviewNote', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), text: 'Checked the accounts' } }), { prepare: freshSelection }),
   gql('applicationBoard.read', 'query', 'lenderApplicationBoard'),
   gql('applicationBoard.read', 'query', 'lenderApplicationHistory', () => ({ variables: { applicationId: world.documentApplication.applicationId } })),
 

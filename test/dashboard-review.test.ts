@@ -137,7 +137,7 @@ describe('the review queue (staff) and back to the client', () => {
       expect(await page.locator('body').textContent()).not.toMatch(/PENDING_REVIEW|LIMITED_COMPANY|TERM_LOAN/);
 
       await row.getByRole('button', { name: /^Assign to me/ }).click();
-      await expect.poll(() => row.getByTestId('assignee').textContent()).toContain('Quinn Reviewer');
+      await expect.poll(() => row.getByTestId('assignee').textContent(), { timeout: 20_000 }).toContain('Quinn Reviewer');
       expect(await row.getByTestId('selection-state').textContent()).toBe('In review');
 
       await row.getByRole('button', { name: /^Review the selection/ }).click();
@@ -145,7 +145,7 @@ describe('the review queue (staff) and back to the client', () => {
       await review.waitFor();
       await review.getByLabel('New note').fill('Turnover checked against the filed accounts');
       await review.getByRole('button', { name: 'Add note' }).click();
-      await expect.poll(() => review.getByTestId('staff-notes').textContent()).toContain('Turnover checked against the filed accounts');
+      await expect.poll(() => review.getByTestId('staff-notes').textContent(), { timeout: 20_000 }).toContain('Turnover checked against the filed accounts');
       expect(await review.textContent()).toContain('Limited company');
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await noSidewaysScroll(page, 'review queue at 1280 px');
@@ -154,7 +154,7 @@ describe('the review queue (staff) and back to the client', () => {
       // Reject without a reason is refused by the form itself; with one it is done.
       await review.getByLabel('Reason for rejecting (the client reads it)').fill(REASON);
       await review.getByRole('button', { name: 'Reject' }).click();
-      await expect.poll(() => review.getByTestId('selection-state').textContent()).toBe('Rejected');
+      await expect.poll(() => review.getByTestId('selection-state').textContent(), { timeout: 20_000 }).toBe('Rejected');
       expect(await review.getByTestId('decision-reason').textContent()).toContain(REASON);
       expect(await review.getByTestId('selection-history').textContent()).toMatch(/Assigned by Quinn Reviewer.*Note by Quinn Reviewer.*Rejected by Quinn Reviewer/s);
 
