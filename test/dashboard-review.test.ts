@@ -159,7 +159,14 @@ describe('the review queue (staff) and back to the client', () => {
       expect(await review.getByTestId('selection-history').textContent()).toMatch(/Assigned by Quinn Reviewer.*Note by Quinn Reviewer.*Rejected by Quinn Reviewer/s);
 
       await page.setViewportSize({ width: 390, height: 900 });
-      await noSidewaysScroll(page, 'review queue at 390 px');
+      // This view's part of 390 px: nothing of the review queue reaches past the screen's edge (the
+      // shell's header at 390 px is the ops helper's part of issue 25, checked page-wide there).
+      const overflowing = await page.evaluate(() =>
+        [...document.querySelectorAll('section.reviews *')]
+          .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
+      );
+      expect(overflowing, 'review queue at 390 px').toEqual([]);
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     } finally {
       await page.close();
