@@ -90,7 +90,7 @@ describe('the continue page', () => {
         chosen.push({ lenderId: Number(await item.getAttribute('data-lender-id')), products: [(await item.getAttribute('data-product'))!] });
       }
       await Promise.all([page.waitForURL(/\/continue\?token=/), page.getByRole('button', { name: 'Proceed with my choice' }).click()]);
-      expect(await page.getByTestId('choice').textContent()).toContain('pending review');
+      expect(await page.getByTestId('choice-status').textContent()).toBe('Waiting for review');
       const queued = await app.runtime.database.prisma.reviewSelection.findMany({ where: { profileId } });
       expect(queued).toHaveLength(1);
       expect(queued[0]!.selection).toEqual(chosen.sort((a, b) => a.lenderId - b.lenderId));
@@ -101,7 +101,7 @@ describe('the continue page', () => {
     }
   });
 
-  it('says what is wrong with an empty choice or more than four lenders, queueing nothing', async () => {
+  it('says what is wrong with an empty choice; a fifth tick is disabled and more than four lenders is refused; queueing nothing', async () => {
     const { profileId, continueUrl } = await applicationWithLink();
     const page = await browser.newPage();
     try {
@@ -109,18 +109,20 @@ describe('the continue page', () => {
       await page.getByRole('button', { name: 'Proceed with my choice' }).click();
       await page.getByTestId('choice-problem').waitFor();
       expect(await page.getByTestId('choice-problem').textContent()).toContain('must select at least 1 lender');
-      const lenders = new Set<string>();
+      const lenders: string[] = [];
       const items = page.getByTestId('continue-match');
-      for (let i = 0; i < (await items.count()) && lenders.size < 5; i++) {
+      for (let i = 0; i < (await items.count()) && lenders.length < 5; i++) {
         const lender = (await items.nth(i).getAttribute('data-lender-id'))!;
-        if (lenders.has(lender)) continue;
-        lenders.add(lender);
-        await items.nth(i).getByRole('checkbox').check();
+        if (lenders.some((l) => l.startsWith(`${lender}:`))) continue;
+        lenders.push(`${lender}:${await items.nth(i).getAttribute('data-product')}`);
+        if (lenders.length <= 4) await items.nth(i).getByRole('checkbox').check();
+        else expect(await items.nth(i).getByRole('checkbox').isDisabled()).toBe(true);
       }
-      expect(lenders.size).toBe(5);
-      await page.getByRole('button', { name: 'Proceed with my choice' }).click();
-      await page.getByTestId('choice-problem').waitFor();
-      expect(await page.getByTestId('choice-problem').textContent()).toContain('must select at most 4 lenders');
+      expect(lenders).toHaveLength(5);
+      // The page's script stops a fifth tick; the server refuses five lenders all the same.
+      const body = new URLSearchParams(lenders.map((c) => ['choice', c]));
+      const refused = await fetch(continueUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      expect(await refused.text()).toContain('must select at most 4 lenders');
       expect(await app.runtime.database.prisma.reviewSelection.count({ where: { profileId } })).toBe(0);
     } finally {
       await page.close();

@@ -92,6 +92,10 @@ export const ACCESS_POLICY = {
   },
   'reviews.submit': { tokens: ['login'], scope: 'staff', description: 'Submit a reviewed selection to its lenders (staff)' },
   'reviews.read': { tokens: ['login'], scope: 'staff', description: "See the funding specialists' review queue (staff)" },
+  'reviews.reject': { tokens: ['login'], scope: 'staff', description: 'Reject a selection waiting for review, with a reason the client reads (staff)' },
+  'reviews.return': { tokens: ['login'], scope: 'staff', description: 'Return a selection waiting for review to the client, who chooses again (staff)' },
+  'reviews.assign': { tokens: ['login'], scope: 'staff', description: 'Take a selection waiting for review (assign it to oneself) (staff)' },
+  'reviews.note': { tokens: ['login'], scope: 'staff', description: 'Add a staff-only note to a review selection (staff)' },
 
   // Company registry (Marketplace V1 search and lookup)
   'companies.read': { tokens: ['marketplace_v1', 'platform', 'master', 'tenant'], description: 'Search the company registry and read a company' },

@@ -115,4 +115,16 @@ tr[data-stale="true"] td { color: var(--muted); }
 .board table { table-layout: auto; font-size: .88rem; }
 .board th, .board td { padding: 5px 5px; overflow-wrap: anywhere; }
 @media (max-width: 640px) { .board .filters { flex-direction: column; align-items: stretch; } .board input[size] { width: 100%; } }
+/* ---- reviews ---- */
+.review-group { margin: 16px 0; }
+.review-group h3 { margin: 0 0 6px; font-size: 1.05rem; overflow-wrap: anywhere; }
+.review-group h3 .muted { font-weight: 400; font-size: .9rem; display: inline-block; }
+.reviews td.actions button { margin: 2px 4px 2px 0; }
+.review-actions { display: grid; gap: 12px; margin: 12px 0; max-width: 40rem; }
+.review-actions form, .panel form { display: grid; gap: 4px; }
+textarea { font: inherit; padding: 4px 6px; border: 1px solid #6e7781; border-radius: 4px; width: 100%; box-sizing: border-box; }
+.panel dd, .panel li { overflow-wrap: anywhere; }
+.reviews .badge[data-status="REJECTED"] { color: var(--bad); }
+.reviews .badge[data-status="SUBMITTED"] { color: var(--ok); }
+@media (max-width: 640px) { .panel dl { grid-template-columns: 1fr; } }
 `;

@@ -140,9 +140,27 @@ export const formatPounds = (value: number) => POUNDS.format(value);
 export const formatDay = (iso: string) => DAY.format(new Date(iso));
 const percent = (value: number) => `${Number(value.toFixed(2))}%`;
 
+/** What the continue page shows besides the application: a refused choice, the ticks to keep, and whether to ask before replacing. */
+export interface ContinuePageState {
+  /** Where the form posts (the page's own URL with its token). */
+  formAction: string;
+  /** The page with the form opened to change a choice waiting for review. */
+  changeUrl: string;
+  problem?: string;
+  /** The "lenderId:PRODUCT" ticks the client sent, kept across a refusal. */
+  chosen?: readonly string[];
+  /** The client asked to change its choice (or sent one while another waits): the form replaces it. */
+  replacing?: boolean;
+  /** A choice was sent while another waits for review: ask before replacing it. */
+  askReplace?: boolean;
+}
+
+/** The most matches the client can tick (the server still refuses more than 4 lenders). */
+export const MAX_TICKS = 4;
+
 /** The page a Business V1 continue URL opens: the client reviews the application, its matches and offers, and proceeds. */
-export function renderContinuePage(page: ContinuePage, formAction: string, problem?: string): string {
-  const { application } = page;
+export function renderContinuePage(page: ContinuePage, state: ContinuePageState): string {
+  const { application, choice } = page;
   const name = application.companyName ?? 'Your business';
   const review: Array<[string, string | null]> = [
     ['Application', application.id],
@@ -150,15 +168,20 @@ export function renderContinuePage(page: ContinuePage, formAction: string, probl
     ...Object.entries(answersShown(application)).map(([key, value]) => [fieldLabel(key), answerText(key, value)] as [string, string | null]),
   ];
   const lenderNames = new Map(page.matches.map((m) => [m.lender.id, m.lender.name]));
+  const waiting = choice !== null && (choice.state === 'PENDING_REVIEW' || choice.state === 'IN_REVIEW');
+  // After a choice the page shows its status and no form, until the client asks to change it (or it was returned).
+  const showForm = page.mayChoose && (!waiting || state.replacing === true || state.askReplace === true);
+  const chosen = new Set(state.chosen ?? []);
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>Continue your application: ${escapeHtml(name)}</title><style>${STYLE}</style></head>
+<title>Continue your application: ${escapeHtml(name)}</title><style>${STYLE}</style>
+<script defer src="/app/continue-page.js"></script></head>
 <body><main>
   <h1 data-testid="company-name">${escapeHtml(name)}</h1>
   <p>Continue your funding application</p>
-  ${problem ? `<p class="card problem" role="alert" data-testid="choice-problem">${escapeHtml(problem)}</p>` : ''}
-  ${page.choice ? choiceSummary(page.choice, lenderNames) : ''}
+  ${state.problem && !state.askReplace ? `<p class="card problem" role="alert" data-testid="choice-problem">${escapeHtml(state.problem)}</p>` : ''}
+  ${choice ? choiceSummary(choice, lenderNames, waiting && page.mayChoose && !showForm ? state.changeUrl : null) : ''}
   <section class="card" aria-labelledby="review-title" data-testid="review">
     <h2 id="review-title">Review your application</h2>
     <dl>${definitionRows(review)}</dl>
@@ -168,20 +191,33 @@ export function renderContinuePage(page: ContinuePage, formAction: string, probl
     ${
       page.matches.length === 0
         ? '<p>No lender product matches this application yet.</p>'
-        : `<form method="post" action="${escapeHtml(formAction)}">
+        : showForm
+          ? `<form method="post" action="${escapeHtml(state.formAction)}" data-testid="choice-form" data-max-ticks="${MAX_TICKS}">
+      ${waiting ? replaceQuestion(state) : ''}
       <fieldset>
-        <legend>Choose up to 4 lenders to proceed with</legend>
-        <ul class="items">${page.matches.map(continueMatchItem).join('')}</ul>
+        <legend>Choose up to ${MAX_TICKS} lenders to proceed with</legend>
+        <p class="muted" id="tick-limit" data-testid="tick-limit" aria-live="polite"></p>
+        <ul class="items">${page.matches.map((m) => continueMatchItem(m, chosen)).join('')}</ul>
       </fieldset>
-      <button type="submit">Proceed with my choice</button>
+      <button type="submit">${waiting ? 'Replace my choice' : 'Proceed with my choice'}</button>
     </form>`
+          : `<ul class="items">${page.matches.map((m) => continueMatchItem(m, chosen, false)).join('')}</ul>`
     }
   </section>
   <p><small>This page was shared through a personal link that expires; ask for a new one if it stops working.</small></p>
 </main></body></html>`;
 }
 
-function continueMatchItem(m: ContinuePage['matches'][number]): string {
+/** Said before a new choice replaces the one waiting for review: the form carries replace=yes only from here. */
+function replaceQuestion(state: ContinuePageState): string {
+  return `<div class="card problem" role="${state.askReplace ? 'alert' : 'note'}" data-testid="replace-question">
+    <p><strong>You already sent a choice that is waiting for review.</strong> Sending this one replaces it: our funding specialists will only see the new choice.</p>
+    <input type="hidden" name="replace" value="yes">
+    <p class="muted">Keep your earlier choice? <a href="${escapeHtml(state.changeUrl.replace(/&change=1$/, ''))}">Go back without changing it</a>.</p>
+  </div>`;
+}
+
+function continueMatchItem(m: ContinuePage['matches'][number], chosen: ReadonlySet<string>, choosable = true): string {
   const value = `${m.lender.id}:${m.product}`;
   const inputId = `choice-${m.lender.id}-${m.productId}`;
   const rows: Array<[string, string | null]> = [
@@ -190,8 +226,12 @@ function continueMatchItem(m: ContinuePage['matches'][number]): string {
     ['Typical response', `${m.lender.responseTime} hours`],
   ];
   return `<li data-testid="continue-match" data-lender-id="${m.lender.id}" data-product="${escapeHtml(m.product)}">
-    <input type="checkbox" name="choice" value="${escapeHtml(value)}" id="${inputId}">
-    <label for="${inputId}"><strong>${escapeHtml(m.lender.name)}</strong>: ${escapeHtml(productLabel(m.product))}</label>
+    ${
+      choosable
+        ? `<input type="checkbox" name="choice" value="${escapeHtml(value)}" id="${inputId}"${chosen.has(value) ? ' checked' : ''}>
+    <label for="${inputId}"><strong>${escapeHtml(m.lender.name)}</strong>: ${escapeHtml(productLabel(m.product))}</label>`
+        : `<h3><strong>${escapeHtml(m.lender.name)}</strong>: ${escapeHtml(productLabel(m.product))}</h3>`
+    }
     <dl>${definitionRows(rows)}</dl>
     ${m.offer ? offerSummary(m.offer) : ''}
   </li>`;
@@ -208,20 +248,46 @@ function offerSummary(offer: NonNullable<ContinuePage['matches'][number]['offer'
     figure('Amount', ['maximumAmount', 'fundingAmount', 'advanceAmount', 'maximumCreditLine'], formatPounds),
     figure('Monthly repayment', ['monthlyRepayment'], formatPounds),
     figure('Interest rate (monthly)', ['interestRate'], percent),
+    aprRow(offer),
+    figure('Total repayable', ['totalRepayment', 'totalPrice'], formatPounds),
     figure('Term', ['term', 'mortgageTerm'], (n) => `${n} months`),
     ['Offer valid until', offer.expiryDate ? formatDay(offer.expiryDate) : null] as [string, string | null],
   ].filter((r): r is [string, string | null] => r !== null);
   return `<div class="offer" data-testid="preselected-offer"><p><strong>Pre-selected instant offer</strong> (${escapeHtml(offer.status.replace('_', ' ').toLowerCase())}): ${escapeHtml(offer.publicComment ?? '')}</p><dl>${definitionRows(rows)}</dl></div>`;
 }
 
-function choiceSummary(choice: NonNullable<ContinuePage['choice']>, lenderNames: Map<number, string>): string {
+/**
+ * The representative APR the pricing computed, as a percentage: a term loan's is a percentage, an
+ * asset finance offer's a fraction (spec 2.6 tables), so both read alike to the client.
+ */
+function aprRow(offer: NonNullable<ContinuePage['matches'][number]['offer']>): [string, string] | null {
+  if ('termLoan' in offer && offer.termLoan) return ['Representative APR', percent(offer.termLoan.representativeAPR)];
+  if ('assetFinance' in offer && offer.assetFinance) return ['Representative APR', percent(offer.assetFinance.representativeAPR * 100)];
+  return null;
+}
+
+/** The client's choice in words: where it stands, and what to do next. */
+const CHOICE_STATUS: Record<NonNullable<ContinuePage['choice']>['state'], { title: string; text: string }> = {
+  PENDING_REVIEW: { title: 'Waiting for review', text: 'Our funding specialists will review your choice and send it to the lenders.' },
+  IN_REVIEW: { title: 'Being reviewed', text: 'A funding specialist is reviewing your choice.' },
+  SUBMITTED: { title: 'Sent to lenders', text: 'Your application was sent to the lenders you chose. They will reply through us.' },
+  REJECTED: { title: 'Not taken forward', text: 'Our funding specialists could not take your choice forward.' },
+  RETURNED: { title: 'Returned to you', text: 'Our funding specialists returned your choice to you: please choose again below.' },
+  CLOSED: { title: 'Replaced', text: 'This choice was replaced by a later one.' },
+};
+
+function choiceSummary(choice: NonNullable<ContinuePage['choice']>, lenderNames: Map<number, string>, changeUrl: string | null): string {
   const items = choice.lenders
     .map((l) => `<li>${escapeHtml(lenderNames.get(l.lenderId) ?? `Lender ${l.lenderId}`)}: ${escapeHtml(l.products.map(productLabel).join(', '))}</li>`)
     .join('');
-  return `<section class="card" aria-labelledby="choice-title" data-testid="choice">
-    <h2 id="choice-title">Your choice</h2>
-    <p>Sent to our funding specialists on ${escapeHtml(formatDay(choice.createdAt))} (${escapeHtml(choice.state.replace(/_/g, ' ').toLowerCase())}):</p>
+  const status = CHOICE_STATUS[choice.state];
+  return `<section class="card" aria-labelledby="choice-title" data-testid="choice" data-state="${escapeHtml(choice.state)}">
+    <h2 id="choice-title">Your choice: <span data-testid="choice-status">${escapeHtml(status.title)}</span></h2>
+    <p>${escapeHtml(status.text)}</p>
+    ${choice.reason ? `<p data-testid="choice-reason"><strong>Reason given:</strong> ${escapeHtml(choice.reason)}</p>` : ''}
+    <p>Sent on ${escapeHtml(formatDay(choice.createdAt))}:</p>
     <ul>${items}</ul>
+    ${changeUrl ? `<p><a href="${escapeHtml(changeUrl)}" data-testid="change-choice">Change my choice</a> (your new choice replaces this one)</p>` : ''}
   </section>`;
 }
 
@@ -243,9 +309,29 @@ function answerText(key: string, value: unknown): string | null {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-export function renderLinkProblemPage(status: number, message: string): string {
+/** Why a personal link could not be opened, in the words of the business owner reading it (no talk of tokens or signatures). */
+export type LinkProblem = 'expired' | 'invalid' | 'not-found' | 'unavailable';
+
+const LINK_PROBLEMS: Record<LinkProblem, { title: string; text: string }> = {
+  expired: { title: 'This link has expired', text: 'Links to your application only work for a limited time, to keep your details safe.' },
+  invalid: { title: 'This link does not work', text: 'The link may have been copied incompletely, or it belongs to another page.' },
+  'not-found': { title: 'We could not find this application', text: 'The application this link points to is not available any more.' },
+  unavailable: { title: 'This page is not available right now', text: 'Something went wrong on our side. Please try again in a few minutes.' },
+};
+
+/**
+ * The page shown when a personal link cannot be opened: what happened, and the way back: the
+ * service (integrator) that sent the link, by name when we know it, gives a new one.
+ */
+export function renderLinkProblemPage(status: number, problem: LinkProblem, integrator: string | null = null): string {
+  const { title, text } = LINK_PROBLEMS[problem];
+  const back = integrator
+    ? `Please go back to <strong data-testid="integrator">${escapeHtml(integrator)}</strong>, where you started your application, and ask for a new link.`
+    : 'Please go back to the service where you started your application and ask for a new link.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Link not valid</title><style>${STYLE}</style></head>
-<body><main><h1>This link cannot be opened</h1><p data-testid="problem">${escapeHtml(message)}</p><p><small>Status ${status}</small></p></main></body></html>`;
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1>
+<section class="card" data-testid="problem" data-problem="${problem}" data-status="${status}"><p>${escapeHtml(text)}</p><p data-testid="way-back">${back}</p></section>
+</main></body></html>`;
 }

@@ -17,6 +17,7 @@ export const WEB_BUNDLES: Record<string, string> = {
   'widget-embed.js': 'web/widget/embed.ts',
   'dashboard.js': 'web/dashboard/main.ts',
   'api-docs.js': 'web/api-docs/api-docs.ts',
+  'continue-page.js': 'web/continue/continue-page.ts',
 };
 
 export async function buildWebBundles(names: string[] = Object.keys(WEB_BUNDLES)): Promise<void> {

@@ -3,13 +3,15 @@
  * links), the lender images they show, and the embeddable credit widget with its CORS policy.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { continueWithChoice, openContinuePage } from '../../modules/business-applications/business-application-service.js';
+import { continueLinkIntegrator, continueWithChoice, openContinuePage } from '../../modules/business-applications/business-application-service.js';
+import { REPLACE_POINTER } from '../../modules/matching/review-selection.js';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import { lenderImage } from '../../modules/lenders/lender-logos.js';
 import { openFundingSearchPage } from '../../modules/matching/funding-search-links.js';
 import type { EdgeServices } from '../http/edge-services.js';
 import { requestIdOf } from '../../infra/request-id.js';
-import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage } from './funding-search-page.js';
+import { renderContinuePage, renderFundingSearchPage, renderLinkProblemPage, type LinkProblem } from './funding-search-page.js';
+import { readWebBundle } from './web-bundles.js';
 import { widgetRouter } from './widget-routes.js';
 
 export function webRouter(runtime: EdgeServices): Router {
@@ -27,15 +29,31 @@ export function webRouter(runtime: EdgeServices): Router {
   const continuePage = async (req: Request, res: Response, problem?: AppError) => {
     const page = await openContinuePage(runtime.contextFor(undefined, requestIdOf(res)), req.params.id, req.query.token);
     const action = `${req.baseUrl}${req.path}?token=${encodeURIComponent(String(req.query.token))}`;
-    res.status(problem ? HTTP_STATUS_BY_CODE[problem.code] : 200).type('html').send(renderContinuePage(page, action, problem && choiceProblemText(problem)));
+    const posted = (req.body ?? {}) as { choice?: unknown };
+    const chosen = problem ? [posted.choice ?? []].flat().filter((v): v is string => typeof v === 'string') : [];
+    const askReplace = problem?.code === 'CONFLICT' && problem.fields.some((f) => f.pointer === REPLACE_POINTER);
+    const html = renderContinuePage(page, {
+      formAction: action,
+      changeUrl: `${action}&change=1`,
+      problem: problem && choiceProblemText(problem),
+      chosen,
+      replacing: req.method === 'GET' && req.query.change === '1',
+      askReplace,
+    });
+    res.status(problem ? HTTP_STATUS_BY_CODE[problem.code] : 200).type('html').send(html);
   };
   router.get('/app/applications/:id/continue', async (req, res) => {
     res.set(PAGE_HEADERS);
     try {
       await continuePage(req, res);
     } catch (err) {
-      sendPageProblem(runtime, res, err);
+      sendPageProblem(runtime, res, err, await continueLinkIntegrator(runtime.contextFor(undefined, requestIdOf(res)), req.params.id).catch(() => null));
     }
+  });
+  // The continue page's own script (tick limit), built from web/continue/ like every bundle: no inline script.
+  router.get('/app/continue-page.js', async (_req, res) => {
+    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+    res.type('application/javascript').send(await readWebBundle('continue-page.js'));
   });
   // The client's choice: queued for review, then back to the page (POST-redirect-GET), or the page again saying what was wrong.
   router.post('/app/applications/:id/continue', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
@@ -48,7 +66,7 @@ export function webRouter(runtime: EdgeServices): Router {
         if (!(err instanceof AppError) || !['BAD_REQUEST', 'UNPROCESSABLE', 'CONFLICT'].includes(err.code)) throw err;
         await continuePage(req, res, err);
       } catch (pageErr) {
-        sendPageProblem(runtime, res, pageErr);
+        sendPageProblem(runtime, res, pageErr, await continueLinkIntegrator(runtime.contextFor(undefined, requestIdOf(res)), req.params.id).catch(() => null));
       }
     }
   });
@@ -74,9 +92,17 @@ function choiceProblemText(problem: AppError): string {
   return details ? `${problem.message}: ${details}` : problem.message;
 }
 
-function sendPageProblem(runtime: EdgeServices, res: Response, err: unknown): void {
+function sendPageProblem(runtime: EdgeServices, res: Response, err: unknown, integrator: string | null = null): void {
   if (!(err instanceof AppError)) runtime.logger.error({ err }, 'page failed');
   const problem = err instanceof AppError ? err : new AppError('INTERNAL', 'Something went wrong');
   const status = HTTP_STATUS_BY_CODE[problem.code];
-  res.status(status).type('html').send(renderLinkProblemPage(status, problem.message));
+  res.status(status).type('html').send(renderLinkProblemPage(status, linkProblemOf(problem), integrator));
+}
+
+/** The kind of failure a person is told about (the technical message stays in the log). */
+function linkProblemOf(problem: AppError): LinkProblem {
+  if (problem.code === 'FORBIDDEN' || problem.code === 'UNAUTHENTICATED') return /expired/.test(problem.message) ? 'expired' : 'invalid';
+  if (problem.code === 'BAD_REQUEST' || problem.code === 'UNPROCESSABLE') return 'invalid';
+  if (problem.code === 'NOT_FOUND') return 'not-found';
+  return 'unavailable';
 }

@@ -11,6 +11,8 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { matchProfileById, matchProfilesByIds, recordFundingSearch, toFundingSearchResult } from '../matching/funding-search.js';
 import type { ApplicationMatchList, MatchedLender } from '../matching/funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, SelectedLenders } from '../matching/review-selection.js';
+import { clientMayChoose } from '../matching/review-selection-states.js';
+import type { ReviewState } from '../matching/funding-search-schemas.js';
 import { preselectedOffer, type PreselectedOffer } from '../offers/preselected-offers.js';
 import { visibleProfiles } from '../profiles/profile-visibility.js';
 import { recordAnswers } from '../questionnaires/answer-records.js';
@@ -156,8 +158,25 @@ function preselectedOffersOf(ctx: ServiceContext, row: ApplicationRow, { outcome
 export interface ContinuePage {
   application: BusinessApplicationRecord & { companyName?: string };
   matches: Array<ApplicationMatch & { offer: PreselectedOffer | null }>;
-  /** The client's latest choice sent for review, if any. */
-  choice: { state: string; lenders: Array<{ lenderId: number; products: string[] }>; createdAt: string } | null;
+  /** The client's latest choice sent for review, if any, with the reason of a rejection or return. */
+  choice: { state: ReviewState; lenders: Array<{ lenderId: number; products: string[] }>; createdAt: string; reason: string | null } | null;
+  /** Whether the client may choose now (no choice yet, or one waiting for review or returned). */
+  mayChoose: boolean;
+}
+
+/**
+ * Who to ask for a new link when a continue link cannot be opened: the integrator (account) whose
+ * application it is, by name. Reads only; says nothing about the application itself.
+ * @access signed-link: named only to the holder of a link to this application (a failed one)
+ */
+export async function continueLinkIntegrator(ctx: ServiceContext, id: unknown): Promise<string | null> {
+  const parsed = ApplicationId.safeParse(id);
+  if (!parsed.success) return null;
+  const row = await ctx.db.businessApplication.findFirst({
+    where: linkedApplication(ctx, parsed.data),
+    select: { account: { select: { name: true } }, tenant: { select: { account: { select: { name: true } } } } },
+  });
+  return row?.account?.name ?? row?.tenant?.account?.name ?? null;
 }
 
 const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) => {
@@ -177,21 +196,23 @@ export async function openContinuePage(ctx: ServiceContext, id: unknown, token: 
   const row = await continueLink(ctx, id, token);
   const matching = await matchProfileById(ctx, row.profileId, {});
   const offers = new Map(preselectedOffersOf(ctx, row, matching).map((o) => [o.productId, o.offer]));
-  const latest = await ctx.db.reviewSelection.findFirst({ where: { profileId: row.profileId }, orderBy: { createdAt: 'desc' } });
+  const latest = await ctx.db.reviewSelection.findFirst({ where: { profileId: row.profileId, state: { not: 'CLOSED' } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   // Applications carry no company fields: the page names the company from the tenant's profile.
   const { name } = (row.profile.companyInformation ?? {}) as { name?: unknown };
   return {
     application: { ...toRecord(row), ...(typeof name === 'string' ? { companyName: name } : {}) },
     matches: matchListOf(matching).map((m) => ({ ...m, offer: offers.get(m.productId) ?? null })),
     choice: latest
-      ? { state: latest.state, lenders: latest.selection as Array<{ lenderId: number; products: string[] }>, createdAt: latest.createdAt.toISOString() }
+      ? { state: latest.state, lenders: latest.selection as Array<{ lenderId: number; products: string[] }>, createdAt: latest.createdAt.toISOString(), reason: latest.decisionReason }
       : null,
+    mayChoose: clientMayChoose(latest?.state ?? null),
   };
 }
 
-/** The continue page's form: `choice` repeated, each "lenderId:PRODUCT_TYPE" of a match. */
+/** The continue page's form: `choice` repeated, each "lenderId:PRODUCT_TYPE" of a match; `replace=yes` once the client confirmed replacing its choice. */
 const ChoiceForm = z.object({
   choice: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().regex(/^\d+:[A-Z_]+$/, 'must be lenderId:PRODUCT_TYPE'))),
+  replace: z.literal('yes').optional(),
 });
 
 /**
@@ -201,7 +222,7 @@ const ChoiceForm = z.object({
  */
 export async function continueWithChoice(ctx: ServiceContext, id: unknown, token: unknown, form: unknown): Promise<void> {
   const row = await continueLink(ctx, id, token);
-  const { choice } = parseInput(ChoiceForm, form ?? {}, 'Form');
+  const { choice, replace } = parseInput(ChoiceForm, form ?? {}, 'Form');
   const byLender = new Map<number, string[]>();
   for (const item of choice) {
     const [lenderId, product] = item.split(':') as [string, string];
@@ -210,7 +231,7 @@ export async function continueWithChoice(ctx: ServiceContext, id: unknown, token
   const requested = parseInput(SelectedLenders, [...byLender].map(([lenderId, products]) => ({ lenderId, products })), 'Choice');
   const matching = await matchProfileById(ctx, row.profileId, { reasons: true });
   const search = { ...toFundingSearchResult(matching, false), ...(await recordFundingSearch(ctx, matching)) };
-  await queueReviewSelection(ctx, row.profileId, search, normaliseSelection(requested), requested);
+  await queueReviewSelection(ctx, row.profileId, search, normaliseSelection(requested), requested, { client: { replaceConfirmed: replace === 'yes' } });
   ctx.logger.info({ applicationId: row.id }, 'client chose matches to proceed with');
 }
 

@@ -1,6 +1,7 @@
 /** What a funding specialist reviews before submitting a selection (review-preview.ts), declared once: its TypeScript type and its GraphQL type follow from it. */
 import { z } from 'zod';
-import { REVIEW_STATES } from '../matching/funding-search-schemas.js';
+import { REVIEW_STATES, ReviewCompany, ReviewUser } from '../matching/funding-search-schemas.js';
+import { ReviewActionRecord } from '../matching/review-action-schemas.js';
 
 const text = z.string().nullable();
 
@@ -40,8 +41,13 @@ export const ReviewPreview = z
   .strictObject({
     selectionId: z.uuid(),
     state: z.enum(REVIEW_STATES),
+    company: ReviewCompany,
     applicant: ApplicantFacts,
     lenders: z.array(ReviewedLender),
+    assignee: ReviewUser.nullable(),
+    reason: z.string().nullable().describe('Why it was rejected or returned (the client reads it)'),
+    notes: z.array(ReviewActionRecord).describe('Staff-only notes, oldest first'),
+    history: z.array(ReviewActionRecord).describe('Every action on the selection (its audit trail), oldest first'),
   })
   .meta({ id: 'ReviewPreview', description: 'A review selection with what the reviewer needs before submitting it' });
 export type ReviewPreview = z.infer<typeof ReviewPreview>;

@@ -16,13 +16,20 @@ import { missingRequiredFields, type RequiredFieldRule } from './required-fields
 import type { ReviewedLender, ReviewPreview } from './review-preview-schemas.js';
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
+import { toActionRecord } from '../matching/review-selection-actions.js';
 
 const SelectionId = z.uuid({ message: 'must be a review selection id (uuid)' });
 
 export async function previewReviewSelection(ctx: ServiceContext, selectionId: unknown): Promise<ReviewPreview> {
   requireAccess(ctx, 'reviews.read');
   const id = parseInput(SelectionId, selectionId, 'Selection id');
-  const selection = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id }, reviewSelectionScope(ctx)] }, include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES }, profile: true } });
+  const selection = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id }, reviewSelectionScope(ctx)] }, include: {
+      fundingSearch: { omit: SEARCH_WITHOUT_MATCHES },
+      profile: true,
+      assignee: { select: { id: true, name: true, email: true } },
+      actions: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { actor: { select: { id: true, name: true, email: true } } } },
+    },
+  });
   if (!selection) throw AppError.notFound('Review selection');
   const [loaded, grade] = await Promise.all([loadProfileForDocuments(ctx.db, selection.profileId), registryGrade(ctx, selection.profile)]);
   const info = (selection.profile.companyInformation ?? {}) as { name?: string; registrationNumber?: string; type?: string; sector?: string };
@@ -45,9 +52,16 @@ export async function previewReviewSelection(ctx: ServiceContext, selectionId: u
       missingFields: missing.map((rule) => ({ field: rule.field, message: rule.message ?? `${first.lender.name} requires ${rule.field}` })),
     });
   }
+  const history = selection.actions.map(toActionRecord);
+  const a = selection.assignee;
   return {
     selectionId: selection.id,
     state: selection.state,
+    company: { profileId: selection.profileId, name: info.name ?? null, number: info.registrationNumber ?? selection.profile.registrationNumber, type: info.type ?? selection.profile.companyType },
+    assignee: a ? { userId: a.id, name: a.name, email: a.email } : null,
+    reason: selection.decisionReason,
+    notes: history.filter((h) => h.kind === 'NOTE'),
+    history,
     applicant: {
       companyName: info.name ?? null,
       companyNumber: info.registrationNumber ?? selection.profile.registrationNumber,

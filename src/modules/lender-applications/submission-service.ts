@@ -19,6 +19,7 @@ import { findVisibleApplication } from '../business-applications/application-vis
 import type { SelectedLender } from '../matching/selection-schemas.js';
 import { matchProfileById, recordFundingSearch, recordMatchesOfLenders, SEARCH_WITHOUT_MATCHES, type RecordedSearchRow } from '../matching/funding-search.js';
 import { reviewSelectionScope } from '../matching/review-selection-visibility.js';
+import { transitionFrom } from '../matching/review-selection-states.js';
 import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 import { publishApplicationsSubmitted } from './lender-application-service.js';
@@ -26,7 +27,7 @@ import { publishApplicationsSubmitted } from './lender-application-service.js';
 export type SubmissionResult = SelectionSubmission;
 
 export async function submitReviewedSelection(ctx: ServiceContext, selectionId: string): Promise<SubmissionResult> {
-  requireAccess(ctx, 'reviews.submit');
+  const actor = requireAccess(ctx, 'reviews.submit');
   // The registry grade is read before the transaction, so the row lock is held no longer than needed.
   const selected = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, select: { profile: true } });
   // Only their profile's owner may see and decide on lender applications: an anonymous profile's
@@ -39,14 +40,15 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
     const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES } } }) : null;
     if (!selection) throw AppError.notFound('Review selection');
-    if (selection.state !== 'PENDING_REVIEW' && selection.state !== 'IN_REVIEW') throw AppError.conflict(`The selection is ${selection.state}: it can be submitted once`);
+    const submitted = transitionFrom(selection.state, 'submit');
     const results = await createLenderApplications(ctx, tx, {
       profileId: selection.profileId,
       fundingSearch: selection.fundingSearch,
       selection: selection.selection as unknown as SelectedLender[],
       grade,
     });
-    await tx.reviewSelection.update({ where: { id: selection.id }, data: { state: 'SUBMITTED' } });
+    await tx.reviewSelection.update({ where: { id: selection.id }, data: { state: submitted } });
+    await tx.reviewAction.create({ data: { selectionId: selection.id, kind: 'SUBMITTED', actorId: actor.userId, text: `Sent to ${results.results.length} lender(s)`, createdAt: ctx.clock.now() } });
     return results;
   });
   recordApplicationMoves(moves);

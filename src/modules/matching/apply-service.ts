@@ -27,6 +27,6 @@ export async function applyToLenders(ctx: ServiceContext, uuid: unknown, input: 
   const matching = await matchProfileById(ctx, profileId, { reasons: true });
   const search = { ...toFundingSearchResult(matching, false), ...(await recordFundingSearch(ctx, matching)) };
 
-  const chosen = await queueReviewSelection(ctx, profileId, search, selection, requested, key);
+  const chosen = await queueReviewSelection(ctx, profileId, search, selection, requested, { idempotencyKey: key });
   return { ...search, matches: search.matches.filter((m) => chosen.has(`${m.lender.id}:${m.product}`)) };
 }

@@ -92,7 +92,24 @@ export const ApplicationMatchList = z
   .meta({ id: 'ApplicationMatchList', description: "A Business V1 application's matches (spec 2.6)" });
 export type ApplicationMatchList = z.infer<typeof ApplicationMatchList>;
 
-export const REVIEW_STATES = ['PENDING_REVIEW', 'IN_REVIEW', 'SUBMITTED', 'CLOSED'] as const;
+export const REVIEW_STATES = ['PENDING_REVIEW', 'IN_REVIEW', 'SUBMITTED', 'REJECTED', 'RETURNED', 'CLOSED'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+/** The business a selection is for, as its profile names it: what a reviewer recognises (not the profile's uuid). */
+export const ReviewCompany = z
+  .strictObject({
+    profileId: z.uuid().describe('Selections of one profile share it: the queue groups by it'),
+    name: z.string().nullable(),
+    number: z.string().nullable().describe('Company registration number'),
+    type: z.string().nullable().describe('e.g. LIMITED_COMPANY'),
+  })
+  .meta({ id: 'ReviewCompany', description: 'The company a review selection is for' });
+
+/** A platform user named in the review queue (the assignee, the author of a note or action). */
+export const ReviewUser = z
+  .strictObject({ userId: z.uuid(), name: z.string().nullable(), email: z.string() })
+  .meta({ id: 'ReviewUser', description: 'A funding specialist' });
+export type ReviewUser = z.infer<typeof ReviewUser>;
 
 export const ReviewSelection = z
   .strictObject({
@@ -102,6 +119,9 @@ export const ReviewSelection = z
     state: z.enum(REVIEW_STATES),
     selection: z.array(SelectedLender),
     createdAt: z.iso.datetime(),
+    company: ReviewCompany,
+    assignee: ReviewUser.nullable().describe('Who took it (assign to me); null while nobody has'),
+    reason: z.string().nullable().describe('Why it was rejected or returned (the client reads it)'),
   })
   .meta({ id: 'ReviewSelection', description: "A selection in the funding specialists' review queue" });
 export type ReviewSelection = z.infer<typeof ReviewSelection>;

@@ -119,9 +119,10 @@ describe('POST /profiles/{uuid}/funding/apply', () => {
       expect(search).toMatchObject({ amount: 150000, id: expect.any(Number) });
       expect(new Set(search.matches.map((m: { lender: { id: number } }) => m.lender.id))).toEqual(new Set(selection.map((s) => s.lenderId)));
     }
+    // A profile has one selection waiting for review: the second apply replaced the first (issue 25).
     const rows = await queue(uuid);
     expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r.state === 'PENDING_REVIEW')).toBe(true);
+    expect(rows.map((r) => [(r.selection as unknown[]).length, r.state]).sort()).toEqual([[1, 'CLOSED'], [4, 'PENDING_REVIEW']]);
   });
 
   it("writes the chosen lenders' matches as funding_match rows, with the search's reasons, and no other lender's", async () => {

@@ -68,12 +68,24 @@ export type ReviewPreviewState =
   | 'PENDING_REVIEW'
   | 'IN_REVIEW'
   | 'SUBMITTED'
+  | 'REJECTED'
+  | 'RETURNED'
   | 'CLOSED';
+
+export type ReviewActionKind =
+  | 'ASSIGNED'
+  | 'REJECTED'
+  | 'RETURNED'
+  | 'NOTE'
+  | 'SUBMITTED'
+  | 'REPLACED';
 
 export type ReviewSelectionState =
   | 'PENDING_REVIEW'
   | 'IN_REVIEW'
   | 'SUBMITTED'
+  | 'REJECTED'
+  | 'RETURNED'
   | 'CLOSED';
 
 export type SelectedLenderProducts =
@@ -203,6 +215,14 @@ export type LenderProductRequirementsInput = {
   governmentBacked?: boolean | null | undefined;
 };
 
+export type AddReviewNoteMutationVariables = Exact<{
+  id: string | number;
+  text: string;
+}>;
+
+
+export type AddReviewNoteMutation = { addReviewNote: { id: string, text: string | null, createdAt: string } };
+
 export type ApplicationStatusChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -214,6 +234,13 @@ export type ApplicationsByStatusQueryVariables = Exact<{
 
 
 export type ApplicationsByStatusQuery = { applicationsByStatus: { bucket: InsightsBucket, since: string, until: string, periods: Array<{ start: string, counts: Array<{ status: string, applications: number }> }> } };
+
+export type AssignSelectionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type AssignSelectionMutation = { assignReviewSelectionToMe: { id: string, state: ReviewSelectionState, assignee: { userId: string, name: string | null, email: string } | null } };
 
 export type BoardQueryVariables = Exact<{
   filter?: LenderApplicationFilter | null | undefined;
@@ -293,12 +320,28 @@ export type RedeliverMutationVariables = Exact<{
 
 export type RedeliverMutation = { redeliverWebhook: { id: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null } };
 
+export type RejectSelectionMutationVariables = Exact<{
+  id: string | number;
+  reason: string;
+}>;
+
+
+export type RejectSelectionMutation = { rejectReviewSelection: { id: string, state: ReviewSelectionState, reason: string | null } };
+
+export type ReturnSelectionMutationVariables = Exact<{
+  id: string | number;
+  reason?: string | null | undefined;
+}>;
+
+
+export type ReturnSelectionMutation = { returnReviewSelection: { id: string, state: ReviewSelectionState, reason: string | null } };
+
 export type ReviewQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ReviewQuery = { reviewSelection: { selectionId: string, state: ReviewPreviewState, applicant: { companyName: string | null, companyNumber: string | null, companyType: string | null, sector: string | null, creditGrade: string | null, amount: number, periodMonths: number | null, useOfFunds: string | null, urgency: string | null }, lenders: Array<{ lenderId: number, lenderName: string | null, matched: boolean, products: Array<string>, likelihood: number | null, reasons: Array<string>, missingFields: Array<{ field: string, message: string }> }> } };
+export type ReviewQuery = { reviewSelection: { selectionId: string, state: ReviewPreviewState, reason: string | null, company: { profileId: string, name: string | null, number: string | null, type: string | null }, assignee: { userId: string, name: string | null, email: string } | null, applicant: { companyName: string | null, companyNumber: string | null, companyType: string | null, sector: string | null, creditGrade: string | null, amount: number, periodMonths: number | null, useOfFunds: string | null, urgency: string | null }, lenders: Array<{ lenderId: number, lenderName: string | null, matched: boolean, products: Array<string>, likelihood: number | null, reasons: Array<string>, missingFields: Array<{ field: string, message: string }> }>, notes: Array<{ id: string, text: string | null, createdAt: string, actor: { name: string | null, email: string } | null }>, history: Array<{ id: string, kind: ReviewActionKind, text: string | null, createdAt: string, actor: { name: string | null, email: string } | null }> } };
 
 export type ReviewQueueStandingQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -310,7 +353,7 @@ export type ReviewsQueryVariables = Exact<{
 }>;
 
 
-export type ReviewsQuery = { reviewQueue: { nodes: Array<{ id: string, profileId: string, fundingSearchId: number, state: ReviewSelectionState, createdAt: string, selection: Array<{ lenderId: number, products: Array<SelectedLenderProducts> }> }> } };
+export type ReviewsQuery = { reviewQueue: { nodes: Array<{ id: string, state: ReviewSelectionState, createdAt: string, reason: string | null, company: { profileId: string, name: string | null, number: string | null, type: string | null }, assignee: { userId: string, name: string | null, email: string } | null, selection: Array<{ lenderId: number, products: Array<SelectedLenderProducts> }> }> } };
 
 export type SaveProductMutationVariables = Exact<{
   lenderId: number;

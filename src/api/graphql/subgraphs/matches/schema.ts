@@ -8,11 +8,12 @@ import { ApplicationMatchesResolver, ApplicationReference } from '../../../../mo
 import { ReviewSubmissionResolver } from '../../../../modules/lender-applications/lender-application-resolver.js';
 import { ReviewPreviewResolver } from '../../../../modules/lender-applications/review-preview-resolver.js';
 import { ApplyResolver, ProfileMatchesResolver } from '../../../../modules/matching/match-resolver.js';
+import { ReviewActionsResolver } from '../../../../modules/matching/review-selection-resolver.js';
 import { Profile } from '../../../../modules/lenders/lender-types.js';
 
 export function buildMatchesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [LenderResolver, ProfileMatchesResolver, ApplyResolver, ReviewSubmissionResolver, ApplicationMatchesResolver, ReviewPreviewResolver], orphanedTypes: [Profile, ApplicationReference] },
+    { resolvers: [LenderResolver, ProfileMatchesResolver, ApplyResolver, ReviewSubmissionResolver, ApplicationMatchesResolver, ReviewPreviewResolver, ReviewActionsResolver], orphanedTypes: [Profile, ApplicationReference] },
     {
       Profile: { __resolveReference: visibleReference('Profile', (ref: { uuid: string }) => ref.uuid, profilesVisibleAmong) },
       Application: { __resolveReference: visibleReference('Application', (ref: { id: string }) => ref.id, applicationsVisibleAmong) },
