@@ -27,7 +27,7 @@ function newestChange(entry) {
 
 if (!existsSync(path.join(root, 'src', 'processes', 'main.ts'))) {
   // A Docker layer installs dependencies before the sources are copied in; its Dockerfile builds after.
-  console.log('build: no sources yet, nothing to build');
+  console.error('build: no sources yet, nothing to build');
   process.exit(0);
 }
 if (process.argv.includes('--if-stale') && existsSync(stamp) && Math.max(...SOURCES.map(newestChange)) <= statSync(stamp).mtimeMs) {
@@ -35,20 +35,23 @@ if (process.argv.includes('--if-stale') && existsSync(stamp) && Math.max(...SOUR
 }
 
 const started = Date.now();
+// Everything the build prints goes to stderr: a CLI's pre-script build must not mix into the CLI's
+// stdout, which may be JSON piped to another program (npm run admin -- … | jq).
+const TO_STDERR = ['inherit', 2, 2];
 // A pulled schema change needs its clients regenerated before anything compiles against them
 // (otherwise tsc fails on every import of the generated Prisma and Kysely types).
 const schema = path.join(root, 'prisma', 'schema.prisma');
 const generatedMarker = path.join(root, 'src', 'generated', 'kysely', 'database.ts');
 if (!existsSync(generatedMarker) || statSync(schema).mtimeMs > statSync(generatedMarker).mtimeMs) {
-  console.log('build: prisma/schema.prisma changed: regenerating the Prisma client and Kysely types');
-  const generated = spawnSync('npm', ['run', '-s', 'prisma:generate'], { cwd: root, stdio: 'inherit' });
+  console.error('build: prisma/schema.prisma changed: regenerating the Prisma client and Kysely types');
+  const generated = spawnSync('npm', ['run', '-s', 'prisma:generate'], { cwd: root, stdio: TO_STDERR });
   if (generated.status !== 0) process.exit(generated.status ?? 1);
 }
-console.log(existsSync(stamp) ? 'build: sources changed since the last build: compiling the server and the web bundles…' : 'build: compiling the server and the web bundles (a minute or two on a fresh checkout)…');
+console.error(existsSync(stamp) ? 'build: sources changed since the last build: compiling the server and the web bundles…' : 'build: compiling the server and the web bundles (a minute or two on a fresh checkout)…');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: TO_STDERR });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
-const web = spawnSync(process.execPath, [path.join(root, 'dist', 'server', 'src', 'processes', 'cli', 'build-web.js')], { stdio: 'inherit' });
+const web = spawnSync(process.execPath, [path.join(root, 'dist', 'server', 'src', 'processes', 'cli', 'build-web.js')], { stdio: TO_STDERR });
 if (web.status !== 0) process.exit(web.status ?? 1);
 writeFileSync(stamp, new Date().toISOString() + '\n');
-console.log(`built the server into dist/server in ${Date.now() - started} ms`);
+console.error(`built the server into dist/server in ${Date.now() - started} ms`);

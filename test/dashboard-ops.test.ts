@@ -175,6 +175,13 @@ describe('the console in Chromium at 1280 px', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(await pageWidth(page)).toBeLessThanOrEqual(1280);
     await screenshot(page, 'deliveries');
+    // The insights view charts the same summary: each lender's success rate as the deliveries view counts it.
+    await page.getByRole('button', { name: 'Insights' }).click();
+    const insightRow = (lenderId: number) => page.getByTestId('delivery-success-table').locator(`tr[data-lender-id="${lenderId}"] [data-value="success-rate"]`);
+    await insightRow(failingLender.lenderId).waitFor({ state: 'attached' });
+    expect(await insightRow(failingLender.lenderId).textContent()).toBe('0%');
+    expect(await insightRow(healthyLender.lenderId).textContent()).toBe('100%');
+    expect(await page.getByTestId('delivery-success').locator('canvas').count()).toBe(1);
   });
 
   it("catalogue: an existing product opens with its terms; changing one keeps every other", async () => {
@@ -225,7 +232,14 @@ describe('the console at 390 px', () => {
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await signInOnPage(page);
     expect(await page.getByTestId('role').isVisible()).toBe(true);
-    for (const [tab, ready] of [['Applications', '[data-testid="board"]'], ['Deliveries', '[data-testid="delivery-summary"]'], ['Lender catalogue', '[data-testid="lenders"]']] as const) {
+    const views = [
+      ['Applications', '[data-testid="board"]'],
+      ['Insights', '[data-testid="delivery-success"]'],
+      ['Review queue', 'section.reviews'],
+      ['Deliveries', '[data-testid="delivery-summary"]'],
+      ['Lender catalogue', '[data-testid="lenders"]'],
+    ] as const;
+    for (const [tab, ready] of views) {
       await page.getByRole('button', { name: tab }).click();
       await page.locator(ready).waitFor();
       expect(await pageWidth(page), `${tab}: ${(await overflowing(page)).join(', ')}`).toBeLessThanOrEqual(390);

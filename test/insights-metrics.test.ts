@@ -6,9 +6,9 @@
  * histograms; and the review queue's depth and oldest age (as counted in SQL) and the pool's size.
  * The failing delivery is logged at warn with its lender, URL and status code.
  */
-import { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLogLines } from './support/log-lines.js';
 import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { createLogger } from '../src/infra/logger.js';
 import { ACME_ANSWERS } from './support/answers.js';
@@ -20,13 +20,7 @@ import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 const METRICS_TOKEN = 'metrics-token-for-the-insights-metrics-test';
 const POOL_SIZE = 3;
-const lines: Array<Record<string, unknown>> = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-    done();
-  },
-});
+const { stream: logStream, lines } = capturedLogLines();
 
 let app: TestApp;
 let healthy: LenderReceiver;

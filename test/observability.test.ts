@@ -5,9 +5,9 @@
  * dependency; /metrics (token-protected here) counts HTTP, GraphQL and deliveries.
  */
 import http from 'node:http';
-import { Writable } from 'node:stream';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLogLines } from './support/log-lines.js';
 import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { closeServer, listen } from '../src/api/http/listen.js';
 import { mountMetrics } from '../src/api/http/observability.js';
@@ -21,13 +21,7 @@ import { eventually, startLenderReceiver, type LenderReceiver } from './support/
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 const METRICS_TOKEN = 'metrics-token-for-the-observability-test';
-const lines: Array<Record<string, unknown>> = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-    done();
-  },
-});
+const { stream: logStream, lines } = capturedLogLines();
 
 let app: TestApp;
 let receiver: LenderReceiver;

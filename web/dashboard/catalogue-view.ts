@@ -45,6 +45,8 @@ async function saveProduct(form: HTMLFormElement): Promise<void> {
   const { id: _id, ...kept } = termsOf(lenderId, v.productType) ?? ({} as Partial<ProductTerms>);
   const input = {
     ...kept,
+    // GraphQL answers an unset requirement as null; the input leaves it out.
+    ...(kept.requirements ? { requirements: Object.fromEntries(Object.entries(kept.requirements).filter(([, value]) => value !== null)) } : {}),
     productType: v.productType,
     name: v.name,
     minAmount: numberOrUndefined(v.minAmount),

@@ -1,13 +1,11 @@
 /**
  * The pipeline at a glance: applications by status per day or week, each lender's time to
  * acknowledgement and to offer (median and 90th percentile), and (staff) the review queue's size and
- * ageing. Every number is counted by the server in SQL over what the signed-in user may see
- * (staff: all; integrator users: their account's); the browser only draws them. Charts are Chart.js
+ * ageing and each lender's webhook delivery success rate (the deliveries view's summary). Every
+ * number is counted by the server in SQL over what the signed-in user may see (staff: all;
+ * integrator users: their account's); the browser only draws them. Charts are Chart.js
  * (bundled by the project's build, drawn on canvas: nothing the page's CSP forbids), and each chart
  * has its numbers as a table behind a toggle, for screen readers and for anyone who wants the figures.
- *
- * Further per-lender charts (the delivery success rate of the deliveries view's query) take a
- * `figure` of their own in `insightsView` below, drawn by `chartOf` like these.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
@@ -15,12 +13,15 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, T
 import type {
   ApplicationsByStatusQuery,
   ApplicationsByStatusQueryVariables,
+  DeliverySummaryQuery,
+  DeliverySummaryQueryVariables,
   LenderResponseTimesQuery,
   LenderResponseTimesQueryVariables,
   ReviewQueueStandingQuery,
 } from './generated/graphql.js';
 import { graphql } from './graphql-api.js';
 import { APPLICATIONS_BY_STATUS, LENDER_RESPONSE_TIMES, REVIEW_QUEUE_STANDING } from './insights-queries.js';
+import { DELIVERY_SUMMARY } from './deliveries-queries.js';
 import { app, attempt, token } from './app.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
@@ -29,6 +30,7 @@ type Bucket = 'DAY' | 'WEEK';
 type Pipeline = ApplicationsByStatusQuery['applicationsByStatus'];
 type ResponseTimes = LenderResponseTimesQuery['lenderResponseTimes'];
 type QueueStanding = ReviewQueueStandingQuery['reviewQueueStanding'];
+type DeliveryHealth = DeliverySummaryQuery['webhookDeliverySummary'];
 
 /** Days or weeks shown, ending with the current one. */
 const PERIODS: Record<Bucket, { count: number; label: string }> = { DAY: { count: 14, label: 'Last 14 days, by day' }, WEEK: { count: 12, label: 'Last 12 weeks, by week' } };
@@ -49,7 +51,11 @@ const insights = {
   pipeline: null as Pipeline | null,
   responseTimes: [] as ResponseTimes,
   queue: null as QueueStanding | null,
+  deliveries: null as DeliveryHealth | null,
 };
+
+/** Hours a window spans, from its start to now: the delivery summary counts deliveries made since. */
+const windowHours = (bucket: Bucket) => Math.ceil((Date.now() - new Date(windowStart(bucket)).getTime()) / 3_600_000);
 
 /** The window's start: UTC midnight of the first day, or Monday 00:00 UTC of the first week (as the server buckets). */
 export function windowStart(bucket: Bucket, now = new Date()): string {
@@ -61,14 +67,18 @@ export function windowStart(bucket: Bucket, now = new Date()): string {
 
 export async function loadInsights(): Promise<void> {
   const window = { bucket: insights.bucket, since: windowStart(insights.bucket) };
-  const [pipeline, times, queue] = await Promise.all([
+  const staff = app.session?.staff === true;
+  const [pipeline, times, queue, deliveries] = await Promise.all([
     graphql<ApplicationsByStatusQuery, ApplicationsByStatusQueryVariables>(token(), APPLICATIONS_BY_STATUS, { window }),
     graphql<LenderResponseTimesQuery, LenderResponseTimesQueryVariables>(token(), LENDER_RESPONSE_TIMES, { window }),
-    app.session?.staff ? graphql<ReviewQueueStandingQuery>(token(), REVIEW_QUEUE_STANDING) : Promise.resolve(null),
+    staff ? graphql<ReviewQueueStandingQuery>(token(), REVIEW_QUEUE_STANDING) : Promise.resolve(null),
+    // Deliveries are the platform's to lenders: staff only, as in the deliveries view.
+    staff ? graphql<DeliverySummaryQuery, DeliverySummaryQueryVariables>(token(), DELIVERY_SUMMARY, { hours: windowHours(insights.bucket) }) : Promise.resolve(null),
   ]);
   insights.pipeline = pipeline.applicationsByStatus;
   insights.responseTimes = times.lenderResponseTimes;
   insights.queue = queue?.reviewQueueStanding ?? null;
+  insights.deliveries = deliveries?.webhookDeliverySummary ?? null;
 }
 
 export function closeInsights(): void {
@@ -77,6 +87,7 @@ export function closeInsights(): void {
   insights.pipeline = null;
   insights.responseTimes = [];
   insights.queue = null;
+  insights.deliveries = null;
 }
 
 // ------------------------------------------------------------------------------------ charts
@@ -246,8 +257,40 @@ function reviewQueueFigure(queue: QueueStanding): TemplateResult {
   );
 }
 
+const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 1000) / 10}%`);
+
+function deliveryFigure(rows: DeliveryHealth): TemplateResult {
+  const attempted = rows.filter((r) => r.successRate !== null);
+  const config = (): ChartConfiguration<'bar'> => ({
+    type: 'bar',
+    data: {
+      labels: attempted.map((r) => r.lenderName),
+      datasets: [{ label: 'Delivered (%)', data: attempted.map((r) => Math.round(r.successRate! * 1000) / 10), backgroundColor: attempted.map((r) => (r.successRate! < 0.95 ? '#a40e26' : '#116329')) }],
+    },
+    options: { ...BASE_OPTIONS, indexAxis: 'y', plugins: { legend: { display: false } }, scales: { x: { beginAtZero: true, max: 100, title: { display: true, text: 'Deliveries delivered (%)' } } } },
+  });
+  const table = html`<table class="stacked" data-testid="delivery-success-table">
+    <caption class="sr-only">Each lender's webhook deliveries in the window by outcome, and the share delivered</caption>
+    <thead><tr><th scope="col">Lender</th><th scope="col">Delivered</th><th scope="col">Retrying</th><th scope="col">Dead</th><th scope="col">Pending</th><th scope="col">Success rate</th></tr></thead>
+    <tbody>${rows.map(
+      (r) => html`<tr data-lender-id=${r.lenderId}>
+        <th scope="row" data-label="Lender">${r.lenderName}</th>
+        <td data-label="Delivered">${r.delivered}</td><td data-label="Retrying">${r.failing}</td><td data-label="Dead">${r.dead}</td><td data-label="Pending">${r.pending}</td>
+        <td data-label="Success rate" data-value="success-rate">${percent(r.successRate)}</td>
+      </tr>`,
+    )}</tbody>
+  </table>`;
+  return figure(
+    'delivery-success',
+    'Webhook delivery success',
+    rows.length === 0 ? 'No deliveries in the window.' : 'Per lender, the share of deliveries made in the window that reached it (delivered / delivered, retrying and dead); under 95% in red, failing lenders first.',
+    html`<canvas role="img" aria-label="Bar chart of each lender's webhook delivery success rate; the numbers are in the table below" ${chartOf('delivery-success', config)}></canvas>`,
+    table,
+  );
+}
+
 export function insightsView(): TemplateResult {
-  const { pipeline, responseTimes, queue } = insights;
+  const { pipeline, responseTimes, queue, deliveries } = insights;
   return html`<section aria-labelledby="insights-title" data-testid="insights" data-since=${pipeline?.since ?? ''} data-until=${pipeline?.until ?? ''}>
     <h2 id="insights-title">Insights</h2>
     <p class="muted">${app.session?.staff ? 'Every application of the environment.' : "Your account's applications."} Times in UTC.</p>
@@ -256,6 +299,7 @@ export function insightsView(): TemplateResult {
       ${pipeline ? pipelineFigure(pipeline) : nothing}
       ${pipeline ? responseTimesFigure(responseTimes) : nothing}
       ${queue ? reviewQueueFigure(queue) : nothing}
+      ${deliveries ? deliveryFigure(deliveries) : nothing}
     </div>
   </section>`;
 }

@@ -74,6 +74,8 @@ td code { overflow-wrap: anywhere; }
   dt { margin-top: 4px; }
   table.stacked, table.stacked caption:not(.sr-only), table.stacked tbody, table.stacked tr, table.stacked td, table.stacked tbody th { display: block; width: 100%; }
   table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  /* The hidden header's cells stacked inside its 1 px box too: laid out as a row they would reach past the screen's edge. */
+  table.stacked thead tr, table.stacked thead th { display: block; width: 1px; }
   table.stacked { border: 0; background: transparent; }
   table.stacked caption:not(.sr-only) { text-align: left; margin-bottom: 4px; }
   table.stacked tr { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin-bottom: 8px; padding: 4px 0; }

@@ -82,7 +82,9 @@ export function companyInformationSchema(flavour: Flavour) {
   const base = z.strictObject({
     name: z.string().optional(),
     type: CompanyType.optional(),
-    registrationNumber: z.string().optional(),
+    // Bounded (as POST /profile bounds it): the number is copied to an indexed column, whose btree
+    // entries cannot exceed a few kB (a longer value was a 500, found by the OpenAPI fuzzer).
+    registrationNumber: z.string().max(40, 'must be at most 40 characters').optional(),
     incorporatedAt: DateTime.optional(),
     tradingFromDate: DateTime.optional(),
     sector: Sector.optional(),

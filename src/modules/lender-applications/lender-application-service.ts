@@ -385,10 +385,10 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
 }
 
 /**
- * Internal (no access decision: the caller's submission made it): new applications announced as
- * their first status, Submitted, after the submission committed, on the same channels as every later
- * change (lender-application-visibility.ts `eventChannelsOf`), so a board shows them live to exactly
- * those who may read them.
+ * New applications announced as their first status, Submitted, after the submission committed, on
+ * the same channels as every later change (lender-application-visibility.ts `eventChannelsOf`), so a
+ * board shows them live to exactly those who may read them.
+ * @access internal: the caller's submission made these applications, after its own access decision
  */
 export async function publishApplicationsSubmitted(ctx: ServiceContext, applicationIds: number[]): Promise<void> {
   for (const audience of await audiencesOf(ctx, applicationIds)) await publishStatusChange(ctx, audience, 'Submitted', null);

@@ -12,6 +12,7 @@ import type { Db } from '../../infra/database.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { lenderCatalogueChanged } from './lender-catalogue-changes.js';
 import { PRODUCT_TYPES } from './product-types.js';
+import { ProductRequirementsSchema } from './lender-schemas.js';
 import { SECTORS } from '../companies/company-information-schemas.js';
 import { parseInput } from '../../kernel/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
@@ -37,18 +38,6 @@ export const LenderInput = z.strictObject({
 /** updateLender: any of the lender's fields. */
 export const LenderUpdate = LenderInput.partial();
 
-const Requirements = z.strictObject({
-  raisesInvoices: z.boolean().optional(),
-  cardPayments: z.boolean().optional(),
-  minAverageCardSales: z.number().min(0).optional(),
-  ownsAsset: z.boolean().optional(),
-  needsAsset: z.boolean().optional(),
-  purchaseOrders: z.boolean().optional(),
-  property: z.boolean().optional(),
-  homeownerDirector: z.boolean().optional(),
-  personalGuarantee: z.boolean().optional(),
-  governmentBacked: z.boolean().optional(),
-});
 
 export const ProductInput = z
   .strictObject({
@@ -66,7 +55,7 @@ export const ProductInput = z
     companyTypes: z.array(z.enum(['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'])).default([]),
     countries: z.array(z.enum(['GB', 'ZA'])).default(['GB']),
     currencies: z.array(z.enum(['GBP', 'EUR', 'ZAR'])).default(['GBP']),
-    requirements: Requirements.default({}),
+    requirements: ProductRequirementsSchema.default({}),
     arrangementFeePct: Pct.default(0),
     earlyRepaymentFeePct: Pct.default(0),
     exitFeePct: Pct.default(0),

@@ -2,6 +2,22 @@
 import { z } from 'zod';
 import { PRICE_BANDS, PRODUCT_TYPES } from './product-types.js';
 
+/** A product's needs of the applicant (matching-engine.ts ProductRequirements): each present one must hold. */
+export const ProductRequirementsSchema = z
+  .strictObject({
+    raisesInvoices: z.boolean().optional().describe('Raises invoices with payment terms of 14 days or more'),
+    cardPayments: z.boolean().optional().describe('Takes card payments'),
+    minAverageCardSales: z.number().min(0).optional().describe('Minimum monthly average card sales, in the product currency'),
+    ownsAsset: z.boolean().optional().describe('The business owns assets it can refinance or offer'),
+    needsAsset: z.boolean().optional().describe('The funding is for an asset'),
+    purchaseOrders: z.boolean().optional().describe('Has purchase orders to fund'),
+    property: z.boolean().optional().describe('Funding secured on or for commercial property'),
+    homeownerDirector: z.boolean().optional().describe('At least one director is a UK homeowner'),
+    personalGuarantee: z.boolean().optional().describe('A director gives a personal guarantee'),
+    governmentBacked: z.boolean().optional().describe('A government-backed scheme'),
+  })
+  .meta({ id: 'LenderProductRequirements' });
+
 export const LenderProduct = z
   .strictObject({
     id: z.number().int(),
@@ -48,7 +64,7 @@ export const LenderProductTerms = z
     companyTypes: z.array(z.string()),
     countries: z.array(z.string()),
     currencies: z.array(z.string()),
-    requirements: z.record(z.string(), z.union([z.boolean(), z.number()])),
+    requirements: ProductRequirementsSchema,
     arrangementFeePct: z.number(),
     earlyRepaymentFeePct: z.number(),
     exitFeePct: z.number(),

@@ -38,7 +38,7 @@ export async function listLenderSettings(ctx: ServiceContext): Promise<LenderSet
         companyTypes: p.companyTypes,
         countries: p.countries,
         currencies: p.currencies,
-        requirements: (p.requirements ?? {}) as Record<string, boolean | number>,
+        requirements: (p.requirements ?? {}) as LenderProductTerms['requirements'],
         arrangementFeePct: Number(p.arrangementFeePct),
         earlyRepaymentFeePct: Number(p.earlyRepaymentFeePct),
         exitFeePct: Number(p.exitFeePct),

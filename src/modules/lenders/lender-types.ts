@@ -4,9 +4,7 @@ import { Lender as LenderSchema, LenderSettings as LenderSettingsSchema } from '
 import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
 export const Lender = objectTypeFrom(LenderSchema);
-export const LenderSettings = objectTypeFrom(LenderSettingsSchema, {
-  json: { 'LenderProductTerms.requirements': 'product-specific needs (raisesInvoices, cardPayments, minAverageCardSales, ownsAsset, needsAsset, purchaseOrders, property, homeownerDirector, personalGuarantee, governmentBacked)' },
-});
+export const LenderSettings = objectTypeFrom(LenderSettingsSchema);
 
 /**
  * Key-only stub, hand-written because it declares no shape of its own: the profiles subgraph owns

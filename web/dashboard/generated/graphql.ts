@@ -203,15 +203,25 @@ export type LenderProductInput = {
 };
 
 export type LenderProductRequirementsInput = {
+  /** Raises invoices with payment terms of 14 days or more */
   raisesInvoices?: boolean | null | undefined;
+  /** Takes card payments */
   cardPayments?: boolean | null | undefined;
+  /** Minimum monthly average card sales, in the product currency */
   minAverageCardSales?: number | null | undefined;
+  /** The business owns assets it can refinance or offer */
   ownsAsset?: boolean | null | undefined;
+  /** The funding is for an asset */
   needsAsset?: boolean | null | undefined;
+  /** Has purchase orders to fund */
   purchaseOrders?: boolean | null | undefined;
+  /** Funding secured on or for commercial property */
   property?: boolean | null | undefined;
+  /** At least one director is a UK homeowner */
   homeownerDirector?: boolean | null | undefined;
+  /** A director gives a personal guarantee */
   personalGuarantee?: boolean | null | undefined;
+  /** A government-backed scheme */
   governmentBacked?: boolean | null | undefined;
 };
 
@@ -301,7 +311,7 @@ export type LenderResponseTimesQuery = { lenderResponseTimes: Array<{ lenderId: 
 export type LenderSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LenderSettingsQuery = { lenderSettings: Array<{ lenderId: number, name: string, applicationUrl: string | null, updateUrl: string | null, products: Array<{ id: number, productType: LenderProductTermsProductType, name: string, minAmount: number, maxAmount: number, minTermMonths: number, maxTermMonths: number, minTradingMonths: number, minAnnualRevenue: number, minGrade: string, excludedSectors: Array<string>, requiredSectors: Array<string>, companyTypes: Array<string>, countries: Array<string>, currencies: Array<string>, requirements: unknown, arrangementFeePct: number, earlyRepaymentFeePct: number, exitFeePct: number, annualRateMin: number, annualRateMax: number, likelihoodBase: number, instantOffer: boolean, active: boolean }> }> };
+export type LenderSettingsQuery = { lenderSettings: Array<{ lenderId: number, name: string, applicationUrl: string | null, updateUrl: string | null, products: Array<{ id: number, productType: LenderProductTermsProductType, name: string, minAmount: number, maxAmount: number, minTermMonths: number, maxTermMonths: number, minTradingMonths: number, minAnnualRevenue: number, minGrade: string, excludedSectors: Array<string>, requiredSectors: Array<string>, companyTypes: Array<string>, countries: Array<string>, currencies: Array<string>, arrangementFeePct: number, earlyRepaymentFeePct: number, exitFeePct: number, annualRateMin: number, annualRateMax: number, likelihoodBase: number, instantOffer: boolean, active: boolean, requirements: { raisesInvoices: boolean | null, cardPayments: boolean | null, minAverageCardSales: number | null, ownsAsset: boolean | null, needsAsset: boolean | null, purchaseOrders: boolean | null, property: boolean | null, homeownerDirector: boolean | null, personalGuarantee: boolean | null, governmentBacked: boolean | null } }> }> };
 
 export type LendersQueryVariables = Exact<{ [key: string]: never; }>;
 
