@@ -2,7 +2,7 @@
 #   default:             npm start                                  (all-in-one; embedded database unless DATABASE_URL)
 #   docker-compose.yml:  npm run db:migrate                         (one-shot: migrations + demo seed)
 #                        npm run start:service -- <name>            (profiles|matches|applications|tenants|gateway|rest)
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 
 ENV HOST=0.0.0.0 \
     PORT=4000 \
