@@ -654,6 +654,7 @@ describe('service commands and callbacks', () => {
   it('setToken swaps the token without re-init: an expired one is reported (the frame says so in plain words), a fresh one shows the report in place, the next tenant’s replaces it; onReady once', async () => {
     const issuedAt = now;
     const expiring = await tenantWithToken('09876543');
+    const next = await tenantWithToken('04512398');
     now = new Date(issuedAt.getTime() + 36_001_000);
     const page = await browser.newPage({ viewport: { width: 740, height: 700 } });
     try {
@@ -674,8 +675,8 @@ describe('service commands and callbacks', () => {
       expect(await page.locator('#second iframe').getAttribute('data-original')).toBe('yes');
 
       // The next requests use the token set last: another tenant's report replaces the first.
-      const dissolved = await tenantWithToken('04512398');
-      await page.evaluate((token) => (window as unknown as { service: (c: string, a?: unknown) => void }).service('setToken', token), dissolved.token);
+      const nextToken = (await platformToken(app, me.apiKey, next.tenantId)).access_token;
+      await page.evaluate((token) => (window as unknown as { service: (c: string, a?: unknown) => void }).service('setToken', token), nextToken);
       await page.locator('#first svc-credit-widget [data-field="name"]', { hasText: 'OLD MILL BAKERY LIMITED' }).waitFor();
       await page.frameLocator('#second iframe').locator('svc-credit-widget [data-field="name"]', { hasText: 'OLD MILL BAKERY LIMITED' }).waitFor();
       expect(await page.locator('svc-credit-widget').count()).toBe(1);
