@@ -533,6 +533,7 @@ describe('frame embed made by widget.js (mode: frame)', () => {
       const sized = await settledFrame(page, '#first');
       expect(sized).toMatchObject({ scrollsDown: false, scrollsSideways: false });
       expect(sized.iframeHeight).toBe(sized.content);
+      await page.screenshot({ fullPage: true, path: path.join(tmpdir(), `credit-widget-frame-${width}.png`) });
       expect(await shownFields(page.frameLocator('#first iframe'), '#credit-widget')).toEqual(await expectedFields(tokens.acme));
       // The token travelled by message, never in the frame's address.
       expect(await page.locator('#first iframe').getAttribute('src')).toBe(`${app.url}/app/ui/widget/embed.html?parent=${encodeURIComponent(host.url)}`);
@@ -568,6 +569,7 @@ describe('frame embed made by widget.js (mode: frame)', () => {
       // In the frame: the end user's words; the developer's detail went to the frame's console.
       const problem = page.frameLocator('#second iframe').locator('#problem');
       expect(await problem.textContent()).toBe(USER_MESSAGES.NOT_ELIGIBLE);
+      await page.locator('#second iframe').screenshot({ path: path.join(tmpdir(), 'credit-widget-frame-message.png') });
       expect(consoleLines).toContain('[credit widget] NOT_ELIGIBLE: A credit report is offered for limited companies only; this company is a SOLE_TRADER');
 
       // Forged messages of the right form change nothing: from the widget's origin but another
