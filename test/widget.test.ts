@@ -648,6 +648,25 @@ describe('service commands and callbacks', () => {
       await page.evaluate(initWith('#first', tokens.acme));
       await page.waitForFunction(() => (window as unknown as Recorded).widgetReady.length === 3);
       expect(await page.locator('svc-credit-widget').count()).toBe(1);
+
+      // destroy while the report is loading: the request is abandoned, and neither onError nor
+      // onReady hears of it (the API's answer is held until destroy has run, then let through).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(`${app.url}${B}/profile`, async (route) => {
+        if (route.request().method() === 'GET') await held;
+        await route.continue().catch(() => undefined);
+      });
+      const requested = page.waitForRequest((request) => request.url() === `${app.url}${B}/profile` && request.method() === 'GET');
+      await page.evaluate(initWith('#second', tokens.acme));
+      await requested;
+      await page.evaluate(() => (window as unknown as { service: (c: string, a?: unknown) => void }).service('destroy'));
+      release();
+      // Two turns of the page's event loop: an abandoned load settles within them.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(await page.locator('svc-credit-widget').count()).toBe(0);
+      expect(await recorded(page)).toEqual({ widgetErrors: [], widgetReady: ['#first', '#second', '#first'] });
     } finally {
       await page.close();
     }
