@@ -41,35 +41,43 @@ interface Problem {
   errors?: Array<{ pointer?: string }>;
 }
 
-const TOKEN_KIND_NAMES: Record<string, string> = {
+/** Every kind of token this service issues but the tenant's, named for the developer's message. */
+const OTHER_TOKEN_KINDS: Record<string, string> = {
   platform: 'a platform access token',
   master: 'a master token',
   marketplace_v1: 'a Marketplace V1 token',
   login: 'a platform login token',
   lender: 'a lender token',
+  link: 'a signed page link',
 };
+
+const NOT_OURS = 'The access token is not a token of this service';
 
 /**
  * The token's kind as it states itself (claim `tkn`). Read only to refuse a token that can never
  * work here with a clear message before any request; the API alone decides what a token may do.
+ * One of our other kinds is WRONG_TOKEN_KIND; anything else (not a JWT, or a JWT without one of our
+ * kinds: another service's) is TOKEN_INVALID, as the API itself would answer.
  */
 export function tokenKindProblem(token: string): WidgetError | null {
   const parts = token.split('.');
-  if (parts.length !== 3) return widgetError('TOKEN_INVALID', 'The access token is not a JWT issued by this service');
+  if (parts.length !== 3) return widgetError('TOKEN_INVALID', `${NOT_OURS} (not a JWT)`);
   let kind: unknown;
   try {
-    kind = (JSON.parse(atob(parts[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { tkn?: unknown }).tkn;
+    kind = (JSON.parse(atob(parts[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { tkn?: unknown } | null)?.tkn;
   } catch {
-    return widgetError('TOKEN_INVALID', 'The access token is not a JWT issued by this service');
+    return widgetError('TOKEN_INVALID', `${NOT_OURS} (not a JWT)`);
   }
   if (kind === 'tenant') return null;
-  const name = typeof kind === 'string' ? (TOKEN_KIND_NAMES[kind] ?? `a ${kind} token`) : 'a token of unknown kind';
+  const name = typeof kind === 'string' ? OTHER_TOKEN_KINDS[kind] : undefined;
+  if (!name) return widgetError('TOKEN_INVALID', `${NOT_OURS} (a JWT without one of its token kinds)`);
   return widgetError('WRONG_TOKEN_KIND', `The widget needs a tenant access token; this is ${name}`);
 }
 
 export type CreditReportOutcome = { ok: true; report: CreditReportView } | { ok: false; error: WidgetError };
 
-export async function fetchCreditReport(apiOrigin: string, accessToken: string): Promise<CreditReportOutcome> {
+/** `signal` aborts a load a newer one (a new token) or `destroy` has superseded; its outcome is then moot. */
+export async function fetchCreditReport(apiOrigin: string, accessToken: string, signal?: AbortSignal): Promise<CreditReportOutcome> {
   const refused = tokenKindProblem(accessToken);
   if (refused) return { ok: false, error: refused };
   let res: Response;
@@ -78,6 +86,7 @@ export async function fetchCreditReport(apiOrigin: string, accessToken: string):
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
       credentials: 'omit',
       cache: 'no-store',
+      signal,
     });
   } catch {
     return { ok: false, error: widgetError('NETWORK_ERROR', 'The credit report service could not be reached') };

@@ -1,16 +1,19 @@
-/** What each credit grade means (spec 2.1): the band of scores it stands for, and its risk. */
-export const GRADE_BANDS: Record<string, { meaning: string; scores: string | null }> = {
-  A: { meaning: 'Minimum risk', scores: '91-100' },
-  B: { meaning: 'Low risk', scores: '81-90' },
-  C: { meaning: 'Below average risk', scores: '51-80' },
-  D: { meaning: 'Above average risk', scores: '26-50' },
-  E: { meaning: 'High risk', scores: '16-25' },
-  F: { meaning: 'Maximum risk', scores: '0-15' },
-  G: { meaning: 'Company dissolved', scores: null },
+/** The band of 0-100 scores each credit grade stands for (spec 2.1); their meanings are texts (messages.ts). */
+import type { Catalogue } from './messages.js';
+
+export const GRADE_SCORES: Record<string, string | null> = {
+  A: '91-100',
+  B: '81-90',
+  C: '51-80',
+  D: '26-50',
+  E: '16-25',
+  F: '0-15',
+  G: null,
 };
 
-export function gradeMeaning(grade: string): string {
-  const band = GRADE_BANDS[grade];
-  if (!band) return 'Unknown grade';
-  return band.scores ? `${band.meaning} (scores ${band.scores})` : band.meaning;
+export function gradeMeaning(grade: string, text: Catalogue): string {
+  const meaning = text.gradeMeanings[grade];
+  if (!meaning) return text.unknownGrade;
+  const scores = GRADE_SCORES[grade];
+  return scores ? text.gradeWithScores(meaning, scores) : meaning;
 }

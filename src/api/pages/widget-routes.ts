@@ -1,6 +1,7 @@
 /**
  * The credit widget's files (spec 4.3): widget.js for the script embed and embed.html (with its
- * script) for the frame embed. Every header that decides whether another origin may load or frame
+ * script) for the frame embed. embed.html's looks (themed by the widget's CSS custom properties)
+ * and its texts (in the widget's locale) come from its script; the page holds the layout only. Every header that decides whether another origin may load or frame
  * them is set here, per route, so that site-wide security headers cannot silently break embedding.
  */
 import express, { type Router } from 'express';
@@ -20,7 +21,7 @@ const EMBED_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Credit report</title>
-<style>body { margin: 0; padding: 8px; background: #fff; font: 16px/1.45 system-ui, sans-serif; color: #1b1f24; } .problem { margin: 0; padding: 12px; border: 1px solid #cf222e; border-radius: 8px; }</style>
+<style>body { margin: 0; padding: 8px; } .problem { margin: 0; }</style>
 </head>
 <body>
 <main>
