@@ -12,9 +12,13 @@ import { buildOpenApiDocument } from '../../api/rest/openapi-document.js';
 let app: TestApp;
 let mine: Record<string, string>;
 let theirs: Record<string, string>;
+/** The same account's Marketplace V1 jwt of a key holding profile:read only. */
+let reader: Record<string, string>;
 beforeAll(async () => {
   app = await startTestApp();
-  mine = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+  const me = await signUpIntegrator(app);
+  mine = bearer((await marketplaceV1Token(app, me.apiKey)).jwt);
+  reader = bearer((await marketplaceV1Token(app, (await createApiKey(app, me.loginToken, { name: 'reader', scopes: ['profile:read'] })).key)).jwt);
   theirs = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
 });
 afterAll(() => app?.close());
@@ -92,7 +96,7 @@ describe('eligibilityRequest (spec 2.2)', () => {
     };
     await app.runtime.database.prisma.profile.update({ where: { id: uuid }, data: { eligibilityRequest } });
     // contractFetch fails the test when the body is not valid against the document's Profile schema.
-    const res = await contractFetch(v1(`/profiles/${uuid}`), { headers: mine });
+    const res = await contractFetch(v1(`/profiles/${uuid}`), { headers: reader });
     expect(res.status).toBe(200);
     expect((await res.json()).eligibilityRequest).toEqual(eligibilityRequest);
     const component = (buildOpenApiDocument() as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }).components.schemas;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import { bearer, createApiKey, createTenant, masterToken, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 
 let app: TestApp;
@@ -173,8 +173,10 @@ describe('GET tenants in keyset pages (after)', () => {
   it('Marketplace V2 list items carry createdAt and updatedAt beside the spec 2.5 names, on offset and keyset pages; the platform list keeps spec 2.5 only', async () => {
     const other = await signUpIntegrator(app);
     const [first] = [await createTenant(app, other.platformToken, 'v2-times-0'), await createTenant(app, other.platformToken, 'v2-times-1')];
-    const offsetPage = await (await list('/api/marketplace/v2', 'offset=0&limit=10', other.platformToken)).json();
-    const keysetPage = await (await list('/api/marketplace/v2', `after=${first!.id}&limit=10`, other.platformToken)).json();
+    // Read as Marketplace V2 integrators do: a master token, of a key holding no scope the list needs (it needs none).
+    const master = (await masterToken(app, (await createApiKey(app, other.loginToken, { name: 'v2-lister', scopes: ['scoring:read'] })).key)).access_token;
+    const offsetPage = await (await list('/api/marketplace/v2', 'offset=0&limit=10', master)).json();
+    const keysetPage = await (await list('/api/marketplace/v2', `after=${first!.id}&limit=10`, master)).json();
     for (const item of [...offsetPage.data, ...keysetPage.data]) {
       expect(Object.keys(item).sort()).toEqual(['createdAt', 'createdDateTime', 'id', 'referenceId', 'updatedAt', 'updatedDateTime']);
       expect(item.createdAt).toBe(item.createdDateTime);
