@@ -53,9 +53,9 @@ export function lenderApiAudience(ctx: ServiceContext): string {
 }
 
 /**
- * The paths under which the documents name the lender API, besides ours: spec 4.5 rule 4's
- * interface listing gives the Marketplace V2 base for the lender paths (its guidance, and we,
- * {platform_base}/funding). A lender that took its audience from the listing asks for this API.
+ * The paths under which the documents name the lender API besides ours ({platform_base}/funding,
+ * as spec 4.5 rule 4's guidance gives it): the rule's interface listing gives the Marketplace V2
+ * base for the lender paths. A lender that took its audience from the listing asks for this API.
  */
 const DOCUMENTED_LENDER_API_PATHS = ['/api/marketplace/v2'] as const;
 
