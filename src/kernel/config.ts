@@ -126,6 +126,16 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).optional(),
   /** Failed lender /oauth/token attempts per 15 minutes, per client id and per username, before 429s. */
   RATE_LIMIT_LENDER_TOKEN_FAILURES: z.coerce.number().int().min(1).default(10),
+  /**
+   * Audiences a lender's /oauth/token request may name instead of ours (comma-separated), e.g. the
+   * identifier of the lender API that a lender's client copied from the live platform's documents.
+   * Tokens are issued for our own audience whichever alias was asked for.
+   */
+  LENDER_AUDIENCE_ALIASES: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .pipe(z.array(z.string().max(500, 'each alias must be at most 500 characters'))),
 });
 
 export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {

@@ -86,6 +86,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     loginThrottle: createLoginThrottle(throttleStore),
     lenderTokenThrottle: createLenderTokenThrottle(config.RATE_LIMIT_LENDER_TOKEN_FAILURES, throttleStore),
     credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV, { redis: throttleStore }),
+    lenderAudienceAliases: config.LENDER_AUDIENCE_ALIASES,
   };
   options.onOpen?.('credential changes', async () => auth.credentialStatus.close());
   const companies = databaseRegistry(database.prisma);

@@ -1363,6 +1363,78 @@ export interface components {
             terminalId?: string;
             monthsOnBusinessLease?: number;
         };
+        /** @description What the business asks for (spec 2.2), filled by the questionnaires answered */
+        EligibilityRequest: {
+            /** @description The questionnaire whose answers filled it last */
+            sourceQuestionnaireId?: string;
+            shared?: components["schemas"]["EligibilityShared"];
+            recovery?: components["schemas"]["EligibilityRecovery"];
+            innovationRequirements?: components["schemas"]["EligibilityInnovationRequirements"];
+            commercialProperty?: components["schemas"]["EligibilityCommercialProperty"];
+            termLoan?: components["schemas"]["EligibilityTermLoan"];
+            invoiceFinance?: components["schemas"]["EligibilityInvoiceFinance"];
+            merchantCash?: components["schemas"]["EligibilityMerchantCash"];
+            assetFinance?: components["schemas"]["EligibilityAssetFinance"];
+            tradeFinance?: components["schemas"]["EligibilityTradeFinance"];
+            requestedProducts?: string[];
+            appliedProducts?: string[];
+        };
+        EligibilityShared: {
+            fundingUrgency?: string;
+            useOfFunds?: string;
+            fundingAmount?: components["schemas"]["Currency"];
+            /** @description Months */
+            fundingPeriod?: number;
+            previousLoanApplication?: boolean;
+            previousLoanDeclined?: boolean;
+            tradingImpacted?: boolean;
+            declaredForBusinessPurposes?: boolean;
+            backgroundPurpose?: string;
+        };
+        /** @description Debt recovery: the defendant (CompanyInformation shape) and the amount claimed */
+        EligibilityRecovery: {
+            defendant?: components["schemas"]["CompanyInformation"];
+            claimAmount?: components["schemas"]["Currency"];
+        };
+        EligibilityInnovationRequirements: {
+            tradingDifficulty?: boolean;
+            grants?: components["schemas"]["EligibilityGrants"];
+            rdTaxClaim?: components["schemas"]["EligibilityRdTaxClaim"];
+        };
+        EligibilityGrants: {
+            uniqueIp?: boolean;
+            previousGrantApplication?: boolean;
+        };
+        EligibilityRdTaxClaim: {
+            isInnovating?: boolean;
+            hasTaxRelief?: boolean;
+        };
+        EligibilityCommercialProperty: {
+            refinancing?: boolean;
+            portfolioSize?: string;
+            repaymentMethod?: string;
+            productPropertyType?: string;
+            annualIncome?: components["schemas"]["Currency"];
+            depositOrEquity?: components["schemas"]["Currency"];
+            outstandingDebt?: components["schemas"]["Currency"];
+        };
+        EligibilityTermLoan: {
+            hasTermLoan?: boolean;
+            preferredCreditFacility?: string[];
+        };
+        EligibilityInvoiceFinance: {
+            raisesInvoices?: boolean;
+            customerType?: number;
+        };
+        EligibilityMerchantCash: {
+            acceptsCommercePayments?: boolean;
+        };
+        EligibilityAssetFinance: {
+            ownsAssets?: boolean;
+        };
+        EligibilityTradeFinance: {
+            hasPurchaseOrders?: boolean;
+        };
         ProfileController_createAnonymousResponse: {
             /** Format: uuid */
             uuid: string;
@@ -1374,17 +1446,14 @@ export interface components {
                 entityBusinessId: number;
                 fundingSearchId?: number;
             };
-            companyInformation: components["schemas"]["CompanyInformation"];
-            financials: components["schemas"]["Financials"];
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
             persons: components["schemas"]["Person"][];
             properties: components["schemas"]["Property"][];
             assets: components["schemas"]["Asset"][];
             assetsForSecurity: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
-            eligibilityRequest: {
-                [key: string]: unknown;
-            };
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         /** @description A platform user of the account */
         PlatformUser: {
@@ -1675,7 +1744,7 @@ export interface components {
         MarketplaceTenantController_createBody: {
             referenceId?: string;
         };
-        /** @description One tenant manages one business (spec 2.5) */
+        /** @description A tenant (spec 2.5), with the Marketplace V2 names of its times */
         MarketplaceTenantController_createResponse: {
             /** Format: uuid */
             id: string;
@@ -1685,6 +1754,16 @@ export interface components {
             createdDateTime: string;
             /** Format: date-time */
             updatedDateTime: string;
+            /**
+             * Format: date-time
+             * @description = createdDateTime (the Marketplace V2 name)
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description = updatedDateTime (the Marketplace V2 name)
+             */
+            updatedAt: string;
         };
         MarketplaceTenantController_listQuery: {
             offset?: number;
@@ -1696,13 +1775,34 @@ export interface components {
              */
             after?: string;
         };
+        /** @description A tenant (spec 2.5), with the Marketplace V2 names of its times */
+        MarketplaceV2Tenant: {
+            /** Format: uuid */
+            id: string;
+            /** @description Integrator reference, unique per account. */
+            referenceId: string | null;
+            /** Format: date-time */
+            createdDateTime: string;
+            /** Format: date-time */
+            updatedDateTime: string;
+            /**
+             * Format: date-time
+             * @description = createdDateTime (the Marketplace V2 name)
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description = updatedDateTime (the Marketplace V2 name)
+             */
+            updatedAt: string;
+        };
         /**
          * @description Two ways to page, in the same order (createdDateTime, then id):
          *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
          *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          */
         MarketplaceTenantController_listResponse: {
-            data: components["schemas"]["Tenant"][];
+            data: components["schemas"]["MarketplaceV2Tenant"][];
             meta: {
                 total: number;
                 totalEntries: number;
@@ -1715,7 +1815,7 @@ export interface components {
                 next?: string;
             };
         } | {
-            data: components["schemas"]["Tenant"][];
+            data: components["schemas"]["MarketplaceV2Tenant"][];
             meta: {
                 limit: number;
                 after: string | null;
@@ -1979,17 +2079,14 @@ export interface components {
                 entityBusinessId: number;
                 fundingSearchId?: number;
             };
-            companyInformation: components["schemas"]["CompanyInformation"];
-            financials: components["schemas"]["Financials"];
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
             persons: components["schemas"]["Person"][];
             properties: components["schemas"]["Property"][];
             assets: components["schemas"]["Asset"][];
             assetsForSecurity: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
-            eligibilityRequest: {
-                [key: string]: unknown;
-            };
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         CompanyController_searchQuery: {
             searchTerm: string;
@@ -2473,17 +2570,14 @@ export interface components {
                 entityBusinessId: number;
                 fundingSearchId?: number;
             };
-            companyInformation: components["schemas"]["CompanyInformation"];
-            financials: components["schemas"]["Financials"];
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
             persons: components["schemas"]["Person"][];
             properties: components["schemas"]["Property"][];
             assets: components["schemas"]["Asset"][];
             assetsForSecurity: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            /** @description The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered */
-            eligibilityRequest: {
-                [key: string]: unknown;
-            };
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         CompanyController_getQuery: {
             registrationNumber: string;
@@ -3888,13 +3982,12 @@ export interface components {
             defendantClientName?: string;
             /**
              * Debtor's contact email
-             * Format: email
-             * @description An email address for the debtor's contact, if known.
+             * @description An email address for the debtor's contact, if known (as you have it: not checked for form, spec 2.1's contact email is a plain string).
              */
             defendantClientEmail?: string;
             /**
              * Debtor's contact phone number
-             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             * @description A phone number for the debtor's contact, if known, in any form (spec 2.1's contact number is a plain string).
              */
             defendantClientNumber?: string;
             /**
@@ -4912,13 +5005,12 @@ export interface components {
             defendantClientName?: string;
             /**
              * Debtor's contact email
-             * Format: email
-             * @description An email address for the debtor's contact, if known.
+             * @description An email address for the debtor's contact, if known (as you have it: not checked for form, spec 2.1's contact email is a plain string).
              */
             defendantClientEmail?: string;
             /**
              * Debtor's contact phone number
-             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             * @description A phone number for the debtor's contact, if known, in any form (spec 2.1's contact number is a plain string).
              */
             defendantClientNumber?: string;
             /**

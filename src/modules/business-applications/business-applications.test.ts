@@ -174,6 +174,24 @@ describe('the eleven application variants', () => {
     expect(answers.answers).toMatchObject({ defendantName: 'Bob Debtor', defendantEmail: 'bob@debtor.example', defendantCompanyName: 'DEBTOR TRADING LIMITED' });
     expect(answers.answers).not.toHaveProperty('defendantClientName');
   });
+
+  it("takes the defendant's contact as spec 2.1 types it (plain strings, as the live documents do), and still types the client's", async () => {
+    const { tenantId, auth } = await tenantAuth();
+    const defendant = { defendantClientEmail: 'accounts dept, via the switchboard', defendantClientNumber: '0113 496 0000 ext. 12' };
+    const res = await send('POST', '/applications', auth, { type: 'introducer-debt-recovery', ...VARIANTS['introducer-debt-recovery']!.body, ...defendant });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
+    expect(profile.eligibilityRequest).toMatchObject({
+      recovery: { defendant: { primaryContactInformation: { name: 'Bob Debtor', email: defendant.defendantClientEmail, number: defendant.defendantClientNumber } } },
+    });
+    // The client's own contact keeps spec 2.4's rules (email format, the clientNumber pattern).
+    const client = await send('POST', '/applications', auth, { type: 'introducer-debt-recovery', clientEmail: 'not an email', clientNumber: '12' });
+    expect(client.status).toBe(400);
+    expect((await client.json()).errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/clientEmail', '/clientNumber']);
+    // Still strings: a number is refused.
+    const wrongType = await send('POST', '/applications', auth, { type: 'introducer-debt-recovery', defendantClientNumber: 1134960000 });
+    expect(wrongType.status).toBe(400);
+  });
 });
 
 describe('continue URL', () => {

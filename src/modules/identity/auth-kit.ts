@@ -13,6 +13,8 @@ export interface AuthKit {
   loginThrottle: LoginThrottle;
   lenderTokenThrottle: LenderTokenThrottle;
   credentialStatus: CredentialStatus;
+  /** Audiences /oauth/token accepts as aliases of the lender API's own (LENDER_AUDIENCE_ALIASES). */
+  lenderAudienceAliases: readonly string[];
 }
 
 declare module '../../kernel/context.js' {

@@ -52,6 +52,28 @@ export function lenderApiAudience(ctx: ServiceContext): string {
   return lenderApiAudienceOf(ctx.auth.tokens.issuer);
 }
 
+/**
+ * The paths under which the documents name the lender API besides ours ({platform_base}/funding,
+ * as spec 4.5 rule 4's guidance gives it): the rule's interface listing gives the Marketplace V2
+ * base for the lender paths. A lender that took its audience from the listing asks for this API.
+ */
+const DOCUMENTED_LENDER_API_PATHS = ['/api/marketplace/v2'] as const;
+
+const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, '');
+
+/**
+ * The audience a token request names, as ours: our own, or an alias of it (a documented address
+ * of the lender API under this deployment, or one configured in LENDER_AUDIENCE_ALIASES, e.g. the
+ * identifier a lender's existing client copies from the live platform's documents); a trailing
+ * slash is ignored. Anything else is null: a request for another API is refused, not re-aimed.
+ */
+export function canonicalLenderAudience(ctx: ServiceContext, requested: string): string | null {
+  const ours = lenderApiAudience(ctx);
+  const issuer = withoutTrailingSlash(ctx.auth.tokens.issuer);
+  const accepted = [ours, ...DOCUMENTED_LENDER_API_PATHS.map((path) => `${issuer}${path}`), ...ctx.auth.lenderAudienceAliases].map(withoutTrailingSlash);
+  return accepted.includes(withoutTrailingSlash(requested)) ? ours : null;
+}
+
 export async function lenderPasswordGrant(
   ctx: ServiceContext,
   input: unknown,
@@ -66,9 +88,10 @@ export async function lenderPasswordGrant(
   const clientSecret = basicAuth?.clientSecret ?? body.client_secret;
   if (!clientId || !clientSecret) throw new OAuthError('invalid_client', 'client_id and client_secret are required');
   if (!body.username || !body.password) throw new OAuthError('invalid_request', 'username and password are required');
-  const audience = body.audience ?? lenderApiAudience(ctx);
-  if (audience !== lenderApiAudience(ctx)) {
-    throw new OAuthError('invalid_request', `audience must be ${lenderApiAudience(ctx)} (the audience issued with the lender's credentials), not ${audience.slice(0, 200)}`);
+  // Tokens always name our own audience, whichever accepted alias was asked for.
+  const audience = body.audience === undefined ? lenderApiAudience(ctx) : canonicalLenderAudience(ctx, body.audience);
+  if (audience === null) {
+    throw new OAuthError('invalid_request', `audience must be ${lenderApiAudience(ctx)} (the audience issued with the lender's credentials), not ${body.audience!.slice(0, 200)}`);
   }
   const requested = (body.scope ?? scopeString(LENDER_TOKEN_SCOPES)).split(' ').filter(Boolean);
   const unknown = requested.filter((s) => !(LENDER_TOKEN_SCOPES as readonly string[]).includes(s));

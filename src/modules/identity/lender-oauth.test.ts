@@ -1,5 +1,5 @@
 // The lenders' identity provider (spec 5.9) as a stock OIDC client and the lender API see it.
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from './bootstrap.js';
@@ -113,6 +113,24 @@ describe('POST /oauth/token by hand', () => {
     });
   });
 
+  it('takes the documented addresses of the lender API as aliases of its audience, and issues the token for ours', async () => {
+    for (const alias of [`${app.url}/api/marketplace/v2`, `${app.url}/api/marketplace/v2/`, `${audience()}/`]) {
+      const res = await form({ ...grant(), audience: alias }, basic(lender.clientId, lender.clientSecret));
+      expect(res.status, alias).toBe(200);
+      const body = await res.json();
+      expect(decodeJwt(body.access_token).aud, alias).toEqual([audience(), 'funding-gateway:demo']);
+      expect((await applications(bearer(body.id_token))).status).toBe(200);
+    }
+  });
+
+  it('still refuses an audience that is no alias: another API of ours, or a look-alike', async () => {
+    for (const wrong of [`${app.url}/api/platform/v1`, `${app.url}/api/marketplace/v1`, `${audience()}/applications`, `${audience()}x`]) {
+      const res = await form({ ...grant(), audience: wrong }, basic(lender.clientId, lender.clientSecret));
+      expect(res.status, wrong).toBe(400);
+      expect((await res.json()).error, wrong).toBe('invalid_request');
+    }
+  });
+
   it('answers a wrong client secret with 401 invalid_client', async () => {
     const res = await form(grant(), basic(lender.clientId, 'lns_demo_wrong'));
     expect(res.status).toBe(401);
@@ -146,6 +164,45 @@ describe('POST /oauth/token by hand', () => {
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'id_token', 'scope', 'token_type']);
     expect(body).toMatchObject({ scope: 'openid email profile', expires_in: 120, token_type: 'Bearer' });
+  });
+});
+
+describe('configured audience aliases (LENDER_AUDIENCE_ALIASES)', () => {
+  // The identifier a lender's client copied from the live platform's documents: not ours, but configured as an alias.
+  const copied = 'https://api.live-platform.example/api/platform/v1/funding';
+  let aliased: TestApp;
+  let aliasedLender: LenderCredentials;
+  beforeAll(async () => {
+    aliased = await startTestApp({ config: { LENDER_AUDIENCE_ALIASES: [copied] } });
+    aliasedLender = await lenderCredentials(aliased);
+  });
+  afterAll(() => aliased?.close());
+
+  const tokenRequest = (target: TestApp, audienceValue: string) =>
+    postJson(`${target.url}/oauth/token`, {
+      audience: audienceValue,
+      client_id: (target === aliased ? aliasedLender : lender).clientId,
+      client_secret: (target === aliased ? aliasedLender : lender).clientSecret,
+      grant_type: 'password',
+      password: (target === aliased ? aliasedLender : lender).password,
+      scope: 'openid email profile',
+      username: (target === aliased ? aliasedLender : lender).username,
+    });
+
+  it('accepts the configured alias, copied body and all, and issues the token for our own audience', async () => {
+    const res = await tokenRequest(aliased, copied);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(decodeJwt(body.access_token).aud).toEqual([`${aliased.url}/api/platform/v1/funding`, 'funding-gateway:demo']);
+    const call = await fetch(`${aliased.url}/api/platform/v1/funding/applications`, { headers: bearer(body.id_token) });
+    expect(call.status).toBe(200);
+  });
+
+  it('refuses the same value where it is not configured, and other values where it is', async () => {
+    expect((await tokenRequest(app, copied)).status).toBe(400);
+    const other = await tokenRequest(aliased, 'https://api.live-platform.example/api/marketplace/v1');
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({ error: 'invalid_request' });
   });
 });
 

@@ -30,7 +30,8 @@ export function toProfileRecord(row: ProfileRow): ProfileRecord {
     assets: sections.assets,
     assetsForSecurity: sections.assetsForSecurity,
     merchantCashAdvance: sections.merchantCashAdvance,
-    eligibilityRequest: (row.eligibilityRequest ?? {}) as Record<string, unknown>,
+    // Written only by validated answers, at their questions' profilePaths (all within spec 2.2's shape).
+    eligibilityRequest: (row.eligibilityRequest ?? {}) as ProfileRecord['eligibilityRequest'],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -171,6 +171,73 @@ export const BusinessProfile = z
   .meta({ id: 'BusinessProfile', description: 'A Business V1 profile (spec 2.2)' });
 export type BusinessProfile = z.infer<typeof BusinessProfile>;
 
+const flag = () => z.boolean().optional();
+
+/** One instance for the profile record and the defendant it holds: two with the same zod id cannot meet in one JSON Schema. */
+const StoredCompanyInformation = companyInformationSchema('businessV1');
+
+/**
+ * eligibilityRequest (spec 2.2): what the business asks for, nested as spec 2.2 shows it. The
+ * questionnaires' answers fill it (each question's profilePath names its place), so which parts
+ * exist depends on the questionnaires answered: every part is optional, and a part nothing has
+ * answered is left out. Fields no answer fills (e.g. shared.backgroundPurpose, termLoan,
+ * requestedProducts) are declared, as spec 2.2 lists them, and appear once something sets them.
+ */
+export const EligibilityRequest = z
+  .strictObject({
+    sourceQuestionnaireId: z.string().optional().describe('The questionnaire whose answers filled it last'),
+    shared: z
+      .strictObject({
+        fundingUrgency: z.string().optional(),
+        useOfFunds: z.string().optional(),
+        fundingAmount: Currency.optional(),
+        fundingPeriod: z.number().optional().describe('Months'),
+        previousLoanApplication: flag(),
+        previousLoanDeclined: flag(),
+        tradingImpacted: flag(),
+        declaredForBusinessPurposes: flag(),
+        backgroundPurpose: z.string().optional(),
+      })
+      .meta({ id: 'EligibilityShared' })
+      .optional(),
+    recovery: z
+      .strictObject({ defendant: StoredCompanyInformation.optional(), claimAmount: Currency.optional() })
+      .meta({ id: 'EligibilityRecovery', description: 'Debt recovery: the defendant (CompanyInformation shape) and the amount claimed' })
+      .optional(),
+    innovationRequirements: z
+      .strictObject({
+        tradingDifficulty: flag(),
+        grants: z.strictObject({ uniqueIp: flag(), previousGrantApplication: flag() }).meta({ id: 'EligibilityGrants' }).optional(),
+        rdTaxClaim: z.strictObject({ isInnovating: flag(), hasTaxRelief: flag() }).meta({ id: 'EligibilityRdTaxClaim' }).optional(),
+      })
+      .meta({ id: 'EligibilityInnovationRequirements' })
+      .optional(),
+    commercialProperty: z
+      .strictObject({
+        refinancing: flag(),
+        portfolioSize: z.string().optional(),
+        repaymentMethod: z.string().optional(),
+        productPropertyType: z.string().optional(),
+        annualIncome: Currency.optional(),
+        depositOrEquity: Currency.optional(),
+        outstandingDebt: Currency.optional(),
+      })
+      .meta({ id: 'EligibilityCommercialProperty' })
+      .optional(),
+    termLoan: z
+      .strictObject({ hasTermLoan: flag(), preferredCreditFacility: z.array(z.string()).optional() })
+      .meta({ id: 'EligibilityTermLoan' })
+      .optional(),
+    invoiceFinance: z.strictObject({ raisesInvoices: flag(), customerType: z.number().optional() }).meta({ id: 'EligibilityInvoiceFinance' }).optional(),
+    merchantCash: z.strictObject({ acceptsCommercePayments: flag() }).meta({ id: 'EligibilityMerchantCash' }).optional(),
+    assetFinance: z.strictObject({ ownsAssets: flag() }).meta({ id: 'EligibilityAssetFinance' }).optional(),
+    tradeFinance: z.strictObject({ hasPurchaseOrders: flag() }).meta({ id: 'EligibilityTradeFinance' }).optional(),
+    requestedProducts: z.array(z.string()).optional(),
+    appliedProducts: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'EligibilityRequest', description: 'What the business asks for (spec 2.2), filled by the questionnaires answered' });
+export type EligibilityRequest = z.infer<typeof EligibilityRequest>;
+
 /** legacy ids of a profile (spec 2.2). */
 export const ProfileLegacy = z
   .strictObject({ entityBusinessId: z.number().int(), fundingSearchId: z.number().int().nullable() })
@@ -189,7 +256,7 @@ export const ProfileRecord = z
     registrationNumber: z.string().nullable(),
     companyName: z.string().nullable(),
     // As stored (no description here: describing a copy would lose the shared types' zod ids).
-    companyInformation: companyInformationSchema('businessV1'),
+    companyInformation: StoredCompanyInformation,
     financials: financialsSchema('businessV1'),
     legacyEntityBusinessId: z.number().int().describe('legacy.entityBusinessId'),
     legacy: ProfileLegacy,
@@ -198,9 +265,7 @@ export const ProfileRecord = z
     assets: z.array(Asset),
     assetsForSecurity: z.array(AssetSecurity),
     merchantCashAdvance: z.array(MerchantCashAdvance),
-    eligibilityRequest: z
-      .record(z.string(), z.unknown())
-      .describe("The questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered"),
+    eligibilityRequest: EligibilityRequest,
     createdAt: DateTime,
     updatedAt: DateTime,
   })

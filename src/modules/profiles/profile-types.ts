@@ -25,14 +25,7 @@ export const TenantProfileSetUpInput = inputTypeFrom(schemas.TenantProfileSetUp,
 export const TenantProfileUpdateInput = inputTypeFrom(schemas.TenantProfilePatch, 'TenantProfileUpdate');
 
 /** The profile entity: the record without its tenant (the Tenant entity's profile field links the two). */
-export const Profile = objectTypeFrom(schemas.ProfileRecord.omit({ tenantId: true }), {
-  name: 'Profile',
-  key: 'uuid',
-  json: {
-    'Profile.eligibilityRequest':
-      "the questionnaires' answers as spec 2.2 nests them (shared, recovery, termLoan, ...); which keys exist depends on the questionnaires answered, and their JSON Schemas (questionnaireJsonSchema) describe them",
-  },
-});
+export const Profile = objectTypeFrom(schemas.ProfileRecord.omit({ tenantId: true }), { name: 'Profile', key: 'uuid' });
 
 /**
  * The tenants subgraph owns Tenant; this subgraph contributes its profile. Hand-written: a

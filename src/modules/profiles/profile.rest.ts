@@ -22,13 +22,39 @@ const PUBLIC_FIELDS = {
   eligibilityRequest: true,
 } as const;
 
-/** The Marketplace V1 public profile (spec 2.2): the record's public fields, legacy.fundingSearchId left out until there is one. */
-export const PublicProfile = ProfileRecord.pick(PUBLIC_FIELDS).extend({ legacy: withOptionalKeys(ProfileLegacy, OPTIONAL_KEYS.profiles) });
+/**
+ * The Marketplace V1 public profile (spec 2.2): the record's public fields, legacy.fundingSearchId
+ * left out until there is one, and companyInformation and financials, which spec 2.2 declares
+ * non-empty, left out while they are empty (never `{}`).
+ */
+export const PublicProfile = ProfileRecord.pick(PUBLIC_FIELDS).extend({
+  legacy: withOptionalKeys(ProfileLegacy, OPTIONAL_KEYS.profiles),
+  // Described by the shared types' own ids (describing them here would copy them without their ids).
+  companyInformation: ProfileRecord.shape.companyInformation.optional(),
+  financials: ProfileRecord.shape.financials.optional(),
+});
+
+/** An empty document is no value: its key is left out. */
+const unlessEmpty = <K extends string, T extends object>(key: K, value: T): Partial<Record<K, T>> =>
+  Object.keys(value).length > 0 ? ({ [key]: value } as Record<K, T>) : {};
 
 /** The REST body of spec 2.2: the record's public fields, in the documented order. */
 export function toPublicProfile(record: ProfileRecord) {
   const { uuid, createdAt, updatedAt, legacy, companyInformation, financials, persons, properties, assets, assetsForSecurity, merchantCashAdvance, eligibilityRequest } = record;
-  return { uuid, createdAt, updatedAt, legacy, companyInformation, financials, persons, properties, assets, assetsForSecurity, merchantCashAdvance, eligibilityRequest };
+  return {
+    uuid,
+    createdAt,
+    updatedAt,
+    legacy,
+    ...unlessEmpty('companyInformation', companyInformation),
+    ...unlessEmpty('financials', financials),
+    persons,
+    properties,
+    assets,
+    assetsForSecurity,
+    merchantCashAdvance,
+    eligibilityRequest,
+  };
 }
 
 /** The credit report (spec 2.5): a score never changed has no changedAt or previous. */

@@ -170,9 +170,14 @@ describe('Marketplace V1 profile mutations over GraphQL', () => {
     await prisma.person.create({ data: { profileId: uuid, name: 'Ada', type: 'DIRECTOR', address: { city: 'Leeds' }, dateOfBirth: new Date('1980-02-03T00:00:00Z') } });
     await prisma.property.create({ data: { profileId: uuid, type: 'HOTEL', valueValue: 1250000.5, valueCurrency: 'GBP', additionalDetails: 'Grade II listed' } });
     await prisma.assetSecurity.create({ data: { profileId: uuid, type: 'MAIN_PROPERTY', owner: 'Ada' } });
+    await prisma.profile.update({
+      where: { id: uuid },
+      data: { eligibilityRequest: { shared: { useOfFunds: 'CASH_FLOW', backgroundPurpose: 'Seasonal stock' }, recovery: { defendant: { name: 'SLOW PAYER LTD', sector: 'RETAIL' } } } },
+    });
     const res = await graphql(
       app.url,
-      `query($uuid: ID!) { profile(uuid: $uuid) { legacy { entityBusinessId fundingSearchId } eligibilityRequest
+      `query($uuid: ID!) { profile(uuid: $uuid) { legacy { entityBusinessId fundingSearchId }
+        eligibilityRequest { sourceQuestionnaireId shared { useOfFunds backgroundPurpose fundingAmount { value } } recovery { defendant { name sector } } termLoan { hasTermLoan } }
         persons { type title name address { city } dateOfBirth } properties { type value { code value } additionalDetails outstandingDebt { value } }
         assets { name } assetsForSecurity { type owner value { value } } merchantCashAdvance { terminalId } } }`,
       { uuid },
@@ -181,7 +186,13 @@ describe('Marketplace V1 profile mutations over GraphQL', () => {
     expect(res.errors).toBeUndefined();
     expect(res.data?.profile).toEqual({
       legacy: { entityBusinessId: legacyEntityBusinessId, fundingSearchId: null },
-      eligibilityRequest: {},
+      // Typed as spec 2.2 shows it: what is stored, null where nothing answered.
+      eligibilityRequest: {
+        sourceQuestionnaireId: null,
+        shared: { useOfFunds: 'CASH_FLOW', backgroundPurpose: 'Seasonal stock', fundingAmount: null },
+        recovery: { defendant: { name: 'SLOW PAYER LTD', sector: 'RETAIL' } },
+        termLoan: null,
+      },
       persons: [{ type: 'DIRECTOR', title: null, name: 'Ada', address: { city: 'Leeds' }, dateOfBirth: '1980-02-03T00:00:00.000Z' }],
       properties: [{ type: 'HOTEL', value: { code: 'GBP', value: 1250000.5 }, additionalDetails: 'Grade II listed', outstandingDebt: null }],
       assets: [],

@@ -5,14 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createApiKey, marketplaceV1Token, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import { contractFetch } from '../../../test/support/openapi-contract.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { buildOpenApiDocument } from '../../api/rest/openapi-document.js';
 
 let app: TestApp;
 let mine: Record<string, string>;
 let theirs: Record<string, string>;
+/** The same account's Marketplace V1 jwt of a key holding profile:read only. */
+let reader: Record<string, string>;
 beforeAll(async () => {
   app = await startTestApp();
-  mine = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+  const me = await signUpIntegrator(app);
+  mine = bearer((await marketplaceV1Token(app, me.apiKey)).jwt);
+  reader = bearer((await marketplaceV1Token(app, (await createApiKey(app, me.loginToken, { name: 'reader', scopes: ['profile:read'] })).key)).jwt);
   theirs = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
 });
 afterAll(() => app?.close());
@@ -25,15 +31,27 @@ const row = (uuid: string) => app.runtime.database.prisma.profile.findUniqueOrTh
 const blank = async (headers = mine) => (await (await postJson(v1('/profiles/blank'), undefined, headers)).json()) as { uuid: string };
 
 describe('creating profiles', () => {
-  it('POST /profiles/blank → 200 with the spec 2.2 shape and empty sections', async () => {
+  it('POST /profiles/blank → 200 with the spec 2.2 shape and empty sections; the empty documents left out, never {}', async () => {
     const res = await postJson(v1('/profiles/blank'), undefined, mine);
     expect(res.status).toBe(200);
     const profile = await res.json();
+    // Spec 2.2 declares companyInformation and financials non-empty: a blank profile has neither yet.
     expect(Object.keys(profile).sort()).toEqual(
-      ['assets', 'assetsForSecurity', 'companyInformation', 'createdAt', 'eligibilityRequest', 'financials', 'legacy', 'merchantCashAdvance', 'persons', 'properties', 'updatedAt', 'uuid'].sort(),
+      ['assets', 'assetsForSecurity', 'createdAt', 'eligibilityRequest', 'legacy', 'merchantCashAdvance', 'persons', 'properties', 'updatedAt', 'uuid'].sort(),
     );
-    expect(profile).toMatchObject({ companyInformation: {}, financials: {}, persons: [], legacy: { entityBusinessId: expect.any(Number) } });
+    expect(profile).toMatchObject({ persons: [], legacy: { entityBusinessId: expect.any(Number) } });
     expect(profile.legacy).not.toHaveProperty('fundingSearchId'); // no funding search yet: left out, not null
+    expect(await readProfile(profile.uuid)).not.toHaveProperty('companyInformation');
+  });
+
+  it('shows companyInformation and financials once they hold something, each on its own', async () => {
+    const { uuid } = await blank();
+    expect((await patch(`/profiles/${uuid}/company`, { name: 'ACME WIDGETS LIMITED' })).status).toBe(204);
+    const withCompany = await readProfile(uuid);
+    expect(withCompany.companyInformation).toEqual({ name: 'ACME WIDGETS LIMITED' });
+    expect(withCompany).not.toHaveProperty('financials');
+    expect((await patch(`/profiles/${uuid}/financials`, { revenue: { code: 'GBP', value: 250000 } })).status).toBe(204);
+    expect((await readProfile(uuid)).financials).toEqual({ revenue: { code: 'GBP', value: 250000 } });
   });
 
   it('GET /profiles/{uuid} shows every section of spec 2.2 from its rows', async () => {
@@ -58,10 +76,31 @@ describe('creating profiles', () => {
     const res = await postJson(v1('/profiles/anonymous'), { countryCode: 'ZA' }, mine);
     expect(res.status).toBe(200);
     const profile = await res.json();
+    expect(profile).not.toHaveProperty('companyInformation');
+    expect(profile).not.toHaveProperty('financials');
     expect(await row(profile.uuid)).toMatchObject({ countryCode: 'ZA', ownerAccountId: null, ownerApiKeyId: null });
     const bad = await postJson(v1('/profiles/anonymous'), { countryCode: 'FR' }, mine);
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors).toEqual([{ pointer: '/countryCode', message: 'must be one of GB, ZA' }]);
+  });
+});
+
+describe('eligibilityRequest (spec 2.2)', () => {
+  it('is answered in the shape spec 2.2 gives it, shared.backgroundPurpose included, and valid against the OpenAPI document', async () => {
+    const { uuid } = await blank();
+    const eligibilityRequest = {
+      sourceQuestionnaireId: 'business-all-funding-products',
+      shared: { useOfFunds: 'CASH_FLOW', fundingAmount: { code: 'GBP', value: 50000 }, fundingPeriod: 12, backgroundPurpose: 'Seasonal stock before Christmas' },
+      recovery: { defendant: { name: 'SLOW PAYER LTD', primaryContactInformation: { email: 'accounts dept' } }, claimAmount: { code: 'GBP', value: 1200 } },
+      termLoan: { hasTermLoan: false, preferredCreditFacility: ['TERM_LOAN'] },
+    };
+    await app.runtime.database.prisma.profile.update({ where: { id: uuid }, data: { eligibilityRequest } });
+    // contractFetch fails the test when the body is not valid against the document's Profile schema.
+    const res = await contractFetch(v1(`/profiles/${uuid}`), { headers: reader });
+    expect(res.status).toBe(200);
+    expect((await res.json()).eligibilityRequest).toEqual(eligibilityRequest);
+    const component = (buildOpenApiDocument() as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }).components.schemas;
+    expect(Object.keys(component.EligibilityShared?.properties ?? {})).toContain('backgroundPurpose');
   });
 });
 

@@ -27,6 +27,18 @@ export const TenantDto = z
   .meta({ id: 'Tenant', description: 'One tenant manages one business (spec 2.5)' });
 export type TenantDto = z.infer<typeof TenantDto>;
 
+/**
+ * A tenant as Marketplace V2 answers it: spec 2.5's Tenant, plus the same two times under the names
+ * the live platform's Marketplace V2 documents give them (createdAt, updatedAt), so that a client
+ * written for either reads its own. The tenant's company is not repeated here: it belongs to the
+ * tenant's profile, which spec 5.4 keeps from the master token this list is read with.
+ */
+export const MarketplaceV2Tenant = TenantDto.extend({
+  createdAt: z.iso.datetime().describe('= createdDateTime (the Marketplace V2 name)'),
+  updatedAt: z.iso.datetime().describe('= updatedDateTime (the Marketplace V2 name)'),
+}).meta({ id: 'MarketplaceV2Tenant', description: 'A tenant (spec 2.5), with the Marketplace V2 names of its times' });
+export type MarketplaceV2Tenant = z.infer<typeof MarketplaceV2Tenant>;
+
 export const PageLimit = z.coerce.number().int().min(1).max(100).default(20);
 
 export const PageQuery = z.object({

@@ -2,7 +2,7 @@
 import type { Surface } from '../../kernel/access-policy.js';
 import * as tenants from './tenant-service.js';
 import { z } from 'zod';
-import { CreateTenantBody, TenantDto, TenantListQuery, UpdateTenantBody } from './tenant-schemas.js';
+import { CreateTenantBody, MarketplaceV2Tenant, TenantDto, TenantListQuery, UpdateTenantBody } from './tenant-schemas.js';
 import { cursorPageWithLinks, linkedCursorPageOf, linkedPageOf, pageWithLinks } from '../../kernel/rest/pagination.js';
 import { BASES, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
@@ -12,17 +12,29 @@ const TENANT_LIST_PAGING = [
   "- keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.",
 ].join('\n');
 
-const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: boolean): RouteDefinition[] => [
+/** How a surface answers a tenant: spec 2.5's Tenant, or Marketplace V2's with its own names of the times too. */
+interface TenantForm {
+  schema: z.ZodType;
+  body: (tenant: TenantDto) => TenantDto | MarketplaceV2Tenant;
+}
+const SPEC_TENANT: TenantForm = { schema: TenantDto, body: (tenant) => tenant };
+const MARKETPLACE_V2_TENANT: TenantForm = {
+  schema: MarketplaceV2Tenant,
+  body: (tenant) => ({ ...tenant, createdAt: tenant.createdDateTime, updatedAt: tenant.updatedDateTime }),
+};
+const inForm = <P extends { items: TenantDto[] }>(page: P, form: TenantForm) => ({ ...page, items: page.items.map(form.body) });
+
+const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: boolean, form: TenantForm = SPEC_TENANT): RouteDefinition[] => [
   route({
     method: 'post',
     path: `${base}/tenants`,
     operationId: `${prefix}TenantController_create`,
     summary: 'Create a tenant (onboarding step 4)',
     body: CreateTenantBody,
-    response: TenantDto,
+    response: form.schema,
     successStatus: 201,
     surface,
-    handle: (ctx, req) => tenants.createTenant(ctx, req.body),
+    handle: async (ctx, req) => form.body(await tenants.createTenant(ctx, req.body)),
   }),
   ...(withList
     ? [
@@ -32,13 +44,13 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
           operationId: `${prefix}TenantController_list`,
           summary: "List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`)",
           query: TenantListQuery,
-          response: z.union([linkedPageOf(TenantDto), linkedCursorPageOf(TenantDto)]).describe(TENANT_LIST_PAGING),
+          response: z.union([linkedPageOf(form.schema), linkedCursorPageOf(form.schema)]).describe(TENANT_LIST_PAGING),
           successStatus: 200,
           surface,
           handle: async (ctx, req) => {
             const { after, offset, limit } = req.query;
-            if (after !== undefined) return cursorPageWithLinks(await tenants.listTenantsAfter(ctx, after, limit), req.originalUrl);
-            return pageWithLinks(await tenants.listTenants(ctx, { offset: offset ?? 0, limit }), req.originalUrl);
+            if (after !== undefined) return cursorPageWithLinks(inForm(await tenants.listTenantsAfter(ctx, after, limit), form), req.originalUrl);
+            return pageWithLinks(inForm(await tenants.listTenants(ctx, { offset: offset ?? 0, limit }), form), req.originalUrl);
           },
         }),
       ]
@@ -68,6 +80,6 @@ export const tenantRoutes: RouteDefinition[] = [
     surface: 'platform',
     handle: (ctx, req) => tenants.updateTenant(ctx, req.params.tenantId, req.body),
   }),
-  ...tenantRowsOf(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', true),
+  ...tenantRowsOf(BASES.marketplaceV2, 'marketplaceV2', 'Marketplace', true, MARKETPLACE_V2_TENANT),
   ...tenantRowsOf(BASES.businessV1, 'businessV1', 'Business', false),
 ];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import { bearer, createApiKey, createTenant, masterToken, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 
 let app: TestApp;
@@ -24,7 +24,10 @@ describe.each([
     const res = await postJson(app.url + path, { referenceId }, auth);
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['createdDateTime', 'id', 'referenceId', 'updatedDateTime']);
+    // Marketplace V2 also gives the times under its own names (createdAt, updatedAt).
+    const v2 = path.startsWith('/api/marketplace/v2') ? ['createdAt', 'updatedAt'] : [];
+    expect(Object.keys(body).sort()).toEqual(['createdDateTime', 'id', 'referenceId', 'updatedDateTime', ...v2].sort());
+    if (v2.length) expect(body).toMatchObject({ createdAt: body.createdDateTime, updatedAt: body.updatedDateTime });
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.referenceId).toBe(referenceId);
     expect(body.createdDateTime).toMatch(ISO);
@@ -165,6 +168,24 @@ describe('GET tenants in keyset pages (after)', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     const problem = await res.json();
     expect(problem.errors).toEqual([{ pointer, message }]);
+  });
+
+  it('Marketplace V2 list items carry createdAt and updatedAt beside the spec 2.5 names, on offset and keyset pages; the platform list keeps spec 2.5 only', async () => {
+    const other = await signUpIntegrator(app);
+    const [first] = [await createTenant(app, other.platformToken, 'v2-times-0'), await createTenant(app, other.platformToken, 'v2-times-1')];
+    // Read as Marketplace V2 integrators do: a master token, of a key holding no scope the list needs (it needs none).
+    const master = (await masterToken(app, (await createApiKey(app, other.loginToken, { name: 'v2-lister', scopes: ['scoring:read'] })).key)).access_token;
+    const offsetPage = await (await list('/api/marketplace/v2', 'offset=0&limit=10', master)).json();
+    const keysetPage = await (await list('/api/marketplace/v2', `after=${first!.id}&limit=10`, master)).json();
+    for (const item of [...offsetPage.data, ...keysetPage.data]) {
+      expect(Object.keys(item).sort()).toEqual(['createdAt', 'createdDateTime', 'id', 'referenceId', 'updatedAt', 'updatedDateTime']);
+      expect(item.createdAt).toBe(item.createdDateTime);
+      expect(item.updatedAt).toBe(item.updatedDateTime);
+    }
+    expect(offsetPage.data).toHaveLength(2);
+    expect(keysetPage.data).toHaveLength(1);
+    const platform = await (await list('/api/platform/v1', 'offset=0&limit=10', other.platformToken)).json();
+    expect(Object.keys(platform.data[0]).sort()).toEqual(['createdDateTime', 'id', 'referenceId', 'updatedDateTime']);
   });
 
   it('keeps offset pages as they were: total, offset and limit in meta, offset links', async () => {
