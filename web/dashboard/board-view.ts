@@ -306,7 +306,7 @@ export function boardView(): TemplateResult {
             <td data-label="Company">${row.companyName ?? '—'}${row.companyNumber ? html`<br /><span class="muted">${row.companyNumber}</span>` : nothing}</td>
             <td data-label="Lender">${row.lenderName}${row.reference ? html`<br /><span class="muted">ref ${row.reference}</span>` : nothing}</td>
             <td data-label="Product">${row.productType ? enumLabel(row.productType) : '—'}</td>
-            <td data-label="Amount">${money(row.amount)}</td>
+            <td data-label="Amount" class="amount">${money(row.amount)}</td>
             <td data-label="Status">${statusBadge(row.status)}</td>
             <td data-label="Time in status">${ageing(row)}</td>
             <td data-label="Current offer" data-testid="offer">${row.offer ? html`${row.offer.status}${row.offer.decision ? html` (${row.offer.decision})` : nothing}: ${offerTerms(row.offer)} <span class="muted">ref ${row.offer.reference}</span>` : '—'}</td>

@@ -115,7 +115,11 @@ tr[data-stale="true"] td { color: var(--muted); }
 .pager { display: flex; gap: 12px; align-items: center; margin-top: 8px; }
 .side-panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(440px, 100vw); overflow-y: auto; background: #fff; border-left: 1px solid var(--line); box-shadow: -4px 0 12px rgba(0,0,0,.12); padding: 16px; z-index: 3; }
 .board table { table-layout: auto; font-size: .88rem; }
-.board th, .board td { padding: 5px 5px; overflow-wrap: anywhere; }
+.board th, .board td { padding: 5px 5px; overflow-wrap: break-word; }
+/* Words stay whole (a header broken as "Appli-catio-n" reads badly); only a single word longer than its
+   column, such as a long lender reference, breaks. Buttons and amounts never wrap. */
+.board td button, .board td.amount { white-space: nowrap; }
+.board td code { overflow-wrap: anywhere; }
 @media (max-width: 640px) { .board .filters { flex-direction: column; align-items: stretch; } .board input[size] { width: 100%; } }
 /* ---- reviews ---- */
 .review-group { margin: 16px 0; }
