@@ -41,6 +41,8 @@ function decoded(answer: RawAnswer): Buffer {
 
 let app: TestApp;
 let token: string;
+/** A Marketplace V1 jwt (the questionnaires' surface). */
+let marketplaceToken: string;
 
 beforeAll(async () => {
   app = await startTestApp({ config: { SEED_DEMO_DATA: true } });
@@ -50,13 +52,15 @@ beforeAll(async () => {
   const key = ((await created.json()) as { key: string }).key;
   const platform = await postJson(`${app.url}/api/platform/v1/auth/token`, '', { 'x-api-key': key });
   token = ((await platform.json()) as { access_token: string }).access_token;
+  const authorized = await postJson(`${app.url}/api/marketplace/v1/auth/authorize?api_key=${encodeURIComponent(key)}`, '');
+  marketplaceToken = ((await authorized.json()) as { jwt: string }).jwt;
 });
 afterAll(() => app?.close());
 
 describe('text answers are compressed when the client accepts it', () => {
   const graphqlQuery = JSON.stringify({ query: '{ lenders { id name description priceBand products { id productType name instantOffer } } }' });
   const cases: Array<[string, () => { url: string; method?: string; headers?: Record<string, string>; body?: string }, RegExp]> = [
-    ['a REST JSON answer', () => ({ url: `${app.url}/api/marketplace/v1/questionnaires`, headers: { authorization: `Bearer ${token}` } }), /^application\/json/],
+    ['a REST JSON answer', () => ({ url: `${app.url}/api/marketplace/v1/questionnaires`, headers: { authorization: `Bearer ${marketplaceToken}` } }), /^application\/json/],
     ['a GraphQL answer', () => ({ url: `${app.url}/graphql`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: graphqlQuery }), /^application\/graphql-response\+json/],
     ['a page', () => ({ url: `${app.url}/docs/guides/integrator-rest` }), /^text\/html/],
     ["the widget's script", () => ({ url: `${app.url}/app/ui/widget/widget.js` }), /^application\/javascript|^text\/javascript/],
@@ -89,7 +93,8 @@ describe('streams and digested downloads are sent as they are', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(answer.headers['content-encoding']).toBeUndefined();
+    // Yoga marks its event streams `Content-Encoding: none` for proxies; either way, not compressed.
+    expect([undefined, 'none']).toContain(answer.headers['content-encoding']);
     expect(answer.bytes.toString()).toMatch(/^event: next\ndata: \{"data":\{"lenders":\[/m);
   });
 
