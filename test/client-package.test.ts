@@ -35,8 +35,8 @@ describe('the generated files of the client package', () => {
     const start = supergraph.indexOf('type LenderApplicationRow ');
     const changed = supergraph.slice(0, start) + supergraph.slice(start).replace('companyName: String\n', 'companyName: String!\n');
     expect(changed).not.toBe(supergraph);
-    expect(await generateClientGraphql()).toMatch(/companyName: string \| null/);
-    expect(await generateClientGraphql(changed)).not.toMatch(/companyName: string \| null/);
+    expect(await generateClientGraphql()).toContain('nodes: Array<{ id: number, companyName: string | null,');
+    expect(await generateClientGraphql(changed)).toContain('nodes: Array<{ id: number, companyName: string,');
   });
 });
 
@@ -89,7 +89,7 @@ describe('the README example', () => {
     expect('failed' in compiled ? compiled.stdout : '').toBe('');
     const { stdout } = await run(process.execPath, [path.join(project, 'out', 'example.js')], { cwd: project, env: { ...process.env, FUNDING_GATEWAY_URL: app.url } });
     expect(stdout).toContain('profile: ');
-    expect(stdout).toMatch(/^best match: .+ [A-Z_]+$/m);
+    expect(stdout).toMatch(/^best match: .+ TERM_LOAN$/m);
     expect(stdout).toMatch(/^submitted: \{/m);
     expect(stdout).toMatch(/^tenants: [1-9]\d* .*acme-\d+/m);
     const sent = await app.runtime.database.prisma.lenderApplication.count({ where: { createdAt: { gte: new Date(Date.now() - 240_000) } } });
