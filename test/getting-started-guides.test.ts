@@ -56,7 +56,8 @@ describe('each guide’s commands work as written', () => {
     const run = await runGuide('integrator-rest');
     expect(run.code, run.output).toBe(0);
     expect(run.stdout).toContain('"registrationNumber": "09876543"');
-    expect(run.stdout).toMatch(/"likelihood": \d/);
+    expect(run.stdout).toMatch(/"likelihood":0\.\d+/);
+    expect(run.stdout).toMatch(/"applications": \[\s*\{\s*"lenderId": \d+/);
     const submitted = await app.runtime.database.prisma.lenderApplication.count({ where: { createdAt: { gte: new Date(Date.now() - 120_000) } } });
     expect(submitted).toBeGreaterThanOrEqual(1);
   });
