@@ -28,13 +28,16 @@ export interface SchemaAccess {
  * What GraphiQL opens with: a query a fresh integrator can run as soon as it holds a token, and
  * where that token goes (the headers editor, opened, holds the header to fill in).
  */
-export const GRAPHIQL_EXAMPLE_QUERY = `# The funding gateway's GraphQL API: every operation needs a bearer token.
-# Put yours in the Headers editor below, in place of <token>:
+export const GRAPHIQL_EXAMPLE_QUERY = `# Funding gateway GraphQL: every operation needs
+# a bearer token. Put yours in the Headers editor
+# below, in place of <token>:
 #   {"Authorization": "Bearer <token>"}
-# This example needs a platform token: the access_token that POST /api/platform/v1/auth/token
-# answers to your API key (header X-API-Key). Steps from sign-in to a key and a token:
-# /docs/guides/integrator-rest; GraphQL in more depth: /docs/guides/integrator-graphql.
-# Then run the query (the run button, or Ctrl-Enter); the Docs panel lists every field.
+# This example needs a platform token: the
+# access_token of POST /api/platform/v1/auth/token
+# with your API key as the X-API-Key header.
+# Steps: /docs/guides/integrator-rest
+# More GraphQL: /docs/guides/integrator-graphql
+# Run it with the run button (or Ctrl-Enter).
 query FirstSteps {
   tenants(limit: 5) {
     total
