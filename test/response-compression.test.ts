@@ -4,12 +4,14 @@
  * accepts it, and the same bytes once decoded; streams (GraphQL over SSE) and downloads that carry
  * a digest of their exact bytes are sent as they are.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseCompression } from '../src/api/http/response-compression.js';
+import { bearer, lenderCredentials, lenderIdToken, marketplaceV1Token, signUpIntegrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 interface RawAnswer {
@@ -96,6 +98,29 @@ describe('streams and digested downloads are sent as they are', () => {
     // Yoga marks its event streams `Content-Encoding: none` for proxies; either way, not compressed.
     expect([undefined, 'none']).toContain(answer.headers['content-encoding']);
     expect(answer.bytes.toString()).toMatch(/^event: next\ndata: \{"data":\{"lenders":\[/m);
+  });
+
+  it('a document download (a CSV) keeps its exact bytes, which its Digest and Content-Length name', async () => {
+    const v1 = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
+    const uuid = ((await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json()) as { uuid: string }).uuid;
+    const csv = Buffer.from(`month,revenue\n${Array.from({ length: 300 }, (_, i) => `2025-${String((i % 12) + 1).padStart(2, '0')},${1000 + i}`).join('\n')}\n`);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(csv)], { type: 'text/csv' }), 'revenue.csv');
+    const uploaded = await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: form });
+    expect(uploaded.status).toBe(201);
+    const document = (await uploaded.json()) as { id: string };
+    const lender = await app.runtime.database.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
+    const credentials = await lenderCredentials(app, lender.id);
+    const application = await app.runtime.database.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+    const answer = await raw(`${app.url}/api/platform/v1/funding/v1/funding/search/${application.id}/document/${document.id}`, {
+      headers: { ...bearer(await lenderIdToken(app, credentials)), 'accept-encoding': 'gzip, br' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/csv/);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.bytes.equals(csv)).toBe(true);
+    expect(answer.headers['content-length']).toBe(String(csv.length));
+    expect(answer.headers.digest).toBe(`sha-256=${createHash('sha256').update(csv).digest('base64')}`);
   });
 
   it('the middleware leaves an answer with Digest, Repr-Digest or Content-Digest, and an event stream, untouched', async () => {
