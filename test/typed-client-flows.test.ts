@@ -1,6 +1,6 @@
 /**
  * The documented flows (README, docs/integrators) through a client generated from /openapi.json
- * alone (openapi-fetch over test/support/openapi-types.ts): every answer's fields are read as the
+ * alone (openapi-fetch over the client package's generated types, clients/typescript/src/generated/openapi.ts): every answer's fields are read as the
  * generated types declare them, with no cast, so the compiler (tsc) proves a generated client
  * needs none, and the run proves the answers are what those types say (the client's contract check).
  */

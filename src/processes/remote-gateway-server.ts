@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
 import type { Logger } from '../infra/logger.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { responseCompression } from '../api/http/response-compression.js';
 import { systemClock } from '../kernel/context.js';
 import { authenticate, credentialHeaders } from '../modules/identity/authenticate.js';
 import { TokenAuthority } from '../modules/identity/token-authority.js';
@@ -25,6 +26,8 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   app.disable('x-powered-by');
   const server = http.createServer(app);
   observeRequests(app, logger);
+  // Every text answer compressed when the client accepts it (streams and digested downloads excepted).
+  app.use(responseCompression());
   const metricsServer = await mountMetrics(app, config);
   // The gateway verifies tokens only to count requests and to decide on introspection; the
   // subgraphs authenticate every call themselves (revocation included).

@@ -7,6 +7,7 @@ import http from 'node:http';
 import express from 'express';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { responseCompression } from '../api/http/response-compression.js';
 import { apiDocsRouter } from '../api/rest/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import type { Runtime } from './runtime.js';
@@ -23,6 +24,8 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   const app = express();
   app.disable('x-powered-by');
   observeRequests(app, runtime.logger);
+  // Every text answer compressed when the client accepts it (streams and digested downloads excepted).
+  app.use(responseCompression());
   const metricsServer = await mountMetrics(app, runtime.config);
   installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   const server = http.createServer(app);

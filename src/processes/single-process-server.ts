@@ -25,6 +25,7 @@ import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { responseCompression } from '../api/http/response-compression.js';
 import { apiDocsRouter } from '../api/rest/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 
@@ -59,6 +60,8 @@ export async function startSingleProcessServer(
   app.disable('x-powered-by');
   const server = http.createServer(app);
   observeRequests(app, runtime.logger);
+  // Every text answer compressed when the client accepts it (streams and digested downloads excepted).
+  app.use(responseCompression());
   const metricsServer = await mountMetrics(app, runtime.config);
   const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   // GraphQL right after the HTTP security layers: its requests skip the routers below, none of which serves /graphql.

@@ -1,11 +1,11 @@
 /**
- * The typed REST client of the test suite: openapi-fetch over the types generated from the OpenAPI
- * document (openapi-types.ts, `npm run openapi:types`), so paths, parameters and bodies are checked
- * by the compiler, and each response by the contract check at run time.
+ * The typed REST client of the test suite: openapi-fetch over the types the published client package
+ * declares (clients/typescript/src/generated/openapi.ts, `npm run client:generate`), so paths,
+ * parameters and bodies are checked by the compiler, and each response by the contract check at run time.
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { assertContract } from './openapi-contract.js';
-import type { paths } from './openapi-types.js';
+import type { paths } from '../../clients/typescript/src/generated/openapi.js';
 
 export type RestClient = Client<paths>;
 

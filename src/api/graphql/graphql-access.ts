@@ -24,9 +24,55 @@ export interface SchemaAccess {
   standingOf(headers: Headers): Promise<CallerStanding>;
 }
 
+/**
+ * What GraphiQL opens with: a query a fresh integrator can run as soon as it holds a token, and
+ * where that token goes (the headers editor, opened, holds the header to fill in).
+ */
+export const GRAPHIQL_EXAMPLE_QUERY = `# Funding gateway GraphQL: every operation needs
+# a bearer token. Put yours in the Headers editor
+# below, in place of <token>:
+#   {"Authorization": "Bearer <token>"}
+# This example needs a platform token: the
+# access_token of POST /api/platform/v1/auth/token
+# with your API key as the X-API-Key header.
+# Steps: /docs/guides/integrator-rest
+# More GraphQL: /docs/guides/integrator-graphql
+# Run it with the run button (or Ctrl-Enter).
+query FirstSteps {
+  tenants(limit: 5) {
+    total
+    items {
+      id
+      referenceId
+      createdDateTime
+    }
+  }
+  lenders {
+    name
+    products {
+      productType
+      name
+    }
+  }
+}
+`;
+
+/** The headers editor's first content: the header every operation needs, with its token to fill in. */
+export const GRAPHIQL_HEADERS_HINT = JSON.stringify({ Authorization: 'Bearer <token>' }, null, 2);
+
 export function graphiqlOptions(access: SchemaAccess) {
   return access.graphiql
-    ? { graphiql: { title: 'Funding gateway GraphQL' }, renderGraphiQL, landingPage: false }
+    ? {
+        graphiql: {
+          title: 'Funding gateway GraphQL',
+          defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
+          headers: GRAPHIQL_HEADERS_HINT,
+          defaultHeaders: GRAPHIQL_HEADERS_HINT,
+          defaultEditorToolsVisibility: 'headers' as const,
+        },
+        renderGraphiQL,
+        landingPage: false,
+      }
     : { graphiql: false, landingPage: false };
 }
 

@@ -1,16 +1,17 @@
 /**
  * GET /openapi.json (generated once per process from the route table) and GET /docs: the reference
  * page, rendered by Scalar's API reference from our own assets (no CDN), with "try it" against this
- * server.
+ * server, under a bar linking the getting-started guides (/docs/guides/…, docs-guides.ts).
+ * Compression is every server's (src/api/http/response-compression.ts).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import compression from 'compression';
 import express, { type Router } from 'express';
 import { readWebBundle } from '../pages/web-bundles.js';
 import { buildOpenApiDocument } from './openapi-document.js';
+import { guidesNavigation, guidesRouter } from './docs-guides.js';
 
-/** The renderer's browser build (standalone.js and the chunks it loads), as the npm package ships it. */
+/** The renderer's browser build (standalone.esm.js and the chunks it imports), as the npm package ships it. */
 const scalarBrowserDir = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
 
 const DOCS_PAGE = `<!doctype html>
@@ -19,23 +20,32 @@ const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Funding gateway API reference</title>
+<!-- The document is fetched while the renderer's modules load (the renderer asks for it only once it runs). -->
+<link rel="preload" href="/openapi.json" as="fetch" crossorigin="anonymous">
 <style>
 /* System fonts from the first paint: the renderer's web fonts live on another host, unreachable offline. */
 :root { --scalar-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; --scalar-font-code: ui-monospace, 'DejaVu Sans Mono', monospace; }
+body { margin: 0; }
+/* The guides' bar: one line above the reference (Scalar keeps its sticky sidebar below a header of this height). */
+:root { --scalar-custom-header-height: 2.5rem; }
+nav.guides { box-sizing: border-box; height: 2.5rem; display: flex; gap: 1rem; align-items: center; padding: 0 1rem; overflow-x: auto; white-space: nowrap;
+  border-bottom: 1px solid #d0d7de; background: #f6f8fa; color: #111; font: .9rem system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; }
+nav.guides a { color: #0b57d0; }
+nav.guides a[aria-current="page"] { color: #111; font-weight: 600; text-decoration: none; }
 </style>
 </head>
 <body>
+<header>${guidesNavigation()}</header>
 <main id="reference" aria-label="API reference"></main>
-<script src="/docs/assets/scalar/standalone.js"></script>
-<script src="/docs/assets/api-docs.js"></script>
+<!-- The renderer's ES module build: ~2.8 MB of modules for the first screen, the rest loaded when used
+     (the classic standalone.js is 4.4 MB, all parsed before anything renders). Modules run in order. -->
+<script type="module" src="/docs/assets/scalar/standalone.esm.js"></script>
+<script type="module" src="/docs/assets/api-docs.js"></script>
 </body>
 </html>`;
 
 export function apiDocsRouter(): Router {
   const router = express.Router();
-  // The reference's renderer is ~4 MB of script and the document ~200 KB of JSON: sent compressed
-  // (gzip or brotli, as the browser asks) they load several times faster on a slow link.
-  router.use(['/openapi.json', '/docs'], compression());
   let document: string | undefined;
   router.get('/openapi.json', (_req, res) => {
     document ??= JSON.stringify(buildOpenApiDocument());
@@ -48,5 +58,6 @@ export function apiDocsRouter(): Router {
   router.get('/docs/assets/api-docs.js', async (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/javascript').send(await readWebBundle('api-docs.js'));
   });
+  router.use(guidesRouter());
   return router;
 }

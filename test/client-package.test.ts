@@ -1,0 +1,105 @@
+/**
+ * The typed client package (clients/typescript, @funding-gateway/client): its committed generated
+ * files are what `npm run client:generate` makes of the current code (REST types from the OpenAPI
+ * document, typed GraphQL documents from the supergraph, the API's version); it builds with the
+ * project's compiler; and its README's example, compiled strictly against the built package as an
+ * integrator's project would import it, runs against a started server.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCommittedSupergraph } from '../src/api/graphql/compose.js';
+import { apiVersion, CLIENT_PACKAGE_DIR, generateClientGraphql, generateClientPackage } from '../src/processes/cli/client-package.js';
+import { repositoryPath } from '../src/kernel/repository-root.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const run = promisify(execFile);
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+// When this fails, the REST API, the supergraph or operations.graphql changed: run `npm run client:generate` and commit the result.
+describe('the generated files of the client package', () => {
+  it('match what the current OpenAPI document, supergraph and operations generate', async () => {
+    for (const [file, generated] of Object.entries(await generateClientPackage())) {
+      expect(generated, path.relative(repositoryPath(), file)).toBe(await readFile(file, 'utf8'));
+    }
+  });
+
+  it('follow the API: the version is the OpenAPI document’s, a changed field changes the GraphQL types', async () => {
+    const pkg = JSON.parse(await readFile(path.join(CLIENT_PACKAGE_DIR, 'package.json'), 'utf8')) as { name: string; version: string; license: string };
+    expect(pkg).toMatchObject({ name: '@funding-gateway/client', version: apiVersion(), license: 'Apache-2.0' });
+    const supergraph = await readCommittedSupergraph();
+    const start = supergraph.indexOf('type LenderApplicationRow ');
+    const changed = supergraph.slice(0, start) + supergraph.slice(start).replace('companyName: String\n', 'companyName: String!\n');
+    expect(changed).not.toBe(supergraph);
+    expect(await generateClientGraphql()).toContain('nodes: Array<{ id: number, companyName: string | null,');
+    expect(await generateClientGraphql(changed)).toContain('nodes: Array<{ id: number, companyName: string,');
+  });
+});
+
+describe('the README example', () => {
+  let app: TestApp;
+  let project: string;
+
+  beforeAll(async () => {
+    // The demo integrator the example signs in as is among the demo data.
+    app = await startTestApp({ config: { SEED_DEMO_DATA: true } });
+    // The package as the project builds it (`npm run client:build`).
+    await run(process.execPath, [tsc, '-p', CLIENT_PACKAGE_DIR], { cwd: repositoryPath() });
+    // An integrator's project: the example as its module, the package installed (linked) under node_modules.
+    project = await mkdtemp(path.join(tmpdir(), 'fg-client-example-'));
+    await mkdir(path.join(project, 'node_modules', '@funding-gateway'), { recursive: true });
+    await symlink(CLIENT_PACKAGE_DIR, path.join(project, 'node_modules', '@funding-gateway', 'client'), 'dir');
+  }, 240_000);
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+    await app?.close();
+  });
+
+  it('compiles strictly against the built package and runs: login → API key → profile → matches → apply, and a GraphQL query', { timeout: 240_000 }, async () => {
+    const readme = await readFile(path.join(CLIENT_PACKAGE_DIR, 'README.md'), 'utf8');
+    const marker = readme.indexOf('<!-- client-example:');
+    const example = /```ts\n([\s\S]*?)```/.exec(readme.slice(marker))?.[1];
+    if (marker < 0 || !example) throw new Error('clients/typescript/README.md has no marked example');
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'integrator-project', private: true, type: 'module' }));
+    await writeFile(path.join(project, 'example.ts'), example);
+    await writeFile(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+          outDir: 'out',
+          types: ['node'],
+          typeRoots: [repositoryPath('node_modules', '@types')],
+        },
+        files: ['example.ts'],
+      }),
+    );
+    // No cast in the example, and none needed: the compiler checks every path, body and answer.
+    expect(example).not.toMatch(/\bas (?!const\b)\w/);
+    const compiled = await run(process.execPath, [tsc, '-p', project]).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err), failed: true }));
+    expect('failed' in compiled ? compiled.stdout : '').toBe('');
+    const { stdout } = await run(process.execPath, [path.join(project, 'out', 'example.js')], { cwd: project, env: { ...process.env, FUNDING_GATEWAY_URL: app.url } });
+    expect(stdout).toContain('profile: ');
+    expect(stdout).toMatch(/^best match: .+ TERM_LOAN$/m);
+    expect(stdout).toMatch(/^submitted: \{/m);
+    expect(stdout).toMatch(/^tenants: [1-9]\d* .*acme-\d+/m);
+    const sent = await app.runtime.database.prisma.lenderApplication.count({ where: { createdAt: { gte: new Date(Date.now() - 240_000) } } });
+    expect(sent).toBeGreaterThanOrEqual(1);
+  });
+
+  it('packs with its build, README and licence field (what `npm pack ./clients/typescript` ships)', { timeout: 60_000 }, async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', CLIENT_PACKAGE_DIR], { cwd: project, env: { ...process.env, npm_config_loglevel: 'silent' } });
+    const [packed] = JSON.parse(stdout) as Array<{ name: string; files: Array<{ path: string }> }>;
+    expect(packed!.name).toBe('@funding-gateway/client');
+    expect(packed!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['package.json', 'README.md', 'operations.graphql', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/openapi.d.ts', 'dist/generated/graphql.js']));
+  });
+});
