@@ -112,9 +112,13 @@ async function badCredentials(): Promise<Array<[Record<string, string>, RegExp]>
 
 /** The first result (or error) of one operation over a connection. */
 function firstAnswer(client: Client, query: string): Promise<unknown> {
+  return firstAnswerOf(client, query, {});
+}
+
+function firstAnswerOf(client: Client, query: string, variables: Record<string, unknown>): Promise<unknown> {
   return new Promise((resolve) => {
     let answer: unknown;
-    client.subscribe({ query }, { next: (value) => (answer ??= value), error: (err) => resolve(err), complete: () => resolve(answer) });
+    client.subscribe({ query, variables }, { next: (value) => (answer ??= value), error: (err) => resolve(err), complete: () => resolve(answer) });
   });
 }
 
@@ -350,6 +354,21 @@ describe('GraphQL over HTTP: cost and size', () => {
       expect(res.errors).toEqual([expect.objectContaining({ message })]);
       expect(res.errors?.[0]?.extensions).toEqual(LIMIT_CODES[index]);
     }
+    // As validation errors are: 400 for a client asking for application/graphql-response+json.
+    const strict = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...token },
+      body: JSON.stringify({ query: COMPANY_SEARCH, variables: { n: 1_000_000 } }),
+    });
+    expect(strict.status).toBe(400);
+    expect(await strict.json()).toEqual({ errors: [expect.objectContaining({ message: LIMIT_PROBES[3]![2], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
+    // Over graphql-ws the same operation gets the same refusal.
+    const conn = connect(token);
+    expect(await conn.connected).toBe(true);
+    expect(await firstAnswerOf(conn.client, COMPANY_SEARCH, { n: 1_000_000 })).toEqual({
+      errors: [expect.objectContaining({ message: LIMIT_PROBES[3]![2], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })],
+    });
+    await conn.client.dispose();
     // A page size within the limit, from a variable, runs (the answer is the access rule's, not a limit's).
     const within = await graphql(app.url, COMPANY_SEARCH, { n: 5 }, token);
     expect(JSON.stringify(within.errors ?? [])).not.toMatch(/GRAPHQL_MAX|limit of/);

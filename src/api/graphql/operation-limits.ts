@@ -74,11 +74,24 @@ function limitError(message: string, nodes?: readonly OperationDefinitionNode[])
 
 /**
  * The cost refusal is made when the operation starts, yet it is the validation error it was when a
- * validation rule reported it: the same `extensions.code`, and the status Yoga gives validation
- * errors (`http.spec`: 400 for application/graphql-response+json, 200 for plain application/json).
+ * validation rule reported it: the same `extensions.code` (and over HTTP the same status, below).
  */
 function costError(message: string, nodes?: readonly OperationDefinitionNode[]): GraphQLError {
-  return new commonJsGraphql.GraphQLError(message, { ...(nodes ? { nodes: nodes as never } : {}), extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } } }) as unknown as GraphQLError;
+  return new commonJsGraphql.GraphQLError(message, { ...(nodes ? { nodes: nodes as never } : {}), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }) as unknown as GraphQLError;
+}
+
+/**
+ * Over HTTP, the status Yoga gives validation errors (`http.spec`: 400 for
+ * application/graphql-response+json, 200 for plain application/json); Yoga takes the `http`
+ * extension out of HTTP answers, but graphql-ws would send it, so operations over a socket (their
+ * context carries its connectionParams) get the error as it is.
+ */
+function answeredOver(error: GraphQLError, contextValue: unknown): GraphQLError {
+  if (typeof contextValue === 'object' && contextValue !== null && 'connectionParams' in contextValue) return error;
+  return new commonJsGraphql.GraphQLError(error.message, {
+    nodes: error.nodes as never,
+    extensions: { ...error.extensions, http: { spec: true, status: 400 } },
+  }) as unknown as GraphQLError;
 }
 
 export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
@@ -246,7 +259,7 @@ function costLimitPlugin(maxCost: number): Plugin {
   };
   const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
     const refused = check(args);
-    if (refused) setResultAndStopExecution({ errors: [refused] });
+    if (refused) setResultAndStopExecution({ errors: [answeredOver(refused, args.contextValue)] });
   };
   return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
 }
