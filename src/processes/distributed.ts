@@ -116,7 +116,7 @@ forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
   publicUrl: sharedEnv.PUBLIC_URL,
   environment: config.DEPLOY_ENV,
   database: databaseIdentity(config.DATABASE_URL),
-});
+}, logger);
 logger.info(
   { rest: `${loopback(basePort + 1)}/api`, graphql: `${loopback(basePort)}/graphql` },
   'distributed deployment ready',

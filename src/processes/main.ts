@@ -35,7 +35,7 @@ const forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
   publicUrl: config.PUBLIC_URL,
   environment: config.DEPLOY_ENV,
   database: databaseIdentity(config.DATABASE_URL),
-});
+}, logger);
 shutdown.add('server record', forgetRunningServer);
 // After listening, so the start is not slowed: the first matching request finds the catalogue loaded.
 warmProductCatalogue(runtime.contextFor());

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeployEnvironment } from '../kernel/context.js';
+import type { Logger } from '../infra/logger.js';
 
 export const RUNNING_SERVER_FILE = 'server.json';
 
@@ -33,14 +34,23 @@ export function databaseIdentity(databaseUrl: string | undefined): string {
   return databaseUrl ? `sha256:${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 32)}` : 'embedded';
 }
 
-/** Writes the record (atomically); the returned function removes it, unless another process has replaced it since. */
-export async function recordRunningServer(dataDir: string, record: Omit<RunningServerRecord, 'pid' | 'startedAt'>): Promise<() => Promise<void>> {
+/**
+ * Writes the record (atomically); the returned function removes it, unless another process has
+ * replaced it since. A DATA_DIR that cannot be written (e.g. read-only in a container) only costs
+ * the CLI its hint: the server runs on, with a warning.
+ */
+export async function recordRunningServer(dataDir: string, record: Omit<RunningServerRecord, 'pid' | 'startedAt'>, logger: Pick<Logger, 'warn'>): Promise<() => Promise<void>> {
   const file = path.resolve(dataDir, RUNNING_SERVER_FILE);
-  await mkdir(path.dirname(file), { recursive: true });
   const full: RunningServerRecord = { pid: process.pid, startedAt: new Date().toISOString(), ...record };
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(full, null, 2)}\n`, { mode: 0o644 });
-  await rename(temporary, file);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(temporary, `${JSON.stringify(full, null, 2)}\n`, { mode: 0o644 });
+    await rename(temporary, file);
+  } catch (err) {
+    logger.warn({ err, file }, 'could not record this server in DATA_DIR: the admin CLI will not find its public URL (it uses PUBLIC_URL)');
+    return async () => {};
+  }
   return async () => {
     const current = await readRecord(file);
     if (current?.pid === process.pid) await rm(file, { force: true });
