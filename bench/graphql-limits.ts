@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/graphql-limits.ts`: what the GraphQL operation limits cost. Two gateways over the
- * same runtime and database, one with the limits (tokens, depth, aliases, directives, cost) and one
+ * same runtime and database, one with the limits (tokens, field repeats, depth, aliases, directives,
+ * cost) and one
  * without, answer the same dashboard-like queries through the gateway's fetch (no HTTP, so the
  * limits' share is not diluted by the network). Rounds alternate the order, after a warm-up; the
  * report gives each variant's median ops/s and the ratio.
@@ -23,12 +24,9 @@ import { recordResults } from './results.js';
 import { gatewaySecurity } from '../src/api/graphql/gateway-security.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { createRequire } from 'node:module';
-import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { costLimitRule } from '../src/api/graphql/operation-limits.js';
+import { costRefusal, operationShapeRule } from '../src/api/graphql/operation-limits.js';
 
-// The gateway (and Armor) run on graphql's CommonJS copy; its schema only validates with that copy.
+// The gateway runs on graphql's CommonJS copy; its schema only validates with that copy.
 const cjsGraphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -98,19 +96,22 @@ try {
   for (const [name, xs] of Object.entries(results)) console.log(`  ${name.padEnd(15)} median ${median(xs).toFixed(0)} ops/s  (rounds: ${xs.map((x) => x.toFixed(0)).join(', ')})`);
   console.log(`  cost of the limits: ${(((unlimited - limited) / unlimited) * 100).toFixed(1)}% of throughput (end to end; noisy on a shared machine)`);
 
-  // The limits' own work, isolated: parse (token limit) and validate (depth, aliases, directives,
-  // cost) of the same queries against the gateway's schema, with and without them, interleaved.
+  // The limits' own work, isolated: parse (token limit), validate (depth, aliases, directives) and
+  // estimate the cost (with the request's variables, as the servers do when the operation starts) of
+  // the same queries against the gateway's schema, with and without them, interleaved.
   // An upper bound: the gateway caches parsing and validation per document.
   const schema = (await variants['with limits']!.getSchema()) as import('graphql').GraphQLSchema;
   const limits = security.limits!;
-  const limitRules = [maxDepthRule({ n: limits.maxDepth }), maxAliasesRule({ n: limits.maxAliases }), maxDirectivesRule({ n: limits.maxDirectives }), costLimitRule(limits.maxCost)];
-  const texts = QUERIES.map((q) => q.query);
+  const limitRules = [operationShapeRule(limits)];
   const perOperationMicros = (withLimits: boolean, iterations: number): number => {
     const started = performance.now();
     for (let i = 0; i < iterations; i++) {
-      const document = cjsGraphql.parse(texts[i % texts.length]!, withLimits ? { maxTokens: limits.maxTokens } : {});
+      const { query, variables } = QUERIES[i % QUERIES.length]!;
+      const document = cjsGraphql.parse(query, withLimits ? { maxTokens: limits.maxTokens } : {});
       const errors = cjsGraphql.validate(schema, document, withLimits ? [...cjsGraphql.specifiedRules, ...limitRules] : cjsGraphql.specifiedRules);
       if (errors.length > 0) throw new Error(errors.map((e) => e.message).join('; '));
+      const refused = withLimits ? costRefusal(schema, document, limits.maxCost, { variables: variables(i) }) : null;
+      if (refused) throw new Error(refused.message);
     }
     return ((performance.now() - started) * 1000) / iterations;
   };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS, seedDemoIdentities } from '../prisma/seed/demo-identities.js';
 import { generateSigningJwk } from '../src/infra/signing-keys.js';
-import { startEntry } from './support/processes.js';
+import { freePort, startEntry, waitForHealth } from './support/processes.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 interface CliRun {
@@ -111,8 +111,9 @@ describe('npm run admin', () => {
   it('register-lender prints credentials once that obtain an id_token at /oauth/token', async () => {
     const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications'], { PUBLIC_URL: app.runtime.config.PUBLIC_URL });
     const credentials = resultOf(run);
-    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'webhookSecret', 'authorizationTokenKey', 'previousWebhookSecretValidUntil', 'lenderId']);
+    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'tokenUrl', 'webhookSecret', 'authorizationTokenKey', 'previousWebhookSecretValidUntil', 'lenderId']);
     expect(credentials.audience).toBe(`${app.runtime.config.PUBLIC_URL}/api/platform/v1/funding`);
+    expect(credentials.tokenUrl).toBe(`${app.runtime.config.PUBLIC_URL}/oauth/token`);
     expect(run.output).toMatch(/shown once/);
     const lender = await app.runtime.database.prisma.lender.findUniqueOrThrow({ where: { id: credentials.lenderId } });
     expect(lender).toMatchObject({ name: 'Acme Capital', environment: 'demo', applicationUrl: 'https://acme.example/applications', updateUrl: null });
@@ -178,6 +179,56 @@ describe('npm run admin', () => {
     expect(run.output.trim().split('\n')).toHaveLength(1);
     expect(run.output).toMatch(message);
   });
+});
+
+describe("credentials for the deployment's public URL", () => {
+  it('register-lender beside a server on another port names that server (audience, token URL), whose /oauth/token and lender API accept them', async () => {
+    const serverDataDir = await mkdtemp(path.join(tmpdir(), 'fg-admin-server-'));
+    const port = await freePort();
+    const serverUrl = `http://localhost:${port}`;
+    // `npm start` on its own port and DATA_DIR, on the test's database; no PUBLIC_URL anywhere, and
+    // the CLI's own PORT is the default (4000): only the server's record can give the right URL.
+    const server = startEntry('src/processes/main.ts', [], {
+      DATABASE_URL: app.database.url,
+      DEPLOY_ENV: 'demo',
+      SEED_DEMO_DATA: 'false',
+      PORT: String(port),
+      DATA_DIR: serverDataDir,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}`, server);
+      // Recorded right after it starts listening.
+      for (let i = 0; i < 100 && !(await readFile(path.join(serverDataDir, 'server.json'), 'utf8').catch(() => '')); i++) await new Promise((r) => setTimeout(r, 100));
+
+      const run = await admin(['register-lender', '--name', 'Beside Bank', '--application-url', 'https://beside.example/applications'], { DATA_DIR: serverDataDir });
+      const credentials = resultOf(run);
+      expect(credentials.audience).toBe(`${serverUrl}/api/platform/v1/funding`);
+      expect(credentials.tokenUrl).toBe(`${serverUrl}/oauth/token`);
+      expect(run.output).not.toMatch(/No running server/);
+
+      const token = await postJson(credentials.tokenUrl, {
+        grant_type: 'password',
+        audience: credentials.audience,
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        username: credentials.username,
+        password: credentials.password,
+        scope: 'openid email profile',
+      });
+      expect(token.status).toBe(200);
+      const { id_token } = (await token.json()) as { id_token: string };
+      const applications = await fetch(`${serverUrl}/api/platform/v1/funding/applications`, { headers: { authorization: `Bearer ${id_token}` } });
+      expect(applications.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    // Stopped: its record is gone, and the CLI says which URL it assumed instead.
+    const alone = await admin(['register-lender', '--name', 'Alone Bank', '--application-url', 'https://alone.example/applications'], { DATA_DIR: serverDataDir });
+    expect(resultOf(alone).audience).toBe('http://localhost:4000/api/platform/v1/funding');
+    expect(alone.output).toMatch(/No running server was found in .*server\.json and PUBLIC_URL is not set: the credentials below assume the deployment answers at http:\/\/localhost:4000/);
+    await rm(serverDataDir, { recursive: true, force: true });
+  }, 240_000);
 });
 
 describe('demo identities', () => {

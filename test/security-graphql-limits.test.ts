@@ -12,7 +12,7 @@ import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { TOKEN_TTL_SECONDS } from '../src/modules/identity/token-service.js';
 import { UNRELATED_KEY_SCOPE } from './support/credentials.js';
 import { graphql, settle } from './support/graphql-client.js';
-import { bearer, createApiKey, lenderCredentials, lenderIdToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { createLogger } from '../src/infra/logger.js';
 import { startRemoteGatewayServer } from '../src/processes/remote-gateway-server.js';
@@ -84,6 +84,44 @@ function connect(connectionParams: Record<string, string>, upgradeHeaders: Recor
   return { client, connected, closed };
 }
 
+/**
+ * connection_init payloads a stock client may send that are refused, each with the reason the close
+ * must give: an expired token, a token that is no API token (a signed link), an API key sent as if it
+ * were a token, a token of a revoked API key.
+ */
+async function badCredentials(): Promise<Array<[Record<string, string>, RegExp]>> {
+  const lender = lenders[0]!;
+  const shortLived = await app.runtime.auth.tokens.sign(
+    { tkn: 'lender', scope: 'openid', lid: lender.lenderId, azp: lender.clientId },
+    { subject: `lender:${lender.lenderId}`, ttlSeconds: 1, audience: lender.clientId },
+  );
+  const link = await app.runtime.auth.tokens.signLink('00000000-0000-4000-8000-000000000000', 300);
+  const key = await createApiKey(app, integrator.loginToken, { name: `ws-revoked-${randomUUID().slice(0, 8)}`, scopes: [UNRELATED_KEY_SCOPE] });
+  const revoked = (await platformToken(app, key.key)).access_token;
+  const revoking = await fetch(`${app.url}/api/platform/v1/api-key/${key.id}`, { method: 'DELETE', headers: bearer(integrator.loginToken) });
+  expect(revoking.status).toBe(204);
+  await settle(2_100); // the short-lived token expires (JWT times are whole seconds)
+  return [
+    [{}, /^Forbidden: A bearer token is required/],
+    [bearer(shortLived), /^Forbidden: Invalid token: it has expired/],
+    [bearer(link), /^Forbidden: Invalid token: /],
+    [bearer(key.key), /^Forbidden: Invalid token: it is not a well-formed signed JWT/],
+    [bearer(revoked), /^Forbidden: Invalid token: its API key has been revoked/],
+  ];
+}
+
+/** The first result (or error) of one operation over a connection. */
+function firstAnswer(client: Client, query: string): Promise<unknown> {
+  return firstAnswerOf(client, query, {});
+}
+
+function firstAnswerOf(client: Client, query: string, variables: Record<string, unknown>): Promise<unknown> {
+  return new Promise((resolve) => {
+    let answer: unknown;
+    client.subscribe({ query, variables }, { next: (value) => (answer ??= value), error: (err) => resolve(err), complete: () => resolve(answer) });
+  });
+}
+
 /** Subscribes; resolves with the first error (or 'completed') the subscription receives. */
 function subscription(client: Client, query: string): { ended: Promise<unknown> } {
   let end: (value: unknown) => void = () => {};
@@ -91,6 +129,20 @@ function subscription(client: Client, query: string): { ended: Promise<unknown> 
   client.subscribe({ query }, { next: () => {}, error: (err) => end(err), complete: () => end('completed') });
   return { ended };
 }
+
+const COMPANY_SEARCH = 'query($n: Int) { companySearch(term: "acme", limit: $n) { number } }';
+
+/** Operations just past one limit each (defaults: tokens 2000, depth 12, directives 20, cost 5000), with the error each gets. */
+const LIMIT_PROBES: Array<[string, Record<string, unknown>, string]> = [
+  [`{ ${Array.from({ length: 1001 }, (_, i) => `a${i}: b`).join(' ')} }`, {}, 'Syntax Error: Token limit of 2000 exceeded.'],
+  // Refused before the fields are looked up: the depth of the document is enough.
+  [`{ ${'a { '.repeat(12)}b${' }'.repeat(12)} }`, {}, 'Syntax Error: Query depth limit of 12 exceeded, found 13.'],
+  [`{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename @include(if: true)`).join(' ')} }`, {}, 'Syntax Error: Directives limit of 20 exceeded, found 21.'],
+  [COMPANY_SEARCH, { n: 1_000_000 }, 'Query refused: estimated cost over 50000 exceeds 5000 (GRAPHQL_MAX_COST).'],
+];
+
+/** The error code each probe's refusal carries, as before the limits moved to one library (the cost one is a validation error). */
+const LIMIT_CODES = [{ code: 'GRAPHQL_PARSE_FAILED' }, undefined, undefined, { code: 'GRAPHQL_VALIDATION_FAILED' }];
 
 const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms))]);
@@ -110,6 +162,35 @@ describe('graphql-ws: authentication at connection_init', () => {
     expect(await forged.connected).toBe(false);
     expect((await forged.closed).code).toBe(4403);
     await Promise.all([anonymous.client.dispose(), forged.client.dispose()]);
+  });
+
+  it('refuses, before reading any subscription, an expired token, a token of another kind, a bare API key and a revoked key, each saying why', async () => {
+    for (const [params, reason] of await badCredentials()) {
+      const refused = connect(params);
+      expect(await refused.connected).toBe(false);
+      expect(await refused.closed).toEqual({ code: 4403, reason: expect.stringMatching(reason) });
+      await refused.client.dispose();
+    }
+    // A good token of the least privilege is acknowledged and its subscriptions run.
+    const good = connect(bearer(await freshKeyToken()));
+    expect(await good.connected).toBe(true);
+    expect(await firstAnswer(good.client, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+    await good.client.dispose();
+  });
+
+  it('reads no subscribe message before the connection is acknowledged (graphql-ws closes with 4401), even with a bad token', async () => {
+    for (const token of ['not-a-token', await freshKeyToken()]) {
+      const socket = new WebSocket(`${app.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+      const received: string[] = [];
+      socket.on('message', (data) => received.push(String(data)));
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      await new Promise((resolve) => socket.once('open', resolve));
+      // Both at once: the subscribe arrives while connection_init is still being checked.
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: TENANT_CREATED } }));
+      expect([4401, 4403]).toContain(await within(closed, 10_000, 'close'));
+      expect(received.filter((m) => !m.includes('connection_ack'))).toEqual([]);
+    }
   });
 
   it('takes credentials from the upgrade request too; when both places carry one, they must agree (else 4403)', async () => {
@@ -265,6 +346,34 @@ describe('GraphQL over HTTP: cost and size', () => {
     expect(await graphql(app.url, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
   });
 
+  it('refuses past the depth, directives and variable-given cost limits, naming each; within them the operation runs', async () => {
+    const token = bearer(await freshKeyToken());
+    for (const [index, [query, variables, message]] of LIMIT_PROBES.entries()) {
+      const res = await graphql(app.url, query, variables, token);
+      expect(res.data ?? null).toBeNull();
+      expect(res.errors).toEqual([expect.objectContaining({ message })]);
+      expect(res.errors?.[0]?.extensions).toEqual(LIMIT_CODES[index]);
+    }
+    // As validation errors are: 400 for a client asking for application/graphql-response+json.
+    const strict = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...token },
+      body: JSON.stringify({ query: COMPANY_SEARCH, variables: { n: 1_000_000 } }),
+    });
+    expect(strict.status).toBe(400);
+    expect(await strict.json()).toEqual({ errors: [expect.objectContaining({ message: LIMIT_PROBES[3]![2], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
+    // Over graphql-ws the same operation gets the same refusal.
+    const conn = connect(token);
+    expect(await conn.connected).toBe(true);
+    expect(await firstAnswerOf(conn.client, COMPANY_SEARCH, { n: 1_000_000 })).toEqual({
+      errors: [expect.objectContaining({ message: LIMIT_PROBES[3]![2], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })],
+    });
+    await conn.client.dispose();
+    // A page size within the limit, from a variable, runs (the answer is the access rule's, not a limit's).
+    const within = await graphql(app.url, COMPANY_SEARCH, { n: 5 }, token);
+    expect(JSON.stringify(within.errors ?? [])).not.toMatch(/GRAPHQL_MAX|limit of/);
+  });
+
   it('suggests field names in demo, where introspection is open to everyone', async () => {
     const res = await graphql(app.url, '{ lendrs { name } }');
     expect(res.errors?.[0]?.message).toMatch(/Did you mean "lenders" or "lender"\?/);
@@ -304,6 +413,67 @@ describe('the distributed gateway (subgraphs over HTTP and graphql-ws) applies t
     subscription(oversize.client, `# ${'x'.repeat(100 * 1024)}\n${TENANT_CREATED}`);
     expect((await within(oversize.closed, 10_000, 'close')).code).toBe(1009);
     await Promise.all([anonymous, expiring, oversize].map((c) => c.client.dispose()));
+  });
+
+  it('refuses at connection_init, saying why, what the single process refuses: a revoked key among them (asked of a subgraph)', async () => {
+    for (const [params, reason] of await badCredentials()) {
+      const refused = connect(params, {}, gateway.url);
+      expect(await refused.connected).toBe(false);
+      expect(await refused.closed).toEqual({ code: 4403, reason: expect.stringMatching(reason) });
+      await refused.client.dispose();
+    }
+    const good = connect(bearer(await freshKeyToken()), {}, gateway.url);
+    expect(await good.connected).toBe(true);
+    await good.client.dispose();
+  });
+
+  it("closes a connection whose key is revoked while it is open (4403), on the gateway's re-check", async () => {
+    const key = await createApiKey(app, integrator.loginToken, { name: `ws-revoke-live-${randomUUID().slice(0, 8)}`, scopes: [UNRELATED_KEY_SCOPE] });
+    const conn = connect(bearer((await platformToken(app, key.key)).access_token), {}, gateway.url);
+    expect(await conn.connected).toBe(true);
+    expect((await fetch(`${app.url}/api/platform/v1/api-key/${key.id}`, { method: 'DELETE', headers: bearer(integrator.loginToken) })).status).toBe(204);
+    // GRAPHQL_WS_CREDENTIAL_RECHECK_MS is 500 here; the revoking process forgot its cached answer at once.
+    expect(await within(conn.closed, 15_000, 'close after revocation')).toEqual({ code: 4403, reason: 'Forbidden: Invalid token: its API key has been revoked' });
+    await conn.client.dispose();
+  });
+
+  it("delivers each account's tenantCreated only to that account's subscribers, whose keys hold no scope", async () => {
+    const [mine, other] = [integrator, await signUpIntegrator(app)];
+    const leastPrivileged = async (owner: Integrator) =>
+      (await platformToken(app, (await createApiKey(app, owner.loginToken, { name: `ws-sub-${randomUUID().slice(0, 8)}`, scopes: [UNRELATED_KEY_SCOPE] })).key)).access_token;
+    const heard = { mine: [] as string[], other: [] as string[] };
+    const connections = await Promise.all(
+      (['mine', 'other'] as const).map(async (who) => {
+        const conn = connect(bearer(await leastPrivileged(who === 'mine' ? mine : other)), {}, gateway.url);
+        expect(await conn.connected).toBe(true);
+        conn.client.subscribe<{ tenantCreated: { id: string } }>({ query: TENANT_CREATED }, { next: (r) => r.data && heard[who].push(r.data.tenantCreated.id), error: () => {}, complete: () => {} });
+        return conn;
+      }),
+    );
+    try {
+      await settle(1_000); // both subscriptions reach the subgraph
+      const created = await createTenant(app, mine.platformToken);
+      await within(
+        (async () => {
+          while (!heard.mine.includes(created.id)) await settle(100);
+        })(),
+        15_000,
+        "the owner's event",
+      );
+      await settle(500);
+      expect(heard.other).toEqual([]);
+    } finally {
+      await Promise.all(connections.map((c) => c.client.dispose()));
+    }
+  });
+
+  it('refuses past the depth, directives and variable-given cost limits, naming each', async () => {
+    const token = bearer(await freshKeyToken());
+    for (const [index, [query, variables, message]] of LIMIT_PROBES.entries()) {
+      const res = await graphql(gateway.url, query, variables, token);
+      expect(res.errors).toEqual([expect.objectContaining({ message })]);
+      expect(res.errors?.[0]?.extensions).toEqual(LIMIT_CODES[index]);
+    }
   });
 
   it('refuses 400 repeats of one field and a 2 MB anonymous body', async () => {

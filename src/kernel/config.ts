@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   UPLOAD_SPOOL_DIR: z.string().min(1).default(join(tmpdir(), 'funding-gateway-uploads')),
   DEPLOY_ENV: z.enum(['demo', 'production']).default('demo'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` (one JSON document per line) or `pretty` (pino-pretty); default pretty when NODE_ENV=development, else json. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   REDIS_URL: z.string().url().optional(),
   SEED_DEMO_DATA: booleanFlag.optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
@@ -138,7 +140,7 @@ const ConfigSchema = z.object({
     .pipe(z.array(z.string().max(500, 'each alias must be at most 500 characters'))),
 });
 
-export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {
+export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'LOG_FORMAT' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {
   RATE_LIMIT_PER_ADDRESS: number;
   RATE_LIMIT_PER_CREDENTIAL: number;
   /** Defaults to true in demo, false in production. */
@@ -149,6 +151,8 @@ export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'P
   SEED_DEMO_DATA: boolean;
   /** Without a trailing slash; defaults to http://localhost:PORT. */
   PUBLIC_URL: string;
+  /** Pretty (human-readable) lines in development, JSON everywhere else unless asked. */
+  LOG_FORMAT: 'json' | 'pretty';
 };
 
 /**
@@ -187,6 +191,7 @@ export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig
     ...data,
     SEED_DEMO_DATA: seed,
     PUBLIC_URL: publicUrl,
+    LOG_FORMAT: data.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     GRAPHIQL_ENABLED: data.GRAPHIQL_ENABLED ?? demo,
     GRAPHQL_INTROSPECTION: data.GRAPHQL_INTROSPECTION ?? (demo ? 'everyone' : 'staff'),
     RATE_LIMIT_PER_ADDRESS: data.RATE_LIMIT_PER_ADDRESS ?? (demo ? 100_000 : 1200),

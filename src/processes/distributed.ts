@@ -11,13 +11,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../kernel/config.js';
-import { createLogger } from '../infra/logger.js';
+import { createLogger, logDestination } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { SHUTDOWN_DEADLINE_MS } from './shutdown.js';
 import { RUNNING_COMPILED } from '../kernel/repository-root.js';
+import { databaseIdentity, recordRunningServer } from './running-server.js';
 
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor');
+const logger = createLogger(config.LOG_LEVEL, 'funding-gateway:supervisor', logDestination(config.LOG_FORMAT));
 if (!config.DATABASE_URL) {
   logger.fatal('distributed mode runs on a real PostgreSQL: set DATABASE_URL (the embedded database serves `npm start`)');
   process.exit(2);
@@ -57,11 +58,13 @@ const serviceEntry = fileURLToPath(new URL(RUNNING_COMPILED ? './service.js' : '
 const nodeArgs = RUNNING_COMPILED ? [serviceEntry] : ['--import', 'tsx', serviceEntry];
 const children: ChildProcess[] = [];
 let stopping = false;
+let forgetRunningServer: (() => Promise<void>) | undefined;
 
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
   logger.info({ code }, 'shutting down');
+  void forgetRunningServer?.().catch(() => {});
   for (const child of children) child.kill('SIGTERM');
   // Each service exits within its own shutdown deadline; one that does not is killed, never orphaned.
   setTimeout(() => {
@@ -107,6 +110,13 @@ for (const [index, { name, port }] of services.entries()) {
   await waitHealthy(loopback(port), 60_000);
   logger.info({ service: name, url: loopback(port) }, 'service healthy');
 }
+// The admin CLI on this DATA_DIR prints credentials for the deployment's public URL (running-server.ts).
+forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
+  url: loopback(basePort + 1),
+  publicUrl: sharedEnv.PUBLIC_URL,
+  environment: config.DEPLOY_ENV,
+  database: databaseIdentity(config.DATABASE_URL),
+}, logger);
 logger.info(
   { rest: `${loopback(basePort + 1)}/api`, graphql: `${loopback(basePort)}/graphql` },
   'distributed deployment ready',

@@ -2,13 +2,14 @@
 import 'reflect-metadata';
 import { loadConfig } from '../kernel/config.js';
 import { DataDirInUseError } from '../infra/embedded-postgres.js';
-import { createLogger } from '../infra/logger.js';
+import { createLogger, logDestination } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { warmProductCatalogue } from '../modules/matching/product-catalogue.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { databaseIdentity, recordRunningServer } from './running-server.js';
 
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, undefined, logDestination(config.LOG_FORMAT));
 const shutdown = handleShutdownSignals(logger);
 // The database server starts (in its own processes) while this one loads the GraphQL and REST
 // layers: start-up takes the longer of the two rather than their sum.
@@ -28,6 +29,14 @@ const runtime = await runtimeStarting.catch((err: unknown) => {
 const server = await startSingleProcessServer(runtime, { graphql });
 served = true;
 shutdown.add('server', () => server.close());
+// The admin CLI on this DATA_DIR prints credentials for this server's public URL (running-server.ts).
+const forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
+  url: server.url,
+  publicUrl: config.PUBLIC_URL,
+  environment: config.DEPLOY_ENV,
+  database: databaseIdentity(config.DATABASE_URL),
+}, logger);
+shutdown.add('server record', forgetRunningServer);
 // After listening, so the start is not slowed: the first matching request finds the catalogue loaded.
 warmProductCatalogue(runtime.contextFor());
 logger.info(

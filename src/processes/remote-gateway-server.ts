@@ -6,7 +6,7 @@ import { healthRouter } from '../api/http/health.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { createGateway } from '../api/graphql/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
-import { tokenCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
+import { subgraphCheckedCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
 import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
@@ -39,9 +39,9 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   // The gateway holds no data: it is ready when every subgraph answers its own /health.
   app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
   const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf)), {
-    // Revocation is checked by the subgraphs, which close their socket to the gateway (subgraph-server.ts);
-    // here a socket still needs a valid token, ends when it expires, and counts against its credential.
-    webSocket: { limits: webSocketLimitsOf(config), credentialOf: tokenCredentials(tokens, everyCredentialActive, systemClock), rateLimits: httpSecurity, logger },
+    // A socket needs a valid token in good standing (asked of a subgraph: revocation is refused at
+    // connection_init and closes the socket on re-check), ends when it expires, and counts against its credential.
+    webSocket: { limits: webSocketLimitsOf(config), credentialOf: subgraphCheckedCredentials(tokens, systemClock, Object.values(urls)), rateLimits: httpSecurity, logger },
     bodyLimit: graphqlBodyLimit(config, tokens),
   });
   const url = await listen(server, config.PORT, config.HOST);

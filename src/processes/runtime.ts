@@ -22,7 +22,7 @@ import { instrumentDatabase } from '../infra/metrics.js';
 import { reviewQueueGauges } from '../modules/insights/review-queue-standing.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
-import { createLogger, type Logger } from '../infra/logger.js';
+import { createLogger, logDestination, type Logger } from '../infra/logger.js';
 import { requestIdOfHeaders } from '../infra/request-id.js';
 import { seedMissingDemoData } from './demo-seed.js';
 
@@ -59,7 +59,7 @@ export interface RuntimeOptions {
 }
 
 export async function startRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<Runtime> {
-  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, undefined, logDestination(config.LOG_FORMAT));
   const clock = options.clock ?? systemClock;
   const prepare = options.prepareDatabase !== false;
   const database = await openDatabase({

@@ -11,7 +11,7 @@ import { isSubgraphName } from '../api/graphql/subgraphs/index.js';
 import { startSubgraphServer } from './subgraph-server.js';
 import { loadConfig } from '../kernel/config.js';
 import type { RunningServer } from '../api/http/listen.js';
-import { createLogger } from '../infra/logger.js';
+import { createLogger, logDestination } from '../infra/logger.js';
 import { startRuntime } from './runtime.js';
 import { startWorkerServer } from './worker-server.js';
 import { handleShutdownSignals } from './shutdown.js';
@@ -25,7 +25,7 @@ if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
   process.exit(2);
 }
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL, `funding-gateway:${name}`);
+const logger = createLogger(config.LOG_LEVEL, `funding-gateway:${name}`, logDestination(config.LOG_FORMAT));
 
 const shutdown = handleShutdownSignals(logger);
 

@@ -5,7 +5,18 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
-import { limitedWebSocketServer, tokenCredentials, webSocketLimitsOf, withWebSocketLimits, type WebSocketGuard } from '../api/graphql/websocket-limits.js';
+import {
+  CREDENTIAL_STATUS_PATH,
+  limitedWebSocketServer,
+  tokenCredentials,
+  webSocketLimitsOf,
+  withWebSocketLimits,
+  type CredentialStatusRefusal,
+  type WebSocketGuard,
+} from '../api/graphql/websocket-limits.js';
+import { isAuthenticated } from '../kernel/actor.js';
+import { AppError } from '../kernel/errors.js';
+import { authenticate, credentialHeaders } from '../modules/identity/authenticate.js';
 import type { ServiceContext } from '../kernel/context.js';
 import { connectionHeaders } from '../api/http/connection-headers.js';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
@@ -42,6 +53,16 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
   app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
+  // The gateway holds no data: it asks here whether a graphql-ws connection's credential is in good
+  // standing, at connection_init and at each re-check (websocket-limits.ts, subgraphCheckedCredentials).
+  app.get(CREDENTIAL_STATUS_PATH, (req, res, next) => {
+    authenticate(runtime.auth.tokens, runtime.auth.credentialStatus, credentialHeaders(req.headers)).then(({ actor }) => {
+      if (isAuthenticated(actor)) return void res.status(204).end();
+      const rejection = (actor.kind === 'anonymous' && actor.rejection) || AppError.unauthenticated('A bearer token is required');
+      const refusal: CredentialStatusRefusal = { code: rejection.code === 'FORBIDDEN' ? 'FORBIDDEN' : 'UNAUTHENTICATED', message: rejection.message };
+      res.status(refusal.code === 'FORBIDDEN' ? 403 : 401).json(refusal);
+    }, next);
+  });
   app.use('/graphql', express.json({ limit: '1mb' }), expressMiddleware(apollo, { context: ({ req }) => runtime.contextForRequest(req.headers) }));
   const url = await listen(server, port, runtime.config.HOST);
   return {

@@ -1,33 +1,40 @@
 /**
- * Operation limits of the gateway, checked while parsing and validating, before any subgraph is
- * called: tokens, depth, aliases and directives through GraphQL Armor's plugins, and an estimated
- * cost in which every list multiplies what it contains. Armor's own cost plugin weighs depth but
- * not list sizes, and `lenders { products }` or `matches(explain: true)` grow with the lists, so
- * the cost estimate is our validation rule. Before any validation, one field selected over and
- * over in one selection set is refused: graphql's own overlap rule compares every pair of such
- * selections, so 400 repeats of `lenders { name }` (no alias, within the token limit) cost ~100 ms
- * of CPU to validate. A refused operation gets one GraphQL error naming the limit.
+ * Operation limits of the gateway and the local schema, before any resolver or subgraph is called,
+ * each refusal one GraphQL error naming its limit:
+ * - tokens, while parsing: graphql-js's own `maxTokens` parse option (`Syntax Error: Token limit of N
+ *   exceeded.`);
+ * - one field selected over and over in one selection set, before validation: graphql's overlap
+ *   rule compares every pair of such selections, so 400 repeats of `lenders { name }` (no alias,
+ *   within the token limit) cost ~100 ms of CPU to validate;
+ * - depth, aliases and directives, as a validation rule (one walk of each operation, its fragments
+ *   counted where they are spread; the messages GraphQL Armor's plugins gave, which clients know);
+ * - an estimated cost, through graphql-query-complexity (maintained, and already what type-graphql
+ *   builds on) with one estimator: each field costs 1 plus what it selects, times the page size when
+ *   it is a list (`first`/`last`/`limit`/`take`/`pageSize` as given, literally or by variable, else
+ *   ASSUMED_LIST_SIZE), so `lenders { products }` or `matches(explain: true)` grow with the lists.
+ *   Checked when the operation runs, where its variables are known (a page size or an @include may
+ *   come from them); an operation without variables is estimated once per document.
  */
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { createRequire } from 'node:module';
 import type { Plugin } from '@envelop/core';
 import {
-  BREAK,
-  GraphQLError,
+  GraphQLSchema,
   Kind,
-  visit,
+  type DefinitionNode,
   type DocumentNode,
-  type FieldNode,
+  type ExecutionArgs,
+  type ExecutionResult,
   type FragmentDefinitionNode,
-  type GraphQLSchema,
-  type GraphQLNamedType,
+  GraphQLError,
   type GraphQLOutputType,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
+  BREAK,
+  visit,
 } from 'graphql';
+import type * as QueryComplexityLibrary from 'graphql-query-complexity';
 
 export interface OperationLimits {
   maxDepth: number;
@@ -41,17 +48,76 @@ export interface OperationLimits {
 
 /** What a list is assumed to hold when the query does not say (no `first`/`limit` argument). */
 export const ASSUMED_LIST_SIZE = 10;
-const PAGE_SIZE_ARGUMENTS = new Set(['first', 'last', 'limit', 'take', 'pageSize']);
+const PAGE_SIZE_ARGUMENTS = ['first', 'last', 'limit', 'take', 'pageSize'];
+
+/*
+ * Two copies of graphql can be loaded: Node resolves `graphql` to its CommonJS build (the servers,
+ * the gateway and every package Node loads use it), while under vitest our own modules get its ESM
+ * build (vitest.config.ts). graphql-query-complexity checks types with `instanceof`, so the build of
+ * it that imports the schema's copy must estimate it: its CommonJS build requires graphql's CommonJS
+ * one, its ESM build imports graphql's ESM one. The ESM build is loaded only where our own graphql
+ * is the ESM copy (never in a server started with node). Errors are made from the CommonJS copy, as
+ * GraphQL Armor's were (graphql-ws and Yoga recognise them by name either way).
+ */
+const requireCommonJs = createRequire(import.meta.url);
+const commonJsGraphql = requireCommonJs('graphql') as typeof import('graphql');
+const commonJsComplexity = requireCommonJs('graphql-query-complexity') as typeof QueryComplexityLibrary;
+const esmComplexity: typeof QueryComplexityLibrary | undefined = GraphQLSchema === commonJsGraphql.GraphQLSchema ? undefined : await import('graphql-query-complexity');
+
+function complexityLibraryFor(schema: GraphQLSchema): typeof QueryComplexityLibrary {
+  return esmComplexity && !(schema instanceof commonJsGraphql.GraphQLSchema) ? esmComplexity : commonJsComplexity;
+}
+
+function limitError(message: string, nodes?: readonly OperationDefinitionNode[]): GraphQLError {
+  return new commonJsGraphql.GraphQLError(message, nodes ? { nodes: nodes as never } : {}) as unknown as GraphQLError;
+}
+
+/**
+ * The cost refusal is made when the operation starts, yet it is the validation error it was when a
+ * validation rule reported it: the same `extensions.code` (and over HTTP the same status, below).
+ */
+function costError(message: string, nodes?: readonly OperationDefinitionNode[]): GraphQLError {
+  return new commonJsGraphql.GraphQLError(message, { ...(nodes ? { nodes: nodes as never } : {}), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }) as unknown as GraphQLError;
+}
+
+/**
+ * Over HTTP, the status Yoga gives validation errors (`http.spec`: 400 for
+ * application/graphql-response+json, 200 for plain application/json); Yoga takes the `http`
+ * extension out of HTTP answers, but graphql-ws would send it, so operations over a socket (their
+ * context carries its connectionParams) get the error as it is.
+ */
+function answeredOver(error: GraphQLError, contextValue: unknown): GraphQLError {
+  if (typeof contextValue === 'object' && contextValue !== null && 'connectionParams' in contextValue) return error;
+  return new commonJsGraphql.GraphQLError(error.message, {
+    nodes: error.nodes as never,
+    extensions: { ...error.extensions, http: { spec: true, status: 400 } },
+  }) as unknown as GraphQLError;
+}
 
 export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
+  const shape = operationShapeRule(limits);
   return [
-    maxTokensPlugin({ n: limits.maxTokens }),
-    maxDepthPlugin({ n: limits.maxDepth, flattenFragments: true }),
-    maxAliasesPlugin({ n: limits.maxAliases }),
-    maxDirectivesPlugin({ n: limits.maxDirectives }),
-    costLimitPlugin(limits.maxCost),
+    tokenLimitPlugin(limits.maxTokens),
     fieldRepeatsPlugin(limits.maxFieldRepeats),
+    { onValidate: ({ addValidationRule }) => addValidationRule(shape) },
+    costLimitPlugin(limits.maxCost),
   ] as Plugin[];
+}
+
+/** graphql-js counts tokens while parsing and stops at the limit; its message is given the wording clients know. */
+function tokenLimitPlugin(maxTokens: number): Plugin {
+  return {
+    onParse({ parseFn, setParseFn }) {
+      setParseFn((source, options) => {
+        try {
+          return parseFn(source, { ...options, maxTokens });
+        } catch (err) {
+          if (err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message)) throw limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`);
+          throw err;
+        }
+      });
+    },
+  };
 }
 
 /**
@@ -113,86 +179,160 @@ function countResponseNames(selectionSet: SelectionSetNode, fragments: Map<strin
   }
 }
 
-function costLimitPlugin(maxCost: number): Plugin {
-  const rule = costLimitRule(maxCost);
-  return { onValidate: ({ addValidationRule }) => addValidationRule(rule) };
-}
-
-/** Each field costs 1 times the sizes of all lists around it; introspection fields are free. */
-export function costLimitRule(maxCost: number): ValidationRule {
-  return (context: ValidationContext) => ({
-    OperationDefinition(operation) {
-      const schema = context.getSchema();
-      const root = schema.getRootType(operation.operation);
-      if (!root) return;
-      const fragments = new Map(
-        context.getDocument().definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-      );
-      const cost = selectionCost({ schema, fragments, spreading: new Set(), stopAt: maxCost * 10 }, operation.selectionSet, root, 1);
-      if (cost > maxCost) {
-        const shown = cost > maxCost * 10 ? `over ${maxCost * 10}` : String(cost);
-        context.reportError(new GraphQLError(`Query refused: estimated cost ${shown} exceeds ${maxCost} (GRAPHQL_MAX_COST).`, { nodes: [operation] }));
-      }
-    },
-  });
-}
-
-interface CostWalk {
-  schema: GraphQLSchema;
-  fragments: Map<string, FragmentDefinitionNode>;
-  spreading: Set<string>;
-  /** Far over the limit: stop counting (a hostile query must not cost us the count). */
-  stopAt: number;
-}
-
-function selectionCost(walk: CostWalk, selectionSet: SelectionSetNode, parent: GraphQLNamedType, multiplier: number): number {
-  let total = 0;
-  for (const selection of selectionSet.selections) {
-    if (total > walk.stopAt) return total;
-    if (selection.kind === Kind.FIELD) {
-      if (selection.name.value.startsWith('__')) continue;
-      total += multiplier;
-      const field = fieldsOf(parent)?.[selection.name.value];
-      if (!field || !selection.selectionSet) continue;
-      const size = isList(field.type) ? pageSizeOf(selection) : 1;
-      total += selectionCost(walk, selection.selectionSet, namedTypeOf(field.type), multiplier * size);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const condition = selection.typeCondition?.name.value;
-      total += selectionCost(walk, selection.selectionSet, (condition && walk.schema.getType(condition)) || parent, multiplier);
-    } else {
-      const name = selection.name.value;
-      const fragment = walk.fragments.get(name);
-      if (!fragment || walk.spreading.has(name)) continue;
-      walk.spreading.add(name);
-      total += selectionCost(walk, fragment.selectionSet, walk.schema.getType(fragment.typeCondition.name.value) ?? parent, multiplier);
-      walk.spreading.delete(name);
-    }
-  }
-  return total;
-}
-
-/** The page size the field asks for as a literal, else the assumed size of a list. */
-function pageSizeOf(field: FieldNode): number {
-  const argument = field.arguments?.find((a) => PAGE_SIZE_ARGUMENTS.has(a.name.value));
-  return argument?.value.kind === Kind.INT ? Math.max(1, Number(argument.value.value)) : ASSUMED_LIST_SIZE;
-}
-
-/*
- * The gateway validates with graphql's CommonJS copy while this module may load the ESM one, so
- * types are read by shape, never with graphql's instanceof-based predicates (they throw across copies).
+/**
+ * Depth (introspection's `__schema` not counted; fragments add no level of their own), aliases
+ * (`__typename` ones free) and directives of each operation, its fragments counted where they are
+ * spread (each fragment walked once). Thrown, as GraphQL Armor's rules did: the first limit reached
+ * ends validation, so the other rules do not spend time on the operation.
  */
+export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'maxAliases' | 'maxDirectives'>): ValidationRule {
+  return (context: ValidationContext) => {
+    const fragments = new Map<string, Shape>();
+    const shapeOf = (node: { selectionSet?: SelectionSetNode }, visiting: Set<string>): Shape => {
+      const total: Shape = { depth: 0, aliases: 0, directives: 0 };
+      for (const selection of node.selectionSet?.selections ?? []) {
+        total.directives += selection.directives?.length ?? 0;
+        if (selection.kind === Kind.FIELD) {
+          if (selection.alias && selection.alias.value !== '__typename' && selection.name.value !== '__typename') total.aliases++;
+          const inner = selection.name.value === '__schema' ? { depth: -1, aliases: 0, directives: 0 } : shapeOf(selection, visiting);
+          total.depth = Math.max(total.depth, inner.depth + 1);
+          total.aliases += inner.aliases;
+          total.directives += inner.directives;
+        } else {
+          const inner = selection.kind === Kind.INLINE_FRAGMENT ? shapeOf(selection, visiting) : fragmentShape(selection.name.value, visiting);
+          total.depth = Math.max(total.depth, inner.depth);
+          total.aliases += inner.aliases;
+          total.directives += inner.directives;
+        }
+      }
+      return total;
+    };
+    const fragmentShape = (name: string, visiting: Set<string>): Shape => {
+      const known = fragments.get(name);
+      if (known) return known;
+      const fragment = context.getFragment(name);
+      // Unknown or cyclic: other rules report it.
+      if (!fragment || visiting.has(name)) return { depth: 0, aliases: 0, directives: 0 };
+      visiting.add(name);
+      const shape = shapeOf(fragment, visiting);
+      shape.directives += fragment.directives?.length ?? 0;
+      visiting.delete(name);
+      fragments.set(name, shape);
+      return shape;
+    };
+    return {
+      OperationDefinition(operation) {
+        const shape = shapeOf(operation, new Set());
+        const directives = shape.directives + (operation.directives?.length ?? 0);
+        if (shape.depth > limits.maxDepth) throw limitError(`Syntax Error: Query depth limit of ${limits.maxDepth} exceeded, found ${shape.depth}.`);
+        if (shape.aliases > limits.maxAliases) throw limitError(`Syntax Error: Aliases limit of ${limits.maxAliases} exceeded, found ${shape.aliases}.`);
+        if (directives > limits.maxDirectives) throw limitError(`Syntax Error: Directives limit of ${limits.maxDirectives} exceeded, found ${directives}.`);
+      },
+    };
+  };
+}
+
+interface Shape {
+  depth: number;
+  aliases: number;
+  directives: number;
+}
+
+/** Past this many selections (fragments spread where they are used) an operation is refused without finishing its estimate. */
+const MAX_ESTIMATED_SELECTIONS = 10_000;
+
+/** Checked as the operation starts (queries and mutations, and subscriptions), with its variables. */
+function costLimitPlugin(maxCost: number): Plugin {
+  // Operations without variables cost the same every time: estimated once per document (Yoga hands
+  // every request of one query text the same parsed document).
+  const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError | null>>();
+  const check = (args: ExecutionArgs): GraphQLError | null => {
+    const operationName = args.operationName ?? '';
+    if (!hasVariables(args.document.definitions)) {
+      let byOperation = verdicts.get(args.document);
+      if (!byOperation) verdicts.set(args.document, (byOperation = new Map()));
+      let verdict = byOperation.get(operationName);
+      if (verdict === undefined) byOperation.set(operationName, (verdict = costRefusal(args.schema, args.document, maxCost, { operationName: args.operationName })));
+      return verdict;
+    }
+    return costRefusal(args.schema, args.document, maxCost, { variables: args.variableValues, operationName: args.operationName });
+  };
+  const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
+    const refused = check(args);
+    if (refused) setResultAndStopExecution({ errors: [answeredOver(refused, args.contextValue)] });
+  };
+  return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
+}
+
+function hasVariables(definitions: readonly DefinitionNode[]): boolean {
+  return definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && (d.variableDefinitions?.length ?? 0) > 0);
+}
+
+/**
+ * The refusal of an operation whose estimated cost exceeds `maxCost`, else null. Variables that do
+ * not coerce are left to execution, which refuses them before anything runs.
+ */
+export function costRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  maxCost: number,
+  options: { variables?: Readonly<Record<string, unknown>> | null; operationName?: string | null } = {},
+): GraphQLError | null {
+  let cost: number;
+  try {
+    cost = complexityLibraryFor(schema).getComplexity({
+      schema,
+      query: document,
+      variables: (options.variables ?? {}) as Record<string, unknown>,
+      ...(options.operationName ? { operationName: options.operationName } : {}),
+      estimators: [listMultiplyingEstimator],
+      maxQueryNodes: MAX_ESTIMATED_SELECTIONS,
+    });
+  } catch (err) {
+    if (err instanceof Error && /maximum allowed number of nodes/.test(err.message)) {
+      return costError(`Query refused: its fragments spread into over ${MAX_ESTIMATED_SELECTIONS} selections; its estimated cost exceeds ${maxCost} (GRAPHQL_MAX_COST).`);
+    }
+    // The operation's own errors (variables that do not coerce): execution reports them before anything runs.
+    if (err instanceof Error && err.name === 'GraphQLError') return null;
+    throw err;
+  }
+  if (cost <= maxCost) return null;
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!options.operationName || d.name?.value === options.operationName));
+  const shown = cost > maxCost * 10 ? `over ${maxCost * 10}` : String(cost);
+  return costError(`Query refused: estimated cost ${shown} exceeds ${maxCost} (GRAPHQL_MAX_COST).`, operations);
+}
+
+/**
+ * The same estimate as a validation rule, for a document whose cost does not depend on variables
+ * (tools and tests validating a document on its own; a required variable is reported as missing).
+ * The servers check at execution instead (costLimitPlugin), where the variables are known.
+ */
+export function costLimitRule(maxCost: number): ValidationRule {
+  return (context: ValidationContext) =>
+    complexityLibraryFor(context.getSchema()).createComplexityRule({
+      maximumComplexity: maxCost,
+      estimators: [listMultiplyingEstimator],
+      maxQueryNodes: MAX_ESTIMATED_SELECTIONS,
+      createError: (max, actual) => costError(`Query refused: estimated cost ${actual > max * 10 ? `over ${max * 10}` : actual} exceeds ${max} (GRAPHQL_MAX_COST).`),
+    })(context);
+}
+
+/** Each field costs 1 plus what it selects, that many times over for a list; introspection is free. */
+const listMultiplyingEstimator: QueryComplexityLibrary.ComplexityEstimator = ({ field, args, childComplexity }) => {
+  if (field.name.startsWith('__')) return 0;
+  return 1 + (isList(field.type) ? pageSizeOf(args) : 1) * childComplexity;
+};
+
+/** The page size the field asks for (its arguments as coerced, variables and defaults included), else the assumed size of a list. */
+function pageSizeOf(args: Record<string, unknown>): number {
+  for (const name of PAGE_SIZE_ARGUMENTS) {
+    const value = args[name];
+    if (typeof value === 'number' && Number.isFinite(value)) return Math.max(1, Math.floor(value));
+  }
+  return ASSUMED_LIST_SIZE;
+}
+
+/** Read by shape, never with graphql's instanceof-based predicates (they throw across copies). */
 function isList(type: GraphQLOutputType): boolean {
   return String(type).replace(/!$/, '').startsWith('[');
-}
-
-function namedTypeOf(type: GraphQLOutputType): GraphQLNamedType {
-  let inner: unknown = type;
-  while (typeof inner === 'object' && inner !== null && 'ofType' in inner && inner.ofType) inner = inner.ofType;
-  return inner as GraphQLNamedType;
-}
-
-function fieldsOf(type: GraphQLNamedType): Record<string, { type: GraphQLOutputType }> | undefined {
-  const candidate = type as { getFields?: () => Record<string, { type: GraphQLOutputType }>; getInterfaces?: unknown };
-  // Object and interface types have both; input objects have no interfaces and never appear in a selection.
-  return typeof candidate.getFields === 'function' && typeof candidate.getInterfaces === 'function' ? candidate.getFields() : undefined;
 }

@@ -10,6 +10,12 @@
  * - counts against its credential: at most GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL sockets (one more
  *   is closed with 4429) and GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL operations at once (one
  *   more is answered with a TOO_MANY_REQUESTS error), in this process;
+ * - is refused at connection_init (4403, the reason saying why) when its token is missing, malformed,
+ *   expired, not one of ours (another audience, environment or kind, e.g. a signed link) or its
+ *   credential is no longer in good standing (a revoked API key, a disabled user, re-issued lender
+ *   credentials): in the single process from the database, in the distributed gateway by asking a
+ *   subgraph (`subgraphCheckedCredentials`). No subscribe message is read before: graphql-ws closes
+ *   a socket that subscribes before its connection_ack with 4401;
  * - is closed (4403) when its token expires, and when a re-check (every GRAPHQL_WS_CREDENTIAL_RECHECK_MS)
  *   finds its credential revoked: a revoked API key, a disabled user, rotated lender credentials;
  * - sends messages of at most GRAPHQL_WS_MAX_MESSAGE_BYTES (ws closes the socket with 1009);
@@ -28,7 +34,7 @@ import { isAuthenticated } from '../../kernel/actor.js';
 import { authenticate, bearerTokenOf, credentialHeaders } from '../../modules/identity/authenticate.js';
 import type { CredentialStatus } from '../../modules/identity/credential-status.js';
 import type { TokenAuthority } from '../../modules/identity/token-authority.js';
-import { conflictingCredential, connectionHeaders } from '../http/connection-headers.js';
+import { conflictingCredential, connectionHeaders, CREDENTIAL_HEADERS } from '../http/connection-headers.js';
 import { credentialKeyOfClaims, tooManyRequests, type RequestBudget } from '../http/rate-limits.js';
 import { audit } from '../../kernel/audit-log.js';
 import type { Logger } from '../../infra/logger.js';
@@ -89,6 +95,57 @@ export function tokenCredentials(tokens: TokenAuthority, status: CredentialStatu
     const claims = await tokens.verify(bearerTokenOf(headers.get('authorization'))!);
     return { key: credentialKeyOfClaims(claims), expiresInMs: claims.exp * 1000 - clock.now().getTime(), assertActive: () => status.assertActive(actor) };
   };
+}
+
+/** Where a subgraph server answers whether a request's credential is in good standing (subgraph-server.ts). */
+export const CREDENTIAL_STATUS_PATH = '/credential-status';
+
+/** What that endpoint answers for a refused credential. */
+export interface CredentialStatusRefusal {
+  code: 'UNAUTHENTICATED' | 'FORBIDDEN';
+  message: string;
+}
+
+const EVERY_CREDENTIAL_ACTIVE: CredentialStatus = { assertActive: async () => {}, forget: () => {}, close: () => {} };
+
+/**
+ * The distributed gateway's connection credentials. It holds no data: the token is verified here
+ * (its key and expiry), and whether its key, user or lender credentials are still in good standing is
+ * asked of a subgraph, which reads the database, at connection_init and at every re-check. The first
+ * subgraph that answers decides; none answering fails the connection (graphql-ws closes it with 4500).
+ */
+export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock, subgraphUrls: readonly string[]): (headers: Headers) => Promise<ConnectionCredential> {
+  const verified = tokenCredentials(tokens, EVERY_CREDENTIAL_ACTIVE, clock);
+  const statusUrls = subgraphUrls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
+  return async (headers) => {
+    const credential = await verified(headers);
+    const forwarded = new Headers();
+    for (const name of CREDENTIAL_HEADERS) {
+      const value = headers.get(name);
+      if (value) forwarded.set(name, value);
+    }
+    const assertActive = () => standingFromSubgraphs(statusUrls, forwarded);
+    await assertActive();
+    return { ...credential, assertActive };
+  };
+}
+
+async function standingFromSubgraphs(statusUrls: readonly string[], headers: Headers): Promise<void> {
+  for (const url of statusUrls) {
+    let res: Response;
+    try {
+      res = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
+    } catch {
+      continue; // not reachable: ask the next one
+    }
+    if (res.status === 204) return;
+    if (res.status === 401 || res.status === 403) {
+      const refusal = (await res.json().catch(() => null)) as Partial<CredentialStatusRefusal> | null;
+      throw new AppError(res.status === 403 ? 'FORBIDDEN' : 'UNAUTHENTICATED', typeof refusal?.message === 'string' ? refusal.message : 'Invalid token');
+    }
+    await res.body?.cancel();
+  }
+  throw new Error('no subgraph answered the credential check');
 }
 
 /** The WebSocket server of a graphql-ws endpoint: message size and the per-address rate limit at upgrade. */

@@ -7,6 +7,11 @@
  * Owns argument parsing, validation and presentation only; the work is done by
  * src/modules/identity/bootstrap.ts and src/infra/signing-keys.ts. Results go to stdout as JSON (so
  * they can be piped), notices and logs to stderr. Exit codes: 0 done, 1 failed, 2 bad usage.
+ *
+ * Printed credentials name the deployment's public URL (a lender's token `audience`, the token
+ * endpoint): the running server's when one serves from this DATA_DIR on the same database
+ * (running-server.ts), else PUBLIC_URL; with neither, the default (http://localhost:PORT) is used
+ * and a notice says so.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,6 +27,7 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { ProductInput, storeLenderProduct } from '../../modules/lenders/lender-management.js';
 import { PRODUCT_TYPES } from '../../modules/lenders/product-types.js';
 import { rotateSigningKeyFile } from '../../infra/signing-keys.js';
+import { databaseIdentity, runningServerOf, RUNNING_SERVER_FILE } from '../running-server.js';
 
 type Values = Record<string, string | undefined>;
 
@@ -126,10 +132,11 @@ async function registerLenderCommand(values: Values): Promise<void> {
   const updateUrl = values['update-url'] === undefined ? undefined : parseHttpUrl(values['update-url'], 'update-url');
 
   const config = configuration();
+  const publicUrl = await deploymentPublicUrl(config);
   const credentials = await withDatabase(config, (db) =>
-    registerLender(db, { environment: config.DEPLOY_ENV, publicUrl: config.PUBLIC_URL, name, applicationUrl, updateUrl, allowPrivateWebhookUrls: config.ALLOW_PRIVATE_WEBHOOK_URLS }),
+    registerLender(db, { environment: config.DEPLOY_ENV, publicUrl, name, applicationUrl, updateUrl, allowPrivateWebhookUrls: config.ALLOW_PRIVATE_WEBHOOK_URLS }),
   );
-  printCredentials(credentials);
+  printCredentials(credentials, publicUrl);
 }
 
 /** Creates the lender's product of that type, or replaces its terms; validated by the schema the GraphQL mutation uses. */
@@ -161,13 +168,14 @@ async function lenderCredentials(values: Values): Promise<void> {
   const lenderId = parseLenderId(required(values, 'lender-id'));
 
   const config = configuration();
+  const publicUrl = await deploymentPublicUrl(config);
   const { credentials, active } = await withDatabase(config, async (db) => {
     const lender = await db.lender.findFirst({ where: { id: lenderId, environment: config.DEPLOY_ENV }, select: { active: true } });
     if (!lender) throw new CommandError(`no lender with id ${lenderId} in the ${config.DEPLOY_ENV} environment`);
     const rotation = { webhookSecretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS };
-    return { credentials: await issueLenderCredentials(db, lenderId, config.DEPLOY_ENV, config.PUBLIC_URL, rotation), active: lender.active };
+    return { credentials: await issueLenderCredentials(db, lenderId, config.DEPLOY_ENV, publicUrl, rotation), active: lender.active };
   });
-  printCredentials(credentials);
+  printCredentials(credentials, publicUrl);
   notice(
     `Lender ${lenderId}'s previous OAuth credentials and authorization token key stopped working` +
       (credentials.previousWebhookSecretValidUntil
@@ -290,10 +298,33 @@ function printResult(result: object): void {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
 
-function printCredentials(c: LenderCredentials): void {
+function printCredentials(c: LenderCredentials, publicUrl: string): void {
   const { clientId, clientSecret, username, password, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, audience, lenderId } = c;
-  printResult({ clientId, clientSecret, username, password, audience, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, lenderId });
+  const tokenUrl = `${publicUrl}/oauth/token`;
+  printResult({ clientId, clientSecret, username, password, audience, tokenUrl, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, lenderId });
   notice('These credentials are shown once (the client secret and password are stored only as hashes): hand them to the lender now.');
+}
+
+/**
+ * The public URL of the deployment the printed credentials are for: the running server's (same
+ * DATA_DIR and database), else PUBLIC_URL, else the default with a notice saying what was assumed.
+ */
+async function deploymentPublicUrl(config: AppConfig): Promise<string> {
+  const configured = process.env.PUBLIC_URL?.trim() ? config.PUBLIC_URL : undefined;
+  const running = await runningServerOf(config.DATA_DIR, databaseIdentity(config.DATABASE_URL));
+  if (running) {
+    if (configured && configured !== running.publicUrl) {
+      notice(`PUBLIC_URL (${configured}) differs from the running server's (${running.publicUrl}, pid ${running.pid}): the server's is used, as it checks these credentials.`);
+    }
+    return running.publicUrl;
+  }
+  if (configured) return configured;
+  notice(
+    `No running server was found in ${path.resolve(config.DATA_DIR, RUNNING_SERVER_FILE)} and PUBLIC_URL is not set: ` +
+      `the credentials below assume the deployment answers at ${config.PUBLIC_URL}. If it does not, run this beside the server ` +
+      '(same DATA_DIR and database) or set PUBLIC_URL to its public address, and re-issue them with lender-credentials.',
+  );
+  return config.PUBLIC_URL;
 }
 
 async function withDatabase<T>(config: AppConfig, work: (db: Db) => Promise<T>): Promise<T> {

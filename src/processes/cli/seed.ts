@@ -4,7 +4,7 @@
  */
 import { loadConfig } from '../../kernel/config.js';
 import { openDatabase } from '../../infra/database.js';
-import { createLogger } from '../../infra/logger.js';
+import { createLogger, logDestination } from '../../infra/logger.js';
 import { seedMissingDemoData } from '../demo-seed.js';
 import { commandLine } from './command-line.js';
 
@@ -17,7 +17,7 @@ commandLine(
 );
 
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL, 'seed');
+const logger = createLogger(config.LOG_LEVEL, 'seed', logDestination(config.LOG_FORMAT));
 if (config.DEPLOY_ENV === 'production') {
   logger.fatal('demo data is never seeded into a production deployment');
   process.exit(2);
