@@ -1,11 +1,21 @@
 /**
  * The active lender products of an environment as matching criteria, held in memory: matching a
- * profile makes no per-product database round trip. Requests always use the snapshot in hand; a
- * new one is built off the request path (stale-while-revalidate): when a lender or product changes
- * (the lenders module's `lenderCatalogueChanged` event, which the event bus carries to every
- * process) and, for changes made outside any process's services (the admin CLI), once the snapshot
- * is CATALOGUE_TTL_MS old. A server starts its environment's first load as soon as it listens
- * (`warmProductCatalogue`), so a search waits for a load only if it comes before that load ends.
+ * profile makes no per-product database round trip.
+ *
+ * Changes reach every process through the event bus: the lenders module publishes
+ * `lenderCatalogueChanged` once a lender or product change is stored (in memory in one process,
+ * Redis pub/sub across the processes and replicas of the distributed deployment). On receipt the
+ * holder starts a load at once, and until a load begun after the change is in, searches wait for it
+ * instead of using the snapshot in hand: a product saved through one replica is matched by every
+ * other on its next search (test/replicas-catalogue.test.ts), with no stale window beyond the
+ * event's own way through Redis. Otherwise searches never wait: they use the snapshot in hand.
+ *
+ * The periodic refresh (CATALOGUE_TTL_MS, in the background, the snapshot in hand answering
+ * meanwhile) stays as the safety net for what the bus cannot carry: Redis pub/sub delivers at most
+ * once, so an event published while a process's subscription was down (a Redis restart, a network
+ * cut) is lost, and the admin CLI's catalogue writes (bootstrap, `lender-product`) publish nothing.
+ * A server starts its environment's first load as soon as it listens (`warmProductCatalogue`), so
+ * a search waits for a load only if it comes before that load ends.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -64,6 +74,9 @@ export interface CatalogueActivity {
 
 interface CatalogueHolder {
   current: ProductCatalogue | null;
+  /** Change events heard so far, and how many of them the snapshot in hand was loaded after. */
+  changesHeard: number;
+  changesLoaded: number;
   /** The load in flight, if any; a change signalled meanwhile starts another once it ends. */
   loading: Promise<ProductCatalogue> | null;
   changedWhileLoading: boolean;
@@ -80,10 +93,14 @@ export interface CatalogueSource {
   events: EventBus;
 }
 
-/** The environment's current snapshot; the first call waits for the first load, later ones never wait. */
+/**
+ * The environment's current snapshot: the first call waits for the first load; later ones wait only
+ * while a change event has been heard that the snapshot in hand predates.
+ */
 export function productCatalogue(source: CatalogueSource): Promise<ProductCatalogue> {
   const holder = holderOf(source);
   if (holder.current) {
+    if (holder.changesLoaded < holder.changesHeard) return loadedAfter(source, holder, holder.changesHeard);
     if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS && !holder.loading) refreshInBackground(source, holder, false);
     return Promise.resolve(holder.current);
   }
@@ -141,7 +158,7 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
   if (!perEnvironment) holders.set(db, (perEnvironment = new Map()));
   let holder = perEnvironment.get(environment);
   if (!holder) {
-    holder = { current: null, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
+    holder = { current: null, changesHeard: 0, changesLoaded: 0, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
     perEnvironment.set(environment, holder);
     // A bus that cannot subscribe (Redis gone) leaves the TTL to catch changes up.
     followChanges({ db, environment, events }, holder).catch(() => undefined);
@@ -151,7 +168,26 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
 
 /** Every change event of the environment starts a background refresh, for as long as the bus lives. */
 async function followChanges(source: CatalogueSource, holder: CatalogueHolder): Promise<void> {
-  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) refreshInBackground(source, holder, true);
+  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) {
+    holder.changesHeard++;
+    refreshInBackground(source, holder, true);
+  }
+}
+
+/**
+ * The snapshot once a load begun after the `change`th event is in (the load under way, or the one
+ * that follows it when the event came during it). A failed load answers with the snapshot in hand:
+ * a database hiccup costs freshness, not the search (the next search tries again).
+ */
+async function loadedAfter(source: CatalogueSource, holder: CatalogueHolder, change: number): Promise<ProductCatalogue> {
+  while (holder.changesLoaded < change) {
+    try {
+      await (holder.loading ?? refresh(source, holder));
+    } catch {
+      break;
+    }
+  }
+  return holder.current!;
 }
 
 /** `changed`: a change was signalled, so a load already under way may have read the rows before it and another must follow. */
@@ -166,8 +202,10 @@ function refreshInBackground(source: CatalogueSource, holder: CatalogueHolder, c
 
 function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
   holder.changedWhileLoading = false;
+  const changesBefore = holder.changesHeard;
   const loading = load(source).then((loaded) => {
     holder.activity.loads++;
+    holder.changesLoaded = Math.max(holder.changesLoaded, changesBefore);
     holder.loadedAt = Date.now();
     // The same products: keep the snapshot in hand, and with it the searches it remembers.
     if (holder.current?.version !== loaded.version) {
