@@ -6,7 +6,7 @@
  * Redis-backed event bus; the receiving process waits for the reload it started on receipt before
  * answering. Two real processes (`start:service -- matches` and `-- rest`) on one database and Redis.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
@@ -14,7 +14,7 @@ import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
 import { ACME_ANSWERS } from './support/answers.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, createApiKey, marketplaceV1Token, signIn } from './support/identities.js';
-import { freePort, startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
+import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { testSigningKeys, type TestApp } from './support/test-app.js';
 
@@ -43,7 +43,10 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across proc
 
   it('a product saved through the matches subgraph is matched by a REST adapter on its next search', async () => {
     database = await createTestDatabase();
-    const [matchesPort, restPort] = [await freePort(), await freePort()];
+    // Below Linux's ephemeral range (32768+), where an outgoing connection could take a port picked
+    // early before its process listens (the migration runs first).
+    const matchesPort = 12_000 + randomInt(160) * 50 + 20;
+    const restPort = matchesPort + 1;
     const rest = `http://127.0.0.1:${restPort}`;
     const matches = `http://127.0.0.1:${matchesPort}`;
     const env = {
