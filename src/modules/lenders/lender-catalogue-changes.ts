@@ -14,9 +14,16 @@ declare module '../../kernel/events.js' {
   }
 }
 
-/** Published after the change is stored; a lost event costs only freshness (the TTL catches up). */
-export function lenderCatalogueChanged(ctx: Pick<ServiceContext, 'events' | 'environment' | 'logger'>): void {
-  Promise.resolve(ctx.events.publish('lenderCatalogueChanged', ctx.environment, { environment: ctx.environment })).catch((err: unknown) =>
-    ctx.logger.warn({ err }, 'lender catalogue change not published'),
-  );
+/**
+ * Published after the change is stored; resolves once the bus has it (Redis answered the PUBLISH),
+ * so the use case answers only then and the caller's next request, to any process, comes after it.
+ * Never rejects: a lost event costs only freshness (the TTL catches up).
+ */
+export async function lenderCatalogueChanged(ctx: Pick<ServiceContext, 'events' | 'environment' | 'logger'>): Promise<void> {
+  try {
+    await ctx.events.publish('lenderCatalogueChanged', ctx.environment, { environment: ctx.environment });
+    await ctx.events.published?.();
+  } catch (err) {
+    ctx.logger.warn({ err }, 'lender catalogue change not published');
+  }
 }

@@ -4,11 +4,13 @@
  *
  * Changes reach every process through the event bus: the lenders module publishes
  * `lenderCatalogueChanged` once a lender or product change is stored (in memory in one process,
- * Redis pub/sub across the processes and replicas of the distributed deployment). On receipt the
- * holder starts a load at once, and until a load begun after the change is in, searches wait for it
- * instead of using the snapshot in hand: a product saved through one replica is matched by every
- * other on its next search (test/replicas-catalogue.test.ts), with no stale window beyond the
- * event's own way through Redis. Otherwise searches never wait: they use the snapshot in hand.
+ * Redis pub/sub across the processes and replicas of the distributed deployment), and answers its
+ * caller only once Redis has taken the event. On receipt the holder starts a load at once, and
+ * until a load begun after the change is in, searches wait for it instead of using the snapshot in
+ * hand. Across processes a search first makes sure every event Redis took in before it has arrived
+ * (one PING on the subscribing connection, `caughtUp`, at most CATCH_UP_WAIT_MS): so a product saved
+ * through one replica is matched by every other on its next search, with no stale window
+ * (test/replicas-catalogue.test.ts). Otherwise searches never wait: they use the snapshot in hand.
  *
  * The periodic refresh (CATALOGUE_TTL_MS, in the background, the snapshot in hand answering
  * meanwhile) stays as the safety net for what the bus cannot carry: Redis pub/sub delivers at most
@@ -99,6 +101,30 @@ export interface CatalogueSource {
  */
 export function productCatalogue(source: CatalogueSource): Promise<ProductCatalogue> {
   const holder = holderOf(source);
+  if (holder.current && source.events.caughtUp) return afterCatchingUp(source, holder, source.events.caughtUp);
+  return fromHolder(source, holder);
+}
+
+/** How long a search waits for the bus to confirm it has passed on every earlier event (Redis down: no longer). */
+const CATCH_UP_WAIT_MS = 250;
+
+/**
+ * Across processes: first every change event Redis took in before this search is received here
+ * (one PING on the subscribing connection, and a turn of the event loop for its listeners), so a
+ * change another process announced before this request was made counts as heard.
+ */
+async function afterCatchingUp(source: CatalogueSource, holder: CatalogueHolder, caughtUp: () => Promise<void>): Promise<ProductCatalogue> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    caughtUp().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, CATCH_UP_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return fromHolder(source, holder);
+}
+
+function fromHolder(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
   if (holder.current) {
     if (holder.changesLoaded < holder.changesHeard) return loadedAfter(source, holder, holder.changesHeard);
     if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS && !holder.loading) refreshInBackground(source, holder, false);
