@@ -20,10 +20,21 @@ declare module '../../kernel/events.js' {
  * Never rejects: a lost event costs only freshness (the TTL catches up).
  */
 export async function lenderCatalogueChanged(ctx: Pick<ServiceContext, 'events' | 'environment' | 'logger'>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
   try {
     await ctx.events.publish('lenderCatalogueChanged', ctx.environment, { environment: ctx.environment });
-    await ctx.events.published?.();
+    // Redis unreachable: the change is stored, so answer within PUBLISH_WAIT_MS all the same.
+    const waited = await Promise.race([
+      (ctx.events.published?.() ?? Promise.resolve()).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PUBLISH_WAIT_MS))),
+    ]);
+    if (!waited) ctx.logger.warn('lender catalogue change not yet taken by the event bus');
   } catch (err) {
     ctx.logger.warn({ err }, 'lender catalogue change not published');
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** The longest a catalogue change's answer waits for the bus to take its event. */
+const PUBLISH_WAIT_MS = 1000;
