@@ -41,6 +41,8 @@ const BENCH_FILES: Array<{ name: string; limitSeconds: number }> = [
   { name: 'graphql-limits', limitSeconds: 120 },
   { name: 'dashboard-latency', limitSeconds: 120 },
   { name: 'data-growth', limitSeconds: 420 },
+  // Four processes started; two REST read loads of 5 s + 10 s; 2,000 deliveries drained twice.
+  { name: 'replicas', limitSeconds: 240 },
 ];
 
 function machine() {

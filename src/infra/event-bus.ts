@@ -15,9 +15,30 @@ export function createEventBus(redisUrl?: string): EventBusHandle {
   if (!redisUrl) return { bus: createPubSub<EventTopics>(), ping: async () => 'in-process', close: async () => {} };
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
+  // The PUBLISHes under way, so `published()` can wait for them (the event target does not return them).
+  const publishing = new Set<Promise<unknown>>();
+  const trackedPublisher = {
+    publish(channel: string, message: string) {
+      const sent = publishClient.publish(channel, message);
+      publishing.add(sent);
+      const done = () => publishing.delete(sent);
+      sent.then(done, done);
+      return sent;
+    },
+  } as unknown as Redis;
+  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient: trackedPublisher, subscribeClient });
+  const bus: EventBus = Object.assign(createPubSub<EventTopics>({ eventTarget }), {
+    async published() {
+      await Promise.allSettled([...publishing]);
+    },
+    // Redis answers a PING on a subscribed connection after the messages it sent that connection
+    // before it, and ioredis emits those messages before it settles the PING.
+    async caughtUp() {
+      await subscribeClient.ping();
+    },
+  });
   return {
-    bus: createPubSub<EventTopics>({ eventTarget }),
+    bus,
     async ping() {
       await publishClient.ping();
       return 'ready';

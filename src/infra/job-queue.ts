@@ -33,6 +33,27 @@ export interface JobReady {
   startAfter: number | null;
 }
 
+/** PostgreSQL's deadlock_detected. */
+const DEADLOCK = '40P01';
+
+/**
+ * Creates the queue unless it exists. Replicas starting together on a new database each create it,
+ * and pg-boss's create_queue (a row, then its partition table) can deadlock between them:
+ * PostgreSQL aborts one, which tries again and finds the queue there.
+ */
+async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(queue.name)) return;
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== DEADLOCK || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt * Math.random()));
+    }
+  }
+}
+
 export async function startJobQueue(
   connectionString: string,
   logger: Logger,
@@ -50,7 +71,7 @@ export async function startJobQueue(
   await boss.start();
   // Retries are scheduled by the delivery itself (its published schedule, with jitter); pg-boss
   // retries only a job whose worker died (expired), which is what makes delivery at-least-once.
-  await boss.createQueue(QUEUES.webhookDelivery, {
+  await createQueueOnce(boss, {
     name: QUEUES.webhookDelivery,
     retryLimit: 5,
     retryDelay: 1,

@@ -70,6 +70,8 @@ const ConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Serve /metrics alone on this port instead (no token: keep it private). 0 picks a free port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The `instance` label of this process's metrics (default `<hostname>/<pid>`). */
+  INSTANCE_ID: z.string().min(1).max(200).optional(),
   /** Let webhooks reach private networks (lenders on a VPN); loopback is allowed in demo only. */
   ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag.default(false),
   /**

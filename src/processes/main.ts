@@ -7,9 +7,11 @@ import { startRuntime } from './runtime.js';
 import { warmProductCatalogue } from '../modules/matching/product-catalogue.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { databaseIdentity, recordRunningServer } from './running-server.js';
+import { labelProcessMetrics } from '../infra/metrics.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, undefined, logDestination(config.LOG_FORMAT));
+labelProcessMetrics('all-in-one', config.INSTANCE_ID);
 const shutdown = handleShutdownSignals(logger);
 // The database server starts (in its own processes) while this one loads the GraphQL and REST
 // layers: start-up takes the longer of the two rather than their sum.

@@ -16,6 +16,7 @@ import { startRuntime } from './runtime.js';
 import { startWorkerServer } from './worker-server.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { warmProductCatalogue } from '../modules/matching/product-catalogue.js';
+import { labelProcessMetrics } from '../infra/metrics.js';
 
 export const SERVICE_NAMES = ['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker'] as const;
 
@@ -26,6 +27,7 @@ if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
 }
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, `funding-gateway:${name}`, logDestination(config.LOG_FORMAT));
+labelProcessMetrics(name, config.INSTANCE_ID);
 
 const shutdown = handleShutdownSignals(logger);
 

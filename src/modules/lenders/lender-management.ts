@@ -87,7 +87,7 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
   const row = await ctx.db.lender.create({
     data: { ...body, environment: ctx.environment, slug, applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
   });
-  lenderCatalogueChanged(ctx);
+  await lenderCatalogueChanged(ctx);
   return findLender(ctx, row.id);
 }
 
@@ -98,7 +98,7 @@ export async function updateLender(ctx: ServiceContext, id: number, input: unkno
   await assertLenderWebhookUrls(ctx, body);
   const updated = await ctx.db.lender.updateMany({ where: { AND: [{ id }, lenderScope(ctx)] }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
-  lenderCatalogueChanged(ctx);
+  await lenderCatalogueChanged(ctx);
   return findLender(ctx, id);
 }
 
@@ -108,7 +108,7 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
   await findLender(ctx, lenderId);
   const body = parseInput(ProductInput, input);
   await storeLenderProduct(ctx.db, lenderId, body);
-  lenderCatalogueChanged(ctx);
+  await lenderCatalogueChanged(ctx);
   ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
   return findLender(ctx, lenderId);
 }

@@ -1,11 +1,23 @@
 /**
  * The active lender products of an environment as matching criteria, held in memory: matching a
- * profile makes no per-product database round trip. Requests always use the snapshot in hand; a
- * new one is built off the request path (stale-while-revalidate): when a lender or product changes
- * (the lenders module's `lenderCatalogueChanged` event, which the event bus carries to every
- * process) and, for changes made outside any process's services (the admin CLI), once the snapshot
- * is CATALOGUE_TTL_MS old. A server starts its environment's first load as soon as it listens
- * (`warmProductCatalogue`), so a search waits for a load only if it comes before that load ends.
+ * profile makes no per-product database round trip.
+ *
+ * Changes reach every process through the event bus: the lenders module publishes
+ * `lenderCatalogueChanged` once a lender or product change is stored (in memory in one process,
+ * Redis pub/sub across the processes and replicas of the distributed deployment), and answers its
+ * caller only once Redis has taken the event. On receipt the holder starts a load at once, and
+ * until a load begun after the change is in, searches wait for it instead of using the snapshot in
+ * hand. Across processes a search first makes sure every event Redis took in before it has arrived
+ * (one PING on the subscribing connection, `caughtUp`, at most CATCH_UP_WAIT_MS): so a product saved
+ * through one replica is matched by every other on its next search, with no stale window
+ * (test/replicas-catalogue.test.ts). Otherwise searches never wait: they use the snapshot in hand.
+ *
+ * The periodic refresh (CATALOGUE_TTL_MS, in the background, the snapshot in hand answering
+ * meanwhile) stays as the safety net for what the bus cannot carry: Redis pub/sub delivers at most
+ * once, so an event published while a process's subscription was down (a Redis restart, a network
+ * cut) is lost, and the admin CLI's catalogue writes (bootstrap, `lender-product`) publish nothing.
+ * A server starts its environment's first load as soon as it listens (`warmProductCatalogue`), so
+ * a search waits for a load only if it comes before that load ends.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -64,6 +76,9 @@ export interface CatalogueActivity {
 
 interface CatalogueHolder {
   current: ProductCatalogue | null;
+  /** Change events heard so far, and how many of them the snapshot in hand was loaded after. */
+  changesHeard: number;
+  changesLoaded: number;
   /** The load in flight, if any; a change signalled meanwhile starts another once it ends. */
   loading: Promise<ProductCatalogue> | null;
   changedWhileLoading: boolean;
@@ -80,10 +95,38 @@ export interface CatalogueSource {
   events: EventBus;
 }
 
-/** The environment's current snapshot; the first call waits for the first load, later ones never wait. */
+/**
+ * The environment's current snapshot: the first call waits for the first load; later ones wait only
+ * while a change event has been heard that the snapshot in hand predates.
+ */
 export function productCatalogue(source: CatalogueSource): Promise<ProductCatalogue> {
   const holder = holderOf(source);
+  if (holder.current && source.events.caughtUp) return afterCatchingUp(source, holder, source.events.caughtUp);
+  return fromHolder(source, holder);
+}
+
+/** How long a search waits for the bus to confirm it has passed on every earlier event (Redis down: no longer). */
+const CATCH_UP_WAIT_MS = 250;
+
+/**
+ * Across processes: first every change event Redis took in before this search is received here
+ * (one PING on the subscribing connection, and a turn of the event loop for its listeners), so a
+ * change another process announced before this request was made counts as heard.
+ */
+async function afterCatchingUp(source: CatalogueSource, holder: CatalogueHolder, caughtUp: () => Promise<void>): Promise<ProductCatalogue> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    caughtUp().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, CATCH_UP_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return fromHolder(source, holder);
+}
+
+function fromHolder(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
   if (holder.current) {
+    if (holder.changesLoaded < holder.changesHeard) return loadedAfter(source, holder, holder.changesHeard);
     if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS && !holder.loading) refreshInBackground(source, holder, false);
     return Promise.resolve(holder.current);
   }
@@ -141,7 +184,7 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
   if (!perEnvironment) holders.set(db, (perEnvironment = new Map()));
   let holder = perEnvironment.get(environment);
   if (!holder) {
-    holder = { current: null, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
+    holder = { current: null, changesHeard: 0, changesLoaded: 0, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
     perEnvironment.set(environment, holder);
     // A bus that cannot subscribe (Redis gone) leaves the TTL to catch changes up.
     followChanges({ db, environment, events }, holder).catch(() => undefined);
@@ -151,7 +194,26 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
 
 /** Every change event of the environment starts a background refresh, for as long as the bus lives. */
 async function followChanges(source: CatalogueSource, holder: CatalogueHolder): Promise<void> {
-  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) refreshInBackground(source, holder, true);
+  for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) {
+    holder.changesHeard++;
+    refreshInBackground(source, holder, true);
+  }
+}
+
+/**
+ * The snapshot once a load begun after the `change`th event is in (the load under way, or the one
+ * that follows it when the event came during it). A failed load answers with the snapshot in hand:
+ * a database hiccup costs freshness, not the search (the next search tries again).
+ */
+async function loadedAfter(source: CatalogueSource, holder: CatalogueHolder, change: number): Promise<ProductCatalogue> {
+  while (holder.changesLoaded < change) {
+    try {
+      await (holder.loading ?? refresh(source, holder));
+    } catch {
+      break;
+    }
+  }
+  return holder.current!;
 }
 
 /** `changed`: a change was signalled, so a load already under way may have read the rows before it and another must follow. */
@@ -166,8 +228,10 @@ function refreshInBackground(source: CatalogueSource, holder: CatalogueHolder, c
 
 function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
   holder.changedWhileLoading = false;
+  const changesBefore = holder.changesHeard;
   const loading = load(source).then((loaded) => {
     holder.activity.loads++;
+    holder.changesLoaded = Math.max(holder.changesLoaded, changesBefore);
     holder.loadedAt = Date.now();
     // The same products: keep the snapshot in hand, and with it the searches it remembers.
     if (holder.current?.version !== loaded.version) {

@@ -1,0 +1,565 @@
+/**
+ * deploy/kubernetes/*.yaml, checked without a cluster:
+ *  - against the Kubernetes OpenAPI schemas shipped in kubernetes-models (its compiled validator of
+ *    each kind: types, enums, required fields, formats), and strictly (as `kubectl apply` with its
+ *    default strict field validation): every field must be one the kind's API declares, read from
+ *    the same package's type declarations;
+ *  - every container command is one the project has (package.json scripts, SERVICE_NAMES of
+ *    src/processes/service.ts), each service runs in one Deployment of its own name and the
+ *    migration in one Job;
+ *  - every environment key (env, ConfigMap, Secret) is a configuration key of src/kernel/config.ts,
+ *    and each container's environment loads with it; secrets only in the Secret;
+ *  - probes point at paths the process serves (src/api/http/health.ts, mounted by each server), on
+ *    a port the container declares;
+ *  - Services select the pods of existing Deployments, on ports those pods declare; the gateway's
+ *    subgraph URLs point at those Services;
+ *  - the image is the Dockerfile's (name funding-gateway, tag = package.json version), run as its
+ *    non-root user, with requests and limits.
+ * Each check is a function returning its problems, and each is shown to catch a broken file.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { validate as validateConfigMap } from 'kubernetes-models/_schemas/IoK8sApiCoreV1ConfigMap';
+import { validate as validateSecret } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Secret';
+import { validate as validateService } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Service';
+import { validate as validateDeployment } from 'kubernetes-models/_schemas/IoK8sApiAppsV1Deployment';
+import { validate as validateJob } from 'kubernetes-models/_schemas/IoK8sApiBatchV1Job';
+import { validate as validatePdb } from 'kubernetes-models/_schemas/IoK8sApiPolicyV1PodDisruptionBudget';
+import { loadConfig } from '../src/kernel/config.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MANIFEST_DIR = 'deploy/kubernetes';
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+// ---------------------------------------------------------------------------------------------
+// The manifests and the project facts they must agree with.
+
+type Json = Record<string, unknown>;
+interface Manifest {
+  file: string;
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  [key: string]: unknown;
+}
+interface Probe {
+  httpGet?: { path?: string; port?: string | number };
+  tcpSocket?: { port?: string | number };
+  exec?: unknown;
+}
+interface Container {
+  name: string;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  env?: Array<{ name: string; value?: string; valueFrom?: unknown }>;
+  envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
+  ports?: Array<{ name?: string; containerPort: number }>;
+  startupProbe?: Probe;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: Json;
+}
+interface PodSpec {
+  containers: Container[];
+  securityContext?: Json;
+}
+interface PodTemplate {
+  metadata?: { labels?: Record<string, string> };
+  spec: PodSpec;
+}
+
+function loadManifests(): Manifest[] {
+  const files = readdirSync(join(ROOT, MANIFEST_DIR)).filter((f) => /\.ya?ml$/.test(f)).sort();
+  return files.flatMap((file) =>
+    parseAllDocuments(read(`${MANIFEST_DIR}/${file}`)).map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
+      return { ...(doc.toJS() as Omit<Manifest, 'file'>), file } as Manifest;
+    }),
+  );
+}
+
+const packageJson = JSON.parse(read('package.json')) as { version: string; scripts: Record<string, string> };
+
+/** SERVICE_NAMES of src/processes/service.ts, from its text (importing it would start a server). */
+function readServiceNames(): string[] {
+  const match = /export\s+const\s+SERVICE_NAMES\s*=\s*\[([^\]]*)\]/.exec(read('src/processes/service.ts'));
+  if (!match?.[1]) throw new Error('SERVICE_NAMES not found in src/processes/service.ts');
+  return [...match[1].matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+}
+
+/** The keys of ConfigSchema in src/kernel/config.ts, from its text. */
+function readConfigKeys(): string[] {
+  const match = /const\s+ConfigSchema\s*=\s*z\.object\(\{([\s\S]*?)\n\}\)/.exec(read('src/kernel/config.ts'));
+  if (!match?.[1]) throw new Error('ConfigSchema = z.object({...}) not found in src/kernel/config.ts');
+  return [...match[1].matchAll(/^\s*([A-Z][A-Z0-9_]*)\s*:/gm)].map((m) => m[1]!);
+}
+
+/** The paths src/api/http/health.ts serves: every `router.get('<path>'` in it. */
+function readHealthPaths(): string[] {
+  return [...read('src/api/http/health.ts').matchAll(/router\.get\(\s*'([^']+)'/g)].map((m) => m[1]!);
+}
+
+/** The servers of src/processes/ that mount healthRouter, by the service names they serve. */
+const SERVER_FILES: Record<string, string> = {
+  profiles: 'src/processes/subgraph-server.ts',
+  matches: 'src/processes/subgraph-server.ts',
+  applications: 'src/processes/subgraph-server.ts',
+  tenants: 'src/processes/subgraph-server.ts',
+  gateway: 'src/processes/remote-gateway-server.ts',
+  rest: 'src/processes/rest-server.ts',
+  worker: 'src/processes/worker-server.ts',
+};
+
+const SERVICE_NAMES = readServiceNames();
+const CONFIG_KEYS = readConfigKeys();
+const HEALTH_PATHS = readHealthPaths();
+/** Keys whose values are credentials: they belong in the Secret, never in a ConfigMap or an env value. */
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AUTH_SIGNING_KEYS', 'METRICS_TOKEN'];
+const IMAGE = `funding-gateway:${packageJson.version}`;
+/** The Dockerfile's `USER node`: uid and gid 1000 in the node images. */
+const NODE_UID = 1000;
+
+const byKind = (manifests: Manifest[], kind: string) => manifests.filter((m) => m.kind === kind);
+const podTemplateOf = (m: Manifest): PodTemplate | undefined =>
+  m.kind === 'Deployment' || m.kind === 'Job' ? ((m.spec as Json).template as PodTemplate) : undefined;
+const workloads = (manifests: Manifest[]) =>
+  manifests.filter((m) => podTemplateOf(m)).map((m) => ({ manifest: m, pod: podTemplateOf(m)! }));
+const where = (m: Manifest, rest = '') => `${m.file} ${m.kind}/${m.metadata?.name}${rest}`;
+
+// ---------------------------------------------------------------------------------------------
+// Schema validation: the package's compiled validators, plus unknown fields from its types.
+
+type Validator = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; keyword: string; params: unknown }> | null };
+const KINDS: Record<string, { validate: Validator; type: string; module: string }> = {
+  'v1/ConfigMap': { validate: validateConfigMap, type: 'IConfigMap', module: 'kubernetes-models/v1/ConfigMap' },
+  'v1/Secret': { validate: validateSecret, type: 'ISecret', module: 'kubernetes-models/v1/Secret' },
+  'v1/Service': { validate: validateService, type: 'IService', module: 'kubernetes-models/v1/Service' },
+  'apps/v1/Deployment': { validate: validateDeployment, type: 'IDeployment', module: 'kubernetes-models/apps/v1/Deployment' },
+  'batch/v1/Job': { validate: validateJob, type: 'IJob', module: 'kubernetes-models/batch/v1/Job' },
+  'policy/v1/PodDisruptionBudget': { validate: validatePdb, type: 'IPodDisruptionBudget', module: 'kubernetes-models/policy/v1/PodDisruptionBudget' },
+};
+
+/**
+ * The declared type of each kind, from kubernetes-models' .d.ts files (generated from the same
+ * OpenAPI document as its validators), through the TypeScript checker: a virtual module that
+ * imports them all.
+ */
+function kindTypes(): { checker: ts.TypeChecker; types: Record<string, ts.Type> } {
+  const virtual = join(ROOT, 'test', '__kubernetes_kinds__.ts');
+  const text =
+    Object.entries(KINDS).map(([, k], i) => `import type { ${k.type} as K${i} } from '${k.module}';`).join('\n') +
+    '\n' +
+    Object.keys(KINDS).map((_, i) => `export declare const k${i}: K${i};`).join('\n');
+  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, language, ...rest) =>
+    name === virtual ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === virtual || fileExists(name);
+  const program = ts.createProgram([virtual], options, host);
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(virtual)!;
+  const unresolved = ts.getPreEmitDiagnostics(program, source).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  if (unresolved.length > 0) throw new Error(`kubernetes-models types: ${unresolved.join('; ')}`);
+  const declarations = source.statements.filter(ts.isVariableStatement).map((s) => s.declarationList.declarations[0]!);
+  return { checker, types: Object.fromEntries(Object.keys(KINDS).map((key, i) => [key, checker.getTypeAtLocation(declarations[i]!)])) };
+}
+
+const { checker, types: KIND_TYPES } = kindTypes();
+
+/** Fields of `value` that its declared type does not have (maps such as labels have an index signature). */
+function unknownFields(value: unknown, type: ts.Type, path: string): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const objects = (type.isUnion() ? type.types : [type]).filter((t) => (t.flags & ts.TypeFlags.Object) !== 0);
+  if (objects.length === 0) return []; // any, unknown, or a scalar where an object stands: the validator's part
+  if (Array.isArray(value)) {
+    const element = checker.getIndexTypeOfType(objects[0]!, ts.IndexKind.Number);
+    return element ? value.flatMap((item, i) => unknownFields(item, element, `${path}[${i}]`)) : [];
+  }
+  const declared = objects[0]!;
+  const index = checker.getIndexTypeOfType(declared, ts.IndexKind.String);
+  return Object.entries(value).flatMap(([key, field]) => {
+    const property = checker.getPropertyOfType(declared, key);
+    if (property) return unknownFields(field, checker.getNonNullableType(checker.getTypeOfSymbol(property)), `${path}.${key}`);
+    if (index) return unknownFields(field, index, `${path}.${key}`);
+    return [`${path}.${key}: unknown field`];
+  });
+}
+
+function schemaProblems(manifests: Manifest[]): string[] {
+  return manifests.flatMap((m) => {
+    const key = `${m.apiVersion}/${m.kind}`;
+    const kind = KINDS[key];
+    if (!kind) return [`${where(m)}: ${key} is not a kind these manifests use (add its validator)`];
+    const { file: _file, ...object } = m;
+    const problems = kind.validate(object)
+      ? []
+      : (kind.validate.errors ?? []).map((e) => `${where(m)}${e.instancePath} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+    return [...problems, ...unknownFields(object, KIND_TYPES[key]!, where(m))];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Project checks: each returns its problems.
+
+/** `npm run <script>` with package.json's script; start:service with a service of service.ts. */
+function commandProblems(at: string, command: string[] | undefined): string[] {
+  if (!command) return [`${at}: no command (it would run the image's CMD, the all-in-one process)`];
+  const [bin, run, script, ...rest] = command;
+  if (bin !== 'npm' || run !== 'run') return [`${at}: ${JSON.stringify(command)} is not \`npm run <script>\``];
+  if (!script || !(script in packageJson.scripts)) return [`${at}: package.json has no script "${script}"`];
+  if (script === 'start:service') {
+    const [separator, name, ...extra] = rest;
+    if (separator !== '--') return [`${at}: start:service arguments must follow \`--\``];
+    if (!name || !SERVICE_NAMES.includes(name)) return [`${at}: start:service has no service "${name}"`];
+    return extra.length > 0 ? [`${at}: unexpected arguments ${JSON.stringify(extra)}`] : [];
+  }
+  return rest.length > 0 ? [`${at}: unexpected arguments ${JSON.stringify(rest)} to ${script}`] : [];
+}
+
+const serviceOf = (container: Container) => (container.command?.[2] === 'start:service' ? container.command[4] : undefined);
+
+function workloadCommandProblems(manifests: Manifest[]): string[] {
+  const problems = workloads(manifests).flatMap(({ manifest, pod }) =>
+    pod.spec.containers.flatMap((c) => [
+      ...commandProblems(where(manifest, ` container ${c.name}`), c.command),
+      ...(c.args?.length ? [`${where(manifest, ` container ${c.name}`)}: args ${JSON.stringify(c.args)} would be appended to the command`] : []),
+    ]),
+  );
+  for (const service of SERVICE_NAMES) {
+    const runners = byKind(manifests, 'Deployment').filter((d) => podTemplateOf(d)!.spec.containers.some((c) => serviceOf(c) === service));
+    if (runners.length !== 1) problems.push(`${service} runs in ${runners.length} Deployments`);
+    else if (runners[0]!.metadata.name !== service) problems.push(`${service} runs in Deployment "${runners[0]!.metadata.name}"`);
+  }
+  const migrations = byKind(manifests, 'Job').filter((j) => podTemplateOf(j)!.spec.containers.some((c) => c.command?.[2] === 'db:migrate'));
+  if (migrations.length !== 1) problems.push(`db:migrate runs in ${migrations.length} Jobs`);
+  for (const d of byKind(manifests, 'Deployment')) {
+    if (podTemplateOf(d)!.spec.containers.some((c) => c.command?.[2] === 'db:migrate')) problems.push(`${where(d)}: migrations run in a Job, not in every replica`);
+  }
+  return problems;
+}
+
+const dataOf = (m: Manifest): Record<string, string> => ({ ...((m.data as Record<string, string>) ?? {}), ...((m.stringData as Record<string, string>) ?? {}) });
+
+/** Each container's environment as the kubelet builds it: envFrom sources in order, then env. */
+function environmentOf(manifests: Manifest[], c: Container): { env: Record<string, string>; missing: string[] } {
+  const env: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const from of c.envFrom ?? []) {
+    const ref = from.configMapRef ? { kind: 'ConfigMap', name: from.configMapRef.name } : from.secretRef ? { kind: 'Secret', name: from.secretRef.name } : undefined;
+    const source = ref && manifests.find((m) => m.kind === ref.kind && m.metadata.name === ref.name);
+    if (!source) missing.push(`${ref?.kind ?? 'envFrom'} ${ref?.name ?? '?'}`);
+    else Object.assign(env, ref.kind === 'Secret' && source.data ? Object.fromEntries(Object.entries(source.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) : {}, dataOf(source));
+  }
+  for (const variable of c.env ?? []) env[variable.name] = variable.value ?? '';
+  return { env, missing };
+}
+
+function environmentProblems(manifests: Manifest[]): string[] {
+  const known = new Set([...CONFIG_KEYS, 'NODE_ENV']);
+  const problems: string[] = [];
+  for (const m of [...byKind(manifests, 'ConfigMap'), ...byKind(manifests, 'Secret')]) {
+    for (const key of Object.keys(dataOf(m))) {
+      if (!known.has(key)) problems.push(`${where(m)}: ${key} is not a key of src/kernel/config.ts`);
+      if (m.kind === 'ConfigMap' && SECRET_KEYS.includes(key)) problems.push(`${where(m)}: ${key} is a secret: put it in the Secret`);
+    }
+  }
+  for (const { manifest, pod } of workloads(manifests)) {
+    for (const c of pod.spec.containers) {
+      for (const variable of c.env ?? []) {
+        if (!known.has(variable.name)) problems.push(`${where(manifest, ` container ${c.name}`)}: env ${variable.name} is not a key of src/kernel/config.ts`);
+        if (SECRET_KEYS.includes(variable.name) && variable.value !== undefined) problems.push(`${where(manifest, ` container ${c.name}`)}: env ${variable.name} is a secret: take it from the Secret`);
+      }
+      const { env, missing } = environmentOf(manifests, c);
+      problems.push(...missing.map((s) => `${where(manifest, ` container ${c.name}`)}: envFrom ${s} is not in ${MANIFEST_DIR}`));
+      try {
+        loadConfig(env);
+      } catch (err) {
+        problems.push(`${where(manifest, ` container ${c.name}`)}: configuration does not load: ${(err as Error).message}`);
+      }
+    }
+  }
+  return problems;
+}
+
+const portNumber = (c: Container, port: string | number | undefined) =>
+  typeof port === 'number' ? port : c.ports?.find((p) => p.name === port)?.containerPort;
+
+function probeProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  for (const d of byKind(manifests, 'Deployment')) {
+    for (const c of podTemplateOf(d)!.spec.containers) {
+      const at = where(d, ` container ${c.name}`);
+      const service = serviceOf(c);
+      const serverFile = service ? SERVER_FILES[service] : undefined;
+      const mountsHealth = serverFile !== undefined && /healthRouter\(/.test(read(serverFile));
+      const { env } = environmentOf(manifests, c);
+      const listening = Number(env.PORT ?? 4000);
+      for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+        const probe = c[kind];
+        if (!probe) {
+          problems.push(`${at}: no ${kind}`);
+          continue;
+        }
+        const port = portNumber(c, probe.httpGet?.port ?? probe.tcpSocket?.port);
+        if (port === undefined) problems.push(`${at}: ${kind} port ${String(probe.httpGet?.port ?? probe.tcpSocket?.port)} is not a port the container declares`);
+        else if (port !== listening) problems.push(`${at}: ${kind} on port ${port}, but the process listens on PORT=${listening}`);
+        if (probe.httpGet) {
+          if (!HEALTH_PATHS.includes(probe.httpGet.path ?? '/')) problems.push(`${at}: ${kind} path ${probe.httpGet.path} is not served (health.ts serves ${HEALTH_PATHS.join(', ')})`);
+          if (!mountsHealth) problems.push(`${at}: ${kind} asks HTTP, but ${serverFile ?? 'its process'} mounts no healthRouter`);
+        }
+      }
+      if (c.readinessProbe?.httpGet?.path !== '/health/ready') problems.push(`${at}: readinessProbe must ask /health/ready (dependencies)`);
+      if (c.livenessProbe?.httpGet && c.livenessProbe.httpGet.path !== '/health') problems.push(`${at}: livenessProbe asks ${c.livenessProbe.httpGet.path}, not /health`);
+    }
+  }
+  return problems;
+}
+
+const selects = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+function serviceProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  const deployments = byKind(manifests, 'Deployment');
+  for (const s of byKind(manifests, 'Service')) {
+    const spec = s.spec as { selector?: Record<string, string>; ports?: Array<{ port: number; targetPort?: string | number }> };
+    const targets = deployments.filter((d) => selects(spec.selector ?? {}, podTemplateOf(d)!.metadata?.labels));
+    if (targets.length !== 1) {
+      problems.push(`${where(s)}: selects the pods of ${targets.length} Deployments`);
+      continue;
+    }
+    const container = podTemplateOf(targets[0]!)!.spec.containers[0]!;
+    for (const port of spec.ports ?? []) {
+      if (portNumber(container, port.targetPort ?? port.port) === undefined) problems.push(`${where(s)}: targetPort ${String(port.targetPort)} is not a port of ${targets[0]!.metadata.name}`);
+    }
+  }
+  for (const d of deployments) {
+    const spec = d.spec as { selector: { matchLabels?: Record<string, string> } };
+    if (!selects(spec.selector.matchLabels ?? {}, podTemplateOf(d)!.metadata?.labels)) problems.push(`${where(d)}: its selector does not match its pod template`);
+  }
+  for (const b of byKind(manifests, 'PodDisruptionBudget')) {
+    const selector = (b.spec as { selector: { matchLabels?: Record<string, string> } }).selector.matchLabels ?? {};
+    if (deployments.filter((d) => selects(selector, podTemplateOf(d)!.metadata?.labels)).length !== 1) problems.push(`${where(b)}: selects no single Deployment`);
+  }
+  // The gateway's subgraph URLs (in its environment) name those subgraphs' Services and ports.
+  const gateway = deployments.find((d) => d.metadata.name === 'gateway');
+  const rest = deployments.find((d) => d.metadata.name === 'rest');
+  const urls = [
+    ...(gateway ? Object.entries(environmentOf(manifests, podTemplateOf(gateway)!.spec.containers[0]!).env).filter(([k]) => /^(PROFILES|MATCHES|APPLICATIONS|TENANTS)_URL$/.test(k)).map(([k, v]) => [k, v, k.slice(0, -4).toLowerCase()] as const) : []),
+    ...(rest ? [['GRAPHQL_GATEWAY_URL', environmentOf(manifests, podTemplateOf(rest)!.spec.containers[0]!).env.GRAPHQL_GATEWAY_URL ?? '', 'gateway'] as const] : []),
+  ];
+  if (urls.length !== 5) problems.push(`gateway/rest: ${5 - urls.length} of the service URLs are unset`);
+  for (const [key, value, serviceName] of urls) {
+    const url = new URL(value);
+    const service = byKind(manifests, 'Service').find((s) => s.metadata.name === url.hostname);
+    if (!service) {
+      problems.push(`${key}: host ${url.hostname} is not a Service`);
+      continue;
+    }
+    const target = deployments.find((d) => selects((service.spec as { selector: Record<string, string> }).selector, podTemplateOf(d)!.metadata?.labels));
+    if (target?.metadata.name !== serviceName) problems.push(`${key}: Service ${url.hostname} does not select the ${serviceName} pods`);
+    if (!(service.spec as { ports: Array<{ port: number }> }).ports.some((p) => String(p.port) === url.port)) problems.push(`${key}: Service ${url.hostname} has no port ${url.port}`);
+    if (url.pathname !== '/graphql') problems.push(`${key}: path ${url.pathname}, not /graphql`);
+  }
+  return problems;
+}
+
+function podProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  for (const { manifest, pod } of workloads(manifests)) {
+    const podSecurity = pod.spec.securityContext ?? {};
+    for (const c of pod.spec.containers) {
+      const at = where(manifest, ` container ${c.name}`);
+      if (c.image !== IMAGE) problems.push(`${at}: image ${c.image}, not the Dockerfile's ${IMAGE}`);
+      const security = { ...podSecurity, ...(c.securityContext ?? {}) };
+      if (security.runAsNonRoot !== true) problems.push(`${at}: runAsNonRoot is not true`);
+      if (security.runAsUser !== NODE_UID) problems.push(`${at}: runAsUser ${String(security.runAsUser)}, not the image's node user (${NODE_UID})`);
+      if (security.allowPrivilegeEscalation !== false) problems.push(`${at}: allowPrivilegeEscalation is not false`);
+      if (!((security.capabilities as { drop?: string[] } | undefined)?.drop ?? []).includes('ALL')) problems.push(`${at}: capabilities are not dropped`);
+      for (const resource of ['cpu', 'memory']) {
+        if (!c.resources?.requests?.[resource]) problems.push(`${at}: no ${resource} request`);
+      }
+      if (!c.resources?.limits?.memory) problems.push(`${at}: no memory limit`);
+    }
+  }
+  return problems;
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+const find = (manifests: Manifest[], kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name)!;
+const containerOf = (manifests: Manifest[], kind: string, name: string) => podTemplateOf(find(manifests, kind, name))!.spec.containers[0]!;
+
+// ---------------------------------------------------------------------------------------------
+
+describe('deploy/kubernetes', () => {
+  it('reads the facts it checks against', () => {
+    expect(SERVICE_NAMES).toEqual(expect.arrayContaining(['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker']));
+    expect(Object.keys(SERVER_FILES).sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(HEALTH_PATHS.sort()).toEqual(['/health', '/health/ready']);
+    expect(CONFIG_KEYS).toEqual(expect.arrayContaining([...SECRET_KEYS, 'PORT', 'DEPLOY_ENV']));
+    expect(read('Dockerfile')).toMatch(/^USER node$/m);
+    const manifests = loadManifests();
+    expect(byKind(manifests, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(byKind(manifests, 'Service').map((s) => s.metadata.name).sort()).toEqual(['applications', 'gateway', 'matches', 'profiles', 'rest', 'tenants']);
+    for (const d of byKind(manifests, 'Deployment')) expect((d.spec as { replicas: number }).replicas, d.metadata.name).toBeGreaterThanOrEqual(2);
+  });
+
+  describe('Kubernetes schemas (kubernetes-models)', () => {
+    it('are valid, with no field the API does not declare', () => {
+      expect(schemaProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch a wrong type, a missing required field and a bad enum value', () => {
+      const manifests = loadManifests();
+      containerOf(manifests, 'Deployment', 'rest').ports![0]!.containerPort = 'http' as unknown as number;
+      delete (find(manifests, 'Deployment', 'worker').spec as Json).selector;
+      (find(manifests, 'Service', 'gateway').spec as Json).type = 'Public';
+      const problems = schemaProblems(manifests).join('\n');
+      expect(problems).toContain('rest.yaml Deployment/rest/spec/template/spec/containers/0/ports/0/containerPort type {"type":"integer"}');
+      expect(problems).toContain('worker.yaml Deployment/worker/spec required {"missingProperty":"selector"}');
+      expect(problems).toMatch(/gateway\.yaml Service\/gateway\/spec\/type enum \{"allowedValues":\[.*"ClusterIP"/);
+    });
+
+    it('catch fields the API does not declare, at any depth, and an unknown kind', () => {
+      const manifests = loadManifests();
+      (find(manifests, 'Deployment', 'gateway').spec as Json).replica = 3;
+      (containerOf(manifests, 'Deployment', 'rest').readinessProbe as Json).httpget = { path: '/health/ready' };
+      (containerOf(manifests, 'Job', 'funding-gateway-migrate').resources!.requests as Json).cpu = '1'; // a map: any key
+      manifests.push({ file: 'extra.yaml', apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } });
+      expect(schemaProblems(manifests)).toEqual([
+        'gateway.yaml Deployment/gateway.spec.replica: unknown field',
+        'rest.yaml Deployment/rest.spec.template.spec.containers[0].readinessProbe.httpget: unknown field',
+        'extra.yaml Deploymnet/x: apps/v1/Deploymnet is not a kind these manifests use (add its validator)',
+      ]);
+    });
+  });
+
+  describe('commands', () => {
+    it('run package.json scripts; each service in one Deployment of its name, migrations in one Job', () => {
+      expect(workloadCommandProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch an unknown service, a missing command and migrations in a Deployment', () => {
+      const manifests = loadManifests();
+      containerOf(manifests, 'Deployment', 'gateway').command = ['npm', 'run', 'start:service', '--', 'gatway'];
+      delete containerOf(manifests, 'Deployment', 'worker').command;
+      containerOf(manifests, 'Deployment', 'rest').command = ['npm', 'run', 'db:migrate'];
+      expect(workloadCommandProblems(manifests)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('no service "gatway"'),
+          expect.stringContaining('Deployment/worker container worker: no command'),
+          'gateway runs in 0 Deployments',
+          'rest runs in 0 Deployments',
+          'worker runs in 0 Deployments',
+          'rest.yaml Deployment/rest: migrations run in a Job, not in every replica',
+        ]),
+      );
+    });
+  });
+
+  describe('environment', () => {
+    it('only configuration keys, secrets only in the Secret, and every container loads its configuration', () => {
+      expect(environmentProblems(loadManifests())).toEqual([]);
+    });
+
+    it('is production, with the database and Redis from the Secret for every process', () => {
+      const manifests = loadManifests();
+      for (const { manifest, pod } of workloads(manifests)) {
+        const { env } = environmentOf(manifests, pod.spec.containers[0]!);
+        const config = loadConfig(env);
+        expect(config.DEPLOY_ENV, manifest.metadata.name).toBe('production');
+        expect(config.DATABASE_URL, manifest.metadata.name).toMatch(/^postgres(ql)?:\/\//);
+        expect(config.REDIS_URL, manifest.metadata.name).toMatch(/^rediss?:\/\//);
+        expect(config.HOST, manifest.metadata.name).toBe('0.0.0.0');
+      }
+    });
+
+    it('catch an unknown key, a secret in the ConfigMap, a missing source and a value that does not load', () => {
+      const manifests = loadManifests();
+      const configMap = find(manifests, 'ConfigMap', 'funding-gateway-config');
+      (configMap.data as Record<string, string>).DATABASE_URI = 'x';
+      (configMap.data as Record<string, string>).METRICS_TOKEN = 'a-token-of-sixteen-chars';
+      containerOf(manifests, 'Deployment', 'worker').env![0]!.value = 'not-a-port';
+      containerOf(manifests, 'Deployment', 'tenants').envFrom![1] = { secretRef: { name: 'funding-gateway-secret' } };
+      const problems = environmentProblems(manifests);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          'config.yaml ConfigMap/funding-gateway-config: DATABASE_URI is not a key of src/kernel/config.ts',
+          'config.yaml ConfigMap/funding-gateway-config: METRICS_TOKEN is a secret: put it in the Secret',
+          'subgraphs.yaml Deployment/tenants container tenants: envFrom Secret funding-gateway-secret is not in deploy/kubernetes',
+          expect.stringMatching(/Deployment\/worker container worker: configuration does not load: Invalid configuration:\n {2}PORT/),
+          // Without the Secret, production has no signing keys.
+          expect.stringMatching(/Deployment\/tenants container tenants: configuration does not load: .*AUTH_SIGNING_KEYS/s),
+        ]),
+      );
+    });
+  });
+
+  describe('probes', () => {
+    it('ask paths health.ts serves, on the port each process listens on', () => {
+      expect(probeProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch an unserved path, a readiness probe on liveness, a wrong port and a missing probe', () => {
+      const manifests = loadManifests();
+      containerOf(manifests, 'Deployment', 'rest').livenessProbe!.httpGet!.path = '/healthz';
+      containerOf(manifests, 'Deployment', 'worker').readinessProbe!.httpGet!.path = '/health';
+      containerOf(manifests, 'Deployment', 'profiles').startupProbe!.httpGet!.port = 'metrics';
+      delete containerOf(manifests, 'Deployment', 'gateway').livenessProbe;
+      expect(probeProblems(manifests).sort()).toEqual([
+        'gateway.yaml Deployment/gateway container gateway: no livenessProbe',
+        'rest.yaml Deployment/rest container rest: livenessProbe asks /healthz, not /health',
+        'rest.yaml Deployment/rest container rest: livenessProbe path /healthz is not served (health.ts serves /health, /health/ready)',
+        'subgraphs.yaml Deployment/profiles container profiles: startupProbe on port 9464, but the process listens on PORT=4011',
+        'worker.yaml Deployment/worker container worker: readinessProbe must ask /health/ready (dependencies)',
+      ]);
+    });
+  });
+
+  describe('Services', () => {
+    it('select one Deployment each on a declared port; the gateway and REST URLs name them', () => {
+      expect(serviceProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch a selector matching nothing, a wrong target port and a URL to the wrong Service', () => {
+      const manifests = loadManifests();
+      (find(manifests, 'Service', 'matches').spec as { selector: Record<string, string> }).selector['app.kubernetes.io/component'] = 'match';
+      (find(manifests, 'Service', 'rest').spec as { ports: Array<{ targetPort: string }> }).ports[0]!.targetPort = 'web';
+      (find(manifests, 'ConfigMap', 'funding-gateway-config').data as Record<string, string>).TENANTS_URL = 'http://profiles:4011/graphql';
+      expect(serviceProblems(manifests).sort()).toEqual([
+        'MATCHES_URL: Service matches does not select the matches pods',
+        'TENANTS_URL: Service profiles does not select the tenants pods',
+        'rest.yaml Service/rest: targetPort web is not a port of rest',
+        'subgraphs.yaml Service/matches: selects the pods of 0 Deployments',
+      ]);
+    });
+  });
+
+  describe('pods', () => {
+    it("run the Dockerfile's image as its non-root user, with requests and a memory limit", () => {
+      expect(podProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch another image, root and missing resources', () => {
+      const manifests = loadManifests();
+      containerOf(manifests, 'Deployment', 'gateway').image = 'funding-gateway:latest';
+      podTemplateOf(find(manifests, 'Job', 'funding-gateway-migrate'))!.spec.securityContext!.runAsUser = 0;
+      delete containerOf(manifests, 'Deployment', 'worker').resources;
+      expect(podProblems(manifests).sort()).toEqual([
+        `gateway.yaml Deployment/gateway container gateway: image funding-gateway:latest, not the Dockerfile's ${IMAGE}`,
+        "migrate-job.yaml Job/funding-gateway-migrate container migrate: runAsUser 0, not the image's node user (1000)",
+        'worker.yaml Deployment/worker container worker: no cpu request',
+        'worker.yaml Deployment/worker container worker: no memory limit',
+        'worker.yaml Deployment/worker container worker: no memory request',
+      ]);
+    });
+  });
+});
