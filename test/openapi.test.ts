@@ -3,10 +3,12 @@
  * it), describing every route of the route table, and honoured by the server (contract checks of
  * real responses; the shared test clients check every response the suite receives the same way).
  */
+import { readFile } from 'node:fs/promises';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
 import { ROUTES } from '../src/api/rest/route-table.js';
+import { repositoryPath } from '../src/kernel/repository-root.js';
 import { contractViolation } from './support/openapi-contract.js';
 import { bearer, signUpIntegrator } from './support/identities.js';
 import { restClient } from './support/rest-client.js';
@@ -75,6 +77,43 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/platform/v1/auth/token']!.post!.security).toEqual([{ apiKey: [] }]);
     expect(document.paths['/api/platform/v1/funding/applications']!.get!.security).toEqual([{ lenderOAuth: [] }]);
     expect(document.paths['/api/marketplace/v1/profiles/{uuid}']!.get!.security).toEqual([{ marketplaceV1Bearer: [] }]);
+  });
+});
+
+describe('what an integrator reads in the document', () => {
+  type Operation = { summary?: string; description?: string; parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>; security?: unknown[] };
+  const full = () => JSON.parse(served) as { info: Record<string, any>; servers: Array<{ url: string }>; paths: Record<string, Record<string, Operation>> };
+
+  it('names the deployment as an absolute server URL, the licence, a contact and a version', async () => {
+    const doc = full();
+    expect(doc.servers).toEqual([{ url: app.url, description: 'This deployment' }]);
+    expect(doc.info.license).toEqual({ name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' });
+    expect(doc.info.contact.url).toBe(`${app.url}/docs`);
+    const pkg = JSON.parse(await readFile(repositoryPath('package.json'), 'utf8')) as { version: string; license: string };
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(doc.info.version).toBe(pkg.version);
+    expect(await readFile(repositoryPath('LICENSE'), 'utf8')).toContain('Apache License');
+    // Without a configured PUBLIC_URL, the server is the URL the document was asked on.
+    const unconfigured = buildOpenApiDocument({ serverUrl: 'http://gateway.internal:8080' }) as { servers: Array<{ url: string }> };
+    expect(unconfigured.servers[0]!.url).toBe('http://gateway.internal:8080');
+  });
+
+  it('gives every operation a summary for its readers and a description saying who may call it', () => {
+    for (const route of ROUTES) {
+      const operation = full().paths[openApiPath(route.path)]![route.method]!;
+      expect(operation.summary, route.operationId).toMatch(/^[A-Z]/);
+      // Summaries are what a reader looks for, not implementation notes: short, no arrows or "an extension".
+      expect(operation.summary!.length, route.operationId).toBeLessThanOrEqual(60);
+      expect(operation.summary, route.operationId).not.toMatch(/→|extension|\(|\?/);
+      expect(operation.description!.length, route.operationId).toBeGreaterThan(40);
+      if (route.surface !== 'public') expect(operation.description, route.operationId).toContain('**Who may call:**');
+    }
+  });
+
+  it('declares api_key as a query parameter of the Marketplace V1 operation that takes it, as well as its security scheme', () => {
+    const authorize = full().paths['/api/marketplace/v1/auth/authorize']!.post!;
+    expect(authorize.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'api_key', in: 'query' })]));
+    expect(authorize.security).toEqual([{ apiKeyQuery: [] }]);
   });
 });
 

@@ -139,6 +139,8 @@ export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'P
   SEED_DEMO_DATA: boolean;
   /** Without a trailing slash; defaults to http://localhost:PORT. */
   PUBLIC_URL: string;
+  /** Whether PUBLIC_URL was configured (documents then name it; otherwise the URL they were requested on). */
+  PUBLIC_URL_CONFIGURED: boolean;
 };
 
 /**
@@ -177,6 +179,7 @@ export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig
     ...data,
     SEED_DEMO_DATA: seed,
     PUBLIC_URL: publicUrl,
+    PUBLIC_URL_CONFIGURED: data.PUBLIC_URL !== undefined,
     GRAPHIQL_ENABLED: data.GRAPHIQL_ENABLED ?? demo,
     GRAPHQL_INTROSPECTION: data.GRAPHQL_INTROSPECTION ?? (demo ? 'everyone' : 'staff'),
     RATE_LIMIT_PER_ADDRESS: data.RATE_LIMIT_PER_ADDRESS ?? (demo ? 100_000 : 1200),

@@ -12,7 +12,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Platform login: email and password → login token (onboarding step 1) */
+        /**
+         * Sign in
+         * @description Onboarding step 1: a platform user signs in with email and password and gets a login token (24 hours) to manage API keys and users. A wrong email or password is the same 401; repeated failures are slowed down and then refused with 429 and `Retry-After`. The example signs in to the demo deployment with its published demo user.
+         */
         post: operations["PlatformAuthController_login"];
         delete?: never;
         options?: never;
@@ -29,7 +32,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** X-API-Key → platform token, or a tenant token with Service-tenant-id (onboarding step 3) */
+        /**
+         * Get a platform or tenant token
+         * @description Onboarding step 3: exchanges an API key (header `X-API-Key`) for a platform token with the key's scopes and a refresh token, valid 10 hours. With `Service-tenant-id`, the token is a tenant token for that tenant of the key's account (a tenant of another account is a 404). A missing, revoked or expired key is a 401.
+         */
         post: operations["PlatformAuthController_token"];
         delete?: never;
         options?: never;
@@ -46,7 +52,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a single-use refresh token for a new token pair */
+        /**
+         * Refresh a token
+         * @description Exchanges the refresh token of a platform or tenant token (from `POST /api/platform/v1/auth/token`) for a new token and refresh token, without the API key. A refresh token is single use: a used, revoked or unknown one is a 401. `refreshToken` is taken as another name of `refresh_token`.
+         */
         post: operations["PlatformAuthController_refreshToken"];
         delete?: never;
         options?: never;
@@ -63,7 +72,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Master (or platform) token + Service-tenant-id → tenant token */
+        /**
+         * Get a tenant token
+         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformAuthController_authorizeTenant"];
         delete?: never;
         options?: never;
@@ -78,10 +92,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's API keys, without their secrets */
+        /**
+         * List API keys
+         * @description The account's API keys, newest first, without their secrets: `keyPrefix` identifies a key publicly.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformApiKeyController_list"];
         put?: never;
-        /** Create an API key; the key is in this response only (onboarding step 2) */
+        /**
+         * Create an API key
+         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding every scope needs an account admin's sign-in.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding every scope. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformApiKeyController_create"];
         delete?: never;
         options?: never;
@@ -98,7 +122,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a single-use refresh token for a new token pair */
+        /**
+         * Refresh a token
+         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
+         */
         post: operations["MarketplaceAuthController_refreshToken"];
         delete?: never;
         options?: never;
@@ -115,7 +142,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** api_key (query) → { jwt, refreshToken } */
+        /**
+         * Get a Marketplace V1 token
+         * @description Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.
+         *
+         *     Compatibility: `expiresIn` (seconds) is an addition.
+         */
         post: operations["AuthController_authorize"];
         delete?: never;
         options?: never;
@@ -132,7 +164,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership */
+        /**
+         * Create an anonymous profile
+         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
@@ -150,7 +187,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key and its refresh tokens */
+        /**
+         * Revoke an API key
+         * @description Revokes the key, its refresh tokens and the tokens issued from it (at once in this process, within 30 seconds everywhere). Idempotent. Revoking a key another user created needs an account admin.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to revoke a key another user created. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         delete: operations["PlatformApiKeyController_revoke"];
         options?: never;
         head?: never;
@@ -164,10 +206,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's platform users */
+        /**
+         * List platform users
+         * @description The account's platform users, with their role and whether they are disabled.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformUserController_list"];
         put?: never;
-        /** Add a platform user to the account (admins) */
+        /**
+         * Add a platform user
+         * @description Adds a user to the account (account admins). An email already in use is a 409; a password shorter than 12 characters is a 400.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformUserController_create"];
         delete?: never;
         options?: never;
@@ -184,7 +236,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** X-API-Key → master token with refresh token */
+        /**
+         * Get a master token
+         * @description Exchanges an API key (header `X-API-Key`) for a master token with a refresh token, valid 10 hours. A master token manages tenants (`/tenants`) and exchanges itself for tenant tokens, but cannot read or write profiles. A missing, revoked or expired key is a 401.
+         */
         post: operations["MarketplaceAuthController_authorize"];
         delete?: never;
         options?: never;
@@ -201,7 +256,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Master (or platform) token + Service-tenant-id → tenant token */
+        /**
+         * Get a tenant token
+         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["MarketplaceAuthController_authorizeTenant"];
         delete?: never;
         options?: never;
@@ -218,7 +278,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** { refreshToken } → a new { jwt, refreshToken } (single use) */
+        /**
+         * Refresh a Marketplace V1 token
+         * @description Exchanges a Marketplace V1 refresh token for a new jwt and refresh token. Single use: a used, revoked or unknown one is a 401; any other field in the body is a 400.
+         */
         post: operations["AuthController_refreshToken"];
         delete?: never;
         options?: never;
@@ -233,7 +296,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The credit report alone (limited companies; otherwise 422) */
+        /**
+         * Get a tenant's credit report
+         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["BusinessProfileController_getCreditReport"];
         put?: never;
         post?: never;
@@ -250,14 +320,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one platform user of the account */
+        /**
+         * Get a platform user
+         * @description One user of the account. Another account's user is a 404.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformUserController_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a platform user (self: name, password; admins: anyone, role, disabled) */
+        /**
+         * Change a platform user
+         * @description A user may change their own name and password (the new password with `currentPassword`); account admins may change any user of the account, their role, and disable them. Changing the password or disabling a user ends their sign-ins.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["PlatformUserController_update"];
         trace?: never;
     };
@@ -268,10 +348,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`) */
+        /**
+         * List tenants
+         * @description The account's tenants, oldest first.
+         *
+         *     Two ways to page, in the same order (createdDateTime, then id):
+         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformTenantController_list"];
         put?: never;
-        /** Create a tenant (onboarding step 4) */
+        /**
+         * Create a tenant
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformTenantController_create"];
         delete?: never;
         options?: never;
@@ -286,7 +380,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The credit report alone (limited companies; otherwise 422) */
+        /**
+         * Get a tenant's credit report
+         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["MarketplaceProfileController_getCreditReport"];
         put?: never;
         post?: never;
@@ -303,14 +404,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read) */
+        /**
+         * Get a tenant
+         * @description One tenant of the account. Another account's tenant, or an unknown id, is a 404.
+         *
+         *     Compatibility: an addition; the live platform lists and changes tenants but has no read by id.
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformTenantController_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a tenant's referenceId */
+        /**
+         * Change a tenant
+         * @description Sets the tenant's `referenceId` (`null` clears it). A referenceId another tenant of the account has is a 409.
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["PlatformTenantController_update"];
         trace?: never;
     };
@@ -321,10 +434,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`) */
+        /**
+         * List tenants
+         * @description The account's tenants, oldest first.
+         *
+         *     Two ways to page, in the same order (createdDateTime, then id):
+         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["MarketplaceTenantController_list"];
         put?: never;
-        /** Create a tenant (onboarding step 4) */
+        /**
+         * Create a tenant
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["MarketplaceTenantController_create"];
         delete?: never;
         options?: never;
@@ -341,7 +468,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a tenant (onboarding step 4) */
+        /**
+         * Create a tenant
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         *
+         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessTenantController_create"];
         delete?: never;
         options?: never;
@@ -356,15 +488,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's profile in the credit report envelope (onboarding step 6) */
+        /**
+         * Get a tenant's profile and credit report
+         * @description Onboarding step 6: the whole profile in the credit report envelope (`data`, `links`, `meta`), its score, credit limit and legal notices read from the registry at each call. `meta.creditReport` says whether a credit report (and the credit widget) is available: only for a limited company with a valid registration number. No profile yet is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["MarketplaceProfileController_get"];
         put?: never;
-        /** Set up the tenant's profile from the company registry (onboarding step 5) */
+        /**
+         * Set up a tenant's profile
+         * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["MarketplaceProfileController_setUp"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the profile: companyInformation and financials merge, sections sent replace */
+        /**
+         * Update a tenant's profile
+         * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["MarketplaceProfileController_update"];
         trace?: never;
     };
@@ -375,16 +522,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's profile in the credit report envelope (onboarding step 6) */
+        /**
+         * Get a tenant's profile and credit report
+         * @description Onboarding step 6: the whole profile in the credit report envelope (`data`, `links`, `meta`), its score, credit limit and legal notices read from the registry at each call. `meta.creditReport` says whether a credit report (and the credit widget) is available: only for a limited company with a valid registration number. No profile yet is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["BusinessProfileController_get"];
-        /** Replace the profile (sections left out are emptied; registry facts stay) */
+        /**
+         * Replace a tenant's profile
+         * @description Replaces the whole profile: sections left out are emptied, the registry's facts stay. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         put: operations["BusinessProfileController_replace"];
-        /** Set up the tenant's profile from the company registry (onboarding step 5) */
+        /**
+         * Set up a tenant's profile
+         * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessProfileController_setUp"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the profile: companyInformation and financials merge, sections sent replace */
+        /**
+         * Update a tenant's profile
+         * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["BusinessProfileController_update"];
         trace?: never;
     };
@@ -397,7 +564,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an empty profile owned by the calling key */
+        /**
+         * Create a profile
+         * @description Creates an empty profile owned by the calling API key; fill it by answering a questionnaire or with `PATCH …/company` and `…/financials`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["ProfileController_createBlank"];
         delete?: never;
         options?: never;
@@ -412,7 +584,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Companies by name (exact, prefix, then inside the name) or registration number; 10 unless limit (1-100) */
+        /**
+         * Search companies
+         * @description Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a master token, a tenant token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["CompanyController_search"];
         put?: never;
         post?: never;
@@ -429,7 +606,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether a continue URL is ours, for this application, and unexpired */
+        /**
+         * Check a continue URL
+         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ApplicationSignUpController_validateContinueUrl"];
         put?: never;
         post?: never;
@@ -446,7 +628,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling lender's funding applications, oldest first, in pages (?limit=, ?after= the last id received; optional ?reference=) */
+        /**
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["LenderApplicationController_list"];
         put?: never;
         post?: never;
@@ -469,7 +656,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Merge CompanyInformation into the profile's */
+        /**
+         * Update a profile's company information
+         * @description Merges the CompanyInformation sent into the profile's (at least one property; unknown properties are a 400). A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["ProfileController_patchCompany"];
         trace?: never;
     };
@@ -486,7 +678,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Merge Financials into the profile's */
+        /**
+         * Update a profile's financials
+         * @description Merges the Financials sent into the profile's (at least one property): annual figures as currency amounts, trading history, debtors. A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["ProfileController_patchFinancials"];
         trace?: never;
     };
@@ -498,7 +695,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Move a master key's profile to another key of the account (targetApiKey = the key's keyPrefix) */
+        /**
+         * Move a profile to another API key
+         * @description Moves a profile created with a master key to another API key of the account, named by its public `keyPrefix` (`key_…`, from `GET /api/platform/v1/api-key`) or, as the live platform documents it, the key itself. Only the master key that owns the profile may move it (else 403); an unknown target is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         put: operations["ProfileController_move"];
         post?: never;
         delete?: never;
@@ -520,7 +722,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Make the calling key the owner of an anonymous profile */
+        /**
+         * Claim an anonymous profile
+         * @description Makes the calling API key the owner of an anonymous profile (from `POST …/profiles/anonymous`). Claiming a profile the account owns already changes nothing; another account's profile is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["ProfileController_setOwnership"];
         trace?: never;
     };
@@ -531,7 +738,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a profile of the calling account */
+        /**
+         * Get a profile
+         * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ProfileController_get"];
         put?: never;
         post?: never;
@@ -548,7 +760,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One company of the registry as CompanyInformation */
+        /**
+         * Get a company
+         * @description One company of the registry by its registration number, as CompanyInformation (name, type, sector, incorporation, VAT status, score, credit limit, address). An unknown number is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a master token, a tenant token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["CompanyController_get"];
         put?: never;
         post?: never;
@@ -565,7 +782,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The eleven questionnaires with their questions */
+        /**
+         * List the questionnaires
+         * @description The eleven questionnaires (business and introducer variants for funding, working capital, commercial property, grants, R&D tax, debt recovery and credit improvement), each with its questions: key, label, help text, type, options, and when it is required or asked.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_list"];
         put?: never;
         post?: never;
@@ -582,7 +804,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A document attached to the lender’s application, with its content type and name */
+        /**
+         * Download an application document
+         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["LenderDocumentController_get"];
         put?: never;
         post?: never;
@@ -599,7 +826,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One funding application of the calling lender (another lender’s: 404) */
+        /**
+         * Get an application
+         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
@@ -618,7 +850,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application */
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_acknowledge"];
         delete?: never;
         options?: never;
@@ -635,7 +872,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** An offer with exactly one product object; replaces the current one; 200 the updated application */
+        /**
+         * Make an offer
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_offer"];
         delete?: never;
         options?: never;
@@ -652,7 +894,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application */
+        /**
+         * Reject or fail an application
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_reject"];
         delete?: never;
         options?: never;
@@ -667,7 +914,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One questionnaire with its questions */
+        /**
+         * Get a questionnaire
+         * @description One questionnaire with its questions. An unknown id is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_get"];
         put?: never;
         post?: never;
@@ -684,7 +936,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The answer body as a JSON Schema (draft 2020-12), the one answers are validated with */
+        /**
+         * Get a questionnaire's answer schema
+         * @description The answer body as a JSON Schema (draft 2020-12) with titles, help texts, formats and the conditional requirements (`if`/`then`): the very schema answers are validated with, so a form built from it cannot disagree with the server.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_jsonSchema"];
         put?: never;
         post?: never;
@@ -703,7 +960,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask */
+        /**
+         * Open a non-funding case
+         * @description Opens a case for what the profile's answers ask that is not funding: debt recovery, grants, R&D tax claims or credit improvement (answer the matching introducer questionnaire first). A funding specialist then follows it. A profile whose answers ask for none of these is a 422.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["CaseController_apply"];
         delete?: never;
         options?: never;
@@ -718,7 +980,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many lender products match the profile (?productTypes= filters) */
+        /**
+         * Count matches
+         * @description How many lender products match the profile as it is now; `productTypes` (repeatable) counts only those product types. Records nothing.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["FundingController_countMatches"];
         put?: never;
         post?: never;
@@ -736,8 +1003,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)
-         * @description Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
+         * Get matches
+         * @description The FundingSearch: the lender products that match the profile, by likelihood of acceptance, then cost. `productTypes` narrows it to those products; `explain=true` adds why each product matched or not. Its `id` is what applying refers to.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
          */
         get: operations["FundingController_matchResults"];
         put?: never;
@@ -757,7 +1028,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** 1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key) */
+        /**
+         * Apply to preferred lenders
+         * @description Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. With `Idempotency-Key`, a retry answers the first answer again; the same key with another selection is a 409.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["FundingController_apply"];
         delete?: never;
         options?: never;
@@ -772,7 +1048,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The same schema with the profile's current values as defaults */
+        /**
+         * Get the answer schema pre-filled from a profile
+         * @description The same JSON Schema with the profile's current answers and company facts as each property's `default`, to pre-fill a form. A profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_profileJsonSchema"];
         put?: never;
         post?: never;
@@ -789,16 +1070,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stored answers */
+        /**
+         * Get a profile's answers
+         * @description The stored answers of the questionnaire for the profile, keyed by answer key (an empty object before any).
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["AnswerController_get"];
-        /** All answers (every required one); they land in the profile */
+        /**
+         * Answer a questionnaire for a profile
+         * @description Stores a complete answer set (every answer the questionnaire requires, including those its conditions require) and writes the answers into the profile in the same transaction: contact details, company facts, annual figures and the eligibility request matching reads. Answers left out of a later PUT are removed, with what they had put in the profile. An invalid body is a 400 naming every failing answer by JSON pointer; nothing is stored.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         put: operations["AnswerController_put"];
         post?: never;
-        /** Removes the answers named by answerKey (repeatable) and what they put in the profile */
+        /**
+         * Remove answers
+         * @description Removes the answers named by `answerKey` (repeat the parameter for several) and unsets what they had put in the profile; values other sources set (e.g. `PATCH …/company`) stay.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         delete: operations["AnswerController_delete"];
         options?: never;
         head?: never;
-        /** Some answers, merged into the stored ones */
+        /**
+         * Change some answers
+         * @description Merges the answers sent into the stored ones and updates the profile; the merged set must still be valid (a 400 names what is missing or wrong).
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["AnswerController_patch"];
         trace?: never;
     };
@@ -809,10 +1110,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The profile's documents (without their content) */
+        /**
+         * List a profile's documents
+         * @description The documents attached to the profile: name, type, size and SHA-256, without their content.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["DocumentController_list"];
         put?: never;
-        /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it) */
+        /**
+         * Attach a document to a profile
+         * @description Uploads one file as `multipart/form-data` in the field `file`: PDF, PNG, JPEG, CSV (without formulas), XLSX or DOCX, at most 10 MB. The content must be what its type says (else 415); a larger file is a 413, and nothing is kept. Lenders receive the profile's documents with its applications.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["DocumentController_upload"];
         delete?: never;
         options?: never;
@@ -827,7 +1138,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true */
+        /**
+         * Get a link to the profile's funding search page
+         * @description A signed, expiring link to the page where the business sees its matches and applies (`type`: `funding-search`), as `{ url }`; with `redirect=true`, a 302 to it instead. Another type is a 400.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ProfileController_urlSchema"];
         put?: never;
         post?: never;
@@ -846,7 +1162,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an application (body: the answer variant named by type); it fills the tenant's profile */
+        /**
+         * Create an application
+         * @description A funding application of the tenant's business: one of eleven variants selected by `type` (a questionnaire id; `business-all-funding-products` unless given), each with its own fields, every field optional but at least one. A field outside the variant is a 400 naming it; nothing is stored. The fields the questionnaire asks fill the tenant's profile like answers (the profile is created if the tenant has none); the company facts come from the profile. Then read its matches and pre-selected offers, and submit it to a lender or send the client its continue URL. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     Compatibility: the answer's `type` is `introducer-all-funding-products`, as spec 2.6 shows, whatever was sent.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["ApplicationController_create"];
         delete?: never;
         options?: never;
@@ -863,7 +1186,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed, expiring URL where the client continues the application ({clickId?} kept for attribution) */
+        /**
+         * Get a continue URL
+         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["ApplicationSignUpController_generateContinueUrl"];
         delete?: never;
         options?: never;
@@ -878,7 +1206,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The application's lender matches (spec 2.6 match list) */
+        /**
+         * Get an application's matches
+         * @description The lender products the application matches (spec 2.6): each lender with its logo, price band, response time and the documents it asks for; the product, its fees, the likelihood of acceptance, and whether it can make an instant offer. Another tenant's application is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ApplicationController_getMatches"];
         put?: never;
         post?: never;
@@ -895,7 +1228,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Indicative instant offers of the matched products that can offer instantly */
+        /**
+         * Get an application's pre-selected offers
+         * @description An indicative offer (`PRE_SELECTED`, `INSTANT_OFFER`, valid 30 days) for each matched product that can offer instantly: the amount and term asked for within the product's ranges, its rate by the likelihood of acceptance, repayments, APR and fees. Another tenant's application is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ApplicationController_getPreselectedOffers"];
         put?: never;
         post?: never;
@@ -914,7 +1252,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the application to one of its matched lenders ({lenderId, products}); the lender receives it by webhook */
+        /**
+         * Submit an application to a lender
+         * @description Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent.
+         *
+         *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["ApplicationController_submit"];
         delete?: never;
         options?: never;
@@ -931,7 +1274,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Staff: submit a reviewed selection to its lenders */
+        /**
+         * Submit a reviewed selection to its lenders
+         * @description Funding specialists: sends a selection from the review queue (a client's 1-4 preferred lenders, from `…/funding/apply` or a continue page) to its lenders, each as a lender application delivered by webhook.
+         *
+         *     **Who may call:** a platform login token holding the scope `staff`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformReviewController_submit"];
         delete?: never;
         options?: never;
@@ -948,7 +1296,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
+        /**
+         * Resubmit a failed application
+         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessLenderApplicationController_resubmit"];
         delete?: never;
         options?: never;
@@ -965,7 +1318,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client accepts the current offer; the lender's update webhook is told */
+        /**
+         * Accept a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessLenderApplicationController_accept"];
         delete?: never;
         options?: never;
@@ -982,7 +1340,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client declines the current offer; the lender's update webhook is told */
+        /**
+         * Decline a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessLenderApplicationController_decline"];
         delete?: never;
         options?: never;
@@ -999,7 +1362,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
+        /**
+         * Resubmit a failed application
+         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_resubmit"];
         delete?: never;
         options?: never;
@@ -1016,7 +1384,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client accepts the current offer; the lender's update webhook is told */
+        /**
+         * Accept a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_accept"];
         delete?: never;
         options?: never;
@@ -1033,7 +1406,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client declines the current offer; the lender's update webhook is told */
+        /**
+         * Decline a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_decline"];
         delete?: never;
         options?: never;
@@ -1045,19 +1423,46 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description RFC 9457 problem details */
+        /**
+         * @description RFC 9457 problem details; `type` links to the code's entry on /docs/problems
+         * @example {
+         *       "type": "/docs/problems#BAD_REQUEST",
+         *       "title": "Bad Request",
+         *       "status": 400,
+         *       "detail": "Request body is invalid",
+         *       "code": "BAD_REQUEST",
+         *       "errors": [
+         *         {
+         *           "pointer": "/referenceId",
+         *           "message": "Too small: expected string to have >=1 characters"
+         *         }
+         *       ],
+         *       "instance": "urn:request:9f1c2b7e-4d1a-4c55-9a0e-6b2f3c8d1e47"
+         *     }
+         */
         ProblemDetails: {
+            /** @description A root-relative URI of the page describing this problem's code: /docs/problems#<code> (status, meaning, what to do) */
             type: string;
+            /** @description The HTTP status phrase */
             title: string;
+            /** @description The HTTP status */
             status: number;
+            /** @description What went wrong with this request, for a developer */
             detail: string;
-            /** @enum {string} */
+            /**
+             * @description The error code; /docs/problems describes each
+             * @enum {string}
+             */
             code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "INTERNAL";
+            /** @description Each failing field */
             errors?: {
+                /** @description JSON pointer into the body, or `path:`, `query:`, `header:` and the name */
                 pointer: string;
                 message: string;
             }[];
+            /** @description With 429: seconds to wait (also the Retry-After header) */
             retryAfterSeconds?: number;
+            /** @description urn:request:<X-Request-Id>: the request's id, to find its log lines */
             instance?: string;
         };
         PlatformAuthController_loginBody: {
@@ -1407,10 +1812,10 @@ export interface components {
             password: string;
             name?: string;
             /**
-             * @default MEMBER
+             * @description Default: `"MEMBER"`.
              * @enum {string}
              */
-            role: "MEMBER" | "ADMIN";
+            role?: "MEMBER" | "ADMIN";
         };
         /** @description A platform user of the account */
         PlatformUserController_createResponse: {
@@ -2908,10 +3313,2436 @@ export interface components {
         QuestionnaireController_profileJsonSchemaResponse: {
             [key: string]: unknown;
         };
-        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
-        AnswerController_putBody: Record<string, never>;
-        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
-        AnswerController_patchBody: Record<string, never>;
+        /** Currency amount */
+        AnswerController_putBody_Currency: {
+            /** @enum {string} */
+            code: "GBP" | "EUR" | "ZAR";
+            value: number;
+        };
+        /** @description The answers, keyed by answer key: one variant per questionnaire, the one the path's questionnaireId names (its JSON Schema is served at …/questionnaires/{questionnaireId}/json-schema) */
+        AnswerController_putBody: ({
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber: string;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist: boolean;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it. Default: `true`.
+             */
+            legalRequirements: boolean;
+        } & (unknown & unknown & unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+        } & (unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+        } & (unknown & unknown)) | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Is this a refinance?
+             * @description Answer yes if the client is refinancing a property they already own rather than buying one.
+             */
+            refinancing?: boolean;
+            /**
+             * Mortgage product sought
+             * @description The kind of finance wanted, e.g. commercial mortgage, bridging loan or buy-to-let.
+             */
+            mortgageProduct?: string;
+            /**
+             * Property classification
+             * @description Whether the property is commercial, residential or mixed use.
+             * @enum {string}
+             */
+            propertyClassification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
+            /**
+             * Main use of the property
+             * @description How the property is mainly used, e.g. offices, retail or an HMO.
+             * @enum {string}
+             */
+            primaryUse?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
+            /**
+             * Property setting
+             * @description Whether the property is in a rural, industrial, town or city setting.
+             * @enum {string}
+             */
+            propertySetting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
+            /**
+             * Property location
+             * @description Where the property is; some lenders lend only in certain areas.
+             * @enum {string}
+             */
+            propertyLocation?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
+            /**
+             * Size of the client's property portfolio
+             * @description How many properties the client owns; portfolio landlords suit different lenders.
+             * @enum {string}
+             */
+            portfolioSize?: "ONE" | "TWO_TO_FOUR" | "FIVE_OR_MORE";
+            /**
+             * Property value or purchase price
+             * @description The current market value, or the purchase price if buying.
+             */
+            propertyValue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Loan amount required
+             * @description Required: the amount the client wants to borrow against the property; lenders are matched on it.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Deposit or equity available
+             * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
+             */
+            depositOrEquity?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Outstanding debt on the property
+             * @description The balance of any existing mortgage or charge secured on the property.
+             */
+            outstandingDebt?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Annual income from the property
+             * @description Gross yearly rent or trading income the property produces, if any.
+             */
+            annualIncome?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Loan term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Preferred repayment method
+             * @description Interest only, capital and interest, or no preference.
+             * @enum {string}
+             */
+            repaymentMethod?: "INTEREST_ONLY" | "CAPITAL_AND_INTEREST" | "DONT_MIND";
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover shows the scale of the business when its credit profile is reviewed.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+            /**
+             * Amount owed
+             * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
+             */
+            claimAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Debtor's business name
+             * @description Required: the business that owes the money; a claim cannot be pursued without it.
+             */
+            defendantCompanyName: string;
+            /**
+             * Debtor's company registration number
+             * @description The Companies House number, if the debtor is a limited company or LLP.
+             */
+            defendantCompanyNumber?: string;
+            /**
+             * Debtor's business type
+             * @description How the debtor business is legally set up, if known.
+             * @enum {string}
+             */
+            defendantCompanyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Debtor's sector
+             * @description The sector the debtor business mainly trades in, if known.
+             * @enum {string}
+             */
+            defendantSector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Debtor's incorporation date
+             * Format: date
+             * @description The date the debtor company was incorporated, as YYYY-MM-DD, if known.
+             */
+            defendantIncorporationDate?: string;
+            /**
+             * Debtor's trading address
+             * @description Street, number and postcode where the debtor trades; used to send letters and serve papers.
+             */
+            defendantTradingAddress?: string;
+            /**
+             * Debtor's contact name
+             * @description The person at the debtor business who deals with the account.
+             */
+            defendantName?: string;
+            /**
+             * Debtor's contact email
+             * Format: email
+             * @description An email address for the debtor's contact, if known.
+             */
+            defendantEmail?: string;
+            /**
+             * Debtor's contact phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            defendantNumber?: string;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Number of employees
+             * @description How many people the business employs, including directors on the payroll.
+             */
+            employeesNumber?: number;
+            /**
+             * Does the business own unique intellectual property?
+             * @description For example patents, registered designs or its own technology; many innovation grants look for it.
+             */
+            uniqueIp?: boolean;
+            /**
+             * Has the business applied for a grant before?
+             * @description Include both successful and unsuccessful applications to any grant funder.
+             */
+            previousGrantApplication?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: grant eligibility usually depends on the size and turnover of the business.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Does the business develop new or improved products, processes or services?
+             * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
+             */
+            innovativeProductsOrServices?: boolean;
+            /**
+             * Has the business claimed R&D tax relief before?
+             * @description Earlier claims affect which periods can still be claimed and how.
+             */
+            taxRelief?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover helps decide which R&D relief applies and what a claim may be worth.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+        } | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist: boolean;
+            /**
+             * Net cost of the asset
+             * @description If the loan is to buy an asset, its net cost; leave blank otherwise.
+             */
+            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Client type code
+             * @description Numeric client type code, if your scheme submission uses one; leave blank otherwise.
+             */
+            clientType?: number;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description Required: the total amount the client wants to borrow; lenders are matched on it.
+             */
+            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Is the funding for business purposes only?
+             * @description Confirm the money is for the business and not for personal use; lenders ask this of sole traders.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: lenders size working capital against turnover from the last reported annual accounts.
+             */
+            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+        };
+        /** @description The answers, keyed by answer key: one variant per questionnaire, the one the path's questionnaireId names (its JSON Schema is served at …/questionnaires/{questionnaireId}/json-schema); nothing is required outright, conditional requirements stay */
+        AnswerController_patchBody: ({
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments?: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset?: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked?: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist?: boolean;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it. Default: `true`.
+             */
+            legalRequirements?: boolean;
+        } & (unknown & unknown & unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+        } & (unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+        } & (unknown & unknown)) | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments?: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset?: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked?: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Is this a refinance?
+             * @description Answer yes if the client is refinancing a property they already own rather than buying one.
+             */
+            refinancing?: boolean;
+            /**
+             * Mortgage product sought
+             * @description The kind of finance wanted, e.g. commercial mortgage, bridging loan or buy-to-let.
+             */
+            mortgageProduct?: string;
+            /**
+             * Property classification
+             * @description Whether the property is commercial, residential or mixed use.
+             * @enum {string}
+             */
+            propertyClassification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
+            /**
+             * Main use of the property
+             * @description How the property is mainly used, e.g. offices, retail or an HMO.
+             * @enum {string}
+             */
+            primaryUse?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
+            /**
+             * Property setting
+             * @description Whether the property is in a rural, industrial, town or city setting.
+             * @enum {string}
+             */
+            propertySetting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
+            /**
+             * Property location
+             * @description Where the property is; some lenders lend only in certain areas.
+             * @enum {string}
+             */
+            propertyLocation?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
+            /**
+             * Size of the client's property portfolio
+             * @description How many properties the client owns; portfolio landlords suit different lenders.
+             * @enum {string}
+             */
+            portfolioSize?: "ONE" | "TWO_TO_FOUR" | "FIVE_OR_MORE";
+            /**
+             * Property value or purchase price
+             * @description The current market value, or the purchase price if buying.
+             */
+            propertyValue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Loan amount required
+             * @description Required: the amount the client wants to borrow against the property; lenders are matched on it.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Deposit or equity available
+             * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
+             */
+            depositOrEquity?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Outstanding debt on the property
+             * @description The balance of any existing mortgage or charge secured on the property.
+             */
+            outstandingDebt?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Annual income from the property
+             * @description Gross yearly rent or trading income the property produces, if any.
+             */
+            annualIncome?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Loan term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Preferred repayment method
+             * @description Interest only, capital and interest, or no preference.
+             * @enum {string}
+             */
+            repaymentMethod?: "INTEREST_ONLY" | "CAPITAL_AND_INTEREST" | "DONT_MIND";
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover shows the scale of the business when its credit profile is reviewed.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Amount owed
+             * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
+             */
+            claimAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Debtor's business name
+             * @description Required: the business that owes the money; a claim cannot be pursued without it.
+             */
+            defendantCompanyName?: string;
+            /**
+             * Debtor's company registration number
+             * @description The Companies House number, if the debtor is a limited company or LLP.
+             */
+            defendantCompanyNumber?: string;
+            /**
+             * Debtor's business type
+             * @description How the debtor business is legally set up, if known.
+             * @enum {string}
+             */
+            defendantCompanyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Debtor's sector
+             * @description The sector the debtor business mainly trades in, if known.
+             * @enum {string}
+             */
+            defendantSector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Debtor's incorporation date
+             * Format: date
+             * @description The date the debtor company was incorporated, as YYYY-MM-DD, if known.
+             */
+            defendantIncorporationDate?: string;
+            /**
+             * Debtor's trading address
+             * @description Street, number and postcode where the debtor trades; used to send letters and serve papers.
+             */
+            defendantTradingAddress?: string;
+            /**
+             * Debtor's contact name
+             * @description The person at the debtor business who deals with the account.
+             */
+            defendantName?: string;
+            /**
+             * Debtor's contact email
+             * Format: email
+             * @description An email address for the debtor's contact, if known.
+             */
+            defendantEmail?: string;
+            /**
+             * Debtor's contact phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            defendantNumber?: string;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Number of employees
+             * @description How many people the business employs, including directors on the payroll.
+             */
+            employeesNumber?: number;
+            /**
+             * Does the business own unique intellectual property?
+             * @description For example patents, registered designs or its own technology; many innovation grants look for it.
+             */
+            uniqueIp?: boolean;
+            /**
+             * Has the business applied for a grant before?
+             * @description Include both successful and unsuccessful applications to any grant funder.
+             */
+            previousGrantApplication?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: grant eligibility usually depends on the size and turnover of the business.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Does the business develop new or improved products, processes or services?
+             * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
+             */
+            innovativeProductsOrServices?: boolean;
+            /**
+             * Has the business claimed R&D tax relief before?
+             * @description Earlier claims affect which periods can still be claimed and how.
+             */
+            taxRelief?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover helps decide which R&D relief applies and what a claim may be worth.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+        } | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments?: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset?: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked?: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist?: boolean;
+            /**
+             * Net cost of the asset
+             * @description If the loan is to buy an asset, its net cost; leave blank otherwise.
+             */
+            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Client type code
+             * @description Numeric client type code, if your scheme submission uses one; leave blank otherwise.
+             */
+            clientType?: number;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description Required: the total amount the client wants to borrow; lenders are matched on it.
+             */
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Is the funding for business purposes only?
+             * @description Confirm the money is for the business and not for personal use; lenders ask this of sole traders.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: lenders size working capital against turnover from the last reported annual accounts.
+             */
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+        };
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (…/questionnaires/{questionnaireId}/json-schema) describes them */
         AnswerController_getResponse: {
             [key: string]: unknown;
@@ -4102,12 +6933,6 @@ export interface components {
             /** @constant */
             type: "introducer-rd-tax-claim";
         };
-        /** Currency amount */
-        ApplicationController_createBody_Currency: {
-            /** @enum {string} */
-            code: "GBP" | "EUR" | "ZAR";
-            value: number;
-        };
         ApplicationController_createBody: {
             /** @constant */
             type?: "business-all-funding-products";
@@ -4159,7 +6984,7 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4178,14 +7003,14 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /** Net asset cost */
-            netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Does the business take card payments?
              * @description Regular card takings can support a merchant cash advance.
@@ -4282,7 +7107,7 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4301,14 +7126,14 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /** Net asset cost */
-            netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Does the business take card payments?
              * @description Regular card takings can support a merchant cash advance.
@@ -4405,7 +7230,7 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4424,14 +7249,14 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /** Net asset cost */
-            netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Does the business take card payments?
              * @description Regular card takings can support a merchant cash advance.
@@ -4511,7 +7336,7 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4522,12 +7347,12 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /** Contact name */
             contactName?: string;
             /**
@@ -4581,7 +7406,7 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4592,12 +7417,12 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /** Contact name */
             contactName?: string;
             /**
@@ -4678,17 +7503,17 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Trading address
              * @description Where the business trades from, written as street, number and postcode.
@@ -4768,37 +7593,37 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
-            depositOrEquity?: components["schemas"]["ApplicationController_createBody_Currency"];
+            depositOrEquity?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
-            propertyValue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            propertyValue?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
-            outstandingDebt?: components["schemas"]["ApplicationController_createBody_Currency"];
+            outstandingDebt?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual income from the property
              * @description Gross yearly rent or trading income the property produces, if any.
              */
-            annualIncome?: components["schemas"]["ApplicationController_createBody_Currency"];
+            annualIncome?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4858,12 +7683,12 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
         } | {
             /** @constant */
             type?: "introducer-debt-recovery";
@@ -4892,7 +7717,7 @@ export interface components {
              * Amount owed
              * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
              */
-            claimAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            claimAmount?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Debtor's sector
              * @description The sector the debtor business mainly trades in, if known.
@@ -4970,32 +7795,32 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["ApplicationController_createBody_Currency"];
+            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["ApplicationController_createBody_Currency"];
+            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["ApplicationController_createBody_Currency"];
+            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["ApplicationController_createBody_Currency"];
+            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Business website
              * @description The business's website address, if it has one; it helps show what the business does.
@@ -5059,12 +7884,12 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
             /**
              * Does the business develop new or improved products, processes or services?
              * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
@@ -5361,7 +8186,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_loginResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5370,7 +8195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5379,7 +8204,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5388,7 +8213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5397,7 +8222,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5435,7 +8260,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_tokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5444,7 +8269,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5453,7 +8278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +8287,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5471,7 +8296,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5513,7 +8338,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5522,7 +8347,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5531,7 +8356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5540,7 +8365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5549,7 +8374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5573,7 +8398,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -5590,7 +8415,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_authorizeTenantResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5599,7 +8424,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5608,7 +8433,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5617,7 +8442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +8451,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5650,7 +8475,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -5667,7 +8492,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformApiKeyController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5676,7 +8501,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5685,7 +8510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5694,7 +8519,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5703,7 +8528,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5727,7 +8552,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -5748,7 +8573,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5757,7 +8582,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5766,7 +8591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5775,7 +8600,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5784,7 +8609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5826,7 +8651,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5835,7 +8660,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5844,7 +8669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5853,7 +8678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5862,7 +8687,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5885,6 +8710,7 @@ export interface operations {
     AuthController_authorize: {
         parameters: {
             query?: {
+                /** @description The API key (fgk_…) */
                 api_key?: string;
             };
             header?: never;
@@ -5902,7 +8728,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthController_authorizeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5911,7 +8737,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,7 +8746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5929,7 +8755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +8764,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5980,7 +8806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5989,7 +8815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5998,7 +8824,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6007,7 +8833,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6016,7 +8842,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6040,7 +8866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -6057,7 +8883,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6066,7 +8892,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6075,7 +8901,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6084,7 +8910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6093,7 +8919,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6117,7 +8943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6134,7 +8960,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6143,7 +8969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6152,7 +8978,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6161,7 +8987,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6170,7 +8996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6194,7 +9020,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6215,7 +9041,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6224,7 +9050,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6233,7 +9059,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6242,7 +9068,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6251,7 +9077,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6289,7 +9115,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6298,7 +9124,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6307,7 +9133,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6316,7 +9142,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6325,7 +9151,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6349,7 +9175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6366,7 +9192,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6375,7 +9201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6384,7 +9210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6393,7 +9219,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6402,7 +9228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6444,7 +9270,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6453,7 +9279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6462,7 +9288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6471,7 +9297,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6480,7 +9306,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6504,7 +9330,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6521,7 +9347,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6530,7 +9356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6539,7 +9365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6548,7 +9374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6557,7 +9383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6581,7 +9407,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -6600,7 +9426,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6609,7 +9435,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6618,7 +9444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6627,7 +9453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6636,7 +9462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6660,7 +9486,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -6683,7 +9509,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6692,7 +9518,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6701,7 +9527,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6710,7 +9536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6719,7 +9545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6744,10 +9570,11 @@ export interface operations {
             query?: {
                 offset?: number;
                 limit?: number;
+                /** @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset. */
                 after?: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6764,7 +9591,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6773,7 +9600,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6782,7 +9609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6791,7 +9618,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,7 +9627,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6824,7 +9651,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6845,7 +9672,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6854,7 +9681,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6863,7 +9690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6872,7 +9699,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6881,7 +9708,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6905,7 +9732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6922,7 +9749,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6931,7 +9758,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6940,7 +9767,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6949,7 +9776,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6958,7 +9785,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6982,7 +9809,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -7001,7 +9828,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7010,7 +9837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7019,7 +9846,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,7 +9855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7037,7 +9864,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7061,7 +9888,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -7084,7 +9911,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7093,7 +9920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +9929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7111,7 +9938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,7 +9947,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7145,10 +9972,11 @@ export interface operations {
             query?: {
                 offset?: number;
                 limit?: number;
+                /** @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset. */
                 after?: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7165,7 +9993,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceTenantController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7174,7 +10002,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7183,7 +10011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7192,7 +10020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7201,7 +10029,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7225,7 +10053,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7246,7 +10074,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7255,7 +10083,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7264,7 +10092,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7273,7 +10101,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7282,7 +10110,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7306,7 +10134,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7327,7 +10155,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7336,7 +10164,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7345,7 +10173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7354,7 +10182,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7363,7 +10191,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7387,7 +10215,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7404,7 +10232,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7413,7 +10241,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7422,7 +10250,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7431,7 +10259,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7440,7 +10268,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7464,7 +10292,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7485,7 +10313,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7494,7 +10322,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7503,7 +10331,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7512,7 +10340,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7521,7 +10349,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7545,7 +10373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7566,7 +10394,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7575,7 +10403,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7584,7 +10412,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7593,7 +10421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7602,7 +10430,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7626,7 +10454,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7643,7 +10471,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7652,7 +10480,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7661,7 +10489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7670,7 +10498,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7679,7 +10507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7703,7 +10531,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7724,7 +10552,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7733,7 +10561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7742,7 +10570,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7751,7 +10579,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7760,7 +10588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7784,7 +10612,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7805,7 +10633,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7814,7 +10642,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7823,7 +10651,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7832,7 +10660,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7841,7 +10669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7865,7 +10693,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7886,7 +10714,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7895,7 +10723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7904,7 +10732,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +10741,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7922,7 +10750,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,7 +10788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileController_createBlankResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7969,7 +10797,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7978,7 +10806,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7987,7 +10815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7996,7 +10824,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8039,7 +10867,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyController_searchResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8048,7 +10876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8057,7 +10885,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8066,7 +10894,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8075,7 +10903,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8098,10 +10926,11 @@ export interface operations {
     ApplicationSignUpController_validateContinueUrl: {
         parameters: {
             query: {
+                /** @description The continue URL to check (as POST …/continue-url made it) */
                 continueUrl: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -8118,7 +10947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8127,7 +10956,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8136,7 +10965,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8145,7 +10974,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8154,7 +10983,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8178,7 +11007,9 @@ export interface operations {
         parameters: {
             query?: {
                 reference?: string;
+                /** @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page. */
                 limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
                 after?: number;
             };
             header?: never;
@@ -8196,7 +11027,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8205,7 +11036,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8214,7 +11045,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8223,7 +11054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8232,7 +11063,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,7 +11105,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8283,7 +11114,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8292,7 +11123,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8301,7 +11132,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8310,7 +11141,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8352,7 +11183,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8361,7 +11192,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8370,7 +11201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8379,7 +11210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8388,7 +11219,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8427,7 +11258,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8436,7 +11267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8445,7 +11276,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8454,7 +11285,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8463,7 +11294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8501,7 +11332,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8510,7 +11341,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8519,7 +11350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8528,7 +11359,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8537,7 +11368,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8577,7 +11408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8586,7 +11417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8595,7 +11426,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8604,7 +11435,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8613,7 +11444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8655,7 +11486,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8664,7 +11495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8673,7 +11504,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8682,7 +11513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8691,7 +11522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8729,7 +11560,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8738,7 +11569,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8747,7 +11578,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8756,7 +11587,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8765,7 +11596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8811,7 +11642,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8820,7 +11651,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8829,7 +11660,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8838,7 +11669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8847,7 +11678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8887,7 +11718,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8896,7 +11727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8905,7 +11736,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8914,7 +11745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8923,7 +11754,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8967,7 +11798,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8976,7 +11807,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8985,7 +11816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8994,7 +11825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9003,7 +11834,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9047,7 +11878,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9056,7 +11887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9065,7 +11896,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9074,7 +11905,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9083,7 +11914,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9127,7 +11958,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9136,7 +11967,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9145,7 +11976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9154,7 +11985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9163,7 +11994,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9203,7 +12034,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9212,7 +12043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9221,7 +12052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9230,7 +12061,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9239,7 +12070,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9279,7 +12110,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_jsonSchemaResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9288,7 +12119,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9297,7 +12128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9306,7 +12137,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9315,7 +12146,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9355,7 +12186,7 @@ export interface operations {
                     "application/json": components["schemas"]["CaseController_applyResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9364,7 +12195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9373,7 +12204,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9382,7 +12213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,7 +12222,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9434,7 +12265,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingController_countMatchesResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9443,7 +12274,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9452,7 +12283,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9461,7 +12292,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9470,7 +12301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9513,7 +12344,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingController_matchResultsResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9522,7 +12353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9531,7 +12362,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9540,7 +12371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9549,7 +12380,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9596,7 +12427,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingController_applyResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9605,7 +12436,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9614,7 +12445,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9623,7 +12454,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9632,7 +12463,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9673,7 +12504,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_profileJsonSchemaResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9682,7 +12513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9691,7 +12522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9700,7 +12531,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9709,7 +12540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9750,7 +12581,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnswerController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9759,7 +12590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9768,7 +12599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9777,7 +12608,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9786,7 +12617,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9829,7 +12660,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9838,7 +12669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9847,7 +12678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9856,7 +12687,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9865,7 +12696,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9888,6 +12719,7 @@ export interface operations {
     AnswerController_delete: {
         parameters: {
             query: {
+                /** @description The answer to remove; repeat it for several */
                 answerKey: string | string[];
             };
             header?: never;
@@ -9906,7 +12738,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9915,7 +12747,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9924,7 +12756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9933,7 +12765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9942,7 +12774,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9985,7 +12817,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9994,7 +12826,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10003,7 +12835,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10012,7 +12844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10021,7 +12853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10061,7 +12893,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10070,7 +12902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10079,7 +12911,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10088,7 +12920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10097,7 +12929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10129,6 +12961,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description The document (PDF, PNG, JPEG, CSV, XLSX or DOCX), at most 10 MB */
                     file: string;
                 };
             };
@@ -10143,7 +12976,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10152,7 +12985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10161,7 +12994,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10170,7 +13003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10197,7 +13030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10247,7 +13080,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10256,7 +13089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10265,7 +13098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10274,7 +13107,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10283,7 +13116,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10307,7 +13140,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10328,7 +13161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10337,7 +13170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10346,7 +13179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10355,7 +13188,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10364,7 +13197,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10388,7 +13221,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10411,7 +13244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10420,7 +13253,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10429,7 +13262,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10438,7 +13271,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10447,7 +13280,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10471,7 +13304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10490,7 +13323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_getMatchesResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10499,7 +13332,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10508,7 +13341,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10517,7 +13350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10526,7 +13359,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10550,7 +13383,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10569,7 +13402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_getPreselectedOffersResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10578,7 +13411,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10587,7 +13420,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10596,7 +13429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10605,7 +13438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10629,7 +13462,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10652,7 +13485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_submitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10661,7 +13494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10670,7 +13503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10679,7 +13512,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10688,7 +13521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10712,7 +13545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10731,7 +13564,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformReviewController_submitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10740,7 +13573,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10749,7 +13582,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10758,7 +13591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10767,7 +13600,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10791,7 +13624,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10810,7 +13643,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10819,7 +13652,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10828,7 +13661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10837,7 +13670,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10846,7 +13679,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10870,7 +13703,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10889,7 +13722,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10898,7 +13731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10907,7 +13740,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10916,7 +13749,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10925,7 +13758,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10949,7 +13782,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
@@ -10968,7 +13801,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10977,7 +13810,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10986,7 +13819,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10995,7 +13828,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11004,7 +13837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11044,7 +13877,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11053,7 +13886,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11062,7 +13895,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11071,7 +13904,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11080,7 +13913,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11120,7 +13953,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11129,7 +13962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11138,7 +13971,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11147,7 +13980,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11156,7 +13989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11196,7 +14029,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11205,7 +14038,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11214,7 +14047,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11223,7 +14056,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11232,7 +14065,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
             422: {
                 headers: {
                     [name: string]: unknown;
