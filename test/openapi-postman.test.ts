@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Converter from 'openapi-to-postmanv2';
 import newman, { type NewmanRunSummary } from 'newman';
+import { seedDemoIdentities } from '../prisma/seed/demo-identities.js';
 import { signUpIntegrator } from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -15,6 +16,8 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp();
+  // A demo deployment's published sign-ins, which the sign-in example uses (as README's quick start does).
+  await seedDemoIdentities(app.runtime.database.prisma);
 });
 afterAll(() => app?.close());
 
