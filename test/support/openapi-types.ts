@@ -1571,10 +1571,6 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
-        AuthController_authorizeQuery: {
-            /** @description The API key (fgk_…) */
-            api_key?: string;
-        };
         AuthController_authorizeResponse: {
             jwt: string;
             /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
@@ -1957,16 +1953,6 @@ export interface components {
             /** Format: date-time */
             updatedDateTime: string;
         };
-        PlatformTenantController_listQuery: {
-            offset?: number;
-            /** @default 20 */
-            limit: number;
-            /**
-             * Format: uuid
-             * @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.
-             */
-            after?: string;
-        };
         /** @description One tenant manages one business (spec 2.5) */
         Tenant: {
             /** Format: uuid */
@@ -2090,16 +2076,6 @@ export interface components {
             createdDateTime: string;
             /** Format: date-time */
             updatedDateTime: string;
-        };
-        MarketplaceTenantController_listQuery: {
-            offset?: number;
-            /** @default 20 */
-            limit: number;
-            /**
-             * Format: uuid
-             * @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.
-             */
-            after?: string;
         };
         /**
          * @description Two ways to page, in the same order (createdDateTime, then id):
@@ -2396,16 +2372,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        CompanyController_searchQuery: {
-            searchTerm: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-            /** @default 10 */
-            limit: number;
-        };
         /** @description A company search hit (spec 2.3) */
         CompanySearchHit: {
             name: string;
@@ -2413,29 +2379,12 @@ export interface components {
             number: string;
         };
         CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
-        ApplicationSignUpController_validateContinueUrlQuery: {
-            /**
-             * Format: uri
-             * @description The continue URL to check (as POST …/continue-url made it)
-             */
-            continueUrl: string;
-        };
         /** @description The continue URL is ours, for this application, and unexpired (otherwise a problem) */
         ApplicationSignUpController_validateContinueUrlResponse: {
             /** @constant */
             valid: true;
             /** Format: uuid */
             applicationId: string;
-        };
-        LenderApplicationController_listQuery: {
-            reference?: string;
-            /**
-             * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
-             * @default 50
-             */
-            limit: number;
-            /** @description The id of the last application of the previous answer: the answer continues after it. */
-            after?: number;
         };
         /** @description The funding application document (spec 2.7) */
         FundingApplication: {
@@ -2890,14 +2839,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        CompanyController_getQuery: {
-            registrationNumber: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-        };
         CompanyController_getResponse: {
             name: string;
             /** @enum {string} */
@@ -2952,7 +2893,7 @@ export interface components {
             /** @description The condition under which it is asked */
             askedWhen: components["schemas"]["QuestionCondition"] | null;
             /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
-            default: unknown | null;
+            default: unknown;
         };
         /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
         QuestionCondition: {
@@ -3233,17 +3174,7 @@ export interface components {
             /** @description Every state the case has been in, oldest first */
             history: components["schemas"]["CaseStateChange"][];
         };
-        FundingController_countMatchesQuery: {
-            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-            /** @enum {string} */
-            explain?: "true" | "false";
-        };
         FundingController_countMatchesResponse: number;
-        FundingController_matchResultsQuery: {
-            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-            /** @enum {string} */
-            explain?: "true" | "false";
-        };
         /** @description A recorded funding search (spec 2.3): its matches by likelihood then cost */
         FundingController_matchResultsResponse: {
             amount: number;
@@ -3313,12 +3244,6 @@ export interface components {
         QuestionnaireController_profileJsonSchemaResponse: {
             [key: string]: unknown;
         };
-        /** Currency amount */
-        AnswerController_putBody_Currency: {
-            /** @enum {string} */
-            code: "GBP" | "EUR" | "ZAR";
-            value: number;
-        };
         /** @description The answers, keyed by answer key: one variant per questionnaire, the one the path's questionnaireId names (its JSON Schema is served at …/questionnaires/{questionnaireId}/json-schema) */
         AnswerController_putBody: ({
             /**
@@ -3374,7 +3299,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -3417,32 +3346,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business invoice customers on credit?
              * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
@@ -3533,7 +3486,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -3576,32 +3533,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } & (unknown & unknown)) | ({
             /**
              * Business type
@@ -3640,7 +3621,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -3683,32 +3668,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } & (unknown & unknown)) | ({
             /**
              * Client's full name
@@ -3768,7 +3777,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -3811,32 +3824,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business invoice customers on credit?
              * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
@@ -3955,27 +3992,47 @@ export interface components {
              * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
-            propertyValue?: components["schemas"]["AnswerController_putBody_Currency"];
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Loan amount required
              * @description Required: the amount the client wants to borrow against the property; lenders are matched on it.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
-            depositOrEquity?: components["schemas"]["AnswerController_putBody_Currency"];
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
-            outstandingDebt?: components["schemas"]["AnswerController_putBody_Currency"];
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual income from the property
              * @description Gross yearly rent or trading income the property produces, if any.
              */
-            annualIncome?: components["schemas"]["AnswerController_putBody_Currency"];
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Loan term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4029,12 +4086,20 @@ export interface components {
              * Annual turnover
              * @description Required: turnover shows the scale of the business when its credit profile is reviewed.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | {
             /**
              * Client's full name
@@ -4066,7 +4131,11 @@ export interface components {
              * Amount owed
              * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
              */
-            claimAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            claimAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Debtor's business name
              * @description Required: the business that owes the money; a claim cannot be pursued without it.
@@ -4172,32 +4241,56 @@ export interface components {
              * Annual turnover
              * @description Required: grant eligibility usually depends on the size and turnover of the business.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | {
             /**
              * Client's full name
@@ -4249,12 +4342,20 @@ export interface components {
              * Annual turnover
              * @description Required: turnover helps decide which R&D relief applies and what a claim may be worth.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | ({
             /**
              * Client's full name
@@ -4314,7 +4415,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4357,32 +4462,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business invoice customers on credit?
              * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
@@ -4434,7 +4563,11 @@ export interface components {
              * Net cost of the asset
              * @description If the loan is to buy an asset, its net cost; leave blank otherwise.
              */
-            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Client type code
              * @description Numeric client type code, if your scheme submission uses one; leave blank otherwise.
@@ -4488,7 +4621,11 @@ export interface components {
              * How much funding is needed?
              * @description Required: the total amount the client wants to borrow; lenders are matched on it.
              */
-            fundingAmount: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4519,12 +4656,20 @@ export interface components {
              * Annual turnover
              * @description Required: lenders size working capital against turnover from the last reported annual accounts.
              */
-            revenue: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trading address
              * @description Where the business trades from, written as street, number and postcode.
@@ -4586,7 +4731,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4629,32 +4778,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business invoice customers on credit?
              * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
@@ -4745,7 +4918,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4788,32 +4965,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } & (unknown & unknown)) | ({
             /**
              * Business type
@@ -4852,7 +5053,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4895,32 +5100,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } & (unknown & unknown)) | ({
             /**
              * Client's full name
@@ -4980,7 +5209,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -5023,32 +5256,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business invoice customers on credit?
              * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
@@ -5167,27 +5424,47 @@ export interface components {
              * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
-            propertyValue?: components["schemas"]["AnswerController_putBody_Currency"];
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Loan amount required
              * @description Required: the amount the client wants to borrow against the property; lenders are matched on it.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
-            depositOrEquity?: components["schemas"]["AnswerController_putBody_Currency"];
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
-            outstandingDebt?: components["schemas"]["AnswerController_putBody_Currency"];
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual income from the property
              * @description Gross yearly rent or trading income the property produces, if any.
              */
-            annualIncome?: components["schemas"]["AnswerController_putBody_Currency"];
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Loan term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -5241,12 +5518,20 @@ export interface components {
              * Annual turnover
              * @description Required: turnover shows the scale of the business when its credit profile is reviewed.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | {
             /**
              * Client's full name
@@ -5278,7 +5563,11 @@ export interface components {
              * Amount owed
              * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
              */
-            claimAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            claimAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Debtor's business name
              * @description Required: the business that owes the money; a claim cannot be pursued without it.
@@ -5384,32 +5673,56 @@ export interface components {
              * Annual turnover
              * @description Required: grant eligibility usually depends on the size and turnover of the business.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | {
             /**
              * Client's full name
@@ -5461,12 +5774,20 @@ export interface components {
              * Annual turnover
              * @description Required: turnover helps decide which R&D relief applies and what a claim may be worth.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | ({
             /**
              * Client's full name
@@ -5526,7 +5847,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -5569,32 +5894,56 @@ export interface components {
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business invoice customers on credit?
              * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
@@ -5646,7 +5995,11 @@ export interface components {
              * Net cost of the asset
              * @description If the loan is to buy an asset, its net cost; leave blank otherwise.
              */
-            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Client type code
              * @description Numeric client type code, if your scheme submission uses one; leave blank otherwise.
@@ -5700,7 +6053,11 @@ export interface components {
              * How much funding is needed?
              * @description Required: the total amount the client wants to borrow; lenders are matched on it.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -5731,12 +6088,20 @@ export interface components {
              * Annual turnover
              * @description Required: lenders size working capital against turnover from the last reported annual accounts.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trading address
              * @description Where the business trades from, written as street, number and postcode.
@@ -5746,10 +6111,6 @@ export interface components {
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (…/questionnaires/{questionnaireId}/json-schema) describes them */
         AnswerController_getResponse: {
             [key: string]: unknown;
-        };
-        AnswerController_deleteQuery: {
-            /** @description The answer to remove; repeat it for several */
-            answerKey: string | string[];
         };
         /** @description A document attached to a profile (content served to lenders by the lender API) */
         DocumentController_uploadResponse: {
@@ -5778,15 +6139,6 @@ export interface components {
             createdAt: string;
         };
         DocumentController_listResponse: components["schemas"]["ProfileDocument"][];
-        ProfileController_urlSchemaQuery: {
-            /** @enum {string} */
-            type: "funding-search";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            redirect: "true" | "false";
-        };
         /** @description A signed, expiring link to the profile funding-search page */
         ProfileController_urlSchemaResponse: {
             /** Format: uri */
@@ -5838,7 +6190,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Net asset cost
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -5859,7 +6211,7 @@ export interface components {
              */
             averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
             /**
-             * Net asset cost
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -5868,7 +6220,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Net asset cost
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -5972,7 +6324,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Net asset cost
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -5993,7 +6345,7 @@ export interface components {
              */
             averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
             /**
-             * Net asset cost
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6002,7 +6354,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Net asset cost
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -6111,7 +6463,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Net asset cost
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -6132,7 +6484,7 @@ export interface components {
              */
             averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
             /**
-             * Net asset cost
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6141,7 +6493,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Net asset cost
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -6233,7 +6585,7 @@ export interface components {
              */
             businessOwnsAssets?: boolean;
             /**
-             * Annual turnover
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -6247,7 +6599,7 @@ export interface components {
              */
             fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6316,7 +6668,7 @@ export interface components {
              */
             businessOwnsAssets?: boolean;
             /**
-             * Annual turnover
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -6330,7 +6682,7 @@ export interface components {
              */
             fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6425,7 +6777,7 @@ export interface components {
              */
             businessOwnsAssets?: boolean;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6434,7 +6786,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual turnover
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -6529,7 +6881,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Annual income from the property
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6538,7 +6890,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -6547,7 +6899,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -6556,7 +6908,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
             depositOrEquity?: {
@@ -6565,7 +6917,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
             propertyValue?: {
@@ -6574,7 +6926,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
             outstandingDebt?: {
@@ -6648,7 +7000,7 @@ export interface components {
              */
             legalRequirements?: boolean;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6776,7 +7128,7 @@ export interface components {
              */
             legalRequirements?: boolean;
             /**
-             * Amortisation
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6785,7 +7137,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -6794,7 +7146,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
             tradeDebtors?: {
@@ -6803,7 +7155,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
             bankInterest?: {
@@ -6812,7 +7164,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
             depreciation?: {
@@ -6891,7 +7243,7 @@ export interface components {
              */
             companyWebsite?: string;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -6932,6 +7284,12 @@ export interface components {
             id: string;
             /** @constant */
             type: "introducer-rd-tax-claim";
+        };
+        /** Currency amount */
+        ApplicationController_createBody_Currency: {
+            /** @enum {string} */
+            code: "GBP" | "EUR" | "ZAR";
+            value: number;
         };
         ApplicationController_createBody: {
             /** @constant */
@@ -6984,7 +7342,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -7003,14 +7365,22 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Net asset cost */
-            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
             /**
              * Does the business take card payments?
              * @description Regular card takings can support a merchant cash advance.
@@ -7107,7 +7477,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -7126,14 +7500,22 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Net asset cost */
-            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
             /**
              * Does the business take card payments?
              * @description Regular card takings can support a merchant cash advance.
@@ -7230,7 +7612,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -7249,14 +7635,22 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Net asset cost */
-            netAssetCost?: components["schemas"]["AnswerController_putBody_Currency"];
+            netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
             /**
              * Does the business take card payments?
              * @description Regular card takings can support a merchant cash advance.
@@ -7336,7 +7730,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -7347,12 +7745,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Contact name */
             contactName?: string;
             /**
@@ -7406,7 +7812,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -7417,12 +7827,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Contact name */
             contactName?: string;
             /**
@@ -7503,17 +7921,29 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trading address
              * @description Where the business trades from, written as street, number and postcode.
@@ -7593,37 +8023,65 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
-            depositOrEquity?: components["schemas"]["AnswerController_putBody_Currency"];
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
-            propertyValue?: components["schemas"]["AnswerController_putBody_Currency"];
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
-            outstandingDebt?: components["schemas"]["AnswerController_putBody_Currency"];
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual income from the property
              * @description Gross yearly rent or trading income the property produces, if any.
              */
-            annualIncome?: components["schemas"]["AnswerController_putBody_Currency"];
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -7683,12 +8141,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | {
             /** @constant */
             type?: "introducer-debt-recovery";
@@ -7717,7 +8183,11 @@ export interface components {
              * Amount owed
              * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
              */
-            claimAmount?: components["schemas"]["AnswerController_putBody_Currency"];
+            claimAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Debtor's sector
              * @description The sector the debtor business mainly trades in, if known.
@@ -7795,32 +8265,56 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["AnswerController_putBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["AnswerController_putBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["AnswerController_putBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["AnswerController_putBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Business website
              * @description The business's website address, if it has one; it helps show what the business does.
@@ -7884,12 +8378,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["AnswerController_putBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["AnswerController_putBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business develop new or improved products, processes or services?
              * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.

@@ -146,12 +146,25 @@ function buildComponents(routes: RouteDefinition[]): Record<string, JsonObject> 
   const components = new ComponentSet();
   components.add('ProblemDetails', component(ProblemDetailsSchema, 'output'));
   for (const route of routes) {
-    if (route.body) components.add(componentName(route, 'Body'), defaultsDescribed(component(route.body, 'input')));
+    if (route.body) components.add(componentName(route, 'Body'), bodyForClients(component(route.body, 'input')));
     if (route.query) components.add(componentName(route, 'Query'), component(route.query, 'input'));
     if (route.response) components.add(componentName(route, 'Response'), component(route.response, 'output'));
-    if (route.jsonSchemaBody) components.add(componentName(route, 'Body'), defaultsDescribed(route.jsonSchemaBody() as JsonObject));
+    if (route.jsonSchemaBody) components.add(componentName(route, 'Body'), bodyForClients(route.jsonSchemaBody() as JsonObject));
   }
-  return components.schemas;
+  return Object.fromEntries(Object.entries(components.schemas).map(([name, schema]) => [name, withoutEmptyAlternatives(schema)]));
+}
+
+/**
+ * `anyOf: [{}, {type: 'null'}]` (zod's unknown().nullable()) is `{}`: any value, null included;
+ * linters flag the empty alternative as matching everything.
+ */
+function withoutEmptyAlternatives(schema: JsonObject): JsonObject {
+  return mapSchemas(schema, (node) => {
+    const anyOf = node.anyOf;
+    if (!Array.isArray(anyOf) || !anyOf.some((alternative) => isObject(alternative) && Object.keys(alternative).length === 0)) return node;
+    const { anyOf: _a, ...rest } = node;
+    return rest;
+  });
 }
 
 /** Keywords whose values are schemas (or maps or lists of them), where defaultsDescribed looks. */
@@ -159,25 +172,39 @@ const SUBSCHEMA_KEYWORDS = new Set(['items', 'prefixItems', 'additionalPropertie
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf']);
 const SUBSCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties']);
 
-/**
- * A request body's schema with each `default` said in its description instead: `default` only
- * annotates (the server validates the same), but client generators read it as "always present"
- * (openapi-typescript makes such a property required), which for a body a client writes is false.
- */
-function defaultsDescribed(schema: JsonObject): JsonObject {
+/** Applies `change` to a schema and each of its subschemas, innermost first. */
+function mapSchemas(schema: JsonObject, change: (node: JsonObject) => JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'default') continue;
-    if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((v) => (isObject(v) ? defaultsDescribed(v) : v));
-    else if (SUBSCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? defaultsDescribed(v) : v]));
-    else if (SUBSCHEMA_KEYWORDS.has(key) && isObject(value)) out[key] = defaultsDescribed(value);
+    if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((v) => (isObject(v) ? mapSchemas(v, change) : v));
+    else if (SUBSCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? mapSchemas(v, change) : v]));
+    else if (SUBSCHEMA_KEYWORDS.has(key) && isObject(value)) out[key] = mapSchemas(value, change);
     else out[key] = value;
   }
-  if ('default' in schema) {
-    const said = `Default: \`${JSON.stringify(schema.default)}\`.`;
-    out.description = typeof schema.description === 'string' && schema.description ? `${schema.description} ${said}` : said;
-  }
-  return out;
+  return change(out);
+}
+
+/**
+ * A request body's schema as client generators and linters read it, validating the same:
+ * - each `default` said in its description instead: `default` only annotates, but generators read
+ *   it as "always present" (openapi-typescript makes such a property required), which for a body a
+ *   client writes is false;
+ * - a conditional requirement (`then: {required: [k]}`) names its property (`properties: {k: {}}`,
+ *   which allows anything): linters refuse a required property the same schema does not declare.
+ */
+function bodyForClients(schema: JsonObject): JsonObject {
+  return mapSchemas(schema, (node) => {
+    const { default: value, ...rest } = node;
+    const out: JsonObject = rest;
+    if ('default' in node) {
+      const said = `Default: \`${JSON.stringify(value)}\`.`;
+      out.description = typeof node.description === 'string' && node.description ? `${node.description} ${said}` : said;
+    }
+    if (Array.isArray(node.required) && !isObject(node.properties) && node.type === undefined) {
+      out.properties = Object.fromEntries((node.required as string[]).map((name) => [name, {}]));
+    }
+    return out;
+  });
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -349,6 +376,8 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
     const path = openApiPath(route.path);
     (paths[path] ??= {})[route.method] = operation(route, components);
   }
+  // A query schema is documented as its parameters, not as a component of its own.
+  for (const route of routes) if (route.query) delete components[componentName(route, 'Query')];
   const used = new Set(routes.map((r) => r.surface));
   const serverUrl = options.serverUrl ?? '/';
   const absolute = (path: string) => (/^https?:\/\//.test(serverUrl) ? new URL(path, serverUrl).toString() : path);

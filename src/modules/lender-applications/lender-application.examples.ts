@@ -5,21 +5,21 @@
  */
 export const EXAMPLE_ACKNOWLEDGEMENT = { reference: 'NLC-2026-004187', comment: 'Received: an underwriter will review the accounts within two working days.' };
 
-/** An initial quote (spec 4.5: INDICATIVE, with the likelihoods); money as plain pounds, as lenders write it. */
+/** An initial quote (spec 4.5: INDICATIVE, with the likelihoods); money as currency amounts (spec 2.1). */
 export const EXAMPLE_OFFER = {
   reference: 'NLC-2026-004187-Q1',
   status: 'INDICATIVE',
   expiryDate: '2026-12-31T17:00:00.000Z',
   comment: 'Subject to the latest management accounts and a personal guarantee from one director.',
   termLoan: {
-    maximumAmount: 150000,
-    minimumAmount: 50000,
+    maximumAmount: { code: 'GBP', value: 150000 },
+    minimumAmount: { code: 'GBP', value: 50000 },
     term: 24,
     interestRate: 0.95,
     representativeAPR: 14.2,
     monthlyRepayment: 7019.06,
     totalRepayment: 168457.56,
-    arrangementFee: 3000,
+    arrangementFee: { code: 'GBP', value: 3000 },
     likelihoodOfRate: 0.8,
     likelihoodOfAcceptance: 0.7,
   },

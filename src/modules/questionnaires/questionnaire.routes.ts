@@ -1,6 +1,6 @@
 /** The questionnaires module's REST rows: questionnaires, their JSON Schemas and a profile's answers (Marketplace V1). */
 import * as questionnaires from './questionnaire-service.js';
-import { answerSchema, CURRENCY_SCHEMA, type JsonSchema } from './answer-schema.js';
+import { answerSchema, type JsonSchema } from './answer-schema.js';
 import { questionnaireDefinitions } from './questionnaire-definitions.js';
 import { z } from 'zod';
 import { AnswerJsonSchema, Answers, QuestionnaireDto } from './questionnaire-schemas.js';
@@ -18,10 +18,9 @@ function answersBodySchema(partial: boolean): () => JsonSchema {
   return () => ({
     description: `The answers, keyed by answer key: one variant per questionnaire, the one the path's questionnaireId names (its JSON Schema is served at …/questionnaires/{questionnaireId}/json-schema)${partial ? '; nothing is required outright, conditional requirements stay' : ''}`,
     anyOf: [...questionnaireDefinitions().values()].map((definition) => {
-      const { $schema: _s, $id: _i, $defs: _d, ...variant } = answerSchema(definition, { partial });
+      const { $schema: _s, $id: _i, ...variant } = answerSchema(definition, { partial });
       return { ...variant, title: definition.id };
     }),
-    $defs: { Currency: CURRENCY_SCHEMA },
   });
 }
 
