@@ -1,19 +1,7 @@
 /**
- * The few parts of openapi-to-postmanv2 and newman that test/openapi-postman.test.ts uses: neither
- * ships its own types, and the DefinitelyTyped packages lag a major version behind.
+ * The few parts of newman that test/openapi-postman.test.ts uses: newman ships no types, and the
+ * DefinitelyTyped package lags a major version behind.
  */
-declare module 'openapi-to-postmanv2' {
-  interface ConversionResult {
-    result: boolean;
-    reason?: string;
-    output?: Array<{ type: string; data: unknown }>;
-  }
-  const Converter: {
-    convert(input: { type: 'string' | 'json' | 'file'; data: unknown }, options: Record<string, unknown>, callback: (err: Error | null, result: ConversionResult) => void): void;
-  };
-  export default Converter;
-}
-
 declare module 'newman' {
   export interface NewmanExecution {
     item: { name: string };

@@ -15,6 +15,8 @@ export interface paths {
         /**
          * Sign in
          * @description Onboarding step 1: a platform user signs in with email and password and gets a login token (24 hours) to manage API keys and users. A wrong email or password is the same 401; repeated failures are slowed down and then refused with 429 and `Retry-After`. The example signs in to the demo deployment with its published demo user.
+         *
+         *     **Example:** The demo integrator (demo deployments only).
          */
         post: operations["PlatformAuthController_login"];
         delete?: never;
@@ -105,6 +107,8 @@ export interface paths {
          * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding every scope needs an account admin's sign-in.
          *
          *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding every scope. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A key for a CRM integration: profiles and matches.
          */
         post: operations["PlatformApiKeyController_create"];
         delete?: never;
@@ -169,6 +173,8 @@ export interface paths {
          * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A UK business.
          */
         post: operations["ProfileController_createAnonymous"];
         delete?: never;
@@ -219,6 +225,8 @@ export interface paths {
          * @description Adds a user to the account (account admins). An email already in use is a 409; a password shorter than 12 characters is a 400.
          *
          *     **Who may call:** a platform login token holding the scope `users:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A finance colleague who manages API keys.
          */
         post: operations["PlatformUserController_create"];
         delete?: never;
@@ -337,6 +345,8 @@ export interface paths {
          * @description A user may change their own name and password (the new password with `currentPassword`); account admins may change any user of the account, their role, and disable them. Changing the password or disabling a user ends their sign-ins.
          *
          *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Correct a display name.
          */
         patch: operations["PlatformUserController_update"];
         trace?: never;
@@ -357,6 +367,8 @@ export interface paths {
          *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          *
          *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 20.
          */
         get: operations["PlatformTenantController_list"];
         put?: never;
@@ -365,6 +377,8 @@ export interface paths {
          * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
          *
          *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A business known by its record number in the integrator's CRM.
          */
         post: operations["PlatformTenantController_create"];
         delete?: never;
@@ -423,6 +437,8 @@ export interface paths {
          * @description Sets the tenant's `referenceId` (`null` clears it). A referenceId another tenant of the account has is a 409.
          *
          *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The business moved to a new CRM record.
          */
         patch: operations["PlatformTenantController_update"];
         trace?: never;
@@ -443,6 +459,8 @@ export interface paths {
          *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          *
          *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 20.
          */
         get: operations["MarketplaceTenantController_list"];
         put?: never;
@@ -451,6 +469,8 @@ export interface paths {
          * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
          *
          *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A business known by its record number in the integrator's CRM.
          */
         post: operations["MarketplaceTenantController_create"];
         delete?: never;
@@ -473,6 +493,8 @@ export interface paths {
          * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
          *
          *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A business known by its record number in the integrator's CRM.
          */
         post: operations["BusinessTenantController_create"];
         delete?: never;
@@ -501,6 +523,8 @@ export interface paths {
          * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED, company number 09876543.
          */
         post: operations["MarketplaceProfileController_setUp"];
         delete?: never;
@@ -511,6 +535,8 @@ export interface paths {
          * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** New figures and a trade reference.
          */
         patch: operations["MarketplaceProfileController_update"];
         trace?: never;
@@ -534,6 +560,8 @@ export interface paths {
          * @description Replaces the whole profile: sections left out are emptied, the registry's facts stay. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The profile with its factory and a machine.
          */
         put: operations["BusinessProfileController_replace"];
         /**
@@ -541,6 +569,8 @@ export interface paths {
          * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED, company number 09876543.
          */
         post: operations["BusinessProfileController_setUp"];
         delete?: never;
@@ -551,6 +581,8 @@ export interface paths {
          * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** New figures and a trade reference.
          */
         patch: operations["BusinessProfileController_update"];
         trace?: never;
@@ -589,6 +621,8 @@ export interface paths {
          * @description Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.
          *
          *     **Who may call:** a Marketplace V1 jwt, a platform token, a master token, a tenant token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Companies named like ACME WIDGETS.
          */
         get: operations["CompanyController_search"];
         put?: never;
@@ -633,6 +667,8 @@ export interface paths {
          * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 50.
          */
         get: operations["LenderApplicationController_list"];
         put?: never;
@@ -661,6 +697,8 @@ export interface paths {
          * @description Merges the CompanyInformation sent into the profile's (at least one property; unknown properties are a 400). A profile of another account is a 404.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Website, head count, VAT status and the main contact.
          */
         patch: operations["ProfileController_patchCompany"];
         trace?: never;
@@ -683,6 +721,8 @@ export interface paths {
          * @description Merges the Financials sent into the profile's (at least one property): annual figures as currency amounts, trading history, debtors. A profile of another account is a 404.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The latest filed accounts.
          */
         patch: operations["ProfileController_patchFinancials"];
         trace?: never;
@@ -765,6 +805,8 @@ export interface paths {
          * @description One company of the registry by its registration number, as CompanyInformation (name, type, sector, incorporation, VAT status, score, credit limit, address). An unknown number is a 404.
          *
          *     **Who may call:** a Marketplace V1 jwt, a platform token, a master token, a tenant token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED.
          */
         get: operations["CompanyController_get"];
         put?: never;
@@ -855,6 +897,8 @@ export interface paths {
          * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
          */
         post: operations["LenderApplicationController_acknowledge"];
         delete?: never;
@@ -877,6 +921,8 @@ export interface paths {
          * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** An indicative term loan of £150,000 over 24 months.
          */
         post: operations["LenderApplicationController_offer"];
         delete?: never;
@@ -899,6 +945,8 @@ export interface paths {
          * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Failed: a field to correct.
          */
         post: operations["LenderApplicationController_reject"];
         delete?: never;
@@ -985,6 +1033,8 @@ export interface paths {
          * @description How many lender products match the profile as it is now; `productTypes` (repeatable) counts only those product types. Records nothing.
          *
          *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Term loans and invoice finance only.
          */
         get: operations["FundingController_countMatches"];
         put?: never;
@@ -1009,6 +1059,8 @@ export interface paths {
          *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
+         *
+         *     **Example:** Every product type, with the reasons.
          */
         get: operations["FundingController_matchResults"];
         put?: never;
@@ -1033,6 +1085,8 @@ export interface paths {
          * @description Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. With `Idempotency-Key`, a retry answers the first answer again; the same key with another selection is a 409.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Two preferred lenders from the matches (Fleetway Capital and Ledgerline Invoice Finance in the demo catalogue).
          */
         post: operations["FundingController_apply"];
         delete?: never;
@@ -1082,6 +1136,8 @@ export interface paths {
          * @description Stores a complete answer set (every answer the questionnaire requires, including those its conditions require) and writes the answers into the profile in the same transaction: contact details, company facts, annual figures and the eligibility request matching reads. Answers left out of a later PUT are removed, with what they had put in the profile. An invalid body is a 400 naming every failing answer by JSON pointer; nothing is stored.
          *
          *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED asks for £150,000 over 24 months.
          */
         put: operations["AnswerController_put"];
         post?: never;
@@ -1099,6 +1155,8 @@ export interface paths {
          * @description Merges the answers sent into the stored ones and updates the profile; the merged set must still be valid (a 400 names what is missing or wrong).
          *
          *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The net profit of the latest accounts, and the urgency.
          */
         patch: operations["AnswerController_patch"];
         trace?: never;
@@ -1169,6 +1227,8 @@ export interface paths {
          *     Compatibility: the answer's `type` is `introducer-all-funding-products`, as spec 2.6 shows, whatever was sent.
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED asks for £150,000 over 24 months.
          */
         post: operations["ApplicationController_create"];
         delete?: never;
@@ -1191,6 +1251,8 @@ export interface paths {
          * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** From a newsletter campaign.
          */
         post: operations["ApplicationSignUpController_generateContinueUrl"];
         delete?: never;
@@ -1257,6 +1319,8 @@ export interface paths {
          * @description Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent.
          *
          *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A term loan from Fleetway Capital (a lender of the demo catalogue).
          */
         post: operations["ApplicationController_submit"];
         delete?: never;
@@ -8675,6 +8739,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "integrator@demo.funding-gateway.test",
+                 *       "password": "demo-integrator-password"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformAuthController_loginBody"];
             };
         };
@@ -8685,6 +8755,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 86400,
+                     *       "scope": "account:read api_keys:read api_keys:write users:read users:write",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_loginResponse"];
                 };
             };
@@ -8759,6 +8837,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_tokenResponse"];
                 };
             };
@@ -8827,6 +8914,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "<REFRESH_TOKEN>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformAuthController_refreshTokenBody"];
             };
         };
@@ -8837,6 +8929,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_refreshTokenResponse"];
                 };
             };
@@ -8900,7 +9001,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -8914,6 +9018,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "sign_up",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_authorizeTenantResponse"];
                 };
             };
@@ -8991,6 +9103,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "c9543ac5-cf32-47fb-a287-bcdfd2e55644",
+                     *         "name": "integration",
+                     *         "keyPrefix": "key_fe24bc42e161",
+                     *         "scopes": [
+                     *           "profile:multiples",
+                     *           "profile:read",
+                     *           "profile:write",
+                     *           "questionnaire:read",
+                     *           "questionnaire:write",
+                     *           "funding:read",
+                     *           "funding:write",
+                     *           "insights:read",
+                     *           "scoring:read",
+                     *           "offline_access"
+                     *         ],
+                     *         "isMaster": false,
+                     *         "expiresAt": null,
+                     *         "revokedAt": null,
+                     *         "lastUsedAt": "2026-11-27T14:54:32.265Z",
+                     *         "createdAt": "2026-11-27T14:54:29.807Z"
+                     *       },
+                     *       {
+                     *         "id": "0caca2c4-44ea-42c4-9544-b8e57c48b3ba",
+                     *         "name": "exact-profile:read+profile:write-2f1083e2",
+                     *         "keyPrefix": "key_e6e6d2dd7740",
+                     *         "scopes": [
+                     *           "profile:read",
+                     *           "profile:write"
+                     *         ],
+                     *         "isMaster": false,
+                     *         "expiresAt": null,
+                     *         "revokedAt": null,
+                     *         "lastUsedAt": "2026-11-27T14:54:32.710Z",
+                     *         "createdAt": "2026-11-27T14:54:32.503Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlatformApiKeyController_listResponse"];
                 };
             };
@@ -9062,6 +9214,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme CRM integration",
+                 *       "scopes": [
+                 *         "profile:read",
+                 *         "profile:write",
+                 *         "questionnaire:read",
+                 *         "questionnaire:write",
+                 *         "funding:read",
+                 *         "funding:write"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformApiKeyController_createBody"];
             };
         };
@@ -9072,6 +9237,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": "fgk_demo_key_76ce0687dd5e_s4mpleS3cretN0tReal",
+                     *       "id": "f82210a3-0601-429a-bba0-7375ee033864",
+                     *       "name": "Acme CRM integration",
+                     *       "keyPrefix": "key_76ce0687dd5e",
+                     *       "scopes": [
+                     *         "profile:read",
+                     *         "profile:write",
+                     *         "questionnaire:read",
+                     *         "questionnaire:write",
+                     *         "funding:read",
+                     *         "funding:write"
+                     *       ],
+                     *       "isMaster": false,
+                     *       "expiresAt": null,
+                     *       "revokedAt": null,
+                     *       "lastUsedAt": null,
+                     *       "createdAt": "2026-11-27T14:54:32.934Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
                 };
             };
@@ -9140,6 +9326,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "<REFRESH_TOKEN>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
             };
         };
@@ -9150,6 +9341,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
                 };
             };
@@ -9212,7 +9412,10 @@ export interface operations {
     AuthController_authorize: {
         parameters: {
             query?: {
-                /** @description The API key (fgk_…) */
+                /**
+                 * @description The API key (fgk_…)
+                 * @example <API_KEY>
+                 */
                 api_key?: string;
             };
             header?: never;
@@ -9227,6 +9430,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
+                     *       "expiresIn": 36000
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthController_authorizeResponse"];
                 };
             };
@@ -9295,6 +9505,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "countryCode": "GB"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
             };
         };
@@ -9305,6 +9520,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "572cbfdf-5a72-4cda-bd21-f25bba7c49d1",
+                     *       "createdAt": "2026-11-27T14:54:33.424Z",
+                     *       "updatedAt": "2026-11-27T14:54:33.424Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 3
+                     *       },
+                     *       "companyInformation": {},
+                     *       "financials": {},
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
                 };
             };
@@ -9372,6 +9605,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 6bded678-617a-4bb4-b7f8-dd0bcb9e5b5f */
                 keyId: string;
             };
             cookie?: never;
@@ -9459,6 +9693,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "e986eb9c-6be6-4b67-8b4f-8851ea3d9c74",
+                     *         "email": "examples-6f6f4d@example.test",
+                     *         "name": null,
+                     *         "role": "ADMIN",
+                     *         "disabled": false,
+                     *         "createdAt": "2026-11-27T14:54:27.706Z",
+                     *         "updatedAt": "2026-11-27T14:54:27.706Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlatformUserController_listResponse"];
                 };
             };
@@ -9530,6 +9777,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "finance@acme-widgets.example",
+                 *       "password": "correct-horse-battery-staple",
+                 *       "name": "Grace Hopwood",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformUserController_createBody"];
             };
         };
@@ -9540,6 +9795,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b4ef25fb-368d-4a87-b189-d9d3a3275768",
+                     *       "email": "finance@acme-widgets.example",
+                     *       "name": "Grace Hopwood",
+                     *       "role": "MEMBER",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-27T14:54:33.948Z",
+                     *       "updatedAt": "2026-11-27T14:54:33.948Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
                 };
             };
@@ -9614,6 +9880,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
                 };
             };
@@ -9677,7 +9952,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -9691,6 +9969,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "sign_up",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
                 };
             };
@@ -9759,6 +10045,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "<REFRESH_TOKEN>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuthController_refreshTokenBody"];
             };
         };
@@ -9769,6 +10060,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
+                     *       "expiresIn": 36000
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
                 };
             };
@@ -9832,7 +10130,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -9846,6 +10147,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "sector": "MANUFACTURING",
+                     *           "registrationNumber": "09876543",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *         "createdAt": "2026-11-27T14:54:30.259Z",
+                     *         "updatedAt": "2026-11-27T14:54:30.668Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/business/v1/profile/credit-report"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *         "generatedAt": "2026-11-27T14:54:34.475Z",
+                     *         "source": "registry"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
                 };
             };
@@ -9913,6 +10266,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example e986eb9c-6be6-4b67-8b4f-8851ea3d9c74 */
                 userId: string;
             };
             cookie?: never;
@@ -9925,6 +10279,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e986eb9c-6be6-4b67-8b4f-8851ea3d9c74",
+                     *       "email": "examples-6f6f4d@example.test",
+                     *       "name": null,
+                     *       "role": "ADMIN",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-27T14:54:27.706Z",
+                     *       "updatedAt": "2026-11-27T14:54:27.706Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
                 };
             };
@@ -9992,12 +10357,18 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example e986eb9c-6be6-4b67-8b4f-8851ea3d9c74 */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Owner"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformUserController_updateBody"];
             };
         };
@@ -10008,6 +10379,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e986eb9c-6be6-4b67-8b4f-8851ea3d9c74",
+                     *       "email": "examples-6f6f4d@example.test",
+                     *       "name": "Ada Owner",
+                     *       "role": "ADMIN",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-27T14:54:27.706Z",
+                     *       "updatedAt": "2026-11-27T14:54:34.603Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
                 };
             };
@@ -10070,7 +10452,9 @@ export interface operations {
     PlatformTenantController_list: {
         parameters: {
             query?: {
+                /** @example 0 */
                 offset?: number;
+                /** @example 20 */
                 limit?: number;
                 /** @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset. */
                 after?: string;
@@ -10090,6 +10474,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *           "referenceId": "CRM-000001",
+                     *           "createdDateTime": "2026-11-27T14:54:30.144Z",
+                     *           "updatedDateTime": "2026-11-27T14:54:30.144Z"
+                     *         },
+                     *         {
+                     *           "id": "533fd42e-1fe8-4fed-938b-8cddd1851d6d",
+                     *           "referenceId": "CRM-004211",
+                     *           "createdDateTime": "2026-11-27T14:54:34.686Z",
+                     *           "updatedDateTime": "2026-11-27T14:54:34.686Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "totalEntries": 2,
+                     *         "offset": 0,
+                     *         "limit": 20
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/platform/v1/tenants?offset=0&limit=20"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_listResponse"];
                 };
             };
@@ -10161,6 +10572,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004211"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformTenantController_createBody"];
             };
         };
@@ -10171,6 +10587,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "533fd42e-1fe8-4fed-938b-8cddd1851d6d",
+                     *       "referenceId": "CRM-004211",
+                     *       "createdDateTime": "2026-11-27T14:54:34.686Z",
+                     *       "updatedDateTime": "2026-11-27T14:54:34.686Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
                 };
             };
@@ -10234,7 +10658,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10248,6 +10675,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "sector": "MANUFACTURING",
+                     *           "registrationNumber": "09876543",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *         "createdAt": "2026-11-27T14:54:30.259Z",
+                     *         "updatedAt": "2026-11-27T14:54:30.668Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/marketplace/v2/profile/credit-report"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *         "generatedAt": "2026-11-27T14:54:34.894Z",
+                     *         "source": "registry"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
@@ -10315,6 +10794,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 3df8fe71-79d7-47d6-8363-8200a6f6e858 */
                 tenantId: string;
             };
             cookie?: never;
@@ -10327,6 +10807,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *       "referenceId": "CRM-000001",
+                     *       "createdDateTime": "2026-11-27T14:54:30.144Z",
+                     *       "updatedDateTime": "2026-11-27T14:54:30.144Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
                 };
             };
@@ -10394,12 +10882,18 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 5308ae40-c599-4685-ba0a-d231b013d936 */
                 tenantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004211-B"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformTenantController_updateBody"];
             };
         };
@@ -10410,6 +10904,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5308ae40-c599-4685-ba0a-d231b013d936",
+                     *       "referenceId": "CRM-004211-B",
+                     *       "createdDateTime": "2026-11-27T14:54:34.973Z",
+                     *       "updatedDateTime": "2026-11-27T14:54:35.027Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
                 };
             };
@@ -10472,7 +10974,9 @@ export interface operations {
     MarketplaceTenantController_list: {
         parameters: {
             query?: {
+                /** @example 0 */
                 offset?: number;
+                /** @example 20 */
                 limit?: number;
                 /** @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset. */
                 after?: string;
@@ -10492,6 +10996,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *           "referenceId": "CRM-000001",
+                     *           "createdDateTime": "2026-11-27T14:54:30.144Z",
+                     *           "updatedDateTime": "2026-11-27T14:54:30.144Z"
+                     *         },
+                     *         {
+                     *           "id": "533fd42e-1fe8-4fed-938b-8cddd1851d6d",
+                     *           "referenceId": "CRM-004211",
+                     *           "createdDateTime": "2026-11-27T14:54:34.686Z",
+                     *           "updatedDateTime": "2026-11-27T14:54:34.686Z"
+                     *         },
+                     *         {
+                     *           "id": "5308ae40-c599-4685-ba0a-d231b013d936",
+                     *           "referenceId": "CRM-004211-B",
+                     *           "createdDateTime": "2026-11-27T14:54:34.973Z",
+                     *           "updatedDateTime": "2026-11-27T14:54:35.027Z"
+                     *         },
+                     *         {
+                     *           "id": "85cdb955-5ec6-4275-852f-02817a9aadda",
+                     *           "referenceId": "CRM-004212",
+                     *           "createdDateTime": "2026-11-27T14:54:35.070Z",
+                     *           "updatedDateTime": "2026-11-27T14:54:35.070Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 4,
+                     *         "totalEntries": 4,
+                     *         "offset": 0,
+                     *         "limit": 20
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/marketplace/v2/tenants?offset=0&limit=20"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceTenantController_listResponse"];
                 };
             };
@@ -10563,6 +11106,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004212"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceTenantController_createBody"];
             };
         };
@@ -10573,6 +11121,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "85cdb955-5ec6-4275-852f-02817a9aadda",
+                     *       "referenceId": "CRM-004212",
+                     *       "createdDateTime": "2026-11-27T14:54:35.070Z",
+                     *       "updatedDateTime": "2026-11-27T14:54:35.070Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
                 };
             };
@@ -10644,6 +11200,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004213"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessTenantController_createBody"];
             };
         };
@@ -10654,6 +11215,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2ef09bcb-949f-46a5-8443-d3c7cdbaf44d",
+                     *       "referenceId": "CRM-004213",
+                     *       "createdDateTime": "2026-11-27T14:54:35.225Z",
+                     *       "updatedDateTime": "2026-11-27T14:54:35.225Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
                 };
             };
@@ -10717,7 +11286,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10731,6 +11303,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "value": 95,
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "sector": "MANUFACTURING",
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           },
+                     *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *           "registrationNumber": "09876543"
+                     *         },
+                     *         "financials": {
+                     *           "revenue": {
+                     *             "code": "GBP",
+                     *             "value": 900000
+                     *           }
+                     *         },
+                     *         "properties": [],
+                     *         "assets": [],
+                     *         "assetsForSecurity": [],
+                     *         "merchantCashAdvance": [],
+                     *         "tradeReferences": [],
+                     *         "createdAt": "2026-11-27T14:54:30.259Z",
+                     *         "updatedAt": "2026-11-27T14:54:30.668Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/marketplace/v2/profile"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *         "creditReport": {
+                     *           "available": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_getResponse"];
                 };
             };
@@ -10794,7 +11432,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 0816705d-412e-498d-83cd-04fbb17b0015
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10802,6 +11443,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "companyInformation": {
+                 *         "registrationNumber": "09876543",
+                 *         "website": "https://acme-widgets.example",
+                 *         "employeesNumber": 42,
+                 *         "tradingAddress": {
+                 *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *           "street": "Unit 4, Parkway Trading Estate",
+                 *           "city": "Sheffield",
+                 *           "province": "South Yorkshire",
+                 *           "postalCode": "S9 3BL"
+                 *         }
+                 *       },
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 900000
+                 *         },
+                 *         "netProfit": {
+                 *           "code": "GBP",
+                 *           "value": 85000
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceProfileController_setUpBody"];
             };
         };
@@ -10812,6 +11479,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "324b18ca-8a53-4324-9876-eab69471e9ee",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "tradingAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Trading Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *         },
+                     *         "employeesNumber": 42,
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         }
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [],
+                     *       "createdAt": "2026-11-27T14:54:35.414Z",
+                     *       "updatedAt": "2026-11-27T14:54:35.414Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
                 };
             };
@@ -10875,7 +11610,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10883,6 +11621,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 960000
+                 *         },
+                 *         "numberOfCustomers": 38,
+                 *         "paymentTerms": 30
+                 *       },
+                 *       "tradeReferences": [
+                 *         {
+                 *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                 *           "contactName": "Priya Shah",
+                 *           "contactNumber": "+44 114 496 0123",
+                 *           "contactEmail": "accounts@northern-steel.example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceProfileController_updateBody"];
             };
         };
@@ -10893,6 +11651,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 960000
+                     *         },
+                     *         "paymentTerms": 30,
+                     *         "numberOfCustomers": 38
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [
+                     *         {
+                     *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                     *           "contactName": "Priya Shah",
+                     *           "contactNumber": "+44 114 496 0123",
+                     *           "contactEmail": "accounts@northern-steel.example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-27T14:54:30.259Z",
+                     *       "updatedAt": "2026-11-27T14:54:35.701Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
                 };
             };
@@ -10956,7 +11778,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10970,6 +11795,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "value": 95,
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "sector": "MANUFACTURING",
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           },
+                     *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *           "registrationNumber": "09876543"
+                     *         },
+                     *         "financials": {
+                     *           "revenue": {
+                     *             "code": "GBP",
+                     *             "value": 960000
+                     *           },
+                     *           "paymentTerms": 30,
+                     *           "numberOfCustomers": 38
+                     *         },
+                     *         "properties": [],
+                     *         "assets": [],
+                     *         "assetsForSecurity": [],
+                     *         "merchantCashAdvance": [],
+                     *         "tradeReferences": [
+                     *           {
+                     *             "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                     *             "contactName": "Priya Shah",
+                     *             "contactNumber": "+44 114 496 0123",
+                     *             "contactEmail": "accounts@northern-steel.example"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-27T14:54:30.259Z",
+                     *         "updatedAt": "2026-11-27T14:54:35.701Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/business/v1/profile"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "3df8fe71-79d7-47d6-8363-8200a6f6e858",
+                     *         "creditReport": {
+                     *           "available": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_getResponse"];
                 };
             };
@@ -11033,7 +11933,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -11041,6 +11944,68 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "companyInformation": {
+                 *         "website": "https://acme-widgets.example",
+                 *         "employeesNumber": 44,
+                 *         "percentageSalesOnline": 10,
+                 *         "tradingAddress": {
+                 *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *           "street": "Unit 4, Parkway Trading Estate",
+                 *           "city": "Sheffield",
+                 *           "province": "South Yorkshire",
+                 *           "postalCode": "S9 3BL"
+                 *         }
+                 *       },
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 960000
+                 *         },
+                 *         "netProfit": {
+                 *           "code": "GBP",
+                 *           "value": 91000
+                 *         },
+                 *         "primaryBank": 1
+                 *       },
+                 *       "properties": [
+                 *         {
+                 *           "type": "OTHER",
+                 *           "location": "UK_MAINLAND",
+                 *           "setting": "INDUSTRIAL",
+                 *           "classification": "COMMERCIAL",
+                 *           "address": {
+                 *             "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *             "street": "Unit 4, Parkway Trading Estate",
+                 *             "city": "Sheffield",
+                 *             "province": "South Yorkshire",
+                 *             "postalCode": "S9 3BL"
+                 *           },
+                 *           "value": {
+                 *             "code": "GBP",
+                 *             "value": 650000
+                 *           },
+                 *           "outstandingDebt": {
+                 *             "code": "GBP",
+                 *             "value": 210000
+                 *           }
+                 *         }
+                 *       ],
+                 *       "assets": [
+                 *         {
+                 *           "name": "CNC milling machine",
+                 *           "type": "MANUFACTURING",
+                 *           "netCost": {
+                 *             "code": "GBP",
+                 *             "value": 85000
+                 *           },
+                 *           "offeredAsGuarantee": true,
+                 *           "existingAgreement": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessProfileController_replaceBody"];
             };
         };
@@ -11051,6 +12016,109 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "tradingAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Trading Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *         },
+                     *         "employeesNumber": 44,
+                     *         "registrationNumber": "09876543",
+                     *         "percentageSalesOnline": 10
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 960000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 91000
+                     *         },
+                     *         "primaryBank": 1
+                     *       },
+                     *       "properties": [
+                     *         {
+                     *           "type": "OTHER",
+                     *           "location": "UK_MAINLAND",
+                     *           "setting": "INDUSTRIAL",
+                     *           "classification": "COMMERCIAL",
+                     *           "address": {
+                     *             "city": "Sheffield",
+                     *             "street": "Unit 4, Parkway Trading Estate",
+                     *             "province": "South Yorkshire",
+                     *             "postalCode": "S9 3BL",
+                     *             "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *           },
+                     *           "value": {
+                     *             "code": "GBP",
+                     *             "value": 650000
+                     *           },
+                     *           "outstandingDebt": {
+                     *             "code": "GBP",
+                     *             "value": 210000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "assets": [
+                     *         {
+                     *           "name": "CNC milling machine",
+                     *           "type": "MANUFACTURING",
+                     *           "offeredAsGuarantee": true,
+                     *           "existingAgreement": false,
+                     *           "netCost": {
+                     *             "code": "GBP",
+                     *             "value": 85000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [],
+                     *       "createdAt": "2026-11-27T14:54:30.259Z",
+                     *       "updatedAt": "2026-11-27T14:54:36.232Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
                 };
             };
@@ -11114,7 +12182,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3f091e8b-0178-43d4-b9ac-f913d570c43e
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -11122,6 +12193,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "companyInformation": {
+                 *         "registrationNumber": "09876543",
+                 *         "website": "https://acme-widgets.example",
+                 *         "employeesNumber": 42,
+                 *         "tradingAddress": {
+                 *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *           "street": "Unit 4, Parkway Trading Estate",
+                 *           "city": "Sheffield",
+                 *           "province": "South Yorkshire",
+                 *           "postalCode": "S9 3BL"
+                 *         }
+                 *       },
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 900000
+                 *         },
+                 *         "netProfit": {
+                 *           "code": "GBP",
+                 *           "value": 85000
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessProfileController_setUpBody"];
             };
         };
@@ -11132,6 +12229,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "928a775c-9b4c-407b-b874-50cd12a113e5",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "tradingAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Trading Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *         },
+                     *         "employeesNumber": 42,
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         }
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [],
+                     *       "createdAt": "2026-11-27T14:54:35.839Z",
+                     *       "updatedAt": "2026-11-27T14:54:35.839Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
                 };
             };
@@ -11195,7 +12360,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -11203,6 +12371,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 960000
+                 *         },
+                 *         "numberOfCustomers": 38,
+                 *         "paymentTerms": 30
+                 *       },
+                 *       "tradeReferences": [
+                 *         {
+                 *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                 *           "contactName": "Priya Shah",
+                 *           "contactNumber": "+44 114 496 0123",
+                 *           "contactEmail": "accounts@northern-steel.example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessProfileController_updateBody"];
             };
         };
@@ -11213,6 +12401,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 960000
+                     *         },
+                     *         "paymentTerms": 30,
+                     *         "numberOfCustomers": 38
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [
+                     *         {
+                     *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                     *           "contactName": "Priya Shah",
+                     *           "contactNumber": "+44 114 496 0123",
+                     *           "contactEmail": "accounts@northern-steel.example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-27T14:54:30.259Z",
+                     *       "updatedAt": "2026-11-27T14:54:36.090Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
                 };
             };
@@ -11287,6 +12539,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "4c72017c-29af-4583-9e46-1ea93d8de815",
+                     *       "createdAt": "2026-11-27T14:54:36.353Z",
+                     *       "updatedAt": "2026-11-27T14:54:36.353Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 6
+                     *       },
+                     *       "companyInformation": {},
+                     *       "financials": {},
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_createBlankResponse"];
                 };
             };
@@ -11349,11 +12619,14 @@ export interface operations {
     CompanyController_search: {
         parameters: {
             query?: {
+                /** @example GB */
                 countryCode?: "GB" | "ZA";
+                /** @example 5 */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @example ACME WIDGETS */
                 searchTerm: string;
             };
             cookie?: never;
@@ -11366,6 +12639,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "ACME WIDGETS HOLDINGS LIMITED",
+                     *         "number": "11223344"
+                     *       },
+                     *       {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "number": "09876543"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["CompanyController_searchResponse"];
                 };
             };
@@ -11428,11 +12713,17 @@ export interface operations {
     ApplicationSignUpController_validateContinueUrl: {
         parameters: {
             query: {
-                /** @description The continue URL to check (as POST …/continue-url made it) */
+                /**
+                 * @description The continue URL to check (as POST …/continue-url made it)
+                 * @example https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl
+                 */
                 continueUrl: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -11446,6 +12737,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "valid": true,
+                     *       "applicationId": "5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
                 };
             };
@@ -11509,7 +12806,10 @@ export interface operations {
         parameters: {
             query?: {
                 reference?: string;
-                /** @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page. */
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
                 limit?: number;
                 /** @description The id of the last application of the previous answer: the answer continues after it. */
                 after?: number;
@@ -11526,6 +12826,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "Submitted"
+                     *           },
+                     *           "id": 1,
+                     *           "reference": null,
+                     *           "status": "Submitted",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
@@ -11590,12 +12970,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "website": "https://acme-widgets.example",
+                 *       "employeesNumber": 42,
+                 *       "vatStatus": "REGISTERED",
+                 *       "primaryContactInformation": {
+                 *         "name": "Ada Owner",
+                 *         "email": "ada@acme-widgets.example",
+                 *         "number": "+44 20 7946 0000"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProfileController_patchCompanyBody"];
             };
         };
@@ -11668,12 +13061,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "revenue": {
+                 *         "code": "GBP",
+                 *         "value": 900000
+                 *       },
+                 *       "netProfit": {
+                 *         "code": "GBP",
+                 *         "value": 85000
+                 *       },
+                 *       "tradingHistory": [
+                 *         {
+                 *           "year": 2025,
+                 *           "yearEnd": 3,
+                 *           "revenue": 900000,
+                 *           "profitNet": 85000,
+                 *           "netAssets": 410000
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProfileController_patchFinancialsBody"];
             };
         };
@@ -11746,7 +13161,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2fbe7f1e-bbab-4380-868d-bd346ac630c9 */
                 uuid: string;
+                /** @example key_25543880d375 */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -11821,6 +13238,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 785b0ab6-85be-4b81-8bad-ed5fe54695c6 */
                 uuid: string;
             };
             cookie?: never;
@@ -11895,6 +13313,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
@@ -11907,6 +13326,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "739ab9db-8709-430d-8a81-1769fca889d0",
+                     *       "createdAt": "2026-11-27T14:54:31.295Z",
+                     *       "updatedAt": "2026-11-27T14:54:37.545Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 2,
+                     *         "fundingSearchId": 1
+                     *       },
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "vatStatus": "REGISTERED",
+                     *         "employeesNumber": 42,
+                     *         "tradingFromDate": "2015-10-19T00:00:00.000Z",
+                     *         "isGovernmentBacked": false,
+                     *         "registrationNumber": "09876543",
+                     *         "unencumberedAssets": {
+                     *           "isHomeOwnership": true,
+                     *           "personalGuarantee": true,
+                     *           "businessOwnsAssets": true
+                     *         },
+                     *         "hasGovernmentBackedLoans": false,
+                     *         "primaryContactInformation": {
+                     *           "name": "Ada Owner",
+                     *           "email": "ada@acme-widgets.example",
+                     *           "number": "+44 20 7946 0000",
+                     *           "legalRequirements": true
+                     *         }
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         },
+                     *         "tradingHistory": [
+                     *           {
+                     *             "year": 2025,
+                     *             "revenue": 900000,
+                     *             "yearEnd": 3,
+                     *             "netAssets": 410000,
+                     *             "profitNet": 85000
+                     *           }
+                     *         ]
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {
+                     *         "shared": {
+                     *           "useOfFunds": "BUSINESS_EXPANSION",
+                     *           "fundingAmount": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "fundingPeriod": 24
+                     *         },
+                     *         "assetFinance": {
+                     *           "ownsAssets": true
+                     *         },
+                     *         "merchantCash": {
+                     *           "acceptsCommercePayments": false
+                     *         },
+                     *         "tradeFinance": {
+                     *           "hasPurchaseOrders": false
+                     *         },
+                     *         "invoiceFinance": {
+                     *           "raisesInvoices": true
+                     *         },
+                     *         "sourceQuestionnaireId": "introducer-all-funding-products"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_getResponse"];
                 };
             };
@@ -11969,10 +13469,12 @@ export interface operations {
     CompanyController_get: {
         parameters: {
             query?: {
+                /** @example GB */
                 countryCode?: "GB" | "ZA";
             };
             header?: never;
             path: {
+                /** @example 09876543 */
                 registrationNumber: string;
             };
             cookie?: never;
@@ -11985,6 +13487,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "ACME WIDGETS LIMITED",
+                     *       "type": "LIMITED_COMPANY",
+                     *       "registrationNumber": "09876543",
+                     *       "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *       "sector": "MANUFACTURING",
+                     *       "vatStatus": "REGISTERED",
+                     *       "score": {
+                     *         "grade": "A",
+                     *         "value": 95,
+                     *         "industryAverageGrade": "C",
+                     *         "changedAt": "2026-06-01T09:00:00.000Z",
+                     *         "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *         "previous": {
+                     *           "grade": "B"
+                     *         }
+                     *       },
+                     *       "creditLimit": {
+                     *         "code": "GBP",
+                     *         "value": 150000
+                     *       },
+                     *       "contactAddress": {
+                     *         "city": "Sheffield",
+                     *         "street": "Unit 4, Parkway Industrial Estate",
+                     *         "province": "South Yorkshire",
+                     *         "postalCode": "S9 3BL",
+                     *         "houseNumber": "Parkway Drive",
+                     *         "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *       },
+                     *       "employeesNumber": 42,
+                     *       "website": "https://acme-widgets.example",
+                     *       "legalNotices": {
+                     *         "company": {
+                     *           "last12MonthsCount": 0,
+                     *           "last12MonthsValue": {
+                     *             "code": "GBP",
+                     *             "value": 0
+                     *           }
+                     *         },
+                     *         "directors": {
+                     *           "last12MonthsCount": 0,
+                     *           "last12MonthsValue": {
+                     *             "code": "GBP",
+                     *             "value": 0
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyController_getResponse"];
                 };
             };
@@ -12059,6 +13611,741 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "business-all-funding-products",
+                     *         "version": 1,
+                     *         "title": "All funding products",
+                     *         "description": "Filled by a business owner to find lenders across every funding product for their business.",
+                     *         "questions": {
+                     *           "clientName": {
+                     *             "label": "Your full name",
+                     *             "help": "The person lenders and our team should contact about this application.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "clientEmail": {
+                     *             "label": "Your email address",
+                     *             "help": "We send updates on your application to this address.",
+                     *             "type": "email",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "clientNumber": {
+                     *             "label": "Your phone number",
+                     *             "help": "11 to 30 digits; spaces and a leading + are allowed.",
+                     *             "type": "phone",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "companyType": {
+                     *             "label": "Business type",
+                     *             "help": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP",
+                     *               "SOLE_TRADER",
+                     *               "STARTUP"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "companyNumber": {
+                     *             "label": "Company registration number",
+                     *             "help": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "companyName": {
+                     *             "label": "Business name",
+                     *             "help": "The registered name of the company, or the trading name of a sole trader.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "businessPurposes": {
+                     *             "label": "Is the funding for business purposes only?",
+                     *             "help": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "fundingUrgency": {
+                     *             "label": "How soon is the funding needed?",
+                     *             "help": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ASAP",
+                     *               "JUST_BROWSING",
+                     *               "ONE_MONTH",
+                     *               "ONE_WEEK",
+                     *               "REFINANCING"
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "useOfFunds": {
+                     *             "label": "What will the funding be used for?",
+                     *             "help": "Choose the main purpose; lenders match their products to it.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ACQUIRING_BUSINESS",
+                     *               "BUSINESS_EXPANSION",
+                     *               "CASH_FLOW",
+                     *               "EQUIPMENT_ASSET_FINANCE",
+                     *               "IMPORT_EXPORT",
+                     *               "PURCHASING_PROPERTY",
+                     *               "PURCHASING_STOCK",
+                     *               "REFINANCING_DEBT",
+                     *               "STARTING_BUSINESS",
+                     *               "TAX_BILL_DUE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingAmount": {
+                     *             "label": "How much funding is needed?",
+                     *             "help": "The total amount to borrow.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingPeriod": {
+                     *             "label": "Repayment term (months)",
+                     *             "help": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *             "type": "number",
+                     *             "options": [
+                     *               6,
+                     *               12,
+                     *               24,
+                     *               36,
+                     *               48,
+                     *               60
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "personalGuarantee": {
+                     *             "label": "Would a director give a personal guarantee?",
+                     *             "help": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "homeOwnership": {
+                     *             "label": "Does any director own a home in the UK?",
+                     *             "help": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "businessOwnsAssets": {
+                     *             "label": "Does the business own assets?",
+                     *             "help": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "sector": {
+                     *             "label": "Business sector",
+                     *             "help": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "AGRICULTURE",
+                     *               "AUTOMOTIVE",
+                     *               "BUSINESS_SERVICES",
+                     *               "CHARITIES",
+                     *               "CONSTRUCTION",
+                     *               "COURIER",
+                     *               "DISTRIBUTION",
+                     *               "EDUCATION",
+                     *               "FINANCIAL_SERVICES",
+                     *               "HAULAGE",
+                     *               "HEALTHCARE_CARE",
+                     *               "HOTELS_HOUSE",
+                     *               "IMPORT_EXPORT",
+                     *               "IT_RELATED",
+                     *               "MANUFACTURING",
+                     *               "MEDIA_AND_ENTERTAINMENT",
+                     *               "OTHER",
+                     *               "PRINT_PUBLISHING",
+                     *               "PROFESSIONAL_SERVICES",
+                     *               "PROPERTY",
+                     *               "RECRUITMENT",
+                     *               "RETAIL",
+                     *               "SECURITY_SERVICES",
+                     *               "TRADE",
+                     *               "TRANSPORTATION",
+                     *               "WHOLESALE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradingAddress": {
+                     *             "label": "Trading address",
+                     *             "help": "Where the business trades from, written as street, number and postcode.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "incorporationDate": {
+                     *             "label": "When did the business start trading?",
+                     *             "help": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *             "type": "date",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "revenue": {
+                     *             "label": "Annual turnover",
+                     *             "help": "Turnover from the last reported annual accounts or tax return.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "netProfit": {
+                     *             "label": "Net profit",
+                     *             "help": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradeDebtors": {
+                     *             "label": "Trade debtors",
+                     *             "help": "Money owed to the business by customers at the last reported year end.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "bankInterest": {
+                     *             "label": "Bank interest paid",
+                     *             "help": "Interest paid on loans and overdrafts in the last reported year.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "depreciation": {
+                     *             "label": "Depreciation",
+                     *             "help": "Depreciation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "amortisation": {
+                     *             "label": "Amortisation",
+                     *             "help": "Amortisation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "raiseInvoices": {
+                     *             "label": "Does the business invoice customers on credit?",
+                     *             "help": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "cardPayments": {
+                     *             "label": "Does the business take card payments?",
+                     *             "help": "Regular card takings can support a merchant cash advance.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "averageCardSales": {
+                     *             "label": "Average monthly card sales",
+                     *             "help": "Choose the figure closest to the business's average card takings per month.",
+                     *             "type": "number",
+                     *             "options": [
+                     *               2500,
+                     *               7500,
+                     *               15000,
+                     *               35000,
+                     *               55000,
+                     *               75000
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "cardPayments",
+                     *               "equals": true
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "cardPayments",
+                     *               "equals": true
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "fundingAsset": {
+                     *             "label": "Is the funding to buy an asset?",
+                     *             "help": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "assetType": {
+                     *             "label": "What type of asset?",
+                     *             "help": "The kind of asset the funding will pay for.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "BUSINESS",
+                     *               "MANUFACTURING",
+                     *               "OFFICE",
+                     *               "PROPERTY",
+                     *               "STOCK",
+                     *               "TRANSPORTATION"
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "fundingAsset",
+                     *               "equals": true
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "fundingAsset",
+                     *               "equals": true
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "assetExistingAgreement": {
+                     *             "label": "Is the asset already under a finance agreement?",
+                     *             "help": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": {
+                     *               "field": "fundingAsset",
+                     *               "equals": true
+                     *             },
+                     *             "default": false
+                     *           },
+                     *           "purchaseOrders": {
+                     *             "label": "Does the business have purchase orders to fulfil?",
+                     *             "help": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "governmentBacked": {
+                     *             "label": "Only interested in a government-backed recovery loan?",
+                     *             "help": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "governmentBackedLoansExist": {
+                     *             "label": "Does the business already have government-backed loans?",
+                     *             "help": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "legalRequirements": {
+                     *             "label": "May we contact you to get your consent before lenders review your details?",
+                     *             "help": "Lenders need your consent before they run checks or make an offer; we contact you to obtain it.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": true
+                     *           }
+                     *         }
+                     *       },
+                     *       {
+                     *         "id": "business-anonymous-working-capital",
+                     *         "version": 2,
+                     *         "title": "Working capital (anonymous check)",
+                     *         "description": "Filled by a business owner to see working capital options without having to give contact details first.",
+                     *         "questions": {
+                     *           "companyType": {
+                     *             "label": "Business type",
+                     *             "help": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP",
+                     *               "SOLE_TRADER",
+                     *               "STARTUP"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "companyNumber": {
+                     *             "label": "Company registration number",
+                     *             "help": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "companyName": {
+                     *             "label": "Business name",
+                     *             "help": "The registered name of the company, or the trading name of a sole trader.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "businessPurposes": {
+                     *             "label": "Is the funding for business purposes only?",
+                     *             "help": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "fundingUrgency": {
+                     *             "label": "How soon is the funding needed?",
+                     *             "help": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ASAP",
+                     *               "JUST_BROWSING",
+                     *               "ONE_MONTH",
+                     *               "ONE_WEEK",
+                     *               "REFINANCING"
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "useOfFunds": {
+                     *             "label": "What will the funding be used for?",
+                     *             "help": "Choose the main purpose; lenders match their products to it.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ACQUIRING_BUSINESS",
+                     *               "BUSINESS_EXPANSION",
+                     *               "CASH_FLOW",
+                     *               "EQUIPMENT_ASSET_FINANCE",
+                     *               "IMPORT_EXPORT",
+                     *               "PURCHASING_PROPERTY",
+                     *               "PURCHASING_STOCK",
+                     *               "REFINANCING_DEBT",
+                     *               "STARTING_BUSINESS",
+                     *               "TAX_BILL_DUE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingAmount": {
+                     *             "label": "How much funding is needed?",
+                     *             "help": "The total amount to borrow.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingPeriod": {
+                     *             "label": "Repayment term (months)",
+                     *             "help": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *             "type": "number",
+                     *             "options": [
+                     *               6,
+                     *               12,
+                     *               24,
+                     *               36,
+                     *               48,
+                     *               60
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "personalGuarantee": {
+                     *             "label": "Would a director give a personal guarantee?",
+                     *             "help": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "homeOwnership": {
+                     *             "label": "Does any director own a home in the UK?",
+                     *             "help": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "businessOwnsAssets": {
+                     *             "label": "Does the business own assets?",
+                     *             "help": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "sector": {
+                     *             "label": "Business sector",
+                     *             "help": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "AGRICULTURE",
+                     *               "AUTOMOTIVE",
+                     *               "BUSINESS_SERVICES",
+                     *               "CHARITIES",
+                     *               "CONSTRUCTION",
+                     *               "COURIER",
+                     *               "DISTRIBUTION",
+                     *               "EDUCATION",
+                     *               "FINANCIAL_SERVICES",
+                     *               "HAULAGE",
+                     *               "HEALTHCARE_CARE",
+                     *               "HOTELS_HOUSE",
+                     *               "IMPORT_EXPORT",
+                     *               "IT_RELATED",
+                     *               "MANUFACTURING",
+                     *               "MEDIA_AND_ENTERTAINMENT",
+                     *               "OTHER",
+                     *               "PRINT_PUBLISHING",
+                     *               "PROFESSIONAL_SERVICES",
+                     *               "PROPERTY",
+                     *               "RECRUITMENT",
+                     *               "RETAIL",
+                     *               "SECURITY_SERVICES",
+                     *               "TRADE",
+                     *               "TRANSPORTATION",
+                     *               "WHOLESALE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradingAddress": {
+                     *             "label": "Trading address",
+                     *             "help": "Where the business trades from, written as street, number and postcode.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "incorporationDate": {
+                     *             "label": "When did the business start trading?",
+                     *             "help": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *             "type": "date",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "revenue": {
+                     *             "label": "Annual turnover",
+                     *             "help": "Turnover from the last reported annual accounts or tax return.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "netProfit": {
+                     *             "label": "Net profit",
+                     *             "help": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradeDebtors": {
+                     *             "label": "Trade debtors",
+                     *             "help": "Money owed to the business by customers at the last reported year end.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "bankInterest": {
+                     *             "label": "Bank interest paid",
+                     *             "help": "Interest paid on loans and overdrafts in the last reported year.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "depreciation": {
+                     *             "label": "Depreciation",
+                     *             "help": "Depreciation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "amortisation": {
+                     *             "label": "Amortisation",
+                     *             "help": "Amortisation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           }
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_listResponse"];
                 };
             };
@@ -12123,7 +14410,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
+                /** @example 0b67876c-f365-4995-b5a5-1c569d6f0638 */
                 documentId: string;
             };
             cookie?: never;
@@ -12205,6 +14494,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -12217,6 +14507,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 1,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
@@ -12281,12 +14649,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187",
+                 *       "comment": "Received: an underwriter will review the accounts within two working days."
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
             };
         };
@@ -12297,6 +14672,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 2,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Acknowledged",
+                     *         "responseReason": null,
+                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
                 };
             };
@@ -12361,12 +14814,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187-Q1",
+                 *       "status": "INDICATIVE",
+                 *       "expiryDate": "2026-12-31T17:00:00.000Z",
+                 *       "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                 *       "termLoan": {
+                 *         "maximumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 150000
+                 *         },
+                 *         "minimumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 50000
+                 *         },
+                 *         "term": 24,
+                 *         "interestRate": 0.95,
+                 *         "representativeAPR": 14.2,
+                 *         "monthlyRepayment": 7019.06,
+                 *         "totalRepayment": 168457.56,
+                 *         "arrangementFee": {
+                 *           "code": "GBP",
+                 *           "value": 3000
+                 *         },
+                 *         "likelihoodOfRate": 0.8,
+                 *         "likelihoodOfAcceptance": 0.7
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderApplicationController_offerBody"];
             };
         };
@@ -12377,6 +14860,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 3,
+                     *         "reference": null,
+                     *         "status": "Offered",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "2931ee19-ce59-404a-8d2e-0b58d9aa8368",
+                     *           "reference": "NLC-2026-004187-Q1",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": "2026-12-31T17:00:00.000Z",
+                     *           "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *           "decision": null,
+                     *           "termLoan": {
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "minimumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 50000
+                     *             },
+                     *             "term": 24,
+                     *             "interestRate": 0.95,
+                     *             "representativeAPR": 14.2,
+                     *             "monthlyRepayment": 7019.06,
+                     *             "totalRepayment": 168457.56,
+                     *             "arrangementFee": {
+                     *               "code": "GBP",
+                     *               "value": 3000
+                     *             },
+                     *             "likelihoodOfRate": 0.8,
+                     *             "likelihoodOfAcceptance": 0.7,
+                     *             "totalFees": 18457.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
                 };
             };
@@ -12441,12 +15031,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Failed",
+                 *       "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                 *       "reference": "NLC-2026-004187"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderApplicationController_rejectBody"];
             };
         };
@@ -12457,6 +15055,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 4,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Failed",
+                     *         "responseReason": "Failed",
+                     *         "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
                 };
             };
@@ -12521,6 +15197,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 id: string;
             };
             cookie?: never;
@@ -12533,6 +15210,463 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "introducer-all-funding-products",
+                     *       "version": 1,
+                     *       "title": "All funding products (introducer)",
+                     *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
+                     *       "questions": {
+                     *         "clientName": {
+                     *           "label": "Client's full name",
+                     *           "help": "Required: the business owner or director you are acting for; every application needs a named applicant.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "clientEmail": {
+                     *           "label": "Client's email address",
+                     *           "help": "Required: our team and any lender or partner need it to contact the client about the application.",
+                     *           "type": "email",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "clientNumber": {
+                     *           "label": "Client's phone number",
+                     *           "help": "Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.",
+                     *           "type": "phone",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "inviteClient": {
+                     *           "label": "Invite the client to view the application?",
+                     *           "help": "If yes, the client is emailed an invitation to view and track the application.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "companyType": {
+                     *           "label": "Business type",
+                     *           "help": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "LIMITED_COMPANY",
+                     *             "LIMITED_LIABILITY_PARTNERSHIP",
+                     *             "SOLE_TRADER",
+                     *             "STARTUP"
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "companyNumber": {
+                     *           "label": "Company registration number",
+                     *           "help": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP"
+                     *             ]
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP"
+                     *             ]
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "companyName": {
+                     *           "label": "Business name",
+                     *           "help": "The registered name of the company, or the trading name of a sole trader.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "businessPurposes": {
+                     *           "label": "Is the funding for business purposes only?",
+                     *           "help": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "SOLE_TRADER"
+                     *             ]
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "SOLE_TRADER"
+                     *             ]
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "fundingUrgency": {
+                     *           "label": "How soon is the funding needed?",
+                     *           "help": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "ASAP",
+                     *             "JUST_BROWSING",
+                     *             "ONE_MONTH",
+                     *             "ONE_WEEK",
+                     *             "REFINANCING"
+                     *           ],
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "useOfFunds": {
+                     *           "label": "What will the funding be used for?",
+                     *           "help": "Choose the main purpose; lenders match their products to it.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "ACQUIRING_BUSINESS",
+                     *             "BUSINESS_EXPANSION",
+                     *             "CASH_FLOW",
+                     *             "EQUIPMENT_ASSET_FINANCE",
+                     *             "IMPORT_EXPORT",
+                     *             "PURCHASING_PROPERTY",
+                     *             "PURCHASING_STOCK",
+                     *             "REFINANCING_DEBT",
+                     *             "STARTING_BUSINESS",
+                     *             "TAX_BILL_DUE"
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "fundingAmount": {
+                     *           "label": "How much funding is needed?",
+                     *           "help": "The total amount to borrow.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "fundingPeriod": {
+                     *           "label": "Repayment term (months)",
+                     *           "help": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *           "type": "number",
+                     *           "options": [
+                     *             6,
+                     *             12,
+                     *             24,
+                     *             36,
+                     *             48,
+                     *             60
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "personalGuarantee": {
+                     *           "label": "Would a director give a personal guarantee?",
+                     *           "help": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "homeOwnership": {
+                     *           "label": "Does any director own a home in the UK?",
+                     *           "help": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "businessOwnsAssets": {
+                     *           "label": "Does the business own assets?",
+                     *           "help": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "sector": {
+                     *           "label": "Business sector",
+                     *           "help": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "AGRICULTURE",
+                     *             "AUTOMOTIVE",
+                     *             "BUSINESS_SERVICES",
+                     *             "CHARITIES",
+                     *             "CONSTRUCTION",
+                     *             "COURIER",
+                     *             "DISTRIBUTION",
+                     *             "EDUCATION",
+                     *             "FINANCIAL_SERVICES",
+                     *             "HAULAGE",
+                     *             "HEALTHCARE_CARE",
+                     *             "HOTELS_HOUSE",
+                     *             "IMPORT_EXPORT",
+                     *             "IT_RELATED",
+                     *             "MANUFACTURING",
+                     *             "MEDIA_AND_ENTERTAINMENT",
+                     *             "OTHER",
+                     *             "PRINT_PUBLISHING",
+                     *             "PROFESSIONAL_SERVICES",
+                     *             "PROPERTY",
+                     *             "RECRUITMENT",
+                     *             "RETAIL",
+                     *             "SECURITY_SERVICES",
+                     *             "TRADE",
+                     *             "TRANSPORTATION",
+                     *             "WHOLESALE"
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "tradingAddress": {
+                     *           "label": "Trading address",
+                     *           "help": "Where the business trades from, written as street, number and postcode.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "incorporationDate": {
+                     *           "label": "When did the business start trading?",
+                     *           "help": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *           "type": "date",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "revenue": {
+                     *           "label": "Annual turnover",
+                     *           "help": "Turnover from the last reported annual accounts or tax return.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "netProfit": {
+                     *           "label": "Net profit",
+                     *           "help": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "tradeDebtors": {
+                     *           "label": "Trade debtors",
+                     *           "help": "Money owed to the business by customers at the last reported year end.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "bankInterest": {
+                     *           "label": "Bank interest paid",
+                     *           "help": "Interest paid on loans and overdrafts in the last reported year.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "depreciation": {
+                     *           "label": "Depreciation",
+                     *           "help": "Depreciation charged in the last reported annual accounts.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "amortisation": {
+                     *           "label": "Amortisation",
+                     *           "help": "Amortisation charged in the last reported annual accounts.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "raiseInvoices": {
+                     *           "label": "Does the business invoice customers on credit?",
+                     *           "help": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "cardPayments": {
+                     *           "label": "Does the business take card payments?",
+                     *           "help": "Regular card takings can support a merchant cash advance.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "averageCardSales": {
+                     *           "label": "Average monthly card sales",
+                     *           "help": "Choose the figure closest to the business's average card takings per month.",
+                     *           "type": "number",
+                     *           "options": [
+                     *             2500,
+                     *             7500,
+                     *             15000,
+                     *             35000,
+                     *             55000,
+                     *             75000
+                     *           ],
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "cardPayments",
+                     *             "equals": true
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "cardPayments",
+                     *             "equals": true
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "fundingAsset": {
+                     *           "label": "Is the funding to buy an asset?",
+                     *           "help": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "assetType": {
+                     *           "label": "What type of asset?",
+                     *           "help": "The kind of asset the funding will pay for.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "BUSINESS",
+                     *             "MANUFACTURING",
+                     *             "OFFICE",
+                     *             "PROPERTY",
+                     *             "STOCK",
+                     *             "TRANSPORTATION"
+                     *           ],
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "fundingAsset",
+                     *             "equals": true
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "fundingAsset",
+                     *             "equals": true
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "assetExistingAgreement": {
+                     *           "label": "Is the asset already under a finance agreement?",
+                     *           "help": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": {
+                     *             "field": "fundingAsset",
+                     *             "equals": true
+                     *           },
+                     *           "default": false
+                     *         },
+                     *         "purchaseOrders": {
+                     *           "label": "Does the business have purchase orders to fulfil?",
+                     *           "help": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "governmentBacked": {
+                     *           "label": "Only interested in a government-backed recovery loan?",
+                     *           "help": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "governmentBackedLoansExist": {
+                     *           "label": "Does the business already have government-backed loans?",
+                     *           "help": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "legalRequirements": {
+                     *           "label": "Do you have the client's permission for us to contact them for lender consent?",
+                     *           "help": "Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_getResponse"];
                 };
             };
@@ -12597,6 +15731,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
             };
             cookie?: never;
@@ -12609,6 +15744,512 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1",
+                     *       "title": "All funding products (introducer)",
+                     *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
+                     *       "type": "object",
+                     *       "properties": {
+                     *         "clientName": {
+                     *           "title": "Client's full name",
+                     *           "description": "Required: the business owner or director you are acting for; every application needs a named applicant.",
+                     *           "type": "string"
+                     *         },
+                     *         "clientEmail": {
+                     *           "title": "Client's email address",
+                     *           "description": "Required: our team and any lender or partner need it to contact the client about the application.",
+                     *           "type": "string",
+                     *           "format": "email"
+                     *         },
+                     *         "clientNumber": {
+                     *           "title": "Client's phone number",
+                     *           "description": "Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.",
+                     *           "type": "string",
+                     *           "pattern": "^\\+?[0-9\\s]{11,30}$"
+                     *         },
+                     *         "inviteClient": {
+                     *           "title": "Invite the client to view the application?",
+                     *           "description": "If yes, the client is emailed an invitation to view and track the application.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "companyType": {
+                     *           "title": "Business type",
+                     *           "description": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "LIMITED_COMPANY",
+                     *             "LIMITED_LIABILITY_PARTNERSHIP",
+                     *             "SOLE_TRADER",
+                     *             "STARTUP"
+                     *           ]
+                     *         },
+                     *         "companyNumber": {
+                     *           "title": "Company registration number",
+                     *           "description": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "companyName": {
+                     *           "title": "Business name",
+                     *           "description": "The registered name of the company, or the trading name of a sole trader.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "businessPurposes": {
+                     *           "title": "Is the funding for business purposes only?",
+                     *           "description": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *           "type": "boolean"
+                     *         },
+                     *         "fundingUrgency": {
+                     *           "title": "How soon is the funding needed?",
+                     *           "description": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ASAP",
+                     *             "JUST_BROWSING",
+                     *             "ONE_MONTH",
+                     *             "ONE_WEEK",
+                     *             "REFINANCING"
+                     *           ]
+                     *         },
+                     *         "useOfFunds": {
+                     *           "title": "What will the funding be used for?",
+                     *           "description": "Choose the main purpose; lenders match their products to it.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ACQUIRING_BUSINESS",
+                     *             "BUSINESS_EXPANSION",
+                     *             "CASH_FLOW",
+                     *             "EQUIPMENT_ASSET_FINANCE",
+                     *             "IMPORT_EXPORT",
+                     *             "PURCHASING_PROPERTY",
+                     *             "PURCHASING_STOCK",
+                     *             "REFINANCING_DEBT",
+                     *             "STARTING_BUSINESS",
+                     *             "TAX_BILL_DUE"
+                     *           ]
+                     *         },
+                     *         "fundingAmount": {
+                     *           "type": "object",
+                     *           "title": "How much funding is needed?",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "The total amount to borrow."
+                     *         },
+                     *         "fundingPeriod": {
+                     *           "title": "Repayment term (months)",
+                     *           "description": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             6,
+                     *             12,
+                     *             24,
+                     *             36,
+                     *             48,
+                     *             60
+                     *           ],
+                     *           "minimum": 0
+                     *         },
+                     *         "personalGuarantee": {
+                     *           "title": "Would a director give a personal guarantee?",
+                     *           "description": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "homeOwnership": {
+                     *           "title": "Does any director own a home in the UK?",
+                     *           "description": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "businessOwnsAssets": {
+                     *           "title": "Does the business own assets?",
+                     *           "description": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "sector": {
+                     *           "title": "Business sector",
+                     *           "description": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "AGRICULTURE",
+                     *             "AUTOMOTIVE",
+                     *             "BUSINESS_SERVICES",
+                     *             "CHARITIES",
+                     *             "CONSTRUCTION",
+                     *             "COURIER",
+                     *             "DISTRIBUTION",
+                     *             "EDUCATION",
+                     *             "FINANCIAL_SERVICES",
+                     *             "HAULAGE",
+                     *             "HEALTHCARE_CARE",
+                     *             "HOTELS_HOUSE",
+                     *             "IMPORT_EXPORT",
+                     *             "IT_RELATED",
+                     *             "MANUFACTURING",
+                     *             "MEDIA_AND_ENTERTAINMENT",
+                     *             "OTHER",
+                     *             "PRINT_PUBLISHING",
+                     *             "PROFESSIONAL_SERVICES",
+                     *             "PROPERTY",
+                     *             "RECRUITMENT",
+                     *             "RETAIL",
+                     *             "SECURITY_SERVICES",
+                     *             "TRADE",
+                     *             "TRANSPORTATION",
+                     *             "WHOLESALE"
+                     *           ]
+                     *         },
+                     *         "tradingAddress": {
+                     *           "title": "Trading address",
+                     *           "description": "Where the business trades from, written as street, number and postcode.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "incorporationDate": {
+                     *           "title": "When did the business start trading?",
+                     *           "description": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *           "type": "string",
+                     *           "format": "date"
+                     *         },
+                     *         "revenue": {
+                     *           "type": "object",
+                     *           "title": "Annual turnover",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Turnover from the last reported annual accounts or tax return."
+                     *         },
+                     *         "netProfit": {
+                     *           "type": "object",
+                     *           "title": "Net profit",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Net profit, or loss as a negative figure, from the last reported annual accounts."
+                     *         },
+                     *         "tradeDebtors": {
+                     *           "type": "object",
+                     *           "title": "Trade debtors",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Money owed to the business by customers at the last reported year end."
+                     *         },
+                     *         "bankInterest": {
+                     *           "type": "object",
+                     *           "title": "Bank interest paid",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Interest paid on loans and overdrafts in the last reported year."
+                     *         },
+                     *         "depreciation": {
+                     *           "type": "object",
+                     *           "title": "Depreciation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Depreciation charged in the last reported annual accounts."
+                     *         },
+                     *         "amortisation": {
+                     *           "type": "object",
+                     *           "title": "Amortisation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Amortisation charged in the last reported annual accounts."
+                     *         },
+                     *         "raiseInvoices": {
+                     *           "title": "Does the business invoice customers on credit?",
+                     *           "description": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "cardPayments": {
+                     *           "title": "Does the business take card payments?",
+                     *           "description": "Regular card takings can support a merchant cash advance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "averageCardSales": {
+                     *           "title": "Average monthly card sales",
+                     *           "description": "Choose the figure closest to the business's average card takings per month.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             2500,
+                     *             7500,
+                     *             15000,
+                     *             35000,
+                     *             55000,
+                     *             75000
+                     *           ]
+                     *         },
+                     *         "fundingAsset": {
+                     *           "title": "Is the funding to buy an asset?",
+                     *           "description": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "assetType": {
+                     *           "title": "What type of asset?",
+                     *           "description": "The kind of asset the funding will pay for.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "BUSINESS",
+                     *             "MANUFACTURING",
+                     *             "OFFICE",
+                     *             "PROPERTY",
+                     *             "STOCK",
+                     *             "TRANSPORTATION"
+                     *           ]
+                     *         },
+                     *         "assetExistingAgreement": {
+                     *           "title": "Is the asset already under a finance agreement?",
+                     *           "description": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "purchaseOrders": {
+                     *           "title": "Does the business have purchase orders to fulfil?",
+                     *           "description": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBacked": {
+                     *           "title": "Only interested in a government-backed recovery loan?",
+                     *           "description": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBackedLoansExist": {
+                     *           "title": "Does the business already have government-backed loans?",
+                     *           "description": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "legalRequirements": {
+                     *           "title": "Do you have the client's permission for us to contact them for lender consent?",
+                     *           "description": "Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         }
+                     *       },
+                     *       "required": [
+                     *         "clientName",
+                     *         "clientEmail",
+                     *         "clientNumber",
+                     *         "companyType",
+                     *         "companyName",
+                     *         "useOfFunds",
+                     *         "fundingAmount",
+                     *         "fundingPeriod",
+                     *         "sector",
+                     *         "incorporationDate",
+                     *         "revenue",
+                     *         "raiseInvoices",
+                     *         "cardPayments",
+                     *         "fundingAsset",
+                     *         "purchaseOrders",
+                     *         "governmentBacked",
+                     *         "governmentBackedLoansExist",
+                     *         "legalRequirements"
+                     *       ],
+                     *       "allOf": [
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "LIMITED_COMPANY",
+                     *                   "LIMITED_LIABILITY_PARTNERSHIP"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "companyNumber"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "SOLE_TRADER"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "businessPurposes"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "cardPayments": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "cardPayments"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "averageCardSales"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "fundingAsset": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "fundingAsset"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "assetType"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "additionalProperties": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_jsonSchemaResponse"];
                 };
             };
@@ -12673,6 +16314,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4539c64c-04f0-45be-8c68-97bcff9cd04f */
                 uuid: string;
             };
             cookie?: never;
@@ -12685,6 +16327,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ce4fa532-7b99-4cd2-979c-082367528abc",
+                     *       "profile": "4539c64c-04f0-45be-8c68-97bcff9cd04f",
+                     *       "businessId": 1,
+                     *       "caseState": "NEW",
+                     *       "caseStateName": "New",
+                     *       "state": "AWAITING_REVIEW",
+                     *       "stateName": "Awaiting review",
+                     *       "stateType": "OPEN",
+                     *       "type": "DEBT_RECOVERY",
+                     *       "product": "DEBT_RECOVERY",
+                     *       "productName": "Debt recovery",
+                     *       "private": false,
+                     *       "offersAwaitingReview": false,
+                     *       "followers": [],
+                     *       "products": [
+                     *         "DEBT_RECOVERY"
+                     *       ],
+                     *       "productNames": [
+                     *         "Debt recovery"
+                     *       ],
+                     *       "stateUpdatedAt": "2026-11-27T14:54:39.530Z",
+                     *       "details": {
+                     *         "title": "Recover an unpaid debt",
+                     *         "description": "Debt recovery for ACME WIDGETS LIMITED",
+                     *         "amount": {
+                     *           "code": "GBP",
+                     *           "value": 12500
+                     *         }
+                     *       },
+                     *       "latestActivity": {
+                     *         "id": "c1ba3071-57a8-4678-932a-ce15ae401a60",
+                     *         "title": "Case opened",
+                     *         "createdAt": "2026-11-27T14:54:39.530Z"
+                     *       },
+                     *       "integration": {
+                     *         "name": "funding-gateway",
+                     *         "generatedAt": "2026-11-27T14:54:39.530Z"
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "fromState": null,
+                     *           "toState": "AWAITING_REVIEW",
+                     *           "note": "Case opened",
+                     *           "createdAt": "2026-11-27T14:54:39.530Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseController_applyResponse"];
                 };
             };
@@ -12747,11 +16439,18 @@ export interface operations {
     FundingController_countMatches: {
         parameters: {
             query?: {
+                /**
+                 * @example [
+                 *       "TERM_LOAN",
+                 *       "INVOICE_FINANCE"
+                 *     ]
+                 */
                 productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
                 explain?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
@@ -12764,6 +16463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 13 */
                     "application/json": components["schemas"]["FundingController_countMatchesResponse"];
                 };
             };
@@ -12827,10 +16527,12 @@ export interface operations {
         parameters: {
             query?: {
                 productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
+                /** @example true */
                 explain?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
@@ -12843,6 +16545,756 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "amount": 150000,
+                     *       "id": 1,
+                     *       "matches": [
+                     *         {
+                     *           "lender": {
+                     *             "id": 15
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 31,
+                     *           "productName": "Quayside Factoring",
+                     *           "likelihood": {
+                     *             "value": 0.94
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£750,000",
+                     *             "trading for 133 months (at least 3 needed)",
+                     *             "revenue £900,000 meets the minimum £50,000",
+                     *             "credit grade A at or above the minimum E",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 13
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 27,
+                     *           "productName": "Oakfield Trades Loan",
+                     *           "likelihood": {
+                     *             "value": 0.84
+                     *           },
+                     *           "instantOffer": true,
+                     *           "reasons": [
+                     *             "amount £150,000 within £5,000-£150,000",
+                     *             "term 24 months within 6-48",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £60,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to the manufacturing sector",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 2
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 5,
+                     *           "productName": "Fleetway Unsecured Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.83
+                     *           },
+                     *           "instantOffer": true,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£350,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "a personal guarantee is offered"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 4
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 8,
+                     *           "productName": "Ledgerline Invoice Discounting",
+                     *           "likelihood": {
+                     *             "value": 0.77
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£1,500,000",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £250,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 19,
+                     *           "productName": "Meridian Selective Invoice Finance",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£500,000",
+                     *             "trading for 133 months (at least 6 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 10
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 21,
+                     *           "productName": "Cobalt Asset Refinance Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£500,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £150,000",
+                     *             "credit grade A at or above the minimum C",
+                     *             "lends to a limited company",
+                     *             "the business owns assets"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "productId": 30,
+                     *           "productName": "Pennant Recovery Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£250,000",
+                     *             "term 24 months within 12-60",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £50,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 20
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 37,
+                     *           "productName": "Wessex Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£400,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 18 needed)",
+                     *             "revenue £900,000 meets the minimum £120,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "productId": 18,
+                     *           "productName": "Meridian Fixed-Term Working Capital",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£200,000",
+                     *             "term 24 months within 3-36",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "a personal guarantee is offered"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 28
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 50,
+                     *           "productName": "Highgate Working Capital Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£250,000",
+                     *             "term 24 months within 3-24",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £150,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 17,
+                     *           "productName": "Meridian Growth Loan",
+                     *           "likelihood": {
+                     *             "value": 0.75
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£750,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £250,000",
+                     *             "credit grade A at or above the minimum C",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 6
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 13,
+                     *           "productName": "Harbour Export Invoice Finance",
+                     *           "likelihood": {
+                     *             "value": 0.73
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £50,000-£1,000,000",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £300,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 12
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 24,
+                     *           "productName": "Thistle Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £15,000-£1,000,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £200,000",
+                     *             "credit grade A at or above the minimum C",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 29,
+                     *           "productName": "Pennant Growth Guarantee Scheme Loan",
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£2,000,000",
+                     *             "term 24 months within 6-72",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 18
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 34,
+                     *           "productName": "Unity Community Loan",
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £5,000-£150,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 0 needed)",
+                     *             "revenue £900,000 meets the minimum £0",
+                     *             "credit grade A at or above the minimum E",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "explanation": {
+                     *         "missing": [],
+                     *         "rejections": [
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 1,
+                     *             "reasons": [
+                     *               "revenue £900,000 below the product's minimum £1,000,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "INVOICE_FINANCE",
+                     *             "productId": 2,
+                     *             "reasons": [
+                     *               "amount £150,000 below the product's minimum £250,000",
+                     *               "revenue £900,000 below the product's minimum £2,000,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 3,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 4,
+                     *             "reasons": [
+                     *               "amount £150,000 below the product's minimum £250,000",
+                     *               "revenue £900,000 below the product's minimum £1,000,000",
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 2
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 6,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £100,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 3
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 7,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 4
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 9,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 5
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 10,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 5
+                     *             },
+                     *             "product": "E_COMMERCE_FUNDING",
+                     *             "productId": 11,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-12 months",
+                     *               "the product needs card payments (cardPayments)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 6
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 12,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 7
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 14,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 8
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 15,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £75,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 8
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 16,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £60,000",
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £2,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 10
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 20,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 11
+                     *             },
+                     *             "product": "E_COMMERCE_FUNDING",
+                     *             "productId": 22,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-12 months",
+                     *               "the product lends only to retail, wholesale, import export, media and entertainment",
+                     *               "the product needs card payments (cardPayments)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 11
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 23,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 12
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 25,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 12
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 26,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 13
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 28,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 16
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 32,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 17
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 33,
+                     *             "reasons": [
+                     *               "the product lends only to haulage, courier, transportation, distribution, construction, automotive",
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 18
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 35,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £50,000",
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £2,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 19
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 36,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 20
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 38,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 21
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 39,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product lends only to hotels house, retail, healthcare care, automotive, media and entertainment",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 22
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 40,
+                     *             "reasons": [
+                     *               "the product lends only to professional services, financial services, healthcare care, education"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 22
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 41,
+                     *             "reasons": [
+                     *               "the product lends only to professional services, financial services"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 23
+                     *             },
+                     *             "product": "INVOICE_FINANCE",
+                     *             "productId": 42,
+                     *             "reasons": [
+                     *               "the product lends only to recruitment, business services, security services"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 24
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 43,
+                     *             "reasons": [
+                     *               "the product lends only to agriculture",
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 24
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 44,
+                     *             "reasons": [
+                     *               "the product lends only to agriculture"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 25
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 45,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £50,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 25
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 46,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £100,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 26
+                     *             },
+                     *             "product": "E_COMMERCE_FUNDING",
+                     *             "productId": 47,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-12 months",
+                     *               "the product needs card payments (cardPayments)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 27
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 48,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 28
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 49,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 29
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 51,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £120,000",
+                     *               "term 24 months outside the product's 3-18 months"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 29
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 52,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £100,000",
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 30
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 53,
+                     *             "reasons": [
+                     *               "amount in GBP, the product lends in ZAR",
+                     *               "revenue £900,000 below the product's minimum R1,000,000",
+                     *               "the product lends only in ZA"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 30
+                     *             },
+                     *             "product": "INVOICE_FINANCE",
+                     *             "productId": 54,
+                     *             "reasons": [
+                     *               "amount in GBP, the product lends in ZAR",
+                     *               "revenue £900,000 below the product's minimum R2,000,000",
+                     *               "the product lends only in ZA"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 30
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 55,
+                     *             "reasons": [
+                     *               "amount in GBP, the product lends in ZAR",
+                     *               "revenue £900,000 below the product's minimum R1,000,000",
+                     *               "the product lends only in ZA",
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FundingController_matchResultsResponse"];
                 };
             };
@@ -12906,16 +17358,36 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer to this key; the key with another selection is a 409 */
+                /**
+                 * @description Replays the first answer to this key; the key with another selection is a 409
+                 * @example acme-widgets-apply-2026-11-27
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example a15b5ab6-7b10-4ed5-8a83-bf01956edb2a */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "lenderId": 2,
+                 *         "products": [
+                 *           "TERM_LOAN"
+                 *         ]
+                 *       },
+                 *       {
+                 *         "lenderId": 4,
+                 *         "products": [
+                 *           "INVOICE_FINANCE"
+                 *         ]
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["FundingController_applyBody"];
             };
         };
@@ -12926,6 +17398,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "amount": 150000,
+                     *       "id": 3,
+                     *       "matches": [
+                     *         {
+                     *           "lender": {
+                     *             "id": 13
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 27,
+                     *           "productName": "Oakfield Trades Loan",
+                     *           "likelihood": {
+                     *             "value": 0.84
+                     *           },
+                     *           "instantOffer": true
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 2
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 5,
+                     *           "productName": "Fleetway Unsecured Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.83
+                     *           },
+                     *           "instantOffer": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FundingController_applyResponse"];
                 };
             };
@@ -12990,7 +17494,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 profileId: string;
             };
             cookie?: never;
@@ -13003,6 +17509,534 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:739ab9db-8709-430d-8a81-1769fca889d0",
+                     *       "title": "All funding products (introducer)",
+                     *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
+                     *       "type": "object",
+                     *       "properties": {
+                     *         "clientName": {
+                     *           "title": "Client's full name",
+                     *           "description": "Required: the business owner or director you are acting for; every application needs a named applicant.",
+                     *           "type": "string",
+                     *           "default": "Ada Owner"
+                     *         },
+                     *         "clientEmail": {
+                     *           "title": "Client's email address",
+                     *           "description": "Required: our team and any lender or partner need it to contact the client about the application.",
+                     *           "type": "string",
+                     *           "format": "email",
+                     *           "default": "ada@acme-widgets.example"
+                     *         },
+                     *         "clientNumber": {
+                     *           "title": "Client's phone number",
+                     *           "description": "Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.",
+                     *           "type": "string",
+                     *           "pattern": "^\\+?[0-9\\s]{11,30}$",
+                     *           "default": "+44 20 7946 0000"
+                     *         },
+                     *         "inviteClient": {
+                     *           "title": "Invite the client to view the application?",
+                     *           "description": "If yes, the client is emailed an invitation to view and track the application.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "companyType": {
+                     *           "title": "Business type",
+                     *           "description": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "LIMITED_COMPANY",
+                     *             "LIMITED_LIABILITY_PARTNERSHIP",
+                     *             "SOLE_TRADER",
+                     *             "STARTUP"
+                     *           ],
+                     *           "default": "LIMITED_COMPANY"
+                     *         },
+                     *         "companyNumber": {
+                     *           "title": "Company registration number",
+                     *           "description": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S",
+                     *           "default": "09876543"
+                     *         },
+                     *         "companyName": {
+                     *           "title": "Business name",
+                     *           "description": "The registered name of the company, or the trading name of a sole trader.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S",
+                     *           "default": "ACME WIDGETS LIMITED"
+                     *         },
+                     *         "businessPurposes": {
+                     *           "title": "Is the funding for business purposes only?",
+                     *           "description": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *           "type": "boolean"
+                     *         },
+                     *         "fundingUrgency": {
+                     *           "title": "How soon is the funding needed?",
+                     *           "description": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ASAP",
+                     *             "JUST_BROWSING",
+                     *             "ONE_MONTH",
+                     *             "ONE_WEEK",
+                     *             "REFINANCING"
+                     *           ]
+                     *         },
+                     *         "useOfFunds": {
+                     *           "title": "What will the funding be used for?",
+                     *           "description": "Choose the main purpose; lenders match their products to it.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ACQUIRING_BUSINESS",
+                     *             "BUSINESS_EXPANSION",
+                     *             "CASH_FLOW",
+                     *             "EQUIPMENT_ASSET_FINANCE",
+                     *             "IMPORT_EXPORT",
+                     *             "PURCHASING_PROPERTY",
+                     *             "PURCHASING_STOCK",
+                     *             "REFINANCING_DEBT",
+                     *             "STARTING_BUSINESS",
+                     *             "TAX_BILL_DUE"
+                     *           ],
+                     *           "default": "BUSINESS_EXPANSION"
+                     *         },
+                     *         "fundingAmount": {
+                     *           "type": "object",
+                     *           "title": "How much funding is needed?",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "The total amount to borrow.",
+                     *           "default": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           }
+                     *         },
+                     *         "fundingPeriod": {
+                     *           "title": "Repayment term (months)",
+                     *           "description": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             6,
+                     *             12,
+                     *             24,
+                     *             36,
+                     *             48,
+                     *             60
+                     *           ],
+                     *           "minimum": 0,
+                     *           "default": 24
+                     *         },
+                     *         "personalGuarantee": {
+                     *           "title": "Would a director give a personal guarantee?",
+                     *           "description": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "homeOwnership": {
+                     *           "title": "Does any director own a home in the UK?",
+                     *           "description": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "businessOwnsAssets": {
+                     *           "title": "Does the business own assets?",
+                     *           "description": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "sector": {
+                     *           "title": "Business sector",
+                     *           "description": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "AGRICULTURE",
+                     *             "AUTOMOTIVE",
+                     *             "BUSINESS_SERVICES",
+                     *             "CHARITIES",
+                     *             "CONSTRUCTION",
+                     *             "COURIER",
+                     *             "DISTRIBUTION",
+                     *             "EDUCATION",
+                     *             "FINANCIAL_SERVICES",
+                     *             "HAULAGE",
+                     *             "HEALTHCARE_CARE",
+                     *             "HOTELS_HOUSE",
+                     *             "IMPORT_EXPORT",
+                     *             "IT_RELATED",
+                     *             "MANUFACTURING",
+                     *             "MEDIA_AND_ENTERTAINMENT",
+                     *             "OTHER",
+                     *             "PRINT_PUBLISHING",
+                     *             "PROFESSIONAL_SERVICES",
+                     *             "PROPERTY",
+                     *             "RECRUITMENT",
+                     *             "RETAIL",
+                     *             "SECURITY_SERVICES",
+                     *             "TRADE",
+                     *             "TRANSPORTATION",
+                     *             "WHOLESALE"
+                     *           ],
+                     *           "default": "MANUFACTURING"
+                     *         },
+                     *         "tradingAddress": {
+                     *           "title": "Trading address",
+                     *           "description": "Where the business trades from, written as street, number and postcode.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "incorporationDate": {
+                     *           "title": "When did the business start trading?",
+                     *           "description": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *           "type": "string",
+                     *           "format": "date",
+                     *           "default": "2015-10-19"
+                     *         },
+                     *         "revenue": {
+                     *           "type": "object",
+                     *           "title": "Annual turnover",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Turnover from the last reported annual accounts or tax return.",
+                     *           "default": {
+                     *             "code": "GBP",
+                     *             "value": 900000
+                     *           }
+                     *         },
+                     *         "netProfit": {
+                     *           "type": "object",
+                     *           "title": "Net profit",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *           "default": {
+                     *             "code": "GBP",
+                     *             "value": 85000
+                     *           }
+                     *         },
+                     *         "tradeDebtors": {
+                     *           "type": "object",
+                     *           "title": "Trade debtors",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Money owed to the business by customers at the last reported year end."
+                     *         },
+                     *         "bankInterest": {
+                     *           "type": "object",
+                     *           "title": "Bank interest paid",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Interest paid on loans and overdrafts in the last reported year."
+                     *         },
+                     *         "depreciation": {
+                     *           "type": "object",
+                     *           "title": "Depreciation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Depreciation charged in the last reported annual accounts."
+                     *         },
+                     *         "amortisation": {
+                     *           "type": "object",
+                     *           "title": "Amortisation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Amortisation charged in the last reported annual accounts."
+                     *         },
+                     *         "raiseInvoices": {
+                     *           "title": "Does the business invoice customers on credit?",
+                     *           "description": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "cardPayments": {
+                     *           "title": "Does the business take card payments?",
+                     *           "description": "Regular card takings can support a merchant cash advance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "averageCardSales": {
+                     *           "title": "Average monthly card sales",
+                     *           "description": "Choose the figure closest to the business's average card takings per month.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             2500,
+                     *             7500,
+                     *             15000,
+                     *             35000,
+                     *             55000,
+                     *             75000
+                     *           ]
+                     *         },
+                     *         "fundingAsset": {
+                     *           "title": "Is the funding to buy an asset?",
+                     *           "description": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "assetType": {
+                     *           "title": "What type of asset?",
+                     *           "description": "The kind of asset the funding will pay for.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "BUSINESS",
+                     *             "MANUFACTURING",
+                     *             "OFFICE",
+                     *             "PROPERTY",
+                     *             "STOCK",
+                     *             "TRANSPORTATION"
+                     *           ]
+                     *         },
+                     *         "assetExistingAgreement": {
+                     *           "title": "Is the asset already under a finance agreement?",
+                     *           "description": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "purchaseOrders": {
+                     *           "title": "Does the business have purchase orders to fulfil?",
+                     *           "description": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBacked": {
+                     *           "title": "Only interested in a government-backed recovery loan?",
+                     *           "description": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBackedLoansExist": {
+                     *           "title": "Does the business already have government-backed loans?",
+                     *           "description": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "legalRequirements": {
+                     *           "title": "Do you have the client's permission for us to contact them for lender consent?",
+                     *           "description": "Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         }
+                     *       },
+                     *       "required": [
+                     *         "clientName",
+                     *         "clientEmail",
+                     *         "clientNumber",
+                     *         "companyType",
+                     *         "companyName",
+                     *         "useOfFunds",
+                     *         "fundingAmount",
+                     *         "fundingPeriod",
+                     *         "sector",
+                     *         "incorporationDate",
+                     *         "revenue",
+                     *         "raiseInvoices",
+                     *         "cardPayments",
+                     *         "fundingAsset",
+                     *         "purchaseOrders",
+                     *         "governmentBacked",
+                     *         "governmentBackedLoansExist",
+                     *         "legalRequirements"
+                     *       ],
+                     *       "allOf": [
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "LIMITED_COMPANY",
+                     *                   "LIMITED_LIABILITY_PARTNERSHIP"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "companyNumber"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "SOLE_TRADER"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "businessPurposes"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "cardPayments": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "cardPayments"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "averageCardSales"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "fundingAsset": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "fundingAsset"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "assetType"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "additionalProperties": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_profileJsonSchemaResponse"];
                 };
             };
@@ -13067,7 +18101,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 profileId: string;
             };
             cookie?: never;
@@ -13080,6 +18116,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sector": "MANUFACTURING",
+                     *       "revenue": {
+                     *         "code": "GBP",
+                     *         "value": 900000
+                     *       },
+                     *       "netProfit": {
+                     *         "code": "GBP",
+                     *         "value": 85000
+                     *       },
+                     *       "clientName": "Ada Owner",
+                     *       "useOfFunds": "BUSINESS_EXPANSION",
+                     *       "clientEmail": "ada@acme-widgets.example",
+                     *       "companyName": "ACME WIDGETS LIMITED",
+                     *       "companyType": "LIMITED_COMPANY",
+                     *       "cardPayments": false,
+                     *       "clientNumber": "+44 20 7946 0000",
+                     *       "fundingAsset": false,
+                     *       "companyNumber": "09876543",
+                     *       "fundingAmount": {
+                     *         "code": "GBP",
+                     *         "value": 150000
+                     *       },
+                     *       "fundingPeriod": 24,
+                     *       "homeOwnership": true,
+                     *       "raiseInvoices": true,
+                     *       "fundingUrgency": "ONE_MONTH",
+                     *       "purchaseOrders": false,
+                     *       "governmentBacked": false,
+                     *       "incorporationDate": "2015-10-19",
+                     *       "legalRequirements": true,
+                     *       "personalGuarantee": true,
+                     *       "businessOwnsAssets": true,
+                     *       "governmentBackedLoansExist": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["AnswerController_getResponse"];
                 };
             };
@@ -13144,13 +18217,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 profileId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientName": "Ada Owner",
+                 *       "clientEmail": "ada@acme-widgets.example",
+                 *       "clientNumber": "+44 20 7946 0000",
+                 *       "legalRequirements": true,
+                 *       "companyType": "LIMITED_COMPANY",
+                 *       "companyNumber": "09876543",
+                 *       "companyName": "ACME WIDGETS LIMITED",
+                 *       "useOfFunds": "BUSINESS_EXPANSION",
+                 *       "fundingAmount": {
+                 *         "code": "GBP",
+                 *         "value": 150000
+                 *       },
+                 *       "fundingPeriod": 24,
+                 *       "sector": "MANUFACTURING",
+                 *       "incorporationDate": "2015-10-19",
+                 *       "revenue": {
+                 *         "code": "GBP",
+                 *         "value": 900000
+                 *       },
+                 *       "raiseInvoices": true,
+                 *       "cardPayments": false,
+                 *       "fundingAsset": false,
+                 *       "purchaseOrders": false,
+                 *       "governmentBacked": false,
+                 *       "governmentBackedLoansExist": false,
+                 *       "homeOwnership": true,
+                 *       "personalGuarantee": true,
+                 *       "businessOwnsAssets": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["AnswerController_putBody"];
             };
         };
@@ -13221,12 +18328,19 @@ export interface operations {
     AnswerController_delete: {
         parameters: {
             query: {
-                /** @description The answer to remove; repeat it for several */
+                /**
+                 * @description The answer to remove; repeat it for several
+                 * @example [
+                 *       "fundingUrgency"
+                 *     ]
+                 */
                 answerKey: string | string[];
             };
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 profileId: string;
             };
             cookie?: never;
@@ -13301,13 +18415,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 profileId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "netProfit": {
+                 *         "code": "GBP",
+                 *         "value": 85000
+                 *       },
+                 *       "fundingUrgency": "ONE_MONTH"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AnswerController_patchBody"];
             };
         };
@@ -13380,6 +18505,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
@@ -13392,6 +18518,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0b67876c-f365-4995-b5a5-1c569d6f0638",
+                     *         "fileName": "acme-widgets-accounts-2025.pdf",
+                     *         "contentType": "application/pdf",
+                     *         "sizeBytes": 48,
+                     *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
+                     *         "createdAt": "2026-11-27T14:54:32.369Z"
+                     *       },
+                     *       {
+                     *         "id": "0d722dee-8f46-4fa6-9801-9b76e3e55042",
+                     *         "fileName": "acme-widgets-accounts-2025.pdf",
+                     *         "contentType": "application/pdf",
+                     *         "sizeBytes": 48,
+                     *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
+                     *         "createdAt": "2026-11-27T14:54:40.719Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["DocumentController_listResponse"];
                 };
             };
@@ -13456,6 +18602,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
             };
             cookie?: never;
@@ -13475,6 +18622,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0d722dee-8f46-4fa6-9801-9b76e3e55042",
+                     *       "fileName": "acme-widgets-accounts-2025.pdf",
+                     *       "contentType": "application/pdf",
+                     *       "sizeBytes": 48,
+                     *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
+                     *       "createdAt": "2026-11-27T14:54:40.719Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
                 };
             };
@@ -13555,11 +18712,14 @@ export interface operations {
     ProfileController_urlSchema: {
         parameters: {
             query?: {
+                /** @example false */
                 redirect?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @example 739ab9db-8709-430d-8a81-1769fca889d0 */
                 uuid: string;
+                /** @example funding-search */
                 type: string;
             };
             cookie?: never;
@@ -13572,6 +18732,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "url": "https://funding-gateway.example/app/funding-search/739ab9db-8709-430d-8a81-1769fca889d0?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
                 };
             };
@@ -13642,7 +18807,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -13650,6 +18818,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientName": "Ada Owner",
+                 *       "clientEmail": "ada@acme-widgets.example",
+                 *       "clientNumber": "+44 20 7946 0000",
+                 *       "legalRequirements": true,
+                 *       "useOfFunds": "BUSINESS_EXPANSION",
+                 *       "fundingAmount": {
+                 *         "code": "GBP",
+                 *         "value": 150000
+                 *       },
+                 *       "fundingPeriod": 24,
+                 *       "revenue": {
+                 *         "code": "GBP",
+                 *         "value": 900000
+                 *       },
+                 *       "raiseInvoices": true,
+                 *       "cardPayments": false,
+                 *       "fundingAsset": false,
+                 *       "purchaseOrders": false,
+                 *       "governmentBackedLoansExist": false,
+                 *       "homeOwnership": true,
+                 *       "personalGuarantee": true,
+                 *       "businessOwnsAssets": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApplicationController_createBody"];
             };
         };
@@ -13660,6 +18854,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "revenue": {
+                     *         "code": "GBP",
+                     *         "value": 900000
+                     *       },
+                     *       "clientName": "Ada Owner",
+                     *       "useOfFunds": "BUSINESS_EXPANSION",
+                     *       "clientEmail": "ada@acme-widgets.example",
+                     *       "cardPayments": false,
+                     *       "clientNumber": "+44 20 7946 0000",
+                     *       "fundingAsset": false,
+                     *       "fundingAmount": {
+                     *         "code": "GBP",
+                     *         "value": 150000
+                     *       },
+                     *       "fundingPeriod": 24,
+                     *       "homeOwnership": true,
+                     *       "raiseInvoices": true,
+                     *       "purchaseOrders": false,
+                     *       "legalRequirements": true,
+                     *       "personalGuarantee": true,
+                     *       "businessOwnsAssets": true,
+                     *       "id": "67e3be44-4081-415e-b907-e05cdb4230a9",
+                     *       "type": "business-all-funding-products"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationController_createResponse"];
                 };
             };
@@ -13723,16 +18944,25 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b */
                 applicationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clickId": "newsletter-2026-11-acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlBody"];
             };
         };
@@ -13743,6 +18973,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
                 };
             };
@@ -13806,10 +19041,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b */
                 applicationId: string;
             };
             cookie?: never;
@@ -13822,6 +19061,394 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "numberOfMatches": 15,
+                     *       "matches": [
+                     *         {
+                     *           "lender": {
+                     *             "id": 15,
+                     *             "name": "Quayside Factors",
+                     *             "logo": "/static/lenders/quayside-factors.svg",
+                     *             "description": "Full-service factoring with credit control and bad-debt protection.",
+                     *             "average": "EXPENSIVE",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Aged debtors and creditors report",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 1.5,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.94
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 13,
+                     *             "name": "Oakfield Trade Finance",
+                     *             "logo": "/static/lenders/oakfield-trade-finance.svg",
+                     *             "description": "Flexible loans and equipment finance for trades and construction.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Asset quote or supplier invoice"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.84
+                     *           },
+                     *           "instantOffer": true
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 2,
+                     *             "name": "Fleetway Capital",
+                     *             "logo": "/static/lenders/fleetway-capital.svg",
+                     *             "description": "Unsecured business loans with a decision in one working day.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.83
+                     *           },
+                     *           "instantOffer": true
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 4,
+                     *             "name": "Ledgerline Invoice Finance",
+                     *             "logo": "/static/lenders/ledgerline-invoice-finance.svg",
+                     *             "description": "Confidential invoice discounting and full-service factoring.",
+                     *             "average": "LOW",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Aged debtors and creditors report",
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 0.75,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.77
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9,
+                     *             "name": "Meridian Growth Capital",
+                     *             "logo": "/static/lenders/meridian-growth-capital.svg",
+                     *             "description": "Growth loans and working capital for profitable SMEs.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 0,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 10,
+                     *             "name": "Cobalt Leasing",
+                     *             "logo": "/static/lenders/cobalt-leasing.svg",
+                     *             "description": "Hire purchase, finance leases and refinancing of owned equipment.",
+                     *             "average": "LOW",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Asset quote or supplier invoice",
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14,
+                     *             "name": "Pennant Recovery Lending",
+                     *             "logo": "/static/lenders/pennant-recovery-lending.svg",
+                     *             "description": "Government-backed Growth Guarantee Scheme loans (accredited lender).",
+                     *             "average": "LOW",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Business plan and 12-month cash-flow forecast"
+                     *             ]
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "fees": {
+                     *             "arrangementFees": 2.5,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 20,
+                     *             "name": "Wessex Capital",
+                     *             "logo": "/static/lenders/wessex-capital.svg",
+                     *             "description": "Business loans and property finance across the South West.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9,
+                     *             "name": "Meridian Growth Capital",
+                     *             "logo": "/static/lenders/meridian-growth-capital.svg",
+                     *             "description": "Growth loans and working capital for profitable SMEs.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "fees": {
+                     *             "arrangementFees": 2.5,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 28,
+                     *             "name": "Highgate Stock Finance",
+                     *             "logo": "/static/lenders/highgate-stock-finance.svg",
+                     *             "description": "Stock, purchase order and short-term working capital funding.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Purchase orders and supplier pro-forma invoices",
+                     *               "Last 6 months' business bank statements",
+                     *               "Management accounts (year to date)"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9,
+                     *             "name": "Meridian Growth Capital",
+                     *             "logo": "/static/lenders/meridian-growth-capital.svg",
+                     *             "description": "Growth loans and working capital for profitable SMEs.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.75
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 6,
+                     *             "name": "Harbour Trade Partners",
+                     *             "logo": "/static/lenders/harbour-trade-partners.svg",
+                     *             "description": "Purchase order and supply chain finance for importers and wholesalers.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Purchase orders and supplier pro-forma invoices",
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 1,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.73
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 12,
+                     *             "name": "Thistle Bank Business",
+                     *             "logo": "/static/lenders/thistle-bank-business.svg",
+                     *             "description": "Business banking and lending for Scottish companies and partnerships.",
+                     *             "average": "LOW",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Proof of address for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14,
+                     *             "name": "Pennant Recovery Lending",
+                     *             "logo": "/static/lenders/pennant-recovery-lending.svg",
+                     *             "description": "Government-backed Growth Guarantee Scheme loans (accredited lender).",
+                     *             "average": "LOW",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Business plan and 12-month cash-flow forecast"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 18,
+                     *             "name": "Unity Community Finance",
+                     *             "logo": "/static/lenders/unity-community-finance.svg",
+                     *             "description": "Responsible lending for under-served businesses and social enterprises.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Last 6 months' business bank statements",
+                     *               "Business plan and 12-month cash-flow forecast",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationController_getMatchesResponse"];
                 };
             };
@@ -13885,10 +19512,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b */
                 applicationId: string;
             };
             cookie?: never;
@@ -13901,6 +19532,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "pso-5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b-27",
+                     *         "createdAt": "2026-11-27T14:54:41.955Z",
+                     *         "updatedAt": "2026-11-27T14:54:41.955Z",
+                     *         "status": "PRE_SELECTED",
+                     *         "type": "INSTANT_OFFER",
+                     *         "isPreselected": true,
+                     *         "productType": "TERM_LOAN",
+                     *         "profileUuid": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *         "reference": "5e91db6e-27",
+                     *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
+                     *         "securityRequired": [
+                     *           "UNSECURED"
+                     *         ],
+                     *         "expiryDate": "2026-12-27T14:54:41.955Z",
+                     *         "termLoan": {
+                     *           "maximumAmount": 150000,
+                     *           "minimumAmount": 5000,
+                     *           "arrangementFee": 3000,
+                     *           "commissionAmount": 0,
+                     *           "interestCharge": "ANNUAL_RATE",
+                     *           "rate": 10.78,
+                     *           "interestRate": 0.9,
+                     *           "representativeAPR": 13.59,
+                     *           "term": 24,
+                     *           "monthlyRepayment": 6975.86,
+                     *           "totalRepayment": 167420.75,
+                     *           "totalFees": 17420.75,
+                     *           "likelihoodOfRate": 0.84,
+                     *           "likelihoodOfAcceptance": 0.84
+                     *         }
+                     *       },
+                     *       {
+                     *         "id": "pso-5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b-5",
+                     *         "createdAt": "2026-11-27T14:54:41.955Z",
+                     *         "updatedAt": "2026-11-27T14:54:41.955Z",
+                     *         "status": "PRE_SELECTED",
+                     *         "type": "INSTANT_OFFER",
+                     *         "isPreselected": true,
+                     *         "productType": "TERM_LOAN",
+                     *         "profileUuid": "777dc132-6543-4dee-b73c-b9afde63abf9",
+                     *         "reference": "5e91db6e-5",
+                     *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
+                     *         "securityRequired": [
+                     *           "PERSONAL_GUARANTEE"
+                     *         ],
+                     *         "expiryDate": "2026-12-27T14:54:41.955Z",
+                     *         "termLoan": {
+                     *           "maximumAmount": 150000,
+                     *           "minimumAmount": 10000,
+                     *           "arrangementFee": 3000,
+                     *           "commissionAmount": 0,
+                     *           "interestCharge": "ANNUAL_RATE",
+                     *           "rate": 10.26,
+                     *           "interestRate": 0.86,
+                     *           "representativeAPR": 13.01,
+                     *           "term": 24,
+                     *           "monthlyRepayment": 6939.75,
+                     *           "totalRepayment": 166554.08,
+                     *           "totalFees": 16554.08,
+                     *           "likelihoodOfRate": 0.83,
+                     *           "likelihoodOfAcceptance": 0.83
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApplicationController_getPreselectedOffersResponse"];
                 };
             };
@@ -13964,16 +19663,28 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 3df8fe71-79d7-47d6-8363-8200a6f6e858
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 5e91db6e-ab88-48ee-97a4-1ec85c9c2d4b */
                 applicationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lenderId": 2,
+                 *       "products": [
+                 *         "TERM_LOAN"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApplicationController_submitBody"];
             };
         };
@@ -13984,6 +19695,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "applications": [
+                     *         {
+                     *           "lenderId": 13,
+                     *           "applicationId": 5
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationController_submitResponse"];
                 };
             };
@@ -14051,6 +19772,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 35667b3c-dd27-489d-bd32-e58d9164c259 */
                 selectionId: string;
             };
             cookie?: never;
@@ -14063,6 +19785,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "selectionId": "35667b3c-dd27-489d-bd32-e58d9164c259",
+                     *       "applications": [
+                     *         {
+                     *           "lenderId": 2,
+                     *           "applicationId": 6
+                     *         },
+                     *         {
+                     *           "lenderId": 13,
+                     *           "applicationId": 7
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformReviewController_submitResponse"];
                 };
             };
@@ -14130,6 +19867,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 8 */
                 applicationId: string;
             };
             cookie?: never;
@@ -14142,6 +19880,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 8,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
                 };
             };
@@ -14209,6 +20025,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 9 */
                 applicationId: string;
             };
             cookie?: never;
@@ -14221,6 +20038,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 9,
+                     *         "reference": null,
+                     *         "status": "Client Accepted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": 1795791283,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "0e947089-af9b-49aa-9886-3ec845244591",
+                     *           "reference": "OFFER-89e4c4be",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "ACCEPTED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
                 };
             };
@@ -14288,6 +20202,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 10 */
                 applicationId: string;
             };
             cookie?: never;
@@ -14300,6 +20215,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 10,
+                     *         "reference": null,
+                     *         "status": "Client Declined",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "a5d796f1-7a7b-42b6-a3ef-4709b4def878",
+                     *           "reference": "OFFER-12384d2d",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "DECLINED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
                 };
             };
@@ -14364,6 +20376,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 11 */
                 applicationId: string;
             };
             cookie?: never;
@@ -14376,6 +20389,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 11,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
                 };
             };
@@ -14440,6 +20531,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 12 */
                 applicationId: string;
             };
             cookie?: never;
@@ -14452,6 +20544,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 12,
+                     *         "reference": null,
+                     *         "status": "Client Accepted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": 1795791284,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "2630b4f5-9509-4a51-b1e8-7befd8ae2ca0",
+                     *           "reference": "OFFER-91a2ad41",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "ACCEPTED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
                 };
             };
@@ -14516,6 +20705,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 13 */
                 applicationId: string;
             };
             cookie?: never;
@@ -14528,6 +20718,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 13,
+                     *         "reference": null,
+                     *         "status": "Client Declined",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "3fe2ce4b-2678-4ead-8d69-1b6e957b92da",
+                     *           "reference": "OFFER-f8f82d6e",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "DECLINED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
                 };
             };

@@ -104,9 +104,12 @@ export function recordedExamples(): Record<string, RecordedExample> {
   return recorded;
 }
 
-const exampleName = (route: RouteDefinition) => route.example?.summary ?? route.summary;
-/** Named examples, as OpenAPI 3.1 media types and parameters take them. */
-const examplesOf = (route: RouteDefinition, value: unknown) => ({ examples: { [route.operationId]: { summary: exampleName(route), value } } });
+/**
+ * One example (`example`, not the named `examples` map): what client and collection generators
+ * (openapi-to-postmanv2 among them) take as the request's values. What the example shows is said in
+ * the operation's description.
+ */
+const examplesOf = (_route: RouteDefinition, value: unknown) => ({ example: value });
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(repositoryPath('package.json'), 'utf8')) as { version: string }).version;
 
@@ -301,7 +304,8 @@ function requestBody(route: RouteDefinition): JsonObject | undefined {
 }
 
 function description(route: RouteDefinition): string {
-  return [route.description, whoMayCall(route), route.records ? `Records a ${route.records.what}: ${route.records.description}` : undefined]
+  const example = route.example?.summary ? `**Example:** ${route.example.summary}.` : undefined;
+  return [route.description, whoMayCall(route), route.records ? `Records a ${route.records.what}: ${route.records.description}` : undefined, example]
     .filter((part): part is string => part !== undefined)
     .join('\n\n');
 }
