@@ -8766,7 +8766,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_loginResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8775,7 +8775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8784,7 +8784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8793,7 +8793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8802,7 +8802,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,7 +8849,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_tokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8858,7 +8858,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8867,7 +8867,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8876,7 +8876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8885,7 +8885,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8941,7 +8941,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8950,7 +8950,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8959,7 +8959,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,7 +8968,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8977,7 +8977,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9029,7 +9029,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformAuthController_authorizeTenantResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9038,7 +9038,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9047,7 +9047,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9056,7 +9056,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9065,7 +9065,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9146,7 +9146,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformApiKeyController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9155,7 +9155,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9164,7 +9164,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9173,7 +9173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9182,7 +9182,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9261,7 +9261,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9270,7 +9270,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9279,7 +9279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9288,7 +9288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9297,7 +9297,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9353,7 +9353,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9362,7 +9362,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9371,7 +9371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9380,7 +9380,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9389,7 +9389,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9440,7 +9440,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthController_authorizeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9449,7 +9449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9458,7 +9458,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9467,7 +9467,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9476,7 +9476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9541,7 +9541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9550,7 +9550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9559,7 +9559,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9568,7 +9568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9577,7 +9577,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9619,7 +9619,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9628,7 +9628,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9637,7 +9637,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9646,7 +9646,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9655,7 +9655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9709,7 +9709,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9718,7 +9718,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9727,7 +9727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9736,7 +9736,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9745,7 +9745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9809,7 +9809,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9818,7 +9818,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9827,7 +9827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9836,7 +9836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9845,7 +9845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9892,7 +9892,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9901,7 +9901,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9910,7 +9910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9919,7 +9919,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9928,7 +9928,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9980,7 +9980,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9989,7 +9989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9998,7 +9998,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10007,7 +10007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10016,7 +10016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10070,7 +10070,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10079,7 +10079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10088,7 +10088,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10097,7 +10097,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10106,7 +10106,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10202,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +10211,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10220,7 +10220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10229,7 +10229,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10238,7 +10238,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10293,7 +10293,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10302,7 +10302,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10311,7 +10311,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10320,7 +10320,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10329,7 +10329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10393,7 +10393,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10402,7 +10402,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10411,7 +10411,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10420,7 +10420,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10429,7 +10429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10504,7 +10504,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10513,7 +10513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10522,7 +10522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10531,7 +10531,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10540,7 +10540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10598,7 +10598,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10607,7 +10607,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10616,7 +10616,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10625,7 +10625,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10634,7 +10634,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10730,7 +10730,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10739,7 +10739,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10748,7 +10748,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10757,7 +10757,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10766,7 +10766,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10818,7 +10818,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10827,7 +10827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10836,7 +10836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10845,7 +10845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10854,7 +10854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10915,7 +10915,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10924,7 +10924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10933,7 +10933,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,7 +10942,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10951,7 +10951,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11038,7 +11038,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceTenantController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11047,7 +11047,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11056,7 +11056,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11065,7 +11065,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11074,7 +11074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11132,7 +11132,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11141,7 +11141,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11150,7 +11150,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11159,7 +11159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11168,7 +11168,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11226,7 +11226,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11235,7 +11235,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11244,7 +11244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11253,7 +11253,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11262,7 +11262,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11372,7 +11372,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11381,7 +11381,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11390,7 +11390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11399,7 +11399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11408,7 +11408,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11550,7 +11550,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11559,7 +11559,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11568,7 +11568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11577,7 +11577,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11586,7 +11586,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11718,7 +11718,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11727,7 +11727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11736,7 +11736,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11745,7 +11745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11754,7 +11754,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11873,7 +11873,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11882,7 +11882,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11891,7 +11891,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11900,7 +11900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11909,7 +11909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12122,7 +12122,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12131,7 +12131,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12140,7 +12140,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12149,7 +12149,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12158,7 +12158,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12300,7 +12300,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12309,7 +12309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12318,7 +12318,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12327,7 +12327,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12336,7 +12336,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12468,7 +12468,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12477,7 +12477,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12486,7 +12486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12495,7 +12495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12504,7 +12504,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12560,7 +12560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileController_createBlankResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12569,7 +12569,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12578,7 +12578,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12587,7 +12587,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12596,7 +12596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12654,7 +12654,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyController_searchResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12663,7 +12663,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12672,7 +12672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12681,7 +12681,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12690,7 +12690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12746,7 +12746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12755,7 +12755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12764,7 +12764,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12773,7 +12773,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12782,7 +12782,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12909,7 +12909,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12918,7 +12918,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12927,7 +12927,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12936,7 +12936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12945,7 +12945,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13000,7 +13000,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13009,7 +13009,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13018,7 +13018,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13027,7 +13027,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13036,7 +13036,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13100,7 +13100,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13109,7 +13109,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13118,7 +13118,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13127,7 +13127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13136,7 +13136,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13177,7 +13177,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13186,7 +13186,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13195,7 +13195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13204,7 +13204,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13213,7 +13213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13252,7 +13252,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13261,7 +13261,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13270,7 +13270,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13279,7 +13279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13288,7 +13288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13410,7 +13410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13419,7 +13419,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13428,7 +13428,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13437,7 +13437,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13446,7 +13446,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13540,7 +13540,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13549,7 +13549,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13558,7 +13558,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13567,7 +13567,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13576,7 +13576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14349,7 +14349,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14358,7 +14358,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14367,7 +14367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14376,7 +14376,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14385,7 +14385,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14433,7 +14433,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14442,7 +14442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14451,7 +14451,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14460,7 +14460,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14469,7 +14469,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14588,7 +14588,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14597,7 +14597,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14606,7 +14606,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14615,7 +14615,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14624,7 +14624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14753,7 +14753,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14762,7 +14762,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14771,7 +14771,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14780,7 +14780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14789,7 +14789,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14970,7 +14970,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14979,7 +14979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14988,7 +14988,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14997,7 +14997,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15006,7 +15006,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15136,7 +15136,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15145,7 +15145,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15154,7 +15154,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15163,7 +15163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15172,7 +15172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15670,7 +15670,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15679,7 +15679,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15688,7 +15688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15697,7 +15697,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15706,7 +15706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16253,7 +16253,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_jsonSchemaResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16262,7 +16262,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16271,7 +16271,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16280,7 +16280,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16289,7 +16289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16380,7 +16380,7 @@ export interface operations {
                     "application/json": components["schemas"]["CaseController_applyResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16389,7 +16389,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16398,7 +16398,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16407,7 +16407,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16416,7 +16416,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16467,7 +16467,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingController_countMatchesResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16476,7 +16476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16485,7 +16485,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16494,7 +16494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16503,7 +16503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17298,7 +17298,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingController_matchResultsResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17307,7 +17307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17316,7 +17316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17325,7 +17325,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17334,7 +17334,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17433,7 +17433,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingController_applyResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17442,7 +17442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17451,7 +17451,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17460,7 +17460,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17469,7 +17469,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18040,7 +18040,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionnaireController_profileJsonSchemaResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18049,7 +18049,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18058,7 +18058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18067,7 +18067,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18076,7 +18076,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18156,7 +18156,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnswerController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18165,7 +18165,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18174,7 +18174,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18183,7 +18183,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18192,7 +18192,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18269,7 +18269,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18278,7 +18278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18287,7 +18287,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18296,7 +18296,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18305,7 +18305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18354,7 +18354,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18363,7 +18363,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18372,7 +18372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18381,7 +18381,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18390,7 +18390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18444,7 +18444,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18453,7 +18453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18462,7 +18462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18471,7 +18471,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18480,7 +18480,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18541,7 +18541,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18550,7 +18550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18559,7 +18559,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18568,7 +18568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18577,7 +18577,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18635,7 +18635,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18644,7 +18644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18653,7 +18653,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18662,7 +18662,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18689,7 +18689,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18747,7 +18747,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18756,7 +18756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18765,7 +18765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18774,7 +18774,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18783,7 +18783,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18884,7 +18884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18893,7 +18893,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18902,7 +18902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18911,7 +18911,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18920,7 +18920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18981,7 +18981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18990,7 +18990,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18999,7 +18999,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19008,7 +19008,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19017,7 +19017,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19452,7 +19452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_getMatchesResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19461,7 +19461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19470,7 +19470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19479,7 +19479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19488,7 +19488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19603,7 +19603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_getPreselectedOffersResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19612,7 +19612,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19621,7 +19621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19630,7 +19630,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19639,7 +19639,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19708,7 +19708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationController_submitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19717,7 +19717,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19726,7 +19726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19735,7 +19735,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19744,7 +19744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19803,7 +19803,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformReviewController_submitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19812,7 +19812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19821,7 +19821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19830,7 +19830,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19839,7 +19839,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19961,7 +19961,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19970,7 +19970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19979,7 +19979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19988,7 +19988,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19997,7 +19997,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20138,7 +20138,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20147,7 +20147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20156,7 +20156,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20165,7 +20165,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20174,7 +20174,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20315,7 +20315,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20324,7 +20324,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20333,7 +20333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20342,7 +20342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20351,7 +20351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20470,7 +20470,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20479,7 +20479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20488,7 +20488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20497,7 +20497,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20506,7 +20506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20644,7 +20644,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20653,7 +20653,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20662,7 +20662,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20671,7 +20671,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20680,7 +20680,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20818,7 +20818,7 @@ export interface operations {
                     "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer ([BAD_REQUEST](/docs/problems#BAD_REQUEST)) */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20827,7 +20827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take ([UNAUTHENTICATED](/docs/problems#UNAUTHENTICATED)) */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20836,7 +20836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant ([FORBIDDEN](/docs/problems#FORBIDDEN)) */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20845,7 +20845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller ([NOT_FOUND](/docs/problems#NOT_FOUND)) */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20854,7 +20854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule ([UNPROCESSABLE](/docs/problems#UNPROCESSABLE)) */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ACCESS_POLICY, type Surface } from '../../kernel/access-policy.js';
 import type { TokenKind } from '../../kernel/actor.js';
 import { repositoryPath } from '../../kernel/repository-root.js';
-import { PROBLEMS_PAGE_PATH, ProblemDetailsSchema } from './problem-details.js';
+import { ProblemDetailsSchema } from './problem-details.js';
 import { BASES, ROUTES, type RouteDefinition } from './route-table.js';
 
 type JsonObject = Record<string, unknown>;
@@ -58,12 +58,16 @@ const PUBLIC_ROUTE_SECURITY: Record<string, string> = {
   AuthController_authorize: 'apiKeyQuery',
 };
 
+/**
+ * Each status's code: its entry on the problems page (a problem's `type`). Plain text, not a link:
+ * reference renderers show a response's description inside its expand button.
+ */
 const ERROR_STATUSES: Record<string, string> = {
-  '400': `The request is invalid: \`errors\` names each failing field by JSON pointer ([BAD_REQUEST](${PROBLEMS_PAGE_PATH}#BAD_REQUEST))`,
-  '401': `No credential, or one this surface does not take ([UNAUTHENTICATED](${PROBLEMS_PAGE_PATH}#UNAUTHENTICATED))`,
-  '403': `The credential lacks the scope or the tenant ([FORBIDDEN](${PROBLEMS_PAGE_PATH}#FORBIDDEN))`,
-  '404': `Not found, or not visible to the caller ([NOT_FOUND](${PROBLEMS_PAGE_PATH}#NOT_FOUND))`,
-  '422': `Understood but refused by a business rule ([UNPROCESSABLE](${PROBLEMS_PAGE_PATH}#UNPROCESSABLE))`,
+  '400': 'The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST)',
+  '401': 'No credential, or one this surface does not take (code UNAUTHENTICATED)',
+  '403': 'The credential lacks the scope or the tenant (code FORBIDDEN)',
+  '404': 'Not found, or not visible to the caller (code NOT_FOUND)',
+  '422': 'Understood but refused by a business rule (code UNPROCESSABLE)',
 };
 
 /** The token kinds as the reference names them. */
@@ -392,7 +396,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
       version: PACKAGE_VERSION,
       description: INFO_DESCRIPTION,
       license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
-      contact: { name: 'Funding gateway maintainers (security reports: SECURITY.md)', url: absolute('/docs') },
+      contact: { name: 'Funding gateway maintainers', url: absolute('/docs') },
     },
     servers: [{ url: serverUrl, description: 'This deployment' }],
     tags: Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface)).map(([, tag]) => tag),
