@@ -3,7 +3,11 @@
  * it), describing every route of the route table, and honoured by the server (contract checks of
  * real responses; the shared test clients check every response the suite receives the same way).
  */
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { apiDocsRouter } from '../src/api/rest/api-docs-router.js';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
@@ -73,7 +77,7 @@ describe('GET /openapi.json', () => {
 
   it('names the security of each surface: bearer tokens, X-API-Key, api_key and the lender OAuth password grant', () => {
     const doc = JSON.parse(served) as { components: { securitySchemes: Record<string, { type: string; flows?: { password?: { tokenUrl: string } } }> } };
-    expect(doc.components.securitySchemes.lenderOAuth!.flows!.password!.tokenUrl).toBe('/oauth/token');
+    expect(doc.components.securitySchemes.lenderOAuth!.flows!.password!.tokenUrl).toBe(`${app.url}/oauth/token`);
     expect(document.paths['/api/platform/v1/auth/token']!.post!.security).toEqual([{ apiKey: [] }]);
     expect(document.paths['/api/platform/v1/funding/applications']!.get!.security).toEqual([{ lenderOAuth: [] }]);
     expect(document.paths['/api/marketplace/v1/profiles/{uuid}']!.get!.security).toEqual([{ marketplaceV1Bearer: [] }]);
@@ -94,8 +98,16 @@ describe('what an integrator reads in the document', () => {
     expect(doc.info.version).toBe(pkg.version);
     expect(await readFile(repositoryPath('LICENSE'), 'utf8')).toContain('Apache License');
     // Without a configured PUBLIC_URL, the server is the URL the document was asked on.
-    const unconfigured = buildOpenApiDocument({ serverUrl: 'http://gateway.internal:8080' }) as { servers: Array<{ url: string }> };
-    expect(unconfigured.servers[0]!.url).toBe('http://gateway.internal:8080');
+    const docs = express().use(apiDocsRouter({}));
+    const server = docs.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const asked = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(((await asked.json()) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(`http://127.0.0.1:${port}`);
+    } finally {
+      server.close();
+    }
   });
 
   it('gives every operation a summary for its readers and a description saying who may call it', () => {

@@ -401,6 +401,10 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
     servers: [{ url: serverUrl, description: 'This deployment' }],
     tags: Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface)).map(([, tag]) => tag),
     paths,
-    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+    components: {
+      schemas: components,
+      // The lender's token URL on this deployment, so a client or collection needs no edit.
+      securitySchemes: { ...SECURITY_SCHEMES, lenderOAuth: { ...SECURITY_SCHEMES.lenderOAuth, flows: { password: { tokenUrl: absolute('/oauth/token'), scopes: {} } } } },
+    },
   };
 }
