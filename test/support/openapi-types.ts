@@ -78,7 +78,7 @@ export interface paths {
          * Get a tenant token
          * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["PlatformAuthController_authorizeTenant"];
         delete?: never;
@@ -268,7 +268,7 @@ export interface paths {
          * Get a tenant token
          * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["MarketplaceAuthController_authorizeTenant"];
         delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
          *
          *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["BusinessProfileController_getCreditReport"];
         put?: never;
@@ -366,7 +366,7 @@ export interface paths {
          *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
          *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The first page of 20.
          */
@@ -376,7 +376,7 @@ export interface paths {
          * Create a tenant
          * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** A business known by its record number in the integrator's CRM.
          */
@@ -400,7 +400,7 @@ export interface paths {
          *
          *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["MarketplaceProfileController_getCreditReport"];
         put?: never;
@@ -424,7 +424,7 @@ export interface paths {
          *
          *     Compatibility: an addition; the live platform lists and changes tenants but has no read by id.
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["PlatformTenantController_get"];
         put?: never;
@@ -436,7 +436,7 @@ export interface paths {
          * Change a tenant
          * @description Sets the tenant's `referenceId` (`null` clears it). A referenceId another tenant of the account has is a 409.
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The business moved to a new CRM record.
          */
@@ -458,7 +458,7 @@ export interface paths {
          *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
          *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The first page of 20.
          */
@@ -468,7 +468,7 @@ export interface paths {
          * Create a tenant
          * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** A business known by its record number in the integrator's CRM.
          */
@@ -492,7 +492,7 @@ export interface paths {
          * Create a tenant
          * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
          *
-         *     **Who may call:** a platform token, a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** A business known by its record number in the integrator's CRM.
          */
@@ -514,7 +514,7 @@ export interface paths {
          * Get a tenant's profile and credit report
          * @description Onboarding step 6: the whole profile in the credit report envelope (`data`, `links`, `meta`), its score, credit limit and legal notices read from the registry at each call. `meta.creditReport` says whether a credit report (and the credit widget) is available: only for a limited company with a valid registration number. No profile yet is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["MarketplaceProfileController_get"];
         put?: never;
@@ -522,7 +522,7 @@ export interface paths {
          * Set up a tenant's profile
          * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** ACME WIDGETS LIMITED, company number 09876543.
          */
@@ -534,7 +534,7 @@ export interface paths {
          * Update a tenant's profile
          * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** New figures and a trade reference.
          */
@@ -552,14 +552,14 @@ export interface paths {
          * Get a tenant's profile and credit report
          * @description Onboarding step 6: the whole profile in the credit report envelope (`data`, `links`, `meta`), its score, credit limit and legal notices read from the registry at each call. `meta.creditReport` says whether a credit report (and the credit widget) is available: only for a limited company with a valid registration number. No profile yet is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["BusinessProfileController_get"];
         /**
          * Replace a tenant's profile
          * @description Replaces the whole profile: sections left out are emptied, the registry's facts stay. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The profile with its factory and a machine.
          */
@@ -568,7 +568,7 @@ export interface paths {
          * Set up a tenant's profile
          * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** ACME WIDGETS LIMITED, company number 09876543.
          */
@@ -580,7 +580,7 @@ export interface paths {
          * Update a tenant's profile
          * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** New figures and a trade reference.
          */
@@ -620,7 +620,7 @@ export interface paths {
          * Search companies
          * @description Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a master token, a tenant token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** Companies named like ACME WIDGETS.
          */
@@ -644,7 +644,7 @@ export interface paths {
          * Check a continue URL
          * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["ApplicationSignUpController_validateContinueUrl"];
         put?: never;
@@ -782,7 +782,7 @@ export interface paths {
          * Get a profile
          * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["ProfileController_get"];
         put?: never;
@@ -804,7 +804,7 @@ export interface paths {
          * Get a company
          * @description One company of the registry by its registration number, as CompanyInformation (name, type, sector, incorporation, VAT status, score, credit limit, address). An unknown number is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a master token, a tenant token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** ACME WIDGETS LIMITED.
          */
@@ -828,7 +828,7 @@ export interface paths {
          * List the questionnaires
          * @description The eleven questionnaires (business and introducer variants for funding, working capital, commercial property, grants, R&D tax, debt recovery and credit improvement), each with its questions: key, label, help text, type, options, and when it is required or asked.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["QuestionnaireController_list"];
         put?: never;
@@ -966,7 +966,7 @@ export interface paths {
          * Get a questionnaire
          * @description One questionnaire with its questions. An unknown id is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["QuestionnaireController_get"];
         put?: never;
@@ -988,7 +988,7 @@ export interface paths {
          * Get a questionnaire's answer schema
          * @description The answer body as a JSON Schema (draft 2020-12) with titles, help texts, formats and the conditional requirements (`if`/`then`): the very schema answers are validated with, so a form built from it cannot disagree with the server.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["QuestionnaireController_jsonSchema"];
         put?: never;
@@ -1032,7 +1032,7 @@ export interface paths {
          * Count matches
          * @description How many lender products match the profile as it is now; `productTypes` (repeatable) counts only those product types. Records nothing.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** Term loans and invoice finance only.
          */
@@ -1056,7 +1056,7 @@ export interface paths {
          * Get matches
          * @description The FundingSearch: the lender products that match the profile, by likelihood of acceptance, then cost. `productTypes` narrows it to those products; `explain=true` adds why each product matched or not. Its `id` is what applying refers to.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
          *
@@ -1106,7 +1106,7 @@ export interface paths {
          * Get the answer schema pre-filled from a profile
          * @description The same JSON Schema with the profile's current answers and company facts as each property's `default`, to pre-fill a form. A profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["QuestionnaireController_profileJsonSchema"];
         put?: never;
@@ -1128,14 +1128,14 @@ export interface paths {
          * Get a profile's answers
          * @description The stored answers of the questionnaire for the profile, keyed by answer key (an empty object before any).
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["AnswerController_get"];
         /**
          * Answer a questionnaire for a profile
          * @description Stores a complete answer set (every answer the questionnaire requires, including those its conditions require) and writes the answers into the profile in the same transaction: contact details, company facts, annual figures and the eligibility request matching reads. Answers left out of a later PUT are removed, with what they had put in the profile. An invalid body is a 400 naming every failing answer by JSON pointer; nothing is stored.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** ACME WIDGETS LIMITED asks for £150,000 over 24 months.
          */
@@ -1145,7 +1145,7 @@ export interface paths {
          * Remove answers
          * @description Removes the answers named by `answerKey` (repeat the parameter for several) and unsets what they had put in the profile; values other sources set (e.g. `PATCH …/company`) stay.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         delete: operations["AnswerController_delete"];
         options?: never;
@@ -1154,7 +1154,7 @@ export interface paths {
          * Change some answers
          * @description Merges the answers sent into the stored ones and updates the profile; the merged set must still be valid (a 400 names what is missing or wrong).
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The net profit of the latest accounts, and the urgency.
          */
@@ -1172,7 +1172,7 @@ export interface paths {
          * List a profile's documents
          * @description The documents attached to the profile: name, type, size and SHA-256, without their content.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["DocumentController_list"];
         put?: never;
@@ -1180,7 +1180,7 @@ export interface paths {
          * Attach a document to a profile
          * @description Uploads one file as `multipart/form-data` in the field `file`: PDF, PNG, JPEG, CSV (without formulas), XLSX or DOCX, at most 10 MB. The content must be what its type says (else 415); a larger file is a 413, and nothing is kept. Lenders receive the profile's documents with its applications.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["DocumentController_upload"];
         delete?: never;
@@ -1200,7 +1200,7 @@ export interface paths {
          * Get a link to the profile's funding search page
          * @description A signed, expiring link to the page where the business sees its matches and applies (`type`: `funding-search`), as `{ url }`; with `redirect=true`, a 302 to it instead. Another type is a 400.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["ProfileController_urlSchema"];
         put?: never;
@@ -1226,7 +1226,7 @@ export interface paths {
          *
          *     Compatibility: the answer's `type` is `introducer-all-funding-products`, as spec 2.6 shows, whatever was sent.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** ACME WIDGETS LIMITED asks for £150,000 over 24 months.
          */
@@ -1250,7 +1250,7 @@ export interface paths {
          * Get a continue URL
          * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** From a newsletter campaign.
          */
@@ -1272,7 +1272,7 @@ export interface paths {
          * Get an application's matches
          * @description The lender products the application matches (spec 2.6): each lender with its logo, price band, response time and the documents it asks for; the product, its fees, the likelihood of acceptance, and whether it can make an instant offer. Another tenant's application is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["ApplicationController_getMatches"];
         put?: never;
@@ -1294,7 +1294,7 @@ export interface paths {
          * Get an application's pre-selected offers
          * @description An indicative offer (`PRE_SELECTED`, `INSTANT_OFFER`, valid 30 days) for each matched product that can offer instantly: the amount and term asked for within the product's ranges, its rate by the likelihood of acceptance, repayments, APR and fees. Another tenant's application is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         get: operations["ApplicationController_getPreselectedOffers"];
         put?: never;
@@ -1318,7 +1318,7 @@ export interface paths {
          * Submit an application to a lender
          * @description Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent.
          *
-         *     **Who may call:** a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** A term loan from Fleetway Capital (a lender of the demo catalogue).
          */
@@ -1364,7 +1364,7 @@ export interface paths {
          * Resubmit a failed application
          * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["BusinessLenderApplicationController_resubmit"];
         delete?: never;
@@ -1386,7 +1386,7 @@ export interface paths {
          * Accept a lender's offer
          * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["BusinessLenderApplicationController_accept"];
         delete?: never;
@@ -1408,7 +1408,7 @@ export interface paths {
          * Decline a lender's offer
          * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["BusinessLenderApplicationController_decline"];
         delete?: never;
@@ -1430,7 +1430,7 @@ export interface paths {
          * Resubmit a failed application
          * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["LenderApplicationController_resubmit"];
         delete?: never;
@@ -1452,7 +1452,7 @@ export interface paths {
          * Accept a lender's offer
          * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["LenderApplicationController_accept"];
         delete?: never;
@@ -1474,7 +1474,7 @@ export interface paths {
          * Decline a lender's offer
          * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
          *
-         *     **Who may call:** a Marketplace V1 jwt, a platform token, a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["LenderApplicationController_decline"];
         delete?: never;

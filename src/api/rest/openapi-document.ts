@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ACCESS_POLICY, type Surface } from '../../kernel/access-policy.js';
+import { ACCESS_POLICY, SURFACE_TOKENS, type Surface } from '../../kernel/access-policy.js';
 import type { TokenKind } from '../../kernel/actor.js';
 import { repositoryPath } from '../../kernel/repository-root.js';
 import { ProblemDetailsSchema } from './problem-details.js';
@@ -84,11 +84,14 @@ const KIND_NAMES: Record<TokenKind, string> = {
 function whoMayCall(route: RouteDefinition): string | undefined {
   if (!route.access) return undefined;
   const rule = ACCESS_POLICY[route.access] as { tokens: readonly TokenKind[]; scope?: string | readonly string[]; elevated?: { scope: string; action: string } };
-  const kinds = rule.tokens.map((kind) => KIND_NAMES[kind]);
+  // The kinds this path's API takes at all (SURFACE_TOKENS): a rule shared with GraphQL may name more.
+  const taken = route.surface === 'public' ? rule.tokens : rule.tokens.filter((kind) => (SURFACE_TOKENS[route.surface as Surface] as readonly TokenKind[]).includes(kind));
+  const kinds = taken.map((kind) => KIND_NAMES[kind]);
   const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
   const scope = scopes.length ? ` holding the scope ${scopes.map((s) => `\`${s}\``).join(' or ')}` : ' (no scope needed)';
   const elevated = rule.elevated ? `; \`${rule.elevated.scope}\` to ${rule.elevated.action}` : '';
-  return `**Who may call:** a ${kinds.join(', a ')}${scope}${elevated}. Others are refused with 401 (a credential this API does not take) or 403.`;
+  const listed = kinds.length > 1 ? `${kinds.slice(0, -1).join(', a ')} or a ${kinds.at(-1)}` : kinds[0];
+  return `**Who may call:** a ${listed}${scope}${elevated}. Others are refused with 401 (a credential this API does not take) or 403.`;
 }
 
 /** What the server answered each operation's example request: recorded by test/openapi-examples.test.ts. */
