@@ -12,6 +12,7 @@ import { problemsMarkdownTable } from '../src/api/rest/problems-page.js';
 import { toGraphQLError } from '../src/infra/graphql/graphql-errors.js';
 import { AppError, ERROR_CODES, ERROR_VOCABULARY, HTTP_STATUS_BY_CODE } from '../src/kernel/errors.js';
 import { repositoryPath } from '../src/kernel/repository-root.js';
+import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -51,6 +52,24 @@ describe('problem types', () => {
     const page = await fetch(new URL(problem.type, res.url));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`id="${problem.code}"`);
+  });
+
+  it('the page opens at the entry a type names, in Chromium, with no serious accessibility violations', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const problem = problemFor(AppError.notFound('Tenant'));
+      await page.goto(new URL(problem.type, `${app.url}/api/platform/v1/tenants/0`).toString());
+      const entry = page.locator('section:target');
+      await expect.poll(() => entry.getAttribute('id')).toBe('NOT_FOUND');
+      expect(await entry.isVisible()).toBe(true);
+      const box = await entry.boundingBox();
+      expect(box!.y).toBeLessThan(844);
+      expect(await entry.textContent()).toContain(ERROR_VOCABULARY.NOT_FOUND.whatToDo.replace(/`/g, ''));
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("docs/api.md's error table is the one generated from the vocabulary", async () => {
