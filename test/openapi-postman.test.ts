@@ -2,7 +2,8 @@
  * The Postman collection an integrator gets from the document with openapi-to-postmanv2 (examples
  * as request values) runs against a started server with newman as it is: its `baseUrl` is the
  * deployment's URL (the document's `servers`), so no request fails to reach the server, and the
- * documented sign-in example (the demo deployment's published user) succeeds. Credentials reach the
+ * documented sign-in example (the demo deployment's published user) and the Marketplace V1
+ * authorize example (its api_key from the collection's {{apiKey}}) succeed. Credentials reach the
  * collection only through the variables its requests use, as a newman environment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ function runCollection(collection: Collection, environment: Record<string, strin
 }
 
 describe('the Postman collection converted from /openapi.json', () => {
-  it('runs with newman against the server with no edits: every request reaches it, and the sign-in example succeeds', async () => {
+  it('runs with newman against the server with no edits: every request reaches it, and the sign-in and authorize examples succeed', async () => {
     const document = await (await fetch(`${app.url}/openapi.json`)).text();
     const collection = await convert(document);
     expect(collection.variable?.find((v) => v.key === 'baseUrl')?.value).toBe(app.url);
@@ -75,5 +76,9 @@ describe('the Postman collection converted from /openapi.json', () => {
     const signIn = executions.find((e) => e.request.url.getPath() === '/api/platform/v1/auth/login');
     expect(signIn?.response?.code).toBe(200);
     expect(JSON.parse(signIn!.response!.stream!.toString('utf8'))).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+    const authorize = executions.find((e) => e.request.url.getPath() === '/api/marketplace/v1/auth/authorize');
+    // The Marketplace V1 authorize example, its api_key given by the collection's {{apiKey}}.
+    expect(authorize?.response?.code).toBe(200);
+    expect(JSON.parse(authorize!.response!.stream!.toString('utf8'))).toMatchObject({ jwt: expect.any(String), refreshToken: expect.any(String) });
   });
 });
