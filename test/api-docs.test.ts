@@ -103,6 +103,8 @@ describe('GET /docs', () => {
     for (const surface of ['platform', 'marketplaceV2', 'businessV1', 'marketplaceV1', 'lenderApi'] as const) {
       await expect.poll(() => page.getByText(SURFACE_TAGS[surface].name, { exact: true }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     }
+    // An operation of each surface is named on the page.
+    await expect.poll(() => page.getByText('Create a tenant', { exact: true }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // One renderer, mounted once: Scalar's standalone script also mounts itself on any element with
     // id "api-reference", which left a second, never-loading skeleton on the whole first screen.
     expect(await page.locator('.scalar-api-reference').count()).toBe(1);

@@ -21,7 +21,7 @@ describe('error mappers', () => {
   it('turns a bug into a 500 problem that leaks nothing of the original error', () => {
     const problem = problemFor(secret);
     expect(problem).toEqual({
-      type: 'about:blank',
+      type: '/docs/problems#INTERNAL',
       title: 'Internal Server Error',
       status: 500,
       detail: 'An unexpected error occurred',

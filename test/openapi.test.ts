@@ -3,10 +3,16 @@
  * it), describing every route of the route table, and honoured by the server (contract checks of
  * real responses; the shared test clients check every response the suite receives the same way).
  */
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { apiDocsRouter } from '../src/api/rest/api-docs-router.js';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
 import { ROUTES } from '../src/api/rest/route-table.js';
+import { repositoryPath } from '../src/kernel/repository-root.js';
 import { contractViolation } from './support/openapi-contract.js';
 import { bearer, signUpIntegrator } from './support/identities.js';
 import { restClient } from './support/rest-client.js';
@@ -71,10 +77,55 @@ describe('GET /openapi.json', () => {
 
   it('names the security of each surface: bearer tokens, X-API-Key, api_key and the lender OAuth password grant', () => {
     const doc = JSON.parse(served) as { components: { securitySchemes: Record<string, { type: string; flows?: { password?: { tokenUrl: string } } }> } };
-    expect(doc.components.securitySchemes.lenderOAuth!.flows!.password!.tokenUrl).toBe('/oauth/token');
+    expect(doc.components.securitySchemes.lenderOAuth!.flows!.password!.tokenUrl).toBe(`${app.url}/oauth/token`);
     expect(document.paths['/api/platform/v1/auth/token']!.post!.security).toEqual([{ apiKey: [] }]);
     expect(document.paths['/api/platform/v1/funding/applications']!.get!.security).toEqual([{ lenderOAuth: [] }]);
     expect(document.paths['/api/marketplace/v1/profiles/{uuid}']!.get!.security).toEqual([{ marketplaceV1Bearer: [] }]);
+  });
+});
+
+describe('what an integrator reads in the document', () => {
+  type Operation = { summary?: string; description?: string; parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>; security?: unknown[] };
+  const full = () => JSON.parse(served) as { info: Record<string, any>; servers: Array<{ url: string }>; paths: Record<string, Record<string, Operation>> };
+
+  it('names the deployment as an absolute server URL, the licence, a contact and a version', async () => {
+    const doc = full();
+    expect(doc.servers).toEqual([{ url: app.url, description: 'This deployment' }]);
+    expect(doc.info.license).toEqual({ name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' });
+    expect(doc.info.contact.url).toBe(`${app.url}/docs`);
+    const pkg = JSON.parse(await readFile(repositoryPath('package.json'), 'utf8')) as { version: string; license: string };
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(doc.info.version).toBe(pkg.version);
+    expect(await readFile(repositoryPath('LICENSE'), 'utf8')).toContain('Apache License');
+    // Without a configured PUBLIC_URL, the server is the URL the document was asked on.
+    const docs = express().use(apiDocsRouter({}));
+    const server = docs.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const asked = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(((await asked.json()) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(`http://127.0.0.1:${port}`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('gives every operation a summary for its readers and a description saying who may call it', () => {
+    for (const route of ROUTES) {
+      const operation = full().paths[openApiPath(route.path)]![route.method]!;
+      expect(operation.summary, route.operationId).toMatch(/^[A-Z]/);
+      // Summaries are what a reader looks for, not implementation notes: short, no arrows or "an extension".
+      expect(operation.summary!.length, route.operationId).toBeLessThanOrEqual(60);
+      expect(operation.summary, route.operationId).not.toMatch(/→|extension|\(|\?/);
+      expect(operation.description!.length, route.operationId).toBeGreaterThan(40);
+      if (route.surface !== 'public') expect(operation.description, route.operationId).toContain('**Who may call:**');
+    }
+  });
+
+  it('declares api_key as a query parameter of the Marketplace V1 operation that takes it, as well as its security scheme', () => {
+    const authorize = full().paths['/api/marketplace/v1/auth/authorize']!.post!;
+    expect(authorize.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'api_key', in: 'query' })]));
+    expect(authorize.security).toEqual([{ apiKeyQuery: [] }]);
   });
 });
 

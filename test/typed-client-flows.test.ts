@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
+import { ACME_ANSWERS } from './support/answers.js';
 import { restClient } from './support/rest-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -70,7 +71,7 @@ describe('a generated client walks the documented flows without casts', () => {
     expect(marketplace.data.data.companyInformation.name).toBe(business.data.data.companyInformation.name);
   });
 
-  it('Marketplace V1: authorize → blank profile → matches', async () => {
+  it('Marketplace V1: authorize → blank profile → answers → matches', async () => {
     const api = restClient(app.url);
     const key = await apiKeyWith(['profile:read', 'profile:write', 'funding:read'], 'marketplace-v1');
     const authorized = await api.POST('/api/marketplace/v1/auth/authorize', { params: { query: { api_key: key } } });
@@ -86,6 +87,19 @@ describe('a generated client walks the documented flows without casts', () => {
     const read = await api.GET('/api/marketplace/v1/profiles/{uuid}', { params: { path: { uuid: blank.data.uuid } }, headers: asKey });
     if (!read.data) throw new Error(`read: ${read.response.status}`);
     expect(read.data.uuid).toBe(blank.data.uuid);
+
+    // The answer body is typed by the questionnaires' own JSON Schemas: the fixture is one variant as it is.
+    const answersPath = { questionnaireId: 'introducer-all-funding-products', profileId: blank.data.uuid };
+    const put = await api.PUT('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', { params: { path: answersPath }, body: ACME_ANSWERS, headers: asKey });
+    expect(put.response.status).toBe(204);
+    const patched = await api.PATCH('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', {
+      params: { path: answersPath },
+      body: { fundingPeriod: 36, fundingUrgency: 'ONE_WEEK' },
+      headers: asKey,
+    });
+    expect(patched.response.status).toBe(204);
+    const stored = await api.GET('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', { params: { path: answersPath }, headers: asKey });
+    expect(stored.data).toMatchObject({ companyName: 'ACME WIDGETS LIMITED', fundingPeriod: 36 });
 
     const count = await api.GET('/api/marketplace/v1/profiles/{uuid}/funding/matches/count', { params: { path: { uuid: blank.data.uuid }, query: {} }, headers: asKey });
     if (count.data === undefined) throw new Error(`matches: ${count.response.status}`);

@@ -155,6 +155,8 @@ export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'P
   PUBLIC_URL: string;
   /** Pretty (human-readable) lines in development, JSON everywhere else unless asked. */
   LOG_FORMAT: 'json' | 'pretty';
+  /** Whether PUBLIC_URL was configured (documents then name it; otherwise the URL they were requested on). */
+  PUBLIC_URL_CONFIGURED: boolean;
 };
 
 /**
@@ -194,6 +196,7 @@ export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig
     SEED_DEMO_DATA: seed,
     PUBLIC_URL: publicUrl,
     LOG_FORMAT: data.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
+    PUBLIC_URL_CONFIGURED: data.PUBLIC_URL !== undefined,
     GRAPHIQL_ENABLED: data.GRAPHIQL_ENABLED ?? demo,
     GRAPHQL_INTROSPECTION: data.GRAPHQL_INTROSPECTION ?? (demo ? 'everyone' : 'staff'),
     RATE_LIMIT_PER_ADDRESS: data.RATE_LIMIT_PER_ADDRESS ?? (demo ? 100_000 : 1200),

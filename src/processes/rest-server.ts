@@ -35,7 +35,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
   app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
-  app.use(apiDocsRouter());
+  app.use(apiDocsRouter({ publicUrl: runtime.config.PUBLIC_URL_CONFIGURED ? runtime.config.PUBLIC_URL : undefined }));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));

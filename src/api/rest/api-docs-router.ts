@@ -10,6 +10,8 @@ import express, { type Router } from 'express';
 import { readWebBundle } from '../pages/web-bundles.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { guidesNavigation, guidesRouter } from './docs-guides.js';
+import { PROBLEMS_PAGE_PATH } from './problem-details.js';
+import { problemsPage } from './problems-page.js';
 
 /** The renderer's browser build (standalone.esm.js and the chunks it imports), as the npm package ships it. */
 const scalarBrowserDir = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
@@ -44,12 +46,21 @@ nav.guides a[aria-current="page"] { color: #111; font-weight: 600; text-decorati
 </body>
 </html>`;
 
-export function apiDocsRouter(): Router {
+/** `publicUrl`: the configured PUBLIC_URL, the document's server; without it, the URL the document was asked on. */
+export function apiDocsRouter(options: { publicUrl?: string } = {}): Router {
   const router = express.Router();
-  let document: string | undefined;
-  router.get('/openapi.json', (_req, res) => {
-    document ??= JSON.stringify(buildOpenApiDocument());
+  const documents = new Map<string, string>();
+  router.get('/openapi.json', (req, res) => {
+    const serverUrl = options.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    let document = documents.get(serverUrl);
+    if (document === undefined) {
+      document = JSON.stringify(buildOpenApiDocument({ serverUrl }));
+      if (documents.size < 8) documents.set(serverUrl, document);
+    }
     res.set('Cache-Control', 'no-cache').type('application/json').send(document);
+  });
+  router.get(PROBLEMS_PAGE_PATH, (_req, res) => {
+    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(problemsPage());
   });
   router.get('/docs', (_req, res) => {
     res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(DOCS_PAGE);

@@ -3,9 +3,17 @@
  * validates its query and body with and shapes its answer by (z.toJSONSchema, JSON Schema 2020-12
  * as OpenAPI 3.1 uses), problem details for every failure, and the security scheme of its surface.
  * No schema is written twice: a route without a declared answer is documented as a JSON value.
+ *
+ * Each operation carries its row's summary and description, who may call it (from the access
+ * table), and examples: the row's example request and the answer the server gave it, recorded by
+ * test/openapi-examples.test.ts into openapi-examples.json (that test sends every example request to
+ * a started server and checks both answers against the operation's schema).
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Surface } from '../../kernel/access-policy.js';
+import { ACCESS_POLICY, SURFACE_TOKENS, type Surface } from '../../kernel/access-policy.js';
+import type { TokenKind } from '../../kernel/actor.js';
+import { repositoryPath } from '../../kernel/repository-root.js';
 import { ProblemDetailsSchema } from './problem-details.js';
 import { BASES, ROUTES, type RouteDefinition } from './route-table.js';
 
@@ -50,13 +58,67 @@ const PUBLIC_ROUTE_SECURITY: Record<string, string> = {
   AuthController_authorize: 'apiKeyQuery',
 };
 
+/**
+ * Each status's code: its entry on the problems page (a problem's `type`). Plain text, not a link:
+ * reference renderers show a response's description inside its expand button.
+ */
 const ERROR_STATUSES: Record<string, string> = {
-  '400': 'The request is invalid: `errors` names each failing field by JSON pointer',
-  '401': 'No credential, or one this surface does not take',
-  '403': 'The credential lacks the scope or the tenant',
-  '404': 'Not found, or not visible to the caller',
-  '422': 'Understood but refused by a business rule',
+  '400': 'The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST)',
+  '401': 'No credential, or one this surface does not take (code UNAUTHENTICATED)',
+  '403': 'The credential lacks the scope or the tenant (code FORBIDDEN)',
+  '404': 'Not found, or not visible to the caller (code NOT_FOUND)',
+  '422': 'Understood but refused by a business rule (code UNPROCESSABLE)',
 };
+
+/** The token kinds as the reference names them. */
+const KIND_NAMES: Record<TokenKind, string> = {
+  login: 'platform login token',
+  platform: 'platform token',
+  master: 'master token',
+  tenant: 'tenant token',
+  marketplace_v1: 'Marketplace V1 jwt',
+  lender: "lender's id_token",
+};
+
+/** "Who may call" of an operation, from its access table row. */
+function whoMayCall(route: RouteDefinition): string | undefined {
+  if (!route.access) return undefined;
+  const rule = ACCESS_POLICY[route.access] as { tokens: readonly TokenKind[]; scope?: string | readonly string[]; elevated?: { scope: string; action: string } };
+  // The kinds this path's API takes at all (SURFACE_TOKENS): a rule shared with GraphQL may name more.
+  const taken = route.surface === 'public' ? rule.tokens : rule.tokens.filter((kind) => (SURFACE_TOKENS[route.surface as Surface] as readonly TokenKind[]).includes(kind));
+  const kinds = taken.map((kind) => KIND_NAMES[kind]);
+  const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
+  const scope = scopes.length ? ` holding the scope ${scopes.map((s) => `\`${s}\``).join(' or ')}` : ' (no scope needed)';
+  const elevated = rule.elevated ? `; \`${rule.elevated.scope}\` to ${rule.elevated.action}` : '';
+  const listed = kinds.length > 1 ? `${kinds.slice(0, -1).join(', a ')} or a ${kinds.at(-1)}` : kinds[0];
+  return `**Who may call:** a ${listed}${scope}${elevated}. Others are refused with 401 (a credential this API does not take) or 403.`;
+}
+
+/** What the server answered each operation's example request: recorded by test/openapi-examples.test.ts. */
+export const RECORDED_EXAMPLES_FILE = repositoryPath('src', 'api', 'rest', 'openapi-examples.json');
+
+export interface RecordedExample {
+  /** The path parameters (and Service-tenant-id) the recorded request was sent with. */
+  params: Record<string, string>;
+  status: number;
+  /** The JSON answer (none for a 204, a redirect or a file). */
+  response?: unknown;
+}
+
+let recorded: Record<string, RecordedExample> | undefined;
+export function recordedExamples(): Record<string, RecordedExample> {
+  recorded ??= JSON.parse(readFileSync(RECORDED_EXAMPLES_FILE, 'utf8')) as Record<string, RecordedExample>;
+  return recorded;
+}
+
+/**
+ * One example (`example`, not the named `examples` map): what client and collection generators
+ * (openapi-to-postmanv2 among them) take as the request's values. What the example shows is said in
+ * the operation's description.
+ */
+const examplesOf = (_route: RouteDefinition, value: unknown) => ({ example: value });
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(repositoryPath('package.json'), 'utf8')) as { version: string }).version;
 
 /** What an upload may also be answered (docs/security/uploads.md). */
 const UPLOAD_ERROR_STATUSES: Record<string, string> = {
@@ -94,13 +156,68 @@ function buildComponents(routes: RouteDefinition[]): Record<string, JsonObject> 
   const components = new ComponentSet();
   components.add('ProblemDetails', component(ProblemDetailsSchema, 'output'));
   for (const route of routes) {
-    if (route.body) components.add(componentName(route, 'Body'), component(route.body, 'input'));
+    if (route.body) components.add(componentName(route, 'Body'), bodyForClients(component(route.body, 'input')));
     if (route.query) components.add(componentName(route, 'Query'), component(route.query, 'input'));
     if (route.response) components.add(componentName(route, 'Response'), component(route.response, 'output'));
-    if (route.jsonSchemaBody) components.add(componentName(route, 'Body'), route.jsonSchemaBody() as JsonObject);
+    if (route.jsonSchemaBody) components.add(componentName(route, 'Body'), bodyForClients(route.jsonSchemaBody() as JsonObject));
   }
-  return components.schemas;
+  return Object.fromEntries(Object.entries(components.schemas).map(([name, schema]) => [name, withoutEmptyAlternatives(schema)]));
 }
+
+/**
+ * `anyOf: [{}, {type: 'null'}]` (zod's unknown().nullable()) is `{}`: any value, null included;
+ * linters flag the empty alternative as matching everything.
+ */
+function withoutEmptyAlternatives(schema: JsonObject): JsonObject {
+  return mapSchemas(schema, (node) => {
+    const anyOf = node.anyOf;
+    if (!Array.isArray(anyOf) || !anyOf.some((alternative) => isObject(alternative) && Object.keys(alternative).length === 0)) return node;
+    const { anyOf: _a, ...rest } = node;
+    return rest;
+  });
+}
+
+/** Keywords whose values are schemas (or maps or lists of them), where defaultsDescribed looks. */
+const SUBSCHEMA_KEYWORDS = new Set(['items', 'prefixItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains']);
+const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf']);
+const SUBSCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties']);
+
+/** Applies `change` to a schema and each of its subschemas, innermost first. */
+function mapSchemas(schema: JsonObject, change: (node: JsonObject) => JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((v) => (isObject(v) ? mapSchemas(v, change) : v));
+    else if (SUBSCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? mapSchemas(v, change) : v]));
+    else if (SUBSCHEMA_KEYWORDS.has(key) && isObject(value)) out[key] = mapSchemas(value, change);
+    else out[key] = value;
+  }
+  return change(out);
+}
+
+/**
+ * A request body's schema as client generators and linters read it, validating the same:
+ * - each `default` said in its description instead: `default` only annotates, but generators read
+ *   it as "always present" (openapi-typescript makes such a property required), which for a body a
+ *   client writes is false;
+ * - a conditional requirement (`then: {required: [k]}`) names its property (`properties: {k: {}}`,
+ *   which allows anything): linters refuse a required property the same schema does not declare.
+ */
+function bodyForClients(schema: JsonObject): JsonObject {
+  return mapSchemas(schema, (node) => {
+    const { default: value, ...rest } = node;
+    const out: JsonObject = rest;
+    if ('default' in node) {
+      const said = `Default: \`${JSON.stringify(value)}\`.`;
+      out.description = typeof node.description === 'string' && node.description ? `${node.description} ${said}` : said;
+    }
+    if (Array.isArray(node.required) && !isObject(node.properties) && node.type === undefined) {
+      out.properties = Object.fromEntries((node.required as string[]).map((name) => [name, {}]));
+    }
+    return out;
+  });
+}
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const LOCAL_DEF = /^#\/\$defs\/(.+)$/;
 
@@ -149,7 +266,18 @@ function queryParameters(route: RouteDefinition, components: Record<string, Json
   const inPath = new Set(pathParameterNames(route.path));
   return Object.entries(schema.properties ?? {})
     .filter(([name]) => !inPath.has(name))
-    .map(([name, property]) => ({ name, in: 'query', required: (schema.required ?? []).includes(name) && !('default' in property), schema: property }));
+    .map(([name, property]) => {
+      const { description, ...propertySchema } = property as JsonObject & { description?: string };
+      const example = route.example?.query?.[name];
+      return {
+        name,
+        in: 'query',
+        required: (schema.required ?? []).includes(name) && !('default' in property),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: propertySchema,
+        ...(example === undefined ? {} : examplesOf(route, example)),
+      };
+    });
 }
 
 function successResponse(route: RouteDefinition): JsonObject {
@@ -159,18 +287,40 @@ function successResponse(route: RouteDefinition): JsonObject {
     return { description: 'The file, with its name (Content-Disposition) and SHA-256 (Digest)', content: Object.fromEntries(route.download.map((type) => [type, file])) };
   }
   const schema = route.response ? ref(componentName(route, 'Response')) : {};
-  return { description: route.response ? 'Success' : 'Success (a JSON value)', content: { 'application/json': { schema } } };
+  const example = recordedExamples()[route.operationId];
+  return {
+    description: route.response ? 'Success' : 'Success (a JSON value)',
+    content: { 'application/json': { schema, ...(example?.response === undefined ? {} : examplesOf(route, example.response)) } },
+  };
 }
 
+/** The multipart body of an upload: one file in the field `file`. */
+const UPLOAD_SCHEMA = {
+  type: 'object',
+  required: ['file'],
+  properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The document (PDF, PNG, JPEG, CSV, XLSX or DOCX), at most 10 MB' } },
+};
+
 function requestBody(route: RouteDefinition): JsonObject | undefined {
-  if (route.upload === 'file') {
-    return {
-      required: true,
-      content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
-    };
+  if (route.upload === 'file') return { required: true, content: { 'multipart/form-data': { schema: UPLOAD_SCHEMA } } };
+  if (route.body || route.jsonSchemaBody) {
+    const example = route.example?.body;
+    return { required: true, content: { 'application/json': { schema: ref(componentName(route, 'Body')), ...(example === undefined ? {} : examplesOf(route, example)) } } };
   }
-  if (route.body || route.jsonSchemaBody) return { required: true, content: { 'application/json': { schema: ref(componentName(route, 'Body')) } } };
   return undefined;
+}
+
+function description(route: RouteDefinition): string {
+  const example = route.example?.summary ? `**Example:** ${route.example.summary}.` : undefined;
+  return [route.description, whoMayCall(route), route.records ? `Records a ${route.records.what}: ${route.records.description}` : undefined, example]
+    .filter((part): part is string => part !== undefined)
+    .join('\n\n');
+}
+
+/** A path parameter, with the value the recorded example was sent with. */
+function pathParameter(route: RouteDefinition, name: string): JsonObject {
+  const value = route.example?.params?.[name] ?? recordedExamples()[route.operationId]?.params[name];
+  return { name, in: 'path', required: true, schema: { type: 'string' }, ...(value === undefined ? {} : examplesOf(route, value)) };
 }
 
 function operation(route: RouteDefinition, components: Record<string, JsonObject>): JsonObject {
@@ -182,21 +332,33 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
         : []
       : [{ [SURFACE_SECURITY[route.surface]]: [] }];
   const body = requestBody(route);
+  const tenantHeaderExample = recordedExamples()[route.operationId]?.params['Service-tenant-id'];
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.records ? { description: `Records a ${route.records.what}: ${route.records.description}`, 'x-records': route.records.what } : {}),
+    description: description(route),
+    ...(route.records ? { 'x-records': route.records.what } : {}),
     tags: [SURFACE_TAGS[route.surface].name],
     security,
     parameters: [
-      ...pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...pathParameterNames(route.path).map((name) => pathParameter(route, name)),
       ...queryParameters(route, components),
       ...(route.headers ?? []).map(({ name, description, schema }) => {
         const { $schema: _s, ...headerSchema } = component(schema, 'input');
-        return { name, in: 'header', required: false, description, schema: headerSchema };
+        const example = route.example?.headers?.[name];
+        return { name, in: 'header', required: false, description, schema: headerSchema, ...(example === undefined ? {} : examplesOf(route, example)) };
       }),
       ...(route.surface === 'platform' || route.surface === 'businessV1' || route.surface === 'marketplaceV2'
-        ? [{ name: 'Service-tenant-id', in: 'header', required: false, description: 'The tenant a master or platform token acts for', schema: { type: 'string', format: 'uuid' } }]
+        ? [
+            {
+              name: 'Service-tenant-id',
+              in: 'header',
+              required: false,
+              description: 'The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)',
+              schema: { type: 'string', format: 'uuid' },
+              ...(tenantHeaderExample === undefined ? {} : examplesOf(route, tenantHeaderExample)),
+            },
+          ]
         : []),
     ],
     ...(body ? { requestBody: body } : {}),
@@ -209,6 +371,14 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
   };
 }
 
+const INFO_DESCRIPTION = [
+  'Every REST surface of the funding gateway (UK SME profiles, lender matching, applications and offers), generated from the schemas the server validates with.',
+  '',
+  '**Start here.** An integrator signs in (`POST /api/platform/v1/auth/login`), creates an API key (`POST /api/platform/v1/api-key`) and exchanges it for tokens: a platform token (`POST /api/platform/v1/auth/token`), a tenant token (the same with `Service-tenant-id`) or a Marketplace V1 jwt (`POST /api/marketplace/v1/auth/authorize?api_key=…`). Every other call sends `Authorization: Bearer <token>`. A lender exchanges its client credentials for an `id_token` at `/oauth/token` (OAuth 2.0 password grant) before each call.',
+  '',
+  "Each operation names who may call it (token kinds and scopes) and carries an example request and the answer this server gave it. Failures are RFC 9457 problem details whose `type` links to the code's entry on [/docs/problems](/docs/problems); every response carries `X-Request-Id`.",
+].join('\n');
+
 export function buildOpenApiDocument(options: { serverUrl?: string; routes?: RouteDefinition[] } = {}): JsonObject {
   const routes = options.routes ?? ROUTES;
   const components = buildComponents(routes);
@@ -217,17 +387,27 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
     const path = openApiPath(route.path);
     (paths[path] ??= {})[route.method] = operation(route, components);
   }
+  // A query schema is documented as its parameters, not as a component of its own.
+  for (const route of routes) if (route.query) delete components[componentName(route, 'Query')];
   const used = new Set(routes.map((r) => r.surface));
+  const serverUrl = options.serverUrl ?? '/';
+  const absolute = (path: string) => (/^https?:\/\//.test(serverUrl) ? new URL(path, serverUrl).toString() : path);
   return {
     openapi: '3.1.1',
     info: {
       title: 'Funding gateway REST API',
-      version: '1.0.0',
-      description: 'Every REST surface of the funding gateway, generated from the schemas the server validates with. Failures are RFC 9457 problem details; every response carries X-Request-Id.',
+      version: PACKAGE_VERSION,
+      description: INFO_DESCRIPTION,
+      license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
+      contact: { name: 'Funding gateway maintainers', url: absolute('/docs') },
     },
-    servers: [{ url: options.serverUrl ?? '/', description: 'This deployment' }],
+    servers: [{ url: serverUrl, description: 'This deployment' }],
     tags: Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface)).map(([, tag]) => tag),
     paths,
-    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+    components: {
+      schemas: components,
+      // The lender's token URL on this deployment, so a client or collection needs no edit.
+      securitySchemes: { ...SECURITY_SCHEMES, lenderOAuth: { ...SECURITY_SCHEMES.lenderOAuth, flows: { password: { tokenUrl: absolute('/oauth/token'), scopes: {} } } } },
+    },
   };
 }

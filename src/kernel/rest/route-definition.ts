@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import type { Readable } from 'node:stream';
-import type { Surface } from '../access-policy.js';
+import type { Operation, Surface } from '../access-policy.js';
 import type { CheckedLater, JsonSchema } from '../validation.js';
 
 export const BASES = {
@@ -41,7 +41,21 @@ export interface RouteDefinition {
   /** Express path with :params, including its base. */
   path: string;
   operationId: string;
+  /** What the operation does, in a line, for the integrator or lender reading the reference. */
   summary: string;
+  /**
+   * The rest of what a client needs (Markdown): what it does and answers, notable errors, how it
+   * differs from the live platform. Who may call it is added from `access` (the access table).
+   */
+  description: string;
+  /** The access table's row the operation decides by (access-policy.ts): the reference names its token kinds and scopes. */
+  access?: Operation;
+  /**
+   * The example request of the reference, sent as it is by test/openapi-examples.test.ts to a
+   * started server (path parameters aside, which name objects that test creates): its answer, and
+   * the recorded example answer (src/api/rest/openapi-examples.json), must fit `response`.
+   */
+  example?: RequestExample;
   successStatus: number;
   /** The API whose bearer tokens this path takes; `public` paths authenticate by other means. */
   surface: Surface | 'public';
@@ -86,6 +100,17 @@ export interface RouteDefinition {
    */
   records?: { what: string; description: string };
   handle(ctx: ServiceContext, req: RestRequest): Promise<unknown>;
+}
+
+/** An example request: realistic UK SME data, consistent with the specification. */
+export interface RequestExample {
+  /** What the example shows, when more than the operation's summary. */
+  summary?: string;
+  /** Path parameters whose value the example decides (the others name objects the test creates). */
+  params?: Record<string, string>;
+  query?: Record<string, string | string[] | number | boolean>;
+  headers?: Record<string, string>;
+  body?: unknown;
 }
 
 type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;

@@ -9,6 +9,9 @@ import { PreselectedOffer } from '../offers/preselected-offer-schemas.js';
 import { CURRENCY_SCHEMA, type JsonSchema } from '../questionnaires/answer-schema.js';
 import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
 import { BASES, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { ACME_APPLICATION, EXAMPLE_CONTINUE_BODY } from './business-application.examples.js';
+
+const TENANT_CREDENTIALS = 'Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.';
 
 /** POST /applications: one of the answer variants, selected by `type` (application-variants.ts validates it). */
 function businessApplicationBodySchema(): JsonSchema {
@@ -27,7 +30,10 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     method: 'post',
     path: `${BASES.businessV1}/applications`,
     operationId: 'ApplicationController_create',
-    summary: "Create an application (body: the answer variant named by type); it fills the tenant's profile",
+    summary: 'Create an application',
+    description: `A funding application of the tenant's business: one of eleven variants selected by \`type\` (a questionnaire id; \`business-all-funding-products\` unless given), each with its own fields, every field optional but at least one. A field outside the variant is a 400 naming it; nothing is stored. The fields the questionnaire asks fill the tenant's profile like answers (the profile is created if the tenant has none); the company facts come from the profile. Then read its matches and pre-selected offers, and submit it to a lender or send the client its continue URL. ${TENANT_CREDENTIALS}\n\nCompatibility: the answer's \`type\` is \`introducer-all-funding-products\`, as spec 2.6 shows, whatever was sent.`,
+    access: 'businessApplications.create',
+    example: { summary: 'ACME WIDGETS LIMITED asks for £150,000 over 24 months', body: ACME_APPLICATION },
     jsonSchemaBody: businessApplicationBodySchema,
     response: ApplicationResponse,
     successStatus: 201,
@@ -38,7 +44,10 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     method: 'get',
     path: `${BASES.businessV1}/applications/validate-continue-url`,
     operationId: 'ApplicationSignUpController_validateContinueUrl',
-    summary: 'Whether a continue URL is ours, for this application, and unexpired',
+    summary: 'Check a continue URL',
+    description: `Whether a continue URL (from \`POST …/continue-url\`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. ${TENANT_CREDENTIALS}`,
+    access: 'businessApplications.read',
+    example: { query: { continueUrl: 'https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl' } },
     query: ContinueUrlQuery,
     response: ContinueUrlCheck,
     successStatus: 200,
@@ -49,7 +58,10 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     method: 'post',
     path: `${BASES.businessV1}/applications/:applicationId/continue-url`,
     operationId: 'ApplicationSignUpController_generateContinueUrl',
-    summary: 'A signed, expiring URL where the client continues the application ({clickId?} kept for attribution)',
+    summary: 'Get a continue URL',
+    description: `A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. \`clickId\` is stored for attribution. ${TENANT_CREDENTIALS}`,
+    access: 'businessApplications.create',
+    example: { summary: 'From a newsletter campaign', body: EXAMPLE_CONTINUE_BODY },
     body: ContinueBody,
     response: ContinueUrl,
     successStatus: 201,
@@ -60,7 +72,9 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     method: 'get',
     path: `${BASES.businessV1}/applications/:applicationId/matches`,
     operationId: 'ApplicationController_getMatches',
-    summary: "The application's lender matches (spec 2.6 match list)",
+    summary: "Get an application's matches",
+    description: `The lender products the application matches (spec 2.6): each lender with its logo, price band, response time and the documents it asks for; the product, its fees, the likelihood of acceptance, and whether it can make an instant offer. Another tenant's application is a 404. ${TENANT_CREDENTIALS}`,
+    access: 'businessApplications.read',
     response: ApplicationMatchListBody,
     successStatus: 200,
     surface: 'businessV1',
@@ -70,7 +84,9 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     method: 'get',
     path: `${BASES.businessV1}/applications/:applicationId/pre-selected`,
     operationId: 'ApplicationController_getPreselectedOffers',
-    summary: 'Indicative instant offers of the matched products that can offer instantly',
+    summary: "Get an application's pre-selected offers",
+    description: `An indicative offer (\`PRE_SELECTED\`, \`INSTANT_OFFER\`, valid 30 days) for each matched product that can offer instantly: the amount and term asked for within the product's ranges, its rate by the likelihood of acceptance, repayments, APR and fees. Another tenant's application is a 404. ${TENANT_CREDENTIALS}`,
+    access: 'businessApplications.read',
     response: z.array(withOptionalKeys(PreselectedOffer, OPTIONAL_KEYS.preselectedOffers)),
     successStatus: 200,
     surface: 'businessV1',

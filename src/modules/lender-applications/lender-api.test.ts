@@ -205,7 +205,7 @@ describe('lender references', () => {
     expect(again.status).toBe(409);
     expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await again.json()).toEqual({
-      type: 'about:blank', title: 'Conflict', status: 409, code: 'CONFLICT', instance: expect.stringMatching(/^urn:request:/),
+      type: '/docs/problems#CONFLICT', title: 'Conflict', status: 409, code: 'CONFLICT', instance: expect.stringMatching(/^urn:request:/),
       detail: 'An offer with this reference already exists for the application', errors: [{ pointer: '/reference', message: 'must be unique' }],
     });
     expect((await db().offer.findMany({ where: { lenderApplicationId: id } })).map((o) => [o.status, o.supersededAt])).toEqual([['INDICATIVE', null]]);

@@ -39,7 +39,9 @@ function propertySchema(q: Question): JsonSchema {
     case 'number':
       return { ...hints, type: 'number', ...(q.options ? { enum: q.options } : {}), ...(q.minimum !== undefined ? { minimum: q.minimum } : {}) };
     case 'currency':
-      return { ...hints, $ref: '#/$defs/Currency' };
+      // Inline rather than a $ref: the schema is self-contained, for form builders and for the API
+      // reference, which shows it as an example answer (where a $ref would be resolved as the document's own).
+      return { ...CURRENCY_SCHEMA, ...hints };
     case 'date':
       return { ...hints, type: 'string', format: 'date' };
   }
@@ -79,6 +81,5 @@ export function answerSchema(definition: QuestionnaireDefinition, options: Schem
     ...(options.partial ? {} : { required: definition.questions.filter((q) => q.required).map((q) => q.key) }),
     ...(conditional.length ? { allOf: conditional } : {}),
     additionalProperties: false,
-    $defs: { Currency: CURRENCY_SCHEMA },
   };
 }

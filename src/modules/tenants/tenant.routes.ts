@@ -24,12 +24,19 @@ const MARKETPLACE_V2_TENANT: TenantForm = {
 };
 const inForm = <P extends { items: TenantDto[] }>(page: P, form: TenantForm) => ({ ...page, items: page.items.map(form.body) });
 
+/** Each surface's example creates its own tenant: a referenceId is unique in the account. */
+const EXAMPLE_REFERENCE: Record<string, string> = { Platform: 'CRM-004211', Marketplace: 'CRM-004212', Business: 'CRM-004213' };
+
 const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: boolean, form: TenantForm = SPEC_TENANT): RouteDefinition[] => [
   route({
     method: 'post',
     path: `${base}/tenants`,
     operationId: `${prefix}TenantController_create`,
-    summary: 'Create a tenant (onboarding step 4)',
+    summary: 'Create a tenant',
+    description:
+      "Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).",
+    access: 'tenants.create',
+    example: { summary: "A business known by its record number in the integrator's CRM", body: { referenceId: EXAMPLE_REFERENCE[prefix] } },
     body: CreateTenantBody,
     response: form.schema,
     successStatus: 201,
@@ -42,7 +49,10 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
           method: 'get',
           path: `${base}/tenants`,
           operationId: `${prefix}TenantController_list`,
-          summary: "List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`)",
+          summary: 'List tenants',
+          description: `The account's tenants, oldest first.\n\n${TENANT_LIST_PAGING}`,
+          access: 'tenants.list',
+          example: { summary: 'The first page of 20', query: { offset: 0, limit: 20 } },
           query: TenantListQuery,
           response: z.union([linkedPageOf(form.schema), linkedCursorPageOf(form.schema)]).describe(TENANT_LIST_PAGING),
           successStatus: 200,
@@ -63,7 +73,9 @@ export const tenantRoutes: RouteDefinition[] = [
     method: 'get',
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_get',
-    summary: 'Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read)',
+    summary: 'Get a tenant',
+    description: "One tenant of the account. Another account's tenant, or an unknown id, is a 404.\n\nCompatibility: an addition; the live platform lists and changes tenants but has no read by id.",
+    access: 'tenants.read',
     response: TenantDto,
     successStatus: 200,
     surface: 'platform',
@@ -73,7 +85,10 @@ export const tenantRoutes: RouteDefinition[] = [
     method: 'patch',
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_update',
-    summary: "Change a tenant's referenceId",
+    summary: 'Change a tenant',
+    description: "Sets the tenant's `referenceId` (`null` clears it). A referenceId another tenant of the account has is a 409.",
+    access: 'tenants.update',
+    example: { summary: 'The business moved to a new CRM record', body: { referenceId: 'CRM-004211-B' } },
     body: UpdateTenantBody,
     response: TenantDto,
     successStatus: 200,

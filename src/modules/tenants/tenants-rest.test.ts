@@ -54,7 +54,7 @@ describe('tenant creation errors', () => {
     expect(second.status).toBe(409);
     expect(second.headers.get('content-type')).toContain('application/problem+json');
     expect(await second.json()).toEqual({
-      type: 'about:blank',
+      type: '/docs/problems#CONFLICT',
       title: 'Conflict',
       status: 409,
       code: 'CONFLICT',

@@ -12,7 +12,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Platform login: email and password → login token (onboarding step 1) */
+        /**
+         * Sign in
+         * @description Onboarding step 1: a platform user signs in with email and password and gets a login token (24 hours) to manage API keys and users. A wrong email or password is the same 401; repeated failures are slowed down and then refused with 429 and `Retry-After`. The example signs in to the demo deployment with its published demo user.
+         *
+         *     **Example:** The demo integrator (demo deployments only).
+         */
         post: operations["PlatformAuthController_login"];
         delete?: never;
         options?: never;
@@ -29,7 +34,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** X-API-Key → platform token, or a tenant token with Service-tenant-id (onboarding step 3) */
+        /**
+         * Get a platform or tenant token
+         * @description Onboarding step 3: exchanges an API key (header `X-API-Key`) for a platform token with the key's scopes and a refresh token, valid 10 hours. With `Service-tenant-id`, the token is a tenant token for that tenant of the key's account (a tenant of another account is a 404). A missing, revoked or expired key is a 401.
+         */
         post: operations["PlatformAuthController_token"];
         delete?: never;
         options?: never;
@@ -46,7 +54,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a single-use refresh token for a new token pair */
+        /**
+         * Refresh a token
+         * @description Exchanges the refresh token of a platform or tenant token (from `POST /api/platform/v1/auth/token`) for a new token and refresh token, without the API key. A refresh token is single use: a used, revoked or unknown one is a 401. `refreshToken` is taken as another name of `refresh_token`.
+         */
         post: operations["PlatformAuthController_refreshToken"];
         delete?: never;
         options?: never;
@@ -63,7 +74,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Master (or platform) token + Service-tenant-id → tenant token */
+        /**
+         * Get a tenant token
+         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformAuthController_authorizeTenant"];
         delete?: never;
         options?: never;
@@ -78,10 +94,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's API keys, without their secrets */
+        /**
+         * List API keys
+         * @description The account's API keys, newest first, without their secrets: `keyPrefix` identifies a key publicly.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformApiKeyController_list"];
         put?: never;
-        /** Create an API key; the key is in this response only (onboarding step 2) */
+        /**
+         * Create an API key
+         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding every scope needs an account admin's sign-in.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding every scope. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A key for a CRM integration: profiles and matches.
+         */
         post: operations["PlatformApiKeyController_create"];
         delete?: never;
         options?: never;
@@ -98,7 +126,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a single-use refresh token for a new token pair */
+        /**
+         * Refresh a token
+         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
+         */
         post: operations["MarketplaceAuthController_refreshToken"];
         delete?: never;
         options?: never;
@@ -115,7 +146,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** api_key (query) → { jwt, refreshToken } */
+        /**
+         * Get a Marketplace V1 token
+         * @description Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.
+         *
+         *     Compatibility: `expiresIn` (seconds) is an addition.
+         */
         post: operations["AuthController_authorize"];
         delete?: never;
         options?: never;
@@ -132,7 +168,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a profile without an owner ({countryCode: GB|ZA}); claim it with set-ownership */
+        /**
+         * Create an anonymous profile
+         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A UK business.
+         */
         post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
@@ -150,7 +193,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key and its refresh tokens */
+        /**
+         * Revoke an API key
+         * @description Revokes the key, its refresh tokens and the tokens issued from it (at once in this process, within 30 seconds everywhere). Idempotent. Revoking a key another user created needs an account admin.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to revoke a key another user created. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         delete: operations["PlatformApiKeyController_revoke"];
         options?: never;
         head?: never;
@@ -164,10 +212,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's platform users */
+        /**
+         * List platform users
+         * @description The account's platform users, with their role and whether they are disabled.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformUserController_list"];
         put?: never;
-        /** Add a platform user to the account (admins) */
+        /**
+         * Add a platform user
+         * @description Adds a user to the account (account admins). An email already in use is a 409; a password shorter than 12 characters is a 400.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A finance colleague who manages API keys.
+         */
         post: operations["PlatformUserController_create"];
         delete?: never;
         options?: never;
@@ -184,7 +244,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** X-API-Key → master token with refresh token */
+        /**
+         * Get a master token
+         * @description Exchanges an API key (header `X-API-Key`) for a master token with a refresh token, valid 10 hours. A master token manages tenants (`/tenants`) and exchanges itself for tenant tokens, but cannot read or write profiles. A missing, revoked or expired key is a 401.
+         */
         post: operations["MarketplaceAuthController_authorize"];
         delete?: never;
         options?: never;
@@ -201,7 +264,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Master (or platform) token + Service-tenant-id → tenant token */
+        /**
+         * Get a tenant token
+         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["MarketplaceAuthController_authorizeTenant"];
         delete?: never;
         options?: never;
@@ -218,7 +286,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** { refreshToken } → a new { jwt, refreshToken } (single use) */
+        /**
+         * Refresh a Marketplace V1 token
+         * @description Exchanges a Marketplace V1 refresh token for a new jwt and refresh token. Single use: a used, revoked or unknown one is a 401; any other field in the body is a 400.
+         */
         post: operations["AuthController_refreshToken"];
         delete?: never;
         options?: never;
@@ -233,7 +304,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The credit report alone (limited companies; otherwise 422) */
+        /**
+         * Get a tenant's credit report
+         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["BusinessProfileController_getCreditReport"];
         put?: never;
         post?: never;
@@ -250,14 +328,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one platform user of the account */
+        /**
+         * Get a platform user
+         * @description One user of the account. Another account's user is a 404.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformUserController_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a platform user (self: name, password; admins: anyone, role, disabled) */
+        /**
+         * Change a platform user
+         * @description A user may change their own name and password (the new password with `currentPassword`); account admins may change any user of the account, their role, and disable them. Changing the password or disabling a user ends their sign-ins.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Correct a display name.
+         */
         patch: operations["PlatformUserController_update"];
         trace?: never;
     };
@@ -268,10 +358,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`) */
+        /**
+         * List tenants
+         * @description The account's tenants, oldest first.
+         *
+         *     Two ways to page, in the same order (createdDateTime, then id):
+         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 20.
+         */
         get: operations["PlatformTenantController_list"];
         put?: never;
-        /** Create a tenant (onboarding step 4) */
+        /**
+         * Create a tenant
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A business known by its record number in the integrator's CRM.
+         */
         post: operations["PlatformTenantController_create"];
         delete?: never;
         options?: never;
@@ -286,7 +394,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The credit report alone (limited companies; otherwise 422) */
+        /**
+         * Get a tenant's credit report
+         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["MarketplaceProfileController_getCreditReport"];
         put?: never;
         post?: never;
@@ -303,14 +418,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one tenant (an extension: the live platform lists and patches tenants but has no by-id read) */
+        /**
+         * Get a tenant
+         * @description One tenant of the account. Another account's tenant, or an unknown id, is a 404.
+         *
+         *     Compatibility: an addition; the live platform lists and changes tenants but has no read by id.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["PlatformTenantController_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a tenant's referenceId */
+        /**
+         * Change a tenant
+         * @description Sets the tenant's `referenceId` (`null` clears it). A referenceId another tenant of the account has is a 409.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The business moved to a new CRM record.
+         */
         patch: operations["PlatformTenantController_update"];
         trace?: never;
     };
@@ -321,10 +450,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's tenants, oldest first (offset/limit with the total, or keyset pages with `after`) */
+        /**
+         * List tenants
+         * @description The account's tenants, oldest first.
+         *
+         *     Two ways to page, in the same order (createdDateTime, then id):
+         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 20.
+         */
         get: operations["MarketplaceTenantController_list"];
         put?: never;
-        /** Create a tenant (onboarding step 4) */
+        /**
+         * Create a tenant
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A business known by its record number in the integrator's CRM.
+         */
         post: operations["MarketplaceTenantController_create"];
         delete?: never;
         options?: never;
@@ -341,7 +488,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a tenant (onboarding step 4) */
+        /**
+         * Create a tenant
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A business known by its record number in the integrator's CRM.
+         */
         post: operations["BusinessTenantController_create"];
         delete?: never;
         options?: never;
@@ -356,15 +510,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's profile in the credit report envelope (onboarding step 6) */
+        /**
+         * Get a tenant's profile and credit report
+         * @description Onboarding step 6: the whole profile in the credit report envelope (`data`, `links`, `meta`), its score, credit limit and legal notices read from the registry at each call. `meta.creditReport` says whether a credit report (and the credit widget) is available: only for a limited company with a valid registration number. No profile yet is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["MarketplaceProfileController_get"];
         put?: never;
-        /** Set up the tenant's profile from the company registry (onboarding step 5) */
+        /**
+         * Set up a tenant's profile
+         * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED, company number 09876543.
+         */
         post: operations["MarketplaceProfileController_setUp"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the profile: companyInformation and financials merge, sections sent replace */
+        /**
+         * Update a tenant's profile
+         * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** New figures and a trade reference.
+         */
         patch: operations["MarketplaceProfileController_update"];
         trace?: never;
     };
@@ -375,16 +548,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's profile in the credit report envelope (onboarding step 6) */
+        /**
+         * Get a tenant's profile and credit report
+         * @description Onboarding step 6: the whole profile in the credit report envelope (`data`, `links`, `meta`), its score, credit limit and legal notices read from the registry at each call. `meta.creditReport` says whether a credit report (and the credit widget) is available: only for a limited company with a valid registration number. No profile yet is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["BusinessProfileController_get"];
-        /** Replace the profile (sections left out are emptied; registry facts stay) */
+        /**
+         * Replace a tenant's profile
+         * @description Replaces the whole profile: sections left out are emptied, the registry's facts stay. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The profile with its factory and a machine.
+         */
         put: operations["BusinessProfileController_replace"];
-        /** Set up the tenant's profile from the company registry (onboarding step 5) */
+        /**
+         * Set up a tenant's profile
+         * @description Onboarding step 5: creates the tenant's business profile from its company registration number. The registry's facts (name, type, incorporation, sector, score, credit limit, legal notices) are taken from the registry and win over the body's; the rest of the body is stored. An unknown number is a 404 naming `/companyInformation/registrationNumber`, and a tenant that has a profile already is a 409 (change it with PATCH or PUT). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED, company number 09876543.
+         */
         post: operations["BusinessProfileController_setUp"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the profile: companyInformation and financials merge, sections sent replace */
+        /**
+         * Update a tenant's profile
+         * @description Changes part of the profile: `companyInformation` and `financials` are merged into the stored ones, each list section sent (properties, assets, assetsForSecurity, merchantCashAdvance, tradeReferences) replaces the stored list; the registry's facts stay. An empty body is a 400. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** New figures and a trade reference.
+         */
         patch: operations["BusinessProfileController_update"];
         trace?: never;
     };
@@ -397,7 +596,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an empty profile owned by the calling key */
+        /**
+         * Create a profile
+         * @description Creates an empty profile owned by the calling API key; fill it by answering a questionnaire or with `PATCH …/company` and `…/financials`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["ProfileController_createBlank"];
         delete?: never;
         options?: never;
@@ -412,7 +616,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Companies by name (exact, prefix, then inside the name) or registration number; 10 unless limit (1-100) */
+        /**
+         * Search companies
+         * @description Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.
+         *
+         *     **Who may call:** a Marketplace V1 jwt (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Companies named like ACME WIDGETS.
+         */
         get: operations["CompanyController_search"];
         put?: never;
         post?: never;
@@ -429,7 +640,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether a continue URL is ours, for this application, and unexpired */
+        /**
+         * Check a continue URL
+         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ApplicationSignUpController_validateContinueUrl"];
         put?: never;
         post?: never;
@@ -446,7 +662,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling lender's funding applications, oldest first, in pages (?limit=, ?after= the last id received; optional ?reference=) */
+        /**
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 50.
+         */
         get: operations["LenderApplicationController_list"];
         put?: never;
         post?: never;
@@ -469,7 +692,14 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Merge CompanyInformation into the profile's */
+        /**
+         * Update a profile's company information
+         * @description Merges the CompanyInformation sent into the profile's (at least one property; unknown properties are a 400). A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Website, head count, VAT status and the main contact.
+         */
         patch: operations["ProfileController_patchCompany"];
         trace?: never;
     };
@@ -486,7 +716,14 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Merge Financials into the profile's */
+        /**
+         * Update a profile's financials
+         * @description Merges the Financials sent into the profile's (at least one property): annual figures as currency amounts, trading history, debtors. A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The latest filed accounts.
+         */
         patch: operations["ProfileController_patchFinancials"];
         trace?: never;
     };
@@ -498,7 +735,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Move a master key's profile to another key of the account (targetApiKey = the key's keyPrefix) */
+        /**
+         * Move a profile to another API key
+         * @description Moves a profile created with a master key to another API key of the account, named by its public `keyPrefix` (`key_…`, from `GET /api/platform/v1/api-key`) or, as the live platform documents it, the key itself. Only the master key that owns the profile may move it (else 403); an unknown target is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         put: operations["ProfileController_move"];
         post?: never;
         delete?: never;
@@ -520,7 +762,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Make the calling key the owner of an anonymous profile */
+        /**
+         * Claim an anonymous profile
+         * @description Makes the calling API key the owner of an anonymous profile (from `POST …/profiles/anonymous`). Claiming a profile the account owns already changes nothing; another account's profile is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         patch: operations["ProfileController_setOwnership"];
         trace?: never;
     };
@@ -531,7 +778,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a profile of the calling account */
+        /**
+         * Get a profile
+         * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ProfileController_get"];
         put?: never;
         post?: never;
@@ -548,7 +800,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One company of the registry as CompanyInformation */
+        /**
+         * Get a company
+         * @description One company of the registry by its registration number, as CompanyInformation (name, type, sector, incorporation, VAT status, score, credit limit, address). An unknown number is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED.
+         */
         get: operations["CompanyController_get"];
         put?: never;
         post?: never;
@@ -565,7 +824,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The eleven questionnaires with their questions */
+        /**
+         * List the questionnaires
+         * @description The eleven questionnaires (business and introducer variants for funding, working capital, commercial property, grants, R&D tax, debt recovery and credit improvement), each with its questions: key, label, help text, type, options, and when it is required or asked.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_list"];
         put?: never;
         post?: never;
@@ -582,7 +846,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A document attached to the lender’s application, with its content type and name */
+        /**
+         * Download an application document
+         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["LenderDocumentController_get"];
         put?: never;
         post?: never;
@@ -599,7 +868,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One funding application of the calling lender (another lender’s: 404) */
+        /**
+         * Get an application
+         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
@@ -618,7 +892,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Acknowledge: a reference, a comment, or both (until a quote or rejection); 200 the updated application */
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
+         */
         post: operations["LenderApplicationController_acknowledge"];
         delete?: never;
         options?: never;
@@ -635,7 +916,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** An offer with exactly one product object; replaces the current one; 200 the updated application */
+        /**
+         * Make an offer
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** An indicative term loan of £150,000 over 24 months.
+         */
         post: operations["LenderApplicationController_offer"];
         delete?: never;
         options?: never;
@@ -652,7 +940,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reason Failed (fixable, resubmittable) or a terminal rejection (e.g. Ineligible); 200 the updated application */
+        /**
+         * Reject or fail an application
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Failed: a field to correct.
+         */
         post: operations["LenderApplicationController_reject"];
         delete?: never;
         options?: never;
@@ -667,7 +962,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One questionnaire with its questions */
+        /**
+         * Get a questionnaire
+         * @description One questionnaire with its questions. An unknown id is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_get"];
         put?: never;
         post?: never;
@@ -684,7 +984,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The answer body as a JSON Schema (draft 2020-12), the one answers are validated with */
+        /**
+         * Get a questionnaire's answer schema
+         * @description The answer body as a JSON Schema (draft 2020-12) with titles, help texts, formats and the conditional requirements (`if`/`then`): the very schema answers are validated with, so a form built from it cannot disagree with the server.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_jsonSchema"];
         put?: never;
         post?: never;
@@ -703,7 +1008,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open a non-funding case (debt recovery, grants, R&D tax, credit improvement) for what the profile's answers ask */
+        /**
+         * Open a non-funding case
+         * @description Opens a case for what the profile's answers ask that is not funding: debt recovery, grants, R&D tax claims or credit improvement (answer the matching introducer questionnaire first). A funding specialist then follows it. A profile whose answers ask for none of these is a 422.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["CaseController_apply"];
         delete?: never;
         options?: never;
@@ -718,7 +1028,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many lender products match the profile (?productTypes= filters) */
+        /**
+         * Count matches
+         * @description How many lender products match the profile as it is now; `productTypes` (repeatable) counts only those product types. Records nothing.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Term loans and invoice finance only.
+         */
         get: operations["FundingController_countMatches"];
         put?: never;
         post?: never;
@@ -736,8 +1053,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The FundingSearch: matches by likelihood then cost (?productTypes=, ?explain=true for the reasons)
-         * @description Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
+         * Get matches
+         * @description The FundingSearch: the lender products that match the profile, by likelihood of acceptance, then cost. `productTypes` narrows it to those products; `explain=true` adds why each product matched or not. Its `id` is what applying refers to.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     Records a funding search: A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.
+         *
+         *     **Example:** Every product type, with the reasons.
          */
         get: operations["FundingController_matchResults"];
         put?: never;
@@ -757,7 +1080,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** 1-4 preferred lenders among the profile's matches → the review queue (optional Idempotency-Key) */
+        /**
+         * Apply to preferred lenders
+         * @description Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. With `Idempotency-Key`, a retry answers the first answer again; the same key with another selection is a 409.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Two preferred lenders from the matches (Fleetway Capital and Ledgerline Invoice Finance in the demo catalogue).
+         */
         post: operations["FundingController_apply"];
         delete?: never;
         options?: never;
@@ -772,7 +1102,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The same schema with the profile's current values as defaults */
+        /**
+         * Get the answer schema pre-filled from a profile
+         * @description The same JSON Schema with the profile's current answers and company facts as each property's `default`, to pre-fill a form. A profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["QuestionnaireController_profileJsonSchema"];
         put?: never;
         post?: never;
@@ -789,16 +1124,40 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stored answers */
+        /**
+         * Get a profile's answers
+         * @description The stored answers of the questionnaire for the profile, keyed by answer key (an empty object before any).
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["AnswerController_get"];
-        /** All answers (every required one); they land in the profile */
+        /**
+         * Answer a questionnaire for a profile
+         * @description Stores a complete answer set (every answer the questionnaire requires, including those its conditions require) and writes the answers into the profile in the same transaction: contact details, company facts, annual figures and the eligibility request matching reads. Answers left out of a later PUT are removed, with what they had put in the profile. An invalid body is a 400 naming every failing answer by JSON pointer; nothing is stored.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED asks for £150,000 over 24 months.
+         */
         put: operations["AnswerController_put"];
         post?: never;
-        /** Removes the answers named by answerKey (repeatable) and what they put in the profile */
+        /**
+         * Remove answers
+         * @description Removes the answers named by `answerKey` (repeat the parameter for several) and unsets what they had put in the profile; values other sources set (e.g. `PATCH …/company`) stay.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         delete: operations["AnswerController_delete"];
         options?: never;
         head?: never;
-        /** Some answers, merged into the stored ones */
+        /**
+         * Change some answers
+         * @description Merges the answers sent into the stored ones and updates the profile; the merged set must still be valid (a 400 names what is missing or wrong).
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `questionnaire:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The net profit of the latest accounts, and the urgency.
+         */
         patch: operations["AnswerController_patch"];
         trace?: never;
     };
@@ -809,10 +1168,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The profile's documents (without their content) */
+        /**
+         * List a profile's documents
+         * @description The documents attached to the profile: name, type, size and SHA-256, without their content.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["DocumentController_list"];
         put?: never;
-        /** Attach a document (multipart field "file": PDF, PNG, JPEG, CSV without formulas, XLSX or DOCX, at most 10 MB; 413 past it) */
+        /**
+         * Attach a document to a profile
+         * @description Uploads one file as `multipart/form-data` in the field `file`: PDF, PNG, JPEG, CSV (without formulas), XLSX or DOCX, at most 10 MB. The content must be what its type says (else 415); a larger file is a 413, and nothing is kept. Lenders receive the profile's documents with its applications.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["DocumentController_upload"];
         delete?: never;
         options?: never;
@@ -827,7 +1196,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A signed, expiring link to the profile funding-search page: { url }, or a 302 to it with redirect=true */
+        /**
+         * Get a link to the profile's funding search page
+         * @description A signed, expiring link to the page where the business sees its matches and applies (`type`: `funding-search`), as `{ url }`; with `redirect=true`, a 302 to it instead. Another type is a 400.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ProfileController_urlSchema"];
         put?: never;
         post?: never;
@@ -846,7 +1220,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an application (body: the answer variant named by type); it fills the tenant's profile */
+        /**
+         * Create an application
+         * @description A funding application of the tenant's business: one of eleven variants selected by `type` (a questionnaire id; `business-all-funding-products` unless given), each with its own fields, every field optional but at least one. A field outside the variant is a 400 naming it; nothing is stored. The fields the questionnaire asks fill the tenant's profile like answers (the profile is created if the tenant has none); the company facts come from the profile. Then read its matches and pre-selected offers, and submit it to a lender or send the client its continue URL. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     Compatibility: the answer's `type` is `introducer-all-funding-products`, as spec 2.6 shows, whatever was sent.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** ACME WIDGETS LIMITED asks for £150,000 over 24 months.
+         */
         post: operations["ApplicationController_create"];
         delete?: never;
         options?: never;
@@ -863,7 +1246,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed, expiring URL where the client continues the application ({clickId?} kept for attribution) */
+        /**
+         * Get a continue URL
+         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** From a newsletter campaign.
+         */
         post: operations["ApplicationSignUpController_generateContinueUrl"];
         delete?: never;
         options?: never;
@@ -878,7 +1268,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The application's lender matches (spec 2.6 match list) */
+        /**
+         * Get an application's matches
+         * @description The lender products the application matches (spec 2.6): each lender with its logo, price band, response time and the documents it asks for; the product, its fees, the likelihood of acceptance, and whether it can make an instant offer. Another tenant's application is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ApplicationController_getMatches"];
         put?: never;
         post?: never;
@@ -895,7 +1290,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Indicative instant offers of the matched products that can offer instantly */
+        /**
+         * Get an application's pre-selected offers
+         * @description An indicative offer (`PRE_SELECTED`, `INSTANT_OFFER`, valid 30 days) for each matched product that can offer instantly: the amount and term asked for within the product's ranges, its rate by the likelihood of acceptance, repayments, APR and fees. Another tenant's application is a 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         get: operations["ApplicationController_getPreselectedOffers"];
         put?: never;
         post?: never;
@@ -914,7 +1314,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the application to one of its matched lenders ({lenderId, products}); the lender receives it by webhook */
+        /**
+         * Submit an application to a lender
+         * @description Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A term loan from Fleetway Capital (a lender of the demo catalogue).
+         */
         post: operations["ApplicationController_submit"];
         delete?: never;
         options?: never;
@@ -931,7 +1338,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Staff: submit a reviewed selection to its lenders */
+        /**
+         * Submit a reviewed selection to its lenders
+         * @description Funding specialists: sends a selection from the review queue (a client's 1-4 preferred lenders, from `…/funding/apply` or a continue page) to its lenders, each as a lender application delivered by webhook.
+         *
+         *     **Who may call:** a platform login token holding the scope `staff`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["PlatformReviewController_submit"];
         delete?: never;
         options?: never;
@@ -948,7 +1360,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
+        /**
+         * Resubmit a failed application
+         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessLenderApplicationController_resubmit"];
         delete?: never;
         options?: never;
@@ -965,7 +1382,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client accepts the current offer; the lender's update webhook is told */
+        /**
+         * Accept a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessLenderApplicationController_accept"];
         delete?: never;
         options?: never;
@@ -982,7 +1404,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client declines the current offer; the lender's update webhook is told */
+        /**
+         * Decline a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["BusinessLenderApplicationController_decline"];
         delete?: never;
         options?: never;
@@ -999,7 +1426,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** After a Failed answer and a fix: send the application again (a new delivery, rebuilt from the profile) */
+        /**
+         * Resubmit a failed application
+         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_resubmit"];
         delete?: never;
         options?: never;
@@ -1016,7 +1448,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client accepts the current offer; the lender's update webhook is told */
+        /**
+         * Accept a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_accept"];
         delete?: never;
         options?: never;
@@ -1033,7 +1470,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The client declines the current offer; the lender's update webhook is told */
+        /**
+         * Decline a lender's offer
+         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
         post: operations["LenderApplicationController_decline"];
         delete?: never;
         options?: never;
@@ -1045,19 +1487,46 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description RFC 9457 problem details */
+        /**
+         * @description RFC 9457 problem details; `type` links to the code's entry on /docs/problems
+         * @example {
+         *       "type": "/docs/problems#BAD_REQUEST",
+         *       "title": "Bad Request",
+         *       "status": 400,
+         *       "detail": "Request body is invalid",
+         *       "code": "BAD_REQUEST",
+         *       "errors": [
+         *         {
+         *           "pointer": "/referenceId",
+         *           "message": "Too small: expected string to have >=1 characters"
+         *         }
+         *       ],
+         *       "instance": "urn:request:9f1c2b7e-4d1a-4c55-9a0e-6b2f3c8d1e47"
+         *     }
+         */
         ProblemDetails: {
+            /** @description A root-relative URI of the page describing this problem's code: /docs/problems#<code> (status, meaning, what to do) */
             type: string;
+            /** @description The HTTP status phrase */
             title: string;
+            /** @description The HTTP status */
             status: number;
+            /** @description What went wrong with this request, for a developer */
             detail: string;
-            /** @enum {string} */
+            /**
+             * @description The error code; /docs/problems describes each
+             * @enum {string}
+             */
             code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "INTERNAL";
+            /** @description Each failing field */
             errors?: {
+                /** @description JSON pointer into the body, or `path:`, `query:`, `header:` and the name */
                 pointer: string;
                 message: string;
             }[];
+            /** @description With 429: seconds to wait (also the Retry-After header) */
             retryAfterSeconds?: number;
+            /** @description urn:request:<X-Request-Id>: the request's id, to find its log lines */
             instance?: string;
         };
         PlatformAuthController_loginBody: {
@@ -1165,10 +1634,6 @@ export interface components {
             scope: string;
             /** @constant */
             token_type: "Bearer";
-        };
-        AuthController_authorizeQuery: {
-            /** @description The API key (fgk_…) */
-            api_key?: string;
         };
         AuthController_authorizeResponse: {
             jwt: string;
@@ -1476,10 +1941,10 @@ export interface components {
             password: string;
             name?: string;
             /**
-             * @default MEMBER
+             * @description Default: `"MEMBER"`.
              * @enum {string}
              */
-            role: "MEMBER" | "ADMIN";
+            role?: "MEMBER" | "ADMIN";
         };
         /** @description A platform user of the account */
         PlatformUserController_createResponse: {
@@ -1621,16 +2086,6 @@ export interface components {
             /** Format: date-time */
             updatedDateTime: string;
         };
-        PlatformTenantController_listQuery: {
-            offset?: number;
-            /** @default 20 */
-            limit: number;
-            /**
-             * Format: uuid
-             * @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.
-             */
-            after?: string;
-        };
         /** @description One tenant manages one business (spec 2.5) */
         Tenant: {
             /** Format: uuid */
@@ -1764,16 +2219,6 @@ export interface components {
              * @description = updatedDateTime (the Marketplace V2 name)
              */
             updatedAt: string;
-        };
-        MarketplaceTenantController_listQuery: {
-            offset?: number;
-            /** @default 20 */
-            limit: number;
-            /**
-             * Format: uuid
-             * @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset.
-             */
-            after?: string;
         };
         /** @description A tenant (spec 2.5), with the Marketplace V2 names of its times */
         MarketplaceV2Tenant: {
@@ -2088,16 +2533,6 @@ export interface components {
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
             eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
-        CompanyController_searchQuery: {
-            searchTerm: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-            /** @default 10 */
-            limit: number;
-        };
         /** @description A company search hit (spec 2.3) */
         CompanySearchHit: {
             name: string;
@@ -2105,29 +2540,12 @@ export interface components {
             number: string;
         };
         CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
-        ApplicationSignUpController_validateContinueUrlQuery: {
-            /**
-             * Format: uri
-             * @description The continue URL to check (as POST …/continue-url made it)
-             */
-            continueUrl: string;
-        };
         /** @description The continue URL is ours, for this application, and unexpired (otherwise a problem) */
         ApplicationSignUpController_validateContinueUrlResponse: {
             /** @constant */
             valid: true;
             /** Format: uuid */
             applicationId: string;
-        };
-        LenderApplicationController_listQuery: {
-            reference?: string;
-            /**
-             * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
-             * @default 50
-             */
-            limit: number;
-            /** @description The id of the last application of the previous answer: the answer continues after it. */
-            after?: number;
         };
         /** @description The funding application document (spec 2.7) */
         FundingApplication: {
@@ -2579,14 +2997,6 @@ export interface components {
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
             eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
-        CompanyController_getQuery: {
-            registrationNumber: string;
-            /**
-             * @default GB
-             * @enum {string}
-             */
-            countryCode: "GB" | "ZA";
-        };
         CompanyController_getResponse: {
             name: string;
             /** @enum {string} */
@@ -2641,7 +3051,7 @@ export interface components {
             /** @description The condition under which it is asked */
             askedWhen: components["schemas"]["QuestionCondition"] | null;
             /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
-            default: unknown | null;
+            default: unknown;
         };
         /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
         QuestionCondition: {
@@ -2922,17 +3332,7 @@ export interface components {
             /** @description Every state the case has been in, oldest first */
             history: components["schemas"]["CaseStateChange"][];
         };
-        FundingController_countMatchesQuery: {
-            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-            /** @enum {string} */
-            explain?: "true" | "false";
-        };
         FundingController_countMatchesResponse: number;
-        FundingController_matchResultsQuery: {
-            productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
-            /** @enum {string} */
-            explain?: "true" | "false";
-        };
         /** @description A recorded funding search (spec 2.3): its matches by likelihood then cost */
         FundingController_matchResultsResponse: {
             amount: number;
@@ -3002,17 +3402,2871 @@ export interface components {
         QuestionnaireController_profileJsonSchemaResponse: {
             [key: string]: unknown;
         };
-        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
-        AnswerController_putBody: Record<string, never>;
-        /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (GET …/questionnaires/{questionnaireId}/json-schema) validates them */
-        AnswerController_patchBody: Record<string, never>;
+        /** @description The answers, keyed by answer key: one variant per questionnaire, the one the path's questionnaireId names (its JSON Schema is served at …/questionnaires/{questionnaireId}/json-schema) */
+        AnswerController_putBody: ({
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber: string;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist: boolean;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it. Default: `true`.
+             */
+            legalRequirements: boolean;
+        } & (unknown & unknown & unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } & (unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } & (unknown & unknown)) | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Is this a refinance?
+             * @description Answer yes if the client is refinancing a property they already own rather than buying one.
+             */
+            refinancing?: boolean;
+            /**
+             * Mortgage product sought
+             * @description The kind of finance wanted, e.g. commercial mortgage, bridging loan or buy-to-let.
+             */
+            mortgageProduct?: string;
+            /**
+             * Property classification
+             * @description Whether the property is commercial, residential or mixed use.
+             * @enum {string}
+             */
+            propertyClassification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
+            /**
+             * Main use of the property
+             * @description How the property is mainly used, e.g. offices, retail or an HMO.
+             * @enum {string}
+             */
+            primaryUse?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
+            /**
+             * Property setting
+             * @description Whether the property is in a rural, industrial, town or city setting.
+             * @enum {string}
+             */
+            propertySetting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
+            /**
+             * Property location
+             * @description Where the property is; some lenders lend only in certain areas.
+             * @enum {string}
+             */
+            propertyLocation?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
+            /**
+             * Size of the client's property portfolio
+             * @description How many properties the client owns; portfolio landlords suit different lenders.
+             * @enum {string}
+             */
+            portfolioSize?: "ONE" | "TWO_TO_FOUR" | "FIVE_OR_MORE";
+            /**
+             * Property value or purchase price
+             * @description The current market value, or the purchase price if buying.
+             */
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Loan amount required
+             * @description Required: the amount the client wants to borrow against the property; lenders are matched on it.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Deposit or equity available
+             * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
+             */
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Outstanding debt on the property
+             * @description The balance of any existing mortgage or charge secured on the property.
+             */
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description Gross yearly rent or trading income the property produces, if any.
+             */
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Loan term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Preferred repayment method
+             * @description Interest only, capital and interest, or no preference.
+             * @enum {string}
+             */
+            repaymentMethod?: "INTEREST_ONLY" | "CAPITAL_AND_INTEREST" | "DONT_MIND";
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover shows the scale of the business when its credit profile is reviewed.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+            /**
+             * Amount owed
+             * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
+             */
+            claimAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Debtor's business name
+             * @description Required: the business that owes the money; a claim cannot be pursued without it.
+             */
+            defendantCompanyName: string;
+            /**
+             * Debtor's company registration number
+             * @description The Companies House number, if the debtor is a limited company or LLP.
+             */
+            defendantCompanyNumber?: string;
+            /**
+             * Debtor's business type
+             * @description How the debtor business is legally set up, if known.
+             * @enum {string}
+             */
+            defendantCompanyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Debtor's sector
+             * @description The sector the debtor business mainly trades in, if known.
+             * @enum {string}
+             */
+            defendantSector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Debtor's incorporation date
+             * Format: date
+             * @description The date the debtor company was incorporated, as YYYY-MM-DD, if known.
+             */
+            defendantIncorporationDate?: string;
+            /**
+             * Debtor's trading address
+             * @description Street, number and postcode where the debtor trades; used to send letters and serve papers.
+             */
+            defendantTradingAddress?: string;
+            /**
+             * Debtor's contact name
+             * @description The person at the debtor business who deals with the account.
+             */
+            defendantName?: string;
+            /**
+             * Debtor's contact email
+             * @description An email address for the debtor's contact, if known (as you have it: not checked for form, spec 2.1's contact email is a plain string).
+             */
+            defendantEmail?: string;
+            /**
+             * Debtor's contact phone number
+             * @description A phone number for the debtor's contact, if known, in any form (spec 2.1's contact number is a plain string).
+             */
+            defendantNumber?: string;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Number of employees
+             * @description How many people the business employs, including directors on the payroll.
+             */
+            employeesNumber?: number;
+            /**
+             * Does the business own unique intellectual property?
+             * @description For example patents, registered designs or its own technology; many innovation grants look for it.
+             */
+            uniqueIp?: boolean;
+            /**
+             * Has the business applied for a grant before?
+             * @description Include both successful and unsuccessful applications to any grant funder.
+             */
+            previousGrantApplication?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: grant eligibility usually depends on the size and turnover of the business.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Does the business develop new or improved products, processes or services?
+             * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
+             */
+            innovativeProductsOrServices?: boolean;
+            /**
+             * Has the business claimed R&D tax relief before?
+             * @description Earlier claims affect which periods can still be claimed and how.
+             */
+            taxRelief?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover helps decide which R&D relief applies and what a claim may be worth.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist: boolean;
+            /**
+             * Net cost of the asset
+             * @description If the loan is to buy an asset, its net cost; leave blank otherwise.
+             */
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Client type code
+             * @description Numeric client type code, if your scheme submission uses one; leave blank otherwise.
+             */
+            clientType?: number;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description Required: the total amount the client wants to borrow; lenders are matched on it.
+             */
+            fundingAmount: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Is the funding for business purposes only?
+             * @description Confirm the money is for the business and not for personal use; lenders ask this of sole traders.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: lenders size working capital against turnover from the last reported annual accounts.
+             */
+            revenue: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+        };
+        /** @description The answers, keyed by answer key: one variant per questionnaire, the one the path's questionnaireId names (its JSON Schema is served at …/questionnaires/{questionnaireId}/json-schema); nothing is required outright, conditional requirements stay */
+        AnswerController_patchBody: ({
+            /**
+             * Your full name
+             * @description The person lenders and our team should contact about this application.
+             */
+            clientName?: string;
+            /**
+             * Your email address
+             * Format: email
+             * @description We send updates on your application to this address.
+             */
+            clientEmail?: string;
+            /**
+             * Your phone number
+             * @description 11 to 30 digits; spaces and a leading + are allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments?: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset?: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked?: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist?: boolean;
+            /**
+             * May we contact you to get your consent before lenders review your details?
+             * @description Lenders need your consent before they run checks or make an offer; we contact you to obtain it. Default: `true`.
+             */
+            legalRequirements?: boolean;
+        } & (unknown & unknown & unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } & (unknown & unknown)) | ({
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } & (unknown & unknown)) | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments?: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset?: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked?: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Is this a refinance?
+             * @description Answer yes if the client is refinancing a property they already own rather than buying one.
+             */
+            refinancing?: boolean;
+            /**
+             * Mortgage product sought
+             * @description The kind of finance wanted, e.g. commercial mortgage, bridging loan or buy-to-let.
+             */
+            mortgageProduct?: string;
+            /**
+             * Property classification
+             * @description Whether the property is commercial, residential or mixed use.
+             * @enum {string}
+             */
+            propertyClassification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
+            /**
+             * Main use of the property
+             * @description How the property is mainly used, e.g. offices, retail or an HMO.
+             * @enum {string}
+             */
+            primaryUse?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
+            /**
+             * Property setting
+             * @description Whether the property is in a rural, industrial, town or city setting.
+             * @enum {string}
+             */
+            propertySetting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
+            /**
+             * Property location
+             * @description Where the property is; some lenders lend only in certain areas.
+             * @enum {string}
+             */
+            propertyLocation?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
+            /**
+             * Size of the client's property portfolio
+             * @description How many properties the client owns; portfolio landlords suit different lenders.
+             * @enum {string}
+             */
+            portfolioSize?: "ONE" | "TWO_TO_FOUR" | "FIVE_OR_MORE";
+            /**
+             * Property value or purchase price
+             * @description The current market value, or the purchase price if buying.
+             */
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Loan amount required
+             * @description Required: the amount the client wants to borrow against the property; lenders are matched on it.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Deposit or equity available
+             * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
+             */
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Outstanding debt on the property
+             * @description The balance of any existing mortgage or charge secured on the property.
+             */
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Annual income from the property
+             * @description Gross yearly rent or trading income the property produces, if any.
+             */
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Loan term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Preferred repayment method
+             * @description Interest only, capital and interest, or no preference.
+             * @enum {string}
+             */
+            repaymentMethod?: "INTEREST_ONLY" | "CAPITAL_AND_INTEREST" | "DONT_MIND";
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover shows the scale of the business when its credit profile is reviewed.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+            /**
+             * Amount owed
+             * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
+             */
+            claimAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Debtor's business name
+             * @description Required: the business that owes the money; a claim cannot be pursued without it.
+             */
+            defendantCompanyName?: string;
+            /**
+             * Debtor's company registration number
+             * @description The Companies House number, if the debtor is a limited company or LLP.
+             */
+            defendantCompanyNumber?: string;
+            /**
+             * Debtor's business type
+             * @description How the debtor business is legally set up, if known.
+             * @enum {string}
+             */
+            defendantCompanyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Debtor's sector
+             * @description The sector the debtor business mainly trades in, if known.
+             * @enum {string}
+             */
+            defendantSector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Debtor's incorporation date
+             * Format: date
+             * @description The date the debtor company was incorporated, as YYYY-MM-DD, if known.
+             */
+            defendantIncorporationDate?: string;
+            /**
+             * Debtor's trading address
+             * @description Street, number and postcode where the debtor trades; used to send letters and serve papers.
+             */
+            defendantTradingAddress?: string;
+            /**
+             * Debtor's contact name
+             * @description The person at the debtor business who deals with the account.
+             */
+            defendantName?: string;
+            /**
+             * Debtor's contact email
+             * @description An email address for the debtor's contact, if known (as you have it: not checked for form, spec 2.1's contact email is a plain string).
+             */
+            defendantEmail?: string;
+            /**
+             * Debtor's contact phone number
+             * @description A phone number for the debtor's contact, if known, in any form (spec 2.1's contact number is a plain string).
+             */
+            defendantNumber?: string;
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Number of employees
+             * @description How many people the business employs, including directors on the payroll.
+             */
+            employeesNumber?: number;
+            /**
+             * Does the business own unique intellectual property?
+             * @description For example patents, registered designs or its own technology; many innovation grants look for it.
+             */
+            uniqueIp?: boolean;
+            /**
+             * Has the business applied for a grant before?
+             * @description Include both successful and unsuccessful applications to any grant funder.
+             */
+            previousGrantApplication?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: grant eligibility usually depends on the size and turnover of the business.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business website
+             * @description The business's website address, if it has one; it helps show what the business does.
+             */
+            companyWebsite?: string;
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * Does the business develop new or improved products, processes or services?
+             * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
+             */
+            innovativeProductsOrServices?: boolean;
+            /**
+             * Has the business claimed R&D tax relief before?
+             * @description Earlier claims affect which periods can still be claimed and how.
+             */
+            taxRelief?: boolean;
+            /**
+             * Is the business in financial or trading difficulty?
+             * @description Businesses in difficulty are often ineligible for grants and some R&D tax relief.
+             */
+            tradingDifficulty?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: turnover helps decide which R&D relief applies and what a claim may be worth.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+        } | ({
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Business type
+             * @description How the business is legally set up; choose start-up if it has only just begun trading.
+             * @enum {string}
+             */
+            companyType?: "LIMITED_COMPANY" | "LIMITED_LIABILITY_PARTNERSHIP" | "SOLE_TRADER" | "STARTUP";
+            /**
+             * Company registration number
+             * @description The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.
+             */
+            companyNumber?: string;
+            /**
+             * Business name
+             * @description The registered name of the company, or the trading name of a sole trader.
+             */
+            companyName?: string;
+            /**
+             * Is the funding for business purposes only?
+             * @description A sole trader must confirm the money is for the business and not for personal use.
+             */
+            businessPurposes?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description The total amount to borrow.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Business sector
+             * @description The sector the business mainly trades in; some lenders specialise by sector.
+             * @enum {string}
+             */
+            sector?: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+            /**
+             * When did the business start trading?
+             * Format: date
+             * @description The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.
+             */
+            incorporationDate?: string;
+            /**
+             * Annual turnover
+             * @description Turnover from the last reported annual accounts or tax return.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trade debtors
+             * @description Money owed to the business by customers at the last reported year end.
+             */
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Bank interest paid
+             * @description Interest paid on loans and overdrafts in the last reported year.
+             */
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Depreciation
+             * @description Depreciation charged in the last reported annual accounts.
+             */
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Amortisation
+             * @description Amortisation charged in the last reported annual accounts.
+             */
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Does the business invoice customers on credit?
+             * @description Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance. Default: `false`.
+             */
+            raiseInvoices?: boolean;
+            /**
+             * Does the business take card payments?
+             * @description Regular card takings can support a merchant cash advance. Default: `false`.
+             */
+            cardPayments?: boolean;
+            /**
+             * Average monthly card sales
+             * @description Choose the figure closest to the business's average card takings per month.
+             * @enum {number}
+             */
+            averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
+            /**
+             * Is the funding to buy an asset?
+             * @description For example a vehicle, machinery or equipment; this opens up asset finance. Default: `false`.
+             */
+            fundingAsset?: boolean;
+            /**
+             * What type of asset?
+             * @description The kind of asset the funding will pay for.
+             * @enum {string}
+             */
+            assetType?: "BUSINESS" | "MANUFACTURING" | "OFFICE" | "PROPERTY" | "STOCK" | "TRANSPORTATION";
+            /**
+             * Is the asset already under a finance agreement?
+             * @description Answer yes if it is already on hire purchase, a lease or another finance agreement. Default: `false`.
+             */
+            assetExistingAgreement?: boolean;
+            /**
+             * Does the business have purchase orders to fulfil?
+             * @description Confirmed customer orders can support trade finance to pay suppliers. Default: `false`.
+             */
+            purchaseOrders?: boolean;
+            /**
+             * Only interested in a government-backed recovery loan?
+             * @description Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme. Default: `false`.
+             */
+            governmentBacked?: boolean;
+            /**
+             * Does the business already have government-backed loans?
+             * @description For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility. Default: `false`.
+             */
+            governmentBackedLoansExist?: boolean;
+            /**
+             * Net cost of the asset
+             * @description If the loan is to buy an asset, its net cost; leave blank otherwise.
+             */
+            netAssetCost?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Client type code
+             * @description Numeric client type code, if your scheme submission uses one; leave blank otherwise.
+             */
+            clientType?: number;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+        } & (unknown & unknown & unknown & unknown)) | {
+            /**
+             * Client's full name
+             * @description Required: the business owner or director you are acting for; every application needs a named applicant.
+             */
+            clientName?: string;
+            /**
+             * Client's email address
+             * Format: email
+             * @description Required: our team and any lender or partner need it to contact the client about the application.
+             */
+            clientEmail?: string;
+            /**
+             * Client's phone number
+             * @description Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.
+             */
+            clientNumber?: string;
+            /**
+             * Invite the client to view the application?
+             * @description If yes, the client is emailed an invitation to view and track the application. Default: `false`.
+             */
+            inviteClient?: boolean;
+            /**
+             * Do you have the client's permission for us to contact them for lender consent?
+             * @description Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application. Default: `true`.
+             */
+            legalRequirements?: boolean;
+            /**
+             * How soon is the funding needed?
+             * @description Helps lenders prioritise; choose just browsing if you are only comparing options.
+             * @enum {string}
+             */
+            fundingUrgency?: "ASAP" | "JUST_BROWSING" | "ONE_MONTH" | "ONE_WEEK" | "REFINANCING";
+            /**
+             * What will the funding be used for?
+             * @description Choose the main purpose; lenders match their products to it.
+             * @enum {string}
+             */
+            useOfFunds?: "ACQUIRING_BUSINESS" | "BUSINESS_EXPANSION" | "CASH_FLOW" | "EQUIPMENT_ASSET_FINANCE" | "IMPORT_EXPORT" | "PURCHASING_PROPERTY" | "PURCHASING_STOCK" | "REFINANCING_DEBT" | "STARTING_BUSINESS" | "TAX_BILL_DUE";
+            /**
+             * How much funding is needed?
+             * @description Required: the total amount the client wants to borrow; lenders are matched on it.
+             */
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Repayment term (months)
+             * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
+             * @enum {number}
+             */
+            fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
+            /**
+             * Is the funding for business purposes only?
+             * @description Confirm the money is for the business and not for personal use; lenders ask this of sole traders.
+             */
+            businessPurposes?: boolean;
+            /**
+             * Would a director give a personal guarantee?
+             * @description Offering a personal guarantee can widen the choice of lenders and improve terms. Default: `false`.
+             */
+            personalGuarantee?: boolean;
+            /**
+             * Does any director own a home in the UK?
+             * @description Many lenders look for a homeowner director, especially where a personal guarantee is given. Default: `false`.
+             */
+            homeOwnership?: boolean;
+            /**
+             * Does the business own assets?
+             * @description For example property, vehicles or equipment that could secure or support the borrowing. Default: `false`.
+             */
+            businessOwnsAssets?: boolean;
+            /**
+             * Annual turnover
+             * @description Required: lenders size working capital against turnover from the last reported annual accounts.
+             */
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Net profit
+             * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
+             */
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
+            /**
+             * Trading address
+             * @description Where the business trades from, written as street, number and postcode.
+             */
+            tradingAddress?: string;
+        };
         /** @description The answers, keyed by answer key; the questionnaire's JSON Schema (…/questionnaires/{questionnaireId}/json-schema) describes them */
         AnswerController_getResponse: {
             [key: string]: unknown;
-        };
-        AnswerController_deleteQuery: {
-            /** @description The answer to remove; repeat it for several */
-            answerKey: string | string[];
         };
         /** @description A document attached to a profile (content served to lenders by the lender API) */
         DocumentController_uploadResponse: {
@@ -3041,15 +6295,6 @@ export interface components {
             createdAt: string;
         };
         DocumentController_listResponse: components["schemas"]["ProfileDocument"][];
-        ProfileController_urlSchemaQuery: {
-            /** @enum {string} */
-            type: "funding-search";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            redirect: "true" | "false";
-        };
         /** @description A signed, expiring link to the profile funding-search page */
         ProfileController_urlSchemaResponse: {
             /** Format: uri */
@@ -3101,7 +6346,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Net asset cost
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3122,7 +6367,7 @@ export interface components {
              */
             averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
             /**
-             * Net asset cost
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3131,7 +6376,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Net asset cost
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -3235,7 +6480,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Net asset cost
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3256,7 +6501,7 @@ export interface components {
              */
             averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
             /**
-             * Net asset cost
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3265,7 +6510,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Net asset cost
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -3374,7 +6619,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Net asset cost
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3395,7 +6640,7 @@ export interface components {
              */
             averageCardSales?: 2500 | 7500 | 15000 | 35000 | 55000 | 75000;
             /**
-             * Net asset cost
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3404,7 +6649,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Net asset cost
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -3496,7 +6741,7 @@ export interface components {
              */
             businessOwnsAssets?: boolean;
             /**
-             * Annual turnover
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3510,7 +6755,7 @@ export interface components {
              */
             fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3579,7 +6824,7 @@ export interface components {
              */
             businessOwnsAssets?: boolean;
             /**
-             * Annual turnover
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3593,7 +6838,7 @@ export interface components {
              */
             fundingPeriod?: 6 | 12 | 24 | 36 | 48 | 60;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3688,7 +6933,7 @@ export interface components {
              */
             businessOwnsAssets?: boolean;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3697,7 +6942,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual turnover
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3792,7 +7037,7 @@ export interface components {
              */
             businessPurposes?: boolean;
             /**
-             * Annual income from the property
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -3801,7 +7046,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -3810,7 +7055,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * How much funding is needed?
              * @description The total amount to borrow.
              */
             fundingAmount?: {
@@ -3819,7 +7064,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
             depositOrEquity?: {
@@ -3828,7 +7073,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
             propertyValue?: {
@@ -3837,7 +7082,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Annual income from the property
+             * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
             outstandingDebt?: {
@@ -3911,7 +7156,7 @@ export interface components {
              */
             legalRequirements?: boolean;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -4038,7 +7283,7 @@ export interface components {
              */
             legalRequirements?: boolean;
             /**
-             * Amortisation
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -4047,7 +7292,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
             revenue?: {
@@ -4056,7 +7301,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
             tradeDebtors?: {
@@ -4065,7 +7310,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
             bankInterest?: {
@@ -4074,7 +7319,7 @@ export interface components {
                 value: number;
             };
             /**
-             * Amortisation
+             * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
             depreciation?: {
@@ -4153,7 +7398,7 @@ export interface components {
              */
             companyWebsite?: string;
             /**
-             * Annual turnover
+             * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
             netProfit?: {
@@ -4252,7 +7497,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4271,12 +7520,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Net asset cost */
             netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
             /**
@@ -4375,7 +7632,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4394,12 +7655,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Net asset cost */
             netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
             /**
@@ -4498,7 +7767,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4517,12 +7790,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Net asset cost */
             netAssetCost?: components["schemas"]["ApplicationController_createBody_Currency"];
             /**
@@ -4604,7 +7885,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4615,12 +7900,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Contact name */
             contactName?: string;
             /**
@@ -4674,7 +7967,11 @@ export interface components {
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4685,12 +7982,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /** Contact name */
             contactName?: string;
             /**
@@ -4771,17 +8076,29 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trading address
              * @description Where the business trades from, written as street, number and postcode.
@@ -4861,37 +8178,65 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * How much funding is needed?
              * @description The total amount to borrow.
              */
-            fundingAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            fundingAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Deposit or equity available
              * @description The cash deposit for a purchase, or the equity held in the property for a refinance.
              */
-            depositOrEquity?: components["schemas"]["ApplicationController_createBody_Currency"];
+            depositOrEquity?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Property value or purchase price
              * @description The current market value, or the purchase price if buying.
              */
-            propertyValue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            propertyValue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Outstanding debt on the property
              * @description The balance of any existing mortgage or charge secured on the property.
              */
-            outstandingDebt?: components["schemas"]["ApplicationController_createBody_Currency"];
+            outstandingDebt?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual income from the property
              * @description Gross yearly rent or trading income the property produces, if any.
              */
-            annualIncome?: components["schemas"]["ApplicationController_createBody_Currency"];
+            annualIncome?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Repayment term (months)
              * @description Choose a term of 6, 12, 24, 36, 48 or 60 months.
@@ -4951,12 +8296,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
         } | {
             /** @constant */
             type?: "introducer-debt-recovery";
@@ -4985,7 +8338,11 @@ export interface components {
              * Amount owed
              * @description Required: the total unpaid sum the client wants to recover; it decides how the claim is pursued.
              */
-            claimAmount?: components["schemas"]["ApplicationController_createBody_Currency"];
+            claimAmount?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Debtor's sector
              * @description The sector the debtor business mainly trades in, if known.
@@ -5062,32 +8419,56 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Trade debtors
              * @description Money owed to the business by customers at the last reported year end.
              */
-            tradeDebtors?: components["schemas"]["ApplicationController_createBody_Currency"];
+            tradeDebtors?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Bank interest paid
              * @description Interest paid on loans and overdrafts in the last reported year.
              */
-            bankInterest?: components["schemas"]["ApplicationController_createBody_Currency"];
+            bankInterest?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Depreciation
              * @description Depreciation charged in the last reported annual accounts.
              */
-            depreciation?: components["schemas"]["ApplicationController_createBody_Currency"];
+            depreciation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Amortisation
              * @description Amortisation charged in the last reported annual accounts.
              */
-            amortisation?: components["schemas"]["ApplicationController_createBody_Currency"];
+            amortisation?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Business website
              * @description The business's website address, if it has one; it helps show what the business does.
@@ -5151,12 +8532,20 @@ export interface components {
              * Net profit
              * @description Net profit, or loss as a negative figure, from the last reported annual accounts.
              */
-            netProfit?: components["schemas"]["ApplicationController_createBody_Currency"];
+            netProfit?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Annual turnover
              * @description Turnover from the last reported annual accounts or tax return.
              */
-            revenue?: components["schemas"]["ApplicationController_createBody_Currency"];
+            revenue?: {
+                /** @enum {string} */
+                code: "GBP" | "EUR" | "ZAR";
+                value: number;
+            };
             /**
              * Does the business develop new or improved products, processes or services?
              * @description R&D tax relief rewards work that tries to resolve scientific or technological uncertainty.
@@ -5440,6 +8829,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "integrator@demo.funding-gateway.test",
+                 *       "password": "demo-integrator-password"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformAuthController_loginBody"];
             };
         };
@@ -5450,10 +8845,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 86400,
+                     *       "scope": "account:read api_keys:read api_keys:write users:read users:write",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_loginResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +8865,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5471,7 +8874,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5480,7 +8883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5489,7 +8892,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5524,10 +8927,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_tokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5536,7 +8948,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5545,7 +8957,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5554,7 +8966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5563,7 +8975,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5592,6 +9004,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "<REFRESH_TOKEN>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformAuthController_refreshTokenBody"];
             };
         };
@@ -5602,10 +9019,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5614,7 +9040,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5623,7 +9049,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5632,7 +9058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5641,7 +9067,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5665,7 +9091,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -5679,10 +9108,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "sign_up",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformAuthController_authorizeTenantResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5691,7 +9128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5700,7 +9137,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5709,7 +9146,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5718,7 +9155,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5742,7 +9179,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -5756,10 +9193,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "ba89ecdb-b645-4a4f-9b59-2bb8efadf84b",
+                     *         "name": "integration",
+                     *         "keyPrefix": "key_fed145903c14",
+                     *         "scopes": [
+                     *           "profile:multiples",
+                     *           "profile:read",
+                     *           "profile:write",
+                     *           "questionnaire:read",
+                     *           "questionnaire:write",
+                     *           "funding:read",
+                     *           "funding:write",
+                     *           "insights:read",
+                     *           "scoring:read",
+                     *           "offline_access"
+                     *         ],
+                     *         "isMaster": false,
+                     *         "expiresAt": null,
+                     *         "revokedAt": null,
+                     *         "lastUsedAt": "2026-11-27T15:25:09.386Z",
+                     *         "createdAt": "2026-11-27T15:25:08.858Z"
+                     *       },
+                     *       {
+                     *         "id": "3c5dc432-4202-4725-b40f-9ab4a0256c36",
+                     *         "name": "exact-profile:read+profile:write-d89be475",
+                     *         "keyPrefix": "key_48f119eb37c1",
+                     *         "scopes": [
+                     *           "profile:read",
+                     *           "profile:write"
+                     *         ],
+                     *         "isMaster": false,
+                     *         "expiresAt": null,
+                     *         "revokedAt": null,
+                     *         "lastUsedAt": "2026-11-27T15:25:09.518Z",
+                     *         "createdAt": "2026-11-27T15:25:09.458Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlatformApiKeyController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5768,7 +9245,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5777,7 +9254,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5786,7 +9263,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5795,7 +9272,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,7 +9296,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -5827,6 +9304,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme CRM integration",
+                 *       "scopes": [
+                 *         "profile:read",
+                 *         "profile:write",
+                 *         "questionnaire:read",
+                 *         "questionnaire:write",
+                 *         "funding:read",
+                 *         "funding:write"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformApiKeyController_createBody"];
             };
         };
@@ -5837,10 +9327,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": "fgk_demo_key_fb5470b2fedf_s4mpleS3cretN0tReal",
+                     *       "id": "218a7433-c7cf-4cd4-b48f-73690089695d",
+                     *       "name": "Acme CRM integration",
+                     *       "keyPrefix": "key_fb5470b2fedf",
+                     *       "scopes": [
+                     *         "profile:read",
+                     *         "profile:write",
+                     *         "questionnaire:read",
+                     *         "questionnaire:write",
+                     *         "funding:read",
+                     *         "funding:write"
+                     *       ],
+                     *       "isMaster": false,
+                     *       "expiresAt": null,
+                     *       "revokedAt": null,
+                     *       "lastUsedAt": null,
+                     *       "createdAt": "2026-11-27T15:25:09.594Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5849,7 +9360,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5858,7 +9369,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5867,7 +9378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5876,7 +9387,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5905,6 +9416,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "<REFRESH_TOKEN>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
             };
         };
@@ -5915,10 +9431,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5927,7 +9452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5936,7 +9461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5945,7 +9470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5954,7 +9479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5977,6 +9502,10 @@ export interface operations {
     AuthController_authorize: {
         parameters: {
             query?: {
+                /**
+                 * @description The API key (fgk_…)
+                 * @example <API_KEY>
+                 */
                 api_key?: string;
             };
             header?: never;
@@ -5991,10 +9520,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
+                     *       "expiresIn": 36000
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthController_authorizeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6003,7 +9539,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6012,7 +9548,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6021,7 +9557,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +9566,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6059,6 +9595,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "countryCode": "GB"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
             };
         };
@@ -6069,10 +9610,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "c99183b9-e901-4388-abce-20b0703228d2",
+                     *       "createdAt": "2026-11-27T15:25:09.711Z",
+                     *       "updatedAt": "2026-11-27T15:25:09.711Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 3
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6081,7 +9638,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6090,7 +9647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6099,7 +9656,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6108,7 +9665,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6132,10 +9689,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example de4a9bfe-8057-441d-9011-9c27e5cdd342 */
                 keyId: string;
             };
             cookie?: never;
@@ -6149,7 +9707,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6158,7 +9716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6167,7 +9725,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6176,7 +9734,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6185,7 +9743,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6209,7 +9767,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6223,10 +9781,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
+                     *         "email": "examples-dac55e@example.test",
+                     *         "name": null,
+                     *         "role": "ADMIN",
+                     *         "disabled": false,
+                     *         "createdAt": "2026-11-27T15:25:08.565Z",
+                     *         "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlatformUserController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6235,7 +9806,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,7 +9815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6253,7 +9824,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6262,7 +9833,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6286,7 +9857,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6294,6 +9865,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "finance@acme-widgets.example",
+                 *       "password": "correct-horse-battery-staple",
+                 *       "name": "Grace Hopwood",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformUserController_createBody"];
             };
         };
@@ -6304,10 +9883,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "372a3f4d-12a2-4e15-b828-a8666a15914c",
+                     *       "email": "finance@acme-widgets.example",
+                     *       "name": "Grace Hopwood",
+                     *       "role": "MEMBER",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-27T15:25:09.806Z",
+                     *       "updatedAt": "2026-11-27T15:25:09.806Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6316,7 +9906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6325,7 +9915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6334,7 +9924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6343,7 +9933,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6378,10 +9968,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6390,7 +9989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6399,7 +9998,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6408,7 +10007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6417,7 +10016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6441,7 +10040,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6455,10 +10057,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "sign_up",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6467,7 +10077,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6476,7 +10086,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6485,7 +10095,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6494,7 +10104,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6523,6 +10133,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "<REFRESH_TOKEN>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuthController_refreshTokenBody"];
             };
         };
@@ -6533,10 +10148,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
+                     *       "expiresIn": 36000
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6545,7 +10167,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6554,7 +10176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6563,7 +10185,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6572,7 +10194,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6596,7 +10218,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6610,10 +10235,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "sector": "MANUFACTURING",
+                     *           "registrationNumber": "09876543",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "createdAt": "2026-11-27T15:25:08.994Z",
+                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/business/v1/profile/credit-report"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "generatedAt": "2026-11-27T15:25:09.913Z",
+                     *         "source": "registry"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6622,7 +10299,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6631,7 +10308,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6640,7 +10317,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6649,7 +10326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6673,10 +10350,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
                 userId: string;
             };
             cookie?: never;
@@ -6689,10 +10367,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
+                     *       "email": "examples-dac55e@example.test",
+                     *       "name": null,
+                     *       "role": "ADMIN",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-27T15:25:08.565Z",
+                     *       "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6701,7 +10390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6710,7 +10399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6719,7 +10408,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6728,7 +10417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6752,16 +10441,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Owner"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformUserController_updateBody"];
             };
         };
@@ -6772,10 +10467,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
+                     *       "email": "examples-dac55e@example.test",
+                     *       "name": "Ada Owner",
+                     *       "role": "ADMIN",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-27T15:25:08.565Z",
+                     *       "updatedAt": "2026-11-27T15:25:09.947Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6784,7 +10490,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6793,7 +10499,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6802,7 +10508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6811,7 +10517,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6834,12 +10540,15 @@ export interface operations {
     PlatformTenantController_list: {
         parameters: {
             query?: {
+                /** @example 0 */
                 offset?: number;
+                /** @example 20 */
                 limit?: number;
+                /** @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset. */
                 after?: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6853,10 +10562,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "referenceId": "CRM-000001",
+                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
+                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *         },
+                     *         {
+                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "referenceId": "CRM-004211",
+                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
+                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "totalEntries": 2,
+                     *         "offset": 0,
+                     *         "limit": 20
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/platform/v1/tenants?offset=0&limit=20"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6865,7 +10601,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6874,7 +10610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6883,7 +10619,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +10628,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6916,7 +10652,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -6924,6 +10660,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004211"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformTenantController_createBody"];
             };
         };
@@ -6934,10 +10675,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *       "referenceId": "CRM-004211",
+                     *       "createdDateTime": "2026-11-27T15:25:09.962Z",
+                     *       "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6946,7 +10695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6955,7 +10704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6964,7 +10713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6973,7 +10722,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6997,7 +10746,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7011,10 +10763,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "sector": "MANUFACTURING",
+                     *           "registrationNumber": "09876543",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "createdAt": "2026-11-27T15:25:08.994Z",
+                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/marketplace/v2/profile/credit-report"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "generatedAt": "2026-11-27T15:25:09.989Z",
+                     *         "source": "registry"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7023,7 +10827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7032,7 +10836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7041,7 +10845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7050,7 +10854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7074,10 +10878,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example dc9e129d-da87-4195-b913-facd48107721 */
                 tenantId: string;
             };
             cookie?: never;
@@ -7090,10 +10895,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *       "referenceId": "CRM-000001",
+                     *       "createdDateTime": "2026-11-27T15:25:08.975Z",
+                     *       "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +10915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7111,7 +10924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,7 +10933,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7129,7 +10942,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,16 +10966,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 8022f01b-81a8-4e82-8262-c63e94885661 */
                 tenantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004211-B"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformTenantController_updateBody"];
             };
         };
@@ -7173,10 +10992,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *       "referenceId": "CRM-004211-B",
+                     *       "createdDateTime": "2026-11-27T15:25:10.005Z",
+                     *       "updatedDateTime": "2026-11-27T15:25:10.014Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +11012,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7194,7 +11021,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7203,7 +11030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7212,7 +11039,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7235,12 +11062,15 @@ export interface operations {
     MarketplaceTenantController_list: {
         parameters: {
             query?: {
+                /** @example 0 */
                 offset?: number;
+                /** @example 20 */
                 limit?: number;
+                /** @description Keyset paging: the id of the last tenant of the previous page (offset page or keyset page); the answer is the tenants after it, oldest first. Cannot be combined with offset. */
                 after?: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7254,10 +11084,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "referenceId": "CRM-000001",
+                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
+                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z",
+                     *           "createdAt": "2026-11-27T15:25:08.975Z",
+                     *           "updatedAt": "2026-11-27T15:25:08.975Z"
+                     *         },
+                     *         {
+                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "referenceId": "CRM-004211",
+                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
+                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z",
+                     *           "createdAt": "2026-11-27T15:25:09.962Z",
+                     *           "updatedAt": "2026-11-27T15:25:09.962Z"
+                     *         },
+                     *         {
+                     *           "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *           "referenceId": "CRM-004211-B",
+                     *           "createdDateTime": "2026-11-27T15:25:10.005Z",
+                     *           "updatedDateTime": "2026-11-27T15:25:10.014Z",
+                     *           "createdAt": "2026-11-27T15:25:10.005Z",
+                     *           "updatedAt": "2026-11-27T15:25:10.014Z"
+                     *         },
+                     *         {
+                     *           "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *           "referenceId": "CRM-004212",
+                     *           "createdDateTime": "2026-11-27T15:25:10.022Z",
+                     *           "updatedDateTime": "2026-11-27T15:25:10.022Z",
+                     *           "createdAt": "2026-11-27T15:25:10.022Z",
+                     *           "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 4,
+                     *         "totalEntries": 4,
+                     *         "offset": 0,
+                     *         "limit": 20
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/marketplace/v2/tenants?offset=0&limit=20"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceTenantController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7266,7 +11143,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7275,7 +11152,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7284,7 +11161,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7293,7 +11170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7317,7 +11194,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7325,6 +11202,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004212"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceTenantController_createBody"];
             };
         };
@@ -7335,10 +11217,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *       "referenceId": "CRM-004212",
+                     *       "createdDateTime": "2026-11-27T15:25:10.022Z",
+                     *       "updatedDateTime": "2026-11-27T15:25:10.022Z",
+                     *       "createdAt": "2026-11-27T15:25:10.022Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7347,7 +11239,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7356,7 +11248,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7365,7 +11257,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7374,7 +11266,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7398,7 +11290,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7406,6 +11298,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "referenceId": "CRM-004213"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessTenantController_createBody"];
             };
         };
@@ -7416,10 +11313,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0d233c30-abec-43de-bd8c-094d2219f54a",
+                     *       "referenceId": "CRM-004213",
+                     *       "createdDateTime": "2026-11-27T15:25:10.048Z",
+                     *       "updatedDateTime": "2026-11-27T15:25:10.048Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7428,7 +11333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7437,7 +11342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7446,7 +11351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7455,7 +11360,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7479,7 +11384,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7493,10 +11401,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "value": 95,
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "sector": "MANUFACTURING",
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           },
+                     *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *           "registrationNumber": "09876543"
+                     *         },
+                     *         "financials": {
+                     *           "revenue": {
+                     *             "code": "GBP",
+                     *             "value": 900000
+                     *           }
+                     *         },
+                     *         "properties": [],
+                     *         "assets": [],
+                     *         "assetsForSecurity": [],
+                     *         "merchantCashAdvance": [],
+                     *         "tradeReferences": [],
+                     *         "createdAt": "2026-11-27T15:25:08.994Z",
+                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/marketplace/v2/profile"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "creditReport": {
+                     *           "available": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7505,7 +11479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7514,7 +11488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7523,7 +11497,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7532,7 +11506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,7 +11530,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 41b992f1-89a3-4627-a7de-69151caa80c0
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7564,6 +11541,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "companyInformation": {
+                 *         "registrationNumber": "09876543",
+                 *         "website": "https://acme-widgets.example",
+                 *         "employeesNumber": 42,
+                 *         "tradingAddress": {
+                 *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *           "street": "Unit 4, Parkway Trading Estate",
+                 *           "city": "Sheffield",
+                 *           "province": "South Yorkshire",
+                 *           "postalCode": "S9 3BL"
+                 *         }
+                 *       },
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 900000
+                 *         },
+                 *         "netProfit": {
+                 *           "code": "GBP",
+                 *           "value": 85000
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceProfileController_setUpBody"];
             };
         };
@@ -7574,10 +11577,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0b46ef37-66b5-4cfa-a40d-f641ed42898f",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "tradingAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Trading Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *         },
+                     *         "employeesNumber": 42,
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         }
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [],
+                     *       "createdAt": "2026-11-27T15:25:10.088Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.088Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,7 +11657,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7595,7 +11666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7604,7 +11675,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7613,7 +11684,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7637,7 +11708,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7645,6 +11719,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 960000
+                 *         },
+                 *         "numberOfCustomers": 38,
+                 *         "paymentTerms": 30
+                 *       },
+                 *       "tradeReferences": [
+                 *         {
+                 *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                 *           "contactName": "Priya Shah",
+                 *           "contactNumber": "+44 114 496 0123",
+                 *           "contactEmail": "accounts@northern-steel.example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarketplaceProfileController_updateBody"];
             };
         };
@@ -7655,10 +11749,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 960000
+                     *         },
+                     *         "paymentTerms": 30,
+                     *         "numberOfCustomers": 38
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [
+                     *         {
+                     *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                     *           "contactName": "Priya Shah",
+                     *           "contactNumber": "+44 114 496 0123",
+                     *           "contactEmail": "accounts@northern-steel.example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-27T15:25:08.994Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7667,7 +11825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7676,7 +11834,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7685,7 +11843,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7694,7 +11852,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7718,7 +11876,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7732,10 +11893,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "value": 95,
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "sector": "MANUFACTURING",
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           },
+                     *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *           "registrationNumber": "09876543"
+                     *         },
+                     *         "financials": {
+                     *           "revenue": {
+                     *             "code": "GBP",
+                     *             "value": 960000
+                     *           },
+                     *           "paymentTerms": 30,
+                     *           "numberOfCustomers": 38
+                     *         },
+                     *         "properties": [],
+                     *         "assets": [],
+                     *         "assetsForSecurity": [],
+                     *         "merchantCashAdvance": [],
+                     *         "tradeReferences": [
+                     *           {
+                     *             "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                     *             "contactName": "Priya Shah",
+                     *             "contactNumber": "+44 114 496 0123",
+                     *             "contactEmail": "accounts@northern-steel.example"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-27T15:25:08.994Z",
+                     *         "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/business/v1/profile"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "creditReport": {
+                     *           "available": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7744,7 +11980,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7753,7 +11989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7762,7 +11998,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7771,7 +12007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7795,7 +12031,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7803,6 +12042,68 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "companyInformation": {
+                 *         "website": "https://acme-widgets.example",
+                 *         "employeesNumber": 44,
+                 *         "percentageSalesOnline": 10,
+                 *         "tradingAddress": {
+                 *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *           "street": "Unit 4, Parkway Trading Estate",
+                 *           "city": "Sheffield",
+                 *           "province": "South Yorkshire",
+                 *           "postalCode": "S9 3BL"
+                 *         }
+                 *       },
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 960000
+                 *         },
+                 *         "netProfit": {
+                 *           "code": "GBP",
+                 *           "value": 91000
+                 *         },
+                 *         "primaryBank": 1
+                 *       },
+                 *       "properties": [
+                 *         {
+                 *           "type": "OTHER",
+                 *           "location": "UK_MAINLAND",
+                 *           "setting": "INDUSTRIAL",
+                 *           "classification": "COMMERCIAL",
+                 *           "address": {
+                 *             "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *             "street": "Unit 4, Parkway Trading Estate",
+                 *             "city": "Sheffield",
+                 *             "province": "South Yorkshire",
+                 *             "postalCode": "S9 3BL"
+                 *           },
+                 *           "value": {
+                 *             "code": "GBP",
+                 *             "value": 650000
+                 *           },
+                 *           "outstandingDebt": {
+                 *             "code": "GBP",
+                 *             "value": 210000
+                 *           }
+                 *         }
+                 *       ],
+                 *       "assets": [
+                 *         {
+                 *           "name": "CNC milling machine",
+                 *           "type": "MANUFACTURING",
+                 *           "netCost": {
+                 *             "code": "GBP",
+                 *             "value": 85000
+                 *           },
+                 *           "offeredAsGuarantee": true,
+                 *           "existingAgreement": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessProfileController_replaceBody"];
             };
         };
@@ -7813,10 +12114,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "tradingAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Trading Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *         },
+                     *         "employeesNumber": 44,
+                     *         "registrationNumber": "09876543",
+                     *         "percentageSalesOnline": 10
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 960000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 91000
+                     *         },
+                     *         "primaryBank": 1
+                     *       },
+                     *       "properties": [
+                     *         {
+                     *           "type": "OTHER",
+                     *           "location": "UK_MAINLAND",
+                     *           "setting": "INDUSTRIAL",
+                     *           "classification": "COMMERCIAL",
+                     *           "address": {
+                     *             "city": "Sheffield",
+                     *             "street": "Unit 4, Parkway Trading Estate",
+                     *             "province": "South Yorkshire",
+                     *             "postalCode": "S9 3BL",
+                     *             "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *           },
+                     *           "value": {
+                     *             "code": "GBP",
+                     *             "value": 650000
+                     *           },
+                     *           "outstandingDebt": {
+                     *             "code": "GBP",
+                     *             "value": 210000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "assets": [
+                     *         {
+                     *           "name": "CNC milling machine",
+                     *           "type": "MANUFACTURING",
+                     *           "offeredAsGuarantee": true,
+                     *           "existingAgreement": false,
+                     *           "netCost": {
+                     *             "code": "GBP",
+                     *             "value": 85000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [],
+                     *       "createdAt": "2026-11-27T15:25:08.994Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.229Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7825,7 +12229,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7834,7 +12238,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7843,7 +12247,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7852,7 +12256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7876,7 +12280,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 2db78ca8-de6c-4c66-8aa9-03335acce5ab
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7884,6 +12291,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "companyInformation": {
+                 *         "registrationNumber": "09876543",
+                 *         "website": "https://acme-widgets.example",
+                 *         "employeesNumber": 42,
+                 *         "tradingAddress": {
+                 *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL",
+                 *           "street": "Unit 4, Parkway Trading Estate",
+                 *           "city": "Sheffield",
+                 *           "province": "South Yorkshire",
+                 *           "postalCode": "S9 3BL"
+                 *         }
+                 *       },
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 900000
+                 *         },
+                 *         "netProfit": {
+                 *           "code": "GBP",
+                 *           "value": 85000
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessProfileController_setUpBody"];
             };
         };
@@ -7894,10 +12327,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ddd259b2-3b74-4189-ac6c-dd79fec93a2e",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "tradingAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Trading Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "simpleValue": "Unit 4, Parkway Trading Estate, Sheffield S9 3BL"
+                     *         },
+                     *         "employeesNumber": 42,
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         }
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [],
+                     *       "createdAt": "2026-11-27T15:25:10.167Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.167Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7906,7 +12407,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7915,7 +12416,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7924,7 +12425,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7933,7 +12434,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7957,7 +12458,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -7965,6 +12469,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "financials": {
+                 *         "revenue": {
+                 *           "code": "GBP",
+                 *           "value": 960000
+                 *         },
+                 *         "numberOfCustomers": 38,
+                 *         "paymentTerms": 30
+                 *       },
+                 *       "tradeReferences": [
+                 *         {
+                 *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                 *           "contactName": "Priya Shah",
+                 *           "contactNumber": "+44 114 496 0123",
+                 *           "contactEmail": "accounts@northern-steel.example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BusinessProfileController_updateBody"];
             };
         };
@@ -7975,10 +12499,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "score": {
+                     *           "grade": "A",
+                     *           "value": 95,
+                     *           "previous": {
+                     *             "grade": "B"
+                     *           },
+                     *           "changedAt": "2026-06-01T09:00:00.000Z",
+                     *           "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *           "industryAverageGrade": "C"
+                     *         },
+                     *         "sector": "MANUFACTURING",
+                     *         "creditLimit": {
+                     *           "code": "GBP",
+                     *           "value": 150000
+                     *         },
+                     *         "legalNotices": {
+                     *           "company": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           },
+                     *           "directors": {
+                     *             "last12MonthsCount": 0,
+                     *             "last12MonthsValue": {
+                     *               "code": "GBP",
+                     *               "value": 0
+                     *             }
+                     *           }
+                     *         },
+                     *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *         "registrationNumber": "09876543"
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 960000
+                     *         },
+                     *         "paymentTerms": 30,
+                     *         "numberOfCustomers": 38
+                     *       },
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "tradeReferences": [
+                     *         {
+                     *           "companyName": "NORTHERN STEEL SUPPLIES LTD",
+                     *           "contactName": "Priya Shah",
+                     *           "contactNumber": "+44 114 496 0123",
+                     *           "contactEmail": "accounts@northern-steel.example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-27T15:25:08.994Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.200Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7987,7 +12575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7996,7 +12584,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8005,7 +12593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8014,7 +12602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8049,10 +12637,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "6bb5ba68-89bc-4db3-8e5c-8c0461cace11",
+                     *       "createdAt": "2026-11-27T15:25:10.272Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.272Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 6
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_createBlankResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8061,7 +12665,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8070,7 +12674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8079,7 +12683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8088,7 +12692,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8111,11 +12715,14 @@ export interface operations {
     CompanyController_search: {
         parameters: {
             query?: {
+                /** @example GB */
                 countryCode?: "GB" | "ZA";
+                /** @example 5 */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @example ACME WIDGETS */
                 searchTerm: string;
             };
             cookie?: never;
@@ -8128,10 +12735,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "ACME WIDGETS HOLDINGS LIMITED",
+                     *         "number": "11223344"
+                     *       },
+                     *       {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "number": "09876543"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["CompanyController_searchResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8140,7 +12759,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8149,7 +12768,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8158,7 +12777,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8167,7 +12786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8190,10 +12809,17 @@ export interface operations {
     ApplicationSignUpController_validateContinueUrl: {
         parameters: {
             query: {
+                /**
+                 * @description The continue URL to check (as POST …/continue-url made it)
+                 * @example https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl
+                 */
                 continueUrl: string;
             };
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -8207,10 +12833,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "valid": true,
+                     *       "applicationId": "89bb237f-e459-45a6-8dd4-505897b2b141"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8219,7 +12851,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8228,7 +12860,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8237,7 +12869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8246,7 +12878,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8270,7 +12902,12 @@ export interface operations {
         parameters: {
             query?: {
                 reference?: string;
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
                 limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
                 after?: number;
             };
             header?: never;
@@ -8285,10 +12922,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "Submitted"
+                     *           },
+                     *           "id": 1,
+                     *           "reference": null,
+                     *           "status": "Submitted",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8297,7 +13014,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8306,7 +13023,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8315,7 +13032,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8324,7 +13041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8349,12 +13066,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "website": "https://acme-widgets.example",
+                 *       "employeesNumber": 42,
+                 *       "vatStatus": "REGISTERED",
+                 *       "primaryContactInformation": {
+                 *         "name": "Ada Owner",
+                 *         "email": "ada@acme-widgets.example",
+                 *         "number": "+44 20 7946 0000"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProfileController_patchCompanyBody"];
             };
         };
@@ -8366,7 +13096,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8375,7 +13105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8384,7 +13114,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8393,7 +13123,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8402,7 +13132,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8427,12 +13157,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "revenue": {
+                 *         "code": "GBP",
+                 *         "value": 900000
+                 *       },
+                 *       "netProfit": {
+                 *         "code": "GBP",
+                 *         "value": 85000
+                 *       },
+                 *       "tradingHistory": [
+                 *         {
+                 *           "year": 2025,
+                 *           "yearEnd": 3,
+                 *           "revenue": 900000,
+                 *           "profitNet": 85000,
+                 *           "netAssets": 410000
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProfileController_patchFinancialsBody"];
             };
         };
@@ -8444,7 +13196,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8453,7 +13205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8462,7 +13214,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8471,7 +13223,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8480,7 +13232,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8505,7 +13257,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 28f259e4-0dda-4046-8fc5-53467ed1a8a9 */
                 uuid: string;
+                /** @example key_b82de7e67fde */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -8519,7 +13273,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8528,7 +13282,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8537,7 +13291,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8546,7 +13300,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8555,7 +13309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8580,6 +13334,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c0a83f05-d9f7-41f9-80e7-221999db97ec */
                 uuid: string;
             };
             cookie?: never;
@@ -8593,7 +13348,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,7 +13357,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8611,7 +13366,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8620,7 +13375,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8629,7 +13384,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,6 +13409,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
@@ -8666,10 +13422,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "createdAt": "2026-11-27T15:25:09.167Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 2,
+                     *         "fundingSearchId": 1
+                     *       },
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "vatStatus": "REGISTERED",
+                     *         "employeesNumber": 42,
+                     *         "tradingFromDate": "2015-10-19T00:00:00.000Z",
+                     *         "isGovernmentBacked": false,
+                     *         "registrationNumber": "09876543",
+                     *         "unencumberedAssets": {
+                     *           "isHomeOwnership": true,
+                     *           "personalGuarantee": true,
+                     *           "businessOwnsAssets": true
+                     *         },
+                     *         "hasGovernmentBackedLoans": false,
+                     *         "primaryContactInformation": {
+                     *           "name": "Ada Owner",
+                     *           "email": "ada@acme-widgets.example",
+                     *           "number": "+44 20 7946 0000",
+                     *           "legalRequirements": true
+                     *         }
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         },
+                     *         "tradingHistory": [
+                     *           {
+                     *             "year": 2025,
+                     *             "revenue": 900000,
+                     *             "yearEnd": 3,
+                     *             "netAssets": 410000,
+                     *             "profitNet": 85000
+                     *           }
+                     *         ]
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {
+                     *         "shared": {
+                     *           "useOfFunds": "BUSINESS_EXPANSION",
+                     *           "fundingAmount": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "fundingPeriod": 24
+                     *         },
+                     *         "assetFinance": {
+                     *           "ownsAssets": true
+                     *         },
+                     *         "merchantCash": {
+                     *           "acceptsCommercePayments": false
+                     *         },
+                     *         "tradeFinance": {
+                     *           "hasPurchaseOrders": false
+                     *         },
+                     *         "invoiceFinance": {
+                     *           "raisesInvoices": true
+                     *         },
+                     *         "sourceQuestionnaireId": "introducer-all-funding-products"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8678,7 +13515,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8687,7 +13524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8696,7 +13533,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8705,7 +13542,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8728,10 +13565,12 @@ export interface operations {
     CompanyController_get: {
         parameters: {
             query?: {
+                /** @example GB */
                 countryCode?: "GB" | "ZA";
             };
             header?: never;
             path: {
+                /** @example 09876543 */
                 registrationNumber: string;
             };
             cookie?: never;
@@ -8744,10 +13583,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "ACME WIDGETS LIMITED",
+                     *       "type": "LIMITED_COMPANY",
+                     *       "registrationNumber": "09876543",
+                     *       "incorporatedAt": "2015-10-19T00:00:00.000Z",
+                     *       "sector": "MANUFACTURING",
+                     *       "vatStatus": "REGISTERED",
+                     *       "score": {
+                     *         "grade": "A",
+                     *         "value": 95,
+                     *         "industryAverageGrade": "C",
+                     *         "changedAt": "2026-06-01T09:00:00.000Z",
+                     *         "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *         "previous": {
+                     *           "grade": "B"
+                     *         }
+                     *       },
+                     *       "creditLimit": {
+                     *         "code": "GBP",
+                     *         "value": 150000
+                     *       },
+                     *       "contactAddress": {
+                     *         "city": "Sheffield",
+                     *         "street": "Unit 4, Parkway Industrial Estate",
+                     *         "province": "South Yorkshire",
+                     *         "postalCode": "S9 3BL",
+                     *         "houseNumber": "Parkway Drive",
+                     *         "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *       },
+                     *       "employeesNumber": 42,
+                     *       "website": "https://acme-widgets.example",
+                     *       "legalNotices": {
+                     *         "company": {
+                     *           "last12MonthsCount": 0,
+                     *           "last12MonthsValue": {
+                     *             "code": "GBP",
+                     *             "value": 0
+                     *           }
+                     *         },
+                     *         "directors": {
+                     *           "last12MonthsCount": 0,
+                     *           "last12MonthsValue": {
+                     *             "code": "GBP",
+                     *             "value": 0
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8756,7 +13645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8765,7 +13654,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8774,7 +13663,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8783,7 +13672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8818,10 +13707,745 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "business-all-funding-products",
+                     *         "version": 1,
+                     *         "title": "All funding products",
+                     *         "description": "Filled by a business owner to find lenders across every funding product for their business.",
+                     *         "questions": {
+                     *           "clientName": {
+                     *             "label": "Your full name",
+                     *             "help": "The person lenders and our team should contact about this application.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "clientEmail": {
+                     *             "label": "Your email address",
+                     *             "help": "We send updates on your application to this address.",
+                     *             "type": "email",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "clientNumber": {
+                     *             "label": "Your phone number",
+                     *             "help": "11 to 30 digits; spaces and a leading + are allowed.",
+                     *             "type": "phone",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "companyType": {
+                     *             "label": "Business type",
+                     *             "help": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP",
+                     *               "SOLE_TRADER",
+                     *               "STARTUP"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "companyNumber": {
+                     *             "label": "Company registration number",
+                     *             "help": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "companyName": {
+                     *             "label": "Business name",
+                     *             "help": "The registered name of the company, or the trading name of a sole trader.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "businessPurposes": {
+                     *             "label": "Is the funding for business purposes only?",
+                     *             "help": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "fundingUrgency": {
+                     *             "label": "How soon is the funding needed?",
+                     *             "help": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ASAP",
+                     *               "JUST_BROWSING",
+                     *               "ONE_MONTH",
+                     *               "ONE_WEEK",
+                     *               "REFINANCING"
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "useOfFunds": {
+                     *             "label": "What will the funding be used for?",
+                     *             "help": "Choose the main purpose; lenders match their products to it.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ACQUIRING_BUSINESS",
+                     *               "BUSINESS_EXPANSION",
+                     *               "CASH_FLOW",
+                     *               "EQUIPMENT_ASSET_FINANCE",
+                     *               "IMPORT_EXPORT",
+                     *               "PURCHASING_PROPERTY",
+                     *               "PURCHASING_STOCK",
+                     *               "REFINANCING_DEBT",
+                     *               "STARTING_BUSINESS",
+                     *               "TAX_BILL_DUE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingAmount": {
+                     *             "label": "How much funding is needed?",
+                     *             "help": "The total amount to borrow.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingPeriod": {
+                     *             "label": "Repayment term (months)",
+                     *             "help": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *             "type": "number",
+                     *             "options": [
+                     *               6,
+                     *               12,
+                     *               24,
+                     *               36,
+                     *               48,
+                     *               60
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "personalGuarantee": {
+                     *             "label": "Would a director give a personal guarantee?",
+                     *             "help": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "homeOwnership": {
+                     *             "label": "Does any director own a home in the UK?",
+                     *             "help": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "businessOwnsAssets": {
+                     *             "label": "Does the business own assets?",
+                     *             "help": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "sector": {
+                     *             "label": "Business sector",
+                     *             "help": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "AGRICULTURE",
+                     *               "AUTOMOTIVE",
+                     *               "BUSINESS_SERVICES",
+                     *               "CHARITIES",
+                     *               "CONSTRUCTION",
+                     *               "COURIER",
+                     *               "DISTRIBUTION",
+                     *               "EDUCATION",
+                     *               "FINANCIAL_SERVICES",
+                     *               "HAULAGE",
+                     *               "HEALTHCARE_CARE",
+                     *               "HOTELS_HOUSE",
+                     *               "IMPORT_EXPORT",
+                     *               "IT_RELATED",
+                     *               "MANUFACTURING",
+                     *               "MEDIA_AND_ENTERTAINMENT",
+                     *               "OTHER",
+                     *               "PRINT_PUBLISHING",
+                     *               "PROFESSIONAL_SERVICES",
+                     *               "PROPERTY",
+                     *               "RECRUITMENT",
+                     *               "RETAIL",
+                     *               "SECURITY_SERVICES",
+                     *               "TRADE",
+                     *               "TRANSPORTATION",
+                     *               "WHOLESALE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradingAddress": {
+                     *             "label": "Trading address",
+                     *             "help": "Where the business trades from, written as street, number and postcode.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "incorporationDate": {
+                     *             "label": "When did the business start trading?",
+                     *             "help": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *             "type": "date",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "revenue": {
+                     *             "label": "Annual turnover",
+                     *             "help": "Turnover from the last reported annual accounts or tax return.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "netProfit": {
+                     *             "label": "Net profit",
+                     *             "help": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradeDebtors": {
+                     *             "label": "Trade debtors",
+                     *             "help": "Money owed to the business by customers at the last reported year end.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "bankInterest": {
+                     *             "label": "Bank interest paid",
+                     *             "help": "Interest paid on loans and overdrafts in the last reported year.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "depreciation": {
+                     *             "label": "Depreciation",
+                     *             "help": "Depreciation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "amortisation": {
+                     *             "label": "Amortisation",
+                     *             "help": "Amortisation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "raiseInvoices": {
+                     *             "label": "Does the business invoice customers on credit?",
+                     *             "help": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "cardPayments": {
+                     *             "label": "Does the business take card payments?",
+                     *             "help": "Regular card takings can support a merchant cash advance.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "averageCardSales": {
+                     *             "label": "Average monthly card sales",
+                     *             "help": "Choose the figure closest to the business's average card takings per month.",
+                     *             "type": "number",
+                     *             "options": [
+                     *               2500,
+                     *               7500,
+                     *               15000,
+                     *               35000,
+                     *               55000,
+                     *               75000
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "cardPayments",
+                     *               "equals": true
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "cardPayments",
+                     *               "equals": true
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "fundingAsset": {
+                     *             "label": "Is the funding to buy an asset?",
+                     *             "help": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "assetType": {
+                     *             "label": "What type of asset?",
+                     *             "help": "The kind of asset the funding will pay for.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "BUSINESS",
+                     *               "MANUFACTURING",
+                     *               "OFFICE",
+                     *               "PROPERTY",
+                     *               "STOCK",
+                     *               "TRANSPORTATION"
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "fundingAsset",
+                     *               "equals": true
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "fundingAsset",
+                     *               "equals": true
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "assetExistingAgreement": {
+                     *             "label": "Is the asset already under a finance agreement?",
+                     *             "help": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": {
+                     *               "field": "fundingAsset",
+                     *               "equals": true
+                     *             },
+                     *             "default": false
+                     *           },
+                     *           "purchaseOrders": {
+                     *             "label": "Does the business have purchase orders to fulfil?",
+                     *             "help": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "governmentBacked": {
+                     *             "label": "Only interested in a government-backed recovery loan?",
+                     *             "help": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "governmentBackedLoansExist": {
+                     *             "label": "Does the business already have government-backed loans?",
+                     *             "help": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "legalRequirements": {
+                     *             "label": "May we contact you to get your consent before lenders review your details?",
+                     *             "help": "Lenders need your consent before they run checks or make an offer; we contact you to obtain it.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": true
+                     *           }
+                     *         }
+                     *       },
+                     *       {
+                     *         "id": "business-anonymous-working-capital",
+                     *         "version": 2,
+                     *         "title": "Working capital (anonymous check)",
+                     *         "description": "Filled by a business owner to see working capital options without having to give contact details first.",
+                     *         "questions": {
+                     *           "companyType": {
+                     *             "label": "Business type",
+                     *             "help": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP",
+                     *               "SOLE_TRADER",
+                     *               "STARTUP"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "companyNumber": {
+                     *             "label": "Company registration number",
+                     *             "help": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "LIMITED_COMPANY",
+                     *                 "LIMITED_LIABILITY_PARTNERSHIP"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "companyName": {
+                     *             "label": "Business name",
+                     *             "help": "The registered name of the company, or the trading name of a sole trader.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "businessPurposes": {
+                     *             "label": "Is the funding for business purposes only?",
+                     *             "help": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "askedWhen": {
+                     *               "field": "companyType",
+                     *               "in": [
+                     *                 "SOLE_TRADER"
+                     *               ]
+                     *             },
+                     *             "default": null
+                     *           },
+                     *           "fundingUrgency": {
+                     *             "label": "How soon is the funding needed?",
+                     *             "help": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ASAP",
+                     *               "JUST_BROWSING",
+                     *               "ONE_MONTH",
+                     *               "ONE_WEEK",
+                     *               "REFINANCING"
+                     *             ],
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "useOfFunds": {
+                     *             "label": "What will the funding be used for?",
+                     *             "help": "Choose the main purpose; lenders match their products to it.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "ACQUIRING_BUSINESS",
+                     *               "BUSINESS_EXPANSION",
+                     *               "CASH_FLOW",
+                     *               "EQUIPMENT_ASSET_FINANCE",
+                     *               "IMPORT_EXPORT",
+                     *               "PURCHASING_PROPERTY",
+                     *               "PURCHASING_STOCK",
+                     *               "REFINANCING_DEBT",
+                     *               "STARTING_BUSINESS",
+                     *               "TAX_BILL_DUE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingAmount": {
+                     *             "label": "How much funding is needed?",
+                     *             "help": "The total amount to borrow.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "fundingPeriod": {
+                     *             "label": "Repayment term (months)",
+                     *             "help": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *             "type": "number",
+                     *             "options": [
+                     *               6,
+                     *               12,
+                     *               24,
+                     *               36,
+                     *               48,
+                     *               60
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "personalGuarantee": {
+                     *             "label": "Would a director give a personal guarantee?",
+                     *             "help": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "homeOwnership": {
+                     *             "label": "Does any director own a home in the UK?",
+                     *             "help": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "businessOwnsAssets": {
+                     *             "label": "Does the business own assets?",
+                     *             "help": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *             "type": "boolean",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": false
+                     *           },
+                     *           "sector": {
+                     *             "label": "Business sector",
+                     *             "help": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *             "type": "enum",
+                     *             "options": [
+                     *               "AGRICULTURE",
+                     *               "AUTOMOTIVE",
+                     *               "BUSINESS_SERVICES",
+                     *               "CHARITIES",
+                     *               "CONSTRUCTION",
+                     *               "COURIER",
+                     *               "DISTRIBUTION",
+                     *               "EDUCATION",
+                     *               "FINANCIAL_SERVICES",
+                     *               "HAULAGE",
+                     *               "HEALTHCARE_CARE",
+                     *               "HOTELS_HOUSE",
+                     *               "IMPORT_EXPORT",
+                     *               "IT_RELATED",
+                     *               "MANUFACTURING",
+                     *               "MEDIA_AND_ENTERTAINMENT",
+                     *               "OTHER",
+                     *               "PRINT_PUBLISHING",
+                     *               "PROFESSIONAL_SERVICES",
+                     *               "PROPERTY",
+                     *               "RECRUITMENT",
+                     *               "RETAIL",
+                     *               "SECURITY_SERVICES",
+                     *               "TRADE",
+                     *               "TRANSPORTATION",
+                     *               "WHOLESALE"
+                     *             ],
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradingAddress": {
+                     *             "label": "Trading address",
+                     *             "help": "Where the business trades from, written as street, number and postcode.",
+                     *             "type": "string",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "incorporationDate": {
+                     *             "label": "When did the business start trading?",
+                     *             "help": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *             "type": "date",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "revenue": {
+                     *             "label": "Annual turnover",
+                     *             "help": "Turnover from the last reported annual accounts or tax return.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": true,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "netProfit": {
+                     *             "label": "Net profit",
+                     *             "help": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "tradeDebtors": {
+                     *             "label": "Trade debtors",
+                     *             "help": "Money owed to the business by customers at the last reported year end.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "bankInterest": {
+                     *             "label": "Bank interest paid",
+                     *             "help": "Interest paid on loans and overdrafts in the last reported year.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "depreciation": {
+                     *             "label": "Depreciation",
+                     *             "help": "Depreciation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           },
+                     *           "amortisation": {
+                     *             "label": "Amortisation",
+                     *             "help": "Amortisation charged in the last reported annual accounts.",
+                     *             "type": "currency",
+                     *             "options": null,
+                     *             "required": false,
+                     *             "requiredWhen": null,
+                     *             "askedWhen": null,
+                     *             "default": null
+                     *           }
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8830,7 +14454,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8839,7 +14463,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8848,7 +14472,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8857,7 +14481,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8882,7 +14506,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
+                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
                 documentId: string;
             };
             cookie?: never;
@@ -8903,7 +14529,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8912,7 +14538,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8921,7 +14547,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8930,7 +14556,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8939,7 +14565,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8964,6 +14590,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -8976,10 +14603,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 1,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8988,7 +14693,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8997,7 +14702,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9006,7 +14711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9015,7 +14720,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9040,12 +14745,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187",
+                 *       "comment": "Received: an underwriter will review the accounts within two working days."
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
             };
         };
@@ -9056,10 +14768,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 2,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Acknowledged",
+                     *         "responseReason": null,
+                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9068,7 +14858,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9077,7 +14867,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9086,7 +14876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9095,7 +14885,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9120,12 +14910,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187-Q1",
+                 *       "status": "INDICATIVE",
+                 *       "expiryDate": "2026-12-31T17:00:00.000Z",
+                 *       "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                 *       "termLoan": {
+                 *         "maximumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 150000
+                 *         },
+                 *         "minimumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 50000
+                 *         },
+                 *         "term": 24,
+                 *         "interestRate": 0.95,
+                 *         "representativeAPR": 14.2,
+                 *         "monthlyRepayment": 7019.06,
+                 *         "totalRepayment": 168457.56,
+                 *         "arrangementFee": {
+                 *           "code": "GBP",
+                 *           "value": 3000
+                 *         },
+                 *         "likelihoodOfRate": 0.8,
+                 *         "likelihoodOfAcceptance": 0.7
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderApplicationController_offerBody"];
             };
         };
@@ -9136,10 +14956,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 3,
+                     *         "reference": null,
+                     *         "status": "Offered",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "ed42d7df-ab64-4f35-b6f2-381036b5fbd4",
+                     *           "reference": "NLC-2026-004187-Q1",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": "2026-12-31T17:00:00.000Z",
+                     *           "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *           "decision": null,
+                     *           "termLoan": {
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "minimumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 50000
+                     *             },
+                     *             "term": 24,
+                     *             "interestRate": 0.95,
+                     *             "representativeAPR": 14.2,
+                     *             "monthlyRepayment": 7019.06,
+                     *             "totalRepayment": 168457.56,
+                     *             "arrangementFee": {
+                     *               "code": "GBP",
+                     *               "value": 3000
+                     *             },
+                     *             "likelihoodOfRate": 0.8,
+                     *             "likelihoodOfAcceptance": 0.7,
+                     *             "totalFees": 18457.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9148,7 +15075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9157,7 +15084,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9166,7 +15093,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9175,7 +15102,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9200,12 +15127,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Failed",
+                 *       "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                 *       "reference": "NLC-2026-004187"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderApplicationController_rejectBody"];
             };
         };
@@ -9216,10 +15151,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 4,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Failed",
+                     *         "responseReason": "Failed",
+                     *         "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9228,7 +15241,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9237,7 +15250,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9246,7 +15259,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9255,7 +15268,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9280,6 +15293,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 id: string;
             };
             cookie?: never;
@@ -9292,10 +15306,467 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "introducer-all-funding-products",
+                     *       "version": 1,
+                     *       "title": "All funding products (introducer)",
+                     *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
+                     *       "questions": {
+                     *         "clientName": {
+                     *           "label": "Client's full name",
+                     *           "help": "Required: the business owner or director you are acting for; every application needs a named applicant.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "clientEmail": {
+                     *           "label": "Client's email address",
+                     *           "help": "Required: our team and any lender or partner need it to contact the client about the application.",
+                     *           "type": "email",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "clientNumber": {
+                     *           "label": "Client's phone number",
+                     *           "help": "Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.",
+                     *           "type": "phone",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "inviteClient": {
+                     *           "label": "Invite the client to view the application?",
+                     *           "help": "If yes, the client is emailed an invitation to view and track the application.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "companyType": {
+                     *           "label": "Business type",
+                     *           "help": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "LIMITED_COMPANY",
+                     *             "LIMITED_LIABILITY_PARTNERSHIP",
+                     *             "SOLE_TRADER",
+                     *             "STARTUP"
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "companyNumber": {
+                     *           "label": "Company registration number",
+                     *           "help": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP"
+                     *             ]
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "LIMITED_COMPANY",
+                     *               "LIMITED_LIABILITY_PARTNERSHIP"
+                     *             ]
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "companyName": {
+                     *           "label": "Business name",
+                     *           "help": "The registered name of the company, or the trading name of a sole trader.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "businessPurposes": {
+                     *           "label": "Is the funding for business purposes only?",
+                     *           "help": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "SOLE_TRADER"
+                     *             ]
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "companyType",
+                     *             "in": [
+                     *               "SOLE_TRADER"
+                     *             ]
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "fundingUrgency": {
+                     *           "label": "How soon is the funding needed?",
+                     *           "help": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "ASAP",
+                     *             "JUST_BROWSING",
+                     *             "ONE_MONTH",
+                     *             "ONE_WEEK",
+                     *             "REFINANCING"
+                     *           ],
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "useOfFunds": {
+                     *           "label": "What will the funding be used for?",
+                     *           "help": "Choose the main purpose; lenders match their products to it.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "ACQUIRING_BUSINESS",
+                     *             "BUSINESS_EXPANSION",
+                     *             "CASH_FLOW",
+                     *             "EQUIPMENT_ASSET_FINANCE",
+                     *             "IMPORT_EXPORT",
+                     *             "PURCHASING_PROPERTY",
+                     *             "PURCHASING_STOCK",
+                     *             "REFINANCING_DEBT",
+                     *             "STARTING_BUSINESS",
+                     *             "TAX_BILL_DUE"
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "fundingAmount": {
+                     *           "label": "How much funding is needed?",
+                     *           "help": "The total amount to borrow.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "fundingPeriod": {
+                     *           "label": "Repayment term (months)",
+                     *           "help": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *           "type": "number",
+                     *           "options": [
+                     *             6,
+                     *             12,
+                     *             24,
+                     *             36,
+                     *             48,
+                     *             60
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "personalGuarantee": {
+                     *           "label": "Would a director give a personal guarantee?",
+                     *           "help": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "homeOwnership": {
+                     *           "label": "Does any director own a home in the UK?",
+                     *           "help": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "businessOwnsAssets": {
+                     *           "label": "Does the business own assets?",
+                     *           "help": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "sector": {
+                     *           "label": "Business sector",
+                     *           "help": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "AGRICULTURE",
+                     *             "AUTOMOTIVE",
+                     *             "BUSINESS_SERVICES",
+                     *             "CHARITIES",
+                     *             "CONSTRUCTION",
+                     *             "COURIER",
+                     *             "DISTRIBUTION",
+                     *             "EDUCATION",
+                     *             "FINANCIAL_SERVICES",
+                     *             "HAULAGE",
+                     *             "HEALTHCARE_CARE",
+                     *             "HOTELS_HOUSE",
+                     *             "IMPORT_EXPORT",
+                     *             "IT_RELATED",
+                     *             "MANUFACTURING",
+                     *             "MEDIA_AND_ENTERTAINMENT",
+                     *             "OTHER",
+                     *             "PRINT_PUBLISHING",
+                     *             "PROFESSIONAL_SERVICES",
+                     *             "PROPERTY",
+                     *             "RECRUITMENT",
+                     *             "RETAIL",
+                     *             "SECURITY_SERVICES",
+                     *             "TRADE",
+                     *             "TRANSPORTATION",
+                     *             "WHOLESALE"
+                     *           ],
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "tradingAddress": {
+                     *           "label": "Trading address",
+                     *           "help": "Where the business trades from, written as street, number and postcode.",
+                     *           "type": "string",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "incorporationDate": {
+                     *           "label": "When did the business start trading?",
+                     *           "help": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *           "type": "date",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "revenue": {
+                     *           "label": "Annual turnover",
+                     *           "help": "Turnover from the last reported annual accounts or tax return.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "netProfit": {
+                     *           "label": "Net profit",
+                     *           "help": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "tradeDebtors": {
+                     *           "label": "Trade debtors",
+                     *           "help": "Money owed to the business by customers at the last reported year end.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "bankInterest": {
+                     *           "label": "Bank interest paid",
+                     *           "help": "Interest paid on loans and overdrafts in the last reported year.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "depreciation": {
+                     *           "label": "Depreciation",
+                     *           "help": "Depreciation charged in the last reported annual accounts.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "amortisation": {
+                     *           "label": "Amortisation",
+                     *           "help": "Amortisation charged in the last reported annual accounts.",
+                     *           "type": "currency",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": null
+                     *         },
+                     *         "raiseInvoices": {
+                     *           "label": "Does the business invoice customers on credit?",
+                     *           "help": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "cardPayments": {
+                     *           "label": "Does the business take card payments?",
+                     *           "help": "Regular card takings can support a merchant cash advance.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "averageCardSales": {
+                     *           "label": "Average monthly card sales",
+                     *           "help": "Choose the figure closest to the business's average card takings per month.",
+                     *           "type": "number",
+                     *           "options": [
+                     *             2500,
+                     *             7500,
+                     *             15000,
+                     *             35000,
+                     *             55000,
+                     *             75000
+                     *           ],
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "cardPayments",
+                     *             "equals": true
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "cardPayments",
+                     *             "equals": true
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "fundingAsset": {
+                     *           "label": "Is the funding to buy an asset?",
+                     *           "help": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "assetType": {
+                     *           "label": "What type of asset?",
+                     *           "help": "The kind of asset the funding will pay for.",
+                     *           "type": "enum",
+                     *           "options": [
+                     *             "BUSINESS",
+                     *             "MANUFACTURING",
+                     *             "OFFICE",
+                     *             "PROPERTY",
+                     *             "STOCK",
+                     *             "TRANSPORTATION"
+                     *           ],
+                     *           "required": false,
+                     *           "requiredWhen": {
+                     *             "field": "fundingAsset",
+                     *             "equals": true
+                     *           },
+                     *           "askedWhen": {
+                     *             "field": "fundingAsset",
+                     *             "equals": true
+                     *           },
+                     *           "default": null
+                     *         },
+                     *         "assetExistingAgreement": {
+                     *           "label": "Is the asset already under a finance agreement?",
+                     *           "help": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": false,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": {
+                     *             "field": "fundingAsset",
+                     *             "equals": true
+                     *           },
+                     *           "default": false
+                     *         },
+                     *         "purchaseOrders": {
+                     *           "label": "Does the business have purchase orders to fulfil?",
+                     *           "help": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "governmentBacked": {
+                     *           "label": "Only interested in a government-backed recovery loan?",
+                     *           "help": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "governmentBackedLoansExist": {
+                     *           "label": "Does the business already have government-backed loans?",
+                     *           "help": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": false
+                     *         },
+                     *         "legalRequirements": {
+                     *           "label": "Do you have the client's permission for us to contact them for lender consent?",
+                     *           "help": "Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application.",
+                     *           "type": "boolean",
+                     *           "options": null,
+                     *           "required": true,
+                     *           "requiredWhen": null,
+                     *           "askedWhen": null,
+                     *           "default": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9304,7 +15775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9313,7 +15784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9322,7 +15793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9331,7 +15802,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9356,6 +15827,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
             };
             cookie?: never;
@@ -9368,10 +15840,516 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1",
+                     *       "title": "All funding products (introducer)",
+                     *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
+                     *       "type": "object",
+                     *       "properties": {
+                     *         "clientName": {
+                     *           "title": "Client's full name",
+                     *           "description": "Required: the business owner or director you are acting for; every application needs a named applicant.",
+                     *           "type": "string"
+                     *         },
+                     *         "clientEmail": {
+                     *           "title": "Client's email address",
+                     *           "description": "Required: our team and any lender or partner need it to contact the client about the application.",
+                     *           "type": "string",
+                     *           "format": "email"
+                     *         },
+                     *         "clientNumber": {
+                     *           "title": "Client's phone number",
+                     *           "description": "Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.",
+                     *           "type": "string",
+                     *           "pattern": "^\\+?[0-9\\s]{11,30}$"
+                     *         },
+                     *         "inviteClient": {
+                     *           "title": "Invite the client to view the application?",
+                     *           "description": "If yes, the client is emailed an invitation to view and track the application.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "companyType": {
+                     *           "title": "Business type",
+                     *           "description": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "LIMITED_COMPANY",
+                     *             "LIMITED_LIABILITY_PARTNERSHIP",
+                     *             "SOLE_TRADER",
+                     *             "STARTUP"
+                     *           ]
+                     *         },
+                     *         "companyNumber": {
+                     *           "title": "Company registration number",
+                     *           "description": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "companyName": {
+                     *           "title": "Business name",
+                     *           "description": "The registered name of the company, or the trading name of a sole trader.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "businessPurposes": {
+                     *           "title": "Is the funding for business purposes only?",
+                     *           "description": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *           "type": "boolean"
+                     *         },
+                     *         "fundingUrgency": {
+                     *           "title": "How soon is the funding needed?",
+                     *           "description": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ASAP",
+                     *             "JUST_BROWSING",
+                     *             "ONE_MONTH",
+                     *             "ONE_WEEK",
+                     *             "REFINANCING"
+                     *           ]
+                     *         },
+                     *         "useOfFunds": {
+                     *           "title": "What will the funding be used for?",
+                     *           "description": "Choose the main purpose; lenders match their products to it.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ACQUIRING_BUSINESS",
+                     *             "BUSINESS_EXPANSION",
+                     *             "CASH_FLOW",
+                     *             "EQUIPMENT_ASSET_FINANCE",
+                     *             "IMPORT_EXPORT",
+                     *             "PURCHASING_PROPERTY",
+                     *             "PURCHASING_STOCK",
+                     *             "REFINANCING_DEBT",
+                     *             "STARTING_BUSINESS",
+                     *             "TAX_BILL_DUE"
+                     *           ]
+                     *         },
+                     *         "fundingAmount": {
+                     *           "type": "object",
+                     *           "title": "How much funding is needed?",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "The total amount to borrow."
+                     *         },
+                     *         "fundingPeriod": {
+                     *           "title": "Repayment term (months)",
+                     *           "description": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             6,
+                     *             12,
+                     *             24,
+                     *             36,
+                     *             48,
+                     *             60
+                     *           ],
+                     *           "minimum": 0
+                     *         },
+                     *         "personalGuarantee": {
+                     *           "title": "Would a director give a personal guarantee?",
+                     *           "description": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "homeOwnership": {
+                     *           "title": "Does any director own a home in the UK?",
+                     *           "description": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "businessOwnsAssets": {
+                     *           "title": "Does the business own assets?",
+                     *           "description": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "sector": {
+                     *           "title": "Business sector",
+                     *           "description": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "AGRICULTURE",
+                     *             "AUTOMOTIVE",
+                     *             "BUSINESS_SERVICES",
+                     *             "CHARITIES",
+                     *             "CONSTRUCTION",
+                     *             "COURIER",
+                     *             "DISTRIBUTION",
+                     *             "EDUCATION",
+                     *             "FINANCIAL_SERVICES",
+                     *             "HAULAGE",
+                     *             "HEALTHCARE_CARE",
+                     *             "HOTELS_HOUSE",
+                     *             "IMPORT_EXPORT",
+                     *             "IT_RELATED",
+                     *             "MANUFACTURING",
+                     *             "MEDIA_AND_ENTERTAINMENT",
+                     *             "OTHER",
+                     *             "PRINT_PUBLISHING",
+                     *             "PROFESSIONAL_SERVICES",
+                     *             "PROPERTY",
+                     *             "RECRUITMENT",
+                     *             "RETAIL",
+                     *             "SECURITY_SERVICES",
+                     *             "TRADE",
+                     *             "TRANSPORTATION",
+                     *             "WHOLESALE"
+                     *           ]
+                     *         },
+                     *         "tradingAddress": {
+                     *           "title": "Trading address",
+                     *           "description": "Where the business trades from, written as street, number and postcode.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "incorporationDate": {
+                     *           "title": "When did the business start trading?",
+                     *           "description": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *           "type": "string",
+                     *           "format": "date"
+                     *         },
+                     *         "revenue": {
+                     *           "type": "object",
+                     *           "title": "Annual turnover",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Turnover from the last reported annual accounts or tax return."
+                     *         },
+                     *         "netProfit": {
+                     *           "type": "object",
+                     *           "title": "Net profit",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Net profit, or loss as a negative figure, from the last reported annual accounts."
+                     *         },
+                     *         "tradeDebtors": {
+                     *           "type": "object",
+                     *           "title": "Trade debtors",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Money owed to the business by customers at the last reported year end."
+                     *         },
+                     *         "bankInterest": {
+                     *           "type": "object",
+                     *           "title": "Bank interest paid",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Interest paid on loans and overdrafts in the last reported year."
+                     *         },
+                     *         "depreciation": {
+                     *           "type": "object",
+                     *           "title": "Depreciation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Depreciation charged in the last reported annual accounts."
+                     *         },
+                     *         "amortisation": {
+                     *           "type": "object",
+                     *           "title": "Amortisation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Amortisation charged in the last reported annual accounts."
+                     *         },
+                     *         "raiseInvoices": {
+                     *           "title": "Does the business invoice customers on credit?",
+                     *           "description": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "cardPayments": {
+                     *           "title": "Does the business take card payments?",
+                     *           "description": "Regular card takings can support a merchant cash advance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "averageCardSales": {
+                     *           "title": "Average monthly card sales",
+                     *           "description": "Choose the figure closest to the business's average card takings per month.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             2500,
+                     *             7500,
+                     *             15000,
+                     *             35000,
+                     *             55000,
+                     *             75000
+                     *           ]
+                     *         },
+                     *         "fundingAsset": {
+                     *           "title": "Is the funding to buy an asset?",
+                     *           "description": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "assetType": {
+                     *           "title": "What type of asset?",
+                     *           "description": "The kind of asset the funding will pay for.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "BUSINESS",
+                     *             "MANUFACTURING",
+                     *             "OFFICE",
+                     *             "PROPERTY",
+                     *             "STOCK",
+                     *             "TRANSPORTATION"
+                     *           ]
+                     *         },
+                     *         "assetExistingAgreement": {
+                     *           "title": "Is the asset already under a finance agreement?",
+                     *           "description": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "purchaseOrders": {
+                     *           "title": "Does the business have purchase orders to fulfil?",
+                     *           "description": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBacked": {
+                     *           "title": "Only interested in a government-backed recovery loan?",
+                     *           "description": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBackedLoansExist": {
+                     *           "title": "Does the business already have government-backed loans?",
+                     *           "description": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "legalRequirements": {
+                     *           "title": "Do you have the client's permission for us to contact them for lender consent?",
+                     *           "description": "Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         }
+                     *       },
+                     *       "required": [
+                     *         "clientName",
+                     *         "clientEmail",
+                     *         "clientNumber",
+                     *         "companyType",
+                     *         "companyName",
+                     *         "useOfFunds",
+                     *         "fundingAmount",
+                     *         "fundingPeriod",
+                     *         "sector",
+                     *         "incorporationDate",
+                     *         "revenue",
+                     *         "raiseInvoices",
+                     *         "cardPayments",
+                     *         "fundingAsset",
+                     *         "purchaseOrders",
+                     *         "governmentBacked",
+                     *         "governmentBackedLoansExist",
+                     *         "legalRequirements"
+                     *       ],
+                     *       "allOf": [
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "LIMITED_COMPANY",
+                     *                   "LIMITED_LIABILITY_PARTNERSHIP"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "companyNumber"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "SOLE_TRADER"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "businessPurposes"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "cardPayments": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "cardPayments"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "averageCardSales"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "fundingAsset": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "fundingAsset"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "assetType"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "additionalProperties": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_jsonSchemaResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9380,7 +16358,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9389,7 +16367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9398,7 +16376,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9407,7 +16385,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9432,6 +16410,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cf9e6ffd-b35f-408f-860a-5cab92071dea */
                 uuid: string;
             };
             cookie?: never;
@@ -9444,10 +16423,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dc4c8ad8-10ec-49ec-8e36-0220cda46e10",
+                     *       "profile": "cf9e6ffd-b35f-408f-860a-5cab92071dea",
+                     *       "businessId": 1,
+                     *       "caseState": "NEW",
+                     *       "caseStateName": "New",
+                     *       "state": "AWAITING_REVIEW",
+                     *       "stateName": "Awaiting review",
+                     *       "stateType": "OPEN",
+                     *       "type": "DEBT_RECOVERY",
+                     *       "product": "DEBT_RECOVERY",
+                     *       "productName": "Debt recovery",
+                     *       "private": false,
+                     *       "offersAwaitingReview": false,
+                     *       "followers": [],
+                     *       "products": [
+                     *         "DEBT_RECOVERY"
+                     *       ],
+                     *       "productNames": [
+                     *         "Debt recovery"
+                     *       ],
+                     *       "stateUpdatedAt": "2026-11-27T15:25:11.169Z",
+                     *       "details": {
+                     *         "title": "Recover an unpaid debt",
+                     *         "description": "Debt recovery for ACME WIDGETS LIMITED",
+                     *         "amount": {
+                     *           "code": "GBP",
+                     *           "value": 12500
+                     *         }
+                     *       },
+                     *       "latestActivity": {
+                     *         "id": "623077bb-b39e-43c7-ac36-55204a50301c",
+                     *         "title": "Case opened",
+                     *         "createdAt": "2026-11-27T15:25:11.169Z"
+                     *       },
+                     *       "integration": {
+                     *         "name": "funding-gateway",
+                     *         "generatedAt": "2026-11-27T15:25:11.169Z"
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "fromState": null,
+                     *           "toState": "AWAITING_REVIEW",
+                     *           "note": "Case opened",
+                     *           "createdAt": "2026-11-27T15:25:11.169Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseController_applyResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9456,7 +16485,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9465,7 +16494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9474,7 +16503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9483,7 +16512,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9506,11 +16535,18 @@ export interface operations {
     FundingController_countMatches: {
         parameters: {
             query?: {
+                /**
+                 * @example [
+                 *       "TERM_LOAN",
+                 *       "INVOICE_FINANCE"
+                 *     ]
+                 */
                 productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
                 explain?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
@@ -9523,10 +16559,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 13 */
                     "application/json": components["schemas"]["FundingController_countMatchesResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9535,7 +16572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9544,7 +16581,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9553,7 +16590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9562,7 +16599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9586,10 +16623,12 @@ export interface operations {
         parameters: {
             query?: {
                 productTypes?: ("ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE")[];
+                /** @example true */
                 explain?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
@@ -9602,10 +16641,760 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "amount": 150000,
+                     *       "id": 1,
+                     *       "matches": [
+                     *         {
+                     *           "lender": {
+                     *             "id": 15
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 31,
+                     *           "productName": "Quayside Factoring",
+                     *           "likelihood": {
+                     *             "value": 0.94
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£750,000",
+                     *             "trading for 133 months (at least 3 needed)",
+                     *             "revenue £900,000 meets the minimum £50,000",
+                     *             "credit grade A at or above the minimum E",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 13
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 27,
+                     *           "productName": "Oakfield Trades Loan",
+                     *           "likelihood": {
+                     *             "value": 0.84
+                     *           },
+                     *           "instantOffer": true,
+                     *           "reasons": [
+                     *             "amount £150,000 within £5,000-£150,000",
+                     *             "term 24 months within 6-48",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £60,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to the manufacturing sector",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 2
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 5,
+                     *           "productName": "Fleetway Unsecured Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.83
+                     *           },
+                     *           "instantOffer": true,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£350,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "a personal guarantee is offered"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 4
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 8,
+                     *           "productName": "Ledgerline Invoice Discounting",
+                     *           "likelihood": {
+                     *             "value": 0.77
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£1,500,000",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £250,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 19,
+                     *           "productName": "Meridian Selective Invoice Finance",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£500,000",
+                     *             "trading for 133 months (at least 6 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 10
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 21,
+                     *           "productName": "Cobalt Asset Refinance Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£500,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £150,000",
+                     *             "credit grade A at or above the minimum C",
+                     *             "lends to a limited company",
+                     *             "the business owns assets"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "productId": 30,
+                     *           "productName": "Pennant Recovery Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£250,000",
+                     *             "term 24 months within 12-60",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £50,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 20
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 37,
+                     *           "productName": "Wessex Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£400,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 18 needed)",
+                     *             "revenue £900,000 meets the minimum £120,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "productId": 18,
+                     *           "productName": "Meridian Fixed-Term Working Capital",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£200,000",
+                     *             "term 24 months within 3-36",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "a personal guarantee is offered"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 28
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 50,
+                     *           "productName": "Highgate Working Capital Loan",
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £10,000-£250,000",
+                     *             "term 24 months within 3-24",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £150,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 17,
+                     *           "productName": "Meridian Growth Loan",
+                     *           "likelihood": {
+                     *             "value": 0.75
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£750,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £250,000",
+                     *             "credit grade A at or above the minimum C",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 6
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "productId": 13,
+                     *           "productName": "Harbour Export Invoice Finance",
+                     *           "likelihood": {
+                     *             "value": 0.73
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £50,000-£1,000,000",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £300,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company",
+                     *             "raises invoices"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 12
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 24,
+                     *           "productName": "Thistle Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £15,000-£1,000,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 24 needed)",
+                     *             "revenue £900,000 meets the minimum £200,000",
+                     *             "credit grade A at or above the minimum C",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 29,
+                     *           "productName": "Pennant Growth Guarantee Scheme Loan",
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £25,000-£2,000,000",
+                     *             "term 24 months within 6-72",
+                     *             "trading for 133 months (at least 12 needed)",
+                     *             "revenue £900,000 meets the minimum £100,000",
+                     *             "credit grade A at or above the minimum D",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 18
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 34,
+                     *           "productName": "Unity Community Loan",
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false,
+                     *           "reasons": [
+                     *             "amount £150,000 within £5,000-£150,000",
+                     *             "term 24 months within 6-60",
+                     *             "trading for 133 months (at least 0 needed)",
+                     *             "revenue £900,000 meets the minimum £0",
+                     *             "credit grade A at or above the minimum E",
+                     *             "lends to a limited company"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "explanation": {
+                     *         "missing": [],
+                     *         "rejections": [
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 1,
+                     *             "reasons": [
+                     *               "revenue £900,000 below the product's minimum £1,000,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "INVOICE_FINANCE",
+                     *             "productId": 2,
+                     *             "reasons": [
+                     *               "amount £150,000 below the product's minimum £250,000",
+                     *               "revenue £900,000 below the product's minimum £2,000,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 3,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 1
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 4,
+                     *             "reasons": [
+                     *               "amount £150,000 below the product's minimum £250,000",
+                     *               "revenue £900,000 below the product's minimum £1,000,000",
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 2
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 6,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £100,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 3
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 7,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 4
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 9,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 5
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 10,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 5
+                     *             },
+                     *             "product": "E_COMMERCE_FUNDING",
+                     *             "productId": 11,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-12 months",
+                     *               "the product needs card payments (cardPayments)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 6
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 12,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 7
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 14,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 8
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 15,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £75,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 8
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 16,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £60,000",
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £2,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 10
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 20,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 11
+                     *             },
+                     *             "product": "E_COMMERCE_FUNDING",
+                     *             "productId": 22,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-12 months",
+                     *               "the product lends only to retail, wholesale, import export, media and entertainment",
+                     *               "the product needs card payments (cardPayments)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 11
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 23,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 12
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 25,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 12
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 26,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 13
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 28,
+                     *             "reasons": [
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 16
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 32,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 17
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 33,
+                     *             "reasons": [
+                     *               "the product lends only to haulage, courier, transportation, distribution, construction, automotive",
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 18
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 35,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £50,000",
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £2,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 19
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 36,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 20
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 38,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 21
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 39,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product lends only to hotels house, retail, healthcare care, automotive, media and entertainment",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 22
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 40,
+                     *             "reasons": [
+                     *               "the product lends only to professional services, financial services, healthcare care, education"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 22
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 41,
+                     *             "reasons": [
+                     *               "the product lends only to professional services, financial services"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 23
+                     *             },
+                     *             "product": "INVOICE_FINANCE",
+                     *             "productId": 42,
+                     *             "reasons": [
+                     *               "the product lends only to recruitment, business services, security services"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 24
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 43,
+                     *             "reasons": [
+                     *               "the product lends only to agriculture",
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 24
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 44,
+                     *             "reasons": [
+                     *               "the product lends only to agriculture"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 25
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 45,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £50,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 25
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 46,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £100,000"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 26
+                     *             },
+                     *             "product": "E_COMMERCE_FUNDING",
+                     *             "productId": 47,
+                     *             "reasons": [
+                     *               "term 24 months outside the product's 3-12 months",
+                     *               "the product needs card payments (cardPayments)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 27
+                     *             },
+                     *             "product": "COMMERCIAL_PROPERTY",
+                     *             "productId": 48,
+                     *             "reasons": [
+                     *               "the product funds property only"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 28
+                     *             },
+                     *             "product": "TRADE_FINANCE",
+                     *             "productId": 49,
+                     *             "reasons": [
+                     *               "the product needs purchase orders to fund (purchaseOrders)"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 29
+                     *             },
+                     *             "product": "FIXED_LOAN_TERMS",
+                     *             "productId": 51,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £120,000",
+                     *               "term 24 months outside the product's 3-18 months"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 29
+                     *             },
+                     *             "product": "MERCHANT_CASH_ADVANCE",
+                     *             "productId": 52,
+                     *             "reasons": [
+                     *               "amount £150,000 above the product's maximum £100,000",
+                     *               "term 24 months outside the product's 3-18 months",
+                     *               "the product needs card payments (cardPayments)",
+                     *               "average card sales unknown below the product's minimum £7,500"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 30
+                     *             },
+                     *             "product": "TERM_LOAN",
+                     *             "productId": 53,
+                     *             "reasons": [
+                     *               "amount in GBP, the product lends in ZAR",
+                     *               "revenue £900,000 below the product's minimum R1,000,000",
+                     *               "the product lends only in ZA"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 30
+                     *             },
+                     *             "product": "INVOICE_FINANCE",
+                     *             "productId": 54,
+                     *             "reasons": [
+                     *               "amount in GBP, the product lends in ZAR",
+                     *               "revenue £900,000 below the product's minimum R2,000,000",
+                     *               "the product lends only in ZA"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "lender": {
+                     *               "id": 30
+                     *             },
+                     *             "product": "ASSET_BACKED_FINANCE",
+                     *             "productId": 55,
+                     *             "reasons": [
+                     *               "amount in GBP, the product lends in ZAR",
+                     *               "revenue £900,000 below the product's minimum R1,000,000",
+                     *               "the product lends only in ZA",
+                     *               "the product funds assets only (fundingAsset)"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FundingController_matchResultsResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9614,7 +17403,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9623,7 +17412,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9632,7 +17421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9641,7 +17430,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9665,16 +17454,36 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer to this key; the key with another selection is a 409 */
+                /**
+                 * @description Replays the first answer to this key; the key with another selection is a 409
+                 * @example acme-widgets-apply-2026-11-27
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example c93e264e-a27b-4fad-9d47-0f4bc264b701 */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "lenderId": 2,
+                 *         "products": [
+                 *           "TERM_LOAN"
+                 *         ]
+                 *       },
+                 *       {
+                 *         "lenderId": 4,
+                 *         "products": [
+                 *           "INVOICE_FINANCE"
+                 *         ]
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["FundingController_applyBody"];
             };
         };
@@ -9685,10 +17494,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "amount": 150000,
+                     *       "id": 3,
+                     *       "matches": [
+                     *         {
+                     *           "lender": {
+                     *             "id": 13
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 27,
+                     *           "productName": "Oakfield Trades Loan",
+                     *           "likelihood": {
+                     *             "value": 0.84
+                     *           },
+                     *           "instantOffer": true
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 2
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "productId": 5,
+                     *           "productName": "Fleetway Unsecured Business Loan",
+                     *           "likelihood": {
+                     *             "value": 0.83
+                     *           },
+                     *           "instantOffer": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FundingController_applyResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9697,7 +17538,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9706,7 +17547,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9715,7 +17556,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9724,7 +17565,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9749,7 +17590,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 profileId: string;
             };
             cookie?: never;
@@ -9762,10 +17605,538 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "title": "All funding products (introducer)",
+                     *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
+                     *       "type": "object",
+                     *       "properties": {
+                     *         "clientName": {
+                     *           "title": "Client's full name",
+                     *           "description": "Required: the business owner or director you are acting for; every application needs a named applicant.",
+                     *           "type": "string",
+                     *           "default": "Ada Owner"
+                     *         },
+                     *         "clientEmail": {
+                     *           "title": "Client's email address",
+                     *           "description": "Required: our team and any lender or partner need it to contact the client about the application.",
+                     *           "type": "string",
+                     *           "format": "email",
+                     *           "default": "ada@acme-widgets.example"
+                     *         },
+                     *         "clientNumber": {
+                     *           "title": "Client's phone number",
+                     *           "description": "Required: the client may be called to confirm details; 11 to 30 digits, spaces and a leading + allowed.",
+                     *           "type": "string",
+                     *           "pattern": "^\\+?[0-9\\s]{11,30}$",
+                     *           "default": "+44 20 7946 0000"
+                     *         },
+                     *         "inviteClient": {
+                     *           "title": "Invite the client to view the application?",
+                     *           "description": "If yes, the client is emailed an invitation to view and track the application.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "companyType": {
+                     *           "title": "Business type",
+                     *           "description": "How the business is legally set up; choose start-up if it has only just begun trading.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "LIMITED_COMPANY",
+                     *             "LIMITED_LIABILITY_PARTNERSHIP",
+                     *             "SOLE_TRADER",
+                     *             "STARTUP"
+                     *           ],
+                     *           "default": "LIMITED_COMPANY"
+                     *         },
+                     *         "companyNumber": {
+                     *           "title": "Company registration number",
+                     *           "description": "The Companies House number, e.g. 01234567 or SC123456; needed for limited companies and LLPs.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S",
+                     *           "default": "09876543"
+                     *         },
+                     *         "companyName": {
+                     *           "title": "Business name",
+                     *           "description": "The registered name of the company, or the trading name of a sole trader.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S",
+                     *           "default": "ACME WIDGETS LIMITED"
+                     *         },
+                     *         "businessPurposes": {
+                     *           "title": "Is the funding for business purposes only?",
+                     *           "description": "A sole trader must confirm the money is for the business and not for personal use.",
+                     *           "type": "boolean"
+                     *         },
+                     *         "fundingUrgency": {
+                     *           "title": "How soon is the funding needed?",
+                     *           "description": "Helps lenders prioritise; choose just browsing if you are only comparing options.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ASAP",
+                     *             "JUST_BROWSING",
+                     *             "ONE_MONTH",
+                     *             "ONE_WEEK",
+                     *             "REFINANCING"
+                     *           ]
+                     *         },
+                     *         "useOfFunds": {
+                     *           "title": "What will the funding be used for?",
+                     *           "description": "Choose the main purpose; lenders match their products to it.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "ACQUIRING_BUSINESS",
+                     *             "BUSINESS_EXPANSION",
+                     *             "CASH_FLOW",
+                     *             "EQUIPMENT_ASSET_FINANCE",
+                     *             "IMPORT_EXPORT",
+                     *             "PURCHASING_PROPERTY",
+                     *             "PURCHASING_STOCK",
+                     *             "REFINANCING_DEBT",
+                     *             "STARTING_BUSINESS",
+                     *             "TAX_BILL_DUE"
+                     *           ],
+                     *           "default": "BUSINESS_EXPANSION"
+                     *         },
+                     *         "fundingAmount": {
+                     *           "type": "object",
+                     *           "title": "How much funding is needed?",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "The total amount to borrow.",
+                     *           "default": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           }
+                     *         },
+                     *         "fundingPeriod": {
+                     *           "title": "Repayment term (months)",
+                     *           "description": "Choose a term of 6, 12, 24, 36, 48 or 60 months.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             6,
+                     *             12,
+                     *             24,
+                     *             36,
+                     *             48,
+                     *             60
+                     *           ],
+                     *           "minimum": 0,
+                     *           "default": 24
+                     *         },
+                     *         "personalGuarantee": {
+                     *           "title": "Would a director give a personal guarantee?",
+                     *           "description": "Offering a personal guarantee can widen the choice of lenders and improve terms.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "homeOwnership": {
+                     *           "title": "Does any director own a home in the UK?",
+                     *           "description": "Many lenders look for a homeowner director, especially where a personal guarantee is given.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "businessOwnsAssets": {
+                     *           "title": "Does the business own assets?",
+                     *           "description": "For example property, vehicles or equipment that could secure or support the borrowing.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "sector": {
+                     *           "title": "Business sector",
+                     *           "description": "The sector the business mainly trades in; some lenders specialise by sector.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "AGRICULTURE",
+                     *             "AUTOMOTIVE",
+                     *             "BUSINESS_SERVICES",
+                     *             "CHARITIES",
+                     *             "CONSTRUCTION",
+                     *             "COURIER",
+                     *             "DISTRIBUTION",
+                     *             "EDUCATION",
+                     *             "FINANCIAL_SERVICES",
+                     *             "HAULAGE",
+                     *             "HEALTHCARE_CARE",
+                     *             "HOTELS_HOUSE",
+                     *             "IMPORT_EXPORT",
+                     *             "IT_RELATED",
+                     *             "MANUFACTURING",
+                     *             "MEDIA_AND_ENTERTAINMENT",
+                     *             "OTHER",
+                     *             "PRINT_PUBLISHING",
+                     *             "PROFESSIONAL_SERVICES",
+                     *             "PROPERTY",
+                     *             "RECRUITMENT",
+                     *             "RETAIL",
+                     *             "SECURITY_SERVICES",
+                     *             "TRADE",
+                     *             "TRANSPORTATION",
+                     *             "WHOLESALE"
+                     *           ],
+                     *           "default": "MANUFACTURING"
+                     *         },
+                     *         "tradingAddress": {
+                     *           "title": "Trading address",
+                     *           "description": "Where the business trades from, written as street, number and postcode.",
+                     *           "type": "string",
+                     *           "minLength": 1,
+                     *           "pattern": "\\S"
+                     *         },
+                     *         "incorporationDate": {
+                     *           "title": "When did the business start trading?",
+                     *           "description": "The date trading began, as YYYY-MM-DD; lenders use it to judge trading history.",
+                     *           "type": "string",
+                     *           "format": "date",
+                     *           "default": "2015-10-19"
+                     *         },
+                     *         "revenue": {
+                     *           "type": "object",
+                     *           "title": "Annual turnover",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Turnover from the last reported annual accounts or tax return.",
+                     *           "default": {
+                     *             "code": "GBP",
+                     *             "value": 900000
+                     *           }
+                     *         },
+                     *         "netProfit": {
+                     *           "type": "object",
+                     *           "title": "Net profit",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Net profit, or loss as a negative figure, from the last reported annual accounts.",
+                     *           "default": {
+                     *             "code": "GBP",
+                     *             "value": 85000
+                     *           }
+                     *         },
+                     *         "tradeDebtors": {
+                     *           "type": "object",
+                     *           "title": "Trade debtors",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Money owed to the business by customers at the last reported year end."
+                     *         },
+                     *         "bankInterest": {
+                     *           "type": "object",
+                     *           "title": "Bank interest paid",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Interest paid on loans and overdrafts in the last reported year."
+                     *         },
+                     *         "depreciation": {
+                     *           "type": "object",
+                     *           "title": "Depreciation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Depreciation charged in the last reported annual accounts."
+                     *         },
+                     *         "amortisation": {
+                     *           "type": "object",
+                     *           "title": "Amortisation",
+                     *           "properties": {
+                     *             "code": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "GBP",
+                     *                 "EUR",
+                     *                 "ZAR"
+                     *               ]
+                     *             },
+                     *             "value": {
+                     *               "type": "number"
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "code",
+                     *             "value"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "description": "Amortisation charged in the last reported annual accounts."
+                     *         },
+                     *         "raiseInvoices": {
+                     *           "title": "Does the business invoice customers on credit?",
+                     *           "description": "Answer yes if it issues invoices with payment terms of 14 days or more; this opens up invoice finance.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         },
+                     *         "cardPayments": {
+                     *           "title": "Does the business take card payments?",
+                     *           "description": "Regular card takings can support a merchant cash advance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "averageCardSales": {
+                     *           "title": "Average monthly card sales",
+                     *           "description": "Choose the figure closest to the business's average card takings per month.",
+                     *           "type": "number",
+                     *           "enum": [
+                     *             2500,
+                     *             7500,
+                     *             15000,
+                     *             35000,
+                     *             55000,
+                     *             75000
+                     *           ]
+                     *         },
+                     *         "fundingAsset": {
+                     *           "title": "Is the funding to buy an asset?",
+                     *           "description": "For example a vehicle, machinery or equipment; this opens up asset finance.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "assetType": {
+                     *           "title": "What type of asset?",
+                     *           "description": "The kind of asset the funding will pay for.",
+                     *           "type": "string",
+                     *           "enum": [
+                     *             "BUSINESS",
+                     *             "MANUFACTURING",
+                     *             "OFFICE",
+                     *             "PROPERTY",
+                     *             "STOCK",
+                     *             "TRANSPORTATION"
+                     *           ]
+                     *         },
+                     *         "assetExistingAgreement": {
+                     *           "title": "Is the asset already under a finance agreement?",
+                     *           "description": "Answer yes if it is already on hire purchase, a lease or another finance agreement.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "purchaseOrders": {
+                     *           "title": "Does the business have purchase orders to fulfil?",
+                     *           "description": "Confirmed customer orders can support trade finance to pay suppliers.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBacked": {
+                     *           "title": "Only interested in a government-backed recovery loan?",
+                     *           "description": "Answer yes to be matched only with loans under the government-backed Recovery Loan Scheme.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "governmentBackedLoansExist": {
+                     *           "title": "Does the business already have government-backed loans?",
+                     *           "description": "For example Bounce Back, CBILS or Recovery Loan Scheme loans; these can affect eligibility.",
+                     *           "type": "boolean",
+                     *           "default": false
+                     *         },
+                     *         "legalRequirements": {
+                     *           "title": "Do you have the client's permission for us to contact them for lender consent?",
+                     *           "description": "Required: we must obtain the client's consent before any lender or partner runs checks or acts on the application.",
+                     *           "type": "boolean",
+                     *           "default": true
+                     *         }
+                     *       },
+                     *       "required": [
+                     *         "clientName",
+                     *         "clientEmail",
+                     *         "clientNumber",
+                     *         "companyType",
+                     *         "companyName",
+                     *         "useOfFunds",
+                     *         "fundingAmount",
+                     *         "fundingPeriod",
+                     *         "sector",
+                     *         "incorporationDate",
+                     *         "revenue",
+                     *         "raiseInvoices",
+                     *         "cardPayments",
+                     *         "fundingAsset",
+                     *         "purchaseOrders",
+                     *         "governmentBacked",
+                     *         "governmentBackedLoansExist",
+                     *         "legalRequirements"
+                     *       ],
+                     *       "allOf": [
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "LIMITED_COMPANY",
+                     *                   "LIMITED_LIABILITY_PARTNERSHIP"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "companyNumber"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "companyType": {
+                     *                 "enum": [
+                     *                   "SOLE_TRADER"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "companyType"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "businessPurposes"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "cardPayments": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "cardPayments"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "averageCardSales"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "if": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "fundingAsset": {
+                     *                 "const": true
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "fundingAsset"
+                     *             ]
+                     *           },
+                     *           "then": {
+                     *             "required": [
+                     *               "assetType"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "additionalProperties": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["QuestionnaireController_profileJsonSchemaResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9774,7 +18145,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9783,7 +18154,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9792,7 +18163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9801,7 +18172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9826,7 +18197,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 profileId: string;
             };
             cookie?: never;
@@ -9839,10 +18212,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sector": "MANUFACTURING",
+                     *       "revenue": {
+                     *         "code": "GBP",
+                     *         "value": 900000
+                     *       },
+                     *       "netProfit": {
+                     *         "code": "GBP",
+                     *         "value": 85000
+                     *       },
+                     *       "clientName": "Ada Owner",
+                     *       "useOfFunds": "BUSINESS_EXPANSION",
+                     *       "clientEmail": "ada@acme-widgets.example",
+                     *       "companyName": "ACME WIDGETS LIMITED",
+                     *       "companyType": "LIMITED_COMPANY",
+                     *       "cardPayments": false,
+                     *       "clientNumber": "+44 20 7946 0000",
+                     *       "fundingAsset": false,
+                     *       "companyNumber": "09876543",
+                     *       "fundingAmount": {
+                     *         "code": "GBP",
+                     *         "value": 150000
+                     *       },
+                     *       "fundingPeriod": 24,
+                     *       "homeOwnership": true,
+                     *       "raiseInvoices": true,
+                     *       "fundingUrgency": "ONE_MONTH",
+                     *       "purchaseOrders": false,
+                     *       "governmentBacked": false,
+                     *       "incorporationDate": "2015-10-19",
+                     *       "legalRequirements": true,
+                     *       "personalGuarantee": true,
+                     *       "businessOwnsAssets": true,
+                     *       "governmentBackedLoansExist": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["AnswerController_getResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9851,7 +18261,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9860,7 +18270,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9869,7 +18279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9878,7 +18288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9903,13 +18313,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 profileId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientName": "Ada Owner",
+                 *       "clientEmail": "ada@acme-widgets.example",
+                 *       "clientNumber": "+44 20 7946 0000",
+                 *       "legalRequirements": true,
+                 *       "companyType": "LIMITED_COMPANY",
+                 *       "companyNumber": "09876543",
+                 *       "companyName": "ACME WIDGETS LIMITED",
+                 *       "useOfFunds": "BUSINESS_EXPANSION",
+                 *       "fundingAmount": {
+                 *         "code": "GBP",
+                 *         "value": 150000
+                 *       },
+                 *       "fundingPeriod": 24,
+                 *       "sector": "MANUFACTURING",
+                 *       "incorporationDate": "2015-10-19",
+                 *       "revenue": {
+                 *         "code": "GBP",
+                 *         "value": 900000
+                 *       },
+                 *       "raiseInvoices": true,
+                 *       "cardPayments": false,
+                 *       "fundingAsset": false,
+                 *       "purchaseOrders": false,
+                 *       "governmentBacked": false,
+                 *       "governmentBackedLoansExist": false,
+                 *       "homeOwnership": true,
+                 *       "personalGuarantee": true,
+                 *       "businessOwnsAssets": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["AnswerController_putBody"];
             };
         };
@@ -9921,7 +18365,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9930,7 +18374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9939,7 +18383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9948,7 +18392,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9957,7 +18401,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9980,11 +18424,19 @@ export interface operations {
     AnswerController_delete: {
         parameters: {
             query: {
+                /**
+                 * @description The answer to remove; repeat it for several
+                 * @example [
+                 *       "fundingUrgency"
+                 *     ]
+                 */
                 answerKey: string | string[];
             };
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 profileId: string;
             };
             cookie?: never;
@@ -9998,7 +18450,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10007,7 +18459,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10016,7 +18468,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10025,7 +18477,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10034,7 +18486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10059,13 +18511,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example introducer-all-funding-products */
                 questionnaireId: string;
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 profileId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "netProfit": {
+                 *         "code": "GBP",
+                 *         "value": 85000
+                 *       },
+                 *       "fundingUrgency": "ONE_MONTH"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AnswerController_patchBody"];
             };
         };
@@ -10077,7 +18540,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10086,7 +18549,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10095,7 +18558,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10104,7 +18567,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10113,7 +18576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10138,6 +18601,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
@@ -10150,10 +18614,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7122b6de-24d6-4ee9-ba69-153bfa6e1d2a",
+                     *         "fileName": "acme-widgets-accounts-2025.pdf",
+                     *         "contentType": "application/pdf",
+                     *         "sizeBytes": 48,
+                     *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
+                     *         "createdAt": "2026-11-27T15:25:09.410Z"
+                     *       },
+                     *       {
+                     *         "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *         "fileName": "acme-widgets-accounts-2025.pdf",
+                     *         "contentType": "application/pdf",
+                     *         "sizeBytes": 48,
+                     *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
+                     *         "createdAt": "2026-11-27T15:25:11.469Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["DocumentController_listResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10162,7 +18646,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10171,7 +18655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10180,7 +18664,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10189,7 +18673,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10214,6 +18698,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
             };
             cookie?: never;
@@ -10221,6 +18706,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description The document (PDF, PNG, JPEG, CSV, XLSX or DOCX), at most 10 MB */
                     file: string;
                 };
             };
@@ -10232,10 +18718,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *       "fileName": "acme-widgets-accounts-2025.pdf",
+                     *       "contentType": "application/pdf",
+                     *       "sizeBytes": 48,
+                     *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
+                     *       "createdAt": "2026-11-27T15:25:11.469Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10244,7 +18740,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10253,7 +18749,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10262,7 +18758,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10289,7 +18785,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10312,11 +18808,14 @@ export interface operations {
     ProfileController_urlSchema: {
         parameters: {
             query?: {
+                /** @example false */
                 redirect?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
                 uuid: string;
+                /** @example funding-search */
                 type: string;
             };
             cookie?: never;
@@ -10329,6 +18828,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "url": "https://funding-gateway.example/app/funding-search/cd68befb-8216-4ddc-81f2-a970731a2685?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
                 };
             };
@@ -10339,7 +18843,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10348,7 +18852,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10357,7 +18861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10366,7 +18870,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10375,7 +18879,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10399,7 +18903,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path?: never;
@@ -10407,6 +18914,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientName": "Ada Owner",
+                 *       "clientEmail": "ada@acme-widgets.example",
+                 *       "clientNumber": "+44 20 7946 0000",
+                 *       "legalRequirements": true,
+                 *       "useOfFunds": "BUSINESS_EXPANSION",
+                 *       "fundingAmount": {
+                 *         "code": "GBP",
+                 *         "value": 150000
+                 *       },
+                 *       "fundingPeriod": 24,
+                 *       "revenue": {
+                 *         "code": "GBP",
+                 *         "value": 900000
+                 *       },
+                 *       "raiseInvoices": true,
+                 *       "cardPayments": false,
+                 *       "fundingAsset": false,
+                 *       "purchaseOrders": false,
+                 *       "governmentBackedLoansExist": false,
+                 *       "homeOwnership": true,
+                 *       "personalGuarantee": true,
+                 *       "businessOwnsAssets": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApplicationController_createBody"];
             };
         };
@@ -10417,10 +18950,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "revenue": {
+                     *         "code": "GBP",
+                     *         "value": 900000
+                     *       },
+                     *       "clientName": "Ada Owner",
+                     *       "useOfFunds": "BUSINESS_EXPANSION",
+                     *       "clientEmail": "ada@acme-widgets.example",
+                     *       "cardPayments": false,
+                     *       "clientNumber": "+44 20 7946 0000",
+                     *       "fundingAsset": false,
+                     *       "fundingAmount": {
+                     *         "code": "GBP",
+                     *         "value": 150000
+                     *       },
+                     *       "fundingPeriod": 24,
+                     *       "homeOwnership": true,
+                     *       "raiseInvoices": true,
+                     *       "purchaseOrders": false,
+                     *       "legalRequirements": true,
+                     *       "personalGuarantee": true,
+                     *       "businessOwnsAssets": true,
+                     *       "id": "c07481e1-a4a0-4342-836d-fcf691bce05b",
+                     *       "type": "business-all-funding-products"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationController_createResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10429,7 +18989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10438,7 +18998,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10447,7 +19007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10456,7 +19016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10480,16 +19040,25 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
                 applicationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clickId": "newsletter-2026-11-acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlBody"];
             };
         };
@@ -10500,10 +19069,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/89bb237f-e459-45a6-8dd4-505897b2b141/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10512,7 +19086,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10521,7 +19095,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10530,7 +19104,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10539,7 +19113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10563,10 +19137,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
                 applicationId: string;
             };
             cookie?: never;
@@ -10579,10 +19157,398 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "numberOfMatches": 15,
+                     *       "matches": [
+                     *         {
+                     *           "lender": {
+                     *             "id": 15,
+                     *             "name": "Quayside Factors",
+                     *             "logo": "/static/lenders/quayside-factors.svg",
+                     *             "description": "Full-service factoring with credit control and bad-debt protection.",
+                     *             "average": "EXPENSIVE",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Aged debtors and creditors report",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 1.5,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.94
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 13,
+                     *             "name": "Oakfield Trade Finance",
+                     *             "logo": "/static/lenders/oakfield-trade-finance.svg",
+                     *             "description": "Flexible loans and equipment finance for trades and construction.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Asset quote or supplier invoice"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.84
+                     *           },
+                     *           "instantOffer": true
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 2,
+                     *             "name": "Fleetway Capital",
+                     *             "logo": "/static/lenders/fleetway-capital.svg",
+                     *             "description": "Unsecured business loans with a decision in one working day.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.83
+                     *           },
+                     *           "instantOffer": true
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 4,
+                     *             "name": "Ledgerline Invoice Finance",
+                     *             "logo": "/static/lenders/ledgerline-invoice-finance.svg",
+                     *             "description": "Confidential invoice discounting and full-service factoring.",
+                     *             "average": "LOW",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Aged debtors and creditors report",
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 0.75,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.77
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9,
+                     *             "name": "Meridian Growth Capital",
+                     *             "logo": "/static/lenders/meridian-growth-capital.svg",
+                     *             "description": "Growth loans and working capital for profitable SMEs.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 0,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 10,
+                     *             "name": "Cobalt Leasing",
+                     *             "logo": "/static/lenders/cobalt-leasing.svg",
+                     *             "description": "Hire purchase, finance leases and refinancing of owned equipment.",
+                     *             "average": "LOW",
+                     *             "responseTime": 24,
+                     *             "documents": [
+                     *               "Asset quote or supplier invoice",
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14,
+                     *             "name": "Pennant Recovery Lending",
+                     *             "logo": "/static/lenders/pennant-recovery-lending.svg",
+                     *             "description": "Government-backed Growth Guarantee Scheme loans (accredited lender).",
+                     *             "average": "LOW",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Business plan and 12-month cash-flow forecast"
+                     *             ]
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "fees": {
+                     *             "arrangementFees": 2.5,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 20,
+                     *             "name": "Wessex Capital",
+                     *             "logo": "/static/lenders/wessex-capital.svg",
+                     *             "description": "Business loans and property finance across the South West.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9,
+                     *             "name": "Meridian Growth Capital",
+                     *             "logo": "/static/lenders/meridian-growth-capital.svg",
+                     *             "description": "Growth loans and working capital for profitable SMEs.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "FIXED_LOAN_TERMS",
+                     *           "fees": {
+                     *             "arrangementFees": 2.5,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 28,
+                     *             "name": "Highgate Stock Finance",
+                     *             "logo": "/static/lenders/highgate-stock-finance.svg",
+                     *             "description": "Stock, purchase order and short-term working capital funding.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Purchase orders and supplier pro-forma invoices",
+                     *               "Last 6 months' business bank statements",
+                     *               "Management accounts (year to date)"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.76
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 9,
+                     *             "name": "Meridian Growth Capital",
+                     *             "logo": "/static/lenders/meridian-growth-capital.svg",
+                     *             "description": "Growth loans and working capital for profitable SMEs.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.75
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 6,
+                     *             "name": "Harbour Trade Partners",
+                     *             "logo": "/static/lenders/harbour-trade-partners.svg",
+                     *             "description": "Purchase order and supply chain finance for importers and wholesalers.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 48,
+                     *             "documents": [
+                     *               "Purchase orders and supplier pro-forma invoices",
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements"
+                     *             ]
+                     *           },
+                     *           "product": "INVOICE_FINANCE",
+                     *           "fees": {
+                     *             "arrangementFees": 1,
+                     *             "earlyRepaymentFees": 0,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.73
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 12,
+                     *             "name": "Thistle Bank Business",
+                     *             "logo": "/static/lenders/thistle-bank-business.svg",
+                     *             "description": "Business banking and lending for Scottish companies and partnerships.",
+                     *             "average": "LOW",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Proof of address for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 14,
+                     *             "name": "Pennant Recovery Lending",
+                     *             "logo": "/static/lenders/pennant-recovery-lending.svg",
+                     *             "description": "Government-backed Growth Guarantee Scheme loans (accredited lender).",
+                     *             "average": "LOW",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Latest filed accounts",
+                     *               "Management accounts (year to date)",
+                     *               "Last 6 months' business bank statements",
+                     *               "Photo ID for all directors",
+                     *               "Business plan and 12-month cash-flow forecast"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false
+                     *         },
+                     *         {
+                     *           "lender": {
+                     *             "id": 18,
+                     *             "name": "Unity Community Finance",
+                     *             "logo": "/static/lenders/unity-community-finance.svg",
+                     *             "description": "Responsible lending for under-served businesses and social enterprises.",
+                     *             "average": "AVERAGE",
+                     *             "responseTime": 72,
+                     *             "documents": [
+                     *               "Last 6 months' business bank statements",
+                     *               "Business plan and 12-month cash-flow forecast",
+                     *               "Photo ID for all directors"
+                     *             ]
+                     *           },
+                     *           "product": "TERM_LOAN",
+                     *           "fees": {
+                     *             "arrangementFees": 2,
+                     *             "earlyRepaymentFees": 1,
+                     *             "exitFees": 0
+                     *           },
+                     *           "likelihood": {
+                     *             "value": 0.64
+                     *           },
+                     *           "instantOffer": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationController_getMatchesResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10591,7 +19557,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10600,7 +19566,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10609,7 +19575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10618,7 +19584,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10642,10 +19608,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
                 applicationId: string;
             };
             cookie?: never;
@@ -10658,10 +19628,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-27",
+                     *         "createdAt": "2026-11-27T15:25:11.637Z",
+                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "status": "PRE_SELECTED",
+                     *         "type": "INSTANT_OFFER",
+                     *         "isPreselected": true,
+                     *         "productType": "TERM_LOAN",
+                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "reference": "89bb237f-27",
+                     *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
+                     *         "securityRequired": [
+                     *           "UNSECURED"
+                     *         ],
+                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "termLoan": {
+                     *           "maximumAmount": 150000,
+                     *           "minimumAmount": 5000,
+                     *           "arrangementFee": 3000,
+                     *           "commissionAmount": 0,
+                     *           "interestCharge": "ANNUAL_RATE",
+                     *           "rate": 10.78,
+                     *           "interestRate": 0.9,
+                     *           "representativeAPR": 13.59,
+                     *           "term": 24,
+                     *           "monthlyRepayment": 6975.86,
+                     *           "totalRepayment": 167420.75,
+                     *           "totalFees": 17420.75,
+                     *           "likelihoodOfRate": 0.84,
+                     *           "likelihoodOfAcceptance": 0.84
+                     *         }
+                     *       },
+                     *       {
+                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-5",
+                     *         "createdAt": "2026-11-27T15:25:11.637Z",
+                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "status": "PRE_SELECTED",
+                     *         "type": "INSTANT_OFFER",
+                     *         "isPreselected": true,
+                     *         "productType": "TERM_LOAN",
+                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "reference": "89bb237f-5",
+                     *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
+                     *         "securityRequired": [
+                     *           "PERSONAL_GUARANTEE"
+                     *         ],
+                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "termLoan": {
+                     *           "maximumAmount": 150000,
+                     *           "minimumAmount": 10000,
+                     *           "arrangementFee": 3000,
+                     *           "commissionAmount": 0,
+                     *           "interestCharge": "ANNUAL_RATE",
+                     *           "rate": 10.26,
+                     *           "interestRate": 0.86,
+                     *           "representativeAPR": 13.01,
+                     *           "term": 24,
+                     *           "monthlyRepayment": 6939.75,
+                     *           "totalRepayment": 166554.08,
+                     *           "totalFees": 16554.08,
+                     *           "likelihoodOfRate": 0.83,
+                     *           "likelihoodOfAcceptance": 0.83
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApplicationController_getPreselectedOffersResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10670,7 +19708,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10679,7 +19717,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10688,7 +19726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10697,7 +19735,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10721,16 +19759,28 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
                 applicationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lenderId": 2,
+                 *       "products": [
+                 *         "TERM_LOAN"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApplicationController_submitBody"];
             };
         };
@@ -10741,10 +19791,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "applications": [
+                     *         {
+                     *           "lenderId": 13,
+                     *           "applicationId": 5
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApplicationController_submitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10753,7 +19813,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10762,7 +19822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10771,7 +19831,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10780,7 +19840,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10804,10 +19864,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example b94c17a3-55c2-4a1e-b90b-faf387aa3c0c */
                 selectionId: string;
             };
             cookie?: never;
@@ -10820,10 +19881,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "selectionId": "b94c17a3-55c2-4a1e-b90b-faf387aa3c0c",
+                     *       "applications": [
+                     *         {
+                     *           "lenderId": 2,
+                     *           "applicationId": 6
+                     *         },
+                     *         {
+                     *           "lenderId": 13,
+                     *           "applicationId": 7
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformReviewController_submitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10832,7 +19908,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10841,7 +19917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10850,7 +19926,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10859,7 +19935,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10883,10 +19959,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 8 */
                 applicationId: string;
             };
             cookie?: never;
@@ -10899,10 +19976,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 8,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessLenderApplicationController_resubmitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10911,7 +20066,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10920,7 +20075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10929,7 +20084,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10938,7 +20093,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10962,10 +20117,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 9 */
                 applicationId: string;
             };
             cookie?: never;
@@ -10978,10 +20134,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 9,
+                     *         "reference": null,
+                     *         "status": "Client Accepted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": 1795793111,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "d9c357a4-5f19-4431-a1ba-1477c6c70cc0",
+                     *           "reference": "OFFER-01eb9579",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "ACCEPTED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessLenderApplicationController_acceptResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10990,7 +20243,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10999,7 +20252,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11008,7 +20261,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11017,7 +20270,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11041,10 +20294,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant a master or platform token acts for */
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 10 */
                 applicationId: string;
             };
             cookie?: never;
@@ -11057,10 +20311,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 10,
+                     *         "reference": null,
+                     *         "status": "Client Declined",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "b5003065-fc89-4bf7-a7a1-9193b0be0c76",
+                     *           "reference": "OFFER-cafe1686",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "DECLINED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessLenderApplicationController_declineResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11069,7 +20420,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11078,7 +20429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11087,7 +20438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11096,7 +20447,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11121,6 +20472,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 11 */
                 applicationId: string;
             };
             cookie?: never;
@@ -11133,10 +20485,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 11,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_resubmitResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11145,7 +20575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11154,7 +20584,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11163,7 +20593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11172,7 +20602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11197,6 +20627,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 12 */
                 applicationId: string;
             };
             cookie?: never;
@@ -11209,10 +20640,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 12,
+                     *         "reference": null,
+                     *         "status": "Client Accepted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": 1795793112,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "b53e93dc-89b4-4c4c-9947-9069d97c2323",
+                     *           "reference": "OFFER-641ee30f",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "ACCEPTED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_acceptResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11221,7 +20749,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,7 +20758,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11239,7 +20767,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11248,7 +20776,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11273,6 +20801,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 13 */
                 applicationId: string;
             };
             cookie?: never;
@@ -11285,10 +20814,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 13,
+                     *         "reference": null,
+                     *         "status": "Client Declined",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "265812f0-a4e3-4f74-8fba-be9d9b6ff86b",
+                     *           "reference": "OFFER-b0e671bf",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": null,
+                     *           "comment": null,
+                     *           "decision": "DECLINED",
+                     *           "termLoan": {
+                     *             "term": 36,
+                     *             "interestRate": 0.85,
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "totalRepayment": 171234.56,
+                     *             "likelihoodOfRate": 0.7,
+                     *             "likelihoodOfAcceptance": 0.6,
+                     *             "totalFees": 21234.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_declineResponse"];
                 };
             };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer */
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11297,7 +20923,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description No credential, or one this surface does not take */
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11306,7 +20932,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The credential lacks the scope or the tenant */
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11315,7 +20941,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11324,7 +20950,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Understood but refused by a business rule */
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
                 headers: {
                     [name: string]: unknown;
