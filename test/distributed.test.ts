@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import { redisAnswers } from './support/redis-availability.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { graphql, settle, subscribe } from './support/graphql-client.js';
 import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
@@ -17,20 +17,6 @@ import { postJson } from './support/test-app.js';
 // Redis for events: it runs whenever Redis answers (CI starts one).
 const baseUrl = inject('postgresUrl');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Whether Redis answers PING at that URL. */
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgraph, the gateway and the REST adapter as processes', () => {
   const dbName = `fg_dist_${randomUUID().replace(/-/g, '').slice(0, 12)}`;

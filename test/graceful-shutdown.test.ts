@@ -10,7 +10,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
-import { Redis } from 'ioredis';
+import { redisAnswers } from './support/redis-availability.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
@@ -87,19 +87,6 @@ async function idleKeepAliveConnection(baseUrl: string): Promise<http.Agent> {
     http.get(`${baseUrl}/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
   });
   return agent;
-}
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 const redisRuns = await redisAnswers(redisUrl);

@@ -7,7 +7,7 @@
  * answering. Two real processes (`start:service -- matches` and `-- rest`) on one database and Redis.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { redisAnswers } from './support/redis-availability.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
@@ -19,19 +19,6 @@ import { createTestDatabase, type TestDatabase } from './support/test-database.j
 import { testSigningKeys, type TestApp } from './support/test-app.js';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across processes', () => {
   let database: TestDatabase | undefined;

@@ -25,7 +25,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
+import { redisAnswers } from './support/redis-availability.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { openDatabase, type Database } from '../src/infra/database.js';
@@ -41,19 +41,6 @@ import { postJson, testSigningKeys, type TestApp } from './support/test-app.js';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const APPLICATIONS = 100;
 const RATE_LIMIT = 300;
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** One request the lender received: which delivery (webhook-id), in which order, and what it answered. */
 interface Receipt {
