@@ -55,6 +55,7 @@ interface Subscriber {
   received: GraphQLResponse[];
   closedWith: number | undefined;
   ended: boolean;
+  failure?: unknown;
   dispose(): Promise<void>;
 }
 
@@ -72,6 +73,7 @@ async function subscriber(name: string, gateway: string, query: string, auth: Re
       next: (value) => void result.received.push(value as GraphQLResponse),
       error: (err) => {
         result.ended = true;
+        result.failure = err;
         if (Array.isArray(err)) result.received.push({ errors: err as never });
       },
       complete: () => void (result.ended = true),

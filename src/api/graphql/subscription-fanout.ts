@@ -145,12 +145,13 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
           for (const member of group.members) deliver(member, next.value);
         }
         if (group.source !== source) return;
-        for (const member of group.members) member.stop();
+        // After the events on their way to each member (a refusal arrives as the stream's only result).
+        for (const member of group.members) void member.delivered.then(() => member.stop());
       } catch (err) {
         if (group.source !== source) return;
         group.owner = undefined;
         if (await replaceSource(key, group)) return;
-        for (const member of group.members) member.stop(err);
+        for (const member of group.members) void member.delivered.then(() => member.stop(err));
       }
       if (groups.get(key) === group && group.source === source) groups.delete(key);
     })();
