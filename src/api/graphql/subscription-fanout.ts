@@ -123,11 +123,20 @@ interface Group {
   members: Set<MemberStream>;
   /** The stream that carries the group's events: opened by `owner`'s subscription. */
   source: AsyncIterator<ExecutionResult>;
+  /** A stream taking over from `source` once it has surely started (HANDOVER_MS); its events are dropped until then. */
+  pending: AsyncIterator<ExecutionResult> | undefined;
   owner: MemberStream | undefined;
   operation: string;
   /** A replacement of the source in progress (one at a time). */
   replacing: Promise<boolean>;
 }
+
+/**
+ * How long a group's old and new streams both run when its owner leaves: the old one's events are
+ * delivered meanwhile, the new one's from then on, so none is lost while the new subscription
+ * reaches the subgraph (an event at that very moment may come twice, or, rarely, not at all).
+ */
+const HANDOVER_MS = 1_000;
 
 /** Wraps the graphql-ws `subscribe` of the gateway so that live subscriptions share their executions. */
 export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Result>(
@@ -140,35 +149,55 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
     void (async () => {
       try {
         for (let next = await source.next(); !next.done; next = await source.next()) {
-          if (group.source !== source) return; // replaced: the new stream carries on
+          if (group.source !== source) {
+            if (group.pending === source) continue; // the old stream still delivers
+            return; // replaced: the new stream carries on
+          }
           subscriptionEventExecutions.inc({ operation: group.operation });
           for (const member of group.members) deliver(member, next.value);
         }
-        if (group.source !== source) return;
+        if (group.source !== source) {
+          if (group.pending === source) group.pending = undefined;
+          return;
+        }
         // After the events on their way to each member (a refusal arrives as the stream's only result).
         for (const member of group.members) void member.delivered.then(() => member.stop());
       } catch (err) {
-        if (group.source !== source) return;
+        if (group.source !== source) {
+          if (group.pending === source) group.pending = undefined;
+          return;
+        }
+        if (group.pending) return promote(group, group.pending);
         group.owner = undefined;
-        if (await replaceSource(key, group)) return;
+        if (await replaceSource(key, group, false)) return;
         for (const member of group.members) void member.delivered.then(() => member.stop(err));
       }
       if (groups.get(key) === group && group.source === source) groups.delete(key);
     })();
   }
 
+  /** The pending stream becomes the group's, and the old one is closed. */
+  function promote(group: Group, source: AsyncIterator<ExecutionResult>): void {
+    if (group.pending !== source) return;
+    const old = group.source;
+    group.source = source;
+    group.pending = undefined;
+    void old.return?.();
+  }
+
   /**
    * Opens the group's stream again, for its first member in good standing that has not opened one
-   * yet (members no longer in good standing are told why and leave): when the stream failed, or its
-   * owner left. In the distributed deployment the stream runs over the owner's subgraph connection,
-   * which the subgraph closes once the owner's credential is revoked. False when no member is left.
+   * yet (members no longer in good standing are told why and leave): when its owner left (`handOver`:
+   * the old stream delivers until the new one has started) or its stream failed. In the distributed
+   * deployment the stream runs over the owner's subgraph connection, which the subgraph closes once
+   * the owner's credential is revoked. False when no member is left to open it.
    */
-  function replaceSource(key: string, group: Group): Promise<boolean> {
-    group.replacing = group.replacing.then(() => openAgain(key, group).catch(() => false));
+  function replaceSource(key: string, group: Group, handOver: boolean): Promise<boolean> {
+    group.replacing = group.replacing.then(() => openAgain(key, group, handOver).catch(() => false));
     return group.replacing;
   }
 
-  async function openAgain(key: string, group: Group): Promise<boolean> {
+  async function openAgain(key: string, group: Group, handOver: boolean): Promise<boolean> {
     if (group.owner) return true;
     for (const member of [...group.members]) {
       if (member.openedStream || !group.members.has(member)) continue;
@@ -188,12 +217,11 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
         await source.return?.();
         return false;
       }
-      // The new stream first, then the old one closed: no event falls between them.
-      const old = group.source;
-      group.source = source;
       group.owner = member;
+      group.pending = source;
       pump(key, group, source);
-      void old.return?.();
+      if (handOver) setTimeout(() => promote(group, source), HANDOVER_MS).unref();
+      else promote(group, source);
       return true;
     }
     return false;
@@ -217,10 +245,12 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
       if (group.members.size === 0) {
         if (groups.get(key) === group) groups.delete(key);
         void group.source.return?.();
+        void group.pending?.return?.();
+        group.pending = undefined;
       } else if (group.owner === member) {
         // Its stream may end with it (its socket, its credential): another member's takes over.
         group.owner = undefined;
-        void replaceSource(key, group);
+        void replaceSource(key, group, true);
       }
     });
     group.members.add(member);
@@ -246,7 +276,7 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
       return join(key, existing, audience, resubscribe);
     }
     const source = (result as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
-    const group: Group = { members: new Set(), source, owner: undefined, operation, replacing: Promise.resolve(true) };
+    const group: Group = { members: new Set(), source, pending: undefined, owner: undefined, operation, replacing: Promise.resolve(true) };
     groups.set(key, group);
     const owner = join(key, group, audience, resubscribe);
     owner.openedStream = true;
