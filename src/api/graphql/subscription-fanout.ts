@@ -160,6 +160,8 @@ export function fanOutSubscriptions<Args extends { contextValue?: unknown }, Res
           if (group.pending === source) group.pending = undefined;
           return;
         }
+        // Ended under a hand-over (the leaving owner's stream): the new one carries on at once.
+        if (group.pending) return promote(group, group.pending);
         // After the events on their way to each member (a refusal arrives as the stream's only result).
         for (const member of group.members) void member.delivered.then(() => member.stop());
       } catch (err) {
