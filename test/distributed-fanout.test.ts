@@ -9,9 +9,10 @@
  *    kind for a subscription is refused and hears nothing;
  *  - each event is executed once per audience group that hears it, counted by
  *    `graphql_subscription_event_executions_total` at the gateway and at the subgraph that runs it;
- *  - a revoked key's subscribers are told why at its next event and their sockets are closed (4403)
- *    by the credential re-check, as without fan-out, while the other key of the same audience, in
- *    the same group, keeps receiving (also when the revoked key's subgraph stream is the group's).
+ *  - a revoked key's subscribers hear nothing after the revocation and their sockets are closed
+ *    (4403, saying why) by the credential re-check, as without fan-out, while the other key of the
+ *    same audience, in the same group, keeps receiving every event, although the group's stream to
+ *    the subgraph was the revoked key's (another member's takes over).
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -112,6 +113,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
   let db: Database | undefined;
   const subscribers: Subscriber[] = [];
   afterAll(async () => {
+    // FANOUT_LOG=<file> keeps the deployment's output for a look after a failure.
     if (process.env.FANOUT_LOG) (await import('node:fs')).writeFileSync(process.env.FANOUT_LOG, supervisor?.output() ?? '');
     await Promise.all(subscribers.map((s) => s.dispose().catch(() => {})));
     await db?.close();
@@ -222,9 +224,10 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
     await eventually(async () => lenderOne.every((s) => s.received.length === 1), Boolean, 30_000);
     for (const s of lenderOne) expect(s.received, s.name).toEqual([acknowledged]);
 
-    // 3. The key of the opening subscriber is revoked. At the next event its subscribers are told why
-    // (and hear nothing more), their sockets are closed by the re-check; the kept key's, in the same
-    // group, go on receiving every event, also after the subgraph closed the revoked key's stream.
+    // 3. The key of the opening subscriber is revoked. Its subscribers hear no event after that (told
+    // why if an event comes before the re-check) and their sockets are closed (4403); the kept key's,
+    // in the same group, go on receiving every event, also after the subgraph closed the revoked
+    // key's stream (the group's, until another member's took over).
     const revoke = await fetch(`${rest}/api/platform/v1/api-key/${revokedKey.keyId}`, { method: 'DELETE', headers: bearer(accountA.loginToken) });
     expect(revoke.status).toBe(204);
     const secondA = await createTenant(accountA, 'fanout-a2');
