@@ -11,7 +11,9 @@
  *    Every delivery ends DELIVERED (nothing lost), each is answered 2xx exactly once (twice at most,
  *    with the same webhook-id lenders de-duplicate on, only for attempts already under way at the
  *    kill), an application's second change never reaches the lender before its first was accepted,
- *    and both workers delivered.
+ *    and both workers delivered. Gateway A is SIGKILLed with it: a staff dashboard following every
+ *    status change there reconnects to gateway B and catches up with the board's `updatedSince`;
+ *    what it heard on A, the catch-up and what it hears on B give every application's last status.
  *  - Each process's metrics carry `service` and `instance` labels (INSTANCE_ID, else hostname/pid).
  *  - A per-credential rate limit of RATE_LIMIT requests a minute allows RATE_LIMIT in total across
  *    both adapters (counted in Redis), and the sign-in throttle refuses the sixth failed attempt for
@@ -31,7 +33,9 @@ import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { openDatabase, type Database } from '../src/infra/database.js';
 import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
 import { issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
-import { settle, subscribe } from './support/graphql-client.js';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { graphql, settle, subscribe, type GraphQLResponse } from './support/graphql-client.js';
 import { bearer, createApiKey, lenderIdToken, platformToken, signIn } from './support/identities.js';
 import { eventually } from './support/lender-receiver.js';
 import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
@@ -72,6 +76,48 @@ async function startFlakyLender(): Promise<{ url: string; receipts: Receipt[]; c
   };
 }
 
+interface StatusEvent {
+  applicationId: number;
+  status: string;
+}
+
+/** A dashboard's live feed on one gateway (the stock graphql-ws client): every status change it hears. */
+function follow(gateway: string, auth: Record<string, string>, heard: (event: StatusEvent) => void) {
+  let closed!: () => void;
+  const client = createClient({
+    url: `${gateway.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    lazy: false,
+    retryAttempts: 0,
+    connectionParams: auth,
+    onNonLazyError: () => {},
+  });
+  const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+  client.on('closed', () => closed());
+  client.subscribe<{ applicationStatusChanged: StatusEvent }>(
+    { query: 'subscription { applicationStatusChanged { applicationId status } }' },
+    { next: (r) => r.data && heard(r.data.applicationStatusChanged), error: () => {}, complete: () => {} },
+  );
+  return { connected, closed: new Promise<void>((resolve) => (closed = resolve)), dispose: async () => client.dispose() };
+}
+
+/** The board rows changed at or after `since`, every page (the dashboard's catch-up after a reconnect). */
+async function boardSince(gateway: string, auth: Record<string, string>, since: string): Promise<Array<{ id: number; status: string }>> {
+  const rows: Array<{ id: number; status: string }> = [];
+  for (let after: string | null = null; ; ) {
+    const page: GraphQLResponse<{ lenderApplicationBoard: { nodes: Array<{ id: number; status: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } } }> = await graphql(
+      gateway,
+      'query($filter: LenderApplicationFilter, $after: String) { lenderApplicationBoard(filter: $filter, first: 200, after: $after) { nodes { id status } pageInfo { endCursor hasNextPage } } }',
+      { filter: { updatedSince: since }, after },
+      auth,
+    );
+    expect(page.errors).toBeUndefined();
+    rows.push(...page.data!.lenderApplicationBoard.nodes);
+    if (!page.data!.lenderApplicationBoard.pageInfo.hasNextPage) return rows;
+    after = page.data!.lenderApplicationBoard.pageInfo.endCursor;
+  }
+}
+
 /** Runs `tasks` at most `width` at a time. */
 async function inBatches<T>(tasks: Array<() => Promise<T>>, width: number): Promise<T[]> {
   const results: T[] = [];
@@ -91,7 +137,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     await database?.drop();
   });
 
-  it('share events, deliveries, rate limits and throttles; a killed worker loses nothing', async () => {
+  it('share events, deliveries, rate limits and throttles; a killed worker or gateway loses nothing', async () => {
     database = await createTestDatabase();
     lender = await startFlakyLender();
     // Below Linux's ephemeral range (32768+), where outgoing connections could take a port picked
@@ -186,9 +232,20 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
       }
     }
 
-    // 2. Deliveries from both adapters through both workers; one worker SIGKILLed half-way.
+    // 2. Deliveries from both adapters through both workers; one worker SIGKILLed half-way, and
+    // gateway A with it. A dashboard (staff) following every status change on gateway A reconnects
+    // to gateway B and catches up with the board's `updatedSince`, as web/dashboard does: together
+    // with what it heard before and after, it knows every application's last status.
     const ids: Array<string | number> = [];
     for (let i = 0; i < APPLICATIONS; i++) ids.push(await newApplication());
+    const staff = bearer(await signIn({ url: restA } as TestApp, DEMO_CREDENTIALS.staff.email, DEMO_CREDENTIALS.staff.password));
+    const dashboard = { heardOnA: [] as StatusEvent[], lastHeardAt: Date.now(), heardOnB: [] as StatusEvent[] };
+    const onA = follow(gatewayA, staff, (event) => {
+      dashboard.heardOnA.push(event);
+      dashboard.lastHeardAt = Date.now();
+    });
+    await onA.connected;
+    await settle(800);
     const changeAll = (subset: Array<string | number>, offset: number) =>
       inBatches(
         subset.map((id, i) => async () => {
@@ -206,6 +263,14 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     await eventually(async () => lender!.receipts.length, (n) => n >= half / 2, 120_000);
     const killedAt = lender.receipts.length;
     workers[0]!.child.kill('SIGKILL');
+    gateways[0]![0].child.kill('SIGKILL');
+    await onA.closed;
+    // Reconnected to the other gateway, then caught up on everything changed since a little before
+    // the last event heard (a row the catch-up and an event both bring is simply read twice).
+    const onB = follow(gatewayB, staff, (event) => dashboard.heardOnB.push(event));
+    await onB.connected;
+    await settle(800);
+    const caughtUp = await boardSince(gatewayB, staff, new Date(dashboard.lastHeardAt - 2_000).toISOString());
     await changeAll(ids.slice(half), half);
 
     const deliveries = await eventually(
@@ -239,6 +304,16 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     const delivered = (w: RunningProcess) => w.output().split('\n').filter((l) => l.includes('"msg":"webhook delivery attempt"') && l.includes('"outcome":"delivered"')).length;
     expect(delivered(workers[0]!), 'the killed worker delivered before the kill').toBeGreaterThan(0);
     expect(delivered(workers[1]!), 'the surviving worker delivered').toBeGreaterThan(0);
+
+    // The dashboard lost nothing: its last word on every application is the final one, Rejected.
+    await eventually(async () => dashboard.heardOnB.filter((e) => e.status === 'Rejected').length, (n) => n >= APPLICATIONS - half, 60_000);
+    await onB.dispose();
+    const lastStatus = new Map<number, string>();
+    for (const event of dashboard.heardOnA) lastStatus.set(event.applicationId, event.status);
+    for (const row of caughtUp) lastStatus.set(row.id, row.status);
+    for (const event of dashboard.heardOnB) lastStatus.set(event.applicationId, event.status);
+    expect(ids.map((id) => [id, lastStatus.get(Number(id))])).toEqual(ids.map((id) => [id, 'Rejected']));
+    expect(dashboard.heardOnA.length, 'events heard on gateway A before its kill').toBeGreaterThan(0);
 
     // 3. One credential's rate limit counts across both adapters (Redis), and so does the sign-in throttle.
     const app = { url: restA } as TestApp;

@@ -1,6 +1,6 @@
 /**
  * Subscription fan-out (src/api/graphql/subscription-fanout.ts): subscribers of one audience share each
- * event's execution, yet each one's credential still counts: a revoked key stops receiving while
+ * event's execution (one per event, `graphql_subscription_event_executions_total`), yet each one's credential still counts: a revoked key stops receiving while
  * the other key of the same account, in the same group, keeps receiving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,15 @@ import { settle, subscribe } from './support/graphql-client.js';
 import { bearer, createApiKey, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { UNRELATED_KEY_SCOPE } from './support/credentials.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+import { subscriptionEventExecutions } from '../src/infra/metrics.js';
 
-const TENANT_CREATED = 'subscription { tenantCreated { id referenceId } }';
+const TENANT_CREATED = 'subscription FanOutSingle { tenantCreated { id referenceId } }';
+
+/** Subscription events executed for this test's operation (the counter the distributed test reads from /metrics). */
+async function executions(): Promise<number> {
+  const { values } = await subscriptionEventExecutions.get();
+  return values.filter((v) => v.labels.operation === 'FanOutSingle').reduce((sum, v) => sum + v.value, 0);
+}
 
 let app: TestApp;
 let integrator: Integrator;
@@ -32,10 +39,13 @@ describe('subscription fan-out', () => {
     const revokedSub = await subscribe(app.url, TENANT_CREATED, {}, bearer(revoked.token));
     try {
       await settle();
+      const before = await executions();
       const first = await (await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'fanout-1' }, bearer(integrator.platformToken))).json();
       const expected = { data: { tenantCreated: { id: first.id, referenceId: 'fanout-1' } } };
       expect(await keptSub.next()).toEqual(expected);
       expect(await revokedSub.next()).toEqual(expected);
+      // One audience, one group: the event was executed once for both subscribers.
+      expect((await executions()) - before).toBe(1);
 
       const revoke = await fetch(`${app.url}/api/platform/v1/api-key/${revoked.keyId}`, { method: 'DELETE', headers: bearer(integrator.loginToken) });
       expect(revoke.status).toBe(204);

@@ -129,6 +129,19 @@ export const liveSubscriptions = new Gauge({
   registers: [metricsRegistry],
 });
 
+/**
+ * Subscription events executed: one per event and stream that carries it through the gateway and
+ * its subgraph. With fan-out (src/api/graphql/subscription-fanout.ts) one stream serves a whole
+ * audience group, so per event this grows by the number of groups, not of subscribers; a subgraph
+ * of the distributed deployment counts the events it sends over each graphql-ws subscription.
+ */
+export const subscriptionEventExecutions = new Counter({
+  name: 'graphql_subscription_event_executions_total',
+  help: 'Subscription events executed, by operation name: one per shared stream (audience group) and event',
+  labelNames: ['operation'] as const,
+  registers: [metricsRegistry],
+});
+
 /** A delivery whose row is gone has no lender to name. */
 export const UNKNOWN_LENDER = 'unknown';
 

@@ -29,8 +29,8 @@ export interface GatewayMountOptions {
   /** Answers some POSTs itself from the body the limit read, before the gateway (the local schema's plain-post-fast-path.ts). */
   fastPath?: RequestHandler;
   /**
-   * Single-process mode, where the gateway knows the caller's identity: live subscriptions of one
-   * audience share their executions (src/api/graphql/subscription-fanout.ts).
+   * Live subscriptions of one audience share their executions (src/api/graphql/subscription-fanout.ts):
+   * in the single process and in the distributed gateway, each telling the caller's audience its way.
    */
   fanOut?: FanOutOptions;
 }

@@ -6,7 +6,9 @@ import { healthRouter } from '../api/http/health.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { createGateway } from '../api/graphql/gateway-runtime.js';
 import { mountGateway } from './gateway-server.js';
-import { subgraphCheckedCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
+import { cachedSubgraphStanding, credentialHeadersOnly, subgraphCheckedCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
+import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
+import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
@@ -29,13 +31,26 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   // Every text answer compressed when the client accepts it (streams and digested downloads excepted).
   app.use(responseCompression());
   const metricsServer = await mountMetrics(app, config);
-  // The gateway verifies tokens only to count requests and to decide on introspection; the
-  // subgraphs authenticate every call themselves (revocation included).
+  // The gateway verifies tokens to count requests, to decide on introspection and to group
+  // subscribers; the subgraphs authenticate every call themselves (revocation included), and answer
+  // the gateway's questions about a credential's standing (CREDENTIAL_STATUS_PATH).
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
   const httpSecurity = installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
-  const actorOf = async (headers: Headers) => (await authenticate(tokens, everyCredentialActive, credentialHeaders(headers))).actor;
+  const callerOf = (headers: Headers) => authenticate(tokens, everyCredentialActive, credentialHeaders(headers));
+  const actorOf = async (headers: Headers) => (await callerOf(headers)).actor;
+  const standing = cachedSubgraphStanding(Object.values(urls), redis);
+  // Subscribers are grouped by the single process's audience rule (subscription-fanout.ts): the
+  // token verified here says who they are, a subgraph whether they are still in good standing.
+  const fanOut: FanOutOptions = {
+    async audienceOf(headers) {
+      // The credentials as they are now: the runtime may later replace the context's headers.
+      const credentials = credentialHeadersOnly(headers);
+      return audienceOfCaller(await callerOf(credentials), config.DEPLOY_ENV, () => standing.assertActive(credentials));
+    },
+    toGraphQLError: (err) => toGraphQLError(err, { logger }),
+  };
   // The gateway holds no data: it is ready when every subgraph answers its own /health.
   app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
   const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf)), {
@@ -43,12 +58,14 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
     // connection_init and closes the socket on re-check), ends when it expires, and counts against its credential.
     webSocket: { limits: webSocketLimitsOf(config), credentialOf: subgraphCheckedCredentials(tokens, systemClock, Object.values(urls)), rateLimits: httpSecurity, logger },
     bodyLimit: graphqlBodyLimit(config, tokens),
+    fanOut,
   });
   const url = await listen(server, config.PORT, config.HOST);
   return {
     url,
     async close() {
       await mounted.close();
+      standing.close();
       await closeServer(server);
       await metricsServer?.close();
       redis?.disconnect();

@@ -13,8 +13,7 @@ import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
 import { mountGateway } from './gateway-server.js';
 import { tokenCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
 import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
-import type { FanOutOptions } from '../api/graphql/subscription-fanout.js';
-import { isAuthenticated, visibilityKeyOf } from '../kernel/actor.js';
+import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
 import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { webRouter } from '../api/pages/web-router.js';
@@ -43,9 +42,8 @@ export function createSingleProcessGraphQL(runtime: Runtime | Promise<Runtime>, 
 function subscriptionFanOut(runtime: Runtime): FanOutOptions {
   return {
     async audienceOf(headers) {
-      const { actor, requestedTenantId, environment } = await runtime.contextForRequest(headers);
-      if (!isAuthenticated(actor)) return null;
-      return { key: visibilityKeyOf(actor, requestedTenantId, environment), assertActive: () => runtime.auth.credentialStatus.assertActive(actor) };
+      const caller = await runtime.contextForRequest(headers);
+      return audienceOfCaller(caller, caller.environment, () => runtime.auth.credentialStatus.assertActive(caller.actor));
     },
     toGraphQLError: (err) => toGraphQLError(err, runtime),
   };

@@ -5,6 +5,8 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
+import { getOperationAST } from 'graphql';
+import { subscriptionEventExecutions } from '../infra/metrics.js';
 import {
   CREDENTIAL_STATUS_PATH,
   limitedWebSocketServer,
@@ -38,7 +40,18 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   };
   const wss = limitedWebSocketServer(server, '/graphql', webSocket);
   const ws = useServer(
-    withWebSocketLimits({ schema, context: (ctx) => runtime.contextForRequest(connectionHeaders(ctx.extra.request.headers, ctx.connectionParams)) }, webSocket),
+    withWebSocketLimits(
+      {
+        schema,
+        context: (ctx) => runtime.contextForRequest(connectionHeaders(ctx.extra.request.headers, ctx.connectionParams)),
+        // Each event this subgraph executes for a subscription: with the gateway's fan-out, one per audience group.
+        onNext: (_ctx, _id, _payload, args) => {
+          const operation = getOperationAST(args.document, args.operationName ?? undefined);
+          if (operation?.operation === 'subscription') subscriptionEventExecutions.inc({ operation: args.operationName || operation.name?.value || 'anonymous' });
+        },
+      },
+      webSocket,
+    ),
     wss,
   );
   const apollo = new ApolloServer<ServiceContext>({

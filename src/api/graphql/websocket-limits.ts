@@ -32,7 +32,8 @@ import type { Clock } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { isAuthenticated } from '../../kernel/actor.js';
 import { authenticate, bearerTokenOf, credentialHeaders } from '../../modules/identity/authenticate.js';
-import type { CredentialStatus } from '../../modules/identity/credential-status.js';
+import type { Redis } from 'ioredis';
+import { CREDENTIAL_CHANGES_CHANNEL, CREDENTIAL_STATUS_TTL_MS, type CredentialStatus } from '../../modules/identity/credential-status.js';
 import type { TokenAuthority } from '../../modules/identity/token-authority.js';
 import { conflictingCredential, connectionHeaders, CREDENTIAL_HEADERS } from '../http/connection-headers.js';
 import { credentialKeyOfClaims, tooManyRequests, type RequestBudget } from '../http/rate-limits.js';
@@ -119,15 +120,67 @@ export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock,
   const statusUrls = subgraphUrls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   return async (headers) => {
     const credential = await verified(headers);
-    const forwarded = new Headers();
-    for (const name of CREDENTIAL_HEADERS) {
-      const value = headers.get(name);
-      if (value) forwarded.set(name, value);
-    }
+    const forwarded = credentialHeadersOnly(headers);
     const assertActive = () => standingFromSubgraphs(statusUrls, forwarded);
     await assertActive();
     return { ...credential, assertActive };
   };
+}
+
+/**
+ * The distributed gateway's per-event check of a fanned-out subscriber (subscription-fanout.ts):
+ * the subgraph's answer for these credential headers, cached for CREDENTIAL_STATUS_TTL_MS as each
+ * process caches its database answers (credential-status.ts), so an event costs no request per
+ * subscriber. A change announced on Redis (revocation, disabling, re-issued lender credentials)
+ * drops every cached answer at once, and answers loaded within a second of a change are not kept:
+ * the subgraph asked may not have heard of it yet.
+ */
+export function cachedSubgraphStanding(subgraphUrls: readonly string[], redis?: Redis): { assertActive(headers: Headers | Readonly<Record<string, unknown>>): Promise<void>; close(): void } {
+  const statusUrls = subgraphUrls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
+  const cache = new Map<string, { answer: Promise<void>; until: number }>();
+  let lastChange = 0;
+  const listener = redis?.duplicate();
+  if (listener) {
+    listener.on('error', () => {}); // ioredis reconnects; the TTL bounds what is missed meanwhile
+    listener.on('message', () => {
+      lastChange = Date.now();
+      cache.clear();
+    });
+    listener.subscribe(CREDENTIAL_CHANGES_CHANNEL).catch(() => {});
+  }
+  return {
+    assertActive(headers) {
+      const forwarded = credentialHeadersOnly(headers);
+      const id = JSON.stringify(CREDENTIAL_HEADERS.map((name) => forwarded.get(name)));
+      const hit = cache.get(id);
+      if (hit && hit.until > Date.now()) return hit.answer;
+      const askedAt = Date.now();
+      const answer = standingFromSubgraphs(statusUrls, forwarded);
+      if (cache.size > 10_000) cache.clear();
+      cache.set(id, { answer, until: askedAt + CREDENTIAL_STATUS_TTL_MS });
+      // Not kept when no subgraph answered, or when a change came in around the question.
+      answer.catch((err: unknown) => {
+        if (!(err instanceof AppError)) cache.delete(id);
+      });
+      void answer.catch(() => {}).then(() => {
+        if (lastChange >= askedAt - 1_000 && cache.get(id)?.answer === answer) cache.delete(id);
+      });
+      return answer;
+    },
+    close() {
+      listener?.disconnect();
+    },
+  };
+}
+
+/** The credential headers alone, from Fetch Headers or a plain record (what a gateway context may carry by then). */
+export function credentialHeadersOnly(headers: Headers | Readonly<Record<string, unknown>>): Headers {
+  const forwarded = new Headers();
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = headers instanceof Headers ? headers.get(name) : headers[name];
+    if (typeof value === 'string' && value) forwarded.set(name, value);
+  }
+  return forwarded;
 }
 
 async function standingFromSubgraphs(statusUrls: readonly string[], headers: Headers): Promise<void> {
