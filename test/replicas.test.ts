@@ -261,10 +261,14 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     await changeAll(ids.slice(0, half), 0);
     // Kill while the first half is still being delivered (some attempts in flight).
     await eventually(async () => lender!.receipts.length, (n) => n >= half / 2, 120_000);
-    const killedAt = lender.receipts.length;
     workers[0]!.child.kill('SIGKILL');
     gateways[0]![0].child.kill('SIGKILL');
     await onA.closed;
+    // The receiver numbers an attempt once its body has arrived, so an attempt the killed worker sent
+    // just before the kill may be numbered a moment after it: every attempt numbered within 2 s of
+    // the kill counts as possibly under way at it.
+    await settle(2_000);
+    const killedAt = lender.receipts.length;
     // Reconnected to the other gateway, then caught up on everything changed since a little before
     // the last event heard (a row the catch-up and an event both bring is simply read twice).
     const onB = follow(gatewayB, staff, (event) => dashboard.heardOnB.push(event));

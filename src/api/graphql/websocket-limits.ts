@@ -41,6 +41,9 @@ import { audit } from '../../kernel/audit-log.js';
 import type { Logger } from '../../infra/logger.js';
 import { toGraphQLError } from '../../infra/graphql/graphql-errors.js';
 
+/** The close reason of a socket whose token expired while it was open. */
+const TOKEN_EXPIRED_REASON = 'Forbidden: the token has expired';
+
 export interface WebSocketLimits {
   initTimeoutMs: number;
   maxMessageBytes: number;
@@ -277,11 +280,14 @@ export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebS
   /** Closes the socket once its token expires, and when a re-check finds its credential revoked. */
   function watch(ctx: WsContext, credential: ConnectionCredential): NodeJS.Timeout[] {
     const untilExpiry = Math.min(Math.max(0, credential.expiresInMs), 2 ** 31 - 1);
-    const expiry = setTimeout(() => close(ctx, FORBIDDEN, 'Forbidden: the token has expired'), untilExpiry);
+    const expiresAt = Date.now() + untilExpiry;
+    const expiry = setTimeout(() => close(ctx, FORBIDDEN, TOKEN_EXPIRED_REASON), untilExpiry);
     const recheck = setInterval(() => {
       credential.assertActive().catch((err: unknown) => {
         if (!(err instanceof AppError)) return guard.logger.error({ err }, 'graphql-ws credential re-check failed');
-        close(ctx, FORBIDDEN, `Forbidden: ${err.message}`);
+        // A re-check that runs at the expiry (a subgraph refusing the now expired token) closes the
+        // socket with the same reason as the expiry's timer, whichever of the two comes first.
+        close(ctx, FORBIDDEN, Date.now() >= expiresAt ? TOKEN_EXPIRED_REASON : `Forbidden: ${err.message}`);
       });
     }, limits.credentialRecheckMs);
     expiry.unref();
