@@ -105,8 +105,12 @@ export function productCatalogue(source: CatalogueSource): Promise<ProductCatalo
   return fromHolder(source, holder);
 }
 
-/** How long a search waits for the bus to confirm it has passed on every earlier event (Redis down: no longer). */
-const CATCH_UP_WAIT_MS = 250;
+/**
+ * How long a search waits, at most, for the bus to confirm it has passed on every earlier event. A
+ * disconnected bus confirms at once (event-bus.ts), so this bounds only a connected Redis (or a
+ * process) slow to answer one PING: generous, as on a loaded machine, where 250 ms was seen to pass.
+ */
+const CATCH_UP_WAIT_MS = 2_000;
 
 /**
  * Across processes: first every change event Redis took in before this search is received here

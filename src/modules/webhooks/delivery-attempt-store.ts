@@ -65,6 +65,29 @@ function asUtcDate(value: Date | string | null): Date | null {
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
 }
 
+/** What claiming a delivery for an attempt found: taken, already finished, or under way elsewhere until `lapsesAt`. */
+export type DeliveryClaim = { taken: true } | { taken: false; finished: true } | { taken: false; finished: false; lapsesAt: Date };
+
+/**
+ * Takes a delivery for one attempt, unless another attempt has it: two jobs of one delivery can
+ * exist at once (a dead worker's job handed back beside the retry or deferral it had already
+ * queued), and without this both could send it. A claim older than `lapseMs` (longer than any
+ * attempt: the webhook timeout and a margin) belongs to an attempt that died and is taken over.
+ * The attempt's record (delivered, retrying) ends the claim.
+ */
+export async function claimDelivery(db: Db, deliveryId: string, now: Date, lapseMs: number): Promise<DeliveryClaim> {
+  const taken = await db.$queryRaw<Array<{ id: string }>>`
+    UPDATE webhook_delivery SET "attemptStartedAt" = ${now.toISOString()}::timestamp(3)
+     WHERE id = ${deliveryId}::uuid AND status IN ('PENDING', 'FAILED')
+       AND ("attemptStartedAt" IS NULL OR "attemptStartedAt" <= ${new Date(now.getTime() - lapseMs).toISOString()}::timestamp(3))
+    RETURNING id::text AS id`;
+  if (taken.length > 0) return { taken: true };
+  const [row] = await db.$queryRaw<Array<{ status: string; attemptStartedAt: Date | string | null }>>`
+    SELECT status::text AS status, "attemptStartedAt" FROM webhook_delivery WHERE id = ${deliveryId}::uuid`;
+  if (!row || row.status === 'DELIVERED' || row.status === 'DEAD' || row.attemptStartedAt === null) return { taken: false, finished: true };
+  return { taken: false, finished: false, lapsesAt: new Date(asUtcDate(row.attemptStartedAt)!.getTime() + lapseMs) };
+}
+
 export interface DeliveredAttempt {
   deliveryId: string;
   attempts: number;
@@ -155,7 +178,7 @@ function retryingRecorder(db: Db, jobs: JobScheduler): (attempt: RetriedAttempt)
         ), updated AS (
           UPDATE webhook_delivery d
              SET status = 'FAILED', attempts = failed.attempts, "lastStatusCode" = failed."statusCode", "lastError" = failed.error,
-                 "nextAttemptAt" = failed."nextAttemptAt", "updatedAt" = ${updatedAt}::timestamp(3)
+                 "nextAttemptAt" = failed."nextAttemptAt", "attemptStartedAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
             FROM failed WHERE d.id = failed.id
           RETURNING d.id
         )

@@ -12,7 +12,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
 import { closeLenderConnections, lenderAgent } from './lender-connections.js';
-import { queueDeliveries, queueDelivery } from './webhook-delivery.js';
+import { attemptDueDelivery, queueDeliveries, queueDelivery } from './webhook-delivery.js';
+import { loadDueDeliveries } from './delivery-attempt-store.js';
 import { graphql } from '../../../test/support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken, signIn } from '../../../test/support/identities.js';
 import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
@@ -75,6 +76,28 @@ describe('delivery', () => {
     const again = await graphql(app.url, 'mutation($d: ID!) { redeliverWebhook(deliveryId: $d) { status } }', { d: dead.id }, staff);
     expect(again.data?.redeliverWebhook).toEqual({ status: 'PENDING' });
     await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
+  });
+});
+
+describe('two jobs of one delivery at once', () => {
+  it('send it once: the second finds the first attempt under way and comes back after its claim, then finds it delivered', async () => {
+    // A delivery row with no job of its own (so the test app's worker leaves it alone), attempted as
+    // two jobs would be: a dead worker's job handed back beside the retry it had queued.
+    const profile = await db().profile.create({ data: { environment: 'demo' } });
+    const application = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Acknowledged', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const row = await db().webhookDelivery.create({
+      data: { lenderApplicationId: application.id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: { application: { id: application.id, status: 'Acknowledged' } }, nextAttemptAt: new Date() },
+    });
+    receiver.answers = [];
+    const ctx = app.runtime.contextFor();
+    const due = await loadDueDeliveries(ctx.db, [row.id]);
+    const outcomes = await Promise.all([attemptDueDelivery(ctx, row.id, due.get(row.id)), attemptDueDelivery(ctx, row.id, due.get(row.id))]);
+    expect(outcomes.sort()).toEqual(['deferred', 'delivered']);
+    expect(requestsFor(application.id)).toHaveLength(1);
+    expect(await deliveryOf(application.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    // The deferred job, whenever it runs, finds the delivery finished and sends nothing.
+    expect(await attemptDueDelivery(ctx, row.id, (await loadDueDeliveries(ctx.db, [row.id])).get(row.id))).toBe('skipped');
+    expect(requestsFor(application.id)).toHaveLength(1);
   });
 });
 

@@ -20,7 +20,7 @@ import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthoriza
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
-import { recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
+import { claimDelivery, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
 
@@ -101,6 +101,9 @@ function deliveryRows(ctx: ServiceContext, deliveries: readonly NewDelivery[]) {
 
 export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
 
+/** How much longer than the webhook timeout an attempt's claim holds (the attempt's own writes after its request). */
+const CLAIM_MARGIN_MS = 5_000;
+
 /** How long a delivery waits behind an earlier, still undelivered one of the same application. */
 export const ORDER_WAIT_MS = 500;
 
@@ -119,6 +122,14 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
     return 'deferred';
   }
   const now = ctx.clock.now();
+  // One attempt at a time per delivery: a job that finds another attempt under way comes back once
+  // that attempt's claim would have lapsed (by then it is recorded, and this job finds it finished).
+  const claim = await claimDelivery(ctx.db, delivery.id, now, ctx.webhooks.timeoutMs + CLAIM_MARGIN_MS);
+  if (!claim.taken) {
+    if (claim.finished) return 'skipped';
+    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { startAfter: claim.lapsesAt });
+    return 'deferred';
+  }
   // The application's token as of now: a re-issued key reaches deliveries queued before it.
   const body = JSON.stringify(withAuthorizationToken(delivery.payload, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId)));
   let statusCode: number | null = null;
@@ -210,7 +221,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
   const row = await ctx.db.$transaction(async (tx) => {
     const reset = await tx.webhookDelivery.updateMany({
       where: { AND: [{ id: deliveryId, status: { in: ['DEAD', 'FAILED'] } }, deliveryScope(ctx)] },
-      data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now() },
+      data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
     });
     if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
     await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { tx });
