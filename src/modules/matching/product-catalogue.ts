@@ -9,7 +9,7 @@
  * until a load begun after the change is in, searches wait for it instead of using the snapshot in
  * hand. Across processes a search first makes sure every event Redis took in before it has arrived
  * (one PING on the subscribing connection, `caughtUp`, at most CATCH_UP_WAIT_MS): so a product saved
- * through one replica is matched by every other on its next search, with no stale window
+ * through one replica is matched by every other on its next search, with no stale window by design
  * (test/replicas-catalogue.test.ts). Otherwise searches never wait: they use the snapshot in hand.
  *
  * The periodic refresh (CATALOGUE_TTL_MS, in the background, the snapshot in hand answering
