@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
-import { Redis } from 'ioredis';
+import { redisAnswers, testRedisUrl as redisUrl } from './support/redis-availability.js';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { settle, type GraphQLResponse } from './support/graphql-client.js';
@@ -32,20 +32,6 @@ import { issueLenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { openDatabase, type Database } from '../src/infra/database.js';
 
 const baseUrl = inject('postgresUrl');
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 const TENANT_CREATED = 'subscription FanOutTenants { tenantCreated { id referenceId } }';
 const STATUS_CHANGED = 'subscription FanOutApplications { applicationStatusChanged { applicationId status } }';

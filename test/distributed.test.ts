@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { redisAnswers } from './support/redis-availability.js';
+import { redisAnswers, testRedisUrl as redisUrl } from './support/redis-availability.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { graphql, settle, subscribe } from './support/graphql-client.js';
 import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
@@ -16,7 +16,6 @@ import { postJson } from './support/test-app.js';
 // The distributed deployment runs on the run's PostgreSQL server (embedded or DATABASE_URL's) and needs
 // Redis for events: it runs whenever Redis answers (CI starts one).
 const baseUrl = inject('postgresUrl');
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgraph, the gateway and the REST adapter as processes', () => {
   const dbName = `fg_dist_${randomUUID().replace(/-/g, '').slice(0, 12)}`;

@@ -10,7 +10,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
-import { redisAnswers } from './support/redis-availability.js';
+import { redisAnswers, testRedisUrl as redisUrl } from './support/redis-availability.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
@@ -20,7 +20,6 @@ import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess }
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 const EXIT_WITHIN_MS = 5_000;
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Sends SIGTERM and resolves with the exit code and how long the process took to exit. */
 function terminate(proc: RunningProcess): Promise<{ code: number | null; ms: number }> {

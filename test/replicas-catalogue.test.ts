@@ -7,7 +7,7 @@
  * answering. Two real processes (`start:service -- matches` and `-- rest`) on one database and Redis.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { redisAnswers } from './support/redis-availability.js';
+import { redisAnswers, testRedisUrl as redisUrl } from './support/redis-availability.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
@@ -19,7 +19,6 @@ import { startEntry, waitForHealth, type RunningProcess } from './support/proces
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { testSigningKeys, type TestApp } from './support/test-app.js';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across processes', () => {
   let database: TestDatabase | undefined;

@@ -27,7 +27,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { redisAnswers } from './support/redis-availability.js';
+import { redisAnswers, testRedisUrl as redisUrl } from './support/redis-availability.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { openDatabase, type Database } from '../src/infra/database.js';
@@ -42,7 +42,6 @@ import { startEntry, waitForHealth, type RunningProcess } from './support/proces
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { postJson, testSigningKeys, type TestApp } from './support/test-app.js';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const APPLICATIONS = 100;
 const RATE_LIMIT = 300;
 
