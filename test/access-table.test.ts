@@ -42,6 +42,7 @@ import {
   type RootKind,
 } from './support/probe-client.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+import { expectJson as json, MINIMAL_PDF, pdfForm, sendJson } from './support/rest-calls.js';
 
 const V1 = '/api/marketplace/v1';
 const V2 = '/api/marketplace/v2';
@@ -51,7 +52,6 @@ const L = '/api/platform/v1/funding';
 
 /** A Business V1 application body (spec 2.6), as src/modules/business-applications/business-applications.test.ts sends it. */
 const APPLICATION = ACME_APPLICATION;
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const QUESTIONNAIRE = 'introducer-all-funding-products';
 
 // ---------------------------------------------------------------------------------------- world
@@ -87,14 +87,7 @@ let world: World;
 
 const db = () => app.runtime.database.prisma;
 
-async function json(res: Response, status: number): Promise<any> {
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  fetch(`${app.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => sendJson(app.url, method, path, headers, body);
 
 /** A match a submission can go to with ACME's data (support/lender-applications.ts). */
 async function easyMatch(matches: Array<{ lender: { id: number }; product: string }>): Promise<{ lenderId: number; products: string[] }> {
@@ -145,9 +138,7 @@ beforeAll(async () => {
 
   const lenderA = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
   world.lenderA = await lenderCredentials(app, lenderA.id);
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(PDF)], { type: 'application/pdf' }), 'accounts.pdf');
-  const document = await json(await fetch(`${app.url}${V1}/profiles/${world.profile}/documents`, { method: 'POST', headers: bearer(world.setupV1), body: form }), 201);
+  const document = await json(await fetch(`${app.url}${V1}/profiles/${world.profile}/documents`, { method: 'POST', headers: bearer(world.setupV1), body: pdfForm() }), 201);
   world.documentApplication = { applicationId: await storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.profile }), documentId: document.id };
   const [statusT0, offerT0, statusV1, offerV1] = await Promise.all([
     storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.t0.profileId }),
@@ -298,11 +289,7 @@ async function freshSelection(): Promise<Fixture> {
 const fixtureId = (f: Fixture, name: string, fallback: string | number) => (f[name] as string | number | undefined) ?? fallback;
 const NO_SUCH = '00000000-0000-4000-8000-000000000000';
 
-function documentForm(): FormData {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(PDF)], { type: 'application/pdf' }), 'accounts.pdf');
-  return form;
-}
+const documentForm = () => pdfForm();
 
 /** The event a subscriber of this kind may see, and how to cause it (lender A answers one of its applications). */
 function eventTrigger(credential: Credential, topic: 'status' | 'offer'): { variables: Record<string, unknown>; trigger?: () => Promise<void> } {
@@ -408,7 +395,7 @@ const PROBES: Probe[] = [
   rest('documents.write', 'post', `${V1}/profiles/:uuid/documents`, (c) => ({ params: { uuid: profileFor(c.kind) }, body: documentForm() })),
   rest('documents.write', 'get', `${V1}/profiles/:uuid/documents`, (c) => ({ params: { uuid: profileFor(c.kind) } })),
   gql('documents.write', 'mutation', 'attachDocument', (c) => ({
-    variables: { profileId: profileFor(c.kind), fileName: 'accounts.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') },
+    variables: { profileId: profileFor(c.kind), fileName: 'accounts.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') },
   })),
   gql('documents.write', 'query', 'profileDocuments', (c) => ({ variables: { uuid: profileFor(c.kind) } })),
 

@@ -27,6 +27,7 @@ import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToke
 import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, submittableMatches, termLoanOffer } from './support/lender-applications.js';
 import { collectEvents, graphqlOutcome, introspectRootFields, restOutcome, rootOperation, type EventCollector, type Outcome, type RootFields } from './support/probe-client.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+import { expectJson as json, MINIMAL_PDF, pdfForm, sendJson } from './support/rest-calls.js';
 
 const V1 = '/api/marketplace/v1';
 const V2 = '/api/marketplace/v2';
@@ -34,7 +35,6 @@ const B = '/api/business/v1';
 const P = '/api/platform/v1';
 const L = '/api/platform/v1/funding';
 const Q = 'introducer-all-funding-products';
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 /** Marks written into A's objects: no answer to a foreign caller may contain one. */
 const SECRET = randomUUID().slice(0, 8);
@@ -71,19 +71,9 @@ interface Actors {
 }
 let actors: Actors;
 
-async function json(res: Response, status: number): Promise<any> {
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  fetch(`${app.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => sendJson(app.url, method, path, headers, body);
 
-function documentForm(): FormData {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(PDF)], { type: 'application/pdf' }), 'accounts.pdf');
-  return form;
-}
+const documentForm = () => pdfForm();
 
 /** A state of A's objects that no foreign request may change. */
 async function snapshot(): Promise<unknown> {
@@ -169,7 +159,7 @@ beforeAll(async () => {
   const attached = await graphqlOutcome(
     app.url,
     'mutation($p: ID!, $c: String!) { attachDocument(profileId: $p, fileName: "t0.pdf", contentType: "application/pdf", contentBase64: $c) { id } }',
-    { p: t0Profile.id, c: PDF.toString('base64') },
+    { p: t0Profile.id, c: MINIMAL_PDF.toString('base64') },
     t0Auth,
   );
   const docT0 = JSON.parse(attached.text).data.attachDocument.id;
@@ -366,7 +356,7 @@ const CASES: IsolationCase[] = [
     gql('mutation', 'moveProfile', { uuid: '{P}', targetApiKey: '{BKEY}' }),
     gql('mutation', 'moveProfile', { uuid: '{P}', targetApiKey: 'not-a-key-id' }, 'invalid: malformed targetApiKey'),
     gql('mutation', 'applyForCase', { uuid: '{P}' }),
-    gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') }),
+    gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
     gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: ACME_ANSWERS }),
     gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: {} }, 'invalid: required answers missing'),
     gql('mutation', 'patchAnswers', { questionnaireId: Q, profileId: '{P}', answers: { clientName: 'Mallory' } }),
@@ -380,7 +370,7 @@ const CASES: IsolationCase[] = [
     profileMatches,
     profileDocuments,
     gql('query', 'answers', { questionnaireId: Q, profileId: '{P}' }),
-    gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') }),
+    gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
     gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: {} }, 'invalid: required answers missing'),
   ]),
 
@@ -417,7 +407,7 @@ const CASES: IsolationCase[] = [
   ...matrix("T0's tenant profile", ['bPlatform', 'bTenant', 't1'], [
     gqlText('profile(uuid) { uuid }', 'query($u: ID!) { profile(uuid: $u) { uuid companyName } }', { u: '{T0P}' }),
     gqlText('Profile.documents', 'query($u: ID!) { profile(uuid: $u) { documents { id } } }', { u: '{T0P}' }),
-    gql('mutation', 'attachDocument', { profileId: '{T0P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') }),
+    gql('mutation', 'attachDocument', { profileId: '{T0P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
   ]),
 
   // T0's Business V1 application, its matches, pre-selected offers and continue URL.

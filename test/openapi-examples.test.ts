@@ -30,11 +30,11 @@ import { lenderFails, lenderOffers, storedLenderApplication, submittableMatches 
 import { contractViolation } from './support/openapi-contract.js';
 import { restOutcome } from './support/probe-client.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
+import { expectJson as json, pdfForm, sendJson } from './support/rest-calls.js';
 
 const RECORD = process.env.OPENAPI_RECORD_EXAMPLES === '1';
 const V1 = '/api/marketplace/v1';
 const B = '/api/business/v1';
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 let app: TestApp;
 let factory: CredentialFactory;
@@ -54,20 +54,9 @@ let world: World;
 
 const db = () => app.runtime.database.prisma;
 
-async function json(res: Response, status: number): Promise<any> {
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => sendJson(app.url, method, path, headers, body);
 
-const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  fetch(`${app.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-
-function documentForm(): FormData {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(PDF)], { type: 'application/pdf' }), 'acme-widgets-accounts-2025.pdf');
-  return form;
-}
+const documentForm = () => pdfForm('acme-widgets-accounts-2025.pdf');
 
 /** A Marketplace V1 profile of the account (made with a setup key) answered with ACME's answers, its matches recorded. */
 async function answeredProfile(): Promise<{ uuid: string; selection: Array<{ lenderId: number; products: string[] }> }> {
