@@ -59,8 +59,11 @@ export function apiDocsRouter(options: { publicUrl?: string } = {}): Router {
     }
     res.set('Cache-Control', 'no-cache').type('application/json').send(document);
   });
+  // Built once: the error vocabulary it is generated from does not change while the process runs.
+  let problems: string | undefined;
   router.get(PROBLEMS_PAGE_PATH, (_req, res) => {
-    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(problemsPage());
+    problems ??= problemsPage();
+    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(problems);
   });
   router.get('/docs', (_req, res) => {
     res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(DOCS_PAGE);
