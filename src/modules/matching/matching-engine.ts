@@ -138,8 +138,22 @@ const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', ZAR: 'R' };
 
 export function formatMoney(value: number, code: string): string {
   // Hand-rolled grouping: Intl formatting would dominate a 10,000-product explanation.
-  const digits = String(Math.abs(Math.round(value))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${value < 0 ? '-' : ''}${SYMBOLS[code] ?? `${code} `}${digits}`;
+  return `${value < 0 ? '-' : ''}${SYMBOLS[code] ?? `${code} `}${groupedDigits(Math.abs(Math.round(value)))}`;
+}
+
+/**
+ * A whole number's digits in groups of three, as the regular expression /\B(?=(\d{3})+(?!\d))/g
+ * placed the commas, by slicing (about a tenth of the time: a catalogue formats three amounts
+ * per product). What String() does not write as plain digits (NaN, Infinity, 1e21 and above)
+ * still goes through the expression.
+ */
+function groupedDigits(whole: number): string {
+  const digits = String(whole);
+  if (!(whole < 1e21)) return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const first = digits.length % 3 || 3;
+  let grouped = digits.slice(0, first);
+  for (let i = first; i < digits.length; i += 3) grouped += ',' + digits.slice(i, i + 3);
+  return grouped;
 }
 
 const readable = (value: string) => value.toLowerCase().replace(/_/g, ' ');
@@ -202,6 +216,19 @@ function productMoneyTexts(index: ProductIndex, position: number): ProductMoneyT
     index.moneyTexts[position] = texts;
   }
   return texts;
+}
+
+/**
+ * The products' halves of their reasons formatted ahead of any search, `perStep` products between
+ * two yields (the catalogue's background load hands the event loop back there): the first search
+ * over a new snapshot then formats only the applicant's halves, however many products it matches.
+ */
+export function* reasonTextSteps(index: ProductIndex, perStep: number): Generator<void, void, void> {
+  const count = index.products.length;
+  for (let start = 0; start < count; start += perStep) {
+    for (let position = start; position < Math.min(count, start + perStep); position++) productMoneyTexts(index, position);
+    yield;
+  }
 }
 
 /** The applicant's halves of a match's reasons, built once per search. */
@@ -390,7 +417,7 @@ export interface ProductIndex {
   readonly products: readonly ProductCriteria[];
   readonly all: ProductBucket;
   readonly byType: ReadonlyMap<string, ProductBucket>;
-  /** By position in `products`: filled as reasons first need them (productMoneyTexts). */
+  /** By position in `products`: filled by the catalogue's load (`reasonTextSteps`), or else as reasons first need them (productMoneyTexts). */
   readonly moneyTexts: Array<ProductMoneyTexts | undefined>;
   /** A product id's (first) position in `products`: how reasons asked for later find their product. */
   readonly positionOf: ReadonlyMap<number, number>;

@@ -26,7 +26,7 @@ import type { DeployEnvironment } from '../../kernel/context.js';
 import type { EventBus } from '../../kernel/events.js';
 import type { LenderSummary } from '../lenders/lender-catalogue.js';
 import type { MatchedLender } from './funding-search-schemas.js';
-import { indexingSteps, type MatchOutcome, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
+import { indexingSteps, reasonTextSteps, type MatchOutcome, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
 
 export const CATALOGUE_TTL_MS = 30_000;
 
@@ -258,8 +258,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * One statement (enum arrays read as text[], which pg parses; a list column left NULL, which Prisma
- * reads as empty, is read as empty here too), then the snapshot built in steps with
- * the event loop handed back between them: requests go on being answered from the current one.
+ * reads as empty, is read as empty here too), then the snapshot built in steps (rows, index, the
+ * products' halves of match reasons) with the event loop handed back between them: requests go on
+ * being answered from the current one.
  */
 async function load({ db, environment }: CatalogueSource): Promise<ProductCatalogue> {
   const rows = await readsOf(db)
@@ -338,7 +339,10 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     await nextTurn();
     step = steps.next();
   }
-  return { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
+  const index = step.value;
+  // The reasons' product halves too, so the first search over this snapshot does not format them.
+  for (const _ of reasonTextSteps(index, ROWS_PER_STEP)) await nextTurn();
+  return { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
 }
 
 /** The lender object of a match (spec 2.6), made once per lender of a catalogue snapshot. */
