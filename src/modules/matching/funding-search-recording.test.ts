@@ -116,6 +116,34 @@ describe('the product catalogue', () => {
     expect(catalogueActivity(source()).loads).toBe(refreshed.loads);
   });
 
+  it('reads list columns as stored (enum arrays as their names), and one left NULL as empty', async () => {
+    const lender = await prisma().lender.create({
+      data: { name: 'Listed Lender', slug: `listed-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications', requiredDocuments: ['bank statements'] },
+    });
+    const listed = await prisma().lenderProduct.create({
+      data: {
+        lenderId: lender.id, productType: 'INVOICE_FINANCE', name: 'Listed', minAmount: 1, maxAmount: 10_000, minTermMonths: 0, maxTermMonths: 12, annualRateMin: 5, annualRateMax: 9,
+        excludedSectors: ['RETAIL', 'PROPERTY'], requiredSectors: ['MANUFACTURING'], companyTypes: ['LIMITED_COMPANY'], countries: ['GB', 'IE'], currencies: ['GBP'],
+      },
+    });
+    const bare = await prisma().lenderProduct.create({
+      data: { lenderId: lender.id, productType: 'TERM_LOAN', name: 'Bare', minAmount: 1, maxAmount: 10_000, minTermMonths: 0, maxTermMonths: 12, annualRateMin: 5, annualRateMax: 9 },
+    });
+    await prisma().$executeRaw`UPDATE lender_product SET "excludedSectors" = NULL, "requiredSectors" = NULL, "companyTypes" = NULL, countries = NULL, currencies = NULL WHERE id = ${bare.id}`;
+    await prisma().$executeRaw`UPDATE lender SET "requiredDocuments" = NULL WHERE id = ${lender.id}`;
+    const loads = catalogueActivity(source()).loads;
+    lenderCatalogueChanged(source());
+    await vi.waitFor(() => expect(catalogueActivity(source()).loads).toBeGreaterThan(loads), { timeout: 60_000, interval: 50 });
+    await catalogueSettled(source());
+
+    const catalogue = await productCatalogue(source());
+    expect(catalogue.productById.get(listed.id)).toMatchObject({
+      excludedSectors: ['RETAIL', 'PROPERTY'], requiredSectors: ['MANUFACTURING'], companyTypes: ['LIMITED_COMPANY'], countries: ['GB', 'IE'], currencies: ['GBP'], minAmount: 1, maxAmount: 10_000,
+    });
+    expect(catalogue.productById.get(bare.id)).toMatchObject({ excludedSectors: [], requiredSectors: [], companyTypes: [], countries: [], currencies: [] });
+    expect(catalogue.lenders.get(lender.id)?.requiredDocuments).toEqual([]);
+  });
+
   it.skipIf(!process.env.REDIS_URL)('hears of a change made in another process over the Redis-backed event bus', async () => {
     // Two buses on one Redis stand for two processes; the production catalogue has a holder of its own.
     const here = createEventBus(process.env.REDIS_URL);
