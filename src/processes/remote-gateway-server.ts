@@ -10,7 +10,7 @@ import { cachedSubgraphStanding, credentialHeadersOnly, subgraphCheckedCredentia
 import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
 import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
-import { Redis } from 'ioredis';
+import { redisOfConfig } from '../infra/redis.js';
 import type { AppConfig } from '../kernel/config.js';
 import type { Logger } from '../infra/logger.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
@@ -35,7 +35,8 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   // subscribers; the subgraphs authenticate every call themselves (revocation included), and answer
   // the gateway's questions about a credential's standing (CREDENTIAL_STATUS_PATH).
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  // Rate-limit counters and credential changes, in the deployment's Redis namespace (infra/redis.ts).
+  const redis = redisOfConfig(config, logger, 'gateway counters', { maxRetriesPerRequest: 1 });
   const httpSecurity = installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
   const callerOf = (headers: Headers) => authenticate(tokens, everyCredentialActive, credentialHeaders(headers));
