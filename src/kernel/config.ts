@@ -42,7 +42,10 @@ const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only (no glob characters)')
     .default(DEFAULT_REDIS_KEY_PREFIX),
   SEED_DEMO_DATA: booleanFlag.optional(),
+  /** The process's pg pool: Prisma's queries and the typed SQL reads share it. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** pg-boss's own pg pool in every process with a database (enqueues outside a transaction, fetches, maintenance). */
+  JOB_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(4),
   PROFILES_URL: z.string().url().default('http://127.0.0.1:4011/graphql'),
   MATCHES_URL: z.string().url().default('http://127.0.0.1:4012/graphql'),
   APPLICATIONS_URL: z.string().url().default('http://127.0.0.1:4013/graphql'),

@@ -92,7 +92,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   };
   options.onOpen?.('credential changes', async () => auth.credentialStatus.close());
   const companies = databaseRegistry(database.prisma);
-  const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
+  const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS, poolSize: config.JOB_QUEUE_POOL_SIZE });
   options.onOpen?.('job queue', () => jobs.close());
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
