@@ -114,6 +114,8 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
     supervisor = startEntry('src/processes/distributed.ts', [], {
       DATABASE_URL: databaseUrlFor(baseUrl, dbName),
       REDIS_URL: redisUrl,
+      // The deployment's own Redis namespace: the supervisor hands it to every process.
+      REDIS_KEY_PREFIX: `fg-test:fanout-${randomUUID().slice(0, 8)}:`,
       BASE_PORT: String(basePort),
       DATA_DIR: path.join(tmpdir(), dbName),
       HOST: '127.0.0.1',

@@ -41,13 +41,12 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
     });
     const gateway = `http://127.0.0.1:${basePort}`;
     const rest = `http://127.0.0.1:${basePort + 1}`;
-    expect(await waitForHealth(gateway, supervisor, 150_000)).toEqual({
-      status: 'ok',
+    // The gateway's liveness is its own; its readiness names the supergraph and every subgraph.
+    expect(await waitForHealth(gateway, supervisor, 150_000)).toEqual({ status: 'ok', service: 'gateway', supergraph: 'loaded' });
+    expect(await (await fetch(`${gateway}/health/ready`)).json()).toEqual({
+      status: 'ready',
       service: 'gateway',
-      profiles: 'ready',
-      matches: 'ready',
-      applications: 'ready',
-      tenants: 'ready',
+      checks: { supergraph: 'ready', profiles: 'ready', matches: 'ready', applications: 'ready', tenants: 'ready' },
     });
     for (const port of [basePort + 1, basePort + 2, basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
       const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { status: string; database?: string };

@@ -10,7 +10,7 @@
  *  - every environment key (env, ConfigMap, Secret) is a configuration key of src/kernel/config.ts,
  *    and each container's environment loads with it; secrets only in the Secret;
  *  - probes point at paths the process serves (src/api/http/health.ts, mounted by each server), on
- *    a port the container declares;
+ *    a port the container declares; liveness is HTTP /health everywhere (the gateway's too);
  *  - Services select the pods of existing Deployments, on ports those pods declare; the gateway's
  *    subgraph URLs point at those Services;
  *  - the image is the Dockerfile's (name funding-gateway, tag = package.json version), run as its
@@ -318,6 +318,8 @@ function probeProblems(manifests: Manifest[]): string[] {
       }
       if (c.readinessProbe?.httpGet?.path !== '/health/ready') problems.push(`${at}: readinessProbe must ask /health/ready (dependencies)`);
       if (c.livenessProbe?.httpGet && c.livenessProbe.httpGet.path !== '/health') problems.push(`${at}: livenessProbe asks ${c.livenessProbe.httpGet.path}, not /health`);
+      // The kernel accepts a TCP connection while the process's event loop is stuck.
+      if (c.livenessProbe && !c.livenessProbe.httpGet) problems.push(`${at}: livenessProbe must ask /health over HTTP`);
     }
   }
   return problems;
@@ -508,17 +510,19 @@ describe('deploy/kubernetes', () => {
       expect(probeProblems(loadManifests())).toEqual([]);
     });
 
-    it('catch an unserved path, a readiness probe on liveness, a wrong port and a missing probe', () => {
+    it('catch an unserved path, a readiness probe on liveness, a TCP liveness probe, a wrong port and a missing probe', () => {
       const manifests = loadManifests();
       containerOf(manifests, 'Deployment', 'rest').livenessProbe!.httpGet!.path = '/healthz';
       containerOf(manifests, 'Deployment', 'worker').readinessProbe!.httpGet!.path = '/health';
       containerOf(manifests, 'Deployment', 'profiles').startupProbe!.httpGet!.port = 'metrics';
       delete containerOf(manifests, 'Deployment', 'gateway').livenessProbe;
+      containerOf(manifests, 'Deployment', 'tenants').livenessProbe = { tcpSocket: { port: 'http' } };
       expect(probeProblems(manifests).sort()).toEqual([
         'gateway.yaml Deployment/gateway container gateway: no livenessProbe',
         'rest.yaml Deployment/rest container rest: livenessProbe asks /healthz, not /health',
         'rest.yaml Deployment/rest container rest: livenessProbe path /healthz is not served (health.ts serves /health, /health/ready)',
         'subgraphs.yaml Deployment/profiles container profiles: startupProbe on port 9464, but the process listens on PORT=4011',
+        'subgraphs.yaml Deployment/tenants container tenants: livenessProbe must ask /health over HTTP',
         'worker.yaml Deployment/worker container worker: readinessProbe must ask /health/ready (dependencies)',
       ]);
     });

@@ -2,7 +2,7 @@
  * Operability as an operator meets it: a request's id (given or generated) comes back in its
  * response, its problem body (`instance`), its access log line and the log of the webhook delivery
  * it caused (and reaches the lender); access logs carry no credential; /health/ready names each
- * dependency; /metrics (token-protected here) counts HTTP, GraphQL and deliveries.
+ * dependency (the distributed gateway's: its supergraph and each subgraph, apart from its liveness); /metrics (token-protected here) counts HTTP, GraphQL and deliveries.
  */
 import http from 'node:http';
 import express from 'express';
@@ -119,6 +119,45 @@ describe('GET /health/ready', () => {
     const res = await fetch(`${app.url}/health/ready`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ready', service: 'all-in-one', checks: { database: 'ready', queue: 'ready', eventBus: 'in-process' } });
+  });
+});
+
+describe("the distributed gateway's /health and /health/ready", () => {
+  it('liveness is the process alone (a subgraph outage does not fail it); readiness names the supergraph and each subgraph', async () => {
+    const names = ['profiles', 'matches', 'applications', 'tenants'] as const;
+    const subgraphs = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await startSubgraphServer(name, app.runtime, 0)] as const)));
+    const open = new Set<string>(names);
+    const gateway = await startRemoteGatewayServer(
+      Object.fromEntries(names.map((name) => [name, `${subgraphs[name]!.url}/graphql`])) as Record<(typeof names)[number], string>,
+      { ...app.runtime.config, PORT: 0, HOST: '127.0.0.1', METRICS_TOKEN: undefined, METRICS_PORT: undefined },
+      createLogger('silent'),
+    );
+    try {
+      const live = await fetch(`${gateway.url}/health`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toEqual({ status: 'ok', service: 'gateway', supergraph: 'loaded' });
+      const ready = await fetch(`${gateway.url}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        service: 'gateway',
+        checks: { supergraph: 'ready', profiles: 'ready', matches: 'ready', applications: 'ready', tenants: 'ready' },
+      });
+      // A subgraph goes away: the gateway is still alive (not restarted), but not ready, naming it.
+      await subgraphs.matches!.close();
+      open.delete('matches');
+      expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
+      const degraded = await fetch(`${gateway.url}/health/ready`);
+      expect(degraded.status).toBe(503);
+      expect(await degraded.json()).toEqual({
+        status: 'unavailable',
+        service: 'gateway',
+        checks: { supergraph: 'ready', profiles: 'ready', matches: 'unavailable', applications: 'ready', tenants: 'ready' },
+      });
+    } finally {
+      await gateway.close();
+      await Promise.all([...open].map((name) => subgraphs[name]!.close()));
+    }
   });
 });
 

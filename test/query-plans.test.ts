@@ -19,7 +19,7 @@ import { listBoardApplications } from '../src/modules/lender-applications/applic
 import { listLenderApplications } from '../src/modules/lender-applications/lender-application-service.js';
 import { listDeliveries } from '../src/modules/webhooks/webhook-delivery-list.js';
 import { listReviewQueue } from '../src/modules/matching/review-selection-queue.js';
-import { listTenantsAfter } from '../src/modules/tenants/tenant-service.js';
+import { listTenants, listTenantsAfter } from '../src/modules/tenants/tenant-service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 /** Tables whose rows grow with use: a sequential scan of one of them reads more as the data grows. */
@@ -208,13 +208,18 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
     },
   },
   { name: 'review queue, by state', run: () => listReviewQueue(contextOf(staff), { state: 'PENDING_REVIEW' }, { first: 200 }) },
+  { name: "tenants by offset, an integrator's first page and total", run: () => listTenants(contextOf(integrator), { offset: 0, limit: 20 }) },
+  { name: "tenants by offset, an integrator's last page and total", run: () => listTenants(contextOf(integrator), { offset: 50, limit: 20 }) },
 ];
 
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Actual Rows'?: number;
   Plans?: PlanNode[];
 }
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 function scansOf(node: PlanNode): Array<{ type: string; relation?: string }> {
   return [{ type: node['Node Type'], relation: node['Relation Name'] }, ...(node.Plans ?? []).flatMap(scansOf)];
@@ -261,6 +266,26 @@ describe('list statements on a seeded database', () => {
       const scans = scansOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
       const seqScans = scans.filter((s) => s.type === 'Seq Scan' && s.relation !== undefined && GROWING_TABLES.has(s.relation));
       expect({ statement: text, seqScans }).toEqual({ statement: text, seqScans: [] });
+    }
+  });
+
+  it("a tenants offset page and its total read the page's rows only, however deep (a seek by position; the list's last position)", async () => {
+    captured = [];
+    const page = await listTenants(contextOf(integrator), { offset: 40, limit: 10 });
+    const statements = captured;
+    captured = null;
+    expect(page).toMatchObject({ total: 60, offset: 40, limit: 10 });
+    expect(page.items).toHaveLength(10);
+    expect(statements).toHaveLength(2);
+    for (const { text, values } of statements) {
+      const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values });
+      const tenantNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'tenant');
+      // Walking to offset 40 would read 50 rows, counting the account's tenants 60.
+      expect({ statement: text, tenantNodes }).toEqual({
+        statement: text,
+        tenantNodes: tenantNodes.map((node) => expect.objectContaining({ 'Node Type': expect.stringMatching(/^Index (Only )?Scan/), 'Actual Rows': expect.toSatisfy((rows: number) => rows <= 10) })),
+      });
+      expect(tenantNodes.length).toBeGreaterThan(0);
     }
   });
 

@@ -151,6 +151,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
+      // One deployment's namespace, its own: every process shares it, and no other test's counters
+      // or events on the shared Redis meet this run's.
+      REDIS_KEY_PREFIX: `fg-test:replicas-${randomUUID().slice(0, 8)}:`,
       HOST: '127.0.0.1',
       // One issuer (the public address in front of both adapters), one key set, as the Secret gives them.
       PUBLIC_URL: restA,

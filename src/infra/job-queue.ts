@@ -57,11 +57,11 @@ async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void>
 export async function startJobQueue(
   connectionString: string,
   logger: Logger,
-  options: { jobExpirySeconds: number },
+  options: { jobExpirySeconds: number; /** JOB_QUEUE_POOL_SIZE: pg-boss's own connections, beside DB_POOL_SIZE. */ poolSize?: number },
 ): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString,
-    max: 4,
+    max: options.poolSize ?? 4,
     schedule: false,
     application_name: 'funding-gateway-jobs',
     // Expired jobs (their worker died) are noticed by maintenance: run it at half the expiry.

@@ -12,6 +12,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+/** REDIS_KEY_PREFIX unless configured. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'fg:';
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   // Loopback unless asked: a demo start seeds published passwords, so it must not be reachable from
@@ -28,8 +31,21 @@ const ConfigSchema = z.object({
   /** `json` (one JSON document per line) or `pretty` (pino-pretty); default pretty when NODE_ENV=development, else json. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   REDIS_URL: z.string().url().optional(),
+  /**
+   * Starts every Redis key and pub/sub channel of this deployment (infra/redis.ts), so deployments
+   * sharing one Redis (staging and production) neither count nor hear each other's. Every process
+   * of one deployment must have the same.
+   */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only (no glob characters)')
+    .default(DEFAULT_REDIS_KEY_PREFIX),
   SEED_DEMO_DATA: booleanFlag.optional(),
+  /** The process's pg pool: Prisma's queries and the typed SQL reads share it. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** pg-boss's own pg pool in every process with a database (enqueues outside a transaction, fetches, maintenance). */
+  JOB_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(4),
   PROFILES_URL: z.string().url().default('http://127.0.0.1:4011/graphql'),
   MATCHES_URL: z.string().url().default('http://127.0.0.1:4012/graphql'),
   APPLICATIONS_URL: z.string().url().default('http://127.0.0.1:4013/graphql'),

@@ -5,12 +5,13 @@ import type { SubgraphName } from '../api/graphql/subgraphs/index.js';
 import { healthRouter } from '../api/http/health.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { createGateway } from '../api/graphql/gateway-runtime.js';
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { mountGateway } from './gateway-server.js';
 import { cachedSubgraphStanding, credentialHeadersOnly, subgraphCheckedCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
 import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
 import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
-import { Redis } from 'ioredis';
+import { redisOfConfig } from '../infra/redis.js';
 import type { AppConfig } from '../kernel/config.js';
 import type { Logger } from '../infra/logger.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
@@ -35,7 +36,8 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   // subscribers; the subgraphs authenticate every call themselves (revocation included), and answer
   // the gateway's questions about a credential's standing (CREDENTIAL_STATUS_PATH).
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  // Rate-limit counters and credential changes, in the deployment's Redis namespace (infra/redis.ts).
+  const redis = redisOfConfig(config, logger, 'gateway counters', { maxRetriesPerRequest: 1 });
   const httpSecurity = installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
   const callerOf = (headers: Headers) => authenticate(tokens, everyCredentialActive, credentialHeaders(headers));
@@ -51,9 +53,19 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
     },
     toGraphQLError: (err) => toGraphQLError(err, { logger }),
   };
-  // The gateway holds no data: it is ready when every subgraph answers its own /health.
-  app.use(healthRouter('gateway', () => subgraphReadiness(urls)));
-  const mounted = mountGateway(app, server, await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf)), {
+  // Liveness (/health) is this process alone: it answers over HTTP (a TCP probe is accepted by the
+  // kernel even while the event loop is stuck) with its supergraph loaded (createGateway loads it
+  // before the server listens). A subgraph outage must not restart every gateway, so the subgraphs
+  // are in readiness (/health/ready) only: the gateway serves when it holds its supergraph's schema and
+  // every subgraph answers its own /health (under Kubernetes, through its Service: some ready pod).
+  let gateway: GatewayRuntime | undefined;
+  const alive = async () => {
+    if (!gateway) throw new Error('the supergraph is not loaded yet');
+    return { supergraph: 'loaded' };
+  };
+  app.use(healthRouter('gateway', alive, { supergraph: () => supergraphServing(gateway), ...subgraphReadiness(urls) }));
+  gateway = await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf));
+  const mounted = mountGateway(app, server, gateway, {
     // A socket needs a valid token in good standing (asked of a subgraph: revocation is refused at
     // connection_init and closes the socket on re-check), ends when it expires, and counts against its credential.
     webSocket: { limits: webSocketLimitsOf(config), credentialOf: subgraphCheckedCredentials(tokens, systemClock, Object.values(urls)), rateLimits: httpSecurity, logger },
@@ -73,13 +85,24 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   };
 }
 
-async function subgraphReadiness(urls: Record<SubgraphName, string>): Promise<Record<string, string>> {
-  const entries = await Promise.all(
-    Object.entries(urls).map(async ([name, url]) => {
-      const res = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(2000) });
-      if (!res.ok) throw new Error(`subgraph ${name} is not ready`);
-      return [name, 'ready'] as const;
-    }),
+/** Each subgraph's check: its /health answers (the subgraph's process and its database). */
+function subgraphReadiness(urls: Record<SubgraphName, string>): Record<string, () => Promise<string>> {
+  return Object.fromEntries(
+    Object.entries(urls).map(([name, url]) => [
+      name,
+      async () => {
+        const res = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(2000) });
+        await res.body?.cancel();
+        if (!res.ok) throw new Error(`subgraph ${name} is not ready`);
+        return 'ready';
+      },
+    ]),
   );
-  return Object.fromEntries(entries);
+}
+
+/** The gateway holds its supergraph's schema (loaded at start; answered without calling a subgraph). */
+async function supergraphServing(gateway: GatewayRuntime | undefined): Promise<string> {
+  const schema = gateway && (await gateway.getSchema());
+  if (!schema?.getQueryType()) throw new Error('the supergraph is not loaded');
+  return 'ready';
 }

@@ -2,7 +2,7 @@
  * The process runtime: configuration, logger, database, event bus and clock, built once at start,
  * and the factory of per-request ServiceContexts handed to REST routes, resolvers and workers.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
 import { systemClock, type Clock, type EnqueueOptions, type JobScheduler, type QueuedJob, type ServiceContext } from '../kernel/context.js';
 import type { AuthKit } from '../modules/identity/auth-kit.js';
@@ -22,6 +22,7 @@ import { instrumentDatabase } from '../infra/metrics.js';
 import { reviewQueueGauges } from '../modules/insights/review-queue-standing.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
+import { redisOfConfig } from '../infra/redis.js';
 import { createLogger, logDestination, type Logger } from '../infra/logger.js';
 import { requestIdOfHeaders } from '../infra/request-id.js';
 import { seedMissingDemoData } from './demo-seed.js';
@@ -75,8 +76,9 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   if (prepare && config.SEED_DEMO_DATA) {
     await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));
   }
-  const events = createEventBus(config.REDIS_URL);
-  const throttleStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  // Both in the deployment's Redis namespace (REDIS_KEY_PREFIX), their errors logged (infra/redis.ts).
+  const events = createEventBus(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, logger });
+  const throttleStore = redisOfConfig(config, logger, 'counters', { maxRetriesPerRequest: 1 });
   options.onOpen?.('event bus', async () => {
     throttleStore?.disconnect();
     await events.close();
@@ -90,7 +92,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   };
   options.onOpen?.('credential changes', async () => auth.credentialStatus.close());
   const companies = databaseRegistry(database.prisma);
-  const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS });
+  const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS, poolSize: config.JOB_QUEUE_POOL_SIZE });
   options.onOpen?.('job queue', () => jobs.close());
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,

@@ -39,6 +39,7 @@ import { conflictingCredential, connectionHeaders, CREDENTIAL_HEADERS } from '..
 import { credentialKeyOfClaims, tooManyRequests, type RequestBudget } from '../http/rate-limits.js';
 import { audit } from '../../kernel/audit-log.js';
 import type { Logger } from '../../infra/logger.js';
+import { listenOn } from '../../infra/redis.js';
 import { toGraphQLError } from '../../infra/graphql/graphql-errors.js';
 
 /** The close reason of a socket whose token expired while it was open. */
@@ -142,15 +143,13 @@ export function cachedSubgraphStanding(subgraphUrls: readonly string[], redis?: 
   const statusUrls = subgraphUrls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   const cache = new Map<string, { answer: Promise<void>; until: number }>();
   let lastChange = 0;
-  const listener = redis?.duplicate();
-  if (listener) {
-    listener.on('error', () => {}); // ioredis reconnects; the TTL bounds what is missed meanwhile
-    listener.on('message', () => {
-      lastChange = Date.now();
-      cache.clear();
-    });
-    listener.subscribe(CREDENTIAL_CHANGES_CHANNEL).catch(() => {});
-  }
+  // ioredis reconnects (its errors are logged, infra/redis.ts); the TTL bounds what is missed meanwhile.
+  const listener = redis
+    ? listenOn(redis, CREDENTIAL_CHANGES_CHANNEL, 'credential changes', () => {
+        lastChange = Date.now();
+        cache.clear();
+      })
+    : undefined;
   return {
     assertActive(headers) {
       const forwarded = credentialHeadersOnly(headers);
@@ -171,7 +170,7 @@ export function cachedSubgraphStanding(subgraphUrls: readonly string[], redis?: 
       return answer;
     },
     close() {
-      listener?.disconnect();
+      listener?.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * GET /health: liveness, with the database this process depends on. GET /health/ready: readiness,
- * every dependency the process needs to serve (database, job queue, event bus), each named; 503
- * naming the one that failed.
+ * GET /health: liveness, with the database this process depends on (the distributed gateway, which
+ * holds no data: its supergraph). GET /health/ready: readiness, every dependency the process needs
+ * to serve (database, job queue, event bus; the gateway's supergraph and subgraphs), each named;
+ * 503 naming the one that failed.
  */
 import express, { type Router } from 'express';
 import type { Db } from '../../infra/database.js';

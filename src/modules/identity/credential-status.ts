@@ -15,6 +15,7 @@
  */
 import type { Redis } from 'ioredis';
 import { readsOf, type Db } from '../../infra/database.js';
+import { listenOn, publishOn } from '../../infra/redis.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
@@ -32,7 +33,7 @@ export interface CredentialStatus {
 
 export interface CredentialStatusOptions {
   ttlMs?: number;
-  /** Shared by the deployment's processes: changes are published to all of them. */
+  /** Shared by the deployment's processes: changes are published to all of them (in its namespace, infra/redis.ts). */
   redis?: Redis;
   channel?: string;
 }
@@ -51,12 +52,8 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
     cache.delete(id);
   };
 
-  const listener = redis?.duplicate();
-  if (listener) {
-    listener.on('message', (_channel: string, id: string) => drop(id));
-    // A failed subscription leaves the 30 s expiry in charge; it is retried on reconnect by ioredis.
-    listener.subscribe(channel).catch(() => {});
-  }
+  // A failed subscription leaves the 30 s expiry in charge.
+  const listener = redis ? listenOn(redis, channel, 'credential changes', drop) : undefined;
 
   async function cached<T>(id: string, load: () => Promise<T>): Promise<T> {
     const hit = cache.get(id);
@@ -105,10 +102,11 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
     },
     forget(id) {
       drop(id);
-      redis?.publish(channel, id).catch(() => {});
+      // Not told (Redis away): the other processes' 30 s expiry bounds it.
+      if (redis) publishOn(redis, channel, id).catch(() => {});
     },
     close() {
-      listener?.disconnect();
+      listener?.close();
     },
   };
 }

@@ -48,52 +48,52 @@ export async function selectTenantIdsAmong(db: Db, filter: TenantFilter, ids: re
 }
 
 /**
- * Tenants within `filter` in list order (oldest first, then by id), from `offset`: the index on
- * (accountId, environment, createdDateTime, id) serves the order, but the rows before `offset` are
- * still walked, so deep pages cost more (keyset pages below do not).
+ * The list's order is the tenants' positions (1, 2, 3, ... per account and environment, in creation
+ * order, with no gap: the trigger number_tenant numbers them, migration
+ * 20261127170000_tenant_list_positions). So when `filter` is a whole list, an account's tenants in an
+ * environment, the tenants after `offset` are those whose position is past it and the list's total
+ * is its last position: one seek of the index on (accountId, environment, position) each, however
+ * long the list. A narrower filter (a tenant token's, bound to one tenant) holds some of the list's
+ * positions only; it is paged and counted over its own rows, which are few.
  */
+const isWholeList = (filter: TenantFilter): boolean => {
+  const { accountId: _account, environment: _environment, ...narrower } = filter;
+  return Object.keys(narrower).length === 0;
+};
+
+/** Positions are `integer`s: an offset past the largest one skips every tenant (and never overflows the parameter). */
+const LAST_POSITION = 2 ** 31 - 1;
+
+/** Tenants within `filter` in list order (oldest first), from `offset`: one index seek for a whole list (see `isWholeList`). */
 export function selectTenantsFromOffset(db: Db, filter: TenantFilter, offset: number, limit: number): Promise<TenantRow[]> {
-  return readsOf(db)
-    .selectFrom('tenant')
-    .select(TENANT_COLUMNS)
-    .where((eb) => eb.and(filter))
-    .orderBy('createdDateTime')
-    .orderBy('id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
+  const inOrder = readsOf(db).selectFrom('tenant').select(TENANT_COLUMNS).where((eb) => eb.and(filter)).orderBy('position').limit(limit);
+  return isWholeList(filter) ? inOrder.where('position', '>', Math.min(offset, LAST_POSITION)).execute() : inOrder.offset(offset).execute();
 }
 
-/** How many tenants lie within `filter` (an index-only count, once per offset page). */
+/** How many tenants lie within `filter`: a whole list's last position (one index entry), else a count of the few rows. */
 export async function countTenants(db: Db, filter: TenantFilter): Promise<number> {
   const row = await readsOf(db)
     .selectFrom('tenant')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .select((eb) => (isWholeList(filter) ? eb.fn.max('position') : eb.fn.countAll()).$castTo<number | string | null>().as('total'))
     .where((eb) => eb.and(filter))
     .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return Number(row.total ?? 0);
 }
 
 /**
  * Tenants within `filter` that come after tenant `afterId` in list order (keyset paging): the cursor
- * tenant's (createdDateTime, id) is read in the same statement, within the same filter, so a cursor
- * naming a tenant the caller does not see yields nothing. The index seeks to the cursor: every page
- * costs the same whatever its depth.
+ * tenant's position is read in the same statement, within the same filter, so a cursor naming a
+ * tenant the caller does not see yields nothing. The index seeks to the cursor: every page costs the
+ * same whatever its depth, and a page is the very one an offset page at the cursor's position reads.
+ * The cursor stays a tenant id (clients hold such cursors); the position never leaves the database.
  */
 export function selectTenantsAfter(db: Db, filter: TenantFilter, afterId: string, limit: number): Promise<TenantRow[]> {
   return readsOf(db)
     .selectFrom('tenant')
     .select(TENANT_COLUMNS)
     .where((eb) => eb.and(filter))
-    .where((eb) =>
-      eb(
-        eb.refTuple('createdDateTime', 'id'),
-        '>',
-        eb.selectFrom('tenant as cursor').select(['cursor.createdDateTime', 'cursor.id']).where((c) => c.and(filter)).where('cursor.id', '=', afterId).$asTuple('createdDateTime', 'id'),
-      ),
-    )
-    .orderBy('createdDateTime')
-    .orderBy('id')
+    .where('position', '>', (eb) => eb.selectFrom('tenant as cursor').select('cursor.position').where((c) => c.and(filter)).where('cursor.id', '=', afterId))
+    .orderBy('position')
     .limit(limit)
     .execute();
 }

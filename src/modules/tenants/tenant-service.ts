@@ -74,7 +74,7 @@ export async function updateTenant(ctx: ServiceContext, id: unknown, input: Chec
   }
 }
 
-/** An offset page of the caller's tenants, oldest first, with their total (two statements). */
+/** An offset page of the caller's tenants, oldest first, with their total (two statements, each one index seek: tenant-reads.ts). */
 export async function listTenants(ctx: ServiceContext, { offset, limit }: PageQuery): Promise<TenantPage> {
   const actor = requireAccess(ctx, 'tenants.list');
   const filter = tenantScope(ctx, actor);

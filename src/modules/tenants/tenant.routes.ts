@@ -7,9 +7,9 @@ import { cursorPageWithLinks, linkedCursorPageOf, linkedPageOf, pageWithLinks } 
 import { BASES, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 const TENANT_LIST_PAGING = [
-  'Two ways to page, in the same order (createdDateTime, then id):',
-  '- offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.',
-  "- keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.",
+  'Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.',
+  '- offset/limit: meta carries the total, links self/prev/next by offset. Any page, and its total, costs the same at any offset and any number of tenants.',
+  "- keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.",
 ].join('\n');
 
 /** How a surface answers a tenant: spec 2.5's Tenant, or Marketplace V2's with its own names of the times too. */

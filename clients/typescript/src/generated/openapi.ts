@@ -362,9 +362,9 @@ export interface paths {
          * List tenants
          * @description The account's tenants, oldest first.
          *
-         *     Two ways to page, in the same order (createdDateTime, then id):
-         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
-         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         *     Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.
+         *     - offset/limit: meta carries the total, links self/prev/next by offset. Any page, and its total, costs the same at any offset and any number of tenants.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          *
          *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -454,9 +454,9 @@ export interface paths {
          * List tenants
          * @description The account's tenants, oldest first.
          *
-         *     Two ways to page, in the same order (createdDateTime, then id):
-         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
-         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         *     Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.
+         *     - offset/limit: meta carries the total, links self/prev/next by offset. Any page, and its total, costs the same at any offset and any number of tenants.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          *
          *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -2098,9 +2098,9 @@ export interface components {
             updatedDateTime: string;
         };
         /**
-         * @description Two ways to page, in the same order (createdDateTime, then id):
-         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
-         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         * @description Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.
+         *     - offset/limit: meta carries the total, links self/prev/next by offset. Any page, and its total, costs the same at any offset and any number of tenants.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          */
         PlatformTenantController_listResponse: {
             data: components["schemas"]["Tenant"][];
@@ -2242,9 +2242,9 @@ export interface components {
             updatedAt: string;
         };
         /**
-         * @description Two ways to page, in the same order (createdDateTime, then id):
-         *     - offset/limit: meta carries the total (counted on each such page), links self/prev/next by offset. A deep offset still walks the rows before it.
-         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it, once); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
+         * @description Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.
+         *     - offset/limit: meta carries the total, links self/prev/next by offset. Any page, and its total, costs the same at any offset and any number of tenants.
+         *     - keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.
          */
         MarketplaceTenantController_listResponse: {
             data: components["schemas"]["MarketplaceV2Tenant"][];

@@ -1,0 +1,119 @@
+/**
+ * Every Redis connection of the deployment is made here, so that one setting decides its namespace
+ * and every connection reports its errors through the project's logger.
+ *
+ * Namespace (REDIS_KEY_PREFIX, default `fg:`): two deployments, or staging and production, may share
+ * one Redis without reading each other's counters or hearing each other's events. Keys and channels
+ * are prefixed by two different means, because ioredis prefixes only keys:
+ *  - keys: ioredis's `keyPrefix` on each connection prefixes the key of every command, scripts'
+ *    KEYS included (rate limits, sign-in and lender-token throttles: rate-limiter-flexible);
+ *  - pub/sub channels: ioredis leaves PUBLISH's and SUBSCRIBE's channels (and a message's) as they
+ *    are, so `publishOn` and `listenOn` (and the event bus, event-bus.ts) prefix them with the same
+ *    connection's prefix: credential-status changes, subscription events, catalogue changes.
+ *
+ * Subscriber connections (`subscriberOf`) send nothing but subscriber commands. ioredis writes a
+ * SUBSCRIBE issued while the connection is still in its handshake (status `connect`: SUBSCRIBE may
+ * be sent while Redis loads its data) at once, before its own CLIENT SETINFO and ready check (INFO);
+ * Redis has then put the connection in subscriber mode, ioredis rejects its INFO ("Connection in
+ * subscriber mode, only subscriber commands may be used"), emits that as an error, and drops and
+ * reopens the connection, missing what was published meanwhile. Without the ready check and the
+ * client info, the handshake has nothing a subscribed connection refuses.
+ *
+ * Errors: an ioredis connection with no 'error' listener prints "[ioredis] Unhandled error event"
+ * to stderr on every failed reconnect. Here each connection logs its first error at warn (and
+ * repeats only at debug) until it is ready again, which is logged at info.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../kernel/config.js';
+import { createLogger, type Logger } from './logger.js';
+
+export { DEFAULT_REDIS_KEY_PREFIX };
+
+export interface RedisSettings {
+  url: string;
+  /** REDIS_KEY_PREFIX: every key and channel of this deployment starts with it. */
+  keyPrefix: string;
+  /** Where the connection's errors go (default: a warn-level JSON logger of its own). */
+  logger?: Logger;
+}
+
+/** What a connection was made for, and where its errors go (kept for the connections made from it). */
+const made = new WeakMap<Redis, { logger: Logger; role: string }>();
+
+/** A logger for connections made without one (a test's Redis): warnings and worse, as JSON. */
+let fallbackLogger: Logger | undefined;
+const defaultLogger = () => (fallbackLogger ??= createLogger('warn', 'funding-gateway:redis'));
+
+/** A command connection (counters, PUBLISH) in the deployment's namespace. */
+export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest'> = {}): Redis {
+  return watched(new Redis(settings.url, { ...options, keyPrefix: settings.keyPrefix }), settings.logger ?? defaultLogger(), role);
+}
+
+/** The deployment's command connection from its configuration, when it has Redis. */
+export function redisOfConfig(
+  config: { REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string },
+  logger: Logger,
+  role: string,
+  options: Pick<RedisOptions, 'maxRetriesPerRequest'> = {},
+): Redis | undefined {
+  return config.REDIS_URL ? connectRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger }, role, options) : undefined;
+}
+
+/** A connection of its own for SUBSCRIBE, in the namespace of `redis` (see the top of the file). */
+export function subscriberOf(redis: Redis, role: string): Redis {
+  return watched(redis.duplicate({ enableReadyCheck: false, disableClientInfo: true }), loggerOf(redis), role);
+}
+
+/** The logger a connection made here reports to. */
+export function loggerOf(redis: Redis): Logger {
+  return made.get(redis)?.logger ?? defaultLogger();
+}
+
+/** The namespace `redis` writes its keys in. */
+export function keyPrefixOf(redis: Redis): string {
+  return redis.options.keyPrefix ?? '';
+}
+
+/** The name of a deployment channel on the wire: channels are not prefixed by ioredis. */
+export function channelName(redis: Redis, channel: string): string {
+  return `${keyPrefixOf(redis)}${channel}`;
+}
+
+/** PUBLISH on a channel of the deployment's namespace. */
+export function publishOn(redis: Redis, channel: string, message: string): Promise<number> {
+  return redis.publish(channelName(redis, channel), message);
+}
+
+/**
+ * Listens to a channel of the deployment's namespace on a subscriber connection of its own (ioredis
+ * subscribes again after a reconnect). A failed SUBSCRIBE is logged; the caller's own bound (a
+ * cache's expiry) covers what is missed.
+ */
+export function listenOn(redis: Redis, channel: string, role: string, onMessage: (message: string) => void): { close(): void } {
+  const listener = subscriberOf(redis, role);
+  const name = channelName(redis, channel);
+  listener.on('message', (heard: string, message: string) => {
+    if (heard === name) onMessage(message);
+  });
+  listener.subscribe(name).catch((err: unknown) => loggerOf(listener).warn({ err, redis: role, channel: name }, 'redis subscription failed'));
+  return { close: () => listener.disconnect() };
+}
+
+/** Logs a connection's errors: the first after each time it was ready at warn, repeats at debug. */
+function watched(redis: Redis, logger: Logger, role: string): Redis {
+  made.set(redis, { logger, role });
+  let failing = false;
+  redis.on('error', (err: Error) => {
+    if (failing) {
+      logger.debug({ err, redis: role }, 'redis connection error (repeated)');
+      return;
+    }
+    failing = true;
+    logger.warn({ err, redis: role }, 'redis connection error; reconnecting');
+  });
+  redis.on('ready', () => {
+    if (failing) logger.info({ redis: role }, 'redis connection ready again');
+    failing = false;
+  });
+  return redis;
+}
