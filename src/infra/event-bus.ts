@@ -41,14 +41,6 @@ export function createEventBus(redisUrl?: string, options: EventBusOptions = {})
     async published() {
       await Promise.allSettled([...publishing]);
     },
-    // Redis answers a PING on a subscribed connection after the messages it sent that connection
-    // before it, and ioredis emits those messages before it settles the PING.
-    async caughtUp() {
-      // Not connected: nothing to wait for (the periodic refresh covers what a cut loses); no
-      // search waits on a reconnecting client.
-      if (subscribeClient.status !== 'ready') return;
-      await subscribeClient.ping();
-    },
   });
   return {
     bus,

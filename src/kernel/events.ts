@@ -17,13 +17,7 @@ export type EventTopics = { [Topic in keyof ModuleEventTopics]: ModuleEventTopic
 export type EventBus = PubSub<EventTopics> & {
   /**
    * Across processes (Redis) only: resolves once every event this process published so far has
-   * reached the bus (Redis answered its PUBLISH), so a change announced before a response is on its
-   * way to every process before the caller can make its next request.
+   * reached the bus (Redis answered its PUBLISH): tests wait on it before looking in Redis.
    */
   published?(): Promise<void>;
-  /**
-   * Across processes (Redis) only: resolves once every event the bus took in before the call has
-   * been received by this process (a PING on the subscribing connection, answered after them).
-   */
-  caughtUp?(): Promise<void>;
 };

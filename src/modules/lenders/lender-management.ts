@@ -1,7 +1,8 @@
 /**
  * Staff management of the lender catalogue (admin scope): lenders and their products with the
- * eligibility criteria, fees and pricing the matching engine reads. Every change reloads the
- * in-memory catalogue of this process at once (others within its 30 s refresh).
+ * eligibility criteria, fees and pricing the matching engine reads. Every change makes each
+ * process reload its in-memory catalogue (the change event), and no search anywhere matches over a
+ * snapshot older than it (the catalogue revision: product-catalogue.ts).
  */
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -87,7 +88,7 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
   const row = await ctx.db.lender.create({
     data: { ...body, environment: ctx.environment, slug, applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
   });
-  await lenderCatalogueChanged(ctx);
+  lenderCatalogueChanged(ctx);
   return findLender(ctx, row.id);
 }
 
@@ -98,7 +99,7 @@ export async function updateLender(ctx: ServiceContext, id: number, input: unkno
   await assertLenderWebhookUrls(ctx, body);
   const updated = await ctx.db.lender.updateMany({ where: { AND: [{ id }, lenderScope(ctx)] }, data: body });
   if (updated.count === 0) throw AppError.notFound('Lender');
-  await lenderCatalogueChanged(ctx);
+  lenderCatalogueChanged(ctx);
   return findLender(ctx, id);
 }
 
@@ -108,7 +109,7 @@ export async function saveLenderProduct(ctx: ServiceContext, lenderId: number, i
   await findLender(ctx, lenderId);
   const body = parseInput(ProductInput, input);
   await storeLenderProduct(ctx.db, lenderId, body);
-  await lenderCatalogueChanged(ctx);
+  lenderCatalogueChanged(ctx);
   ctx.logger.info({ lenderId, productType: body.productType }, 'lender product saved');
   return findLender(ctx, lenderId);
 }

@@ -116,6 +116,66 @@ describe('the product catalogue', () => {
     expect(catalogueActivity(source()).loads).toBe(refreshed.loads);
   });
 
+  it('matches a change no event announced (the admin CLI, SQL) on the next search: the snapshot is older than the revision read with the profile', async () => {
+    const uuid = await answeredProfile();
+    const before = await (await results(uuid)).json();
+    await catalogueSettled(source());
+    const loads = catalogueActivity(source()).loads;
+
+    // Written as the admin CLI writes (no use case, so nothing is published on the bus).
+    const lender = await prisma().lender.create({ data: { name: 'Quiet Lender', slug: `quiet-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const product = await prisma().lenderProduct.create({
+      data: { lenderId: lender.id, productType: 'TERM_LOAN', name: 'Quiet loan', minAmount: 1, maxAmount: 10_000_000, minTermMonths: 0, maxTermMonths: 120, annualRateMin: 5, annualRateMax: 9 },
+    });
+    const afterResponse = await results(uuid);
+    const after = await afterResponse.json();
+    expect(afterResponse.status, JSON.stringify(after)).toBe(200);
+    expect(before.matches.map((m: { productId: number }) => m.productId)).not.toContain(product.id);
+    expect(after.matches.map((m: { productId: number }) => m.productId)).toContain(product.id);
+    // That search loaded the catalogue once; the next one, with nothing changed, loads nothing.
+    expect(catalogueActivity(source()).loads).toBe(loads + 1);
+    await (await results(uuid)).json();
+    expect(catalogueActivity(source()).loads).toBe(loads + 1);
+  });
+
+  it("a lender's secrets and webhook settings are not a catalogue change; its name is", async () => {
+    const revision = async () => Number((await prisma().lenderCatalogueRevision.findUniqueOrThrow({ where: { id: true } })).revision);
+    const lender = await prisma().lender.create({ data: { name: 'Rotating Lender', slug: `rotating-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const created = await revision();
+    await prisma().lender.update({ where: { id: lender.id }, data: { webhookSecret: 'whsec_rotated', applicationUrl: 'https://lender.invalid/v2/applications' } });
+    expect(await revision()).toBe(created);
+    await prisma().lender.update({ where: { id: lender.id }, data: { name: 'Renamed Lender' } });
+    expect(await revision()).toBe(created + 1);
+  });
+
+  it('reads list columns as stored (enum arrays as their names), and one left NULL as empty', async () => {
+    const lender = await prisma().lender.create({
+      data: { name: 'Listed Lender', slug: `listed-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications', requiredDocuments: ['bank statements'] },
+    });
+    const listed = await prisma().lenderProduct.create({
+      data: {
+        lenderId: lender.id, productType: 'INVOICE_FINANCE', name: 'Listed', minAmount: 1, maxAmount: 10_000, minTermMonths: 0, maxTermMonths: 12, annualRateMin: 5, annualRateMax: 9,
+        excludedSectors: ['RETAIL', 'PROPERTY'], requiredSectors: ['MANUFACTURING'], companyTypes: ['LIMITED_COMPANY'], countries: ['GB', 'IE'], currencies: ['GBP'],
+      },
+    });
+    const bare = await prisma().lenderProduct.create({
+      data: { lenderId: lender.id, productType: 'TERM_LOAN', name: 'Bare', minAmount: 1, maxAmount: 10_000, minTermMonths: 0, maxTermMonths: 12, annualRateMin: 5, annualRateMax: 9 },
+    });
+    await prisma().$executeRaw`UPDATE lender_product SET "excludedSectors" = NULL, "requiredSectors" = NULL, "companyTypes" = NULL, countries = NULL, currencies = NULL WHERE id = ${bare.id}`;
+    await prisma().$executeRaw`UPDATE lender SET "requiredDocuments" = NULL WHERE id = ${lender.id}`;
+    const loads = catalogueActivity(source()).loads;
+    lenderCatalogueChanged(source());
+    await vi.waitFor(() => expect(catalogueActivity(source()).loads).toBeGreaterThan(loads), { timeout: 60_000, interval: 50 });
+    await catalogueSettled(source());
+
+    const catalogue = await productCatalogue(source());
+    expect(catalogue.productById.get(listed.id)).toMatchObject({
+      excludedSectors: ['RETAIL', 'PROPERTY'], requiredSectors: ['MANUFACTURING'], companyTypes: ['LIMITED_COMPANY'], countries: ['GB', 'IE'], currencies: ['GBP'], minAmount: 1, maxAmount: 10_000,
+    });
+    expect(catalogue.productById.get(bare.id)).toMatchObject({ excludedSectors: [], requiredSectors: [], companyTypes: [], countries: [], currencies: [] });
+    expect(catalogue.lenders.get(lender.id)?.requiredDocuments).toEqual([]);
+  });
+
   it.skipIf(!process.env.REDIS_URL)('hears of a change made in another process over the Redis-backed event bus', async () => {
     // Two buses on one Redis stand for two processes; the production catalogue has a holder of its own.
     const here = createEventBus(process.env.REDIS_URL);

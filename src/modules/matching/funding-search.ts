@@ -18,7 +18,7 @@ import { AppError } from '../../kernel/errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
 import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
 import { matchProducts, matchReasons, type MatchOutcome, type MatchOptions, type ProductMatch } from './matching-engine.js';
-import { productCatalogue, rememberedOutcome, rememberOutcome, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
+import { CATALOGUE_REVISION_COLUMN, catalogueAtRevision, productCatalogue, rememberedOutcome, rememberOutcome, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
 
 /** Callers outside matching (the profile's funding-search page) read the result type from here, with the operations that make it. */
 export type { FundingSearchResult };
@@ -44,8 +44,9 @@ export interface ProfileMatching {
  * on demand, whatever `options.reasons` says).
  */
 export async function matchProfileById(ctx: ServiceContext, profileId: string, options: MatchOptions): Promise<ProfileMatching> {
-  const [row, catalogue] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx)]);
-  return matchingOf(ctx, profileId, row, (await registryGrade(ctx, row)) ?? undefined, catalogue, options);
+  const [row, inHand] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx)]);
+  const [grade, catalogue] = await Promise.all([registryGrade(ctx, row), catalogueAtRevision(ctx, inHand, Number(row.catalogueRevision))]);
+  return matchingOf(ctx, profileId, row, grade ?? undefined, catalogue, options);
 }
 
 /**
@@ -53,8 +54,10 @@ export async function matchProfileById(ctx: ServiceContext, profileId: string, o
  * companies' grades are each read in one statement, whatever the number of profiles.
  */
 export async function matchProfilesByIds(ctx: ServiceContext, profileIds: readonly string[], options: MatchOptions): Promise<ProfileMatching[]> {
-  const [rows, catalogue] = await Promise.all([readMatchingInputs(ctx, profileIds), productCatalogue(ctx)]);
-  const grades = await registryGrades(ctx, rows);
+  const [rows, inHand] = await Promise.all([readMatchingInputs(ctx, profileIds), productCatalogue(ctx)]);
+  // One statement read every row, so they carry one revision.
+  const revision = rows.length > 0 ? Number(rows[0]!.catalogueRevision) : 0;
+  const [grades, catalogue] = await Promise.all([registryGrades(ctx, rows), catalogueAtRevision(ctx, inHand, revision)]);
   return rows.map((row, i) => matchingOf(ctx, profileIds[i]!, row, grades[i] ?? undefined, catalogue, options));
 }
 
@@ -95,6 +98,8 @@ type MatchingInput = ProfileForMatching & {
   legacyFundingSearchId: number | null;
   latestSearchInputHash: string | null;
   answerSets: Array<Record<string, unknown>>;
+  /** The catalogue's revision as this statement saw it: the search matches over a snapshot holding it. */
+  catalogueRevision: string;
 };
 
 /**
@@ -106,7 +111,8 @@ async function readMatchingInput(ctx: ServiceContext, profileId: string): Promis
   const { rows } = await sql<MatchingInput>`
     SELECT p."countryCode", p."registrationNumber", p."legacyFundingSearchId", p."companyInformation", p.financials, p."eligibilityRequest",
       (SELECT s."inputHash" FROM funding_search s WHERE s.id = p."legacyFundingSearchId") AS "latestSearchInputHash",
-      COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets"
+      COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets",
+      ${CATALOGUE_REVISION_COLUMN} AS "catalogueRevision"
     FROM profile p WHERE p.id = ${profileId}::uuid`.execute(readsOf(ctx.db));
   if (!rows[0]) throw AppError.notFound('Profile');
   return rows[0];
@@ -117,7 +123,8 @@ async function readMatchingInputs(ctx: ServiceContext, profileIds: readonly stri
   const { rows } = await sql<MatchingInput & { id: string }>`
     SELECT p.id::text AS id, p."countryCode", p."registrationNumber", p."legacyFundingSearchId", p."companyInformation", p.financials, p."eligibilityRequest",
       (SELECT s."inputHash" FROM funding_search s WHERE s.id = p."legacyFundingSearchId") AS "latestSearchInputHash",
-      COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets"
+      COALESCE((SELECT json_agg(a.answers ORDER BY a."updatedAt") FROM questionnaire_answer_set a WHERE a."profileId" = p.id), '[]'::json) AS "answerSets",
+      ${CATALOGUE_REVISION_COLUMN} AS "catalogueRevision"
     FROM profile p WHERE p.id = ANY(${[...profileIds]}::uuid[])`.execute(readsOf(ctx.db));
   return indexedBy(profileIds, rows, (row) => row.id).map((row) => {
     if (!row) throw AppError.notFound('Profile');

@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_TYPES } from '../lenders/product-types.js';
-import { indexProducts, matchProducts, matchReasons, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
-import { matchProductsReference } from '../../../test/support/matching-engine-reference.js';
+import { formatMoney, indexProducts, matchProducts, matchReasons, reasonTextSteps, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
+import { formatMoney as formatMoneyReference, matchProductsReference } from '../../../test/support/matching-engine-reference.js';
 
 const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION'];
 const COMPANY_TYPES = ['LIMITED_COMPANY', 'SOLE_TRADER'];
@@ -129,8 +129,10 @@ describe('the indexed engine equals exhaustive evaluation', () => {
     const catalogue = fc.uniqueArray(product, { minLength: 20, maxLength: 80, selector: (p) => p.productId });
     let matched = 0;
     fc.assert(
-      fc.property(catalogue, complete, subset(PRODUCT_TYPES), (products, applicant, productTypes) => {
+      fc.property(catalogue, complete, subset(PRODUCT_TYPES), fc.boolean(), (products, applicant, productTypes, formattedAhead) => {
         const index = indexProducts(products);
+        // As the catalogue's load does: the products' halves formatted before any search.
+        if (formattedAhead) for (const _ of reasonTextSteps(index, 7));
         const reasonsOf = matchReasons(applicant, index);
         const outcome = matchProducts(applicant, index, { productTypes });
         const expected = matchProductsReference(applicant, products, { productTypes, reasons: true });
@@ -140,5 +142,15 @@ describe('the indexed engine equals exhaustive evaluation', () => {
       { numRuns: 1000 },
     );
     expect(matched).toBeGreaterThan(50);
+  });
+
+  it('writes money as the reference did, for any number', () => {
+    const amounts = fc.oneof(fc.double(), fc.integer({ min: -1e9, max: 1e12 }), fc.double({ min: -1e7, max: 1e7, noNaN: true }));
+    fc.assert(
+      fc.property(amounts, fc.constantFrom('GBP', 'EUR', 'ZAR', 'USD'), (value, code) => {
+        expect(formatMoney(value, code)).toBe(formatMoneyReference(value, code));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -2,20 +2,19 @@
  * The active lender products of an environment as matching criteria, held in memory: matching a
  * profile makes no per-product database round trip.
  *
- * Changes reach every process through the event bus: the lenders module publishes
- * `lenderCatalogueChanged` once a lender or product change is stored (in memory in one process,
- * Redis pub/sub across the processes and replicas of the distributed deployment), and answers its
- * caller only once Redis has taken the event. On receipt the holder starts a load at once, and
- * until a load begun after the change is in, searches wait for it instead of using the snapshot in
- * hand. Across processes a search first makes sure every event Redis took in before it has arrived
- * (one PING on the subscribing connection, `caughtUp`, at most CATCH_UP_WAIT_MS): so a product saved
- * through one replica is matched by every other on its next search, with no stale window by design
- * (test/replicas-catalogue.test.ts). Otherwise searches never wait: they use the snapshot in hand.
+ * A snapshot is never older than what a search may rely on: the database numbers the catalogue's
+ * states (`lender_catalogue_revision`, bumped by triggers in every transaction that changes a product
+ * or a lender's matched fields, whoever writes: a service, the admin CLI, SQL), each load reads the
+ * revision before the products, and a search reads the revision in the same statement as its
+ * profile (`readMatchingInput`). A search that finds a newer revision than its snapshot's waits for a
+ * load begun after it (`catalogueAtRevision`): a product saved through one replica is matched by every
+ * other on the caller's next search, by construction, with no timing involved
+ * (test/replicas-catalogue.test.ts).
  *
- * The periodic refresh (CATALOGUE_TTL_MS, in the background, the snapshot in hand answering
- * meanwhile) stays as the safety net for what the bus cannot carry: Redis pub/sub delivers at most
- * once, so an event published while a process's subscription was down (a Redis restart, a network
- * cut) is lost, and the admin CLI's catalogue writes (bootstrap, `lender-product`) publish nothing.
+ * The event bus only makes that wait rare: the lenders module publishes `lenderCatalogueChanged` once
+ * a change is stored (in memory in one process, Redis pub/sub across processes), and every holder
+ * starts a load on receipt, so the new snapshot is usually in before any search asks for it. A lost
+ * or late event costs the next search a load, never a stale answer; nothing reloads on a timer.
  * A server starts its environment's first load as soon as it listens (`warmProductCatalogue`), so
  * a search waits for a load only if it comes before that load ends.
  */
@@ -26,9 +25,7 @@ import type { DeployEnvironment } from '../../kernel/context.js';
 import type { EventBus } from '../../kernel/events.js';
 import type { LenderSummary } from '../lenders/lender-catalogue.js';
 import type { MatchedLender } from './funding-search-schemas.js';
-import { indexingSteps, type MatchOutcome, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
-
-export const CATALOGUE_TTL_MS = 30_000;
+import { indexingSteps, reasonTextSteps, type MatchOutcome, type ProductCriteria, type ProductIndex, type ProductRequirements } from './matching-engine.js';
 
 /** Products converted and hashed between two yields to the event loop while a snapshot is built. */
 const ROWS_PER_STEP = 250;
@@ -76,13 +73,14 @@ export interface CatalogueActivity {
 
 interface CatalogueHolder {
   current: ProductCatalogue | null;
-  /** Change events heard so far, and how many of them the snapshot in hand was loaded after. */
-  changesHeard: number;
-  changesLoaded: number;
+  /**
+   * The catalogue revision read before the snapshot in hand was loaded: it holds every change up to
+   * it (kept apart from the snapshot, which a load finding the same products keeps).
+   */
+  revision: number;
   /** The load in flight, if any; a change signalled meanwhile starts another once it ends. */
   loading: Promise<ProductCatalogue> | null;
   changedWhileLoading: boolean;
-  loadedAt: number;
   activity: CatalogueActivity;
 }
 
@@ -96,45 +94,32 @@ export interface CatalogueSource {
 }
 
 /**
- * The environment's current snapshot: the first call waits for the first load; later ones wait only
- * while a change event has been heard that the snapshot in hand predates.
+ * The environment's current snapshot: the first call waits for the first load, later ones take the
+ * snapshot in hand (a search checks it against the revision it read: `catalogueAtRevision`).
  */
 export function productCatalogue(source: CatalogueSource): Promise<ProductCatalogue> {
   const holder = holderOf(source);
-  if (holder.current && source.events.caughtUp) return afterCatchingUp(source, holder, source.events.caughtUp);
-  return fromHolder(source, holder);
-}
-
-/**
- * How long a search waits, at most, for the bus to confirm it has passed on every earlier event. A
- * disconnected bus confirms at once (event-bus.ts), so this bounds only a connected Redis (or a
- * process) slow to answer one PING: generous, as on a loaded machine, where 250 ms was seen to pass.
- */
-const CATCH_UP_WAIT_MS = 2_000;
-
-/**
- * Across processes: first every change event Redis took in before this search is received here
- * (one PING on the subscribing connection, and a turn of the event loop for its listeners), so a
- * change another process announced before this request was made counts as heard.
- */
-async function afterCatchingUp(source: CatalogueSource, holder: CatalogueHolder, caughtUp: () => Promise<void>): Promise<ProductCatalogue> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    caughtUp().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, CATCH_UP_WAIT_MS))),
-  ]);
-  clearTimeout(timer);
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return fromHolder(source, holder);
-}
-
-function fromHolder(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
-  if (holder.current) {
-    if (holder.changesLoaded < holder.changesHeard) return loadedAfter(source, holder, holder.changesHeard);
-    if (Date.now() - holder.loadedAt > CATALOGUE_TTL_MS && !holder.loading) refreshInBackground(source, holder, false);
-    return Promise.resolve(holder.current);
-  }
+  if (holder.current) return Promise.resolve(holder.current);
   return holder.loading ?? refresh(source, holder);
+}
+
+/**
+ * A snapshot holding every catalogue change up to `revision` (read by the caller from the database):
+ * `catalogue` itself when it does, else the one a load begun after the revision brings (the load
+ * under way when it began after it, or a new one). A failed load answers with the snapshot in hand:
+ * a database hiccup costs freshness, not the search (the next search tries again).
+ */
+export async function catalogueAtRevision(source: CatalogueSource, catalogue: ProductCatalogue, revision: number): Promise<ProductCatalogue> {
+  const holder = holderOf(source);
+  if (holder.current === catalogue && holder.revision >= revision) return catalogue;
+  while (holder.revision < revision) {
+    try {
+      await (holder.loading ?? refresh(source, holder));
+    } catch {
+      break;
+    }
+  }
+  return holder.current ?? catalogue;
 }
 
 /**
@@ -188,9 +173,9 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
   if (!perEnvironment) holders.set(db, (perEnvironment = new Map()));
   let holder = perEnvironment.get(environment);
   if (!holder) {
-    holder = { current: null, changesHeard: 0, changesLoaded: 0, loading: null, changedWhileLoading: false, loadedAt: 0, activity: { version: null, loads: 0, changes: 0 } };
+    holder = { current: null, revision: 0, loading: null, changedWhileLoading: false, activity: { version: null, loads: 0, changes: 0 } };
     perEnvironment.set(environment, holder);
-    // A bus that cannot subscribe (Redis gone) leaves the TTL to catch changes up.
+    // A bus that cannot subscribe (Redis gone) leaves searches to find changes by their revision.
     followChanges({ db, environment, events }, holder).catch(() => undefined);
   }
   return holder;
@@ -199,25 +184,8 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
 /** Every change event of the environment starts a background refresh, for as long as the bus lives. */
 async function followChanges(source: CatalogueSource, holder: CatalogueHolder): Promise<void> {
   for await (const _ of source.events.subscribe('lenderCatalogueChanged', source.environment)) {
-    holder.changesHeard++;
     refreshInBackground(source, holder, true);
   }
-}
-
-/**
- * The snapshot once a load begun after the `change`th event is in (the load under way, or the one
- * that follows it when the event came during it). A failed load answers with the snapshot in hand:
- * a database hiccup costs freshness, not the search (the next search tries again).
- */
-async function loadedAfter(source: CatalogueSource, holder: CatalogueHolder, change: number): Promise<ProductCatalogue> {
-  while (holder.changesLoaded < change) {
-    try {
-      await (holder.loading ?? refresh(source, holder));
-    } catch {
-      break;
-    }
-  }
-  return holder.current!;
 }
 
 /** `changed`: a change was signalled, so a load already under way may have read the rows before it and another must follow. */
@@ -226,17 +194,15 @@ function refreshInBackground(source: CatalogueSource, holder: CatalogueHolder, c
     if (changed) holder.changedWhileLoading = true;
     return;
   }
-  // A failed refresh keeps the snapshot in hand; the next stale use or change event tries again.
+  // A failed refresh keeps the snapshot in hand; the next search finding a newer revision, or the next change event, tries again.
   refresh(source, holder).catch(() => undefined);
 }
 
 function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<ProductCatalogue> {
   holder.changedWhileLoading = false;
-  const changesBefore = holder.changesHeard;
-  const loading = load(source).then((loaded) => {
+  const loading = load(source).then(({ catalogue: loaded, revision }) => {
     holder.activity.loads++;
-    holder.changesLoaded = Math.max(holder.changesLoaded, changesBefore);
-    holder.loadedAt = Date.now();
+    holder.revision = Math.max(holder.revision, revision);
     // The same products: keep the snapshot in hand, and with it the searches it remembers.
     if (holder.current?.version !== loaded.version) {
       holder.current = loaded;
@@ -254,14 +220,28 @@ function refresh(source: CatalogueSource, holder: CatalogueHolder): Promise<Prod
   return loading;
 }
 
+/** The catalogue's revision now (the migration makes its one row). */
+async function currentCatalogueRevision(db: Db): Promise<number> {
+  const row = await readsOf(db).selectFrom('lender_catalogue_revision').select('revision').executeTakeFirst();
+  return Number(row?.revision ?? 0);
+}
+
+/** The revision column a search reads beside its profile, in the same statement (`catalogueAtRevision`). */
+export const CATALOGUE_REVISION_COLUMN = sql<string>`(SELECT r.revision FROM lender_catalogue_revision r)`;
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * One statement (enum arrays read as text[], which pg parses; a list column left NULL, which Prisma
- * reads as empty, is read as empty here too), then the snapshot built in steps with
- * the event loop handed back between them: requests go on being answered from the current one.
+ * One statement, its array columns read as JSON (parsed by JSON.parse, where pg's parser of array
+ * literals in JavaScript took most of a load's CPU: six arrays in each of 10,000 rows); a list
+ * column left NULL, which Prisma reads as empty, is read as empty here too. The snapshot is then
+ * built in steps (rows, index, the products' halves of match reasons) with the event loop handed
+ * back between them: requests go on being answered from the current one.
  */
-async function load({ db, environment }: CatalogueSource): Promise<ProductCatalogue> {
+async function load({ db, environment }: CatalogueSource): Promise<{ catalogue: ProductCatalogue; revision: number }> {
+  // The revision first, in a statement of its own: the products read next (READ COMMITTED, a newer
+  // snapshot) hold at least every change it counts, so the snapshot never claims a change it lacks.
+  const revision = await currentCatalogueRevision(db);
   const rows = await readsOf(db)
     .selectFrom('lender_product as p')
     .innerJoin('lender as l', 'l.id', 'p.lenderId')
@@ -270,12 +250,15 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     .where('l.environment', '=', environment)
     .select([
       'p.id', 'p.lenderId', 'p.productType', 'p.name', 'p.instantOffer', 'p.minAmount', 'p.maxAmount', 'p.minTermMonths', 'p.maxTermMonths',
-      'p.minTradingMonths', 'p.minAnnualRevenue', 'p.minGrade', 'p.countries', 'p.currencies', 'p.requirements', 'p.arrangementFeePct',
+      'p.minTradingMonths', 'p.minAnnualRevenue', 'p.minGrade', 'p.requirements', 'p.arrangementFeePct',
       'p.earlyRepaymentFeePct', 'p.exitFeePct', 'p.annualRateMin', 'p.annualRateMax', 'p.likelihoodBase',
-      'l.name as lenderName', 'l.logo', 'l.description', 'l.priceBand', 'l.responseTimeHours', 'l.requiredDocuments',
-      sql<string[]>`p."excludedSectors"::text[]`.as('excludedSectors'),
-      sql<string[]>`p."requiredSectors"::text[]`.as('requiredSectors'),
-      sql<string[]>`p."companyTypes"::text[]`.as('companyTypes'),
+      'l.name as lenderName', 'l.logo', 'l.description', 'l.priceBand', 'l.responseTimeHours',
+      sql<string[] | null>`to_json(p.countries)`.as('countries'),
+      sql<string[] | null>`to_json(p.currencies)`.as('currencies'),
+      sql<string[] | null>`to_json(l."requiredDocuments")`.as('requiredDocuments'),
+      sql<string[] | null>`to_json(p."excludedSectors")`.as('excludedSectors'),
+      sql<string[] | null>`to_json(p."requiredSectors")`.as('requiredSectors'),
+      sql<string[] | null>`to_json(p."companyTypes")`.as('companyTypes'),
     ])
     .orderBy('p.id', 'asc')
     .execute();
@@ -288,7 +271,6 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
   for (let start = 0; start < rows.length; start += ROWS_PER_STEP) {
     for (let i = start; i < Math.min(rows.length, start + ROWS_PER_STEP); i++) {
       const r = rows[i]!;
-      hash.update(JSON.stringify(r));
       if (!lenders.has(r.lenderId)) {
         const lender: LenderSummaryForMatch = {
           id: r.lenderId,
@@ -326,7 +308,12 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
         annualRateMax: Number(r.annualRateMax),
         likelihoodBase: Number(r.likelihoodBase),
       };
-      criteriaHash.update(JSON.stringify(criteria));
+      const criteriaText = JSON.stringify(criteria);
+      criteriaHash.update(criteriaText);
+      // The snapshot's version: the criteria and every other field it holds (JSON texts delimit
+      // themselves), without serialising the whole row a second time.
+      hash.update(criteriaText);
+      hash.update(JSON.stringify([r.name, r.instantOffer, r.lenderName, r.logo, r.description, r.priceBand, r.responseTimeHours, r.requiredDocuments]));
       productById.set(r.id, { ...criteria, name: r.name, instantOffer: r.instantOffer });
       products[i] = criteria;
     }
@@ -338,7 +325,11 @@ async function load({ db, environment }: CatalogueSource): Promise<ProductCatalo
     await nextTurn();
     step = steps.next();
   }
-  return { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index: step.value, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
+  const index = step.value;
+  // The reasons' product halves too, so the first search over this snapshot does not format them.
+  for (const _ of reasonTextSteps(index, ROWS_PER_STEP)) await nextTurn();
+  const catalogue = { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
+  return { catalogue, revision };
 }
 
 /** The lender object of a match (spec 2.6), made once per lender of a catalogue snapshot. */

@@ -161,7 +161,7 @@ async function lenderProduct(values: Values): Promise<void> {
     return db.lenderProduct.findUniqueOrThrow({ where: { lenderId_productType: { lenderId, productType: parsed.data.productType } } });
   });
   printResult({ lenderId, productId: product.id, productType: product.productType, name: product.name, active: product.active });
-  notice('A running deployment matches with the product within 30 s (its catalogue refresh).');
+  notice('A running deployment matches with the product from its next search (the catalogue revision moved).');
 }
 
 async function lenderCredentials(values: Values): Promise<void> {
