@@ -4,7 +4,7 @@
  * with the lender's whsec_ secret, so a lender verifies with a stock library. The delivery id is
  * stable across retries: lenders de-duplicate on it.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 export interface WebhookHeaders {
   'webhook-id': string;
@@ -16,6 +16,24 @@ function secretBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 
+/** Lenders' secrets in use at once, at most: beyond it the keys are made again (a rotation leaves old ones behind). */
+const MAX_KEYS = 1_000;
+const keys = new Map<string, KeyObject>();
+
+/**
+ * The secret as a KeyObject, made once per secret: an HMAC keyed with a Buffer checks and copies the
+ * key on every call, several times the CPU of the HMAC of a delivery's body itself.
+ */
+function signingKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(secretBytes(secret));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /**
  * Signs with one secret, or with several (the current one first, then one being rotated out):
  * Standard Webhooks puts each signature in webhook-signature, space-separated, and a receiver's
@@ -25,7 +43,7 @@ function secretBytes(secret: string): Buffer {
 export function signWebhook(secrets: string | readonly string[], id: string, timestamp: Date, body: string): WebhookHeaders {
   const seconds = Math.floor(timestamp.getTime() / 1000).toString();
   const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
-    (secret) => `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`,
+    (secret) => `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`,
   );
   return { 'webhook-id': id, 'webhook-timestamp': seconds, 'webhook-signature': signatures.join(' ') };
 }
