@@ -27,7 +27,7 @@ export async function wakeWorkersAtCommit(tx: Prisma.TransactionClient): Promise
  * snapshot) that also wakes a worker at commit when `wake` is set: a change and the deliveries it
  * queues in one round trip.
  */
-export function writesWithWakeup(writes: readonly Compilable[], wake: boolean): RawBuilder<unknown> {
+export function writesWithWakeup(writes: ReadonlyArray<Compilable | RawBuilder<unknown>>, wake: boolean): RawBuilder<unknown> {
   const ctes = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} AS (${write})`);
   const notify = wake ? sql`pg_notify(${DELIVERY_WAKEUP_CHANNEL}, ${deliveryWakeup(null)})` : sql`NULL`;
   return ctes.length === 0 ? sql`SELECT ${notify} AS woken` : sql`WITH ${sql.join(ctes)} SELECT ${notify} AS woken`;

@@ -9,7 +9,7 @@
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Compilable } from 'kysely';
+import { sql, type Compilable } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
@@ -73,16 +73,14 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
  */
 export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: readonly Compilable[] = []): Promise<string[]> {
   const rows = deliveryRows(ctx, deliveries);
-  // The instants as UTC text: a Date parameter would be sent in the process's local zone.
+  // The instants as UTC text: a Date parameter would be sent in the process's local zone. createdAt
+  // and updatedAt are Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
+  const written = new Date().toISOString();
+  // Plain SQL rather than Kysely's insert builder, whose query tree costs more CPU than the rest of the queueing.
   const inserts = rows.length === 0 ? [] : [
-    trx.insertInto('webhook_delivery').values(rows.map((row) => ({
-      ...row,
-      payload: JSON.stringify(row.payload),
-      nextAttemptAt: row.nextAttemptAt.toISOString(),
-      // Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
-    }))),
+    sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
+        VALUES ${sql.join(rows.map((row) => sql`(${row.id}::uuid, ${row.lenderApplicationId}::int, ${row.lenderId}::int, ${row.event}::"WebhookEvent", ${row.url},
+          ${JSON.stringify(row.payload)}::jsonb, ${row.nextAttemptAt.toISOString()}::timestamp(3), ${row.requestId}::text, ${written}::timestamp(3), ${written}::timestamp(3))`))}`,
   ];
   await writesWithWakeup([...writes, ...inserts], rows.length > 0).execute(trx);
   return rows.map((row) => row.id);
