@@ -4,9 +4,10 @@
  * and as its own process in the distributed deployment (`start:service -- worker`); several workers
  * may run at once (a claim takes disjoint rows, and holds them until recorded or lapsed).
  *
- * A delivery is started as soon as it commits: the NOTIFY of the transaction that queued it wakes
- * one fetch loop (an idle one if there is one, else a busy one fetches again as soon as its batch is
- * done), so bursts are taken in batches and a lone delivery is not left waiting for a poll. Polling
+ * A delivery is started as soon as it commits: its wake-up (a NOTIFY, or, for a request served by this
+ * process, a direct call: modules/webhooks/delivery-wakeups.ts) wakes one fetch loop (an idle one if
+ * there is one, else a busy one fetches again as soon as its batch is done), so bursts are taken in
+ * batches and a lone delivery is not left waiting for a poll. Polling
  * (JOB_POLL_SECONDS) remains the fallback for a wake-up that was missed (the listening session was
  * down), and takes up the deliveries of a worker that died mid-attempt once their claims lapse.
  */
@@ -15,6 +16,7 @@ import { listenForJobs, type WakeReason } from '../infra/job-notifications.js';
 import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
 import { CLAIM_MARGIN_MS, claimDueDeliveries, earliestClaimLapse, type DueDelivery } from '../modules/webhooks/delivery-attempt-store.js';
 import { closeLenderConnections } from '../modules/webhooks/lender-connections.js';
+import { wakeLocally } from '../modules/webhooks/delivery-wakeups.js';
 import type { Runtime } from './runtime.js';
 import { measureDeliveryAttempt } from '../infra/metrics.js';
 
@@ -72,6 +74,8 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
     loop.wake?.();
   };
   const notifications = await listenForJobs(runtime.database.connectionString, QUEUES.webhookDelivery, runtime.logger, wakeOneLoop);
+  // Deliveries committed by this process's own requests wake it directly, without a NOTIFY.
+  const stopWakingLocally = wakeLocally(ctx.db, () => wakeOneLoop('notification'));
 
   const attempt = async (delivery: DueDelivery, wokenBy: WakeCause) => {
     // The request that queued the delivery names its log lines and the lender's request.
@@ -140,6 +144,7 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
     async stop() {
       // No more fetches once stopping: the loops finish their batches and end.
       stopping = true;
+      stopWakingLocally();
       clearTimeout(lapseTimer);
       await notifications.close();
       for (const loop of loops) loop.wake?.();

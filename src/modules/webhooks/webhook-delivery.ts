@@ -1,7 +1,7 @@
 /**
  * Webhook delivery to lenders (spec 6): each delivery is a `webhook_delivery` row written in the
  * transaction that caused it (the outbox, which is also the queue: delivery-attempt-store.ts), and a
- * NOTIFY in that same transaction wakes a worker when it commits. The worker POSTs
+ * worker is woken when it commits (delivery-wakeups.ts). The worker POSTs
  * the funding application document with its application's authorizationToken added as it is sent,
  * signed the Standard Webhooks way (during a secret rotation's overlap window, with the old secret
  * as well as the new); only HTTP 204 counts as delivered. Anything else (status, timeout, refused connection) is retried on the published
@@ -21,7 +21,8 @@ import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
-import { wakeWorkersAtCommit, writesWithWakeup } from './delivery-wakeups.js';
+import { wakeWorkersAtCommit, writesTogether } from './delivery-wakeups.js';
+export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
 
@@ -66,9 +67,10 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
 }
 
 /**
- * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), where the caller's own writes,
- * the delivery rows and the NOTIFY that wakes a worker at commit are one statement: data-modifying
- * CTEs, each run in full on the same snapshot. Returns the deliveries' ids, in order.
+ * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), for a request path: the
+ * caller's own writes and the delivery rows are one statement (data-modifying CTEs, each run in full
+ * on the same snapshot), and no NOTIFY is in the transaction (delivery-wakeups.ts says why): once it
+ * has committed, the caller calls `wakeDeliveryWorkers(ctx)`. Returns the deliveries' ids, in order.
  * @access internal: records deliveries inside the transaction of the operation that decided access
  */
 export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: readonly Compilable[] = []): Promise<string[]> {
@@ -82,7 +84,7 @@ export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransacti
         VALUES ${sql.join(rows.map((row) => sql`(${row.id}::uuid, ${row.lenderApplicationId}::int, ${row.lenderId}::int, ${row.event}::"WebhookEvent", ${row.url},
           ${JSON.stringify(row.payload)}::jsonb, ${row.nextAttemptAt.toISOString()}::timestamp(3), ${row.requestId}::text, ${written}::timestamp(3), ${written}::timestamp(3))`))}`,
   ];
-  await writesWithWakeup([...writes, ...inserts], rows.length > 0).execute(trx);
+  await writesTogether([...writes, ...inserts]).execute(trx);
   return rows.map((row) => row.id);
 }
 
