@@ -9,6 +9,7 @@
  * Integrators never see it: their view of an application has no apiProvider at all.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { hmacKeys } from './hmac-keys.js';
 
 const KEY_PREFIX = 'fgak_';
 
@@ -17,10 +18,13 @@ export function newAuthorizationTokenKey(): string {
   return `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
+/** Keyed with the key's UTF-8 bytes, as an HMAC keyed with the string is. */
+const tokenKey = hmacKeys((key) => Buffer.from(key, 'utf8'));
+
 /** The application's token, or null while the lender has no key (documents then carry null, as before credentials). */
 export function applicationAuthorizationToken(key: string | null, applicationId: number): string | null {
   if (!key) return null;
-  return createHmac('sha256', key).update(`application:${applicationId}`).digest('base64url');
+  return createHmac('sha256', tokenKey(key)).update(`application:${applicationId}`).digest('base64url');
 }
 
 /**

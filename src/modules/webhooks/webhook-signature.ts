@@ -4,7 +4,8 @@
  * with the lender's whsec_ secret, so a lender verifies with a stock library. The delivery id is
  * stable across retries: lenders de-duplicate on it.
  */
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { hmacKeys } from './hmac-keys.js';
 
 export interface WebhookHeaders {
   'webhook-id': string;
@@ -16,23 +17,7 @@ function secretBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 
-/** Lenders' secrets in use at once, at most: beyond it the keys are made again (a rotation leaves old ones behind). */
-const MAX_KEYS = 1_000;
-const keys = new Map<string, KeyObject>();
-
-/**
- * The secret as a KeyObject, made once per secret: an HMAC keyed with a Buffer checks and copies the
- * key on every call, several times the CPU of the HMAC of a delivery's body itself.
- */
-function signingKey(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    if (keys.size >= MAX_KEYS) keys.clear();
-    key = createSecretKey(secretBytes(secret));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const signingKey = hmacKeys(secretBytes);
 
 /**
  * Signs with one secret, or with several (the current one first, then one being rotated out):
