@@ -38,6 +38,24 @@ export function withAuthorizationToken<T>(document: T, token: string | null): T 
   return { ...document, apiProvider: { ...provider, authorizationToken: token } };
 }
 
+/**
+ * `withAuthorizationToken` on JSON text, as the delivery worker reads a stored document: `document`
+ * without its apiProvider, and that `apiProvider` object (without a token), or null when the document
+ * has none (then it is sent as it is). The same JSON as stringifying `withAuthorizationToken` of the
+ * parsed document, apiProvider last, with no parse and no second serialisation of the document.
+ */
+export function sentDocument(document: string, apiProvider: string | null, token: string | null): string {
+  if (apiProvider === null) return document;
+  const provider = `${withMember(apiProvider)}"authorizationToken": ${JSON.stringify(token)}}`;
+  return `${withMember(document)}"apiProvider": ${provider}}`;
+}
+
+/** A JSON object's text opened for one more member at its end. */
+function withMember(object: string): string {
+  const body = object.trimEnd().slice(0, -1);
+  return /^\s*\{\s*$/.test(body) ? body : `${body}, `;
+}
+
 /** The document as stored and queued: apiProvider without any token. */
 export function withoutAuthorizationToken<T>(document: T): T {
   if (typeof document !== 'object' || document === null) return document;

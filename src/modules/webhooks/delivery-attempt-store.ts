@@ -25,7 +25,13 @@ export interface DueDelivery {
   id: string;
   attempts: number;
   url: string;
-  payload: unknown;
+  /**
+   * The stored document as JSON text, without its apiProvider when it has one as an object: that is
+   * `apiProvider`, as JSON text without any token. The worker sends them joined with the token of the
+   * moment (authorization-token.ts `sentDocument`), without parsing the document and writing it again.
+   */
+  document: string;
+  apiProvider: string | null;
   lenderApplicationId: number;
   /** The request that queued it: the attempt logs under it and tells the lender. */
   requestId: string | null;
@@ -70,7 +76,9 @@ export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: 
         FROM due WHERE d.id = due.id
       RETURNING d.id, d.attempts, d.url, d.payload, d."lenderApplicationId", d."lenderId", d."requestId", d."nextAttemptAt"
     )
-    SELECT c.id::text AS id, c.attempts, c.url, c.payload, c."lenderApplicationId", c."requestId",
+    SELECT c.id::text AS id, c.attempts, c.url, c."lenderApplicationId", c."requestId",
+           CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN (c.payload - 'apiProvider')::text ELSE c.payload::text END AS document,
+           CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN ((c.payload -> 'apiProvider') - 'authorizationToken')::text END AS "apiProvider",
            l.slug AS "lenderSlug", l."webhookSecret", l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey"
       FROM claimed c JOIN lender l ON l.id = c."lenderId"
      ORDER BY c."nextAttemptAt"`.execute(readsOf(db));

@@ -15,6 +15,7 @@ import { closeLenderConnections, lenderAgent } from './lender-connections.js';
 import pg from 'pg';
 import { queueDeliveries, queueDelivery } from './webhook-delivery.js';
 import { claimDueDeliveries, recordDelivered } from './delivery-attempt-store.js';
+import { sentDocument } from './authorization-token.js';
 import { DELIVERY_WAKEUP_CHANNEL } from './delivery-wakeups.js';
 import { graphql } from '../../../test/support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken, signIn } from '../../../test/support/identities.js';
@@ -254,7 +255,10 @@ describe('claims', () => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const row = await db().webhookDelivery.create({
-        data: { lenderApplicationId: application.id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: { application: { id: application.id } }, nextAttemptAt: dueAt, createdAt: new Date(Date.now() + i) },
+        data: {
+          lenderApplicationId: application.id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, nextAttemptAt: dueAt, createdAt: new Date(Date.now() + i),
+          payload: { application: { id: application.id }, apiProvider: { name: 'fg', authorizationToken: 'stored-by-mistake' } },
+        },
       });
       ids.push(row.id);
     }
@@ -263,10 +267,13 @@ describe('claims', () => {
 
   it('two workers claiming at once take a delivery once; it is taken again only once its claim lapsed, and never once recorded', async () => {
     const { ids: [id], dueAt } = await dueInAnHour(1);
-    const mine = (claimed: Array<{ id: string }>) => claimed.filter((d) => d.id === id);
+    const mine = <T extends { id: string }>(claimed: T[]) => claimed.filter((d) => d.id === id);
     const [first, second] = await Promise.all([claimAt(dueAt), claimAt(dueAt)]);
     expect([...mine(first), ...mine(second)]).toHaveLength(1);
-    expect(mine([...first, ...second])[0]).toMatchObject({ attempts: 0, url: receiver.url, lenderSlug: expect.any(String), requestId: null });
+    const claimed = mine([...first, ...second])[0]!;
+    expect(claimed).toMatchObject({ attempts: 0, url: receiver.url, lenderSlug: expect.any(String), requestId: null });
+    // The document as sent: the token of the moment in apiProvider, never a stored one.
+    expect(JSON.parse(sentDocument(claimed.document, claimed.apiProvider, 'tok'))).toEqual({ application: { id: expect.any(Number) }, apiProvider: { name: 'fg', authorizationToken: 'tok' } });
     // Held while the claim is young; a claim older than the lapse (its worker died mid-attempt) is taken over.
     expect(mine(await claimAt(new Date(dueAt.getTime() + HOUR)))).toHaveLength(0);
     expect(mine(await claimAt(new Date(dueAt.getTime() + 2 * HOUR)))).toHaveLength(1);

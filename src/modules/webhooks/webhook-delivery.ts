@@ -16,7 +16,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
-import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from './authorization-token.js';
+import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
@@ -112,7 +112,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   const deliveryId = delivery.id;
   const now = ctx.clock.now();
   // The application's token as of now: a re-issued key reaches deliveries queued before it.
-  const body = JSON.stringify(withAuthorizationToken(delivery.payload, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId)));
+  const body = sentDocument(delivery.document, delivery.apiProvider, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId));
   let statusCode: number | null = null;
   let error: string | null = null;
   const started = performance.now();
