@@ -7,10 +7,10 @@
  * Two ways to wake them, by how hot the path is:
  *  - `wakeWorkersAtCommit`: a NOTIFY inside the caller's transaction, delivered when it commits and
  *    never for a rolled back one. PostgreSQL serialises the commits of notifying transactions (a
- *    database-wide lock held through the commit's WAL flush): fine for submissions, redeliveries
- *    and the worker's own records, a ceiling for a request path. Measured with pgbench, 16 clients
- *    inserting a row each: 3,000 commits/s plain, 600/s with a NOTIFY in the transaction, 2,000/s
- *    with the NOTIFY sent after the commit.
+ *    cluster-wide lock, held until after the commit, so through its WAL flush): fine for
+ *    submissions, redeliveries and the worker's own records, a ceiling for a request path. Measured
+ *    with pgbench, 16 clients inserting a row each: 3,000 commits/s plain, 600/s with a NOTIFY in
+ *    the transaction, 2,000/s with the NOTIFY sent after the commit.
  *  - `wakeDeliveryWorkers`, called once the caller's transaction has committed (a status change):
  *    a worker running in this process is woken directly, with no statement at all; otherwise one
  *    NOTIFY is sent on its own (it writes nothing, so it holds that lock only for an instant),
