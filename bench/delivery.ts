@@ -32,6 +32,7 @@ import { insertDemoLenders } from '../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
 import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
 import { startMeasuredServer } from './servers.js';
+import { treeCpuMs } from './process-cpu.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 400);
@@ -103,6 +104,8 @@ try {
   const app = startMeasuredServer('src/processes/main.ts', env);
   procs.push(app);
   await waitForHealth(appUrl, app);
+  /** CPU used so far by the system's process (and any process it started), from /proc: the figure that holds on a shared machine. */
+  const serverCpuMs = () => treeCpuMs(app.child.pid!);
 
   async function deliveryRun(label: string): Promise<{ label: string; perSecond: number; seconds: number; queuedPerSecond: number }> {
     const applications = await Promise.all(Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
@@ -132,9 +135,10 @@ try {
    * REST, CLIENTS POSTs at a time; each POST commits the status change and its delivery. Timed from
    * the first POST until the lender has every delivery.
    */
-  async function requestFedRun(label: string, idToken: string): Promise<{ label: string; perSecond: number; seconds: number; postsPerSecond: number }> {
+  async function requestFedRun(label: string, idToken: string): Promise<{ label: string; perSecond: number; seconds: number; postsPerSecond: number; cpuMsPerDelivery: number }> {
     const applications = await Promise.all(Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
     const before = lender.delivered.size;
+    const cpuBefore = serverCpuMs();
     const start = performance.now();
     let next = 0;
     await Promise.all(Array.from({ length: CLIENTS }, async () => {
@@ -148,13 +152,15 @@ try {
     const postsPerSecond = DELIVERIES / ((performance.now() - start) / 1000);
     while (lender.delivered.size - before < DELIVERIES) await new Promise((r) => setTimeout(r, 20));
     const seconds = (performance.now() - start) / 1000;
-    return { label, perSecond: DELIVERIES / seconds, seconds, postsPerSecond };
+    return { label, perSecond: DELIVERIES / seconds, seconds, postsPerSecond, cpuMsPerDelivery: (serverCpuMs() - cpuBefore) / DELIVERIES };
   }
 
   /** N deliveries committed at once while the worker idles; seconds from the commit to the last one delivered. */
-  async function drainRun(count: number): Promise<{ seconds: number; firstArrivalSeconds: number }> {
+  async function drainRun(count: number): Promise<{ seconds: number; firstArrivalSeconds: number; cpuMs: number }> {
     const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
     const before = lender.delivered.size;
+    // Read before the commit: its NOTIFY starts the worker at once. The server idles until then.
+    const cpuBefore = serverCpuMs();
     await db.$transaction(async (tx) => {
       for (const a of applications) {
         await queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: a.id, lenderId: lenderRow.id, event: 'APPLICATION_CREATED', url: lender.url, payload: { application: { id: a.id } } });
@@ -166,7 +172,7 @@ try {
       if (!firstArrival && lender.delivered.size > before) firstArrival = performance.now();
       await new Promise((r) => setTimeout(r, 5));
     }
-    return { seconds: (performance.now() - start) / 1000, firstArrivalSeconds: ((firstArrival || performance.now()) - start) / 1000 };
+    return { seconds: (performance.now() - start) / 1000, firstArrivalSeconds: ((firstArrival || performance.now()) - start) / 1000, cpuMs: serverCpuMs() - cpuBefore };
   }
 
   /**
@@ -186,10 +192,12 @@ try {
   let workerSeconds = 0;
   let baselineSeconds = 0;
   let firstArrivalSeconds = 0;
+  let drainCpuMs = 0;
   for (let round = 0; round < ROUNDS; round++) {
     baselineSeconds += await barePosts(PREQUEUED);
     const drained = await drainRun(PREQUEUED);
     workerSeconds += drained.seconds;
+    drainCpuMs += drained.cpuMs;
     firstArrivalSeconds = Math.max(firstArrivalSeconds, drained.firstArrivalSeconds);
   }
   const baseline = { label: `baseline: bare POSTs to the lender (${DELIVERY_CONCURRENCY} at a time, kept alive, own thread)`, perSecond: (PREQUEUED * ROUNDS) / baselineSeconds };
@@ -232,6 +240,8 @@ try {
   console.log('|---|---:|---:|');
   console.log(`| ${baseline.label} | ${baseline.perSecond.toFixed(0)} | 1.00 (baseline) |`);
   for (const row of [drain, clean, flaky, requestFed]) console.log(`| ${row.label} | ${row.perSecond.toFixed(0)} | ${(row.perSecond / baseline.perSecond).toFixed(2)} |`);
+  const drainCpuMsPerDelivery = drainCpuMs / (PREQUEUED * ROUNDS);
+  console.log(`\nserver CPU (process tree, /proc): ${drainCpuMsPerDelivery.toFixed(2)} ms per pre-queued delivery drained; ${requestFed.cpuMsPerDelivery.toFixed(2)} ms per acknowledgement POST and its delivery`);
   console.log(`\nwhat fed the end-to-end cases: one transaction at a time ${clean.queuedPerSecond.toFixed(0)}/s and ${flaky.queuedPerSecond.toFixed(0)}/s; acknowledgement POSTs ${requestFed.postsPerSecond.toFixed(0)}/s`);
   console.log(`\nfirst delivery after the commit of pre-queued jobs: within ${(firstArrivalSeconds * 1000).toFixed(0)} ms`);
   console.log(`\nevents (${EVENTS}): POST acknowledgement p50 ${percentile(postLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(postLatencies, 0.99).toFixed(1)} ms; event at the subscriber p50 ${percentile(eventLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(eventLatencies, 0.99).toFixed(1)} ms (from the POST's start)`);
@@ -240,6 +250,7 @@ try {
     {
       case: drain.label,
       perSecond: drain.perSecond,
+      cpuMsPerRequest: drainCpuMsPerDelivery,
       baseline: baseline.label,
       ratio: drain.perSecond / baseline.perSecond,
       target: '>= 500 deliveries/s (lender answers 204)',
@@ -256,6 +267,7 @@ try {
     {
       case: requestFed.label,
       perSecond: requestFed.perSecond,
+      cpuMsPerRequest: requestFed.cpuMsPerDelivery,
       baseline: baseline.label,
       ratio: requestFed.perSecond / baseline.perSecond,
       target: '>= 500 deliveries/s end to end, the queue fed by requests',

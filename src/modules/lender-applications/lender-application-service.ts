@@ -21,7 +21,7 @@ import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
-import { queueDeliveriesWith } from '../webhooks/webhook-delivery.js';
+import { queueDeliveriesWith, wakeDeliveryWorkers } from '../webhooks/webhook-delivery.js';
 import type { ProductType } from '../../generated/kysely/database.js';
 import { audiencesOf, lockVisibleApplication, statusChangeWrites, type LockedApplication, type StatusChangeWrites } from './status-change-store.js';
 import { registryGrade } from '../companies/company-information.js';
@@ -256,7 +256,7 @@ type StatusChange = StatusChangeWrites & { event: ApplicationEvent };
  * One status change, in one transaction: lock the application the caller sees (404 when it does not),
  * let the use case decide the change (its body checked: 400), move through the status machine (409 on
  * an illegal move), write the change and its history, and queue the update webhook (the stored
- * document: no token) with its job; then publish the event. Everything the document, the delivery and
+ * document: no token); then wake the delivery workers and publish the event. Everything the document, the delivery and
  * the event need is read once, by the lock; what the change makes of it is built here, not read back
  * (status-change-store.ts says why this transaction is typed SQL). Returns what each caller's view is
  * built from.
@@ -285,6 +285,7 @@ async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: u
       }], writes);
       return { changed, audience: row.audience, event: change.event, move };
     });
+  wakeDeliveryWorkers(ctx);
   if (move) recordApplicationMoves([move]);
   const offer = changed.offers[0] ?? null;
   const offerEvent = event === 'offer' || event === 'accept' || event === 'decline' ? offer : null;

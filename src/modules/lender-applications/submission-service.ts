@@ -94,7 +94,7 @@ async function createLenderApplications(
     moves.push({ lender: first.lender.slug, move: 'submitted' });
   }
   if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing);
-  // Every lender's APPLICATION_CREATED delivery by one insert (and one for their jobs).
+  // Every lender's APPLICATION_CREATED delivery by one insert (and one NOTIFY, sent at commit).
   await queueDeliveries(ctx, tx, deliveries);
   return { results, moves };
 }

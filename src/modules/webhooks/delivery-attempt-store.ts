@@ -1,22 +1,40 @@
 /**
- * The delivery worker's reads and writes as typed SQL: every attempt runs them, and a Prisma model
- * query costs several times the CPU of the same SQL. One statement reads a batch of deliveries with
- * what an attempt needs (lender secrets, whether an earlier delivery of the same application is still
- * on its way); successful attempts that finish together are recorded by one statement, and failed
- * ones that will be retried by one transaction (their status, attempt rows and retry jobs).
+ * The outbox as the delivery queue: `webhook_delivery` rows are the work, and a worker takes them
+ * straight from the table (no queue job per delivery). Every statement here is typed SQL on the pg
+ * pool (infra/sql-reads.ts), run on every attempt: a Prisma query, raw ones included, costs several
+ * times its CPU.
+ *
+ *  - One statement claims a batch: it picks the due deliveries (oldest due first) that no live
+ *    attempt holds and that wait behind no earlier undelivered delivery of their application, marks
+ *    them taken (`attemptStartedAt`) and returns what their attempts need (lender secrets included).
+ *    `FOR UPDATE SKIP LOCKED`: workers claiming at once take disjoint rows, without waiting.
+ *  - A claim holds until the attempt is recorded, or lapses (`lapseMs`: the webhook timeout and a
+ *    margin) when the worker died mid-attempt: then any worker takes the delivery again.
+ *  - Successful attempts that finish together are recorded by one statement, failed ones that will
+ *    be retried by another, and dead-lettered ones by a third; each also wakes the workers (NOTIFY,
+ *    delivery-wakeups.ts) for what it makes due: a retry at its time, and an application's next
+ *    delivery once the one before it is settled.
  */
+import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
-import { QUEUES } from '../../infra/job-queue.js';
-import type { JobScheduler } from '../../kernel/context.js';
+import { readsOf } from '../../infra/database.js';
+import { DELIVERY_WAKEUP_CHANNEL, deliveryWakeup } from './delivery-wakeups.js';
 
-/** What one attempt needs of its delivery. */
+/** What one attempt needs of a delivery it claimed. */
 export interface DueDelivery {
   id: string;
-  status: 'PENDING' | 'FAILED' | 'DELIVERED' | 'DEAD';
   attempts: number;
   url: string;
-  payload: unknown;
+  /**
+   * The stored document as JSON text, without its apiProvider when it has one as an object: that is
+   * `apiProvider`, as JSON text without any token. The worker sends them joined with the token of the
+   * moment (authorization-token.ts `sentDocument`), without parsing the document and writing it again.
+   */
+  document: string;
+  apiProvider: string | null;
   lenderApplicationId: number;
+  /** The request that queued it: the attempt logs under it and tells the lender. */
+  requestId: string | null;
   /** The lender's slug: the `lender` label of the delivery metrics and the failure log lines. */
   lenderSlug: string;
   webhookSecret: string | null;
@@ -25,68 +43,70 @@ export interface DueDelivery {
   previousWebhookSecretExpiresAt: Date | null;
   /** Key of the application's apiProvider.authorizationToken, added as the document is sent. */
   authorizationTokenKey: string | null;
-  /** An earlier delivery of the same application is still pending or failing. */
-  waitsBehindEarlier: boolean;
-  /** That earlier delivery's next attempt (the latest of them, a null one first, as before). */
-  earlierNextAttemptAt: Date | null;
 }
 
-interface DueDeliveryRow extends Omit<DueDelivery, 'earlierNextAttemptAt' | 'previousWebhookSecretExpiresAt'> {
-  earlierNextAttemptAt: Date | string | null;
-  previousWebhookSecretExpiresAt: Date | string | null;
-}
+/** How much longer than the webhook timeout a claim holds (the attempt's own writes after its request). */
+export const CLAIM_MARGIN_MS = 5_000;
 
-/** The deliveries of a batch of jobs, by id (a deleted one is absent). */
-export async function loadDueDeliveries(db: Db, ids: readonly string[]): Promise<Map<string, DueDelivery>> {
-  const rows = await db.$queryRaw<DueDeliveryRow[]>`
-    SELECT d.id::text AS id, d.status::text AS status, d.attempts, d.url, d.payload, d."lenderApplicationId", l.slug AS "lenderSlug", l."webhookSecret",
-           l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey",
-           earlier.id IS NOT NULL AS "waitsBehindEarlier", earlier."nextAttemptAt" AS "earlierNextAttemptAt"
-      FROM webhook_delivery d
-      JOIN lender l ON l.id = d."lenderId"
-      LEFT JOIN LATERAL (
-        SELECT e.id, e."nextAttemptAt" FROM webhook_delivery e
-         WHERE e."lenderApplicationId" = d."lenderApplicationId" AND e."createdAt" < d."createdAt" AND e.status IN ('PENDING', 'FAILED')
-         ORDER BY e."nextAttemptAt" DESC
-         LIMIT 1
-      ) earlier ON true
-     WHERE d.id = ANY(${ids as string[]}::uuid[])`;
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      { ...row, earlierNextAttemptAt: asUtcDate(row.earlierNextAttemptAt), previousWebhookSecretExpiresAt: asUtcDate(row.previousWebhookSecretExpiresAt) },
-    ]),
-  );
-}
-
-/** A `timestamp(3)` column holds UTC (as Prisma writes it); raw reads may hand it back as text. */
-function asUtcDate(value: Date | string | null): Date | null {
-  if (value === null || value instanceof Date) return value;
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
-}
-
-/** What claiming a delivery for an attempt found: taken, already finished, or under way elsewhere until `lapsesAt`. */
-export type DeliveryClaim = { taken: true } | { taken: false; finished: true } | { taken: false; finished: false; lapsesAt: Date };
+/** Instants as UTC text: the columns are `timestamp(3)` holding UTC, and pg would send a Date in the local zone. */
+const utc = (date: Date) => date.toISOString();
 
 /**
- * Takes a delivery for one attempt, unless another attempt has it: two jobs of one delivery can
- * exist at once (a dead worker's job handed back beside the retry or deferral it had already
- * queued), and without this both could send it. A claim older than `lapseMs` (longer than any
- * attempt: the webhook timeout and a margin) belongs to an attempt that died and is taken over.
- * The attempt's record (delivered, retrying) ends the claim.
+ * Claims up to `limit` due deliveries for attempts starting `now`, in one statement; returns them
+ * (fewer, or none, when fewer are due). A delivery is due when its next attempt time has come, no
+ * claim younger than `lapseMs` holds it, and no earlier delivery of the same application is still
+ * pending or failing (a lender sees an application's changes in order; a dead-lettered one no
+ * longer holds the others back).
  */
-export async function claimDelivery(db: Db, deliveryId: string, now: Date, lapseMs: number): Promise<DeliveryClaim> {
-  const taken = await db.$queryRaw<Array<{ id: string }>>`
-    UPDATE webhook_delivery SET "attemptStartedAt" = ${now.toISOString()}::timestamp(3)
-     WHERE id = ${deliveryId}::uuid AND status IN ('PENDING', 'FAILED')
-       AND ("attemptStartedAt" IS NULL OR "attemptStartedAt" <= ${new Date(now.getTime() - lapseMs).toISOString()}::timestamp(3))
-    RETURNING id::text AS id`;
-  if (taken.length > 0) return { taken: true };
-  const [row] = await db.$queryRaw<Array<{ status: string; attemptStartedAt: Date | string | null }>>`
-    SELECT status::text AS status, "attemptStartedAt" FROM webhook_delivery WHERE id = ${deliveryId}::uuid`;
-  if (!row || row.status === 'DELIVERED' || row.status === 'DEAD' || row.attemptStartedAt === null) return { taken: false, finished: true };
-  return { taken: false, finished: false, lapsesAt: new Date(asUtcDate(row.attemptStartedAt)!.getTime() + lapseMs) };
+export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: number; limit: number }): Promise<DueDelivery[]> {
+  const { now, lapseMs, limit } = options;
+  const { rows } = await sql<DueDelivery>`
+    WITH due AS (
+      SELECT d.id FROM webhook_delivery d
+       WHERE d.status IN ('PENDING', 'FAILED') AND d."nextAttemptAt" <= ${utc(now)}::timestamp(3)
+         AND (d."attemptStartedAt" IS NULL OR d."attemptStartedAt" <= ${utc(new Date(now.getTime() - lapseMs))}::timestamp(3))
+         AND NOT EXISTS (
+           SELECT 1 FROM webhook_delivery e
+            WHERE e."lenderApplicationId" = d."lenderApplicationId" AND e."createdAt" < d."createdAt" AND e.status IN ('PENDING', 'FAILED'))
+       ORDER BY d."nextAttemptAt"
+       LIMIT ${limit}
+       FOR UPDATE OF d SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_delivery d SET "attemptStartedAt" = ${utc(now)}::timestamp(3)
+        FROM due WHERE d.id = due.id
+      RETURNING d.id, d.attempts, d.url, d.payload, d."lenderApplicationId", d."lenderId", d."requestId", d."nextAttemptAt"
+    )
+    SELECT c.id::text AS id, c.attempts, c.url, c."lenderApplicationId", c."requestId",
+           CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN (c.payload - 'apiProvider')::text ELSE c.payload::text END AS document,
+           CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN ((c.payload -> 'apiProvider') - 'authorizationToken')::text END AS "apiProvider",
+           l.slug AS "lenderSlug", l."webhookSecret", l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey"
+      FROM claimed c JOIN lender l ON l.id = c."lenderId"
+     ORDER BY c."nextAttemptAt"`.execute(readsOf(db));
+  return rows;
 }
+
+/**
+ * When the oldest claim on an undelivered delivery lapses (null when none is held): a worker starting
+ * after another died mid-attempt takes that attempt's delivery up then, not at a later poll.
+ */
+export async function earliestClaimLapse(db: Db, lapseMs: number): Promise<Date | null> {
+  const { rows: [row] } = await sql<{ startedAt: Date | null }>`
+    SELECT min("attemptStartedAt") AS "startedAt" FROM webhook_delivery
+     WHERE status IN ('PENDING', 'FAILED') AND "nextAttemptAt" IS NOT NULL AND "attemptStartedAt" IS NOT NULL`.execute(readsOf(db));
+  return row?.startedAt ? new Date(row.startedAt.getTime() + lapseMs) : null;
+}
+
+/**
+ * The NOTIFY, in the recording statement's own SELECT, for an application's next delivery once
+ * `settled` (the CTE of the rows just recorded as delivered or dead) leaves it due: without it that
+ * delivery would wait for a worker's poll. Read on the statement's snapshot, so a delivery committed
+ * while it runs is not seen here; its own NOTIFY, or the poll, starts it.
+ */
+const wakeForLaterDeliveries = sql`
+  SELECT pg_notify(${DELIVERY_WAKEUP_CHANNEL}, ${deliveryWakeup(null)})
+   WHERE EXISTS (
+     SELECT 1 FROM settled s JOIN webhook_delivery e
+       ON e."lenderApplicationId" = s."lenderApplicationId" AND e."createdAt" > s."createdAt" AND e.status IN ('PENDING', 'FAILED'))`;
 
 export interface DeliveredAttempt {
   deliveryId: string;
@@ -101,12 +121,7 @@ export interface DeliveredAttempt {
  * as soon as one write can take it and a busy worker writes once per group, not once per delivery.
  */
 export function recordDelivered(db: Db, attempt: DeliveredAttempt): Promise<void> {
-  let record = deliveredRecorders.get(db);
-  if (!record) {
-    record = deliveredRecorder(db);
-    deliveredRecorders.set(db, record);
-  }
-  return record(attempt);
+  return recorderOf(deliveredRecorders, db, deliveredRecorder)(attempt);
 }
 
 const deliveredRecorders = new WeakMap<Db, (attempt: DeliveredAttempt) => Promise<void>>();
@@ -115,22 +130,24 @@ function deliveredRecorder(db: Db): (attempt: DeliveredAttempt) => Promise<void>
   return groupCommit(async (attempts: DeliveredAttempt[]) => {
     const ids = attempts.map((a) => a.deliveryId);
     const counts = attempts.map((a) => a.attempts);
-    const attemptedAt = attempts.map((a) => a.attemptedAt.toISOString());
+    const attemptedAt = attempts.map((a) => utc(a.attemptedAt));
     const latencies = attempts.map((a) => a.latencyMs);
     // updatedAt as Prisma's @updatedAt sets it: the writer's clock, in UTC.
-    const updatedAt = new Date().toISOString();
-    await db.$executeRaw`
+    const updatedAt = utc(new Date());
+    await sql`
       WITH done AS (
         SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[]) AS t(id, attempts, "attemptedAt", "latencyMs")
-      ), updated AS (
+      ), settled AS (
         UPDATE webhook_delivery d
            SET status = 'DELIVERED', attempts = done.attempts, "lastStatusCode" = 204, "lastError" = NULL,
-               "deliveredAt" = done."attemptedAt", "nextAttemptAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
+               "deliveredAt" = done."attemptedAt", "nextAttemptAt" = NULL, "attemptStartedAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
           FROM done WHERE d.id = done.id
-        RETURNING d.id
+        RETURNING d.id, d."lenderApplicationId", d."createdAt"
+      ), logged AS (
+        INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
+        SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt" FROM done JOIN settled ON settled.id = done.id
       )
-      INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
-      SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt" FROM done JOIN updated ON updated.id = done.id`;
+      ${wakeForLaterDeliveries}`.execute(readsOf(db));
   });
 }
 
@@ -146,47 +163,80 @@ export interface RetriedAttempt {
 
 /**
  * Records failed attempts that will be retried: the delivery's status, next attempt time and attempt
- * log row (one statement for the group), and its retry job, due at that time, in the same
- * transaction (one statement): a retry is scheduled exactly when its failure is recorded.
+ * log row, its claim released, and a NOTIFY per retry time (a worker wakes then), one statement for
+ * the group: a retry is scheduled exactly when its failure is recorded.
  */
-export function recordRetrying(db: Db, jobs: JobScheduler, attempt: RetriedAttempt): Promise<void> {
-  let record = retryingRecorders.get(db);
-  if (!record) {
-    record = retryingRecorder(db, jobs);
-    retryingRecorders.set(db, record);
-  }
-  return record(attempt);
+export function recordRetrying(db: Db, attempt: RetriedAttempt): Promise<void> {
+  return recorderOf(retryingRecorders, db, retryingRecorder)(attempt);
 }
 
 const retryingRecorders = new WeakMap<Db, (attempt: RetriedAttempt) => Promise<void>>();
 
-function retryingRecorder(db: Db, jobs: JobScheduler): (attempt: RetriedAttempt) => Promise<void> {
+function retryingRecorder(db: Db): (attempt: RetriedAttempt) => Promise<void> {
   return groupCommit(async (attempts: RetriedAttempt[]) => {
     const ids = attempts.map((a) => a.deliveryId);
     const counts = attempts.map((a) => a.attempts);
-    const attemptedAt = attempts.map((a) => a.attemptedAt.toISOString());
+    const attemptedAt = attempts.map((a) => utc(a.attemptedAt));
     const latencies = attempts.map((a) => a.latencyMs);
     const statusCodes = attempts.map((a) => a.statusCode);
     const errors = attempts.map((a) => a.error);
-    const nextAttemptAt = attempts.map((a) => a.nextAttemptAt.toISOString());
-    const updatedAt = new Date().toISOString();
-    await db.$transaction(async (tx) => {
-      await tx.$executeRaw`
-        WITH failed AS (
-          SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[], ${statusCodes}::int[], ${errors}::text[], ${nextAttemptAt}::timestamp(3)[])
-            AS t(id, attempts, "attemptedAt", "latencyMs", "statusCode", error, "nextAttemptAt")
-        ), updated AS (
-          UPDATE webhook_delivery d
-             SET status = 'FAILED', attempts = failed.attempts, "lastStatusCode" = failed."statusCode", "lastError" = failed.error,
-                 "nextAttemptAt" = failed."nextAttemptAt", "attemptStartedAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
-            FROM failed WHERE d.id = failed.id
-          RETURNING d.id
-        )
+    const nextAttemptAt = attempts.map((a) => utc(a.nextAttemptAt));
+    const wakeups = [...new Set(attempts.map((a) => a.nextAttemptAt.getTime()))].map((at) => deliveryWakeup(at));
+    const updatedAt = utc(new Date());
+    await sql`
+      WITH failed AS (
+        SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[], ${statusCodes}::int[], ${errors}::text[], ${nextAttemptAt}::timestamp(3)[])
+          AS t(id, attempts, "attemptedAt", "latencyMs", "statusCode", error, "nextAttemptAt")
+      ), updated AS (
+        UPDATE webhook_delivery d
+           SET status = 'FAILED', attempts = failed.attempts, "lastStatusCode" = failed."statusCode", "lastError" = failed.error,
+               "nextAttemptAt" = failed."nextAttemptAt", "attemptStartedAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
+          FROM failed WHERE d.id = failed.id
+        RETURNING d.id
+      ), logged AS (
         INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
-        SELECT gen_random_uuid(), failed.id, failed."statusCode", failed.error, failed."latencyMs", failed."attemptedAt" FROM failed JOIN updated ON updated.id = failed.id`;
-      await jobs.enqueueMany(QUEUES.webhookDelivery, attempts.map((a) => ({ data: { deliveryId: a.deliveryId }, startAfter: a.nextAttemptAt })), { tx });
-    });
+        SELECT gen_random_uuid(), failed.id, failed."statusCode", failed.error, failed."latencyMs", failed."attemptedAt" FROM failed JOIN updated ON updated.id = failed.id
+      )
+      SELECT count(*)::int AS sent FROM unnest(${wakeups}::text[]) AS w(wakeup), LATERAL pg_notify(${DELIVERY_WAKEUP_CHANNEL}, w.wakeup)`.execute(readsOf(db));
   });
+}
+
+export interface DeadAttempt {
+  deliveryId: string;
+  attempts: number;
+  attemptedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string;
+}
+
+/**
+ * Records an attempt after which the delivery is dead-lettered (its schedule exhausted, or its URL
+ * refused): status, attempt log row and the wake-up for a later delivery of the application, which
+ * no longer waits behind it. Rare: one statement per attempt.
+ */
+export async function recordDead(db: Db, attempt: DeadAttempt): Promise<void> {
+  await sql`
+    WITH settled AS (
+      UPDATE webhook_delivery
+         SET status = 'DEAD', attempts = ${attempt.attempts}, "lastStatusCode" = ${attempt.statusCode}::int, "lastError" = ${attempt.error},
+             "nextAttemptAt" = NULL, "attemptStartedAt" = NULL, "updatedAt" = ${utc(new Date())}::timestamp(3)
+       WHERE id = ${attempt.deliveryId}::uuid
+      RETURNING id, "lenderApplicationId", "createdAt"
+    ), logged AS (
+      INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
+      SELECT gen_random_uuid(), settled.id, ${attempt.statusCode}::int, ${attempt.error}, ${attempt.latencyMs}::int, ${utc(attempt.attemptedAt)}::timestamp(3) FROM settled
+    )
+    ${wakeForLaterDeliveries}`.execute(readsOf(db));
+}
+
+function recorderOf<T>(recorders: WeakMap<Db, (item: T) => Promise<void>>, db: Db, make: (db: Db) => (item: T) => Promise<void>): (item: T) => Promise<void> {
+  let record = recorders.get(db);
+  if (!record) {
+    record = make(db);
+    recorders.set(db, record);
+  }
+  return record;
 }
 
 /** Calls `write` with every item that arrived while the previous call ran; each caller waits for its own item's write. */

@@ -12,8 +12,11 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
 import { closeLenderConnections, lenderAgent } from './lender-connections.js';
-import { attemptDueDelivery, queueDeliveries, queueDelivery } from './webhook-delivery.js';
-import { loadDueDeliveries } from './delivery-attempt-store.js';
+import pg from 'pg';
+import { queueDeliveries, queueDelivery } from './webhook-delivery.js';
+import { claimDueDeliveries, recordDelivered } from './delivery-attempt-store.js';
+import { sentDocument } from './authorization-token.js';
+import { DELIVERY_WAKEUP_CHANNEL } from './delivery-wakeups.js';
 import { graphql } from '../../../test/support/graphql-client.js';
 import { bearer, lenderCredentials, lenderIdToken, signIn } from '../../../test/support/identities.js';
 import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
@@ -76,28 +79,6 @@ describe('delivery', () => {
     const again = await graphql(app.url, 'mutation($d: ID!) { redeliverWebhook(deliveryId: $d) { status } }', { d: dead.id }, staff);
     expect(again.data?.redeliverWebhook).toEqual({ status: 'PENDING' });
     await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
-  });
-});
-
-describe('two jobs of one delivery at once', () => {
-  it('send it once: the second finds the first attempt under way and comes back after its claim, then finds it delivered', async () => {
-    // A delivery row with no job of its own (so the test app's worker leaves it alone), attempted as
-    // two jobs would be: a dead worker's job handed back beside the retry it had queued.
-    const profile = await db().profile.create({ data: { environment: 'demo' } });
-    const application = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Acknowledged', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
-    const row = await db().webhookDelivery.create({
-      data: { lenderApplicationId: application.id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: { application: { id: application.id, status: 'Acknowledged' } }, nextAttemptAt: new Date() },
-    });
-    receiver.answers = [];
-    const ctx = app.runtime.contextFor();
-    const due = await loadDueDeliveries(ctx.db, [row.id]);
-    const outcomes = await Promise.all([attemptDueDelivery(ctx, row.id, due.get(row.id)), attemptDueDelivery(ctx, row.id, due.get(row.id))]);
-    expect(outcomes.sort()).toEqual(['deferred', 'delivered']);
-    expect(requestsFor(application.id)).toHaveLength(1);
-    expect(await deliveryOf(application.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 });
-    // The deferred job, whenever it runs, finds the delivery finished and sends nothing.
-    expect(await attemptDueDelivery(ctx, row.id, (await loadDueDeliveries(ctx.db, [row.id])).get(row.id))).toBe('skipped');
-    expect(requestsFor(application.id)).toHaveLength(1);
   });
 });
 
@@ -258,6 +239,67 @@ describe('connections to lenders', () => {
       await closeLenderConnections();
       server.closeAllConnections();
       server.close();
+    }
+  });
+});
+
+// Last: claims made here at an hour from now would take any delivery still pending then.
+describe('claims', () => {
+  const HOUR = 3_600_000;
+  const claimAt = (now: Date, lapseMs = 2 * HOUR) => claimDueDeliveries(db(), { now, lapseMs, limit: 50 });
+  /** Deliveries of one application, due in an hour (the test app's worker leaves them alone), created in this order. */
+  const dueInAnHour = async (count: number) => {
+    const profile = await db().profile.create({ data: { environment: 'demo' } });
+    const application = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Acknowledged' } });
+    const dueAt = new Date(Date.now() + HOUR);
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const row = await db().webhookDelivery.create({
+        data: {
+          lenderApplicationId: application.id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, nextAttemptAt: dueAt, createdAt: new Date(Date.now() + i),
+          payload: { application: { id: application.id }, apiProvider: { name: 'fg', authorizationToken: 'stored-by-mistake' } },
+        },
+      });
+      ids.push(row.id);
+    }
+    return { ids, dueAt };
+  };
+
+  it('two workers claiming at once take a delivery once; it is taken again only once its claim lapsed, and never once recorded', async () => {
+    const { ids: [id], dueAt } = await dueInAnHour(1);
+    const mine = <T extends { id: string }>(claimed: T[]) => claimed.filter((d) => d.id === id);
+    const [first, second] = await Promise.all([claimAt(dueAt), claimAt(dueAt)]);
+    expect([...mine(first), ...mine(second)]).toHaveLength(1);
+    const claimed = mine([...first, ...second])[0]!;
+    expect(claimed).toMatchObject({ attempts: 0, url: receiver.url, lenderSlug: expect.any(String), requestId: null });
+    // The document as sent: the token of the moment in apiProvider, never a stored one.
+    expect(JSON.parse(sentDocument(claimed.document, claimed.apiProvider, 'tok'))).toEqual({ application: { id: expect.any(Number) }, apiProvider: { name: 'fg', authorizationToken: 'tok' } });
+    // Held while the claim is young; a claim older than the lapse (its worker died mid-attempt) is taken over.
+    expect(mine(await claimAt(new Date(dueAt.getTime() + HOUR)))).toHaveLength(0);
+    expect(mine(await claimAt(new Date(dueAt.getTime() + 2 * HOUR)))).toHaveLength(1);
+    await recordDelivered(db(), { deliveryId: id!, attempts: 1, attemptedAt: dueAt, latencyMs: 1 });
+    expect(mine(await claimAt(new Date(dueAt.getTime() + 10 * HOUR)))).toHaveLength(0);
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'DELIVERED', attempts: 1, attemptStartedAt: null });
+  });
+
+  it("an application's later delivery is claimed only once the earlier one is recorded, whose record wakes the workers", async () => {
+    const { ids: [earlier, later], dueAt } = await dueInAnHour(2);
+    const listener = new pg.Client({ connectionString: app.database.url });
+    await listener.connect();
+    try {
+      const wakeups: string[] = [];
+      listener.on('notification', (message) => wakeups.push(message.payload ?? ''));
+      await listener.query(`LISTEN ${DELIVERY_WAKEUP_CHANNEL}`);
+      const ours = (claimed: Array<{ id: string }>) => claimed.map((d) => d.id).filter((id) => id === earlier || id === later);
+      expect(ours(await claimAt(dueAt))).toEqual([earlier]);
+      expect(ours(await claimAt(dueAt))).toEqual([]);
+      const before = wakeups.length;
+      await recordDelivered(db(), { deliveryId: earlier!, attempts: 1, attemptedAt: dueAt, latencyMs: 1 });
+      await eventually(async () => wakeups.length, (n) => n > before);
+      expect(JSON.parse(wakeups.at(-1)!)).toMatchObject({ startAfter: null });
+      expect(ours(await claimAt(dueAt))).toEqual([later]);
+    } finally {
+      await listener.end();
     }
   });
 });

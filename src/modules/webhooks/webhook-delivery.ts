@@ -1,6 +1,7 @@
 /**
  * Webhook delivery to lenders (spec 6): each delivery is a `webhook_delivery` row written in the
- * transaction that caused it, with a job on the queue in that same transaction. The worker POSTs
+ * transaction that caused it (the outbox, which is also the queue: delivery-attempt-store.ts), and a
+ * worker is woken when it commits (delivery-wakeups.ts). The worker POSTs
  * the funding application document with its application's authorizationToken added as it is sent,
  * signed the Standard Webhooks way (during a secret rotation's overlap window, with the old secret
  * as well as the new); only HTTP 204 counts as delivered. Anything else (status, timeout, refused connection) is retried on the published
@@ -8,19 +9,20 @@
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Compilable } from 'kysely';
+import { sql, type Compilable } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
-import { QUEUES } from '../../infra/job-queue.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
-import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from './authorization-token.js';
+import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
 import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
-import { claimDelivery, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
+import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
+import { wakeWorkersAtCommit, writesTogether } from './delivery-wakeups.js';
+export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
 
@@ -51,43 +53,42 @@ export async function queueDelivery(ctx: ServiceContext, tx: Prisma.TransactionC
 }
 
 /**
- * Records the deliveries one operation causes and queues their first attempts, inside the caller's
- * transaction: one statement for the rows and one for the jobs, however many there are. The
- * worker is woken when the transaction commits (job-queue.ts). Returns their ids, in order.
+ * Records the deliveries one operation causes, due now, inside the caller's transaction: one
+ * statement for the rows however many there are, and one for the NOTIFY that wakes a worker when
+ * the transaction commits. Returns their ids, in order.
  * @access internal: records deliveries inside the transaction of the operation that decided access
  */
 export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, deliveries: readonly NewDelivery[]): Promise<string[]> {
   if (deliveries.length === 0) return [];
   const rows = deliveryRows(ctx, deliveries);
   await tx.webhookDelivery.createMany({ data: rows.map((row) => ({ ...row, payload: row.payload as Prisma.InputJsonValue })) });
-  await ctx.jobs.enqueueMany(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), { tx });
+  await wakeWorkersAtCommit(tx);
   return rows.map((row) => row.id);
 }
 
 /**
- * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), where the caller's own writes,
- * the delivery rows and their jobs (with the NOTIFY that wakes a worker at commit) are one statement:
- * data-modifying CTEs, each run in full on the same snapshot. Returns the deliveries' ids, in order.
+ * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), for a request path: the
+ * caller's own writes and the delivery rows are one statement (data-modifying CTEs, each run in full
+ * on the same snapshot), and no NOTIFY is in the transaction (delivery-wakeups.ts says why): once it
+ * has committed, the caller calls `wakeDeliveryWorkers(ctx)`. Returns the deliveries' ids, in order.
  * @access internal: records deliveries inside the transaction of the operation that decided access
  */
 export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: readonly Compilable[] = []): Promise<string[]> {
   const rows = deliveryRows(ctx, deliveries);
-  // The instants as UTC text: a Date parameter would be sent in the process's local zone.
+  // The instants as UTC text: a Date parameter would be sent in the process's local zone. createdAt
+  // and updatedAt are Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
+  const written = new Date().toISOString();
+  // Plain SQL rather than Kysely's insert builder, whose query tree costs more CPU than the rest of the queueing.
   const inserts = rows.length === 0 ? [] : [
-    trx.insertInto('webhook_delivery').values(rows.map((row) => ({
-      ...row,
-      payload: JSON.stringify(row.payload),
-      nextAttemptAt: row.nextAttemptAt.toISOString(),
-      // Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
-    }))),
+    sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
+        VALUES ${sql.join(rows.map((row) => sql`(${row.id}::uuid, ${row.lenderApplicationId}::int, ${row.lenderId}::int, ${row.event}::"WebhookEvent", ${row.url},
+          ${JSON.stringify(row.payload)}::jsonb, ${row.nextAttemptAt.toISOString()}::timestamp(3), ${row.requestId}::text, ${written}::timestamp(3), ${written}::timestamp(3))`))}`,
   ];
-  await ctx.jobs.enqueueManyAlong(QUEUES.webhookDelivery, rows.map((row) => ({ data: { deliveryId: row.id } })), trx, [...writes, ...inserts]);
+  await writesTogether([...writes, ...inserts]).execute(trx);
   return rows.map((row) => row.id);
 }
 
-/** The rows of new deliveries, first attempt due now; ids chosen here, so that each job names its row without reading the rows back. */
+/** The rows of new deliveries, first attempt due now, each naming the request that caused it; ids chosen here, so none is read back. */
 function deliveryRows(ctx: ServiceContext, deliveries: readonly NewDelivery[]) {
   const now = ctx.clock.now();
   return deliveries.map((delivery) => ({
@@ -96,48 +97,26 @@ function deliveryRows(ctx: ServiceContext, deliveries: readonly NewDelivery[]) {
     // Stored without any authorizationToken: the one of the lender's key at sending time is added then.
     payload: withoutAuthorizationToken(delivery.payload),
     nextAttemptAt: now,
+    requestId: ctx.requestId ?? null,
   }));
 }
 
-export type AttemptOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
-
-/** How much longer than the webhook timeout an attempt's claim holds (the attempt's own writes after its request). */
-const CLAIM_MARGIN_MS = 5_000;
-
-/** How long a delivery waits behind an earlier, still undelivered one of the same application. */
-export const ORDER_WAIT_MS = 500;
+export type AttemptOutcome = 'delivered' | 'retrying' | 'dead';
 
 /**
- * One attempt of a delivery (the worker's job), read with its batch by loadDueDeliveries;
- * `delivery` is absent when the row is gone. Never throws for a lender's failure.
+ * One attempt of a delivery the worker claimed (claimDueDeliveries), recorded before it returns.
+ * Never throws for a lender's failure.
  * @access worker: the delivery worker's job, acting for no caller
  */
-export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string, delivery: DueDelivery | undefined): Promise<AttemptOutcome> {
-  if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'DEAD') return 'skipped';
-  // A lender sees an application's changes in order: wait while an earlier one is still on its way.
-  if (delivery.waitsBehindEarlier) {
-    // Not before the earlier delivery's next attempt: no busy waiting behind a long retry delay.
-    const after = Math.max(Date.now(), delivery.earlierNextAttemptAt?.getTime() ?? 0) + ORDER_WAIT_MS;
-    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { startAfter: new Date(after) });
-    return 'deferred';
-  }
+export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDelivery): Promise<AttemptOutcome> {
+  const deliveryId = delivery.id;
   const now = ctx.clock.now();
-  // One attempt at a time per delivery: a job that finds another attempt under way comes back once
-  // that attempt's claim would have lapsed (by then it is recorded, and this job finds it finished).
-  const claim = await claimDelivery(ctx.db, delivery.id, now, ctx.webhooks.timeoutMs + CLAIM_MARGIN_MS);
-  if (!claim.taken) {
-    if (claim.finished) return 'skipped';
-    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { startAfter: claim.lapsesAt });
-    return 'deferred';
-  }
   // The application's token as of now: a re-issued key reaches deliveries queued before it.
-  const body = JSON.stringify(withAuthorizationToken(delivery.payload, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId)));
+  const body = sentDocument(delivery.document, delivery.apiProvider, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId));
   let statusCode: number | null = null;
   let error: string | null = null;
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
-  /** The attempt as the dashboard lists it, written with the delivery's own update. */
-  const logged = () => ({ attemptLog: { create: { statusCode, error, latencyMs: latencyMs(), attemptedAt: now } } });
   try {
     const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
@@ -161,7 +140,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     if (err instanceof AppError) {
-      await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts: { increment: 1 }, lastError: error, ...logged() } });
+      await recordDead(ctx.db, { deliveryId, attempts: delivery.attempts + 1, attemptedAt: now, latencyMs: latencyMs(), statusCode: null, error });
       ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, error }, 'webhook URL refused: dead-lettered');
       return 'dead';
     }
@@ -175,12 +154,12 @@ export async function attemptDueDelivery(ctx: ServiceContext, deliveryId: string
   ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, error, attempts }, 'webhook delivery attempt failed');
   const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
   if (delay === null) {
-    await ctx.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'DEAD', attempts, lastStatusCode: statusCode, lastError: error, nextAttemptAt: null, ...logged() } });
+    await recordDead(ctx.db, { deliveryId, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error: error ?? `answered ${statusCode}` });
     ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, attempts }, 'webhook delivery dead-lettered');
     return 'dead';
   }
   const nextAttemptAt = new Date(now.getTime() + delay);
-  await recordRetrying(ctx.db, ctx.jobs, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
+  await recordRetrying(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
   return 'retrying';
 }
 
@@ -224,7 +203,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
       data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
     });
     if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
-    await ctx.jobs.enqueue(QUEUES.webhookDelivery, { deliveryId }, { tx });
+    await wakeWorkersAtCommit(tx);
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
   });
   return toWebhookDelivery(row);

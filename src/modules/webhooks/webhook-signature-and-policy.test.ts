@@ -1,8 +1,12 @@
-/** Standard Webhooks signatures (verified with the `standardwebhooks` library) and the webhook URL policy. */
+/**
+ * Standard Webhooks signatures (verified with the `standardwebhooks` library), the document a
+ * delivery sends (its token added to the stored JSON text) and the webhook URL policy.
+ */
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../identity/secrets.js';
 import { signWebhook } from './webhook-signature.js';
+import { sentDocument, withAuthorizationToken } from './authorization-token.js';
 import { addressAllowed, assertWebhookUrl } from './webhook-url-policy.js';
 
 describe('webhook signatures', () => {
@@ -20,6 +24,26 @@ describe('webhook signatures', () => {
     const secret = newWebhookSecret();
     const at = new Date('2026-11-21T10:00:00Z');
     expect(signWebhook(secret, 'd', at, '{}')).toEqual(signWebhook(secret, 'd', at, '{}'));
+  });
+});
+
+describe('the document a delivery sends', () => {
+  it.each([
+    ['with other apiProvider fields', { application: { id: 7, note: 'a "quoted", {braced} text' }, apiProvider: { name: 'fg', url: 'https://x' } }],
+    ['with an empty apiProvider', { application: { id: 7 }, apiProvider: {} }],
+    ['of apiProvider alone', { apiProvider: { name: 'fg' } }],
+  ])('is the stored document with the token in apiProvider (%s), as JSON text built without parsing it', (_case, stored) => {
+    const { apiProvider, ...rest } = stored;
+    // As PostgreSQL writes jsonb out: ", " and ": " between members.
+    const text = (value: unknown) => JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ').replace(/\{ /g, '{').replace(/ \}/g, '}');
+    for (const token of ['tok-1', null]) {
+      const sent = sentDocument(text(rest), text(apiProvider), token);
+      expect(JSON.parse(sent)).toEqual(withAuthorizationToken(stored, token));
+    }
+  });
+
+  it('is the stored document as it is when it has no apiProvider object', () => {
+    expect(sentDocument('{"application": {"id": 7}}', null, 'tok')).toBe('{"application": {"id": 7}}');
   });
 });
 

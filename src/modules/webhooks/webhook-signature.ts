@@ -5,6 +5,7 @@
  * stable across retries: lenders de-duplicate on it.
  */
 import { createHmac } from 'node:crypto';
+import { hmacKeys } from './hmac-keys.js';
 
 export interface WebhookHeaders {
   'webhook-id': string;
@@ -16,6 +17,8 @@ function secretBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 
+const signingKey = hmacKeys(secretBytes);
+
 /**
  * Signs with one secret, or with several (the current one first, then one being rotated out):
  * Standard Webhooks puts each signature in webhook-signature, space-separated, and a receiver's
@@ -25,7 +28,7 @@ function secretBytes(secret: string): Buffer {
 export function signWebhook(secrets: string | readonly string[], id: string, timestamp: Date, body: string): WebhookHeaders {
   const seconds = Math.floor(timestamp.getTime() / 1000).toString();
   const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
-    (secret) => `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`,
+    (secret) => `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`,
   );
   return { 'webhook-id': id, 'webhook-timestamp': seconds, 'webhook-signature': signatures.join(' ') };
 }
