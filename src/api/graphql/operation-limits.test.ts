@@ -1,10 +1,13 @@
 /**
  * The operation limits' rules on their own, against a small schema: depth, aliases and directives
- * (fragments counted where they are spread), and the estimated cost with its variables.
+ * (fragments counted where they are spread), and the estimated cost with its variables (on its own,
+ * and as the servers check it when an operation runs).
  */
-import { buildSchema, parse, validate } from 'graphql';
+import { buildSchema, parse, printSchema, validate } from 'graphql';
+import { makeExecutableSchema } from '@graphql-tools/schema';
 import { describe, expect, it } from 'vitest';
-import { ASSUMED_LIST_SIZE, costRefusal, operationShapeRule } from './operation-limits.js';
+import { createYoga } from 'graphql-yoga';
+import { ASSUMED_LIST_SIZE, costRefusal, costVariables, operationLimitPlugins, operationShapeRule } from './operation-limits.js';
 
 const schema = buildSchema(`
   type Query { lenders(first: Int): [Lender!]! lender(id: Int!): Lender search(limit: Int, term: String!): [Hit!]! }
@@ -67,5 +70,37 @@ describe('estimated cost', () => {
     expect(costOf('query($n: Int!) { lenders(first: $n) { name } }', 5000, {})).toBeNull();
     const bomb = ['fragment f0 on Lender { name }', ...Array.from({ length: 5 }, (_, i) => `fragment f${i + 1} on Lender { ${Array.from({ length: 10 }, () => `...f${i}`).join(' ')} }`)];
     expect(costOf(`{ lender(id: 1) { ...f5 } } ${bomb.join(' ')}`, 5000)).toMatch(/^Query refused: its fragments spread into over 10000 selections; .*GRAPHQL_MAX_COST/);
+  });
+});
+
+describe('estimated cost at execution, remembered per document and per value of the variables it depends on', () => {
+  it('names the variables an estimate reads: page sizes and @include/@skip conditions, not ids or inputs', () => {
+    expect(costVariables(parse('query($id: Int!, $n: Int, $all: Boolean!, $term: String!) { lender(id: $id) { name } lenders(first: $n) { products @include(if: $all) { name } } search(term: $term) { id } }'))).toEqual(['all', 'n']);
+    expect(costVariables(parse('query($id: Int!) { lender(id: $id) { name } }'))).toEqual([]);
+  });
+
+  it('refuses and allows the same operations whether an allowance was remembered or not', async () => {
+    // The same types, answering empty lists and no lender: only the limits can refuse.
+    const served = makeExecutableSchema({ typeDefs: printSchema(schema), resolvers: { Query: { lenders: () => [], lender: () => null, search: () => [] } } });
+    const yoga = createYoga({ schema: served, plugins: operationLimitPlugins({ maxDepth: 10, maxAliases: 10, maxTokens: 1000, maxDirectives: 10, maxCost: 30, maxFieldRepeats: 10 }), logging: false });
+    const run = async (query: string, variables: Record<string, unknown>) => {
+      const res = await yoga.fetch('http://local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }) });
+      return ((await res.json()) as { errors?: Array<{ message: string }> }).errors?.map((e) => e.message) ?? [];
+    };
+    const byPageSize = 'query($n: Int, $id: Int!) { lenders(first: $n) { name products { name } } lender(id: $id) { name } }';
+    // n = 2 is found within the limit once and remembered; another id does not change that, another page size does.
+    expect(await run(byPageSize, { n: 2, id: 1 })).toEqual([]);
+    expect(await run(byPageSize, { n: 2, id: 2 })).toEqual([]);
+    expect(await run(byPageSize, { n: 3, id: 1 })).toEqual(['Query refused: estimated cost 39 exceeds 30 (GRAPHQL_MAX_COST).']);
+    expect(await run(byPageSize, { n: 3, id: 2 })).toEqual(['Query refused: estimated cost 39 exceeds 30 (GRAPHQL_MAX_COST).']);
+    expect(await run(byPageSize, { n: 2, id: 3 })).toEqual([]);
+    // Variables that do not coerce are execution's to refuse, before any refusal of the cost, remembered or not.
+    expect(await run(byPageSize, { n: 3, id: 'x' })).toEqual([expect.stringMatching(/Variable "\$id" got invalid value "x"/)]);
+    expect(await run(byPageSize, { n: 2, id: 'x' })).toEqual([expect.stringMatching(/Variable "\$id" got invalid value "x"/)]);
+    expect(await run(byPageSize, { n: 3, id: 4 })).toEqual(['Query refused: estimated cost 39 exceeds 30 (GRAPHQL_MAX_COST).']);
+    // An omitted page size (the list's assumed size) and an explicit null are told apart from a given one.
+    expect(await run(byPageSize, { id: 1 })).toEqual(['Query refused: estimated cost 123 exceeds 30 (GRAPHQL_MAX_COST).']);
+    expect(await run(byPageSize, { n: null, id: 1 })).toEqual(['Query refused: estimated cost 123 exceeds 30 (GRAPHQL_MAX_COST).']);
+    expect(await run(byPageSize, { n: 1, id: 1 })).toEqual([]);
   });
 });

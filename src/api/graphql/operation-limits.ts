@@ -13,14 +13,13 @@
  *   it is a list (`first`/`last`/`limit`/`take`/`pageSize` as given, literally or by variable, else
  *   ASSUMED_LIST_SIZE), so `lenders { products }` or `matches(explain: true)` grow with the lists.
  *   Checked when the operation runs, where its variables are known (a page size or an @include may
- *   come from them); an operation without variables is estimated once per document.
+ *   come from them); estimated once per document and per value of the variables it depends on.
  */
 import { createRequire } from 'node:module';
 import type { Plugin } from '@envelop/core';
 import {
   GraphQLSchema,
   Kind,
-  type DefinitionNode,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -241,21 +240,34 @@ interface Shape {
 /** Past this many selections (fragments spread where they are used) an operation is refused without finishing its estimate. */
 const MAX_ESTIMATED_SELECTIONS = 10_000;
 
-/** Checked as the operation starts (queries and mutations, and subscriptions), with its variables. */
+/** Operations found within the limit, kept per document for distinct values of the variables its cost depends on. */
+const MAX_ALLOWED_PER_DOCUMENT = 64;
+/** Longer values of those variables (a page size or a condition is short) are estimated each time: memory stays small. */
+const MAX_REMEMBERED_KEY_LENGTH = 256;
+
+/**
+ * Checked as the operation starts (queries and mutations, and subscriptions), with its variables.
+ * The estimate depends on the document and on only those variables that give a page size or an
+ * @include/@skip condition (costVariables): an operation found within the limit is remembered per
+ * document (Yoga hands every request of one query text the same parsed document) and per value of
+ * those variables, so a query whose variables are ids, filters or inputs is estimated once, not on
+ * every request (its walk with the schema's types was a visible share of every federated request's
+ * CPU, issue 28). A refusal is estimated again each time, so the answer to a request is the same as
+ * it always was (variables that do not coerce are reported as such, before a refusal).
+ */
 function costLimitPlugin(maxCost: number): Plugin {
-  // Operations without variables cost the same every time: estimated once per document (Yoga hands
-  // every request of one query text the same parsed document).
-  const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError | null>>();
+  const allowed = new WeakMap<DocumentNode, { variables: readonly string[]; keys: Set<string> }>();
   const check = (args: ExecutionArgs): GraphQLError | null => {
-    const operationName = args.operationName ?? '';
-    if (!hasVariables(args.document.definitions)) {
-      let byOperation = verdicts.get(args.document);
-      if (!byOperation) verdicts.set(args.document, (byOperation = new Map()));
-      let verdict = byOperation.get(operationName);
-      if (verdict === undefined) byOperation.set(operationName, (verdict = costRefusal(args.schema, args.document, maxCost, { operationName: args.operationName })));
-      return verdict;
-    }
-    return costRefusal(args.schema, args.document, maxCost, { variables: args.variableValues, operationName: args.operationName });
+    let known = allowed.get(args.document);
+    if (!known) allowed.set(args.document, (known = { variables: costVariables(args.document), keys: new Set() }));
+    const values = args.variableValues ?? {};
+    const key = `${args.operationName ?? ''}\u0000${known.variables.map((name) => (Object.hasOwn(values, name) ? JSON.stringify(values[name]) : '-')).join('\u0000')}`;
+    if (known.keys.has(key)) return null;
+    const estimated = estimatedRefusal(args.schema, args.document, maxCost, { variables: args.variableValues, operationName: args.operationName });
+    // Not estimated (variables that do not coerce): execution refuses them; nothing is remembered.
+    if (estimated === undefined) return null;
+    if (estimated === null && known.keys.size < MAX_ALLOWED_PER_DOCUMENT && key.length <= MAX_REMEMBERED_KEY_LENGTH) known.keys.add(key);
+    return estimated;
   };
   const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
     const refused = check(args);
@@ -264,8 +276,31 @@ function costLimitPlugin(maxCost: number): Plugin {
   return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
 }
 
-function hasVariables(definitions: readonly DefinitionNode[]): boolean {
-  return definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && (d.variableDefinitions?.length ?? 0) > 0);
+/**
+ * The variables an estimate reads (listMultiplyingEstimator): those used, anywhere in their value,
+ * by a page-size argument (PAGE_SIZE_ARGUMENTS) or by a directive (@include/@skip decide whether a
+ * selection counts). Any other variable (an id, a filter, an input) cannot change the estimate.
+ */
+export function costVariables(document: DocumentNode): readonly string[] {
+  const names = new Set<string>();
+  let depth = 0;
+  const enter = () => void depth++;
+  const leave = () => void depth--;
+  visit(document, {
+    Argument: {
+      enter(node) {
+        if (PAGE_SIZE_ARGUMENTS.includes(node.name.value)) depth++;
+      },
+      leave(node) {
+        if (PAGE_SIZE_ARGUMENTS.includes(node.name.value)) depth--;
+      },
+    },
+    Directive: { enter, leave },
+    Variable(node) {
+      if (depth > 0) names.add(node.name.value);
+    },
+  });
+  return [...names].sort();
 }
 
 /**
@@ -278,6 +313,16 @@ export function costRefusal(
   maxCost: number,
   options: { variables?: Readonly<Record<string, unknown>> | null; operationName?: string | null } = {},
 ): GraphQLError | null {
+  return estimatedRefusal(schema, document, maxCost, options) ?? null;
+}
+
+/** costRefusal's answer, undefined when the operation could not be estimated (its variables do not coerce). */
+function estimatedRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  maxCost: number,
+  options: { variables?: Readonly<Record<string, unknown>> | null; operationName?: string | null },
+): GraphQLError | null | undefined {
   let cost: number;
   try {
     cost = complexityLibraryFor(schema).getComplexity({
@@ -293,7 +338,7 @@ export function costRefusal(
       return costError(`Query refused: its fragments spread into over ${MAX_ESTIMATED_SELECTIONS} selections; its estimated cost exceeds ${maxCost} (GRAPHQL_MAX_COST).`);
     }
     // The operation's own errors (variables that do not coerce): execution reports them before anything runs.
-    if (err instanceof Error && err.name === 'GraphQLError') return null;
+    if (err instanceof Error && err.name === 'GraphQLError') return undefined;
     throw err;
   }
   if (cost <= maxCost) return null;
