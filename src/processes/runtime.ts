@@ -141,8 +141,8 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
 
 /**
  * A request's context: its log lines name the request (a child logger, made only when a line is
- * written: most requests write none but the access line), and the jobs it enqueues remember it, so
- * a webhook delivery's attempts log under it and the lender is told it.
+ * written: most requests write none but the access line), and the jobs it enqueues remember it (the
+ * webhook deliveries it queues keep it on their rows: their attempts log under it and the lender is told it).
  */
 function withRequestId(ctx: ServiceContext, requestId: string): ServiceContext {
   const { logger, jobs } = ctx;
