@@ -63,7 +63,7 @@ export const graphqlErrors = new Counter({
 
 export const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
-  help: 'Webhook delivery attempts by lender (slug) and outcome (delivered, retrying, dead, deferred, skipped, error)',
+  help: 'Webhook delivery attempts by lender (slug) and outcome (delivered, retrying, dead; error when the attempt could not be recorded)',
   labelNames: ['lender', 'outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -142,11 +142,11 @@ export const subscriptionEventExecutions = new Counter({
   registers: [metricsRegistry],
 });
 
-/** A delivery whose row is gone has no lender to name. */
-export const UNKNOWN_LENDER = 'unknown';
-
-/** Times one delivery attempt and counts it by lender (slug) and outcome. */
-export async function measureDeliveryAttempt(lender: string, attempt: () => Promise<string>): Promise<string> {
+/**
+ * Times one delivery attempt and counts it by lender (slug) and outcome: the attempt's own
+ * (webhook-delivery.ts AttemptOutcome), or `error` when it threw (its record failed).
+ */
+export async function measureDeliveryAttempt<Outcome extends string>(lender: string, attempt: () => Promise<Outcome>): Promise<Outcome> {
   const stop = webhookAttemptDuration.startTimer({ lender });
   try {
     const outcome = await attempt();
@@ -188,7 +188,7 @@ export function instrumentDatabase(db: Db, pool: pg.Pool, options: { poolSize?: 
   const current = () => observed!;
   new Gauge({
     name: 'webhook_delivery_queue_depth',
-    help: 'Webhook deliveries waiting for an attempt (pending or failed and due again)',
+    help: 'Webhook deliveries not yet delivered nor dead: pending, or failed and awaiting their retry (due or not)',
     registers: [metricsRegistry],
     async collect() {
       this.set(await current().db.webhookDelivery.count({ where: { status: { in: ['PENDING', 'FAILED'] } } }));
