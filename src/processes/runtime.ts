@@ -17,6 +17,7 @@ import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, poolOf, readsOf, type Database } from '../infra/database.js';
 import { instrumentDatabase } from '../infra/metrics.js';
 import { reviewQueueGauges } from '../modules/insights/review-queue-standing.js';
+import { readDeliveryBacklog } from '../modules/webhooks/delivery-backlog.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { redisOfConfig } from '../infra/redis.js';
@@ -67,7 +68,11 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     migrate: prepare,
     log: (msg) => logger.info(msg),
   });
-  instrumentDatabase(database.prisma, poolOf(database.prisma), { poolSize: config.DB_POOL_SIZE, reviewQueue: () => reviewQueueGauges(readsOf(database.prisma), new Date()) });
+  instrumentDatabase(database.prisma, poolOf(database.prisma), {
+    poolSize: config.DB_POOL_SIZE,
+    reviewQueue: () => reviewQueueGauges(readsOf(database.prisma), new Date()),
+    deliveryBacklog: () => readDeliveryBacklog(database.prisma, clock.now()),
+  });
   options.onOpen?.('database', () => database.close());
   if (prepare && config.SEED_DEMO_DATA) {
     await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));

@@ -1,8 +1,8 @@
 /**
- * The delivery backlog as operators need it (readiness, /health/ready): how many deliveries are due
- * and not yet delivered (pending, or failed and due for their retry; an attempt under way included),
- * and how long the oldest of them has been due. Steady at a few and a few seconds while the workers
- * keep up; growing when none runs or lenders hold them.
+ * The delivery backlog as operators need it (/health/ready, and the webhook_delivery_due gauges of
+ * /metrics): how many deliveries are due and not yet delivered (pending, or failed and due for their
+ * retry; an attempt under way included), and how long the oldest of them has been due. Steady at a
+ * few and a few seconds while the workers keep up; growing when none runs or lenders hold them.
  *
  * One statement, on the partial index of the undelivered rows by due time (webhook_delivery_due_idx,
  * migration 20261127180000), read in index order and cut at BACKLOG_COUNT_LIMIT rows: a probe that
@@ -12,16 +12,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { readsOf } from '../../infra/database.js';
+import type { DeliveryBacklogGauges as DeliveryBacklog } from '../../infra/metrics.js';
+
+export type { DeliveryBacklog };
 
 /** The most due deliveries a reading counts: `due` equal to it means at least that many. */
 export const BACKLOG_COUNT_LIMIT = 10_000;
-
-export interface DeliveryBacklog {
-  /** Due deliveries not yet delivered, at most BACKLOG_COUNT_LIMIT. */
-  due: number;
-  /** Seconds since the oldest of them became due (0 when none is). */
-  oldestDueSeconds: number;
-}
 
 /** Reads the backlog as of `now`. */
 export async function readDeliveryBacklog(db: Db, now: Date): Promise<DeliveryBacklog> {
