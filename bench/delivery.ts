@@ -1,8 +1,8 @@
 /**
  * `npm run bench` (fourth part): webhook delivery and live events, on a real PostgreSQL.
- *  - Worker capacity: N deliveries (outbox row + pg-boss job each, as the services queue them) are
- *    committed in one transaction while the system's worker (`npm start`, its own process) idles, so
- *    every job exists when it starts; timed from that commit until the local lender (answering 204)
+ *  - Worker capacity: N deliveries (outbox rows, as the services queue them) are committed in one
+ *    transaction while the system's worker (`npm start`, its own process) idles, so every delivery
+ *    is due when it starts; timed from that commit until the local lender (answering 204)
  *    has them all. Baseline in the same run, interleaved: N bare POSTs from a thread of this process
  *    to the same lender, as many at a time as the worker runs attempts, over kept-alive connections.
  *  - End to end: deliveries queued one transaction at a time by another process while the worker
@@ -243,7 +243,7 @@ try {
   const drainCpuMsPerDelivery = drainCpuMs / (PREQUEUED * ROUNDS);
   console.log(`\nserver CPU (process tree, /proc): ${drainCpuMsPerDelivery.toFixed(2)} ms per pre-queued delivery drained; ${requestFed.cpuMsPerDelivery.toFixed(2)} ms per acknowledgement POST and its delivery`);
   console.log(`\nwhat fed the end-to-end cases: one transaction at a time ${clean.queuedPerSecond.toFixed(0)}/s and ${flaky.queuedPerSecond.toFixed(0)}/s; acknowledgement POSTs ${requestFed.postsPerSecond.toFixed(0)}/s`);
-  console.log(`\nfirst delivery after the commit of pre-queued jobs: within ${(firstArrivalSeconds * 1000).toFixed(0)} ms`);
+  console.log(`\nfirst delivery after the commit of pre-queued deliveries: within ${(firstArrivalSeconds * 1000).toFixed(0)} ms`);
   console.log(`\nevents (${EVENTS}): POST acknowledgement p50 ${percentile(postLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(postLatencies, 0.99).toFixed(1)} ms; event at the subscriber p50 ${percentile(eventLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(eventLatencies, 0.99).toFixed(1)} ms (from the POST's start)`);
   recordResults('delivery', [
     { case: baseline.label, perSecond: baseline.perSecond },
@@ -255,7 +255,7 @@ try {
       ratio: drain.perSecond / baseline.perSecond,
       target: '>= 500 deliveries/s (lender answers 204)',
       met: drain.perSecond >= 500,
-      note: `from the commit of the queued jobs to the last delivery, mean of ${ROUNDS} rounds interleaved with the baseline; the first delivery arrived within ${(firstArrivalSeconds * 1000).toFixed(0)} ms (the worker woken by the commit's NOTIFY)`,
+      note: `from the commit of the queued deliveries to the last delivery, mean of ${ROUNDS} rounds interleaved with the baseline; the first delivery arrived within ${(firstArrivalSeconds * 1000).toFixed(0)} ms (the worker woken by the commit's NOTIFY)`,
     },
     ...[clean, flaky].map((row) => ({
       case: row.label,

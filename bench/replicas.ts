@@ -3,7 +3,7 @@
  *  - REST reads: a lender reading one of its applications (`GET /api/platform/v1/funding/applications/{id}`,
  *    token verified, one SQL read) through one REST adapter (`start:service -- rest`), then through
  *    two, the load generator's connections split evenly between them; req/s summed over the adapters.
- *  - Webhook deliveries: PREQUEUED deliveries (outbox row + pg-boss job each) committed in one
+ *  - Webhook deliveries: PREQUEUED deliveries (outbox rows) committed in one
  *    transaction while one worker (`start:service -- worker`), then two, idle; timed from that commit
  *    until the local lender (answering 204) has every one.
  * Reported as each figure with one and with two replicas, and two ÷ one as the ratio.
@@ -147,7 +147,7 @@ try {
     { case: 'REST reads, one REST adapter', perSecond: reads[1].rps, p99Ms: reads[1].p99 },
     { case: 'REST reads, two REST adapters', perSecond: reads[2].rps, p99Ms: reads[2].p99, baseline: 'REST reads, one REST adapter', ratio: readRatio, note: 'connections split evenly over the adapters; servers not pinned' },
     { case: `webhook deliveries, ${PREQUEUED} pre-queued, one worker`, perSecond: deliveries[1] },
-    { case: `webhook deliveries, ${PREQUEUED} pre-queued, two workers`, perSecond: deliveries[2], baseline: `webhook deliveries, ${PREQUEUED} pre-queued, one worker`, ratio: deliveryRatio, note: 'from the commit of the queued jobs to the last 204; workers not pinned' },
+    { case: `webhook deliveries, ${PREQUEUED} pre-queued, two workers`, perSecond: deliveries[2], baseline: `webhook deliveries, ${PREQUEUED} pre-queued, one worker`, ratio: deliveryRatio, note: 'from the commit of the queued deliveries to the last 204; workers not pinned' },
   ]);
   await runtime.close();
 } finally {

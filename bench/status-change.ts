@@ -24,7 +24,7 @@ const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5
 const CALLS = Number(process.env.BENCH_STATUS_CHANGES ?? 400);
 const WARM_UP = Math.min(100, Math.ceil(CALLS / 4));
 
-/** Every statement any pg client of this process sends (Prisma's adapter, Kysely, pg-boss). */
+/** Every statement any pg client of this process sends (Prisma's adapter, Kysely). */
 let statements = 0;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {

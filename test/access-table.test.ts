@@ -837,11 +837,11 @@ describe('the probes cover the access table, the routes and the schema', () => {
 // --------------------------------------------------------------------------- reads never write
 
 /**
- * Tables written only by background work that runs whatever the requests do (job leases renew on a
- * timer; the delivery worker sends the webhooks of the world's lender applications): a request's
- * writes to them could not be told apart, and no read has a reason to touch them.
+ * Tables written only by background work that runs whatever the requests do (the delivery worker
+ * sends the webhooks of the world's lender applications): a request's writes to them could not be
+ * told apart, and no read has a reason to touch them.
  */
-const BACKGROUND_TABLES = ['job_lease', 'webhook_delivery', 'webhook_delivery_attempt'];
+const BACKGROUND_TABLES = ['webhook_delivery', 'webhook_delivery_attempt'];
 
 /** Writes since `after`, per table and statement, counted by statement-level triggers (a zero-row UPDATE counts too). */
 async function writesSince(after: bigint): Promise<string[]> {

@@ -120,4 +120,12 @@ describe('/metrics after submit, acknowledge and offer', () => {
     expect(valueOf(text, 'db_pool_size')).toBe(POOL_SIZE);
     expect(valueOf(text, 'db_pool_connections{state="total"}')).toBeGreaterThan(0);
   });
+
+  it('the delivery backlog gauges fall to nothing due once the worker has taken every due delivery (retries waiting for their time are not due)', async () => {
+    const backlog = async () => {
+      const text = await scrape();
+      return [valueOf(text, 'webhook_delivery_due'), valueOf(text, 'webhook_delivery_oldest_due_age_seconds')];
+    };
+    expect(await eventually(backlog, ([due, age]) => due === 0 && age === 0)).toEqual([0, 0]);
+  });
 });

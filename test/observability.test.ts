@@ -2,7 +2,7 @@
  * Operability as an operator meets it: a request's id (given or generated) comes back in its
  * response, its problem body (`instance`), its access log line and the log of the webhook delivery
  * it caused (and reaches the lender); access logs carry no credential; /health/ready names each
- * dependency (the distributed gateway's: its supergraph and each subgraph, apart from its liveness); /metrics (token-protected here) counts HTTP, GraphQL and deliveries.
+ * dependency and the delivery backlog (the distributed gateway's: its supergraph and each subgraph, apart from its liveness); /metrics (token-protected here) counts HTTP, GraphQL and deliveries.
  */
 import http from 'node:http';
 import express from 'express';
@@ -115,10 +115,14 @@ describe('access logs', () => {
 });
 
 describe('GET /health/ready', () => {
-  it('names the database, the job queue and the event bus, apart from liveness on /health', async () => {
+  it('names the database and the event bus, and reports the delivery backlog, apart from liveness on /health', async () => {
     const res = await fetch(`${app.url}/health/ready`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', service: 'all-in-one', checks: { database: 'ready', queue: 'ready', eventBus: 'in-process' } });
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      service: 'all-in-one',
+      checks: { database: 'ready', deliveries: { due: expect.any(Number), oldestDueSeconds: expect.any(Number) }, eventBus: 'in-process' },
+    });
   });
 });
 

@@ -18,6 +18,7 @@ import { openDatabase, type Database } from '../src/infra/database.js';
 import { listBoardApplications } from '../src/modules/lender-applications/application-board.js';
 import { listLenderApplications } from '../src/modules/lender-applications/lender-application-service.js';
 import { listDeliveries } from '../src/modules/webhooks/webhook-delivery-list.js';
+import { readDeliveryBacklog } from '../src/modules/webhooks/delivery-backlog.js';
 import { listReviewQueue } from '../src/modules/matching/review-selection-queue.js';
 import { listTenants, listTenantsAfter } from '../src/modules/tenants/tenant-service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -215,6 +216,7 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
   'Actual Rows'?: number;
   Plans?: PlanNode[];
 }
@@ -287,6 +289,18 @@ describe('list statements on a seeded database', () => {
       });
       expect(tenantNodes.length).toBeGreaterThan(0);
     }
+  });
+
+  it('the delivery backlog readiness reports is one statement on the partial index of the due undelivered deliveries', async () => {
+    captured = [];
+    await readDeliveryBacklog(database.prisma, new Date());
+    const statements = captured;
+    captured = null;
+    expect(statements).toHaveLength(1);
+    const { text, values } = statements[0]!;
+    const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
+    const deliveryNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'webhook_delivery');
+    expect(deliveryNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([[expect.stringMatching(/^Index (Only )?Scan$/), 'webhook_delivery_due_idx']]);
   });
 
   it('a page is one statement, whatever the number of rows', async () => {

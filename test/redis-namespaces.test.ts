@@ -43,7 +43,6 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two deployments on one Redis (
       const config = loadConfig({}, {
         DATABASE_URL: database!.url,
         DB_POOL_SIZE: 2,
-        JOB_QUEUE_POOL_SIZE: 2,
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: prefix,
         AUTH_SIGNING_KEYS: await testSigningKeys(),

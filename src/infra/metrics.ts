@@ -63,7 +63,7 @@ export const graphqlErrors = new Counter({
 
 export const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
-  help: 'Webhook delivery attempts by lender (slug) and outcome (delivered, retrying, dead, deferred, skipped, error)',
+  help: 'Webhook delivery attempts by lender (slug) and outcome (delivered, retrying, dead; error when the attempt could not be recorded)',
   labelNames: ['lender', 'outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -142,11 +142,11 @@ export const subscriptionEventExecutions = new Counter({
   registers: [metricsRegistry],
 });
 
-/** A delivery whose row is gone has no lender to name. */
-export const UNKNOWN_LENDER = 'unknown';
-
-/** Times one delivery attempt and counts it by lender (slug) and outcome. */
-export async function measureDeliveryAttempt(lender: string, attempt: () => Promise<string>): Promise<string> {
+/**
+ * Times one delivery attempt and counts it by lender (slug) and outcome: the attempt's own
+ * (webhook-delivery.ts AttemptOutcome), or `error` when it threw (its record failed).
+ */
+export async function measureDeliveryAttempt<Outcome extends string>(lender: string, attempt: () => Promise<Outcome>): Promise<Outcome> {
   const stop = webhookAttemptDuration.startTimer({ lender });
   try {
     const outcome = await attempt();
@@ -174,21 +174,38 @@ export interface ReviewQueueStanding {
   oldestAgeSeconds: number;
 }
 
-let observed: { db: Db; pool: pg.Pool; poolSize: number; reviewQueue?: () => Promise<ReviewQueueStanding[]> } | undefined;
+/** The webhook delivery backlog (modules/webhooks/delivery-backlog.ts reads it for scrapes and readiness). */
+export interface DeliveryBacklogGauges {
+  /** Deliveries due and not yet delivered, at most the reading's BACKLOG_COUNT_LIMIT. */
+  due: number;
+  /** Seconds since the oldest of them became due (0 when none is). */
+  oldestDueSeconds: number;
+}
+
+interface ObservedDatabase {
+  db: Db;
+  pool: pg.Pool;
+  poolSize: number;
+  reviewQueue?: () => Promise<ReviewQueueStanding[]>;
+  deliveryBacklog?: () => Promise<DeliveryBacklogGauges>;
+}
+
+let observed: ObservedDatabase | undefined;
 
 /**
- * Gauges read when scraped: the delivery queue (pending, oldest pending age, dead letters) and the
- * review queue (by one statement, given by the module that owns it: infra imports no module) from
- * the database, and the pg pool's connections and size, of the database this process opened last.
+ * Gauges read when scraped: the delivery queue (pending, oldest pending age, dead letters; the
+ * backlog due now) and the review queue (the backlog and the review queue each by one statement,
+ * given by the module that owns it: infra imports no module) from the database, and the pg pool's
+ * connections and size, of the database this process opened last.
  */
-export function instrumentDatabase(db: Db, pool: pg.Pool, options: { poolSize?: number; reviewQueue?: () => Promise<ReviewQueueStanding[]> } = {}): void {
+export function instrumentDatabase(db: Db, pool: pg.Pool, options: Pick<ObservedDatabase, 'reviewQueue' | 'deliveryBacklog'> & { poolSize?: number } = {}): void {
   const registered = observed !== undefined;
-  observed = { db, pool, poolSize: options.poolSize ?? pool.options.max ?? 10, reviewQueue: options.reviewQueue };
+  observed = { db, pool, poolSize: options.poolSize ?? pool.options.max ?? 10, reviewQueue: options.reviewQueue, deliveryBacklog: options.deliveryBacklog };
   if (registered) return;
   const current = () => observed!;
   new Gauge({
     name: 'webhook_delivery_queue_depth',
-    help: 'Webhook deliveries waiting for an attempt (pending or failed and due again)',
+    help: 'Webhook deliveries not yet delivered nor dead: pending, or failed and awaiting their retry (due or not)',
     registers: [metricsRegistry],
     async collect() {
       this.set(await current().db.webhookDelivery.count({ where: { status: { in: ['PENDING', 'FAILED'] } } }));
@@ -209,6 +226,26 @@ export function instrumentDatabase(db: Db, pool: pg.Pool, options: { poolSize?: 
     registers: [metricsRegistry],
     async collect() {
       this.set(await current().db.webhookDelivery.count({ where: { status: 'DEAD' } }));
+    },
+  });
+  // The two backlog gauges share one statement per scrape, as the review queue's do (below).
+  let backlog: Promise<DeliveryBacklogGauges> = Promise.resolve({ due: 0, oldestDueSeconds: 0 });
+  new Gauge({
+    name: 'webhook_delivery_due',
+    help: 'Webhook deliveries due and not yet delivered (pending, or failed and due for their retry), counted up to a limit (BACKLOG_COUNT_LIMIT)',
+    registers: [metricsRegistry],
+    async collect() {
+      const read = current().deliveryBacklog;
+      backlog = read ? read() : Promise.resolve({ due: 0, oldestDueSeconds: 0 });
+      this.set((await backlog).due);
+    },
+  });
+  new Gauge({
+    name: 'webhook_delivery_oldest_due_age_seconds',
+    help: 'How long the oldest webhook delivery due and not yet delivered has been due (0 when none)',
+    registers: [metricsRegistry],
+    async collect() {
+      this.set((await backlog).oldestDueSeconds);
     },
   });
   new Gauge({

@@ -1,8 +1,8 @@
 /**
  * Request ids: each HTTP request carries one (the caller's `X-Request-Id` when it is a sane token,
  * else a new UUID), returned in the response, written on its access log line, put in problem
- * details, forwarded to the subgraphs, and carried by the jobs (webhook deliveries) the request
- * enqueues. The id travels explicitly: in the request's headers (so every ServiceContext built from
+ * details, forwarded to the subgraphs, and stored with the webhook deliveries the request
+ * queues. The id travels explicitly: in the request's headers (so every ServiceContext built from
  * them has it, ctx.requestId) and the response's; AsyncLocalStorage would do it implicitly, but on
  * Node 20 it taxes every promise of the process.
  */

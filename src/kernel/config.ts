@@ -44,8 +44,6 @@ const ConfigSchema = z.object({
   SEED_DEMO_DATA: booleanFlag.optional(),
   /** The process's pg pool: Prisma's queries and the typed SQL reads share it. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  /** pg-boss's own pg pool in every process with a database (enqueues outside a transaction, fetches, maintenance). */
-  JOB_QUEUE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(4),
   PROFILES_URL: z.string().url().default('http://127.0.0.1:4011/graphql'),
   MATCHES_URL: z.string().url().default('http://127.0.0.1:4012/graphql'),
   APPLICATIONS_URL: z.string().url().default('http://127.0.0.1:4013/graphql'),
@@ -73,13 +71,9 @@ const ConfigSchema = z.object({
   /** How long a lender may take to answer a webhook. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /**
-   * How long a job may run before pg-boss takes it back from a worker presumed dead and hands it
-   * out again (must exceed WEBHOOK_TIMEOUT_MS).
-   */
-  JOB_EXPIRY_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
-  /**
-   * How often a worker looks for jobs unprompted: a new job wakes it at once (NOTIFY at commit), so
-   * this is only the fallback for a wake-up missed while its listening session was down.
+   * How often the delivery worker looks for due deliveries unprompted: a new one wakes it at once
+   * (NOTIFY at commit), so this is only the fallback for a wake-up missed while its listening
+   * session was down. (The name predates the outbox queue; kept so deployments need no change.)
    */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(5),
   /** Bearer token guarding /metrics on the main port (Prometheus `authorization`). */

@@ -11,8 +11,7 @@
  * (JOB_POLL_SECONDS) remains the fallback for a wake-up that was missed (the listening session was
  * down), and takes up the deliveries of a worker that died mid-attempt once their claims lapse.
  */
-import { QUEUES } from '../infra/job-queue.js';
-import { listenForJobs, type WakeReason } from '../infra/job-notifications.js';
+import { listenForDeliveryWakeups, type WakeReason } from '../modules/webhooks/delivery-wakeup-listener.js';
 import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
 import { CLAIM_MARGIN_MS, claimDueDeliveries, earliestClaimLapse, type DueDelivery } from '../modules/webhooks/delivery-attempt-store.js';
 import { closeLenderConnections } from '../modules/webhooks/lender-connections.js';
@@ -40,7 +39,7 @@ const STOP_WAIT_MS = 2_000;
 const FAILED_FETCH_PAUSE_MS = 1_000;
 
 /**
- * What made a loop fetch the batch it runs: a wake-up (job-notifications.ts), the fallback poll, or
+ * What made a loop fetch the batch it runs: a wake-up (delivery-wakeup-listener.ts), the fallback poll, or
  * `backlog`: its previous batch was full, so more were waiting.
  */
 export type WakeCause = WakeReason | 'poll' | 'backlog';
@@ -73,7 +72,7 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
     loop.wokenBy ??= reason;
     loop.wake?.();
   };
-  const notifications = await listenForJobs(runtime.database.connectionString, QUEUES.webhookDelivery, runtime.logger, wakeOneLoop);
+  const wakeups = await listenForDeliveryWakeups(runtime.database.connectionString, runtime.logger, wakeOneLoop);
   // Deliveries committed by this process's own requests wake it directly, without a NOTIFY.
   const stopWakingLocally = wakeLocally(ctx.db, () => wakeOneLoop('notification'));
 
@@ -146,7 +145,7 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
       stopping = true;
       stopWakingLocally();
       clearTimeout(lapseTimer);
-      await notifications.close();
+      await wakeups.close();
       for (const loop of loops) loop.wake?.();
       const finished = Promise.all(loops.map((loop) => loop.done)).then(() => closeLenderConnections());
       await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);

@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../kernel/config.js';
-import { systemClock, type Clock, type EnqueueOptions, type JobScheduler, type QueuedJob, type ServiceContext } from '../kernel/context.js';
+import { systemClock, type Clock, type ServiceContext } from '../kernel/context.js';
 import type { AuthKit } from '../modules/identity/auth-kit.js';
 import { databaseRegistry, type CompanyRegistry } from '../modules/companies/company-registry.js';
 import { ANONYMOUS } from '../kernel/actor.js';
@@ -13,13 +13,11 @@ import { createCredentialStatus } from '../modules/identity/credential-status.js
 import { createLoginThrottle } from '../modules/identity/login-throttle.js';
 import { createLenderTokenThrottle } from '../modules/identity/lender-token-throttle.js';
 import { TokenAuthority } from '../modules/identity/token-authority.js';
-import { startJobQueue, type JobQueue } from '../infra/job-queue.js';
 import { loadSigningKeys } from '../infra/signing-keys.js';
 import { openDatabase, poolOf, readsOf, type Database } from '../infra/database.js';
-import type { SqlTransaction } from '../infra/sql-reads.js';
-import type { Compilable } from 'kysely';
 import { instrumentDatabase } from '../infra/metrics.js';
 import { reviewQueueGauges } from '../modules/insights/review-queue-standing.js';
+import { readDeliveryBacklog } from '../modules/webhooks/delivery-backlog.js';
 import type { EmbeddedRole } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { redisOfConfig } from '../infra/redis.js';
@@ -35,10 +33,9 @@ export interface Runtime {
   clock: Clock;
   auth: AuthKit;
   companies: CompanyRegistry;
-  jobs: JobQueue;
   /** Redis for counters shared by every process (rate limits, throttles), when the deployment has it. */
   sharedCounters?: Redis;
-  /** A context for a caller already known (tests, CLI, pages, jobs); anonymous by default; `requestId` names the request it serves. */
+  /** A context for a caller already known (tests, CLI, pages, the delivery worker); anonymous by default; `requestId` names the request it serves. */
   contextFor(caller?: Partial<Caller>, requestId?: string): ServiceContext;
   /** The context of one request, from its Authorization and Service-tenant-id headers. */
   contextForRequest(headers: Headers | Record<string, string | string[] | undefined>): Promise<ServiceContext>;
@@ -71,7 +68,11 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     migrate: prepare,
     log: (msg) => logger.info(msg),
   });
-  instrumentDatabase(database.prisma, poolOf(database.prisma), { poolSize: config.DB_POOL_SIZE, reviewQueue: () => reviewQueueGauges(readsOf(database.prisma), new Date()) });
+  instrumentDatabase(database.prisma, poolOf(database.prisma), {
+    poolSize: config.DB_POOL_SIZE,
+    reviewQueue: () => reviewQueueGauges(readsOf(database.prisma), new Date()),
+    deliveryBacklog: () => readDeliveryBacklog(database.prisma, clock.now()),
+  });
   options.onOpen?.('database', () => database.close());
   if (prepare && config.SEED_DEMO_DATA) {
     await seedMissingDemoData(database.prisma, (msg) => logger.info(msg));
@@ -92,8 +93,6 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   };
   options.onOpen?.('credential changes', async () => auth.credentialStatus.close());
   const companies = databaseRegistry(database.prisma);
-  const jobs = await startJobQueue(database.connectionString, logger, { jobExpirySeconds: config.JOB_EXPIRY_SECONDS, poolSize: config.JOB_QUEUE_POOL_SIZE });
-  options.onOpen?.('job queue', () => jobs.close());
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -110,7 +109,6 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
       events: events.bus,
       auth,
       companies,
-      jobs,
       webhooks,
     };
     return requestId === undefined ? ctx : withRequestId(ctx, requestId);
@@ -123,7 +121,6 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     clock,
     auth,
     companies,
-    jobs,
     ...(throttleStore ? { sharedCounters: throttleStore } : {}),
     contextFor,
     async contextForRequest(headers) {
@@ -131,7 +128,6 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     },
     async close() {
       auth.credentialStatus.close();
-      await jobs.close();
       throttleStore?.disconnect();
       await events.close();
       await database.close();
@@ -141,25 +137,14 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
 
 /**
  * A request's context: its log lines name the request (a child logger, made only when a line is
- * written: most requests write none but the access line), and the jobs it enqueues remember it (the
- * webhook deliveries it queues keep it on their rows: their attempts log under it and the lender is told it).
+ * written: most requests write none but the access line); the webhook deliveries it queues keep
+ * `requestId` on their rows, so their attempts log under it and the lender is told it.
  */
 function withRequestId(ctx: ServiceContext, requestId: string): ServiceContext {
-  const { logger, jobs } = ctx;
+  const { logger } = ctx;
   let requestLogger: Logger | undefined;
   return Object.defineProperties(ctx, {
     requestId: { value: requestId, enumerable: true, writable: true },
     logger: { get: () => (requestLogger ??= logger.child({ requestId })), enumerable: true, configurable: true },
-    jobs: {
-      value: {
-        enqueue: (queue: string, data: object, options?: EnqueueOptions) => jobs.enqueue(queue, { ...data, requestId }, options),
-        enqueueMany: (queue: string, queued: readonly QueuedJob[], options?: Pick<EnqueueOptions, 'tx'>) =>
-          jobs.enqueueMany(queue, queued.map((job) => ({ ...job, data: { ...job.data, requestId } })), options),
-        enqueueManyAlong: (queue: string, queued: readonly QueuedJob[], tx: SqlTransaction, writes: readonly Compilable[]) =>
-          jobs.enqueueManyAlong(queue, queued.map((job) => ({ ...job, data: { ...job.data, requestId } })), tx, writes),
-      } satisfies JobScheduler,
-      enumerable: true,
-      writable: true,
-    },
   });
 }

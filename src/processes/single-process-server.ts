@@ -78,7 +78,7 @@ export async function startSingleProcessServer(
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
   app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
-  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
+  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events })));
   app.use(apiDocsRouter({ publicUrl: runtime.config.PUBLIC_URL_CONFIGURED ? runtime.config.PUBLIC_URL : undefined }));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));

@@ -65,7 +65,7 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   await apollo.start();
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
-  app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, jobs: runtime.jobs, events: runtime.events })));
+  app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events })));
   // The gateway holds no data: it asks here whether a graphql-ws connection's credential is in good
   // standing, at connection_init and at each re-check (websocket-limits.ts, subgraphCheckedCredentials).
   app.get(CREDENTIAL_STATUS_PATH, (req, res, next) => {

@@ -14,7 +14,7 @@ export interface EdgeServices {
   auth: AuthKit;
   /**
    * An anonymous context, for pages and endpoints that authenticate by other means (signed links,
-   * client credentials); `requestId` (the request's, requestIdOf(res)) names it in logs and jobs.
+   * client credentials); `requestId` (the request's, requestIdOf(res)) names it in logs and the deliveries it queues.
    */
   contextFor(caller?: undefined, requestId?: string): ServiceContext;
 }

@@ -1,16 +1,20 @@
 /**
  * GET /health: liveness, with the database this process depends on (the distributed gateway, which
  * holds no data: its supergraph). GET /health/ready: readiness, every dependency the process needs
- * to serve (database, job queue, event bus; the gateway's supergraph and subgraphs), each named;
- * 503 naming the one that failed.
+ * to serve (database, event bus; the gateway's supergraph and subgraphs), each named, 503 naming
+ * the one that failed; and the webhook delivery backlog (due deliveries, the oldest's age), which
+ * informs and never fails readiness (taking a process out of service delivers nothing sooner).
  */
 import express, { type Router } from 'express';
 import type { Db } from '../../infra/database.js';
 import type { EventBusHandle } from '../../infra/event-bus.js';
-import type { JobQueue } from '../../infra/job-queue.js';
-import { QUEUES } from '../../infra/job-queue.js';
+import type { Clock } from '../../kernel/context.js';
+import { readDeliveryBacklog, type DeliveryBacklog } from '../../modules/webhooks/delivery-backlog.js';
 
 export type ReadinessCheck = () => Promise<Record<string, string>>;
+
+/** What one readiness check reports: `ready` (or another word for it), or what it read. */
+type CheckResult = string | DeliveryBacklog;
 
 export function databaseReadiness(db: Db): ReadinessCheck {
   return async () => {
@@ -19,39 +23,35 @@ export function databaseReadiness(db: Db): ReadinessCheck {
   };
 }
 
-/** Database, the delivery queue and the event bus, each with a bounded wait. */
-export function dependencyReadiness(deps: { db: Db; jobs: JobQueue; events: EventBusHandle }): Record<string, () => Promise<string>> {
+/** Database, the webhook delivery backlog (read from the database) and the event bus, each with a bounded wait. */
+export function dependencyReadiness(deps: { db: Db; clock: Clock; events: EventBusHandle }): Record<string, () => Promise<CheckResult>> {
   return {
     database: async () => {
       await deps.db.$queryRawUnsafe('SELECT 1');
       return 'ready';
     },
-    queue: async () => {
-      const queue = await deps.jobs.boss.getQueue(QUEUES.webhookDelivery);
-      if (!queue) throw new Error('the delivery queue does not exist');
-      return 'ready';
-    },
+    deliveries: () => readDeliveryBacklog(deps.db, deps.clock.now()),
     eventBus: () => deps.events.ping(),
   };
 }
 
 const READINESS_TIMEOUT_MS = 2000;
 
-async function checkAll(checks: Record<string, () => Promise<string>>): Promise<{ ok: boolean; results: Record<string, string> }> {
+async function checkAll(checks: Record<string, () => Promise<CheckResult>>): Promise<{ ok: boolean; results: Record<string, CheckResult> }> {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
         const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), READINESS_TIMEOUT_MS).unref());
         return [name, await Promise.race([check(), timeout])] as const;
       } catch {
-        return [name, 'unavailable'] as const;
+        return [name, 'unavailable' as CheckResult] as const;
       }
     }),
   );
   return { ok: entries.every(([, v]) => v !== 'unavailable'), results: Object.fromEntries(entries) };
 }
 
-export function healthRouter(service: string, ready: ReadinessCheck, readiness?: Record<string, () => Promise<string>>): Router {
+export function healthRouter(service: string, ready: ReadinessCheck, readiness?: Record<string, () => Promise<CheckResult>>): Router {
   const router = express.Router();
   router.get('/health', async (_req, res) => {
     try {

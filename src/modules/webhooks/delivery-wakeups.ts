@@ -1,6 +1,6 @@
 /**
  * Waking the delivery workers when deliveries become due, so that none waits for a poll. Workers
- * listen on PostgreSQL's NOTIFY channel (infra/job-notifications.ts, which wakes a fetch loop at
+ * listen on PostgreSQL's NOTIFY channel (delivery-wakeup-listener.ts, which wakes a fetch loop at
  * once, or at `startAfter` for a later time); their polling (JOB_POLL_SECONDS) is only the fallback
  * for a wake-up missed, and for a claim that lapsed (its worker died mid-attempt).
  *
@@ -20,14 +20,19 @@
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { readsOf, type Db } from '../../infra/database.js';
-import { JOB_READY_CHANNEL, QUEUES, type JobReady } from '../../infra/job-queue.js';
 import type { ServiceContext } from '../../kernel/context.js';
 
-export const DELIVERY_WAKEUP_CHANNEL = JOB_READY_CHANNEL;
+/** The NOTIFY channel that wakes the delivery workers; its payload is a DeliveryWakeup as JSON. */
+export const DELIVERY_WAKEUP_CHANNEL = 'fg_delivery_due';
+
+/** What a wake-up says: deliveries are due now (`startAfter` null) or at `startAfter` (epoch ms). */
+export interface DeliveryWakeup {
+  startAfter: number | null;
+}
 
 /** The NOTIFY payload: deliveries are due now (null) or at `startAfter` (epoch ms). */
 export function deliveryWakeup(startAfter: number | null): string {
-  return JSON.stringify({ queue: QUEUES.webhookDelivery, startAfter } satisfies JobReady);
+  return JSON.stringify({ startAfter } satisfies DeliveryWakeup);
 }
 
 /** Wakes a worker when the caller's Prisma transaction commits: deliveries it wrote are due now. */

@@ -1,19 +1,19 @@
 /**
- * A worker's wake-up calls: one PostgreSQL session LISTENs on JOB_READY_CHANNEL (job-queue.ts sends
- * a NOTIFY with every enqueue, delivered at commit to every listening process) and calls `wake` for
- * the jobs of its queue: at once for a job ready now, at its start time for a delayed one (a retry).
- * A lost session is reconnected (with a growing pause) and, once listening again, wakes the worker
- * once: notifications sent while nobody listened are gone, and the jobs they announced wait in the
- * queue. The worker's polling stays the fallback for anything missed.
+ * A delivery worker's wake-up calls: one PostgreSQL session LISTENs on DELIVERY_WAKEUP_CHANNEL
+ * (delivery-wakeups.ts sends a NOTIFY when deliveries become due, delivered at commit to every
+ * listening process) and calls `wake`: at once for deliveries due now, at their time for later ones
+ * (a retry). A lost session is reconnected (with a growing pause) and, once listening again, wakes
+ * the worker once: notifications sent while nobody listened are gone, and the deliveries they
+ * announced wait in the outbox. The worker's polling stays the fallback for anything missed.
  */
 import pg from 'pg';
-import type { Logger } from './logger.js';
-import { JOB_READY_CHANNEL, type JobReady } from './job-queue.js';
+import type { Logger } from '../../infra/logger.js';
+import { DELIVERY_WAKEUP_CHANNEL, type DeliveryWakeup } from './delivery-wakeups.js';
 
-/** Why a worker is woken: a job's NOTIFY, a delayed job's start time, or its listening session restored. */
+/** Why a worker is woken: a NOTIFY of deliveries due now, the time of later ones, or its listening session restored. */
 export type WakeReason = 'notification' | 'due' | 'reconnected';
 
-export interface JobNotifications {
+export interface DeliveryWakeupListener {
   /** Stops listening and cancels pending wake-ups; the session is closed when this resolves. */
   close(): Promise<void>;
 }
@@ -24,7 +24,7 @@ const RECONNECT_MAX_MS = 5_000;
 /** Delayed wake-ups due within this window share one timer (a burst of retries is one fetch). */
 const DUE_WINDOW_MS = 20;
 
-export async function listenForJobs(connectionString: string, queue: string, logger: Logger, wake: (reason: WakeReason) => void): Promise<JobNotifications> {
+export async function listenForDeliveryWakeups(connectionString: string, logger: Logger, wake: (reason: WakeReason) => void): Promise<DeliveryWakeupListener> {
   let closed = false;
   let client: pg.Client | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
@@ -42,16 +42,15 @@ export async function listenForJobs(connectionString: string, queue: string, log
   };
 
   const onNotification = (message: pg.Notification) => {
-    if (message.channel !== JOB_READY_CHANNEL || !message.payload) return;
-    let ready: JobReady;
+    if (message.channel !== DELIVERY_WAKEUP_CHANNEL || !message.payload) return;
+    let wakeup: DeliveryWakeup;
     try {
-      ready = JSON.parse(message.payload) as JobReady;
+      wakeup = JSON.parse(message.payload) as DeliveryWakeup;
     } catch {
       return;
     }
-    if (ready.queue !== queue) return;
-    if (ready.startAfter === null || ready.startAfter <= Date.now()) wake('notification');
-    else wakeAt(ready.startAfter);
+    if (typeof wakeup.startAfter !== 'number' || wakeup.startAfter <= Date.now()) wake('notification');
+    else wakeAt(wakeup.startAfter);
   };
 
   const scheduleReconnect = () => {
@@ -61,7 +60,7 @@ export async function listenForJobs(connectionString: string, queue: string, log
       void connect().then(
         () => wake('reconnected'),
         (err: unknown) => {
-          logger.warn({ err }, 'job notification session not restored; retrying');
+          logger.warn({ err }, 'delivery wake-up session not restored; retrying');
           reconnectDelay = Math.min(RECONNECT_MAX_MS, reconnectDelay * 2);
           scheduleReconnect();
         },
@@ -70,9 +69,9 @@ export async function listenForJobs(connectionString: string, queue: string, log
   };
 
   const connect = async (): Promise<void> => {
-    const session = new pg.Client({ connectionString, application_name: 'funding-gateway-job-listener' });
+    const session = new pg.Client({ connectionString, application_name: 'funding-gateway-delivery-listener' });
     // A session that fails (at connect or later) is dropped and replaced.
-    session.on('error', (err) => logger.warn({ err }, 'job notification session lost'));
+    session.on('error', (err) => logger.warn({ err }, 'delivery wake-up session lost'));
     session.on('end', () => {
       if (client === session) client = undefined;
       scheduleReconnect();
@@ -80,7 +79,7 @@ export async function listenForJobs(connectionString: string, queue: string, log
     session.on('notification', onNotification);
     try {
       await session.connect();
-      await session.query(`LISTEN ${JOB_READY_CHANNEL}`);
+      await session.query(`LISTEN ${DELIVERY_WAKEUP_CHANNEL}`);
     } catch (err) {
       session.removeAllListeners('end');
       await session.end().catch(() => {});
