@@ -22,6 +22,8 @@ class Placeholder {
 export type PlaceholderOf = <T>(name: string) => T;
 const placeholder: PlaceholderOf = <T>(name: string) => new Placeholder(name) as unknown as T;
 
+const MAX_SHAPES = 1_000;
+
 /** Statements of one kind, compiled once per shape key. */
 export class StatementTemplates<Row> {
   readonly #compiled = new Map<string, CompiledQuery<Row>>();
@@ -34,7 +36,8 @@ export class StatementTemplates<Row> {
     let template = this.#compiled.get(shape);
     if (!template) {
       template = build(placeholder).compile();
-      this.#compiled.set(shape, template);
+      // Shapes come from code, so they are few; past the bound a shape is compiled at every call, never kept.
+      if (this.#compiled.size < MAX_SHAPES) this.#compiled.set(shape, template);
     }
     return { ...template, parameters: template.parameters.map((p) => (p instanceof Placeholder ? valueOf(shape, p.name, values) : p)) };
   }
