@@ -51,7 +51,14 @@ const readTypes = {
   },
 };
 
-/** A pool whose clients send Kysely's statements as named (prepared) statements. */
+/**
+ * Kysely's own transaction statements (begin, commit, rollback, savepoints): nothing to plan, so
+ * they go as simple queries, one message each way, rather than prepared ones (bind, describe,
+ * execute, sync). Every status change sends two of them.
+ */
+const TRANSACTION_CONTROL = /^(begin|start transaction|commit|rollback|savepoint|release savepoint)\b/;
+
+/** A pool whose clients send Kysely's statements as named (prepared) statements, but for its transaction control. */
 function preparingPool(pool: pg.Pool): pg.Pool {
   return new Proxy(pool, {
     get(target, property, receiver) {
@@ -63,7 +70,7 @@ function preparingPool(pool: pg.Pool): pg.Pool {
             if (p !== 'query') return Reflect.get(c, p, r) as unknown;
             return (text: unknown, values?: unknown[]) => {
               if (typeof text !== 'string') return c.query(text as pg.QueryConfig, values);
-              const name = statementName(text);
+              const name = TRANSACTION_CONTROL.test(text) ? undefined : statementName(text);
               return c.query(name ? { name, text, values, types: readTypes } : { text, values, types: readTypes });
             };
           },

@@ -18,6 +18,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
 import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, type ProfileAudience, type ProfileOwnerViewer } from '../profiles/profile-visibility.js';
 import { parseInput } from '../../kernel/validation.js';
+import type { PlaceholderOf } from '../../infra/statement-templates.js';
 
 export type ApplicationViewer = Extract<Actor, { kind: 'lender' | 'login' | 'platform' | 'master' | 'tenant' | 'marketplace_v1' }>;
 
@@ -68,10 +69,31 @@ export type ApplicationListScope =
   | { environment: DeployEnvironment; lenderId?: number; ownedProfileIds?: undefined }
   | { environment: DeployEnvironment; lenderId?: undefined; ownedProfileIds: ReturnType<typeof ownedProfileIdsSql> };
 
-export function lenderApplicationListScope(ctx: ServiceContext, actor: ApplicationViewer, reads: SqlReads): ApplicationListScope {
+export function lenderApplicationListScope(ctx: Pick<ServiceContext, 'environment'>, actor: ApplicationViewer, reads: SqlReads): ApplicationListScope {
   if (actor.kind === 'lender') return { environment: ctx.environment, lenderId: actor.lenderId };
   if (isStaff(actor)) return { environment: ctx.environment };
   return { environment: ctx.environment, ownedProfileIds: ownedProfileIdsSql(reads, actor) };
+}
+
+/**
+ * `lenderApplicationListScope` for a statement compiled once per shape (infra/statement-templates.ts):
+ * `shape` names every branch the scope takes (the caller's kind, staff or not), `values` are the
+ * caller's values it may bind, and `scope` builds it with placeholders standing for them.
+ */
+export function lenderApplicationScopeTemplate(ctx: Pick<ServiceContext, 'environment'>, actor: ApplicationViewer) {
+  const values: Record<string, unknown> = { environment: ctx.environment };
+  if ('lenderId' in actor) values.lenderId = actor.lenderId;
+  if ('accountId' in actor) values.accountId = actor.accountId;
+  if ('tenantId' in actor) values.tenantId = actor.tenantId;
+  return {
+    shape: actor.kind === 'lender' ? 'lender' : isStaff(actor) ? 'staff' : actor.kind,
+    values,
+    scope(value: PlaceholderOf, reads: SqlReads): ApplicationListScope {
+      const placeholders = Object.fromEntries(Object.keys(values).map((name) => [name, value(name)]));
+      const { environment, ...identity } = placeholders;
+      return lenderApplicationListScope({ environment: environment as DeployEnvironment }, { ...actor, ...identity } as ApplicationViewer, reads);
+    },
+  };
 }
 
 /** The scope as one condition on `lender_application la`. */

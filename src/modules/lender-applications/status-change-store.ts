@@ -15,13 +15,14 @@
  * second sees the first's status (the status machine stays race-free); the delivery row and its job
  * commit with the change or not at all.
  */
-import { sql, type Compilable } from 'kysely';
+import { sql, type Compilable, type InferResult } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
 import { readsOf } from '../../infra/database.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { ProductType } from '../../generated/kysely/database.js';
-import { lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationAudience, type ApplicationViewer } from './lender-application-visibility.js';
+import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
+import { lenderApplicationScopeTemplate, lenderApplicationSqlScope, type ApplicationAudience, type ApplicationListScope, type ApplicationViewer } from './lender-application-visibility.js';
 
 /** The application as a status change reads it (locked): what the document, the delivery and the event need. */
 export interface LockedApplication {
@@ -76,14 +77,9 @@ export interface StatusChangeWrites {
   note: { reason?: string; comment: string | null };
 }
 
-/**
- * The application the caller sees (its visibility rule as typed SQL, the same as the lists'), locked
- * FOR UPDATE until the transaction ends; undefined when the caller does not see it. Only the
- * application's row is locked (`OF la`): its lender's, profile's and tenant's are read, not locked,
- * so that changes of one lender's applications do not queue behind each other.
- */
-export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceContext, actor: ApplicationViewer, applicationId: number): Promise<LockedApplication | undefined> {
-  const row = await trx
+/** The lock's statement: built once per shape of the caller's scope (lockStatements), never per call. */
+function lockQuery(trx: SqlTransaction, applicationId: number, scope: ApplicationListScope) {
+  return trx
     .selectFrom('lender_application as la')
     .innerJoin('lender as l', 'l.id', 'la.lenderId')
     .innerJoin('profile as p', 'p.id', 'la.profileId')
@@ -131,9 +127,22 @@ export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceCo
       (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Offered')).as('offeredBefore'),
     ])
     .where('la.id', '=', applicationId)
-    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, trx)))
-    .forUpdate('la')
-    .executeTakeFirst();
+    .where(lenderApplicationSqlScope(scope))
+    .forUpdate('la');
+}
+
+const lockStatements = new StatementTemplates<InferResult<ReturnType<typeof lockQuery>>[number]>();
+
+/**
+ * The application the caller sees (its visibility rule as typed SQL, the same as the lists'), locked
+ * FOR UPDATE until the transaction ends; undefined when the caller does not see it. Only the
+ * application's row is locked (`OF la`): its lender's, profile's and tenant's are read, not locked,
+ * so that changes of one lender's applications do not queue behind each other.
+ */
+export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceContext, actor: ApplicationViewer, applicationId: number): Promise<LockedApplication | undefined> {
+  const visible = lenderApplicationScopeTemplate(ctx, actor);
+  const statement = lockStatements.bind(visible.shape, (value) => lockQuery(trx, value('applicationId'), visible.scope(value, trx)), { ...visible.values, applicationId });
+  const [row] = (await trx.executeQuery(statement)).rows;
   if (!row) return undefined;
   return {
     id: row.id,
@@ -209,63 +218,99 @@ const utc = (date: Date) => date.toISOString();
 
 /**
  * The change's writes, as statements to run together (data-modifying CTEs of one statement, see
- * webhook-delivery.ts `queueDeliveriesWith`): the application's status and columns, its history,
- * and the offer made (the current one superseded) or decided. `now` is the operation's clock;
- * updatedAt of offers is the wall clock, as Prisma's @updatedAt sets it. Returns the new offer's id.
+ * webhook-delivery.ts `queueDeliveriesWith`), compiled once per shape (which columns it sets, whether
+ * it makes or decides an offer): the application's status and columns, its history, and the offer
+ * made (the current one superseded) or decided. `now` is the operation's clock; updatedAt of offers is
+ * the wall clock, as Prisma's @updatedAt sets it. Returns the new offer's id.
  */
-export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, to: string, change: StatusChangeWrites, now: Date): { writes: Compilable[]; offerId: string | null } {
-  const { payload, acceptedAt, ...columns } = change.application ?? {};
-  const writes: Compilable[] = [
-    trx
-      .updateTable('lender_application')
-      .set({
-        ...columns,
-        ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-        ...(acceptedAt !== undefined ? { acceptedAt: utc(acceptedAt) } : {}),
-        status: to,
-        updatedAt: utc(now),
-      })
-      .where('id', '=', row.id),
-    trx.insertInto('application_status_change').values({
-      id: randomUUID(),
-      lenderApplicationId: row.id,
-      fromStatus: row.status,
-      toStatus: to,
-      reason: change.note.reason ?? null,
-      comment: change.note.comment,
-      createdAt: utc(now),
-    }),
-  ];
-  let offerId: string | null = null;
-  if (change.offer) {
-    offerId = randomUUID();
-    const offer = change.offer;
-    // Both see the rows as they were before the statement: the new offer is not superseded itself.
-    writes.push(
+export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
+  const { payload, acceptedAt, ...given } = change.application ?? {};
+  // Kysely's set() leaves out undefined columns: so does the shape.
+  const columns = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  const offer = change.offer;
+  const offerId = offer ? randomUUID() : null;
+  const decided = change.decision && row.currentOffer ? row.currentOffer : null;
+  const wallClock = utc(new Date());
+  const values: Record<string, unknown> = {
+    ...Object.fromEntries(Object.entries(columns).map(([name, v]) => [`column_${name}`, v])),
+    applicationId: row.id,
+    to,
+    now: utc(now),
+    wallClock,
+    historyId: randomUUID(),
+    from: row.status,
+    reason: change.note.reason ?? null,
+    note: change.note.comment,
+  };
+  if (payload !== undefined) values.payload = JSON.stringify(payload);
+  if (acceptedAt !== undefined) values.acceptedAt = utc(acceptedAt);
+  if (offer) {
+    Object.assign(values, {
+      offerId,
+      lenderId: row.lenderId,
+      offerReference: offer.reference,
+      offerStatus: offer.status,
+      productType: offer.productType,
+      product: JSON.stringify(offer.product),
+      expiryDate: offer.expiryDate ? utc(offer.expiryDate) : null,
+      offerComment: offer.comment,
+    });
+  }
+  if (decided) Object.assign(values, { decision: change.decision, decidedOfferId: decided.id });
+  const names = Object.keys(columns).sort();
+  const shape = `status-change:${names.join(',')}:${payload !== undefined}:${acceptedAt !== undefined}:${Boolean(offer)}:${Boolean(decided)}`;
+  const build = (value: PlaceholderOf): Compilable[] => {
+    const writes: Compilable[] = [
       trx
-        .updateTable('offer')
-        .set({ supersededAt: utc(now), updatedAt: utc(new Date()) })
-        .where('lenderApplicationId', '=', row.id)
-        .where('supersededAt', 'is', null),
-      trx.insertInto('offer').values({
-        id: offerId,
-        lenderApplicationId: row.id,
-        lenderId: row.lenderId,
-        reference: offer.reference,
-        status: offer.status,
-        type: 'MANUAL_OFFER',
-        productType: offer.productType,
-        product: JSON.stringify(offer.product),
-        expiryDate: offer.expiryDate ? utc(offer.expiryDate) : null,
-        comment: offer.comment,
-        securityRequired: sql<string[]>`NULL`,
-        createdAt: utc(now),
-        updatedAt: utc(new Date()),
+        .updateTable('lender_application')
+        .set({
+          ...Object.fromEntries(names.map((name) => [name, value(`column_${name}`)])),
+          ...(payload !== undefined ? { payload: value('payload') } : {}),
+          ...(acceptedAt !== undefined ? { acceptedAt: value('acceptedAt') } : {}),
+          status: value('to'),
+          updatedAt: value('now'),
+        })
+        .where('id', '=', value<number>('applicationId')),
+      trx.insertInto('application_status_change').values({
+        id: value('historyId'),
+        lenderApplicationId: value('applicationId'),
+        fromStatus: value('from'),
+        toStatus: value('to'),
+        reason: value('reason'),
+        comment: value('note'),
+        createdAt: value('now'),
       }),
-    );
-  }
-  if (change.decision && row.currentOffer) {
-    writes.push(trx.updateTable('offer').set({ decision: change.decision, decidedAt: utc(now), updatedAt: utc(new Date()) }).where('id', '=', row.currentOffer.id));
-  }
-  return { writes, offerId };
+    ];
+    if (offer) {
+      // Both see the rows as they were before the statement: the new offer is not superseded itself.
+      writes.push(
+        trx
+          .updateTable('offer')
+          .set({ supersededAt: value('now'), updatedAt: value('wallClock') })
+          .where('lenderApplicationId', '=', value<number>('applicationId'))
+          .where('supersededAt', 'is', null),
+        trx.insertInto('offer').values({
+          id: value('offerId'),
+          lenderApplicationId: value('applicationId'),
+          lenderId: value('lenderId'),
+          reference: value('offerReference'),
+          status: value('offerStatus'),
+          type: 'MANUAL_OFFER',
+          productType: value('productType'),
+          product: value('product'),
+          expiryDate: value('expiryDate'),
+          comment: value('offerComment'),
+          securityRequired: sql<string[]>`NULL`,
+          createdAt: value('now'),
+          updatedAt: value('wallClock'),
+        }),
+      );
+    }
+    if (decided) {
+      writes.push(trx.updateTable('offer').set({ decision: value('decision'), decidedAt: value('now'), updatedAt: value('wallClock') }).where('id', '=', value<string>('decidedOfferId')));
+    }
+    return writes;
+  };
+  return { writes: { shape, values, build }, offerId };
 }
+

@@ -9,7 +9,7 @@
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Compilable } from 'kysely';
+import { sql } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
@@ -22,6 +22,7 @@ import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import { wakeWorkersAtCommit, writesTogether } from './delivery-wakeups.js';
+import { StatementTemplates, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
@@ -69,24 +70,44 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
 /**
  * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), for a request path: the
  * caller's own writes and the delivery rows are one statement (data-modifying CTEs, each run in full
- * on the same snapshot), and no NOTIFY is in the transaction (delivery-wakeups.ts says why): once it
- * has committed, the caller calls `wakeDeliveryWorkers(ctx)`. Returns the deliveries' ids, in order.
+ * on the same snapshot), compiled once per shape of the caller's writes and number of deliveries
+ * (infra/statement-templates.ts), and no NOTIFY is in the transaction (delivery-wakeups.ts says why):
+ * once it has committed, the caller calls `wakeDeliveryWorkers(ctx)`. Returns the deliveries' ids, in order.
  * @access internal: records deliveries inside the transaction of the operation that decided access
  */
-export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: readonly Compilable[] = []): Promise<string[]> {
+export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: StatementPart = NO_WRITES): Promise<string[]> {
   const rows = deliveryRows(ctx, deliveries);
   // The instants as UTC text: a Date parameter would be sent in the process's local zone. createdAt
   // and updatedAt are Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
-  const written = new Date().toISOString();
-  // Plain SQL rather than Kysely's insert builder, whose query tree costs more CPU than the rest of the queueing.
-  const inserts = rows.length === 0 ? [] : [
-    sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
-        VALUES ${sql.join(rows.map((row) => sql`(${row.id}::uuid, ${row.lenderApplicationId}::int, ${row.lenderId}::int, ${row.event}::"WebhookEvent", ${row.url},
-          ${JSON.stringify(row.payload)}::jsonb, ${row.nextAttemptAt.toISOString()}::timestamp(3), ${row.requestId}::text, ${written}::timestamp(3), ${written}::timestamp(3))`))}`,
-  ];
-  await writesTogether([...writes, ...inserts]).execute(trx);
+  const values: Record<string, unknown> = { ...writes.values, deliveriesWritten: new Date().toISOString() };
+  rows.forEach((row, i) => {
+    Object.assign(values, {
+      [`delivery${i}Id`]: row.id,
+      [`delivery${i}ApplicationId`]: row.lenderApplicationId,
+      [`delivery${i}LenderId`]: row.lenderId,
+      [`delivery${i}Event`]: row.event,
+      [`delivery${i}Url`]: row.url,
+      [`delivery${i}Payload`]: JSON.stringify(row.payload),
+      [`delivery${i}Due`]: row.nextAttemptAt.toISOString(),
+      [`delivery${i}RequestId`]: row.requestId,
+    });
+  });
+  const statement = deliveryStatements.bind(`${writes.shape}|${rows.length}`, (value) => {
+    // Plain SQL rather than Kysely's insert builder: the text is the same, with less to build the first time.
+    const inserts = rows.length === 0 ? [] : [
+      sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
+          VALUES ${sql.join(rows.map((_, i) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)},
+            ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`,
+    ];
+    return { compile: () => writesTogether([...writes.build(value), ...inserts]).compile(trx) };
+  }, values);
+  await trx.executeQuery(statement);
   return rows.map((row) => row.id);
 }
+
+const NO_WRITES: StatementPart = { shape: '', values: {}, build: () => [] };
+/** The statements of queueDeliveriesWith, by the shape of the caller's writes and the number of deliveries. */
+const deliveryStatements = new StatementTemplates<unknown>();
 
 /** The rows of new deliveries, first attempt due now, each naming the request that caused it; ids chosen here, so none is read back. */
 function deliveryRows(ctx: ServiceContext, deliveries: readonly NewDelivery[]) {
