@@ -262,31 +262,33 @@ function matchedTexts(facts: ApplicantFacts): MatchedTexts {
  * Why an accepted product matched: the `passed` list `explainProduct` gives a product that fails no
  * check (the property tests hold them equal), without re-running the checks that cannot fail.
  */
-function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, p: ProductCriteria, product: ProductMoneyTexts): string[] {
+function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, index: ProductIndex, position: number): string[] {
+  const product = productMoneyTexts(index, position);
+  // What the product requires, from the index: the product object itself is read only for a card sales minimum.
+  const flags = index.reasonFlags[position]!;
   const reasons = reasonBuffer;
   let n = 0;
   reasons[n++] = texts.amount + product.amountWithin;
-  if (facts.periodMonths !== undefined && p.minTermMonths > 0) reasons[n++] = texts.term + product.termWithin;
+  if (facts.periodMonths !== undefined && (flags & HAS_TERM_RANGE) !== 0) reasons[n++] = texts.term + product.termWithin;
   reasons[n++] = texts.trading + product.tradingAtLeast;
   reasons[n++] = texts.revenue + product.revenueMinimum;
   if (facts.grade !== undefined) reasons[n++] = texts.grade + product.gradeMinimum;
-  if (p.requiredSectors.length) reasons[n++] = texts.sector;
-  if (p.companyTypes.length) reasons[n++] = texts.companyType;
-  const r = p.requirements;
-  if (r.raisesInvoices) reasons[n++] = 'raises invoices';
-  if (r.cardPayments) reasons[n++] = 'takes card payments';
-  if (r.minAverageCardSales !== undefined) {
-    const currency = p.currencies[0] ?? 'GBP';
+  if ((flags & HAS_REQUIRED_SECTORS) !== 0) reasons[n++] = texts.sector;
+  if ((flags & HAS_COMPANY_TYPES) !== 0) reasons[n++] = texts.companyType;
+  if ((flags & NEED_INVOICES) !== 0) reasons[n++] = 'raises invoices';
+  if ((flags & NEED_CARD_PAYMENTS) !== 0) reasons[n++] = 'takes card payments';
+  if ((flags & CARD_SALES_MINIMUM) !== 0) {
+    const currency = index.products[position]!.currencies[0] ?? 'GBP';
     let sales = texts.cardSales.get(currency);
     if (sales === undefined) texts.cardSales.set(currency, (sales = `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`));
     reasons[n++] = sales;
   }
-  if (r.ownsAsset) reasons[n++] = 'the business owns assets';
-  if (r.needsAsset) reasons[n++] = 'the funding is for an asset';
-  if (r.purchaseOrders) reasons[n++] = 'has purchase orders';
-  if (r.property) reasons[n++] = 'the funding is for property';
-  if (r.homeownerDirector) reasons[n++] = 'a director is a homeowner';
-  if (r.personalGuarantee) reasons[n++] = 'a personal guarantee is offered';
+  if ((flags & NEED_OWNED_ASSET) !== 0) reasons[n++] = 'the business owns assets';
+  if ((flags & NEED_ASSET_FUNDING) !== 0) reasons[n++] = 'the funding is for an asset';
+  if ((flags & NEED_PURCHASE_ORDERS) !== 0) reasons[n++] = 'has purchase orders';
+  if ((flags & NEED_PROPERTY) !== 0) reasons[n++] = 'the funding is for property';
+  if ((flags & NEED_HOMEOWNER) !== 0) reasons[n++] = 'a director is a homeowner';
+  if ((flags & NEED_GUARANTEE) !== 0) reasons[n++] = 'a personal guarantee is offered';
   if (facts.governmentBackedOnly) reasons[n++] = 'a government-backed scheme';
   // Copied out at their exact length: an array pushed to grows to 17 slots at its second entry.
   return reasons.slice(0, n);
@@ -305,7 +307,7 @@ export function matchReasons(facts: ApplicantFacts, index: ProductIndex): (match
   return (match) => {
     const position = index.positionOf.get(match.productId);
     if (position === undefined) throw new Error(`product ${match.productId} is not in this catalogue`);
-    return matchedReasons(facts, texts, index.products[position]!, productMoneyTexts(index, position));
+    return matchedReasons(facts, texts, index, position);
   };
 }
 
@@ -442,6 +444,12 @@ export interface ProductIndex {
   readonly byType: ReadonlyMap<string, ProductBucket>;
   /** By position in `products`: filled by the catalogue's load (`reasonTextSteps`), or else as reasons first need them (productMoneyTexts). */
   readonly moneyTexts: Array<ProductMoneyTexts | undefined>;
+  /** By position: which of a match's reasons the product gives (NEED_* and HAS_* bits). */
+  readonly reasonFlags: Int32Array;
+  /** By position: what a match names (`matchOf`), so that making the matches reads no product object. */
+  readonly productIds: Float64Array;
+  readonly lenderIds: Float64Array;
+  readonly productTypes: readonly string[];
   /** A product id's (first) position in `products`: how reasons asked for later find their product. */
   readonly positionOf: ReadonlyMap<number, number>;
   /** Whether product ids never decrease along `products` (then position breaks ties as product id does). */
@@ -520,6 +528,14 @@ const GOVERNMENT_BACKED = 256;
 const CARD_SALES_MINIMUM = 512;
 /** Not a need: one of the product's list values has no bit (`ListBits`), so its lists are checked on the product. */
 const LISTS_BY_OBJECT = 1024;
+/** Reason flags (`ProductIndex.reasonFlags`) beside the NEED_* bits: a term range (minTermMonths > 0), required sectors, company types. */
+const HAS_TERM_RANGE = 2048;
+const HAS_REQUIRED_SECTORS = 4096;
+const HAS_COMPANY_TYPES = 8192;
+
+function reasonFlagsOf(p: ProductCriteria): number {
+  return needsOf(p.requirements) | (p.minTermMonths > 0 ? HAS_TERM_RANGE : 0) | (p.requiredSectors.length ? HAS_REQUIRED_SECTORS : 0) | (p.companyTypes.length ? HAS_COMPANY_TYPES : 0);
+}
 
 function needsOf(r: ProductRequirements): number {
   return (
@@ -638,7 +654,19 @@ export function* indexingSteps(products: readonly ProductCriteria[]): Generator<
     yield;
   }
   const all = yield* bucketSteps(products, products.map((_, i) => i), lists);
-  return { products, all, byType, lists, moneyTexts: new Array(products.length), positionOf, idsAscending };
+  return {
+    products,
+    all,
+    byType,
+    lists,
+    moneyTexts: new Array(products.length),
+    reasonFlags: Int32Array.from(products, reasonFlagsOf),
+    productIds: Float64Array.from(products, (p) => p.productId),
+    lenderIds: Float64Array.from(products, (p) => p.lenderId),
+    productTypes: products.map((p) => p.productType),
+    positionOf,
+    idsAscending,
+  };
 }
 
 /** How many leading entries of the bucket have a minimum amount at most `amount` (all of them for NaN, which no minimum rejects). */
@@ -755,8 +783,8 @@ function addFound(found: Found, position: number, likelihood: number, cost: numb
 const NO_REASONS: string[] = Object.freeze([]) as unknown as string[];
 
 /** The one place a match is made, so that every match has the same shape. */
-function matchOf(p: ProductCriteria, likelihood: number, costPct: number, reasons: string[]): ProductMatch {
-  return { productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood, costPct, reasons };
+function matchOf(index: ProductIndex, position: number, likelihood: number, costPct: number, reasons: string[]): ProductMatch {
+  return { productId: index.productIds[position]!, lenderId: index.lenderIds[position]!, productType: index.productTypes[position]!, likelihood, costPct, reasons };
 }
 
 /**
@@ -776,7 +804,7 @@ function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null
       const position = key - rest * POSITION_LIMIT;
       const likelihood = (100 - Math.floor(rest / COST_LIMIT)) / 100;
       const cost = (rest % COST_LIMIT) / 1000;
-      matches.push(matchOf(products[position]!, likelihood, cost, reasonsOf ? reasonsOf(position) : NO_REASONS));
+      matches.push(matchOf(index, position, likelihood, cost, reasonsOf ? reasonsOf(position) : NO_REASONS));
     }
     return matches;
   }
@@ -785,7 +813,7 @@ function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null
   order.sort((a, b) => likelihoods[b]! - likelihoods[a]! || costs[a]! - costs[b]! || products[positions[a]!]!.productId - products[positions[b]!]!.productId || positions[a]! - positions[b]!);
   for (const i of order) {
     const position = positions[i]!;
-    matches.push(matchOf(products[position]!, likelihoods[i]!, costs[i]!, reasonsOf ? reasonsOf(position) : NO_REASONS));
+    matches.push(matchOf(index, position, likelihoods[i]!, costs[i]!, reasonsOf ? reasonsOf(position) : NO_REASONS));
   }
   return matches;
 }
@@ -867,7 +895,7 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
   let reasonsOf: ((position: number) => string[]) | null = null;
   if (options.reasons) {
     const texts = matchedTexts(facts);
-    reasonsOf = (position) => matchedReasons(facts, texts, products[position]!, productMoneyTexts(index, position));
+    reasonsOf = (position) => matchedReasons(facts, texts, index, position);
   }
   return { matches: ranked(found, reasonsOf, index), rejections: [], missing };
 }
