@@ -144,6 +144,38 @@ describe('the indexed engine equals exhaustive evaluation', () => {
     expect(matched).toBeGreaterThan(50);
   });
 
+  it('with more than 31 values of a list criterion across the catalogue (lists then checked on the product)', () => {
+    // Each list criterion gives its values a bit, up to 31: a product holding any other value is
+    // judged on its lists themselves. 40 values per criterion reach both kinds of product.
+    const many = (prefix: string) => Array.from({ length: 40 }, (_, i) => `${prefix}${i}`);
+    const [sectors, companyTypes, countries, currencies] = [many('SECTOR_'), many('TYPE_'), many('C'), many('X')];
+    const list = (values: string[], maxLength: number) =>
+      fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.subarray(values, { maxLength }) });
+    const wide = fc
+      .tuple(product, list(sectors, 3), list(sectors, 3), list(companyTypes, 3), list(countries, 2), list(currencies, 2))
+      .map(([p, excludedSectors, requiredSectors, types, inCountries, inCurrencies]) => ({
+        ...p,
+        excludedSectors,
+        requiredSectors,
+        companyTypes: types,
+        countries: inCountries,
+        currencies: inCurrencies,
+      }));
+    const applicant = fc
+      .tuple(facts, fc.constantFrom(...sectors), fc.constantFrom(...companyTypes), fc.constantFrom(...countries), fc.constantFrom(...currencies), money(10_000, 30))
+      .map(([f, sector, companyType, countryCode, code, value]) => ({ ...f, sector, companyType, countryCode, amount: { code, value }, annualRevenue: f.annualRevenue ?? { code: 'GBP', value: 1e6 }, tradingMonths: f.tradingMonths ?? 60 }));
+    let matched = 0;
+    fc.assert(
+      fc.property(fc.array(wide, { minLength: 40, maxLength: 120 }), applicant, fc.boolean(), (products, f, reasons) => {
+        const outcome = matchProducts(f, indexProducts(products), { reasons });
+        expect(outcome).toEqual(matchProductsReference(f, products, { reasons }));
+        matched += outcome.matches.length;
+      }),
+      { numRuns: 300 },
+    );
+    expect(matched).toBeGreaterThan(0);
+  });
+
   it('writes money as the reference did, for any number', () => {
     const amounts = fc.oneof(fc.double(), fc.integer({ min: -1e9, max: 1e12 }), fc.double({ min: -1e7, max: 1e7, noNaN: true }));
     fc.assert(

@@ -262,31 +262,33 @@ function matchedTexts(facts: ApplicantFacts): MatchedTexts {
  * Why an accepted product matched: the `passed` list `explainProduct` gives a product that fails no
  * check (the property tests hold them equal), without re-running the checks that cannot fail.
  */
-function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, p: ProductCriteria, product: ProductMoneyTexts): string[] {
+function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, index: ProductIndex, position: number): string[] {
+  const product = productMoneyTexts(index, position);
+  // What the product requires, from the index: the product object itself is read only for a card sales minimum.
+  const flags = index.reasonFlags[position]!;
   const reasons = reasonBuffer;
   let n = 0;
   reasons[n++] = texts.amount + product.amountWithin;
-  if (facts.periodMonths !== undefined && p.minTermMonths > 0) reasons[n++] = texts.term + product.termWithin;
+  if (facts.periodMonths !== undefined && (flags & HAS_TERM_RANGE) !== 0) reasons[n++] = texts.term + product.termWithin;
   reasons[n++] = texts.trading + product.tradingAtLeast;
   reasons[n++] = texts.revenue + product.revenueMinimum;
   if (facts.grade !== undefined) reasons[n++] = texts.grade + product.gradeMinimum;
-  if (p.requiredSectors.length) reasons[n++] = texts.sector;
-  if (p.companyTypes.length) reasons[n++] = texts.companyType;
-  const r = p.requirements;
-  if (r.raisesInvoices) reasons[n++] = 'raises invoices';
-  if (r.cardPayments) reasons[n++] = 'takes card payments';
-  if (r.minAverageCardSales !== undefined) {
-    const currency = p.currencies[0] ?? 'GBP';
+  if ((flags & HAS_REQUIRED_SECTORS) !== 0) reasons[n++] = texts.sector;
+  if ((flags & HAS_COMPANY_TYPES) !== 0) reasons[n++] = texts.companyType;
+  if ((flags & NEED_INVOICES) !== 0) reasons[n++] = 'raises invoices';
+  if ((flags & NEED_CARD_PAYMENTS) !== 0) reasons[n++] = 'takes card payments';
+  if ((flags & CARD_SALES_MINIMUM) !== 0) {
+    const currency = index.products[position]!.currencies[0] ?? 'GBP';
     let sales = texts.cardSales.get(currency);
     if (sales === undefined) texts.cardSales.set(currency, (sales = `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`));
     reasons[n++] = sales;
   }
-  if (r.ownsAsset) reasons[n++] = 'the business owns assets';
-  if (r.needsAsset) reasons[n++] = 'the funding is for an asset';
-  if (r.purchaseOrders) reasons[n++] = 'has purchase orders';
-  if (r.property) reasons[n++] = 'the funding is for property';
-  if (r.homeownerDirector) reasons[n++] = 'a director is a homeowner';
-  if (r.personalGuarantee) reasons[n++] = 'a personal guarantee is offered';
+  if ((flags & NEED_OWNED_ASSET) !== 0) reasons[n++] = 'the business owns assets';
+  if ((flags & NEED_ASSET_FUNDING) !== 0) reasons[n++] = 'the funding is for an asset';
+  if ((flags & NEED_PURCHASE_ORDERS) !== 0) reasons[n++] = 'has purchase orders';
+  if ((flags & NEED_PROPERTY) !== 0) reasons[n++] = 'the funding is for property';
+  if ((flags & NEED_HOMEOWNER) !== 0) reasons[n++] = 'a director is a homeowner';
+  if ((flags & NEED_GUARANTEE) !== 0) reasons[n++] = 'a personal guarantee is offered';
   if (facts.governmentBackedOnly) reasons[n++] = 'a government-backed scheme';
   // Copied out at their exact length: an array pushed to grows to 17 slots at its second entry.
   return reasons.slice(0, n);
@@ -305,7 +307,7 @@ export function matchReasons(facts: ApplicantFacts, index: ProductIndex): (match
   return (match) => {
     const position = index.positionOf.get(match.productId);
     if (position === undefined) throw new Error(`product ${match.productId} is not in this catalogue`);
-    return matchedReasons(facts, texts, index.products[position]!, productMoneyTexts(index, position));
+    return matchedReasons(facts, texts, index, position);
   };
 }
 
@@ -383,20 +385,43 @@ function explainNeed(required: boolean | undefined, has: boolean | undefined, me
   else failed.push(unmet);
 }
 
+/**
+ * What likelihood and cost take from the applicant, worked out once per search: the product's side
+ * comes either from the product (explanations) or from the index's typed arrays (searches), with
+ * the same arithmetic, so both give the same numbers to the last bit.
+ */
+interface Pricing {
+  gradeFactor: number;
+  revenue: number;
+  tradingMonths: number;
+  /** The term in years (at least one) that fees are spread over. */
+  years: number;
+}
+
+function pricingOf(facts: ApplicantFacts): Pricing {
+  return {
+    gradeFactor: facts.grade === undefined ? 0.9 : 1.1 - 0.08 * GRADE_ORDER.indexOf(facts.grade),
+    revenue: facts.annualRevenue!.value,
+    tradingMonths: facts.tradingMonths!,
+    years: Math.max(1, (facts.periodMonths ?? 12) / 12),
+  };
+}
+
 /** How likely the lender is to accept: its base rate, moved by grade and by headroom over minimums. */
-function likelihoodOf(facts: ApplicantFacts, p: ProductCriteria): number {
-  const gradeFactor = facts.grade === undefined ? 0.9 : 1.1 - 0.08 * GRADE_ORDER.indexOf(facts.grade);
-  const revenueHeadroom = p.minAnnualRevenue > 0 ? Math.min(1.1, 0.9 + (0.2 * facts.annualRevenue!.value) / (p.minAnnualRevenue * 4)) : 1.05;
-  const tradingHeadroom = p.minTradingMonths > 0 ? Math.min(1.05, 0.95 + (0.1 * facts.tradingMonths!) / (p.minTradingMonths * 4)) : 1;
-  const value = p.likelihoodBase * gradeFactor * revenueHeadroom * tradingHeadroom;
+function likelihoodOf(a: Pricing, likelihoodBase: number, minAnnualRevenue: number, minTradingMonths: number): number {
+  const revenueHeadroom = minAnnualRevenue > 0 ? Math.min(1.1, 0.9 + (0.2 * a.revenue) / (minAnnualRevenue * 4)) : 1.05;
+  const tradingHeadroom = minTradingMonths > 0 ? Math.min(1.05, 0.95 + (0.1 * a.tradingMonths) / (minTradingMonths * 4)) : 1;
+  const value = likelihoodBase * a.gradeFactor * revenueHeadroom * tradingHeadroom;
   return Math.round(Math.min(0.99, Math.max(0.01, value)) * 100) / 100;
 }
 
-/** Representative yearly cost %: mid rate, plus arrangement and exit fees spread over the term. */
-function costOf(facts: ApplicantFacts, p: ProductCriteria): number {
-  const years = Math.max(1, (facts.periodMonths ?? 12) / 12);
-  return Math.round(((p.annualRateMin + p.annualRateMax) / 2 + (p.arrangementFeePct + p.exitFeePct) / years) * 1000) / 1000;
+/** Representative yearly cost %: mid rate (`midRate`, the mean of the product's two rates), plus arrangement and exit fees (`fees`, their sum) spread over the term. */
+function costOf(a: Pricing, midRate: number, fees: number): number {
+  return Math.round((midRate + fees / a.years) * 1000) / 1000;
 }
+
+const midRateOf = (p: ProductCriteria) => (p.annualRateMin + p.annualRateMax) / 2;
+const feesOf = (p: ProductCriteria) => p.arrangementFeePct + p.exitFeePct;
 
 export interface MatchOptions {
   productTypes?: readonly string[];
@@ -419,10 +444,18 @@ export interface ProductIndex {
   readonly byType: ReadonlyMap<string, ProductBucket>;
   /** By position in `products`: filled by the catalogue's load (`reasonTextSteps`), or else as reasons first need them (productMoneyTexts). */
   readonly moneyTexts: Array<ProductMoneyTexts | undefined>;
+  /** By position: which of a match's reasons the product gives (NEED_* and HAS_* bits). */
+  readonly reasonFlags: Int32Array;
+  /** By position: what a match names (`matchOf`), so that making the matches reads no product object. */
+  readonly productIds: Float64Array;
+  readonly lenderIds: Float64Array;
+  readonly productTypes: readonly string[];
   /** A product id's (first) position in `products`: how reasons asked for later find their product. */
   readonly positionOf: ReadonlyMap<number, number>;
   /** Whether product ids never decrease along `products` (then position breaks ties as product id does). */
   readonly idsAscending: boolean;
+  /** The bits of each list criterion's values (the buckets' list columns). */
+  readonly lists: Readonly<Record<ListField, ListBits>>;
 }
 
 interface ProductBucket {
@@ -435,8 +468,50 @@ interface ProductBucket {
   minTradingMonths: Float64Array;
   minAnnualRevenue: Float64Array;
   minGradeRank: Int8Array;
-  /** NEED_* bits of the requirements the product sets. */
+  /** NEED_* bits of the requirements the product sets, and LISTS_BY_OBJECT. */
   needs: Int32Array;
+  /** The requirements' minAverageCardSales (read only where CARD_SALES_MINIMUM is set). */
+  minAverageCardSales: Float64Array;
+  /** Each list criterion as bits of its values (`ListBits`); 0 for an empty list. */
+  currencies: Int32Array;
+  excludedSectors: Int32Array;
+  requiredSectors: Int32Array;
+  companyTypes: Int32Array;
+  countries: Int32Array;
+  /** Likelihood's and cost's inputs: a search computes both without reading the product. */
+  likelihoodBase: Float64Array;
+  midRate: Float64Array;
+  fees: Float64Array;
+}
+
+/**
+ * The values one list criterion (currencies, sectors, …) takes across a catalogue, each given a bit
+ * (up to 31 of them): a product's list is then the OR of its values' bits, and `includes` one AND.
+ * A product holding a value beyond the 31st is marked LISTS_BY_OBJECT and has its lists checked on
+ * the product itself, as before.
+ */
+type ListBits = Map<unknown, number>;
+
+const LIST_FIELDS = ['currencies', 'excludedSectors', 'requiredSectors', 'companyTypes', 'countries'] as const;
+type ListField = (typeof LIST_FIELDS)[number];
+
+function listBitsOf(products: readonly ProductCriteria[], field: ListField): ListBits {
+  const bits: ListBits = new Map();
+  for (const p of products) {
+    for (const value of p[field]) if (!bits.has(value) && bits.size < 31) bits.set(value, 1 << bits.size);
+  }
+  return bits;
+}
+
+/** The OR of the list's values' bits, or -1 when one of them has no bit. */
+function listMask(list: readonly string[], bits: ListBits): number {
+  let mask = 0;
+  for (const value of list) {
+    const bit = bits.get(value);
+    if (bit === undefined) return -1;
+    mask |= bit;
+  }
+  return mask;
 }
 
 const NEED_INVOICES = 1;
@@ -449,8 +524,18 @@ const NEED_HOMEOWNER = 64;
 const NEED_GUARANTEE = 128;
 /** Not a need: the product is government-backed (what a governmentBackedOnly applicant requires). */
 const GOVERNMENT_BACKED = 256;
-/** Not a need: the product sets a card sales minimum, judged on the product itself. */
+/** Not a need: the product sets a card sales minimum (bucket.minAverageCardSales). */
 const CARD_SALES_MINIMUM = 512;
+/** Not a need: one of the product's list values has no bit (`ListBits`), so its lists are checked on the product. */
+const LISTS_BY_OBJECT = 1024;
+/** Reason flags (`ProductIndex.reasonFlags`) beside the NEED_* bits: a term range (minTermMonths > 0), required sectors, company types. */
+const HAS_TERM_RANGE = 2048;
+const HAS_REQUIRED_SECTORS = 4096;
+const HAS_COMPANY_TYPES = 8192;
+
+function reasonFlagsOf(p: ProductCriteria): number {
+  return needsOf(p.requirements) | (p.minTermMonths > 0 ? HAS_TERM_RANGE : 0) | (p.requiredSectors.length ? HAS_REQUIRED_SECTORS : 0) | (p.companyTypes.length ? HAS_COMPANY_TYPES : 0);
+}
 
 function needsOf(r: ProductRequirements): number {
   return (
@@ -486,7 +571,7 @@ const ALL_NEEDS = NEED_INVOICES | NEED_CARD_PAYMENTS | NEED_OWNED_ASSET | NEED_A
 const amountKey = (value: number) => (Number.isNaN(value) ? -Infinity : value);
 
 /** A bucket in two steps (ordering, then filling the arrays), the caller free to pause between them. */
-function* bucketSteps(products: readonly ProductCriteria[], positions: number[]): Generator<void, ProductBucket, void> {
+function* bucketSteps(products: readonly ProductCriteria[], positions: number[], lists: Record<ListField, ListBits>): Generator<void, ProductBucket, void> {
   // Keys read once, by position: the comparison then touches no product.
   const keys = new Float64Array(products.length);
   for (const position of positions) keys[position] = amountKey(products[position]!.minAmount);
@@ -503,6 +588,15 @@ function* bucketSteps(products: readonly ProductCriteria[], positions: number[])
     minAnnualRevenue: new Float64Array(n),
     minGradeRank: new Int8Array(n),
     needs: new Int32Array(n),
+    minAverageCardSales: new Float64Array(n),
+    currencies: new Int32Array(n),
+    excludedSectors: new Int32Array(n),
+    requiredSectors: new Int32Array(n),
+    companyTypes: new Int32Array(n),
+    countries: new Int32Array(n),
+    likelihoodBase: new Float64Array(n),
+    midRate: new Float64Array(n),
+    fees: new Float64Array(n),
   };
   for (let i = 0; i < n; i++) {
     const p = products[positions[i]!]!;
@@ -513,7 +607,17 @@ function* bucketSteps(products: readonly ProductCriteria[], positions: number[])
     bucket.minTradingMonths[i] = p.minTradingMonths;
     bucket.minAnnualRevenue[i] = p.minAnnualRevenue;
     bucket.minGradeRank[i] = gradeRank(p.minGrade);
-    bucket.needs[i] = needsOf(p.requirements);
+    let needs = needsOf(p.requirements);
+    for (const field of LIST_FIELDS) {
+      const mask = listMask(p[field], lists[field]);
+      if (mask === -1) needs |= LISTS_BY_OBJECT;
+      else bucket[field][i] = mask;
+    }
+    bucket.needs[i] = needs;
+    if ((needs & CARD_SALES_MINIMUM) !== 0) bucket.minAverageCardSales[i] = p.requirements.minAverageCardSales!;
+    bucket.likelihoodBase[i] = p.likelihoodBase;
+    bucket.midRate[i] = midRateOf(p);
+    bucket.fees[i] = feesOf(p);
   }
   return bucket;
 }
@@ -542,14 +646,27 @@ export function* indexingSteps(products: readonly ProductCriteria[]): Generator<
     if (!positions) byTypePositions.set(p.productType, (positions = []));
     positions.push(i);
   }
+  const lists = Object.fromEntries(LIST_FIELDS.map((field) => [field, listBitsOf(products, field)])) as Record<ListField, ListBits>;
   yield;
   const byType = new Map<string, ProductBucket>();
   for (const [type, positions] of byTypePositions) {
-    byType.set(type, yield* bucketSteps(products, positions));
+    byType.set(type, yield* bucketSteps(products, positions, lists));
     yield;
   }
-  const all = yield* bucketSteps(products, products.map((_, i) => i));
-  return { products, all, byType, moneyTexts: new Array(products.length), positionOf, idsAscending };
+  const all = yield* bucketSteps(products, products.map((_, i) => i), lists);
+  return {
+    products,
+    all,
+    byType,
+    lists,
+    moneyTexts: new Array(products.length),
+    reasonFlags: Int32Array.from(products, reasonFlagsOf),
+    productIds: Float64Array.from(products, (p) => p.productId),
+    lenderIds: Float64Array.from(products, (p) => p.lenderId),
+    productTypes: products.map((p) => p.productType),
+    positionOf,
+    idsAscending,
+  };
 }
 
 /** How many leading entries of the bucket have a minimum amount at most `amount` (all of them for NaN, which no minimum rejects). */
@@ -578,10 +695,20 @@ interface Applicant {
   gradeRank: number | undefined;
   needsMet: number;
   averageCardSales: number;
+  /** The bit of the applicant's value in each list criterion (0: no product lists it). */
+  currencyBit: number;
+  sectorBits: { excluded: number; required: number };
+  companyTypeBit: number;
+  countryBit: number;
 }
 
-/** Whether the product at `i` in the bucket accepts the applicant: the same checks as `explainProduct`, stopping at the first failure, formatting nothing. */
-function accepts(a: Applicant, bucket: ProductBucket, i: number, p: ProductCriteria): boolean {
+/**
+ * Whether the product at `i` in the bucket accepts the applicant: the same checks as `explainProduct`,
+ * stopping at the first failure, formatting nothing, on the bucket's typed arrays alone (reading a
+ * product object costs a cache miss each: they lie all over the heap), but for a product whose
+ * lists have values without a bit.
+ */
+function accepts(a: Applicant, bucket: ProductBucket, i: number, products: readonly ProductCriteria[]): boolean {
   if (a.amount > bucket.maxAmount[i]!) return false;
   if (a.periodMonths !== undefined && bucket.minTermMonths[i]! > 0 && !(a.periodMonths >= bucket.minTermMonths[i]! && a.periodMonths <= bucket.maxTermMonths[i]!)) return false;
   if (!(a.tradingMonths >= bucket.minTradingMonths[i]!)) return false;
@@ -590,7 +717,22 @@ function accepts(a: Applicant, bucket: ProductBucket, i: number, p: ProductCrite
   const needs = bucket.needs[i]!;
   if ((needs & ALL_NEEDS & ~a.needsMet) !== 0) return false;
   if (a.facts.governmentBackedOnly && (needs & GOVERNMENT_BACKED) === 0) return false;
-  if ((needs & CARD_SALES_MINIMUM) !== 0 && !(a.averageCardSales >= p.requirements.minAverageCardSales!)) return false;
+  if ((needs & CARD_SALES_MINIMUM) !== 0 && !(a.averageCardSales >= bucket.minAverageCardSales[i]!)) return false;
+  if ((needs & LISTS_BY_OBJECT) !== 0) return listsAccept(a, products[bucket.position[i]!]!);
+  const currencies = bucket.currencies[i]!;
+  if (currencies !== 0 && (currencies & a.currencyBit) === 0) return false;
+  if ((bucket.excludedSectors[i]! & a.sectorBits.excluded) !== 0) return false;
+  const requiredSectors = bucket.requiredSectors[i]!;
+  if (requiredSectors !== 0 && (requiredSectors & a.sectorBits.required) === 0) return false;
+  const companyTypes = bucket.companyTypes[i]!;
+  if (companyTypes !== 0 && (companyTypes & a.companyTypeBit) === 0) return false;
+  const countries = bucket.countries[i]!;
+  if (countries !== 0 && (countries & a.countryBit) === 0) return false;
+  return true;
+}
+
+/** The list checks on the product itself (a product with list values beyond the bits). */
+function listsAccept(a: Applicant, p: ProductCriteria): boolean {
   const facts = a.facts;
   if (p.currencies.length && !p.currencies.includes(a.currency)) return false;
   if (p.excludedSectors.length && p.excludedSectors.includes(facts.sector!)) return false;
@@ -630,19 +772,19 @@ interface Found {
   scratch: SearchScratch;
 }
 
-function addFound(found: Found, position: number, facts: ApplicantFacts, p: ProductCriteria): void {
+function addFound(found: Found, position: number, likelihood: number, cost: number): void {
   const k = found.count++;
   found.scratch.positions[k] = position;
-  found.scratch.likelihoods[k] = likelihoodOf(facts, p);
-  found.scratch.costs[k] = costOf(facts, p);
+  found.scratch.likelihoods[k] = likelihood;
+  found.scratch.costs[k] = cost;
 }
 
 /** What a match's reasons are when they were not asked for: one array for all (frozen: `matchReasons` replaces it, nothing adds to it). */
 const NO_REASONS: string[] = Object.freeze([]) as unknown as string[];
 
 /** The one place a match is made, so that every match has the same shape. */
-function matchOf(p: ProductCriteria, likelihood: number, costPct: number, reasons: string[]): ProductMatch {
-  return { productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood, costPct, reasons };
+function matchOf(index: ProductIndex, position: number, likelihood: number, costPct: number, reasons: string[]): ProductMatch {
+  return { productId: index.productIds[position]!, lenderId: index.lenderIds[position]!, productType: index.productTypes[position]!, likelihood, costPct, reasons };
 }
 
 /**
@@ -662,7 +804,7 @@ function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null
       const position = key - rest * POSITION_LIMIT;
       const likelihood = (100 - Math.floor(rest / COST_LIMIT)) / 100;
       const cost = (rest % COST_LIMIT) / 1000;
-      matches.push(matchOf(products[position]!, likelihood, cost, reasonsOf ? reasonsOf(position) : NO_REASONS));
+      matches.push(matchOf(index, position, likelihood, cost, reasonsOf ? reasonsOf(position) : NO_REASONS));
     }
     return matches;
   }
@@ -671,7 +813,7 @@ function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null
   order.sort((a, b) => likelihoods[b]! - likelihoods[a]! || costs[a]! - costs[b]! || products[positions[a]!]!.productId - products[positions[b]!]!.productId || positions[a]! - positions[b]!);
   for (const i of order) {
     const position = positions[i]!;
-    matches.push(matchOf(products[position]!, likelihoods[i]!, costs[i]!, reasonsOf ? reasonsOf(position) : NO_REASONS));
+    matches.push(matchOf(index, position, likelihoods[i]!, costs[i]!, reasonsOf ? reasonsOf(position) : NO_REASONS));
   }
   return matches;
 }
@@ -726,7 +868,12 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
     gradeRank: facts.grade === undefined ? undefined : gradeRank(facts.grade),
     needsMet: needsMetBy(facts),
     averageCardSales: facts.averageCardSales ?? 0,
+    currencyBit: index.lists.currencies.get(facts.amount!.code) ?? 0,
+    sectorBits: { excluded: index.lists.excludedSectors.get(facts.sector!) ?? 0, required: index.lists.requiredSectors.get(facts.sector!) ?? 0 },
+    companyTypeBit: index.lists.companyTypes.get(facts.companyType!) ?? 0,
+    countryBit: index.lists.countries.get(facts.countryCode) ?? 0,
   };
+  const pricing = pricingOf(facts);
   const buckets: ProductBucket[] = [];
   if (wanted) {
     for (const type of wanted) {
@@ -740,15 +887,15 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
     const bucket = buckets[b]!;
     const end = ends[b]!;
     for (let i = 0; i < end; i++) {
-      const position = bucket.position[i]!;
-      const p = products[position]!;
-      if (accepts(applicant, bucket, i, p)) addFound(found, position, facts, p);
+      if (!accepts(applicant, bucket, i, products)) continue;
+      const likelihood = likelihoodOf(pricing, bucket.likelihoodBase[i]!, bucket.minAnnualRevenue[i]!, bucket.minTradingMonths[i]!);
+      addFound(found, bucket.position[i]!, likelihood, costOf(pricing, bucket.midRate[i]!, bucket.fees[i]!));
     }
   }
   let reasonsOf: ((position: number) => string[]) | null = null;
   if (options.reasons) {
     const texts = matchedTexts(facts);
-    reasonsOf = (position) => matchedReasons(facts, texts, products[position]!, productMoneyTexts(index, position));
+    reasonsOf = (position) => matchedReasons(facts, texts, index, position);
   }
   return { matches: ranked(found, reasonsOf, index), rejections: [], missing };
 }
@@ -761,6 +908,7 @@ function isProductIndex(catalogue: ProductIndex | readonly ProductCriteria[]): c
 function explainAll(facts: ApplicantFacts, index: ProductIndex, wanted: ReadonlySet<string> | null): MatchOutcome {
   const products = index.products;
   const texts = applicantTexts(facts);
+  const pricing = pricingOf(facts);
   const found: Found = { count: 0, scratch: scratchFor(products.length) };
   const reasons = new Map<number, string[]>();
   const rejections: ProductRejection[] = [];
@@ -771,7 +919,7 @@ function explainAll(facts: ApplicantFacts, index: ProductIndex, wanted: Readonly
     const failed: string[] = [];
     explainProduct(facts, texts, p, productMoneyTexts(index, position), passed, failed);
     if (failed.length === 0) {
-      addFound(found, position, facts, p);
+      addFound(found, position, likelihoodOf(pricing, p.likelihoodBase, p.minAnnualRevenue, p.minTradingMonths), costOf(pricing, midRateOf(p), feesOf(p)));
       reasons.set(position, passed);
     } else {
       rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed });
