@@ -12,8 +12,10 @@
  * compiled server (`npm start`'s build) with the same generated catalogue in PostgreSQL, against the
  * same server's profile read `GET /profiles/{uuid}` (every matching request also reads the profile);
  * the first results request of a profile (which records the search and its matches, and is the
- * server's first use of the catalogue) timed alone, then another profile's with the catalogue in hand, and
- * ten first requests of other profiles at once, which must all answer 200.
+ * server's first use of the catalogue) timed alone, then the first results requests of
+ * BENCH_FIRST_SEARCHES (5) other profiles one at a time, each with its own facts so each runs the
+ * engine and records its search (the target: the slowest under 100 ms), and ten first requests of
+ * other profiles at once, which must all answer 200.
  *
  * BENCH_PRODUCTS (default 1000,10000), BENCH_ITERATIONS (300), BENCH_HTTP_PRODUCTS (10000; 0 skips
  * the HTTP cases), DATABASE_URL, and bench/load.ts's BENCH_SECONDS / BENCH_CONNECTIONS tune it.
@@ -38,6 +40,8 @@ import { recordResults, type BenchResult } from './results.js';
 const SIZES = (process.env.BENCH_PRODUCTS ?? '1000,10000').split(',').map(Number);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const HTTP_PRODUCTS = Number(process.env.BENCH_HTTP_PRODUCTS ?? 10_000);
+/** Profiles whose first results request is timed after the server's first (each with its own facts). */
+const FIRST_SEARCHES = Number(process.env.BENCH_FIRST_SEARCHES ?? 5);
 const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION', 'HAULAGE', 'IT_RELATED', 'PROPERTY'];
 const TARGET = 'p99 < 5 ms with match reasons (1 profile x 10,000 products)';
 
@@ -123,10 +127,14 @@ for (const size of SIZES) {
   const index = indexProducts(products);
   const indexMs = performance.now() - indexStart;
   console.log(`\nmatching in process: 1 profile against ${size} products, ${ITERATIONS} interleaved runs each (index built in ${indexMs.toFixed(1)} ms)`);
-  const [amountOnly, previous, previousReasons, engine, withReasons, onDemand, explained] = measureInterleaved([
-    { name: 'baseline: amount range only', run: () => products.filter((p) => facts.amount!.value >= p.minAmount && facts.amount!.value <= p.maxAmount).length },
-    { name: 'previous engine: all criteria, ranked', run: () => matchProductsReference(facts, products).matches.length },
-    { name: 'previous engine: ranked, with match reasons', run: () => matchProductsReference(facts, products, { reasons: true }).matches.length },
+  const amountRangeOnly = { name: 'baseline: amount range only', run: () => products.filter((p) => facts.amount!.value >= p.minAmount && facts.amount!.value <= p.maxAmount).length };
+  // The engine's cases are interleaved with each other and the amount-only pass, the previous
+  // engine's in a group of their own: interleaved with the engine, the previous engine's garbage
+  // (megabytes a run) was collected during the engine's runs and set the engine's p99, which
+  // production, never running the previous engine, does not pay. Ratios across the groups compare
+  // the mean rates of two windows of the same run.
+  const [amountOnly, engine, withReasons, onDemand, explained] = measureInterleaved([
+    amountRangeOnly,
     { name: 'engine: all criteria, ranked', run: () => matchProducts(facts, index).matches.length },
     { name: 'engine: ranked, with match reasons', run: () => matchProducts(facts, index, { reasons: true }).matches.length },
     {
@@ -140,6 +148,10 @@ for (const size of SIZES) {
       },
     },
     { name: 'engine: with explanations', run: () => matchProducts(facts, index, { explain: true }).rejections.length },
+  ]);
+  const [previous, previousReasons] = measureInterleaved([
+    { name: 'previous engine: all criteria, ranked', run: () => matchProductsReference(facts, products).matches.length },
+    { name: 'previous engine: ranked, with match reasons', run: () => matchProductsReference(facts, products, { reasons: true }).matches.length },
   ]);
   const rows = [amountOnly!, previous!, previousReasons!, engine!, withReasons!, onDemand!, explained!];
   const baselineOf = (row: (typeof rows)[number]) =>
@@ -161,8 +173,9 @@ for (const size of SIZES) {
       p99Ms: row.p99,
       note: `result ${row.result}, CPU ${row.cpuMs.toFixed(3)} ms/run`,
       ...(base ? { baseline: caseName(base.name), ratio: row.perSecond / base.perSecond } : {}),
-      // The target is on the path HTTP takes: ranked matches with their reasons.
-      ...(row === withReasons && size === 10_000 ? { target: TARGET, met: row.p99 < 5 } : {}),
+      // The target is on the path HTTP takes: ranked matches, then every match's reasons formatted
+      // (to store them); no request calls the engine with `reasons: true`.
+      ...(row === onDemand && size === 10_000 ? { target: TARGET, met: row.p99 < 5 } : {}),
     });
   }
   results.push({ case: caseName('building the index'), value: indexMs, unit: 'ms' });
@@ -229,14 +242,24 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     const firstMs = performance.now() - firstStart;
     const matched = (first.matches as unknown[]).length;
     console.log(`  the profile matches ${matched} of ${count} products; its first results request took ${firstMs.toFixed(0)} ms`);
-    // The server's first matching request above also waited for the catalogue's first load; a second
-    // profile's first results request finds the catalogue in hand, as every later profile's does.
-    const second = (await send(appUrl, 'POST', `${v1}/profiles/blank`, undefined, authorization)).uuid as string;
-    await send(appUrl, 'PUT', `${v1}/questionnaires/introducer-all-funding-products/profiles/${second}/answers`, ACME_ANSWERS, authorization);
-    const secondStart = performance.now();
-    await send(appUrl, 'GET', `${v1}/profiles/${second}/funding/matches/results`, undefined, authorization);
-    const secondMs = performance.now() - secondStart;
-    console.log(`  another profile's first results request, the catalogue in hand, took ${secondMs.toFixed(0)} ms`);
+    // The server's first matching request above is also its first use of the engine, the reasons'
+    // formatting and the recording statement (their code not yet compiled by V8), and may still wait
+    // for the catalogue's first load. Later profiles' first results requests find all of that warm,
+    // as every profile after a server's first does: FIRST_SEARCHES of them, one at a time, each with
+    // its own applicant facts (a different amount), so each runs the engine and records its search
+    // (profiles with the same facts would reuse the recorded outcome).
+    const firstSearchMs: number[] = [];
+    for (let i = 1; i <= FIRST_SEARCHES; i++) {
+      const uuid = (await send(appUrl, 'POST', `${v1}/profiles/blank`, undefined, authorization)).uuid as string;
+      const answers = { ...ACME_ANSWERS, fundingAmount: { ...ACME_ANSWERS.fundingAmount, value: ACME_ANSWERS.fundingAmount.value + i * 1_000 } };
+      await send(appUrl, 'PUT', `${v1}/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, answers, authorization);
+      const start = performance.now();
+      await send(appUrl, 'GET', `${v1}/profiles/${uuid}/funding/matches/results`, undefined, authorization);
+      firstSearchMs.push(performance.now() - start);
+    }
+    const slowestFirst = Math.max(...firstSearchMs);
+    const medianFirst = [...firstSearchMs].sort((x, y) => x - y)[Math.floor(firstSearchMs.length / 2)]!;
+    console.log(`  ${FIRST_SEARCHES} other profiles' first results requests (each its own search): median ${medianFirst.toFixed(0)} ms, slowest ${slowestFirst.toFixed(0)} ms (${firstSearchMs.map((ms) => ms.toFixed(0)).join(', ')})`);
     // First searches of ten other profiles at once: each records a search and its matches.
     const others = await Promise.all(
       Array.from({ length: 10 }, async () => {
@@ -264,11 +287,19 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     const firsts: Array<Omit<BenchResult, 'suite'>> = [
       { case: `catalogue snapshot of ${count} products: load and index`, value: refresh.ms, unit: 'ms' },
       { case: `catalogue snapshot of ${count} products: longest event-loop stall while loading`, value: refresh.stallMs, unit: 'ms' },
-      { case: `over HTTP: the first GET .../funding/matches/results of a profile, ${count} products (records ${matched} matches)`, value: firstMs, unit: 'ms' },
       {
-        case: `over HTTP: the first GET .../funding/matches/results of another profile, the catalogue in hand, ${count} products (records ${matched} matches)`,
-        value: secondMs,
+        case: `over HTTP: the server's first GET .../funding/matches/results, ${count} products (records ${matched} matches)`,
+        value: firstMs,
         unit: 'ms',
+        note: "the process's first use of the engine, reasons and recording (code not yet optimised by V8)",
+      },
+      {
+        case: `over HTTP: first GET .../funding/matches/results of ${FIRST_SEARCHES} more profiles, each its own search, ${count} products (about ${matched} matches each), the slowest`,
+        value: slowestFirst,
+        unit: 'ms',
+        note: `median ${medianFirst.toFixed(0)} ms; each: ${firstSearchMs.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+        target: 'first results < 100 ms at 10,000 products',
+        met: slowestFirst < 100,
       },
       {
         case: `over HTTP: 10 first GET .../funding/matches/results at once, ${count} products`,
