@@ -16,9 +16,10 @@
  * context already built, so its credential is verified once.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { createRequire } from 'node:module';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { execute, getOperationAST, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLSchema, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 
 /** Distinct query texts kept (the gateway sends a bounded set: one per plan step of each operation it has seen). */
@@ -106,8 +107,18 @@ interface PlainParams {
   operationName?: string | null;
 }
 
+/**
+ * graphql's execute from the copy the schema was built with: graphql ships a CommonJS and an ESM
+ * build, and each refuses the other's schema. Node resolves both imports to the CommonJS one (what
+ * @apollo/subgraph builds the subgraphs with); a bundler-style resolver (vitest) may load the ESM one here.
+ */
+function executeFor(schema: GraphQLSchema): typeof execute {
+  return schema instanceof GraphQLSchema ? execute : (createRequire(import.meta.url)('graphql') as typeof import('graphql')).execute;
+}
+
 /** Mounted after express.json and before Apollo's middleware, at the subgraph's /graphql. */
 export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQueries, contextFor: (headers: IncomingHttpHeaders) => Promise<ServiceContext>): RequestHandler {
+  const run = executeFor(schema);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST' || req.url !== '/' || !req.is('application/json')) return next();
     const params = plainParamsOf(req.body);
@@ -124,7 +135,7 @@ export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQuerie
       next();
     };
     building
-      .then((contextValue) => execute({ schema, document: known.document, contextValue, variableValues: params.variables, operationName: params.operationName }))
+      .then((contextValue) => run({ schema, document: known.document, contextValue, variableValues: params.variables, operationName: params.operationName }))
       .then((result) => {
         if (result.errors?.length || result.extensions) return handOn();
         res.status(200).set(known.headers);
