@@ -54,7 +54,7 @@ export function redisOfConfig(
   config: { REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string },
   logger: Logger,
   role: string,
-  options: Pick<RedisOptions, 'maxRetriesPerRequest'> = {},
+  options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {},
 ): Redis | undefined {
   return config.REDIS_URL ? connectRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger }, role, options) : undefined;
 }
