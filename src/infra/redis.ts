@@ -45,7 +45,7 @@ let fallbackLogger: Logger | undefined;
 const defaultLogger = () => (fallbackLogger ??= createLogger('warn', 'funding-gateway:redis'));
 
 /** A command connection (counters, PUBLISH) in the deployment's namespace. */
-export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest'> = {}): Redis {
+export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {}): Redis {
   return watched(new Redis(settings.url, { ...options, keyPrefix: settings.keyPrefix }), settings.logger ?? defaultLogger(), role);
 }
 
