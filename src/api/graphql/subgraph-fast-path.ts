@@ -11,8 +11,9 @@
  * Anything else goes on to Apollo unchanged: a query text or an Accept header Apollo has not yet
  * answered with success, mutations and subscriptions, persisted queries and any other `extensions`,
  * batches, GET. A query whose result carries errors is handed to Apollo too, which runs it again
- * and answers it its own way (its error formatting and status): queries never write (STYLE 4b), so
- * running one twice changes nothing, and only failing ones pay it. A request handed on keeps the
+ * and answers it its own way (its error formatting and status): queries never write (STYLE 4b; the
+ * one read that records, a funding search, records each distinct search once), so running one twice
+ * changes nothing, and only failing ones pay it. A request handed on keeps the
  * context already built, so its credential is verified once.
  */
 import type { IncomingHttpHeaders } from 'node:http';
