@@ -104,7 +104,7 @@ describe('subgraph fast path', () => {
     expect(apolloRuns).toBe(2);
   });
 
-  it('leaves mutations, extensions, other Accept headers and unseen texts to Apollo', async () => {
+  it('leaves mutations, extensions, other Accept headers, unseen texts and trace requests to Apollo', async () => {
     const mutation = 'mutation($id: ID!) { touch(id: $id) { id } }';
     await post({ query: mutation, variables: { id: 'm1' } });
     await post({ query: mutation, variables: { id: 'm2' } });
@@ -114,9 +114,10 @@ describe('subgraph fast path', () => {
     await post({ query: QUERY, variables: { id: 't1' }, extensions: { x: 1 } });
     await post({ query: QUERY, variables: { id: 't1' } }, { accept: 'application/json' });
     await post({ query: '{ tenant(id: "t3") { id } }' });
-    expect(apolloRuns).toBe(3);
+    await post({ query: QUERY, variables: { id: 't1' } }, { 'apollo-federation-include-trace': 'ftv1' });
+    expect(apolloRuns).toBe(4);
     // The new Accept header, once answered by Apollo, is served too.
     await post({ query: QUERY, variables: { id: 't4' } }, { accept: 'application/json' });
-    expect(apolloRuns).toBe(3);
+    expect(apolloRuns).toBe(4);
   });
 });

@@ -10,7 +10,7 @@
  *
  * Anything else goes on to Apollo unchanged: a query text or an Accept header Apollo has not yet
  * answered with success, mutations and subscriptions, persisted queries and any other `extensions`,
- * batches, GET. A query whose result carries errors is handed to Apollo too, which runs it again
+ * batches, GET, a request for a federation trace. A query whose result carries errors is handed to Apollo too, which runs it again
  * and answers it its own way (its error formatting and status): queries never write (STYLE 4b; the
  * one read that records, a funding search, records each distinct search once), so running one twice
  * changes nothing, and only failing ones pay it. A request handed on keeps the
@@ -29,6 +29,8 @@ const MAX_DOCUMENTS = 1000;
 const MAX_CACHED_QUERY_LENGTH = 32 * 1024;
 /** Distinct Accept headers remembered per query (the gateway sends one). */
 const MAX_ACCEPTS = 4;
+/** The header asking a subgraph for a federation trace in its answer's extensions (ftv1). */
+const FEDERATION_TRACE_HEADER = 'apollo-federation-include-trace';
 /** Computed by res.send for each body, so never replayed. */
 const PER_RESPONSE_HEADERS = new Set(['content-length', 'etag']);
 
@@ -122,6 +124,8 @@ export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQuerie
   const run = executeFor(schema);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST' || req.url !== '/' || !req.is('application/json')) return next();
+    // A federation trace (Apollo's inline trace plugin, on for subgraphs) is Apollo's to add to its answer.
+    if (req.headers[FEDERATION_TRACE_HEADER] !== undefined) return next();
     const params = plainParamsOf(req.body);
     if (!params) return next();
     const known = answered.get(params.query, acceptOf(req.headers));
