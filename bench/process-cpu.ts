@@ -171,3 +171,23 @@ export function foreignLoadMeter(): { stop(): number } {
     },
   };
 }
+
+/**
+ * CPU time (ms) used so far by each process of a tree, named by its command line's last argument
+ * (a distributed deployment's services: `service.js gateway`, `service.js tenants`, ...), so a
+ * deployment's CPU per request can be split between its processes.
+ */
+export function cpuMsByProcess(rootPid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const p of processTree(rootPid)) {
+    let name = p.command;
+    try {
+      const args = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      name = p.pid === rootPid ? 'supervisor' : (args.at(-1) ?? name);
+    } catch {
+      // exited meanwhile: its own command name
+    }
+    byName.set(name, (byName.get(name) ?? 0) + p.cpuMs);
+  }
+  return byName;
+}

@@ -10,7 +10,10 @@
  * req/s and decides the target on a loaded machine (bench/load.ts).
  *
  * Needs a PostgreSQL (DATABASE_URL, default the local server) and, for distributed mode, Redis
- * (REDIS_URL, default local). BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS tune it.
+ * (REDIS_URL, default local; REDIS_KEY_PREFIX, when set, is its namespace). BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS tune it;
+ * BENCH_DEPLOYMENTS (comma-separated: single-external, single-embedded, distributed; default all
+ * three) runs only some; BENCH_CPU_PROF_DIR has the distributed deployment's processes write CPU profiles there. The distributed deployment's federated query also prints how its CPU per
+ * request splits between its processes (gateway, subgraphs, ...).
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -27,6 +30,7 @@ import { compare, decidingRatio, printTable, type LoadTarget, type Row } from '.
 import { startMeasuredServer } from './servers.js';
 import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults, type BenchResult } from './results.js';
+import { cpuMsByProcess } from './process-cpu.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,6 +39,10 @@ const TENANTS = 500;
 const FEDERATED = 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }';
 const restRequest = (id: string) => ({ path: `/api/platform/v1/tenants/${id}` });
 const graphqlRequest = (id: string) => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query: FEDERATED, variables: { id } }) });
+
+const DEPLOYMENTS = ['single-external', 'single-embedded', 'distributed'] as const;
+const selected = new Set((process.env.BENCH_DEPLOYMENTS ?? DEPLOYMENTS.join(',')).split(',').map((d) => d.trim()).filter(Boolean));
+for (const d of selected) if (!(DEPLOYMENTS as readonly string[]).includes(d)) throw new Error(`BENCH_DEPLOYMENTS: unknown deployment ${d} (known: ${DEPLOYMENTS.join(', ')})`);
 
 const BENCH_USER = { email: 'bench@example.test', password: 'bench-password-123' };
 
@@ -111,7 +119,9 @@ async function measureDeployment(label: string, urls: { rest: string; graphql: s
   const answer = (await (await fetch(`${urls.graphql}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization }, body: graphqlRequest(ids[0]!).body })).json()) as { data?: { tenant?: { id: string } }; errors?: unknown };
   if (answer.errors || answer.data?.tenant?.id !== ids[0]) throw new Error(`${label}: the federated query did not answer the tenant: ${JSON.stringify(answer)}`);
   const [baseRest, rest] = await compare(rawTenant, { name: `${label}: REST GET tenant`, url: urls.rest, pid: pids.system, request: restRequest, items: ids, authorization });
+  const cpuBefore = cpuMsByProcess(pids.system);
   const [baseGraphql, graphql] = await compare(rawFederated, { name: `${label}: GraphQL tenant + profile (gateway)`, url: urls.graphql, pid: pids.system, request: graphqlRequest, items: ids, authorization });
+  printCpuSplit(graphql, cpuBefore, cpuMsByProcess(pids.system));
   rows.push(baseRest, rest, baseGraphql, graphql);
   const restDecision = decidingRatio(rest);
   const p99Ratio = rest.p99 / Math.max(1, baseRest.p99);
@@ -129,6 +139,18 @@ async function measureDeployment(label: string, urls: { rest: string; graphql: s
   });
 }
 
+/**
+ * Each process's share of the deployment's CPU while the federated query ran (its warm-up included,
+ * the baseline's slices excluded: another process), applied to the measured CPU per request.
+ */
+function printCpuSplit(row: Row, before: Map<string, number>, after: Map<string, number>): void {
+  if (after.size < 2 || row.cpuMsPerRequest === undefined) return;
+  const used = [...after].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const).filter(([, ms]) => ms > 0);
+  const total = used.reduce((sum, [, ms]) => sum + ms, 0);
+  const parts = used.sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${((ms / total) * row.cpuMsPerRequest!).toFixed(2)}`);
+  console.log(`  CPU ms/request by process: ${parts.join(', ')}`);
+}
+
 /** `npm start`'s build, single process, on the database at `url`; measured, then stopped. */
 async function singleProcess(label: string, url: string, ids: string[]) {
   const port = await freePort();
@@ -139,6 +161,24 @@ async function singleProcess(label: string, url: string, ids: string[]) {
   const baseline = await startBaseline(url, appUrl);
   await measureDeployment(label, { rest: appUrl, graphql: appUrl, baseline: baseline.url }, { system: app.child.pid!, baseline: baseline.pid }, ids, await platformAuthorization(appUrl), true);
   await app.stop();
+}
+
+/** BENCH_CPU_PROF_DIR: every process of the distributed deployment writes a V8 CPU profile there when it exits. */
+function cpuProfiling(): Record<string, string> {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(dir)}` } : {};
+}
+
+/** `npm run start:distributed`'s build on the database at `url`: a gateway, four subgraphs, REST and the worker, each its own process. */
+async function distributedMode(url: string, ids: string[]) {
+  console.log('distributed mode, external PostgreSQL');
+  const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
+  const distributed = startMeasuredServer('src/processes/distributed.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', REDIS_URL: redisUrl, ...(process.env.REDIS_KEY_PREFIX ? { REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX } : {}), ...cpuProfiling(), BASE_PORT: String(distBase), DATA_DIR: dataDir(dbName) });
+  procs.push(distributed);
+  const restUrl = `http://127.0.0.1:${distBase + 1}`;
+  await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
+  const distBaseline = await startBaseline(url, restUrl);
+  await measureDeployment('distributed', { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline.url }, { system: distributed.child.pid!, baseline: distBaseline.pid }, ids, await platformAuthorization(restUrl), false);
 }
 
 const dbName = `fg_bench_tenant_${process.pid}`;
@@ -154,24 +194,21 @@ try {
   const ids = await seed(url, await createAccount(url));
   console.log(`tenant read: ${TENANTS} tenants (half with a profile)`);
 
-  console.log('single-process mode, external PostgreSQL');
-  await singleProcess('single, external PG', url, ids);
+  if (selected.has('single-external')) {
+    console.log('single-process mode, external PostgreSQL');
+    await singleProcess('single, external PG', url, ids);
+  }
 
-  console.log('single-process mode, embedded PostgreSQL');
-  embedded = await openEmbeddedServer(embeddedDir, { role: 'server', durable: true });
-  const embeddedUrl = embedded.url();
-  await applyMigrations(embeddedUrl);
-  const embeddedIds = await seed(embeddedUrl, await createAccount(embeddedUrl));
-  await singleProcess('single, embedded PG', embeddedUrl, embeddedIds);
+  if (selected.has('single-embedded')) {
+    console.log('single-process mode, embedded PostgreSQL');
+    embedded = await openEmbeddedServer(embeddedDir, { role: 'server', durable: true });
+    const embeddedUrl = embedded.url();
+    await applyMigrations(embeddedUrl);
+    const embeddedIds = await seed(embeddedUrl, await createAccount(embeddedUrl));
+    await singleProcess('single, embedded PG', embeddedUrl, embeddedIds);
+  }
 
-  console.log('distributed mode, external PostgreSQL');
-  const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
-  const distributed = startMeasuredServer('src/processes/distributed.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', REDIS_URL: redisUrl, BASE_PORT: String(distBase), DATA_DIR: dataDir(dbName) });
-  procs.push(distributed);
-  const restUrl = `http://127.0.0.1:${distBase + 1}`;
-  await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
-  const distBaseline = await startBaseline(url, restUrl);
-  await measureDeployment('distributed', { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline.url }, { system: distributed.child.pid!, baseline: distBaseline.pid }, ids, await platformAuthorization(restUrl), false);
+  if (selected.has('distributed')) await distributedMode(url, ids);
 
   console.log('');
   printTable(rows);

@@ -45,7 +45,7 @@ let fallbackLogger: Logger | undefined;
 const defaultLogger = () => (fallbackLogger ??= createLogger('warn', 'funding-gateway:redis'));
 
 /** A command connection (counters, PUBLISH) in the deployment's namespace. */
-export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest'> = {}): Redis {
+export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {}): Redis {
   return watched(new Redis(settings.url, { ...options, keyPrefix: settings.keyPrefix }), settings.logger ?? defaultLogger(), role);
 }
 
@@ -54,7 +54,7 @@ export function redisOfConfig(
   config: { REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string },
   logger: Logger,
   role: string,
-  options: Pick<RedisOptions, 'maxRetriesPerRequest'> = {},
+  options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {},
 ): Redis | undefined {
   return config.REDIS_URL ? connectRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger }, role, options) : undefined;
 }
