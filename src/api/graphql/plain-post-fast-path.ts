@@ -20,6 +20,7 @@ import { processRegularResult, type Plugin, type YogaServerInstance } from 'grap
 import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { maskUnexpectedErrors } from './error-masking.js';
+import { plainParams, type PlainParams } from './plain-graphql-request.js';
 
 /** Distinct query texts kept; a text pushed out is validated by Yoga again on its next request. */
 const MAX_DOCUMENTS = 1000;
@@ -72,12 +73,6 @@ export function contextHandedOn(req: object | undefined): Promise<ServiceContext
 }
 
 type JsonMediaType = 'application/json' | 'application/graphql-response+json';
-
-interface PlainParams {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
-}
 
 export function plainPostFastPath(
   yoga: YogaServerInstance<Record<string, unknown>, ServiceContext>,
@@ -181,7 +176,6 @@ function accepts(asked: string, offered: string): boolean {
   return (type === '*' || type === offeredType) && (subtype === '*' || subtype === offeredSubtype);
 }
 
-/** `{ query, variables?, operationName? }` and nothing else: anything more (extensions, batches) is Yoga's. */
 function plainParamsOf(body: Buffer): PlainParams | undefined {
   let parsed: unknown;
   try {
@@ -189,11 +183,5 @@ function plainParamsOf(body: Buffer): PlainParams | undefined {
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const { query, variables, operationName, ...rest } = parsed as Record<string, unknown>;
-  for (const _ in rest) return undefined;
-  if (typeof query !== 'string' || query === '') return undefined;
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
-  return parsed as PlainParams;
+  return plainParams(parsed);
 }

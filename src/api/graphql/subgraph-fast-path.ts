@@ -22,6 +22,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { execute, getOperationAST, GraphQLSchema, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
+import { plainParams, type PlainParams } from './plain-graphql-request.js';
 
 /** Distinct query texts kept (the gateway sends a bounded set: one per plan step of each operation it has seen). */
 const MAX_DOCUMENTS = 1000;
@@ -104,12 +105,6 @@ export function subgraphContextHandedOn(req: object): Promise<ServiceContext> | 
   return handedOn.get(req);
 }
 
-interface PlainParams {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
-}
-
 /**
  * graphql's execute from the copy the schema was built with: graphql ships a CommonJS and an ESM
  * build, and each refuses the other's schema. Node resolves both imports to the CommonJS one (what
@@ -126,7 +121,7 @@ export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQuerie
     if (req.method !== 'POST' || req.url !== '/' || !req.is('application/json')) return next();
     // A federation trace (Apollo's inline trace plugin, on for subgraphs) is Apollo's to add to its answer.
     if (req.headers[FEDERATION_TRACE_HEADER] !== undefined) return next();
-    const params = plainParamsOf(req.body);
+    const params = plainParams(req.body);
     if (!params) return next();
     const known = answered.get(params.query, acceptOf(req.headers));
     const operation = known && getOperationAST(known.document, params.operationName ?? undefined);
@@ -153,15 +148,4 @@ export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQuerie
 
 function acceptOf(headers: IncomingHttpHeaders): string {
   return headers.accept ?? '';
-}
-
-/** `{ query, variables?, operationName? }` and nothing else: anything more (extensions, batches) is Apollo's. */
-function plainParamsOf(body: unknown): PlainParams | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
-  for (const _ in rest) return undefined;
-  if (typeof query !== 'string' || query === '') return undefined;
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
-  return body as PlainParams;
 }
