@@ -35,7 +35,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
       BASE_PORT: String(basePort),
       DATA_DIR: path.join(tmpdir(), dbName),
       HOST: '127.0.0.1',
-      // The worker polls once at start and then not within this test: a job queued later reaches it
+      // The worker polls once at start and then not within this test: a delivery queued later reaches it
       // only through the NOTIFY sent at commit by the process that queued it.
       JOB_POLL_SECONDS: '3600',
     });

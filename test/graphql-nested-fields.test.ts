@@ -6,7 +6,7 @@
  * its port in the distributed mode can send `_entities`) is answered only when the caller sees it.
  *
  * Statements are counted on the application's own pg pool (every statement Prisma sends goes
- * through it), against the real test database; the job queue has a pool of its own.
+ * through it), against the real test database.
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';

@@ -12,8 +12,8 @@
  *
  * The semantics are the ones the Prisma transaction had: READ COMMITTED, the application row locked
  * (FOR UPDATE) before its status is read, so two changes of one application are serialised and the
- * second sees the first's status (the status machine stays race-free); the delivery row and its job
- * commit with the change or not at all.
+ * second sees the first's status (the status machine stays race-free); the delivery row commits with the
+ * change or not at all.
  */
 import { sql, type Compilable, type InferResult } from 'kysely';
 import { randomUUID } from 'node:crypto';
