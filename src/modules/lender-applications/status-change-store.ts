@@ -313,4 +313,3 @@ export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, 
   };
   return { writes: { shape, values, build }, offerId };
 }
-

@@ -17,7 +17,7 @@
  *    and calls arriving while it is on its way share the next one. A crash between the commit and
  *    the wake-up leaves the delivery to the workers' poll.
  */
-import { sql, type Compilable, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { readsOf, type Db } from '../../infra/database.js';
 import type { ServiceContext } from '../../kernel/context.js';
@@ -89,10 +89,4 @@ function coalescedNotify(ctx: ServiceContext): () => void {
     if (sending) again = true;
     else void send();
   };
-}
-
-/** The caller's writes as one statement: each a data-modifying CTE, all run in full, on one snapshot. */
-export function writesTogether(writes: ReadonlyArray<Compilable | RawBuilder<unknown>>): RawBuilder<unknown> {
-  const ctes = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} AS (${write})`);
-  return ctes.length === 0 ? sql`SELECT 1 AS written` : sql`WITH ${sql.join(ctes)} SELECT 1 AS written`;
 }

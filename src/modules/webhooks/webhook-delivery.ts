@@ -9,7 +9,7 @@
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { SqlTransaction } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
@@ -21,7 +21,7 @@ import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
-import { wakeWorkersAtCommit, writesTogether } from './delivery-wakeups.js';
+import { wakeWorkersAtCommit } from './delivery-wakeups.js';
 import { StatementTemplates, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
@@ -106,6 +106,13 @@ export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransacti
 }
 
 const NO_WRITES: StatementPart = { shape: '', values: {}, build: () => [] };
+
+/** The caller's writes as one statement: each a data-modifying CTE, all run in full, on one snapshot. */
+function writesTogether(writes: ReadonlyArray<Compilable | RawBuilder<unknown>>): RawBuilder<unknown> {
+  const ctes = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} AS (${write})`);
+  return ctes.length === 0 ? sql`SELECT 1 AS written` : sql`WITH ${sql.join(ctes)} SELECT 1 AS written`;
+}
+
 /** The statements of queueDeliveriesWith, by the shape of the caller's writes and the number of deliveries. */
 const deliveryStatements = new StatementTemplates<unknown>();
 
