@@ -26,7 +26,8 @@ import { mountMetrics, observeRequests } from '../api/http/observability.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import type { Runtime } from './runtime.js';
 import { buildSubgraphSchemas, type SubgraphName } from '../api/graphql/subgraphs/index.js';
-import { AnsweredQueries, subgraphContextHandedOn, subgraphFastPath } from '../api/graphql/subgraph-fast-path.js';
+import { AnsweredQueries, subgraphFastPath } from '../api/graphql/subgraph-fast-path.js';
+import { contextHandedOn } from '../api/graphql/plain-graphql-request.js';
 
 export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, port: number): Promise<RunningServer> {
   const schema = (await buildSubgraphSchemas())[name];
@@ -85,7 +86,7 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
     express.json({ limit: '1mb' }),
     subgraphFastPath(schema, answered, contextFor),
     // A request the fast path began and handed on keeps the context it built (one verification per request).
-    expressMiddleware(apollo, { context: ({ req }) => subgraphContextHandedOn(req) ?? contextFor(req.headers) }),
+    expressMiddleware(apollo, { context: ({ req }) => contextHandedOn(req) ?? contextFor(req.headers) }),
   );
   const url = await listen(server, port, runtime.config.HOST);
   return {

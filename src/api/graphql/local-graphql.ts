@@ -20,7 +20,8 @@ import { maskUnexpectedErrors } from './error-masking.js';
 import type { GatewaySecurity } from './gateway-runtime.js';
 import { asksForIntrospection, blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin } from './graphql-access.js';
 import { operationLimitPlugins } from './operation-limits.js';
-import { contextHandedOn, plainPostFastPath, ValidatedDocuments } from './plain-post-fast-path.js';
+import { plainPostFastPath, ValidatedDocuments } from './plain-post-fast-path.js';
+import { contextHandedOn } from './plain-graphql-request.js';
 
 /** What the server's context starts from: the HTTP request, or the headers a graphql-ws socket carries (gateway-server.ts). */
 interface InitialContext {

@@ -1,8 +1,10 @@
 /**
- * The plain GraphQL request both fast paths serve (plain-post-fast-path.ts in front of Yoga in the
- * single process, subgraph-fast-path.ts in front of Apollo in each subgraph): one rule for what
- * counts as plain, so neither takes a request the other would hand on.
+ * What both GraphQL fast paths share (plain-post-fast-path.ts in front of Yoga in the single process,
+ * subgraph-fast-path.ts in front of Apollo in each subgraph): one rule for what counts as a plain
+ * request, so neither takes a request the other would hand on, and one way to hand a request on to
+ * the full server with the context already being built, so its credential is verified once.
  */
+import type { ServiceContext } from '../../kernel/context.js';
 
 export interface PlainParams {
   query: string;
@@ -22,4 +24,17 @@ export function plainParams(body: unknown): PlainParams | undefined {
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
   return body as PlainParams;
+}
+
+/** Contexts being built for requests a fast path began and handed on to the server behind it, which takes them over. */
+const handedOn = new WeakMap<object, Promise<ServiceContext>>();
+
+/** A fast path hands `req` on with the context it started building for it. */
+export function handOnWithContext(req: object, building: Promise<ServiceContext>): void {
+  handedOn.set(req, building);
+}
+
+/** The context a fast path already started for this request, if it handed the request on. */
+export function contextHandedOn(req: object | undefined): Promise<ServiceContext> | undefined {
+  return req ? handedOn.get(req) : undefined;
 }

@@ -20,7 +20,7 @@ import { processRegularResult, type Plugin, type YogaServerInstance } from 'grap
 import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { maskUnexpectedErrors } from './error-masking.js';
-import { plainParams, type PlainParams } from './plain-graphql-request.js';
+import { handOnWithContext, plainParams, type PlainParams } from './plain-graphql-request.js';
 
 /** Distinct query texts kept; a text pushed out is validated by Yoga again on its next request. */
 const MAX_DOCUMENTS = 1000;
@@ -64,14 +64,6 @@ export class ValidatedDocuments {
   }
 }
 
-/** Contexts being built for requests the fast path began and handed on to Yoga, which takes them over. */
-const handedOn = new WeakMap<object, Promise<ServiceContext>>();
-
-/** The context the fast path already started for this Express request, if it handed the request on. */
-export function contextHandedOn(req: object | undefined): Promise<ServiceContext> | undefined {
-  return req ? handedOn.get(req) : undefined;
-}
-
 type JsonMediaType = 'application/json' | 'application/graphql-response+json';
 
 export function plainPostFastPath(
@@ -107,7 +99,7 @@ export function plainPostFastPath(
       },
       () => {
         // Yoga answers a refused credential as it always has, from this same verification.
-        handedOn.set(req, building);
+        handOnWithContext(req, building);
         next();
       },
     ).catch(next);

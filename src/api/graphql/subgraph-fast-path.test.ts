@@ -13,7 +13,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../kernel/context.js';
-import { AnsweredQueries, subgraphContextHandedOn, subgraphFastPath } from './subgraph-fast-path.js';
+import { AnsweredQueries, subgraphFastPath } from './subgraph-fast-path.js';
+import { contextHandedOn } from './plain-graphql-request.js';
 
 const schema = makeExecutableSchema({
   typeDefs: 'type Query { tenant(id: ID!): Tenant } type Tenant { id: ID! caller: String } type Mutation { touch(id: ID!): Tenant }',
@@ -54,7 +55,7 @@ beforeAll(async () => {
     '/graphql',
     express.json(),
     subgraphFastPath(schema, answered, contextFor),
-    expressMiddleware(apollo, { context: ({ req }) => subgraphContextHandedOn(req) ?? contextFor(req.headers) }),
+    expressMiddleware(apollo, { context: ({ req }) => contextHandedOn(req) ?? contextFor(req.headers) }),
   );
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -22,7 +22,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { execute, getOperationAST, GraphQLSchema, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
-import { plainParams, type PlainParams } from './plain-graphql-request.js';
+import { handOnWithContext, plainParams, type PlainParams } from './plain-graphql-request.js';
 
 /** Distinct query texts kept (the gateway sends a bounded set: one per plan step of each operation it has seen). */
 const MAX_DOCUMENTS = 1000;
@@ -97,14 +97,6 @@ export class AnsweredQueries {
   }
 }
 
-/** Contexts built for requests the fast path began and handed on to Apollo, which takes them over. */
-const handedOn = new WeakMap<object, Promise<ServiceContext>>();
-
-/** The context the fast path already built for this Express request, if it handed the request on. */
-export function subgraphContextHandedOn(req: object): Promise<ServiceContext> | undefined {
-  return handedOn.get(req);
-}
-
 /**
  * graphql's execute from the copy the schema was built with: graphql ships a CommonJS and an ESM
  * build, and each refuses the other's schema. Node resolves both imports to the CommonJS one (what
@@ -131,7 +123,7 @@ export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQuerie
     }
     const building = contextFor(req.headers);
     const handOn = () => {
-      handedOn.set(req, building);
+      handOnWithContext(req, building);
       next();
     };
     building
