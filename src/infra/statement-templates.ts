@@ -58,4 +58,10 @@ export interface StatementPart {
   shape: string;
   values: Readonly<Record<string, unknown>>;
   build(value: PlaceholderOf): Compilable[];
+  /**
+   * A compare-and-set: the name the first write (an UPDATE … RETURNING) is given, which the others
+   * read. The other module's own writes happen only when it returned a row, and the statement says
+   * whether it did; the part's other writes must read it themselves (INSERT … SELECT … FROM it).
+   */
+  guard?: string;
 }

@@ -8,6 +8,11 @@ import type { LenderCredentials } from '../identity/bootstrap.js';
 import { bearer, lenderCredentials, lenderIdToken } from '../../../test/support/identities.js';
 import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { readsOf } from '../../infra/database.js';
+import { queueDeliveriesWith } from '../webhooks/webhook-delivery.js';
+import { readVisibleApplication, statusChangeWrites, type ApplicationBeforeChange } from './status-change-store.js';
+import type { ApplicationViewer } from './lender-application-visibility.js';
 
 let app: TestApp;
 let lender: LenderCredentials;
@@ -260,6 +265,74 @@ describe('history, outbox and events', () => {
     // (The demo lender's webhook URL is unset, so the worker's attempts fail: the delivery stays queued for retry.)
     expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'Acknowledged', reference: `H-${id}` } } });
     expect(deliveries[0]!.status).not.toBe('DELIVERED');
+  });
+});
+
+describe('changes of one application at once', () => {
+  // Each change is written only if the application is still as it read it (status-change-store.ts),
+  // else decided again under the row's lock: whatever the interleaving, the history is one chain of
+  // moves, one offer is current, and every change that answered 200 has its delivery, no other.
+  it('a change read before another committed writes nothing (the compare-and-set), not even its delivery; read again, it writes', async () => {
+    const id = await submitted(lender.lenderId);
+    const ctx = { environment: 'demo', clock: { now: () => new Date() }, requestId: null, db: db() } as unknown as ServiceContext;
+    const actor: ApplicationViewer = { kind: 'lender', lenderId: lender.lenderId, clientId: 'store-test', scopes: ['lenderApplications.respond'] } as ApplicationViewer;
+    const reads = readsOf(db());
+    const offerChange = { offer: { reference: `C-${id}`, status: 'INDICATIVE' as const, productType: 'TERM_LOAN' as const, product: TERM_LOAN_OFFER('').termLoan, expiryDate: null, comment: null }, note: { comment: null } };
+    const offerOn = (row: ApplicationBeforeChange) => queueDeliveriesWith(ctx, reads, [{ lenderApplicationId: id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: 'https://lender.example/updates', payload: {} }], statusChangeWrites(reads, row, 'Offered', offerChange, new Date()).writes);
+    const stale = (await readVisibleApplication(reads, ctx, actor, id, { lock: false }))!;
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), { reference: `C-${id}` }, await as(lender))).status).toBe(200);
+
+    expect((await offerOn(stale)).written).toBe(false);
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'Acknowledged' });
+    expect(await db().offer.count({ where: { lenderApplicationId: id } })).toBe(0);
+    expect((await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } })).map((h) => h.toStatus)).toEqual(['Acknowledged']);
+    expect(await db().webhookDelivery.count({ where: { lenderApplicationId: id } })).toBe(1);
+
+    const fresh = (await readVisibleApplication(reads, ctx, actor, id, { lock: false }))!;
+    expect(fresh.version).not.toBe(stale.version);
+    expect((await offerOn(fresh)).written).toBe(true);
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'Offered' });
+    expect(await db().offer.count({ where: { lenderApplicationId: id, supersededAt: null } })).toBe(1);
+    expect(await db().webhookDelivery.count({ where: { lenderApplicationId: id } })).toBe(2);
+  });
+
+  it('twelve offers at once: all 200, eleven replaced, one current; the history and the deliveries one per offer', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}-${i}`), auth)));
+    expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
+    const offers = await db().offer.findMany({ where: { lenderApplicationId: id } });
+    expect(offers).toHaveLength(12);
+    expect(offers.filter((o) => o.supersededAt === null)).toHaveLength(1);
+    const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id, fromStatus: { not: null } } });
+    expect(history.map((h) => `${h.fromStatus}>${h.toStatus}`).sort()).toEqual([...Array(11).fill('Offered>Offered'), 'Submitted>Offered']);
+    const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
+    expect(deliveries).toHaveLength(12);
+    // Each delivery announces its own offer: none was built from another change's read.
+    const announced = deliveries.map((d) => (d.payload as { application: { offer: { reference: string } } }).application.offer.reference);
+    expect(new Set(announced)).toEqual(new Set(offers.map((o) => o.reference)));
+    expect(announced).toHaveLength(new Set(announced).size);
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'Offered' });
+  });
+
+  it('three rejections at once on an offered application: one wins, the other two are 409 (already Rejected) and write nothing', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`T-${id}`), auth)).status).toBe(200);
+    const answers = await Promise.all([
+      postJson(api(`/applications/${id}/rejection`), { reason: 'Ineligible', comment: 'first' }, auth),
+      postJson(api(`/applications/${id}/rejection`), { reason: 'Ineligible', comment: 'second' }, auth),
+      postJson(api(`/applications/${id}/rejection`), { reason: 'Ineligible', comment: 'third' }, auth),
+    ]);
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 409, 409]);
+    const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id, toStatus: 'Rejected' } });
+    expect(history).toHaveLength(1);
+    const winner = answers.find((res) => res.status === 200)!;
+    const application = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    expect(application).toMatchObject({ status: 'Rejected', comment: (await winner.json()).application.comment });
+    // The offer's delivery and the rejection's, nothing for the refused ones.
+    expect(await db().webhookDelivery.count({ where: { lenderApplicationId: id } })).toBe(2);
   });
 });
 

@@ -16,6 +16,7 @@ import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { readsOf } from '../../infra/database.js';
+import type { SqlReads } from '../../infra/sql-reads.js';
 import { isoInstant } from '../../infra/keyset-sql.js';
 import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
@@ -23,7 +24,7 @@ import type { ApplicationStatusChanged, OfferStatusChanged } from './application
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { queueDeliveriesWith, wakeDeliveryWorkers } from '../webhooks/webhook-delivery.js';
 import type { ProductType } from '../../generated/kysely/database.js';
-import { audiencesOf, lockVisibleApplication, statusChangeWrites, type LockedApplication, type StatusChangeWrites } from './status-change-store.js';
+import { audiencesOf, readVisibleApplication, statusChangeWrites, type ApplicationBeforeChange, type StatusChangeWrites } from './status-change-store.js';
 import { registryGrade } from '../companies/company-information.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import {
@@ -253,38 +254,24 @@ export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLat
 type StatusChange = StatusChangeWrites & { event: ApplicationEvent };
 
 /**
- * One status change, in one transaction: lock the application the caller sees (404 when it does not),
- * let the use case decide the change (its body checked: 400), move through the status machine (409 on
- * an illegal move), write the change and its history, and queue the update webhook (the stored
- * document: no token); then wake the delivery workers and publish the event. Everything the document, the delivery and
- * the event need is read once, by the lock; what the change makes of it is built here, not read back
- * (status-change-store.ts says why this transaction is typed SQL). Returns what each caller's view is
- * built from.
+ * One status change: read the application the caller sees (404 when it does not), let the use case
+ * decide the change (its body checked: 400), move through the status machine (409 on an illegal
+ * move), and write the change, its history and the update webhook (the stored document: no token) in
+ * one statement, if the application is still as read; then wake the delivery workers and publish the
+ * event. Everything the document, the delivery and the event need is read once; what the change makes
+ * of it is built here, not read back (status-change-store.ts says why this is typed SQL, and how the
+ * compare-and-set keeps the status machine race-free). When another change came in between, the
+ * change is decided again, this time under the row's lock. Returns what each caller's view is built from.
  */
-async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, decide: (row: LockedApplication) => StatusChange): Promise<LenderDocumentSource> {
+async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, decide: (row: ApplicationBeforeChange) => StatusChange): Promise<LenderDocumentSource> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const { changed, audience, event, move } = await readsOf(ctx.db)
-    .transaction()
-    .execute(async (trx) => {
-      const row = await lockVisibleApplication(trx, ctx, actor, applicationId);
-      if (!row) throw AppError.notFound('Application');
-      const change = decide(row);
-      const to = nextStatus(row.status, change.event);
-      const now = ctx.clock.now();
-      const move = committedMoveOf(row, to, now);
-      const { writes, offerId } = statusChangeWrites(trx, row, to, change, now);
-      const changed = afterChange(row, to, change, offerId, now);
-      // A resubmission is a new application to the lender; every other change is an update.
-      const created = change.event === 'resubmit';
-      await queueDeliveriesWith(ctx, trx, [{
-        lenderApplicationId: row.id,
-        lenderId: row.lenderId,
-        event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
-        url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
-        payload: toStoredDocument(changed),
-      }], writes);
-      return { changed, audience: row.audience, event: change.event, move };
-    });
+  const reads = readsOf(ctx.db);
+  const outcome =
+    (await changeIfUnchanged(ctx, reads, actor, applicationId, decide, { lock: false })) ??
+    (await reads.transaction().execute((trx) => changeIfUnchanged(ctx, trx, actor, applicationId, decide, { lock: true })));
+  // Under the row's lock nothing can change it between the read and the writes.
+  if (!outcome) throw new Error(`status change of application ${applicationId}: its row changed under its lock`);
+  const { changed, audience, event, move } = outcome;
   wakeDeliveryWorkers(ctx);
   if (move) recordApplicationMoves([move]);
   const offer = changed.offers[0] ?? null;
@@ -293,8 +280,30 @@ async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: u
   return changed;
 }
 
+/** One attempt of a status change (changeStatus): what it committed, or undefined when the application changed since it was read. */
+async function changeIfUnchanged(ctx: ServiceContext, reads: SqlReads, actor: ApplicationViewer, applicationId: number, decide: (row: ApplicationBeforeChange) => StatusChange, { lock }: { lock: boolean }) {
+  const row = await readVisibleApplication(reads, ctx, actor, applicationId, { lock });
+  if (!row) throw AppError.notFound('Application');
+  const change = decide(row);
+  const to = nextStatus(row.status, change.event);
+  const now = ctx.clock.now();
+  const move = committedMoveOf(row, to, now);
+  const { writes, offerId } = statusChangeWrites(reads, row, to, change, now);
+  const changed = afterChange(row, to, change, offerId, now);
+  // A resubmission is a new application to the lender; every other change is an update.
+  const created = change.event === 'resubmit';
+  const { written } = await queueDeliveriesWith(ctx, reads, [{
+    lenderApplicationId: row.id,
+    lenderId: row.lenderId,
+    event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
+    url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
+    payload: toStoredDocument(changed),
+  }], writes);
+  return written ? { changed, audience: row.audience, event: change.event, move } : undefined;
+}
+
 /** The application as the change leaves it (what the delivery and the answer show), from the row read and the change. */
-function afterChange(row: LockedApplication, to: string, change: StatusChangeWrites, offerId: string | null, now: Date): LenderDocumentSource {
+function afterChange(row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, offerId: string | null, now: Date): LenderDocumentSource {
   const { application = {} } = change;
   const current = row.currentOffer;
   const offer = change.offer && offerId
@@ -320,10 +329,10 @@ function afterChange(row: LockedApplication, to: string, change: StatusChangeWri
  * What a status change counts as on /metrics once it commits: a move into another status (a repeated
  * acknowledgement or a replacing offer is none), and, for the lender's first acknowledgement or first
  * offer on the application, the seconds since its submission (as the insights' response times read
- * them from the history: pipeline-insights.ts). Decided from the locked read, before the change's own
+ * them from the history: pipeline-insights.ts). Decided from the read, before the change's own
  * history row is written.
  */
-function committedMoveOf(row: LockedApplication, to: string, now: Date): CommittedMove | null {
+function committedMoveOf(row: ApplicationBeforeChange, to: string, now: Date): CommittedMove | null {
   if (row.status === to) return null;
   const status = to as ApplicationStatus;
   const move: CommittedMove = { lender: row.lender.slug, move: APPLICATION_MOVE_OF[status] };

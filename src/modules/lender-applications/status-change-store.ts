@@ -1,6 +1,6 @@
 /**
- * The reads and writes of one lender application status change, as typed SQL inside a PostgreSQL
- * transaction on the pg pool (Kysely, src/infra/sql-reads.ts).
+ * The reads and writes of one lender application status change, as typed SQL on the pg pool (Kysely,
+ * src/infra/sql-reads.ts).
  *
  * Why not Prisma, which otherwise keeps the write path: every acknowledgement, offer and rejection
  * runs this, and it is what feeds end-to-end webhook delivery (issue 28). Through Prisma's
@@ -8,25 +8,34 @@
  * most of it Prisma's per-statement work (each statement serialised and compiled in WebAssembly):
  * the application with its offers and lender read twice, each write a statement of its own, the
  * changed row read back to build the delivery, and the event's audience read after commit. Here it is
- * one locked read and one statement of writes; the delivery's document is built from what was read.
+ * one read and one statement of writes; the delivery's document is built from what was read.
  *
- * The semantics are the ones the Prisma transaction had: READ COMMITTED, the application row locked
- * (FOR UPDATE) before its status is read, so two changes of one application are serialised and the
- * second sees the first's status (the status machine stays race-free); the delivery row commits with the
- * change or not at all.
+ * How a change stays race-free without a transaction around the two: the read takes the application
+ * row's version (its `xmin`, the transaction that wrote the row as read), and the writes are one
+ * statement whose first part is a compare-and-set, `UPDATE … WHERE id = … AND xmin = <version>`,
+ * which every other part reads: the history, the offers and the delivery are written only if the row
+ * is still as read. A change that committed in between (every status change, offer and resubmission
+ * updates the row; nothing else writes an application's offers or history) gives the row a new
+ * version, so the second of two racing changes writes nothing and is decided again. Once, under the
+ * row's lock (`FOR UPDATE`, in a transaction): so a busy application's changes queue behind each
+ * other as they always did instead of retrying without end, and the one statement is the same.
+ * Two statements a change rather than four (BEGIN, the locked read, the writes, COMMIT): the ack
+ * path's CPU is mostly the pg driver's per-statement work (docs/benchmarks.md, deliveries).
  */
 import { sql, type Compilable, type InferResult } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import type { SqlTransaction } from '../../infra/sql-reads.js';
+import type { SqlReads } from '../../infra/sql-reads.js';
 import { readsOf } from '../../infra/database.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { ProductType } from '../../generated/kysely/database.js';
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
 import { lenderApplicationScopeTemplate, lenderApplicationSqlScope, type ApplicationAudience, type ApplicationListScope, type ApplicationViewer } from './lender-application-visibility.js';
 
-/** The application as a status change reads it (locked): what the document, the delivery and the event need. */
-export interface LockedApplication {
+/** The application as a status change reads it: what the document, the delivery and the event need. */
+export interface ApplicationBeforeChange {
   id: number;
+  /** The row's `xmin` as text: the writes happen only if it is still this (the compare-and-set). */
+  version: string;
   lenderId: number;
   reference: string | null;
   status: string;
@@ -77,9 +86,12 @@ export interface StatusChangeWrites {
   note: { reason?: string; comment: string | null };
 }
 
-/** The lock's statement: built once per shape of the caller's scope (lockStatements), never per call. */
-function lockQuery(trx: SqlTransaction, applicationId: number, scope: ApplicationListScope) {
-  return trx
+/**
+ * The read's statement: built once per shape of the caller's scope and whether it locks
+ * (readStatements), never per call.
+ */
+function readQuery(reads: SqlReads, applicationId: number, scope: ApplicationListScope, lock: boolean) {
+  const query = reads
     .selectFrom('lender_application as la')
     .innerJoin('lender as l', 'l.id', 'la.lenderId')
     .innerJoin('profile as p', 'p.id', 'la.profileId')
@@ -98,6 +110,7 @@ function lockQuery(trx: SqlTransaction, applicationId: number, scope: Applicatio
     )
     .select([
       'la.id',
+      sql<string>`la.xmin::text`.as('version'),
       'la.lenderId',
       'la.reference',
       'la.status',
@@ -127,25 +140,27 @@ function lockQuery(trx: SqlTransaction, applicationId: number, scope: Applicatio
       (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Offered')).as('offeredBefore'),
     ])
     .where('la.id', '=', applicationId)
-    .where(lenderApplicationSqlScope(scope))
-    .forUpdate('la');
+    .where(lenderApplicationSqlScope(scope));
+  return lock ? query.forUpdate('la') : query;
 }
 
-const lockStatements = new StatementTemplates<InferResult<ReturnType<typeof lockQuery>>[number]>();
+const readStatements = new StatementTemplates<InferResult<ReturnType<typeof readQuery>>[number]>();
 
 /**
- * The application the caller sees (its visibility rule as typed SQL, the same as the lists'), locked
- * FOR UPDATE until the transaction ends; undefined when the caller does not see it. Only the
- * application's row is locked (`OF la`): its lender's, profile's and tenant's are read, not locked,
- * so that changes of one lender's applications do not queue behind each other.
+ * The application the caller sees (its visibility rule as typed SQL, the same as the lists'), with
+ * its version; undefined when the caller does not see it. With `lock`, inside the caller's
+ * transaction, the row is locked FOR UPDATE until it ends: only the application's row (`OF la`), its
+ * lender's, profile's and tenant's are read, not locked, so that changes of one lender's applications
+ * do not queue behind each other.
  */
-export async function lockVisibleApplication(trx: SqlTransaction, ctx: ServiceContext, actor: ApplicationViewer, applicationId: number): Promise<LockedApplication | undefined> {
+export async function readVisibleApplication(reads: SqlReads, ctx: ServiceContext, actor: ApplicationViewer, applicationId: number, { lock }: { lock: boolean }): Promise<ApplicationBeforeChange | undefined> {
   const visible = lenderApplicationScopeTemplate(ctx, actor);
-  const statement = lockStatements.bind(visible.shape, (value) => lockQuery(trx, value('applicationId'), visible.scope(value, trx)), { ...visible.values, applicationId });
-  const [row] = (await trx.executeQuery(statement)).rows;
+  const statement = readStatements.bind(`${visible.shape}:${lock ? 'locked' : 'read'}`, (value) => readQuery(reads, value('applicationId'), visible.scope(value, reads), lock), { ...visible.values, applicationId });
+  const [row] = (await reads.executeQuery(statement)).rows;
   if (!row) return undefined;
   return {
     id: row.id,
+    version: row.version,
     lenderId: row.lenderId,
     reference: row.reference,
     status: row.status,
@@ -216,14 +231,18 @@ export async function audiencesOf(ctx: ServiceContext, applicationIds: readonly 
  */
 const utc = (date: Date) => date.toISOString();
 
+/** The compare-and-set's name in the change's statement, which each of its other writes reads. */
+const CHANGED = 'changed_application';
+
 /**
  * The change's writes, as statements to run together (data-modifying CTEs of one statement, see
  * webhook-delivery.ts `queueDeliveriesWith`), compiled once per shape (which columns it sets, whether
- * it makes or decides an offer): the application's status and columns, its history, and the offer
- * made (the current one superseded) or decided. `now` is the operation's clock; updatedAt of offers is
- * the wall clock, as Prisma's @updatedAt sets it. Returns the new offer's id.
+ * it makes or decides an offer): the application's status and columns if its row is still the version
+ * read (the guard), then, reading the guard, its history and the offer made (the current one
+ * superseded) or decided. `now` is the operation's clock; updatedAt of offers is the wall clock, as
+ * Prisma's @updatedAt sets it. Returns the new offer's id.
  */
-export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
+export function statusChangeWrites(reads: SqlReads, row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
   const { payload, acceptedAt, ...given } = change.application ?? {};
   // Kysely's set() leaves out undefined columns: so does the shape.
   const columns = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
@@ -234,6 +253,7 @@ export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, 
   const values: Record<string, unknown> = {
     ...Object.fromEntries(Object.entries(columns).map(([name, v]) => [`column_${name}`, v])),
     applicationId: row.id,
+    version: row.version,
     to,
     now: utc(now),
     wallClock,
@@ -259,9 +279,10 @@ export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, 
   if (decided) Object.assign(values, { decision: change.decision, decidedOfferId: decided.id });
   const names = Object.keys(columns).sort();
   const shape = `status-change:${names.join(',')}:${payload !== undefined}:${acceptedAt !== undefined}:${Boolean(offer)}:${Boolean(decided)}`;
+  const changedApplication = sql.table(CHANGED);
   const build = (value: PlaceholderOf): Compilable[] => {
     const writes: Compilable[] = [
-      trx
+      reads
         .updateTable('lender_application')
         .set({
           ...Object.fromEntries(names.map((name) => [name, value(`column_${name}`)])),
@@ -270,46 +291,43 @@ export function statusChangeWrites(trx: SqlTransaction, row: LockedApplication, 
           status: value('to'),
           updatedAt: value('now'),
         })
-        .where('id', '=', value<number>('applicationId')),
-      trx.insertInto('application_status_change').values({
-        id: value('historyId'),
-        lenderApplicationId: value('applicationId'),
-        fromStatus: value('from'),
-        toStatus: value('to'),
-        reason: value('reason'),
-        comment: value('note'),
-        createdAt: value('now'),
-      }),
+        .where('id', '=', value<number>('applicationId'))
+        .where(sql<boolean>`xmin = ${value('version')}::xid`)
+        .returning('id'),
+      // INSERT … SELECT from the guard: a row only when the application's was written. The values
+      // take their columns' types (PostgreSQL leaves an INSERT's SELECT columns unresolved until then).
+      reads
+        .insertInto('application_status_change')
+        .columns(['id', 'lenderApplicationId', 'fromStatus', 'toStatus', 'reason', 'comment', 'createdAt'])
+        .expression(sql`SELECT ${value('historyId')}, id, ${value('from')}, ${value('to')}, ${value('reason')}, ${value('note')}, ${value('now')} FROM ${changedApplication}`),
     ];
     if (offer) {
       // Both see the rows as they were before the statement: the new offer is not superseded itself.
       writes.push(
-        trx
+        reads
           .updateTable('offer')
           .set({ supersededAt: value('now'), updatedAt: value('wallClock') })
-          .where('lenderApplicationId', '=', value<number>('applicationId'))
+          .where('lenderApplicationId', 'in', sql<number>`(SELECT id FROM ${changedApplication})`)
           .where('supersededAt', 'is', null),
-        trx.insertInto('offer').values({
-          id: value('offerId'),
-          lenderApplicationId: value('applicationId'),
-          lenderId: value('lenderId'),
-          reference: value('offerReference'),
-          status: value('offerStatus'),
-          type: 'MANUAL_OFFER',
-          productType: value('productType'),
-          product: value('product'),
-          expiryDate: value('expiryDate'),
-          comment: value('offerComment'),
-          securityRequired: sql<string[]>`NULL`,
-          createdAt: value('now'),
-          updatedAt: value('wallClock'),
-        }),
+        reads
+          .insertInto('offer')
+          .columns(['id', 'lenderApplicationId', 'lenderId', 'reference', 'status', 'type', 'productType', 'product', 'expiryDate', 'comment', 'securityRequired', 'createdAt', 'updatedAt'])
+          .expression(
+            sql`SELECT ${value('offerId')}, id, ${value('lenderId')}, ${value('offerReference')}, ${value('offerStatus')}, 'MANUAL_OFFER', ${value('productType')}, ${value('product')},
+              ${value('expiryDate')}, ${value('offerComment')}, NULL, ${value('now')}, ${value('wallClock')} FROM ${changedApplication}`,
+          ),
       );
     }
     if (decided) {
-      writes.push(trx.updateTable('offer').set({ decision: value('decision'), decidedAt: value('now'), updatedAt: value('wallClock') }).where('id', '=', value<string>('decidedOfferId')));
+      writes.push(
+        reads
+          .updateTable('offer')
+          .set({ decision: value('decision'), decidedAt: value('now'), updatedAt: value('wallClock') })
+          .where('id', '=', value<string>('decidedOfferId'))
+          .where('lenderApplicationId', 'in', sql<number>`(SELECT id FROM ${changedApplication})`),
+      );
     }
     return writes;
   };
-  return { writes: { shape, values, build }, offerId };
+  return { writes: { shape, values, build, guard: CHANGED }, offerId };
 }

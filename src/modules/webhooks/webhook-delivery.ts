@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { SqlTransaction } from '../../infra/sql-reads.js';
+import type { SqlReads } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
@@ -68,14 +68,16 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
 }
 
 /**
- * `queueDeliveries` in a typed SQL transaction (infra/sql-reads.ts), for a request path: the
- * caller's own writes and the delivery rows are one statement (data-modifying CTEs, each run in full
- * on the same snapshot), compiled once per shape of the caller's writes and number of deliveries
- * (infra/statement-templates.ts), and no NOTIFY is in the transaction (delivery-wakeups.ts says why):
- * once it has committed, the caller calls `wakeDeliveryWorkers(ctx)`. Returns the deliveries' ids, in order.
- * @access internal: records deliveries inside the transaction of the operation that decided access
+ * `queueDeliveries` on the typed SQL pool (infra/sql-reads.ts), for a request path: the caller's
+ * own writes and the delivery rows are one statement (data-modifying CTEs, each run in full on the
+ * same snapshot), compiled once per shape of the caller's writes and number of deliveries
+ * (infra/statement-templates.ts), and no NOTIFY goes with it (delivery-wakeups.ts says why): once it
+ * has committed, the caller calls `wakeDeliveryWorkers(ctx)`. Runs in the caller's transaction, or
+ * alone as its own: when the writes have a guard (a compare-and-set), the deliveries are written only
+ * if it held, and `written` says whether it did. Returns the deliveries' ids, in order.
+ * @access internal: records deliveries for the operation that decided access
  */
-export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransaction, deliveries: readonly NewDelivery[], writes: StatementPart = NO_WRITES): Promise<string[]> {
+export async function queueDeliveriesWith(ctx: ServiceContext, reads: SqlReads, deliveries: readonly NewDelivery[], writes: StatementPart = NO_WRITES): Promise<{ written: boolean; deliveryIds: string[] }> {
   const rows = deliveryRows(ctx, deliveries);
   // The instants as UTC text: a Date parameter would be sent in the process's local zone. createdAt
   // and updatedAt are Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
@@ -92,25 +94,31 @@ export async function queueDeliveriesWith(ctx: ServiceContext, trx: SqlTransacti
       [`delivery${i}RequestId`]: row.requestId,
     });
   });
-  const statement = deliveryStatements.bind(`${writes.shape}|${rows.length}`, (value) => {
+  const { guard } = writes;
+  const statement = deliveryStatements.bind(`${writes.shape}|${guard ?? ''}|${rows.length}`, (value) => {
     // Plain SQL rather than Kysely's insert builder: the text is the same, with less to build the first time.
+    const deliveryValues = sql`VALUES ${sql.join(rows.map((_, i) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)}::text,
+            ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`;
     const inserts = rows.length === 0 ? [] : [
       sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
-          VALUES ${sql.join(rows.map((_, i) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)},
-            ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`,
+          ${guard ? sql`SELECT * FROM (${deliveryValues}) AS delivery WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : deliveryValues}`,
     ];
-    return { compile: () => writesTogether([...writes.build(value), ...inserts]).compile(trx) };
+    return { compile: () => writesTogether([...writes.build(value), ...inserts], guard).compile(reads) };
   }, values);
-  await trx.executeQuery(statement);
-  return rows.map((row) => row.id);
+  const [result] = (await reads.executeQuery(statement)).rows as { written: number }[];
+  return { written: result!.written > 0, deliveryIds: rows.map((row) => row.id) };
 }
 
 const NO_WRITES: StatementPart = { shape: '', values: {}, build: () => [] };
 
-/** The caller's writes as one statement: each a data-modifying CTE, all run in full, on one snapshot. */
-function writesTogether(writes: ReadonlyArray<Compilable | RawBuilder<unknown>>): RawBuilder<unknown> {
-  const ctes = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} AS (${write})`);
-  return ctes.length === 0 ? sql`SELECT 1 AS written` : sql`WITH ${sql.join(ctes)} SELECT 1 AS written`;
+/**
+ * The caller's writes as one statement: each a data-modifying CTE, all run in full, on one snapshot.
+ * With a guard, the first is given its name and the statement returns how many rows it returned.
+ */
+function writesTogether(writes: ReadonlyArray<Compilable | RawBuilder<unknown>>, guard: string | undefined): RawBuilder<unknown> {
+  const ctes = writes.map((write, i) => sql`${sql.table(i === 0 && guard ? guard : `write_${i}`)} AS (${write})`);
+  if (ctes.length === 0) return sql`SELECT 1 AS written`;
+  return guard ? sql`WITH ${sql.join(ctes)} SELECT count(*)::int AS written FROM ${sql.table(guard)}` : sql`WITH ${sql.join(ctes)} SELECT 1 AS written`;
 }
 
 /** The statements of queueDeliveriesWith, by the shape of the caller's writes and the number of deliveries. */
