@@ -265,10 +265,10 @@ type StatusChange = StatusChangeWrites & { event: ApplicationEvent };
  */
 async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, decide: (row: ApplicationBeforeChange) => StatusChange): Promise<LenderDocumentSource> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const reads = readsOf(ctx.db);
+  const typedSql = readsOf(ctx.db);
   const outcome =
-    (await changeIfUnchanged(ctx, reads, actor, applicationId, decide, { lock: false })) ??
-    (await reads.transaction().execute((trx) => changeIfUnchanged(ctx, trx, actor, applicationId, decide, { lock: true })));
+    (await changeIfUnchanged(ctx, typedSql, actor, applicationId, decide, { lock: false })) ??
+    (await typedSql.transaction().execute((trx) => changeIfUnchanged(ctx, trx, actor, applicationId, decide, { lock: true })));
   // Under the row's lock nothing can change it between the read and the writes.
   if (!outcome) throw new Error(`status change of application ${applicationId}: its row changed under its lock`);
   const { changed, audience, event, move } = outcome;
@@ -281,18 +281,18 @@ async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: u
 }
 
 /** One attempt of a status change (changeStatus): what it committed, or undefined when the application changed since it was read. */
-async function changeIfUnchanged(ctx: ServiceContext, reads: SqlReads, actor: ApplicationViewer, applicationId: number, decide: (row: ApplicationBeforeChange) => StatusChange, { lock }: { lock: boolean }) {
-  const row = await readVisibleApplication(reads, ctx, actor, applicationId, { lock });
+async function changeIfUnchanged(ctx: ServiceContext, typedSql: SqlReads, actor: ApplicationViewer, applicationId: number, decide: (row: ApplicationBeforeChange) => StatusChange, { lock }: { lock: boolean }) {
+  const row = await readVisibleApplication(typedSql, ctx, actor, applicationId, { lock });
   if (!row) throw AppError.notFound('Application');
   const change = decide(row);
   const to = nextStatus(row.status, change.event);
   const now = ctx.clock.now();
   const move = committedMoveOf(row, to, now);
-  const { writes, offerId } = statusChangeWrites(reads, row, to, change, now);
+  const { writes, offerId } = statusChangeWrites(typedSql, row, to, change, now);
   const changed = afterChange(row, to, change, offerId, now);
   // A resubmission is a new application to the lender; every other change is an update.
   const created = change.event === 'resubmit';
-  const { written } = await queueDeliveriesWith(ctx, reads, [{
+  const { written } = await queueDeliveriesWith(ctx, typedSql, [{
     lenderApplicationId: row.id,
     lenderId: row.lenderId,
     event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',

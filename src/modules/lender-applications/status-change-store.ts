@@ -242,7 +242,7 @@ const CHANGED = 'changed_application';
  * superseded) or decided. `now` is the operation's clock; updatedAt of offers is the wall clock, as
  * Prisma's @updatedAt sets it. Returns the new offer's id.
  */
-export function statusChangeWrites(reads: SqlReads, row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
+export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
   const { payload, acceptedAt, ...given } = change.application ?? {};
   // Kysely's set() leaves out undefined columns: so does the shape.
   const columns = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
@@ -282,7 +282,7 @@ export function statusChangeWrites(reads: SqlReads, row: ApplicationBeforeChange
   const changedApplication = sql.table(CHANGED);
   const build = (value: PlaceholderOf): Compilable[] => {
     const writes: Compilable[] = [
-      reads
+      typedSql
         .updateTable('lender_application')
         .set({
           ...Object.fromEntries(names.map((name) => [name, value(`column_${name}`)])),
@@ -296,7 +296,7 @@ export function statusChangeWrites(reads: SqlReads, row: ApplicationBeforeChange
         .returning('id'),
       // INSERT … SELECT from the guard: a row only when the application's was written. The values
       // take their columns' types (PostgreSQL leaves an INSERT's SELECT columns unresolved until then).
-      reads
+      typedSql
         .insertInto('application_status_change')
         .columns(['id', 'lenderApplicationId', 'fromStatus', 'toStatus', 'reason', 'comment', 'createdAt'])
         .expression(sql`SELECT ${value('historyId')}, id, ${value('from')}, ${value('to')}, ${value('reason')}, ${value('note')}, ${value('now')} FROM ${changedApplication}`),
@@ -304,12 +304,12 @@ export function statusChangeWrites(reads: SqlReads, row: ApplicationBeforeChange
     if (offer) {
       // Both see the rows as they were before the statement: the new offer is not superseded itself.
       writes.push(
-        reads
+        typedSql
           .updateTable('offer')
           .set({ supersededAt: value('now'), updatedAt: value('wallClock') })
           .where('lenderApplicationId', 'in', sql<number>`(SELECT id FROM ${changedApplication})`)
           .where('supersededAt', 'is', null),
-        reads
+        typedSql
           .insertInto('offer')
           .columns(['id', 'lenderApplicationId', 'lenderId', 'reference', 'status', 'type', 'productType', 'product', 'expiryDate', 'comment', 'securityRequired', 'createdAt', 'updatedAt'])
           .expression(
@@ -320,7 +320,7 @@ export function statusChangeWrites(reads: SqlReads, row: ApplicationBeforeChange
     }
     if (decided) {
       writes.push(
-        reads
+        typedSql
           .updateTable('offer')
           .set({ decision: value('decision'), decidedAt: value('now'), updatedAt: value('wallClock') })
           .where('id', '=', value<string>('decidedOfferId'))

@@ -77,7 +77,7 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
  * if it held, and `written` says whether it did. Returns the deliveries' ids, in order.
  * @access internal: records deliveries for the operation that decided access
  */
-export async function queueDeliveriesWith(ctx: ServiceContext, reads: SqlReads, deliveries: readonly NewDelivery[], writes: StatementPart = NO_WRITES): Promise<{ written: boolean; deliveryIds: string[] }> {
+export async function queueDeliveriesWith(ctx: ServiceContext, typedSql: SqlReads, deliveries: readonly NewDelivery[], writes: StatementPart = NO_WRITES): Promise<{ written: boolean; deliveryIds: string[] }> {
   const rows = deliveryRows(ctx, deliveries);
   // The instants as UTC text: a Date parameter would be sent in the process's local zone. createdAt
   // and updatedAt are Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
@@ -103,9 +103,9 @@ export async function queueDeliveriesWith(ctx: ServiceContext, reads: SqlReads, 
       sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
           ${guard ? sql`SELECT * FROM (${deliveryValues}) AS delivery WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : deliveryValues}`,
     ];
-    return { compile: () => writesTogether([...writes.build(value), ...inserts], guard).compile(reads) };
+    return { compile: () => writesTogether([...writes.build(value), ...inserts], guard).compile(typedSql) };
   }, values);
-  const [result] = (await reads.executeQuery(statement)).rows as { written: number }[];
+  const [result] = (await typedSql.executeQuery(statement)).rows as { written: number }[];
   return { written: result!.written > 0, deliveryIds: rows.map((row) => row.id) };
 }
 
