@@ -182,7 +182,7 @@ const INSERT_SEARCH_WITH_MATCHES = `
   WITH search AS (
     INSERT INTO funding_search ("profileId", "inputHash", amount, currency, "periodMonths", "useOfFunds", urgency, "updatedAt",
       "matchLenderIds", "matchProductIds", "matchProductTypes", "matchLikelihoods", "matchReasons")
-    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now(), $8::int[], $9::int[], $10::"ProductType"[], $11::numeric[], $12::jsonb)
+    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, now(), $8::int[], $9::int[], $10::"ProductType"[], $11::numeric[], $12::json)
     ON CONFLICT ("profileId", "inputHash") DO NOTHING
     RETURNING id
   ), latest AS (
