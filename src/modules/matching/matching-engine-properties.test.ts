@@ -125,11 +125,13 @@ describe('the indexed engine equals exhaustive evaluation', () => {
 
   it('reasons asked for on demand (matchReasons) equal those the reference gives every match', () => {
     const complete = facts.filter((f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined);
-    // A catalogue's product ids are its primary keys: matchReasons finds a product by its id.
+    // A catalogue's product ids are its primary keys: matchReasons finds a product by its id, in a
+    // table by id when the ids lie close together, else in a Map (ids spread a million apart).
     const catalogue = fc.uniqueArray(product, { minLength: 20, maxLength: 80, selector: (p) => p.productId });
     let matched = 0;
     fc.assert(
-      fc.property(catalogue, complete, subset(PRODUCT_TYPES), fc.boolean(), (products, applicant, productTypes, formattedAhead) => {
+      fc.property(catalogue, complete, subset(PRODUCT_TYPES), fc.boolean(), fc.boolean(), (generated, applicant, productTypes, formattedAhead, idsSpread) => {
+        const products = idsSpread ? generated.map((p) => ({ ...p, productId: p.productId * 1_000_000 })) : generated;
         const index = indexProducts(products);
         // As the catalogue's load does: the products' halves formatted before any search.
         if (formattedAhead) for (const _ of reasonTextSteps(index, 7));
