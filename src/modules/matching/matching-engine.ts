@@ -193,9 +193,10 @@ interface ProductTexts {
    * The halves many products share, as ids into `shared` by position (valid once the product is
    * formatted): " months within min-max", " months (at least N needed)", " meets the minimum £N",
    * " at or above the minimum G". A search joins the applicant's half to each id once
-   * (`joinedReason`), so matches with equal reasons share one string: at 10,000 products a search's
-   * ~4,300 matches have 48 distinct trading reasons, 5 grade, ~900 revenue and ~1,100 term ones,
-   * where each match used to make its own (the garbage behind the search's GC pauses).
+   * (`joinedReason`), so matches with equal reasons share one string: in the bench's catalogue of
+   * 10,000 products a search's ~4,300 matches have 48 distinct trading reasons, 5 grade, ~900
+   * revenue and ~1,100 term ones, where each match made its own (garbage that sets how often a
+   * search pauses for GC).
    */
   term: Int32Array;
   trading: Int32Array;
@@ -736,7 +737,7 @@ function positionsById(products: readonly ProductCriteria[]): PositionsById {
     lowestId = Math.min(lowestId, p.productId);
     highestId = Math.max(highestId, p.productId);
   }
-  if (wholeIds && highestId - lowestId < POSITION_TABLE_SPREAD * products.length + 64) {
+  if (wholeIds && highestId - lowestId < POSITION_TABLE_SPREAD * products.length) {
     const table = new Int32Array(products.length ? highestId - lowestId + 1 : 0);
     for (let i = 0; i < products.length; i++) {
       const slot = products[i]!.productId - lowestId;
