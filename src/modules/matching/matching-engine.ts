@@ -305,8 +305,9 @@ function joinedReason(texts: MatchedTexts, applicantHalf: string, product: Produ
 }
 
 /**
- * Why an accepted product matched: the `passed` list `explainProduct` gives a product that fails no
- * check (the property tests hold them equal), without re-running the checks that cannot fail.
+ * Why an accepted product matched (with `reasons`, with `explain`, and on demand): a reason for each
+ * check the product sets, as the engine before the index listed the checks it passed (the property
+ * tests hold them equal), without re-running the checks, which an accepted product cannot fail.
  */
 function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, index: ProductIndex, position: number): string[] {
   const product = productTexts(index, position);
@@ -358,10 +359,10 @@ export function matchReasons(facts: ApplicantFacts, index: ProductIndex): (match
 }
 
 /**
- * Why a product matches or not, for `reasons` and `explain` (the only place money is formatted):
- * every check runs, each passed one adds to `passed` (when given), each failed one to `failed`.
+ * Why a product does not match, for `explain`: every check runs, each failed one adds to `failed`
+ * (empty: the product matches, and `matchedReasons` says why).
  */
-function explainProduct(facts: ApplicantFacts, texts: ApplicantTexts, p: ProductCriteria, money: ProductTexts, position: number, passed: string[] | null, failed: string[]): void {
+function explainProduct(facts: ApplicantFacts, texts: ApplicantTexts, p: ProductCriteria, money: ProductTexts, position: number, failed: string[]): void {
   const currency = p.currencies[0] ?? 'GBP';
   const amount = facts.amount!;
   if (p.currencies.length && !p.currencies.includes(amount.code)) {
@@ -370,65 +371,43 @@ function explainProduct(facts: ApplicantFacts, texts: ApplicantTexts, p: Product
     failed.push(`amount ${texts.amount} below the product's minimum ${money.minAmount[position]}`);
   } else if (amount.value > p.maxAmount) {
     failed.push(`amount ${texts.amount} above the product's maximum ${money.maxAmount[position]}`);
-  } else if (passed) {
-    passed.push(`amount ${texts.amount} within ${money.minAmount[position]}-${money.maxAmount[position]}`);
   }
 
+  // Each check negates the condition that passes rather than comparing the other way: a bound that is not a number still fails.
   const period = facts.periodMonths;
-  if (period !== undefined && p.minTermMonths > 0) {
-    if (period >= p.minTermMonths && period <= p.maxTermMonths) passed?.push(`term ${period} months within ${p.minTermMonths}-${p.maxTermMonths}`);
-    else failed.push(`term ${period} months outside the product's ${p.minTermMonths}-${p.maxTermMonths} months`);
+  if (period !== undefined && p.minTermMonths > 0 && !(period >= p.minTermMonths && period <= p.maxTermMonths)) {
+    failed.push(`term ${period} months outside the product's ${p.minTermMonths}-${p.maxTermMonths} months`);
   }
   const trading = facts.tradingMonths!;
-  if (trading >= p.minTradingMonths) passed?.push(`trading for ${trading} months (at least ${p.minTradingMonths} needed)`);
-  else failed.push(`trading for ${trading} months, the product needs at least ${p.minTradingMonths}`);
+  if (!(trading >= p.minTradingMonths)) failed.push(`trading for ${trading} months, the product needs at least ${p.minTradingMonths}`);
   const revenue = facts.annualRevenue!;
-  if (revenue.value >= p.minAnnualRevenue) passed?.push(`revenue ${texts.revenue} meets the minimum ${money.minAnnualRevenue[position]}`);
-  else failed.push(`revenue ${texts.revenue} below the product's minimum ${money.minAnnualRevenue[position]}`);
-  if (facts.grade !== undefined) {
-    if (gradeRank(facts.grade) <= gradeRank(p.minGrade)) passed?.push(`credit grade ${facts.grade} at or above the minimum ${p.minGrade}`);
-    else failed.push(`credit grade ${facts.grade} below the product's minimum ${p.minGrade}`);
-  }
+  if (!(revenue.value >= p.minAnnualRevenue)) failed.push(`revenue ${texts.revenue} below the product's minimum ${money.minAnnualRevenue[position]}`);
+  if (facts.grade !== undefined && !(gradeRank(facts.grade) <= gradeRank(p.minGrade))) failed.push(`credit grade ${facts.grade} below the product's minimum ${p.minGrade}`);
   const sector = facts.sector!;
   if (p.excludedSectors.includes(sector)) failed.push(`the product excludes the ${texts.sector} sector`);
-  if (p.requiredSectors.length) {
-    if (p.requiredSectors.includes(sector)) passed?.push(`lends to the ${texts.sector} sector`);
-    else failed.push(`the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
-  }
-  const companyType = facts.companyType!;
-  if (p.companyTypes.length) {
-    if (p.companyTypes.includes(companyType)) passed?.push(`lends to a ${texts.companyType}`);
-    else failed.push(`the product does not lend to a ${texts.companyType}`);
-  }
+  if (p.requiredSectors.length && !p.requiredSectors.includes(sector)) failed.push(`the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
+  if (p.companyTypes.length && !p.companyTypes.includes(facts.companyType!)) failed.push(`the product does not lend to a ${texts.companyType}`);
   if (p.countries.length && !p.countries.includes(facts.countryCode)) failed.push(`the product lends only in ${p.countries.join(', ')}`);
 
   const r = p.requirements;
-  explainNeed(r.raisesInvoices, facts.raisesInvoices, 'raises invoices', 'the product needs invoices to finance (raiseInvoices)', passed, failed);
-  explainNeed(r.cardPayments, facts.cardPayments, 'takes card payments', 'the product needs card payments (cardPayments)', passed, failed);
+  explainNeed(r.raisesInvoices, facts.raisesInvoices, 'the product needs invoices to finance (raiseInvoices)', failed);
+  explainNeed(r.cardPayments, facts.cardPayments, 'the product needs card payments (cardPayments)', failed);
   const minCardSales = r.minAverageCardSales;
-  if (minCardSales !== undefined) {
-    if ((facts.averageCardSales ?? 0) >= minCardSales) passed?.push(`average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`);
-    else {
-      const sales = facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency);
-      failed.push(`average card sales ${sales} below the product's minimum ${formatMoney(minCardSales, currency)}`);
-    }
+  if (minCardSales !== undefined && !((facts.averageCardSales ?? 0) >= minCardSales)) {
+    const sales = facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency);
+    failed.push(`average card sales ${sales} below the product's minimum ${formatMoney(minCardSales, currency)}`);
   }
-  explainNeed(r.ownsAsset, facts.ownsAsset, 'the business owns assets', 'the product needs assets the business owns (businessOwnsAssets)', passed, failed);
-  explainNeed(r.needsAsset, facts.needsAsset, 'the funding is for an asset', 'the product funds assets only (fundingAsset)', passed, failed);
-  explainNeed(r.purchaseOrders, facts.purchaseOrders, 'has purchase orders', 'the product needs purchase orders to fund (purchaseOrders)', passed, failed);
-  explainNeed(r.property, facts.property, 'the funding is for property', 'the product funds property only', passed, failed);
-  explainNeed(r.homeownerDirector, facts.homeowner, 'a director is a homeowner', 'the product needs a homeowner director (homeOwnership)', passed, failed);
-  explainNeed(r.personalGuarantee, facts.personalGuarantee, 'a personal guarantee is offered', 'the product needs a personal guarantee (personalGuarantee)', passed, failed);
-  if (facts.governmentBackedOnly) {
-    if (r.governmentBacked === true) passed?.push('a government-backed scheme');
-    else failed.push('the applicant wants a government-backed loan; this product is not one');
-  }
+  explainNeed(r.ownsAsset, facts.ownsAsset, 'the product needs assets the business owns (businessOwnsAssets)', failed);
+  explainNeed(r.needsAsset, facts.needsAsset, 'the product funds assets only (fundingAsset)', failed);
+  explainNeed(r.purchaseOrders, facts.purchaseOrders, 'the product needs purchase orders to fund (purchaseOrders)', failed);
+  explainNeed(r.property, facts.property, 'the product funds property only', failed);
+  explainNeed(r.homeownerDirector, facts.homeowner, 'the product needs a homeowner director (homeOwnership)', failed);
+  explainNeed(r.personalGuarantee, facts.personalGuarantee, 'the product needs a personal guarantee (personalGuarantee)', failed);
+  if (facts.governmentBackedOnly && r.governmentBacked !== true) failed.push('the applicant wants a government-backed loan; this product is not one');
 }
 
-function explainNeed(required: boolean | undefined, has: boolean | undefined, met: string, unmet: string, passed: string[] | null, failed: string[]): void {
-  if (!required) return;
-  if (has === true) passed?.push(met);
-  else failed.push(unmet);
+function explainNeed(required: boolean | undefined, has: boolean | undefined, unmet: string, failed: string[]): void {
+  if (required && has !== true) failed.push(unmet);
 }
 
 /**
@@ -998,20 +977,25 @@ function explainAll(facts: ApplicantFacts, index: ProductIndex, wanted: Readonly
   const texts = applicantTexts(facts);
   const pricing = pricingOf(facts);
   const found: Found = { count: 0, scratch: scratchFor(products.length) };
-  const reasons = new Map<number, string[]>();
   const rejections: ProductRejection[] = [];
+  const failed = failedBuffer;
   for (let position = 0; position < products.length; position++) {
     const p = products[position]!;
     if (wanted && !wanted.has(p.productType)) continue;
-    const passed: string[] = [];
-    const failed: string[] = [];
-    explainProduct(facts, texts, p, productTexts(index, position), position, passed, failed);
+    failed.length = 0;
+    explainProduct(facts, texts, p, productTexts(index, position), position, failed);
     if (failed.length === 0) {
       addFound(found, position, likelihoodOf(pricing, p.likelihoodBase, p.minAnnualRevenue, p.minTradingMonths), costOf(pricing, midRateOf(p), feesOf(p)));
-      reasons.set(position, passed);
     } else {
-      rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed });
+      rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed.slice() });
     }
   }
-  return { matches: ranked(found, (position) => reasons.get(position)!, index), rejections, missing: [] };
+  const matched = matchedTexts(facts, index);
+  return { matches: ranked(found, (position) => matchedReasons(facts, matched, index, position), index), rejections, missing: [] };
 }
+
+/**
+ * Where `explainAll` gathers a product's failures, reused from product to product: a matching
+ * product then allocates nothing for them, a rejected one its copy at its length.
+ */
+const failedBuffer: string[] = [];
