@@ -125,19 +125,27 @@ describe('the indexed engine equals exhaustive evaluation', () => {
 
   it('reasons asked for on demand (matchReasons) equal those the reference gives every match', () => {
     const complete = facts.filter((f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined);
-    // A catalogue's product ids are its primary keys: matchReasons finds a product by its id.
+    // A catalogue's product ids are its primary keys: matchReasons finds a product by its id, in a
+    // table by id when the ids lie close together, else in a Map (ids spread a million apart).
     const catalogue = fc.uniqueArray(product, { minLength: 20, maxLength: 80, selector: (p) => p.productId });
     let matched = 0;
     fc.assert(
-      fc.property(catalogue, complete, subset(PRODUCT_TYPES), fc.boolean(), (products, applicant, productTypes, formattedAhead) => {
+      fc.property(catalogue, fc.array(complete, { minLength: 1, maxLength: 3 }), subset(PRODUCT_TYPES), fc.boolean(), fc.boolean(), (generated, applicants, productTypes, formattedAhead, idsSpread) => {
+        const products = idsSpread ? generated.map((p) => ({ ...p, productId: p.productId * 1_000_000 })) : generated;
         const index = indexProducts(products);
         // As the catalogue's load does: the products' halves formatted before any search.
         if (formattedAhead) for (const _ of reasonTextSteps(index, 7));
-        const reasonsOf = matchReasons(applicant, index);
-        const outcome = matchProducts(applicant, index, { productTypes });
-        const expected = matchProductsReference(applicant, products, { productTypes, reasons: true });
-        expect(outcome.matches.map((m) => ({ ...m, reasons: reasonsOf(m) }))).toEqual(expected.matches);
-        matched += outcome.matches.length;
+        // Several searches over one catalogue, their reasons asked for in turns, as concurrent
+        // requests may: each search's reasons are its own applicant's.
+        const searches = applicants.map((applicant) => ({ reasonsOf: matchReasons(applicant, index), matches: matchProducts(applicant, index, { productTypes }).matches, reasons: [] as string[][] }));
+        for (let k = 0; searches.some((s) => k < s.matches.length); k++) {
+          for (const s of searches) if (k < s.matches.length) s.reasons.push(s.reasonsOf(s.matches[k]!));
+        }
+        applicants.forEach((applicant, i) => {
+          const expected = matchProductsReference(applicant, products, { productTypes, reasons: true });
+          expect(searches[i]!.matches.map((m, k) => ({ ...m, reasons: searches[i]!.reasons[k] }))).toEqual(expected.matches);
+          matched += expected.matches.length;
+        });
       }),
       { numRuns: 1000 },
     );
