@@ -9,9 +9,10 @@
  * measured here, where a loaded machine cannot make a test flaky.
  */
 import { performance } from 'node:perf_hooks';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { applyMigrations } from '../src/infra/migrations.js';
 import { adminQuery, databaseUrlFor } from '../test/support/postgres-admin.js';
+import { launchBrowser, untilNamedOnScreen } from '../test/support/browser.js';
 import { buildServer, freePort, waitForHealth, type RunningProcess } from '../test/support/processes.js';
 import { dropLeftoverDatabases } from './bench-databases.js';
 import { recordResults } from './results.js';
@@ -33,26 +34,7 @@ async function firstVisit(browser: Browser, appUrl: string, title: string, summa
     });
     const started = performance.now();
     await page.goto(`${appUrl}/docs`, { waitUntil: 'commit' });
-    // One call that returns in the page once the screen shows it, checked at every frame. A function,
-    // not a string: the page's Content-Security-Policy refuses eval. (No named functions inside it:
-    // tsx's name-keeping helper does not exist in the page.)
-    await page.evaluate(
-      async ({ wanted, title: heading }) => {
-        const names = new Set(wanted);
-        for (;;) {
-          const seen = new Set<string>();
-          for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
-            const text = element.textContent?.trim() ?? '';
-            if (!names.has(text) || element.children.length > 0) continue;
-            const box = element.getBoundingClientRect();
-            if (box.height > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth) seen.add(text);
-          }
-          if (seen.has(heading) && seen.size >= 4) return;
-          await new Promise((frame) => requestAnimationFrame(frame));
-        }
-      },
-      { wanted: [title, ...summaries], title },
-    );
+    await untilNamedOnScreen(page, title, summaries, 3);
     return performance.now() - started;
   } finally {
     await context.close();
@@ -63,7 +45,7 @@ const dbName = `fg_bench_docs_${process.pid}`;
 // Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
 await dropLeftoverDatabases('docs_');
 const procs: RunningProcess[] = [];
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launchBrowser();
 try {
   await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
   const url = databaseUrlFor(serverUrl, dbName);

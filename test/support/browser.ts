@@ -37,3 +37,34 @@ export async function seriousAccessibilityViolations(page: Page, context?: strin
   }, context);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/**
+ * Resolves once the page shows, each whole inside the viewport, a leaf element whose text is
+ * `heading` and at least `atLeast` leaf elements whose texts are among `names`: checked in the page
+ * at every frame, so a benchmark can time it to the frame (bench/docs-first-screen.ts) and a test
+ * can wait for it (test/api-docs.test.ts). A function rather than a string: pages' CSP refuses eval.
+ */
+export async function untilNamedOnScreen(page: Page, heading: string, names: readonly string[], atLeast: number): Promise<void> {
+  await page.evaluate(
+    // No named functions inside: the page has no copy of tsx's name-keeping helper.
+    async (wanted) => {
+      const named = new Set(wanted.names);
+      for (;;) {
+        const seen = new Set<string>();
+        let headingSeen = false;
+        for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+          if (element.children.length > 0) continue;
+          const text = element.textContent?.trim() ?? '';
+          if (text !== wanted.heading && !named.has(text)) continue;
+          const box = element.getBoundingClientRect();
+          if (!(box.height > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth)) continue;
+          if (text === wanted.heading) headingSeen = true;
+          else seen.add(text);
+        }
+        if (headingSeen && seen.size >= wanted.atLeast) return;
+        await new Promise((frame) => requestAnimationFrame(frame));
+      }
+    },
+    { heading, names: [...names], atLeast },
+  );
+}
