@@ -16,9 +16,9 @@
  * which every other part reads: the history, the offers and the delivery are written only if the row
  * is still as read. A change that committed in between (every status change, offer and resubmission
  * updates the row; nothing else writes an application's offers or history) gives the row a new
- * version, so the second of two racing changes writes nothing and is decided again. Once, under the
- * row's lock (`FOR UPDATE`, in a transaction): so a busy application's changes queue behind each
- * other as they always did instead of retrying without end, and the one statement is the same.
+ * version, so the second of two racing changes writes nothing and is decided again, once, under the
+ * row's lock (`FOR UPDATE`, in a transaction, with the same statement of writes): so a busy
+ * application's changes queue behind each other as they always did, never retrying without end.
  * Two statements a change rather than four (BEGIN, the locked read, the writes, COMMIT): the ack
  * path's CPU is mostly the pg driver's per-statement work (docs/benchmarks.md, deliveries).
  */
