@@ -350,12 +350,18 @@ const reasonBuffer: string[] = [];
  * pays for them. The facts must be those the matches were found with.
  */
 export function matchReasons(facts: ApplicantFacts, index: ProductIndex): (match: Pick<ProductMatch, 'productId'>) => string[] {
-  const texts = matchedTexts(facts, index);
+  const reasonsAt = reasonsByPosition(facts, index);
   return (match) => {
     const position = positionOfId(index.positionOf, match.productId);
     if (position === -1) throw new Error(`product ${match.productId} is not in this catalogue`);
-    return matchedReasons(facts, texts, index, position);
+    return reasonsAt(position);
   };
+}
+
+/** One search's matches' reasons by product position, the applicant's texts made once for all of them. */
+function reasonsByPosition(facts: ApplicantFacts, index: ProductIndex): (position: number) => string[] {
+  const texts = matchedTexts(facts, index);
+  return (position) => matchedReasons(facts, texts, index, position);
 }
 
 /**
@@ -959,12 +965,7 @@ export function matchProducts(facts: ApplicantFacts, catalogue: ProductIndex | r
       addFound(found, bucket.position[i]!, likelihood, costOf(pricing, bucket.midRate[i]!, bucket.fees[i]!));
     }
   }
-  let reasonsOf: ((position: number) => string[]) | null = null;
-  if (options.reasons) {
-    const texts = matchedTexts(facts, index);
-    reasonsOf = (position) => matchedReasons(facts, texts, index, position);
-  }
-  return { matches: ranked(found, reasonsOf, index), rejections: [], missing };
+  return { matches: ranked(found, options.reasons ? reasonsByPosition(facts, index) : null, index), rejections: [], missing };
 }
 
 function isProductIndex(catalogue: ProductIndex | readonly ProductCriteria[]): catalogue is ProductIndex {
@@ -990,8 +991,7 @@ function explainAll(facts: ApplicantFacts, index: ProductIndex, wanted: Readonly
       rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed.slice() });
     }
   }
-  const matched = matchedTexts(facts, index);
-  return { matches: ranked(found, (position) => matchedReasons(facts, matched, index, position), index), rejections, missing: [] };
+  return { matches: ranked(found, reasonsByPosition(facts, index), index), rejections, missing: [] };
 }
 
 /**
