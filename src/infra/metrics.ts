@@ -229,14 +229,15 @@ export function instrumentDatabase(db: Db, pool: pg.Pool, options: Pick<Observed
     },
   });
   // The two backlog gauges share one statement per scrape, as the review queue's do (below).
-  let backlog: Promise<DeliveryBacklogGauges> = Promise.resolve({ due: 0, oldestDueSeconds: 0 });
+  const noBacklog = Promise.resolve<DeliveryBacklogGauges>({ due: 0, oldestDueSeconds: 0 });
+  let backlog = noBacklog;
   new Gauge({
     name: 'webhook_delivery_due',
     help: 'Webhook deliveries due and not yet delivered (pending, or failed and due for their retry), counted up to a limit (BACKLOG_COUNT_LIMIT)',
     registers: [metricsRegistry],
     async collect() {
       const read = current().deliveryBacklog;
-      backlog = read ? read() : Promise.resolve({ due: 0, oldestDueSeconds: 0 });
+      backlog = read ? read() : noBacklog;
       this.set((await backlog).due);
     },
   });

@@ -22,7 +22,7 @@ import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent } from './lender-connections.js';
 import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import { wakeWorkersAtCommit } from './delivery-wakeups.js';
-import { StatementTemplates, type StatementPart } from '../../infra/statement-templates.js';
+import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
 import { deliveryScope } from './webhook-delivery-visibility.js';
@@ -95,21 +95,25 @@ export async function queueDeliveriesWith(ctx: ServiceContext, typedSql: SqlRead
     });
   });
   const { guard } = writes;
-  const statement = deliveryStatements.bind(`${writes.shape}|${guard ?? ''}|${rows.length}`, (value) => {
-    // Plain SQL rather than Kysely's insert builder: the text is the same, with less to build the first time.
-    const deliveryValues = sql`VALUES ${sql.join(rows.map((_, i) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)}::text,
-            ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`;
-    const inserts = rows.length === 0 ? [] : [
-      sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
-          ${guard ? sql`SELECT * FROM (${deliveryValues}) AS delivery WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : deliveryValues}`,
-    ];
-    return { compile: () => writesTogether([...writes.build(value), ...inserts], guard).compile(typedSql) };
-  }, values);
+  const inserts = (value: PlaceholderOf) => (rows.length === 0 ? [] : [deliveryInsert(rows.length, value, guard)]);
+  const statement = deliveryStatements.bind(`${writes.shape}|${guard ?? ''}|${rows.length}`, (value) => ({ compile: () => writesTogether([...writes.build(value), ...inserts(value)], guard).compile(typedSql) }), values);
   const [result] = (await typedSql.executeQuery(statement)).rows as { written: number }[];
   return { written: result!.written > 0, deliveryIds: rows.map((row) => row.id) };
 }
 
 const NO_WRITES: StatementPart = { shape: '', values: {}, build: () => [] };
+
+/**
+ * The INSERT of `count` deliveries, their values as placeholders named as queueDeliveriesWith binds
+ * them; with a guard, written only if it returned a row. Plain SQL rather than Kysely's insert
+ * builder: the text is the same, with less to build the first time.
+ */
+function deliveryInsert(count: number, value: PlaceholderOf, guard: string | undefined): RawBuilder<unknown> {
+  const rows = sql`VALUES ${sql.join(Array.from({ length: count }, (_, i) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)}::text,
+      ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`;
+  return sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
+    ${guard ? sql`SELECT * FROM (${rows}) AS delivery WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : rows}`;
+}
 
 /**
  * The caller's writes as one statement: each a data-modifying CTE, all run in full, on one snapshot.
