@@ -11,13 +11,18 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
+/** The build's JavaScript of an entry, as its npm script runs it: `npm start`'s is the bundle in dist/start. */
+function compiledEntry(entry: string): string {
+  return entry === 'src/processes/main.ts' ? 'dist/start/main.js' : `dist/server/${entry.replace(/\.ts$/, '.js')}`;
+}
+
 /**
  * Starts `node --import tsx <entry> [...args]` with exactly the given environment on top of PATH/HOME;
  * `compiled`: the build's JavaScript of that entry with plain node, as `npm start` runs it
  * (build it first with `buildServer()`).
  */
 export function startEntry(entry: string, args: string[], env: Record<string, string>, options: { compiled?: boolean } = {}): RunningProcess {
-  const nodeArgs = options.compiled ? [`dist/server/${entry.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', entry];
+  const nodeArgs = options.compiled ? [compiledEntry(entry)] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     // ENV_FILE: a developer's own .env in the checkout must not leak into the processes under test.

@@ -1,0 +1,87 @@
+/**
+ * `npm start` runs a bundle (scripts/bundle-start.mjs), not tsc's files one by one: every surface
+ * the all-in-one process serves must work from it, since the bundle changes where code and its
+ * dependencies are loaded from. Each read runs as a caller holding only the scope it needs.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
+import { bearer, createApiKey, platformToken, signIn } from './support/identities.js';
+import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
+import type { TestApp } from './support/test-app.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+describe('npm start, bundled', () => {
+  let database: TestDatabase;
+  let proc: RunningProcess;
+  let app: TestApp;
+  const dataDir = path.join(tmpdir(), `fg-bundled-${randomUUID()}`);
+
+  beforeAll(async () => {
+    buildServer();
+    database = await createTestDatabase();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    proc = startEntry('src/processes/main.ts', [], { DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO_DATA: 'true' }, { compiled: true });
+    await waitForHealth(url, proc);
+    app = { url } as TestApp;
+  }, 180_000);
+  afterAll(async () => {
+    await proc?.stop();
+    await database?.drop();
+  });
+
+  async function tokenWith(scopes: string[]): Promise<string> {
+    const { email, password } = DEMO_CREDENTIALS.integrator;
+    const login = await signIn(app, email, password);
+    const key = await createApiKey(app, login, { name: `bundled-${randomUUID()}`, scopes });
+    return (await platformToken(app, key.key)).access_token;
+  }
+
+  it('runs from dist/start, with its code cache written beside it', () => {
+    expect(proc.child.spawnargs).toContain('dist/start/main.js');
+    expect(existsSync(path.resolve('dist/start/.compile-cache'))).toBe(true);
+  });
+
+  it('serves REST reads, and refuses a caller without a token', async () => {
+    // Listing the account's tenants needs an integrator's platform token and no scope.
+    const token = await tokenWith(['questionnaire:read']);
+    const res = await fetch(`${app.url}/api/platform/v1/tenants`, { headers: bearer(token) });
+    expect(res.status).toBe(200);
+    expect(typeof (await res.json()).meta.total).toBe('number');
+    expect((await fetch(`${app.url}/api/platform/v1/tenants`)).status).toBe(401);
+  });
+
+  it('serves GraphQL through the local schema, and refuses a token without the scope', async () => {
+    const ask = async (token: string) =>
+      (
+        await fetch(`${app.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...bearer(token) },
+          body: JSON.stringify({ query: '{ questionnaires { id } }' }),
+        })
+      ).json();
+    const allowed = await ask(await tokenWith(['questionnaire:read']));
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data.questionnaires.length).toBeGreaterThan(0);
+    // questionnaires.read takes questionnaire:read or profile:read; funding:read is neither.
+    const refused = await ask(await tokenWith(['funding:read']));
+    expect(refused.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('serves the API reference, its OpenAPI document and the widget script', async () => {
+    const docs = await fetch(`${app.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('/docs/assets/api-docs.js');
+    const scalar = await fetch(`${app.url}/docs/assets/scalar/standalone.esm.js`);
+    expect(scalar.status).toBe(200);
+    const openapi = await fetch(`${app.url}/openapi.json`);
+    expect((await openapi.json()).paths['/api/platform/v1/tenants']).toBeDefined();
+    const widget = await fetch(`${app.url}/app/ui/widget/widget.js`);
+    expect(widget.status).toBe(200);
+    expect(widget.headers.get('content-type')).toMatch(/javascript/);
+  });
+});
