@@ -19,6 +19,7 @@ import { listBoardApplications } from '../src/modules/lender-applications/applic
 import { listLenderApplications } from '../src/modules/lender-applications/lender-application-service.js';
 import { listDeliveries } from '../src/modules/webhooks/webhook-delivery-list.js';
 import { readDeliveryBacklog } from '../src/modules/webhooks/delivery-backlog.js';
+import { claimDueDeliveries } from '../src/modules/webhooks/delivery-attempt-store.js';
 import { listReviewQueue } from '../src/modules/matching/review-selection-queue.js';
 import { listTenants, listTenantsAfter } from '../src/modules/tenants/tenant-service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -96,15 +97,16 @@ let database: Database;
 let explainer: pg.Client;
 let lenderId: number;
 
-/** SELECT statements sent while `capturing` (the list reads; Prisma's and Kysely's alike). */
+/** Statements sent while `capturing` (the list reads; Prisma's and Kysely's alike): SELECTs unless a test asks for others. */
 let captured: Array<{ text: string; values: unknown[] }> | null = null;
+let capturedKind = /^\s*select\b/i;
 
 function captureStatements(): void {
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const [first, second] = args;
     const statement = typeof first === 'string' ? { text: first, values: second } : (first as { text?: string; values?: unknown[] } | undefined);
-    if (captured && statement?.text && /^\s*select\b/i.test(statement.text)) captured.push({ text: statement.text, values: (statement.values as unknown[] | undefined) ?? [] });
+    if (captured && statement?.text && capturedKind.test(statement.text)) captured.push({ text: statement.text, values: (statement.values as unknown[] | undefined) ?? [] });
     return query.apply(this, args);
   } as never);
 }
@@ -217,6 +219,8 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
+  'Parent Relationship'?: string;
   'Actual Rows'?: number;
   Plans?: PlanNode[];
 }
@@ -301,6 +305,30 @@ describe('list statements on a seeded database', () => {
     const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
     const deliveryNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'webhook_delivery');
     expect(deliveryNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([[expect.stringMatching(/^Index (Only )?Scan$/), 'webhook_delivery_due_idx']]);
+  });
+
+  it("claiming due deliveries looks for an earlier undelivered one of each candidate's application with one index probe, not a scan", async () => {
+    captured = [];
+    capturedKind = /^\s*with\b/i;
+    try {
+      // Nothing is claimable a second before the epoch: only the statement is wanted (EXPLAIN does not run its UPDATE).
+      await claimDueDeliveries(database.prisma, { now: new Date(0), lapseMs: 60_000, limit: 50 });
+    } finally {
+      capturedKind = /^\s*select\b/i;
+    }
+    const statements = captured;
+    captured = null;
+    expect(statements).toHaveLength(1);
+    const { text, values } = statements[0]!;
+    const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
+    const orderChecks = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Index Name'] === 'webhook_delivery_undelivered_order_idx');
+    expect(orderChecks).toEqual([
+      expect.objectContaining({
+        'Node Type': expect.stringMatching(/^Index (Only )?Scan$/),
+        'Parent Relationship': 'SubPlan',
+        'Index Cond': expect.stringMatching(/"lenderApplicationId" = d\."lenderApplicationId"/),
+      }),
+    ]);
   });
 
   it('a page is one statement, whatever the number of rows', async () => {
