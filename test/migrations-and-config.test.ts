@@ -35,6 +35,15 @@ describe('the migration runner', () => {
     expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['tenant', 'profile', 'company', 'lender', 'webhook_delivery']));
   });
 
+  it("compresses a search's reasons with lz4 where the server has it, and keeps pglz where it has not", async () => {
+    const [server] = await query<{ lz4: boolean }>("SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'");
+    const [column] = await query<{ compression: string }>(
+      `SELECT attcompression AS compression FROM pg_attribute WHERE attrelid = 'funding_search'::regclass AND attname = 'matchReasons'`,
+    );
+    // 'l': lz4; '' : the server's default (pglz unless configured).
+    expect(column!.compression).toBe(server!.lz4 ? 'l' : '');
+  });
+
   it('refuses to start when an applied migration was edited afterwards', async () => {
     await query(`UPDATE "_prisma_migrations" SET checksum = 'edited'`);
     await expect(applyMigrations(db.connectionString)).rejects.toThrow(/was changed after it was applied/);
