@@ -68,6 +68,14 @@ export function treeCpuMs(rootPid: number): number {
   return processTree(rootPid).reduce((sum, p) => sum + p.cpuMs, 0);
 }
 
+/**
+ * CPU time (ms) used so far by every process running this command (`postgres`: the server and all
+ * its backends, whoever started them; on an idle machine, what the bench's statements cost it).
+ */
+export function commandCpuMs(command: string): number {
+  return allProcesses().filter((p) => p.command === command).reduce((sum, p) => sum + p.cpuMs, 0);
+}
+
 /** The pid of the process listening on a local TCP port (from /proc/net/tcp{,6} and the processes' sockets). */
 export function pidListeningOn(port: number): number | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
