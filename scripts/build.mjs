@@ -3,8 +3,7 @@
  * module's own class names stay as written, which TypeGraphQL relies on) and builds the browser
  * bundles into dist/web. `npm install` runs it (postinstall); `npm start` runs it with --if-stale
  * first, so a checkout whose sources changed since the last build is rebuilt (incrementally) before
- * it starts. `npm start`'s entry is then bundled into dist/start (scripts/bundle-start.mjs).
- * Plain JavaScript: it must run before anything is compiled.
+ * it starts. Plain JavaScript: it must run before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -52,12 +51,8 @@ console.error(existsSync(stamp) ? 'build: sources changed since the last build: 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: TO_STDERR });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
-// npm start's entry, bundled (scripts/bundle-start.mjs): a start resolves and compiles a few files,
-// not 1,900. Imported here, not above: an image's pruned install has no esbuild, and its --if-stale
-// check must still run.
-const { bundleStart, START_DIR } = await import('./bundle-start.mjs');
-rmSync(START_DIR, { recursive: true, force: true });
-await bundleStart();
+// A new build's code: V8's code cache of the previous one (src/processes/start.ts) is of no use.
+rmSync(path.join(root, 'dist', 'server', '.compile-cache'), { recursive: true, force: true });
 const web = spawnSync(process.execPath, [path.join(root, 'dist', 'server', 'src', 'processes', 'cli', 'build-web.js')], { stdio: TO_STDERR });
 if (web.status !== 0) process.exit(web.status ?? 1);
 writeFileSync(stamp, new Date().toISOString() + '\n');

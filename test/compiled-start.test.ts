@@ -1,7 +1,7 @@
 /**
- * `npm start` runs a bundle (scripts/bundle-start.mjs), not tsc's files one by one: every surface
- * the all-in-one process serves must work from it, since the bundle changes where code and its
- * dependencies are loaded from. Each read runs as a caller holding only the scope it needs.
+ * `npm start` runs the compiled build through src/processes/start.ts, which turns on V8's code cache
+ * before loading the all-in-one process: every surface that process serves works from it, and the
+ * cache is written beside the build. Each read runs as a caller holding only the scope it needs.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,11 +14,11 @@ import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess }
 import type { TestApp } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
-describe('npm start, bundled', () => {
+describe('npm start, compiled', () => {
   let database: TestDatabase;
   let proc: RunningProcess;
   let app: TestApp;
-  const dataDir = path.join(tmpdir(), `fg-bundled-${randomUUID()}`);
+  const dataDir = path.join(tmpdir(), `fg-compiled-${randomUUID()}`);
 
   beforeAll(async () => {
     buildServer();
@@ -37,13 +37,13 @@ describe('npm start, bundled', () => {
   async function tokenWith(scopes: string[]): Promise<string> {
     const { email, password } = DEMO_CREDENTIALS.integrator;
     const login = await signIn(app, email, password);
-    const key = await createApiKey(app, login, { name: `bundled-${randomUUID()}`, scopes });
+    const key = await createApiKey(app, login, { name: `compiled-${randomUUID()}`, scopes });
     return (await platformToken(app, key.key)).access_token;
   }
 
-  it('runs from dist/start, with its code cache written beside it', () => {
-    expect(proc.child.spawnargs).toContain('dist/start/main.js');
-    expect(existsSync(path.resolve('dist/start/.compile-cache'))).toBe(true);
+  it('runs through start.js, with its code cache written beside the build', () => {
+    expect(proc.child.spawnargs).toContain('dist/server/src/processes/start.js');
+    expect(existsSync(path.resolve('dist/server/.compile-cache'))).toBe(true);
   });
 
   it('serves REST reads, and refuses a caller without a token', async () => {
