@@ -227,6 +227,23 @@ interface PlanNode {
 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
+/** Runs `run`, which must send exactly one statement of this kind, and returns that statement's planned nodes (EXPLAIN, not run). */
+async function planOfTheOneStatement(run: () => Promise<unknown>, kind = /^\s*select\b/i): Promise<PlanNode[]> {
+  captured = [];
+  capturedKind = kind;
+  try {
+    await run();
+  } finally {
+    capturedKind = /^\s*select\b/i;
+  }
+  const statements = captured;
+  captured = null;
+  expect(statements).toHaveLength(1);
+  const { text, values } = statements[0]!;
+  const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
+  return nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
+}
+
 function scansOf(node: PlanNode): Array<{ type: string; relation?: string }> {
   return [{ type: node['Node Type'], relation: node['Relation Name'] }, ...(node.Plans ?? []).flatMap(scansOf)];
 }
@@ -296,32 +313,15 @@ describe('list statements on a seeded database', () => {
   });
 
   it('the delivery backlog readiness reports is one statement on the partial index of the due undelivered deliveries', async () => {
-    captured = [];
-    await readDeliveryBacklog(database.prisma, new Date());
-    const statements = captured;
-    captured = null;
-    expect(statements).toHaveLength(1);
-    const { text, values } = statements[0]!;
-    const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
-    const deliveryNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'webhook_delivery');
+    const nodes = await planOfTheOneStatement(() => readDeliveryBacklog(database.prisma, new Date()));
+    const deliveryNodes = nodes.filter((node) => node['Relation Name'] === 'webhook_delivery');
     expect(deliveryNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([[expect.stringMatching(/^Index (Only )?Scan$/), 'webhook_delivery_due_idx']]);
   });
 
   it("claiming due deliveries looks for an earlier undelivered one of each candidate's application with one index probe, not a scan", async () => {
-    captured = [];
-    capturedKind = /^\s*with\b/i;
-    try {
-      // Nothing is claimable a second before the epoch: only the statement is wanted (EXPLAIN does not run its UPDATE).
-      await claimDueDeliveries(database.prisma, { now: new Date(0), lapseMs: 60_000, limit: 50 });
-    } finally {
-      capturedKind = /^\s*select\b/i;
-    }
-    const statements = captured;
-    captured = null;
-    expect(statements).toHaveLength(1);
-    const { text, values } = statements[0]!;
-    const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
-    const orderChecks = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Index Name'] === 'webhook_delivery_undelivered_order_idx');
+    // Nothing is claimable a second before the epoch: only the statement is wanted (EXPLAIN does not run its UPDATE).
+    const nodes = await planOfTheOneStatement(() => claimDueDeliveries(database.prisma, { now: new Date(0), lapseMs: 60_000, limit: 50 }), /^\s*with\b/i);
+    const orderChecks = nodes.filter((node) => node['Index Name'] === 'webhook_delivery_undelivered_order_idx');
     expect(orderChecks).toEqual([
       expect.objectContaining({
         'Node Type': expect.stringMatching(/^Index (Only )?Scan$/),
