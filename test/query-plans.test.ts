@@ -99,7 +99,8 @@ let lenderId: number;
 
 /** Statements sent while `capturing` (the list reads; Prisma's and Kysely's alike): SELECTs unless a test asks for others. */
 let captured: Array<{ text: string; values: unknown[] }> | null = null;
-let capturedKind = /^\s*select\b/i;
+const SELECTS = /^\s*select\b/i;
+let capturedKind = SELECTS;
 
 function captureStatements(): void {
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
@@ -228,13 +229,13 @@ interface PlanNode {
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 /** Runs `run`, which must send exactly one statement of this kind, and returns that statement's planned nodes (EXPLAIN, not run). */
-async function planOfTheOneStatement(run: () => Promise<unknown>, kind = /^\s*select\b/i): Promise<PlanNode[]> {
+async function planOfTheOneStatement(run: () => Promise<unknown>, kind = SELECTS): Promise<PlanNode[]> {
   captured = [];
   capturedKind = kind;
   try {
     await run();
   } finally {
-    capturedKind = /^\s*select\b/i;
+    capturedKind = SELECTS;
   }
   const statements = captured;
   captured = null;
