@@ -8,7 +8,7 @@
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDES } from '../src/api/rest/docs-guides.js';
@@ -105,11 +105,11 @@ describe('GET /docs', () => {
 describe('the reference and the document are sent compressed', () => {
   /** The raw answer (fetch would decompress it): its encoding and the bytes on the wire. */
   const raw = (path: string, acceptEncoding: string) =>
-    new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+    new Promise<{ status: number | undefined; encoding: string | undefined; type: string | undefined; vary: string | undefined; bytes: Buffer }>((resolve, reject) => {
       get(`${app.url}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+        res.on('end', () => resolve({ status: res.statusCode, encoding: res.headers['content-encoding'], type: res.headers['content-type'], vary: res.headers.vary, bytes: Buffer.concat(chunks) }));
       }).on('error', reject);
     });
 
@@ -120,5 +120,23 @@ describe('the reference and the document are sent compressed', () => {
     expect(zipped.encoding).toBe('gzip');
     expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
     expect(zipped.bytes.length * 3).toBeLessThan(plain.bytes.length);
+  });
+
+  it("the renderer's modules the page preloads: Brotli or gzip as the build compressed them, typed as scripts, the same bytes once decoded", async () => {
+    const page = await (await fetch(`${app.url}/docs`)).text();
+    const preloaded = [...page.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    // The entry's own imports: Vue's runtime, the renderer's components, its markdown, at least.
+    expect(preloaded.length).toBeGreaterThanOrEqual(5);
+    for (const path of ['/docs/assets/scalar/standalone.esm.js', ...preloaded]) {
+      const plain = await raw(path, 'identity');
+      expect([plain.status, plain.encoding, plain.type], path).toEqual([200, undefined, expect.stringMatching(/^text\/javascript/)]);
+      const brotli = await raw(path, 'gzip, deflate, br');
+      expect([brotli.status, brotli.encoding, brotli.type, brotli.vary], path).toEqual([200, 'br', expect.stringMatching(/^text\/javascript/), 'Accept-Encoding']);
+      expect(brotliDecompressSync(brotli.bytes).equals(plain.bytes), path).toBe(true);
+      const zipped = await raw(path, 'gzip');
+      expect([zipped.encoding, zipped.type], path).toEqual(['gzip', expect.stringMatching(/^text\/javascript/)]);
+      expect(gunzipSync(zipped.bytes).equals(plain.bytes), path).toBe(true);
+    }
+    expect((await raw('/docs/assets/scalar/chunks/no-such-module.js', 'br')).status).toBe(404);
   });
 });

@@ -98,7 +98,7 @@ describe('the guides as served', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
     const markdown = await readFile(new URL(`../docs/guides/${name}.md`, import.meta.url), 'utf8');
-    expect(html).toContain(renderGuideMarkdown(markdown, name).slice(0, 200));
+    expect(html).toContain((await renderGuideMarkdown(markdown, name)).slice(0, 200));
     // The test marker (an HTML comment) is a note for the repository's readers, not shown.
     expect(html).not.toContain('guide-test');
     const local = [...html.matchAll(/ href="(\/[^"#]*)/g)].map((m) => m[1]!);
@@ -106,9 +106,9 @@ describe('the guides as served', () => {
     for (const path of new Set(local)) expect((await get(path)).status, path).toBe(200);
   });
 
-  it('refuses to render a link that would be broken on the served page', () => {
-    expect(() => renderGuideMarkdown('[ops](../operations.md)', 'a guide')).toThrow(/would be broken/);
-    expect(renderGuideMarkdown('[gql](integrator-graphql.md#live-updates) [ref](http://127.0.0.1:4000/docs)', 'a guide')).toBe(
+  it('refuses to render a link that would be broken on the served page', async () => {
+    await expect(renderGuideMarkdown('[ops](../operations.md)', 'a guide')).rejects.toThrow(/would be broken/);
+    expect(await renderGuideMarkdown('[gql](integrator-graphql.md#live-updates) [ref](http://127.0.0.1:4000/docs)', 'a guide')).toBe(
       '<p><a href="/docs/guides/integrator-graphql#live-updates">gql</a> <a href="/docs">ref</a></p>',
     );
   });

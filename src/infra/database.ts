@@ -8,7 +8,7 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Db } from '../kernel/context.js';
 import { applyMigrations } from './migrations.js';
-import { openEmbeddedServer, type EmbeddedRole } from './embedded-postgres.js';
+import { openEmbeddedServer, type EmbeddedRole, type EmbeddedServer } from './embedded-postgres.js';
 import { createSqlReads, type SqlReads } from './sql-reads.js';
 
 export type { Db } from '../kernel/context.js';
@@ -50,6 +50,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** An application owns the embedded server; the CLI shares one that runs (default: server). */
   embeddedRole?: EmbeddedRole;
+  /** The embedded server, already being opened by the caller (bootEmbeddedServer); it is this client's to stop. */
+  embeddedServer?: Promise<EmbeddedServer>;
   poolSize: number;
   migrate?: boolean;
   log?: (msg: string) => void;
@@ -57,16 +59,22 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
-  const embedded = options.databaseUrl ? undefined : await openEmbeddedServer(options.dataDir, { role: options.embeddedRole ?? 'server', log });
+  const embedded = options.databaseUrl ? undefined : await (options.embeddedServer ?? openEmbeddedServer(options.dataDir, { role: options.embeddedRole ?? 'server', log }));
   const connectionString = options.databaseUrl ?? embedded!.url();
   try {
     if (options.migrate !== false) await applyMigrations(connectionString, log);
     const pool = new pg.Pool({ connectionString, max: options.poolSize });
     pool.on('connect', queueQueries);
+    // An idle connection the server closes (a restart, an administrator's terminate) is dropped from
+    // the pool, and the next query opens another; unhandled, pg's 'error' event would end the process.
+    pool.on('error', (err) => log(`database: an idle connection was closed (${err.message}); the pool opens another when needed`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     pools.set(prisma, pool);
     sqlReads.set(prisma, createSqlReads(pool));
-    await prisma.$connect();
+    // A first connection now, so a database that cannot be reached fails the start. Prisma's engine
+    // (its query compiler in WebAssembly, ~40 ms to instantiate) loads on its first query instead:
+    // the reads a first request makes go through the SQL reads, and a server warms Prisma once it listens.
+    await pool.query('SELECT 1');
     return {
       prisma,
       connectionString,

@@ -43,6 +43,8 @@ export interface EmbeddedServerOptions {
   durable?: boolean;
   /** How long to wait for an owner that is starting the server, or for a CLI owner to finish. */
   waitMs?: number;
+  /** Told once the server's process is spawned (or a running one is found): it boots in its own processes from then on. */
+  onBooting?: () => void;
 }
 
 export interface EmbeddedServer {
@@ -82,6 +84,7 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedServe
   const held = await acquire(paths.lock, options.role, options.waitMs ?? 60_000, log, dir);
   if (held.owner === false) {
     const password = await readFile(paths.password, 'utf8');
+    options.onBooting?.();
     log(`embedded PostgreSQL: connected to the server of pid ${held.holder.pid} (${dir})`);
     return server(password, held.holder.port!, false, held.holder.pid, async () => {});
   }
@@ -96,7 +99,7 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedServe
       await initialise(dir, user, log);
     }
     const password = (await readFile(paths.password, 'utf8')).trim();
-    const { child, port } = await start(paths, user, options.durable !== false);
+    const { child, port } = await start(paths, user, options.durable !== false, options.onBooting);
     await writeLock(paths.lock, { ...ownRecord(options.role), port });
     const url = connectionUrl(password, port, 'postgres');
     const version = await ensureDatabase(url, EMBEDDED_DATABASE);
@@ -114,6 +117,20 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedServe
     await releaseLock(paths.lock);
     throw err;
   }
+}
+
+/**
+ * Opens the embedded server as openEmbeddedServer does, but returns as soon as the server's process
+ * is spawned, with the promise of the open server: the caller does work of its own (an application
+ * loads its modules, which keeps its event loop busy) while the server boots in its own processes.
+ */
+export async function bootEmbeddedServer(dataDir: string, options: EmbeddedServerOptions): Promise<{ opened: Promise<EmbeddedServer> }> {
+  let booting!: () => void;
+  const spawned = new Promise<void>((resolve) => (booting = resolve));
+  const opened = openEmbeddedServer(dataDir, { ...options, onBooting: booting });
+  // A failure before the spawn ends the wait; it is the caller's to handle, through `opened`.
+  await Promise.race([spawned, opened.then(() => {}, () => {})]);
+  return { opened };
 }
 
 /**
@@ -352,7 +369,7 @@ async function initialise(dir: string, user: ServerUser, log: (msg: string) => v
   log(`embedded PostgreSQL: initialised ${paths.pgdata} in ${Date.now() - started} ms`);
 }
 
-async function start(paths: ReturnType<typeof files>, user: ServerUser, durable: boolean): Promise<{ child: ChildProcess; port: number }> {
+async function start(paths: ReturnType<typeof files>, user: ServerUser, durable: boolean, onBooting?: () => void): Promise<{ child: ChildProcess; port: number }> {
   const { postgres } = await binaries();
   const settings = [
     'listen_addresses=127.0.0.1',
@@ -373,6 +390,7 @@ async function start(paths: ReturnType<typeof files>, user: ServerUser, durable:
     });
     await logFile.close();
     child.unref();
+    onBooting?.();
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const outcome = await Promise.race([waitReady(paths.pgdata, child.pid!), exited.then(() => 'exited' as const)]);
     if (outcome === 'ready') return { child, port };

@@ -7,12 +7,16 @@
  * line, for a log collector) or `pretty` (the default when NODE_ENV=development, e.g. `npm run
  * dev`): pino-pretty in this process, one human-readable line per entry with time, level and message.
  */
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import type * as PinoPrettyModule from 'pino-pretty';
+import { loadOnFirstUse } from '../kernel/load-on-first-use.js';
 
 export type { Logger };
 
 export type LogFormat = 'json' | 'pretty';
+
+const pinoPretty = loadOnFirstUse(() => createRequire(import.meta.url)('pino-pretty') as typeof PinoPrettyModule);
 
 export const REDACTED_PATHS = [
   'password',
@@ -37,7 +41,7 @@ export const REDACTED_PATHS = [
  */
 export function logDestination(format: LogFormat, to?: NodeJS.WritableStream): DestinationStream | undefined {
   if (format === 'json') return to as DestinationStream | undefined;
-  return PinoPretty({
+  return pinoPretty().PinoPretty({
     destination: to ?? 1,
     colorize: to === undefined && process.stdout.isTTY === true,
     // One line per entry: the message first, then its fields as compact JSON.

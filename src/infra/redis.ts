@@ -23,7 +23,10 @@
  * to stderr on every failed reconnect. Here each connection logs its first error at warn (and
  * repeats only at debug) until it is ready again, which is logged at info.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
+import type * as IoRedisModule from 'ioredis';
+import { loadOnFirstUse } from '../kernel/load-on-first-use.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../kernel/config.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -37,6 +40,8 @@ export interface RedisSettings {
   logger?: Logger;
 }
 
+const ioredis = loadOnFirstUse(() => createRequire(import.meta.url)('ioredis') as typeof IoRedisModule);
+
 /** What a connection was made for, and where its errors go (kept for the connections made from it). */
 const made = new WeakMap<Redis, { logger: Logger; role: string }>();
 
@@ -46,7 +51,7 @@ const defaultLogger = () => (fallbackLogger ??= createLogger('warn', 'funding-ga
 
 /** A command connection (counters, PUBLISH) in the deployment's namespace. */
 export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {}): Redis {
-  return watched(new Redis(settings.url, { ...options, keyPrefix: settings.keyPrefix }), settings.logger ?? defaultLogger(), role);
+  return watched(new (ioredis().Redis)(settings.url, { ...options, keyPrefix: settings.keyPrefix }), settings.logger ?? defaultLogger(), role);
 }
 
 /** The deployment's command connection from its configuration, when it has Redis. */

@@ -1,21 +1,29 @@
 /** `npm start`: the whole system in one process on PORT, on the embedded database unless DATABASE_URL is set. */
 import 'reflect-metadata';
 import { loadConfig } from '../kernel/config.js';
-import { DataDirInUseError } from '../infra/embedded-postgres.js';
+import { bootEmbeddedServer, DataDirInUseError } from '../infra/embedded-postgres.js';
 import { createLogger, logDestination } from '../infra/logger.js';
-import { startRuntime } from './runtime.js';
-import { warmProductCatalogue } from '../modules/matching/product-catalogue.js';
 import { handleShutdownSignals } from './shutdown.js';
-import { databaseIdentity, recordRunningServer } from './running-server.js';
-import { labelProcessMetrics } from '../infra/metrics.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, undefined, logDestination(config.LOG_FORMAT));
-labelProcessMetrics('all-in-one', config.INSTANCE_ID);
 const shutdown = handleShutdownSignals(logger);
-// The database server starts (in its own processes) while this one loads the GraphQL and REST
-// layers: start-up takes the longer of the two rather than their sum.
-const runtimeStarting = startRuntime(config, { logger, onOpen: shutdown.add });
+// The embedded database server is spawned before the rest of this process's modules load, and boots
+// in its own processes meanwhile. Loading modules keeps the event loop busy (the server's start
+// would not move until they are all loaded), so they are imported only once its process runs.
+const embeddedServer = config.DATABASE_URL ? undefined : (await bootEmbeddedServer(config.DATA_DIR, { role: 'server', log: (msg) => logger.info(msg) })).opened;
+// Stopped on a signal that comes before the runtime has it (stopping it twice is harmless).
+if (embeddedServer) shutdown.add('embedded database', async () => (await embeddedServer.catch(() => undefined))?.stop());
+const [{ startRuntime }, { warmProductCatalogue }, { databaseIdentity, recordRunningServer }, { labelProcessMetrics }] = await Promise.all([
+  import('./runtime.js'),
+  import('../modules/matching/product-catalogue.js'),
+  import('./running-server.js'),
+  import('../infra/metrics.js'),
+]);
+labelProcessMetrics('all-in-one', config.INSTANCE_ID);
+// The runtime (the database's migrations, the seed) starts while this process loads the GraphQL and
+// REST layers: start-up takes the longer of the two rather than their sum.
+const runtimeStarting = startRuntime(config, { logger, onOpen: shutdown.add, embeddedServer });
 runtimeStarting.catch(() => {}); // awaited (and reported) below
 const { createSingleProcessGraphQL, startSingleProcessServer } = await import('./single-process-server.js');
 const graphql = createSingleProcessGraphQL(runtimeStarting, config);
@@ -39,8 +47,10 @@ const forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
   database: databaseIdentity(config.DATABASE_URL),
 }, logger);
 shutdown.add('server record', forgetRunningServer);
-// After listening, so the start is not slowed: the first matching request finds the catalogue loaded.
+// After listening, so the start is not slowed: the first matching request finds the catalogue
+// loaded, and the first write finds Prisma's engine instantiated (database.ts).
 warmProductCatalogue(runtime.contextFor());
+runtime.database.prisma.$connect().catch((err: unknown) => logger.warn({ err }, 'Prisma did not connect; its first query will try again'));
 logger.info(
   { url: server.url, environment: config.DEPLOY_ENV, database: runtime.database.embedded ? 'embedded' : 'DATABASE_URL' },
   `funding gateway ready: REST ${server.url}/api, GraphQL ${server.url}/graphql, health ${server.url}/health`,

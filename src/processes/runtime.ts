@@ -18,7 +18,7 @@ import { openDatabase, poolOf, readsOf, type Database } from '../infra/database.
 import { instrumentDatabase } from '../infra/metrics.js';
 import { reviewQueueGauges } from '../modules/insights/review-queue-standing.js';
 import { readDeliveryBacklog } from '../modules/webhooks/delivery-backlog.js';
-import type { EmbeddedRole } from '../infra/embedded-postgres.js';
+import type { EmbeddedRole, EmbeddedServer } from '../infra/embedded-postgres.js';
 import { createEventBus, type EventBusHandle } from '../infra/event-bus.js';
 import { redisOfConfig } from '../infra/redis.js';
 import { createLogger, logDestination, type Logger } from '../infra/logger.js';
@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   prepareDatabase?: boolean;
   /** On the embedded server: `server` owns DATA_DIR (one application), `cli` shares a running one. */
   embeddedRole?: EmbeddedRole;
+  /** The embedded server, when the process started opening it already (main.ts: before loading its modules). */
+  embeddedServer?: Promise<EmbeddedServer>;
   /**
    * Told of each resource as it opens, with how to close it (a process's shutdown handler), so a
    * signal during start-up closes what is open so far. Without it, `close()` closes everything.
@@ -65,6 +67,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
     embeddedRole: options.embeddedRole,
+    embeddedServer: options.embeddedServer,
     migrate: prepare,
     log: (msg) => logger.info(msg),
   });

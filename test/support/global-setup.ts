@@ -13,6 +13,7 @@ import { openDatabase } from '../../src/infra/database.js';
 import { seedDemoData } from '../../prisma/seed/seed-demo-data.js';
 import { adminQuery, databaseUrlFor } from './postgres-admin.js';
 import { buildWebBundles } from '../../src/api/pages/web-bundles.js';
+import { buildDocsAssets } from '../../src/api/rest/docs-assets.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,8 +26,9 @@ declare module 'vitest' {
 const TEST_DIR_PREFIX = 'fg-test-pg-';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // Pages under test load the bundles built from this checkout's sources.
-  await buildWebBundles();
+  // Pages under test load the bundles built from this checkout's sources, and the reference
+  // renderer's files as the build compresses them.
+  await Promise.all([buildWebBundles(), buildDocsAssets()]);
   let baseUrl = process.env.DATABASE_URL;
   let stopServer = async (): Promise<void> => {};
   if (!baseUrl) {

@@ -4,19 +4,16 @@
  * server, under a bar linking the getting-started guides (/docs/guides/…, docs-guides.ts).
  * Compression is every server's (src/api/http/response-compression.ts).
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import express, { type Router } from 'express';
 import { readWebBundle } from '../pages/web-bundles.js';
+import { DOCS_ASSETS_PATH, RENDERER_ENTRY, rendererAssets, rendererPreloadLinks } from './docs-assets.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { guidesNavigation, guidesRouter } from './docs-guides.js';
 import { PROBLEMS_PAGE_PATH } from './problem-details.js';
 import { problemsPage } from './problems-page.js';
 
-/** The renderer's browser build (standalone.esm.js and the chunks it imports), as the npm package ships it. */
-const scalarBrowserDir = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
-
-const DOCS_PAGE = `<!doctype html>
+/** The page; built on its first request, when the build's list of the renderer's modules is there to read. */
+const docsPage = () => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -24,6 +21,8 @@ const DOCS_PAGE = `<!doctype html>
 <title>Funding gateway API reference</title>
 <!-- The document is fetched while the renderer's modules load (the renderer asks for it only once it runs). -->
 <link rel="preload" href="/openapi.json" as="fetch" crossorigin="anonymous">
+<!-- The modules the renderer's entry imports, fetched with it rather than after it has been parsed. -->
+${rendererPreloadLinks()}
 <style>
 /* System fonts from the first paint: the renderer's web fonts live on another host, unreachable offline. */
 :root { --scalar-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; --scalar-font-code: ui-monospace, 'DejaVu Sans Mono', monospace; }
@@ -41,7 +40,7 @@ nav.guides a[aria-current="page"] { color: #111; font-weight: 600; text-decorati
 <main id="reference" aria-label="API reference"></main>
 <!-- The renderer's ES module build: ~2.8 MB of modules for the first screen, the rest loaded when used
      (the classic standalone.js is 4.4 MB, all parsed before anything renders). Modules run in order. -->
-<script type="module" src="/docs/assets/scalar/standalone.esm.js"></script>
+<script type="module" src="${DOCS_ASSETS_PATH}/${RENDERER_ENTRY}"></script>
 <script type="module" src="/docs/assets/api-docs.js"></script>
 </body>
 </html>`;
@@ -65,10 +64,12 @@ export function apiDocsRouter(options: { publicUrl?: string } = {}): Router {
     problems ??= problemsPage();
     res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(problems);
   });
+  let page: string | undefined;
   router.get('/docs', (_req, res) => {
-    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(DOCS_PAGE);
+    page ??= docsPage();
+    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(page);
   });
-  router.use('/docs/assets/scalar', express.static(scalarBrowserDir, { maxAge: '1h', index: false, fallthrough: false }));
+  router.use(DOCS_ASSETS_PATH, rendererAssets());
   router.get('/docs/assets/api-docs.js', async (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/javascript').send(await readWebBundle('api-docs.js'));
   });

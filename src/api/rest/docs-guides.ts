@@ -9,8 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import express, { type Router } from 'express';
-import { micromark } from 'micromark';
-import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { loadOnFirstUse } from '../../kernel/load-on-first-use.js';
 import { repositoryPath } from '../../kernel/repository-root.js';
 
 export interface Guide {
@@ -48,8 +47,11 @@ export function guidesNavigation(current?: string): string {
   return `<nav class="guides" aria-label="Getting started">${links.join(' ')}</nav>`;
 }
 
+const markdownRenderer = loadOnFirstUse(() => Promise.all([import('micromark'), import('micromark-extension-gfm')]));
+
 /** The body of a guide: its Markdown as HTML, links made to work on the served page, headings given ids. */
-export function renderGuideMarkdown(markdown: string, source: string): string {
+export async function renderGuideMarkdown(markdown: string, source: string): Promise<string> {
+  const [{ micromark }, { gfm, gfmHtml }] = await markdownRenderer();
   // HTML comments are notes for the repository's readers and tests (a block's test marker): not shown.
   const html = micromark(markdown.replace(/<!--[\s\S]*?-->\n?/g, ''), { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   const seen = new Map<string, number>();
@@ -122,7 +124,7 @@ ${focusableCode}
 /** A guide's page, rendered from docs/guides/<name>.md. */
 export async function renderGuidePage(guide: Guide): Promise<string> {
   const source = `docs/guides/${guide.name}.md`;
-  return guidePage(guide.name, guide.audience, renderGuideMarkdown(await readFile(repositoryPath(source), 'utf8'), source));
+  return guidePage(guide.name, guide.audience, await renderGuideMarkdown(await readFile(repositoryPath(source), 'utf8'), source));
 }
 
 /** The guides' index: one line per audience. */

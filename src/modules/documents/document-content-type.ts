@@ -5,16 +5,18 @@
  * signature: it must be UTF-8 text that is not markup.
  */
 import { open } from 'node:fs/promises';
-import { fileTypeFromBuffer } from 'file-type';
+import { loadOnFirstUse } from '../../kernel/load-on-first-use.js';
 import { AppError } from '../../kernel/errors.js';
 import type { UploadContent } from './document-store.js';
+
+const fileType = loadOnFirstUse(() => import('file-type'));
 
 /** Enough of the file for every signature file-type knows, and for the text check of a CSV. */
 const SNIFF_BYTES = 64 * 1024;
 
 export async function sniffedContentType(content: UploadContent, declared: string, accepted: readonly string[]): Promise<string> {
   const head = await leadingBytes(content);
-  const detected = (await fileTypeFromBuffer(head))?.mime ?? (looksLikeCsv(head) ? 'text/csv' : undefined);
+  const detected = (await (await fileType()).fileTypeFromBuffer(head))?.mime ?? (looksLikeCsv(head) ? 'text/csv' : undefined);
   if (detected === undefined || !accepted.includes(detected) || detected !== declared) {
     const found = detected ? `its content is ${detected}` : 'its content is not a recognised document';
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `The file is not a ${declared} document: ${found}`, [

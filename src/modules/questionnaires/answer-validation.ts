@@ -2,20 +2,29 @@
  * Validates answers with the questionnaire's own JSON Schema (ajv, draft 2020-12, with formats):
  * every failing field, as a JSON pointer and a reason.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
+import type * as AjvFormatsModule from 'ajv-formats';
+import { loadOnFirstUse } from '../../kernel/load-on-first-use.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
 import type { JsonSchema } from './answer-schema.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, useDefaults: false });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const ajv = loadOnFirstUse(() => {
+  const requireHere = createRequire(import.meta.url);
+  const { Ajv2020 } = requireHere('ajv/dist/2020.js') as typeof Ajv2020Module;
+  const addFormats = (requireHere('ajv-formats') as typeof AjvFormatsModule).default as unknown as (a: Ajv2020Module.Ajv2020) => void;
+  const instance = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, useDefaults: false });
+  addFormats(instance);
+  return instance;
+});
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   const id = schema.$id as string;
   let validate = compiled.get(id);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv().compile(schema);
     compiled.set(id, validate);
   }
   return validate;

@@ -5,8 +5,14 @@
  * delivery (pinnedLookup); when a host's checked addresses change, its Agent is closed and replaced,
  * so a connection is never reused to an address that the latest check did not allow.
  */
-import { Agent } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
+import type * as UndiciModule from 'undici';
+import { loadOnFirstUse } from '../../kernel/load-on-first-use.js';
 import { pinnedLookup, type WebhookTarget } from './webhook-url-policy.js';
+
+/** undici, for the Agents here and the delivery's request (webhook-delivery.ts). */
+export const undici = loadOnFirstUse(() => createRequire(import.meta.url)('undici') as typeof UndiciModule);
 
 /** Lender hosts kept at once; the least recently used is closed beyond this. */
 const MAX_LENDER_HOSTS = 100;
@@ -31,7 +37,7 @@ export function lenderAgent(target: WebhookTarget): Agent {
     return current.agent;
   }
   if (current) void current.agent.close();
-  const agent = new Agent({ connect: { lookup: pinnedLookup(target.addresses) }, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+  const agent = new (undici().Agent)({ connect: { lookup: pinnedLookup(target.addresses) }, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
   agents.set(host, { addresses, agent });
   if (agents.size > MAX_LENDER_HOSTS) {
     const [oldestHost, oldest] = agents.entries().next().value as [string, PinnedAgent];

@@ -17,9 +17,8 @@ import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { signWebhook } from './webhook-signature.js';
 import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
-import { request } from 'undici';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
-import { lenderAgent } from './lender-connections.js';
+import { lenderAgent, undici } from './lender-connections.js';
 import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import { wakeWorkersAtCommit } from './delivery-wakeups.js';
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
@@ -165,7 +164,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
       ? signWebhook(secrets, delivery.id, now, body)
       : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
     // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
-    const res = await request(target.url, {
+    const res = await undici().request(target.url, {
       method: 'POST',
       body,
       // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).

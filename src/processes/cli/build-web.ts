@@ -5,8 +5,9 @@
  */
 import { DASHBOARD_GRAPHQL_TYPES_PATH, writeDashboardGraphqlTypes } from './dashboard-graphql-types.js';
 import { buildWebBundles, WEB_BUNDLE_DIR, WEB_BUNDLES } from '../../api/pages/web-bundles.js';
+import { buildDocsAssets } from '../../api/rest/docs-assets.js';
 
 const started = Date.now();
 if (await writeDashboardGraphqlTypes()) console.log(`regenerated ${DASHBOARD_GRAPHQL_TYPES_PATH} from the supergraph: commit it`);
-await buildWebBundles();
-console.log(`built ${Object.keys(WEB_BUNDLES).length} web bundle(s) into ${WEB_BUNDLE_DIR} in ${Date.now() - started} ms`);
+await Promise.all([buildWebBundles(), buildDocsAssets()]);
+console.log(`built ${Object.keys(WEB_BUNDLES).length} web bundle(s) and the reference renderer's compressed files into ${WEB_BUNDLE_DIR} in ${Date.now() - started} ms`);
