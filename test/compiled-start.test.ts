@@ -1,7 +1,9 @@
 /**
  * `npm start` runs the compiled build through src/processes/start.ts, which turns on V8's code cache
  * before loading the all-in-one process: every surface that process serves works from it, and the
- * cache is written beside the build. Each read runs as a caller holding only the scope it needs.
+ * cache is written beside the build. GraphQL's stack loads on its first use (single-process-server.ts):
+ * the first GraphQL contact, over WebSocket and HTTP at once, is answered on both. Each read runs as
+ * a caller holding only the scope it needs.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
+import { graphql, subscribe } from './support/graphql-client.js';
 import { bearer, createApiKey, platformToken, signIn } from './support/identities.js';
 import { buildServer, freePort, startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
 import type { TestApp } from './support/test-app.js';
@@ -44,6 +47,25 @@ describe('npm start, compiled', () => {
   it('runs through start.js, with its code cache written beside the build', () => {
     expect(proc.child.spawnargs).toContain('dist/server/src/processes/start.js');
     expect(existsSync(path.resolve('dist/server/.compile-cache'))).toBe(true);
+  });
+
+  // First among the GraphQL tests: nothing has loaded GraphQL's stack yet.
+  it('loads GraphQL on its first use: a WebSocket upgrade and an HTTP request that arrive together both answer', async () => {
+    const token = await tokenWith(['questionnaire:read']);
+    const query = '{ questionnaires { id } }';
+    const [overWebSocket, overHttp] = await Promise.all([
+      subscribe<{ questionnaires: unknown[] }>(app.url, query, {}, { authorization: `Bearer ${token}` }),
+      graphql<{ questionnaires: unknown[] }>(app.url, query, {}, bearer(token)),
+    ]);
+    try {
+      const answered = await overWebSocket.next();
+      expect(answered.errors).toBeUndefined();
+      expect(answered.data!.questionnaires.length).toBeGreaterThan(0);
+    } finally {
+      await overWebSocket.close();
+    }
+    expect(overHttp.errors).toBeUndefined();
+    expect(overHttp.data!.questionnaires.length).toBeGreaterThan(0);
   });
 
   it('serves REST reads, and refuses a caller without a token', async () => {

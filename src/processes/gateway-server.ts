@@ -4,7 +4,7 @@
  * the gateway runtime is a Yoga server too.
  */
 import type { Server } from 'node:http';
-import type { Express, RequestHandler } from 'express';
+import type { IRouter, RequestHandler } from 'express';
 import { Kind, OperationTypeNode, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
@@ -39,7 +39,8 @@ export interface GatewayMountOptions {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the two servers' contexts differ; only the request pipeline is used here
 export type GraphQLServer = YogaServerInstance<any, any>;
 
-export function mountGateway(app: Express, server: Server, gateway: GraphQLServer, { webSocket, bodyLimit, fastPath, fanOut }: GatewayMountOptions): MountedGateway {
+/** `app`: the Express app, or the router the app keeps GraphQL's place with (single-process-server.ts). */
+export function mountGateway(app: IRouter, server: Server, gateway: GraphQLServer, { webSocket, bodyLimit, fastPath, fanOut }: GatewayMountOptions): MountedGateway {
   app.use(gateway.graphqlEndpoint, bodyLimit, ...(fastPath ? [fastPath] : []), bodyAsStream, gateway);
   const wss = limitedWebSocketServer(server, gateway.graphqlEndpoint, webSocket);
   const options = graphqlWsOptions(gateway, (ctx) => {

@@ -21,23 +21,17 @@ const [{ startRuntime }, { warmProductCatalogue }, { databaseIdentity, recordRun
   import('../infra/metrics.js'),
 ]);
 labelProcessMetrics('all-in-one', config.INSTANCE_ID);
-// The runtime (the database's migrations, the seed) starts while this process loads the GraphQL and
-// REST layers: start-up takes the longer of the two rather than their sum.
+// The runtime (the database's migrations, the seed) starts while this process loads the HTTP
+// layers: start-up takes the longer of the two rather than their sum.
 const runtimeStarting = startRuntime(config, { logger, onOpen: shutdown.add, embeddedServer });
 runtimeStarting.catch(() => {}); // awaited (and reported) below
-const { createSingleProcessGraphQL, startSingleProcessServer } = await import('./single-process-server.js');
-const graphql = createSingleProcessGraphQL(runtimeStarting, config);
-let served = false;
-shutdown.add('graphql', async () => {
-  if (!served) await graphql.dispose(); // once served, closing the server disposes it
-});
+const { startSingleProcessServer } = await import('./single-process-server.js');
 const runtime = await runtimeStarting.catch((err: unknown) => {
   if (!(err instanceof DataDirInUseError)) throw err;
   console.error(`funding gateway not started: ${err.message}`);
   process.exit(1);
 });
-const server = await startSingleProcessServer(runtime, { graphql });
-served = true;
+const server = await startSingleProcessServer(runtime);
 shutdown.add('server', () => server.close());
 // The admin CLI on this DATA_DIR prints credentials for this server's public URL (running-server.ts).
 const forgetRunningServer = await recordRunningServer(config.DATA_DIR, {

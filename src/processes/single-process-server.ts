@@ -1,20 +1,15 @@
 /**
  * Single-process mode: one HTTP server on one port with the REST adapter, GraphQL at /graphql over
- * HTTP and graphql-ws (the subgraphs' resolvers as one local schema, no gateway), and /health; and
- * the webhook delivery worker.
+ * HTTP and graphql-ws (the subgraphs' resolvers as one local schema, no gateway: single-process-graphql.ts,
+ * loaded on first use), and /health; and the webhook delivery worker.
  */
-import http from 'node:http';
-import express from 'express';
-import type { AppConfig } from '../kernel/config.js';
-import { createLocalGraphQL, plainPostFastPathOf, type LocalContextBuilder, type LocalGraphQL } from '../api/graphql/local-graphql.js';
-import { gatewaySecurity } from '../api/graphql/gateway-security.js';
-import { installHttpSecurity } from '../api/http/http-security.js';
+import http, { type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import express, { type Express } from 'express';
+import { installHttpSecurity, type InstalledHttpSecurity } from '../api/http/http-security.js';
 import { credentialKeyFromTokens } from '../api/http/rate-limits.js';
-import { mountGateway } from './gateway-server.js';
-import { tokenCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
-import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
-import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
-import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
+import type { MountedGateway } from './gateway-server.js';
+import { GRAPHQL_PATH } from '../api/graphql/graphql-path.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { webRouter } from '../api/pages/web-router.js';
 import { widgetCors, widgetEmbedOrigins } from '../api/pages/widget-cors.js';
@@ -29,29 +24,45 @@ import { apiDocsRouter } from '../api/rest/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 
 /**
- * GraphQL over the local schema (built on its first request). It needs no database to be created,
- * so it can be created while the runtime is still starting: its requests wait for the runtime.
+ * GraphQL, mounted where it belongs in the app (after the HTTP security layers) but loaded on the
+ * first GraphQL request or WebSocket upgrade: its stack is about a third of the process's module
+ * files, which a start would otherwise load before the port opens. A request or upgrade that comes
+ * while it loads waits for it; afterwards requests pass straight through to it.
  */
-export function createSingleProcessGraphQL(runtime: Runtime | Promise<Runtime>, config: AppConfig): LocalGraphQL {
-  const contextFor: LocalContextBuilder = async (headers) => (await runtime).contextForRequest(headers);
-  const security = gatewaySecurity(config, async (headers) => (await contextFor(headers)).actor);
-  return createLocalGraphQL(contextFor, security);
-}
-
-/** Subscribers of one audience share each event's execution; each one's credential is re-checked per event (cached). */
-function subscriptionFanOut(runtime: Runtime): FanOutOptions {
+function mountGraphQLOnFirstUse(app: Express, server: Server, runtime: Runtime, httpSecurity: InstalledHttpSecurity): { close(): Promise<void> } {
+  const routes = express.Router();
+  let mounted: MountedGateway | undefined;
+  let loading: Promise<void> | undefined;
+  const load = () =>
+    (loading ??= import('./single-process-graphql.js').then(({ mountSingleProcessGraphQL }) => {
+      // In one step: from here on, graphql-ws's own listener takes the upgrades.
+      server.off('upgrade', upgradeOnceLoaded);
+      mounted = mountSingleProcessGraphQL(routes, server, runtime, httpSecurity);
+    }));
+  function upgradeOnceLoaded(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    load().then(
+      () => server.emit('upgrade', req, socket, head),
+      (err: unknown) => {
+        runtime.logger.error({ err }, 'GraphQL did not load');
+        socket.destroy();
+      },
+    );
+  }
+  server.on('upgrade', upgradeOnceLoaded);
+  app.use(GRAPHQL_PATH, (_req, _res, next) => (mounted ? next() : load().then(() => next(), next)));
+  app.use(routes);
   return {
-    async audienceOf(headers) {
-      const caller = await runtime.contextForRequest(headers);
-      return audienceOfCaller(caller, caller.environment, () => runtime.auth.credentialStatus.assertActive(caller.actor));
+    async close() {
+      server.off('upgrade', upgradeOnceLoaded);
+      await loading?.catch(() => {});
+      await mounted?.close();
     },
-    toGraphQLError: (err) => toGraphQLError(err, runtime),
   };
 }
 
 export async function startSingleProcessServer(
   runtime: Runtime,
-  options: { port?: number; graphql?: LocalGraphQL } = {},
+  options: { port?: number } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? runtime.config.PORT;
   const app = express();
@@ -63,18 +74,7 @@ export async function startSingleProcessServer(
   const metricsServer = await mountMetrics(app, runtime.config);
   const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
   // GraphQL right after the HTTP security layers: its requests skip the routers below, none of which serves /graphql.
-  const graphql = options.graphql ?? createSingleProcessGraphQL(runtime, runtime.config);
-  const mounted = mountGateway(app, server, graphql, {
-    webSocket: {
-      limits: webSocketLimitsOf(runtime.config),
-      credentialOf: tokenCredentials(runtime.auth.tokens, runtime.auth.credentialStatus, runtime.clock),
-      rateLimits: httpSecurity,
-      logger: runtime.logger,
-    },
-    bodyLimit: graphqlBodyLimit(runtime.config, runtime.auth.tokens),
-    fastPath: plainPostFastPathOf(graphql),
-    fanOut: subscriptionFanOut(runtime),
-  });
+  const graphql = mountGraphQLOnFirstUse(app, server, runtime, httpSecurity);
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
   app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
   app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
@@ -84,15 +84,16 @@ export async function startSingleProcessServer(
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
-  // Everything is running before the port opens: a healthy answer means the whole process is up,
-  // and nothing awaited after listening lies between it and the caller registering its shutdown.
+  // Everything is running before the port opens (GraphQL's stack loads on its first request): a
+  // healthy answer means the whole process is up, and nothing awaited after listening lies between
+  // it and the caller registering its shutdown.
   const worker = await startDeliveryWorker(runtime);
   const url = await listen(server, port, runtime.config.HOST);
   return {
     url,
     async close() {
       await worker.stop();
-      await mounted.close();
+      await graphql.close();
       await closeServer(server);
       await metricsServer?.close();
     },

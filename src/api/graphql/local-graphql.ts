@@ -22,6 +22,7 @@ import { asksForIntrospection, blockFieldSuggestionsPlugin, graphiqlOptions, int
 import { operationLimitPlugins } from './operation-limits.js';
 import { plainPostFastPath, ValidatedDocuments } from './plain-post-fast-path.js';
 import { contextHandedOn } from './plain-graphql-request.js';
+import { GRAPHQL_PATH } from './graphql-path.js';
 
 /** What the server's context starts from: the HTTP request, or the headers a graphql-ws socket carries (gateway-server.ts). */
 interface InitialContext {
@@ -49,7 +50,7 @@ export function createLocalGraphQL(contextFor: LocalContextBuilder, security: Ga
   const yoga = createYoga<Record<string, unknown>, ServiceContext>({
     // A request the fast path began and handed on keeps the context it started (one verification per request).
     context: (initial: InitialContext) => contextHandedOn(initial.req) ?? contextFor(asGlobalHeaders(initial.headers ?? initial.request?.headers)),
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
     // The HTTP layer caps the body before Yoga reads it (src/api/http/graphql-body-limit.ts, 1 MiB or
