@@ -53,9 +53,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
       expect(health).toMatchObject({ status: 'ok', database: 'ready' });
     }
 
-    // The REST adapter and the gateway compress their text answers (the reference's ~4 MB script, the
-    // document, GraphQL answers, also those the REST adapter forwards to the gateway).
-    for (const url of [`${rest}/docs/assets/scalar/standalone.js`, `${rest}/openapi.json`, `${gateway}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`, `${rest}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`]) {
+    // The REST adapter and the gateway compress their text answers (the reference's renderer, as the
+    // build compressed it; the document, GraphQL answers, also those the REST adapter forwards to the gateway).
+    for (const url of [`${rest}/docs/assets/scalar/standalone.esm.js`, `${rest}/openapi.json`, `${gateway}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`, `${rest}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`]) {
       const answer = await fetch(url, { headers: { 'accept-encoding': 'gzip', accept: 'application/json' } });
       expect(answer.status, url).toBe(200);
       expect(answer.headers.get('content-encoding'), url).toBe('gzip');
