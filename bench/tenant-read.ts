@@ -12,7 +12,7 @@
  * Needs a PostgreSQL (DATABASE_URL, default the local server) and, for distributed mode, Redis
  * (REDIS_URL, default local; REDIS_KEY_PREFIX, when set, is its namespace). BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS tune it;
  * BENCH_DEPLOYMENTS (comma-separated: single-external, single-embedded, distributed; default all
- * three) runs only some; BENCH_CPU_PROF_DIR has the distributed deployment's processes write CPU profiles there. The distributed deployment's federated query also prints how its CPU per
+ * three) runs only some; BENCH_CPU_PROF_DIR has the measured processes write CPU profiles there. The distributed deployment's federated query also prints how its CPU per
  * request splits between its processes (gateway, subgraphs, ...).
  */
 import { randomUUID } from 'node:crypto';
@@ -155,7 +155,7 @@ function printCpuSplit(row: Row, before: Map<string, number>, after: Map<string,
 async function singleProcess(label: string, url: string, ids: string[]) {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: dataDir(`fg-bench-${randomUUID()}`) });
+  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: dataDir(`fg-bench-${randomUUID()}`), ...cpuProfiling() });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const baseline = await startBaseline(url, appUrl);
@@ -163,7 +163,7 @@ async function singleProcess(label: string, url: string, ids: string[]) {
   await app.stop();
 }
 
-/** BENCH_CPU_PROF_DIR: every process of the distributed deployment writes a V8 CPU profile there when it exits. */
+/** BENCH_CPU_PROF_DIR: every measured process (the single one, or the distributed deployment's) writes a V8 CPU profile there when it exits. */
 function cpuProfiling(): Record<string, string> {
   const dir = process.env.BENCH_CPU_PROF_DIR;
   return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(dir)}` } : {};

@@ -7,6 +7,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { readsOf, type Db } from '../../infra/database.js';
+import { StatementTemplates } from '../../infra/statement-templates.js';
 import type { DB } from '../../infra/sql-reads.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -65,14 +66,23 @@ export async function selectProfileIds(db: Db, where: ProfileWhere): Promise<str
   return rows.map((row) => row.id);
 }
 
+/** The statement below, compiled once (statement-templates.ts): GraphQL runs it for every tenant page or tenant that asks for its profile. */
+const profileIdsOfTenants = new StatementTemplates<{ id: string; tenantId: string | null }>();
+
 /** The uuid of each of these tenants' profiles (GraphQL `Tenant.profile { uuid }` reads no more). */
-export function selectProfileIdsOfTenants(db: Db, tenantIds: readonly string[], environment: DeployEnvironment): Promise<Array<{ id: string; tenantId: string | null }>> {
-  return readsOf(db)
-    .selectFrom('profile as p')
-    .select(['p.id', 'p.tenantId'])
-    .where('p.tenantId', '=', (eb) => eb.fn.any(eb.val([...tenantIds]).$castTo<string[]>()))
-    .where('p.environment', '=', environment)
-    .execute();
+export async function selectProfileIdsOfTenants(db: Db, tenantIds: readonly string[], environment: DeployEnvironment): Promise<Array<{ id: string; tenantId: string | null }>> {
+  const reads = readsOf(db);
+  const statement = profileIdsOfTenants.bind(
+    'of tenants',
+    (value) =>
+      reads
+        .selectFrom('profile as p')
+        .select(['p.id', 'p.tenantId'])
+        .where('p.tenantId', '=', (eb) => eb.fn.any(eb.val(value<string[]>('tenantIds')).$castTo<string[]>()))
+        .where('p.environment', '=', value<DeployEnvironment>('environment')),
+    { tenantIds: [...tenantIds], environment },
+  );
+  return (await reads.executeQuery(statement)).rows;
 }
 
 /** Profiles of these tenants, in the environment, as a filter for `selectProfileRows`. */

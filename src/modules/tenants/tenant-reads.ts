@@ -7,6 +7,7 @@
  */
 import type { Db } from '../../infra/database.js';
 import { readsOf } from '../../infra/database.js';
+import { StatementTemplates } from '../../infra/statement-templates.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
 
 /** A tenant filter as column equalities: the form `tenantScope` states a rule in (Prisma and Kysely take it alike). */
@@ -26,14 +27,27 @@ export interface TenantRow {
 
 const TENANT_COLUMNS = ['id', 'referenceId', 'createdDateTime', 'updatedDateTime'] as const;
 
-/** One tenant by id within `filter`, or undefined. */
-export function selectTenant(db: Db, filter: TenantFilter, id: string): Promise<TenantRow | undefined> {
-  return readsOf(db)
-    .selectFrom('tenant')
-    .select(TENANT_COLUMNS)
-    .where((eb) => eb.and(filter))
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The tenant-by-id statement, compiled once per filter shape (its columns, as `tenantScope` states them). */
+const tenantById = new StatementTemplates<TenantRow>();
+
+/**
+ * One tenant by id within `filter`, or undefined. Every tenant-scoped request runs it, so it is
+ * built once per shape of the filter and only bound at each call (statement-templates.ts says why).
+ */
+export async function selectTenant(db: Db, filter: TenantFilter, id: string): Promise<TenantRow | undefined> {
+  const reads = readsOf(db);
+  const columns = Object.keys(filter) as Array<keyof TenantFilter>;
+  const statement = tenantById.bind(
+    columns.join(','),
+    (value) =>
+      reads
+        .selectFrom('tenant')
+        .select(TENANT_COLUMNS)
+        .where((eb) => eb.and(Object.fromEntries(columns.map((column) => [column, value(`filter.${column}`)]))))
+        .where('id', '=', value<string>('id')),
+    { ...Object.fromEntries(columns.map((column) => [`filter.${column}`, filter[column]])), id },
+  );
+  return (await reads.executeQuery(statement)).rows[0];
 }
 
 /** Which of `ids` (well-formed uuids) lie within `filter`. */
