@@ -66,6 +66,8 @@ describe('npm start, compiled', () => {
     }
     expect(overHttp.errors).toBeUndefined();
     expect(overHttp.data!.questionnaires.length).toBeGreaterThan(0);
+    // Loaded once, for both, and the log says so (why the first GraphQL request took longer).
+    expect(proc.output().match(/GraphQL loaded for its first request/g)).toHaveLength(1);
   });
 
   it('serves REST reads, and refuses a caller without a token', async () => {

@@ -33,12 +33,18 @@ function mountGraphQLOnFirstUse(app: Express, server: Server, runtime: Runtime, 
   const routes = express.Router();
   let mounted: MountedGateway | undefined;
   let loading: Promise<void> | undefined;
-  const load = () =>
-    (loading ??= import('./single-process-graphql.js').then(({ mountSingleProcessGraphQL }) => {
+  const load = () => {
+    if (loading) return loading;
+    const started = performance.now();
+    loading = import('./single-process-graphql.js').then(({ mountSingleProcessGraphQL }) => {
       // In one step: from here on, graphql-ws's own listener takes the upgrades.
       server.off('upgrade', upgradeOnceLoaded);
       mounted = mountSingleProcessGraphQL(routes, server, runtime, httpSecurity);
-    }));
+      // Says why the process's first GraphQL request took longer than the others.
+      runtime.logger.info({ ms: Math.round(performance.now() - started) }, 'GraphQL loaded for its first request');
+    });
+    return loading;
+  };
   function upgradeOnceLoaded(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     load().then(
       () => server.emit('upgrade', req, socket, head),
