@@ -28,6 +28,7 @@ import type { Runtime } from './runtime.js';
 import { buildSubgraphSchemas, type SubgraphName } from '../api/graphql/subgraphs/index.js';
 import { AnsweredQueries, subgraphFastPath } from '../api/graphql/subgraph-fast-path.js';
 import { contextHandedOn } from '../api/graphql/plain-graphql-request.js';
+import { GRAPHQL_PATH } from '../api/graphql/graphql-path.js';
 
 export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, port: number): Promise<RunningServer> {
   const schema = (await buildSubgraphSchemas())[name];
@@ -40,7 +41,7 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
     credentialOf: tokenCredentials(runtime.auth.tokens, runtime.auth.credentialStatus, runtime.clock),
     logger: runtime.logger,
   };
-  const wss = limitedWebSocketServer(server, '/graphql', webSocket);
+  const wss = limitedWebSocketServer(server, GRAPHQL_PATH, webSocket);
   const ws = useServer(
     withWebSocketLimits(
       {
@@ -82,7 +83,7 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   });
   const contextFor = (headers: IncomingHttpHeaders) => runtime.contextForRequest(headers);
   app.use(
-    '/graphql',
+    GRAPHQL_PATH,
     express.json({ limit: '1mb' }),
     subgraphFastPath(schema, answered, contextFor),
     // A request the fast path began and handed on keeps the context it built (one verification per request).

@@ -19,6 +19,7 @@ import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from './subgr
 import { readCommittedSupergraph } from './compose.js';
 import { blockFieldSuggestionsPlugin, graphiqlOptions, introspectionPlugin, type SchemaAccess } from './graphql-access.js';
 import { operationLimitPlugins, type OperationLimits } from './operation-limits.js';
+import { GRAPHQL_PATH } from './graphql-path.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
 export interface GatewayRequestInfo {
@@ -54,7 +55,7 @@ async function warmUp(gateway: GatewayRuntime): Promise<GatewayRuntime> {
 async function createRuntime(placement: SubgraphPlacement, security: GatewaySecurity): Promise<GatewayRuntime> {
   const common = {
     supergraph: await readCommittedSupergraph(),
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     logging: false,
     maskedErrors: { maskError: maskUnexpectedErrors },
     // CORS is answered by the HTTP layer from the allowlist (src/api/http/cors.ts), never reflected here.
@@ -78,7 +79,7 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
     transportEntries: {
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
       // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts builds.
-      '*.http': { options: { subscriptions: { kind: 'ws', location: '/graphql', options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
+      '*.http': { options: { subscriptions: { kind: 'ws', location: GRAPHQL_PATH, options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
       ...Object.fromEntries(Object.entries(placement.urls).map(([name, location]) => [name, { location }])),
     },
   });

@@ -6,9 +6,10 @@
  */
 import cors from 'cors';
 import type { RequestHandler } from 'express';
+import { GRAPHQL_PATH } from '../graphql/graphql-path.js';
 
 /** The paths this allowlist answers for. */
-export const CORS_PATHS = ['/graphql', '/api', '/oauth/token'];
+export const CORS_PATHS = [GRAPHQL_PATH, '/api', '/oauth/token'];
 
 export function corsAllowlist(allowedOrigins: readonly string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);

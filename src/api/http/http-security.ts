@@ -11,6 +11,7 @@ import type { Logger } from '../../infra/logger.js';
 import { CORS_PATHS, corsAllowlist } from './cors.js';
 import { rateLimits, requestBudget, type RequestBudget } from './rate-limits.js';
 import { GRAPHIQL_CSP, securityHeaders } from './security-headers.js';
+import { GRAPHQL_PATH } from '../graphql/graphql-path.js';
 
 export interface HttpSecurityOptions {
   config: AppConfig;
@@ -33,9 +34,9 @@ export function installHttpSecurity(app: Express, { config, credentialKeyOf, log
   app.use(securityHeaders(config.DEPLOY_ENV));
   app.use(CORS_PATHS, corsAllowlist(config.CORS_ALLOWED_ORIGINS));
   const budget = requestBudget({ perAddress: config.RATE_LIMIT_PER_ADDRESS, perCredential: config.RATE_LIMIT_PER_CREDENTIAL }, redis);
-  app.use(['/graphql', '/api', '/oauth/token'], rateLimits(budget, credentialKeyOf, logger));
+  app.use([GRAPHQL_PATH, '/api', '/oauth/token'], rateLimits(budget, credentialKeyOf, logger));
   if (config.GRAPHIQL_ENABLED) {
-    app.get('/graphql', (req, res, next) => {
+    app.get(GRAPHQL_PATH, (req, res, next) => {
       if (req.accepts(['application/json', 'text/html']) === 'text/html') res.setHeader('Content-Security-Policy', GRAPHIQL_CSP);
       next();
     });
