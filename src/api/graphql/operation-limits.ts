@@ -34,6 +34,7 @@ import {
   visit,
 } from 'graphql';
 import type * as QueryComplexityLibrary from 'graphql-query-complexity';
+import { variablesInspectionPlugin } from './variables-inspection.js';
 
 export interface OperationLimits {
   maxDepth: number;
@@ -96,6 +97,7 @@ function answeredOver(error: GraphQLError, contextValue: unknown): GraphQLError 
 export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
   const shape = operationShapeRule(limits);
   return [
+    variablesInspectionPlugin(),
     tokenLimitPlugin(limits.maxTokens),
     fieldRepeatsPlugin(limits.maxFieldRepeats),
     { onValidate: ({ addValidationRule }) => addValidationRule(shape) },
