@@ -9,7 +9,7 @@ import { checkLater, parseInput } from '../../kernel/validation.js';
 import { inspectJson, unstorableTextProblem, unstorableTextRefusal, type JsonInspection } from '../../kernel/json-inspection.js';
 import { requireSurface } from '../../kernel/access-policy.js';
 import { redactSecrets, type Logger } from '../../infra/logger.js';
-import { constraintError } from '../../infra/prisma-errors.js';
+import { databaseError } from '../../infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
 import { MAX_DOCUMENT_BYTES } from '../../modules/documents/document-service.js';
 import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
@@ -234,7 +234,8 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return void req.socket.destroy();
     }
     if (!(err instanceof AppError)) {
-      if (constraintError(err)) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
+      const fromDatabase = databaseError(err);
+      if (fromDatabase) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, fromDatabase.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a REST request' : 'a database constraint refused a REST request');
       else logger.error({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
     }
     sendProblem(res, err);
