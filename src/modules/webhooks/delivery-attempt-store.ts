@@ -16,6 +16,7 @@
  *    delivery once the one before it is settled.
  */
 import { sql } from 'kysely';
+import type { WebhookEvent } from '../../generated/prisma/enums.js';
 import type { Db } from '../../infra/database.js';
 import { readsOf } from '../../infra/database.js';
 import { DELIVERY_WAKEUP_CHANNEL, deliveryWakeup } from './delivery-wakeups.js';
@@ -33,6 +34,9 @@ export interface DueDelivery {
   document: string;
   apiProvider: string | null;
   lenderApplicationId: number;
+  event: WebhookEvent;
+  /** Its number among its application's deliveries (set by a trigger as it is inserted). */
+  sequence: number;
   /** The request that queued it: the attempt logs under it and tells the lender. */
   requestId: string | null;
   /** The lender's slug: the `lender` label of the delivery metrics and the failure log lines. */
@@ -85,9 +89,9 @@ export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: 
     ), claimed AS (
       UPDATE webhook_delivery d SET "attemptStartedAt" = ${utc(now)}::timestamp(3)
         FROM due WHERE d.id = due.id
-      RETURNING d.id, d.attempts, d.url, d.payload, d."lenderApplicationId", d."lenderId", d."requestId", d."nextAttemptAt"
+      RETURNING d.id, d.attempts, d.url, d.payload, d."lenderApplicationId", d.event, d.sequence, d."lenderId", d."requestId", d."nextAttemptAt"
     )
-    SELECT c.id::text AS id, c.attempts, c.url, c."lenderApplicationId", c."requestId",
+    SELECT c.id::text AS id, c.attempts, c.url, c."lenderApplicationId", c.event, c.sequence, c."requestId",
            CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN (c.payload - 'apiProvider')::text ELSE c.payload::text END AS document,
            CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN ((c.payload -> 'apiProvider') - 'authorizationToken')::text END AS "apiProvider",
            l.slug AS "lenderSlug", l."webhookSecret", l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey"
