@@ -15,9 +15,8 @@ export const WEBHOOK_EVENT_TYPES = {
   APPLICATION_CREATED: 'application.created',
   APPLICATION_UPDATED: 'application.updated',
 } as const satisfies Record<WebhookEvent, string>;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[WebhookEvent];
 
-export interface WebhookHeader {
+interface WebhookHeader {
   name: string;
   description: string;
   /** Absent from some deliveries (see the description). */
@@ -62,9 +61,9 @@ export const WEBHOOK_HEADERS = [
   },
 ] as const satisfies readonly WebhookHeader[];
 
-export type WebhookHeaderName = (typeof WEBHOOK_HEADERS)[number]['name'];
+type WebhookHeaderName = (typeof WEBHOOK_HEADERS)[number]['name'];
 
-export interface SentDelivery {
+interface SentDelivery {
   id: string;
   event: WebhookEvent;
   sequence: number;
