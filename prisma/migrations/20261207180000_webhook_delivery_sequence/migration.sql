@@ -27,3 +27,10 @@ CREATE UNIQUE INDEX "webhook_delivery_lenderApplicationId_sequence_key" ON "webh
 
 CREATE TRIGGER webhook_delivery_sequence BEFORE INSERT ON "webhook_delivery"
   FOR EACH ROW EXECUTE FUNCTION number_webhook_delivery();
+
+-- The worker sends an application's deliveries in this order (delivery-attempt-store.ts): a delivery
+-- waits while one with a lower number is undelivered. The creation time it went by before can
+-- disagree with it: a writer that waited for the application's row took its time before it waited.
+-- The partial index of the undelivered rows that check probes is on the number from now on.
+DROP INDEX "webhook_delivery_undelivered_order_idx";
+CREATE INDEX "webhook_delivery_undelivered_order_idx" ON "webhook_delivery"("lenderApplicationId", "sequence") WHERE "status" IN ('PENDING', 'FAILED');
