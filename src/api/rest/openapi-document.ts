@@ -39,7 +39,7 @@ export const SURFACE_TAGS: Record<Surface | 'public', { name: string; descriptio
 
 /** The webhooks' tag, and what the document declares beside the route table. */
 const WEBHOOKS_TAG = { name: 'Lender webhooks', description: 'What the gateway POSTs to a lender (spec 6): signed the Standard Webhooks way, answered 204' };
-export const WEBHOOKS: readonly WebhookDefinition[] = lenderApplicationWebhooks;
+const WEBHOOKS: readonly WebhookDefinition[] = lenderApplicationWebhooks;
 export const OPERATIONS_SERVED_ELSEWHERE: readonly OperationServedElsewhere[] = Object.values(IDENTITY_PROVIDER_OPERATIONS);
 
 const SECURITY_SCHEMES = {
