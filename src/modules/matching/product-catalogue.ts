@@ -33,8 +33,8 @@ const ROWS_PER_STEP = 250;
 /** Searches whose outcome a snapshot keeps, counted in matches (a search of 10,000 products may hold several thousand). */
 const REMEMBERED_MATCHES = 100_000;
 
-/** A lender as the catalogue summarises it, without its product list (the criteria hold those). */
-export type LenderSummaryForMatch = Omit<LenderSummary, 'products'>;
+/** A lender as the catalogue summarises it for matches (spec 2.6), without its product list (the criteria hold those) or its slug. */
+export type LenderSummaryForMatch = Omit<LenderSummary, 'products' | 'slug'>;
 
 export interface ProductCatalogue {
   /**
