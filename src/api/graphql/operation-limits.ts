@@ -48,6 +48,8 @@ export interface OperationLimits {
 /** What a list is assumed to hold when the query does not say (no `first`/`limit` argument). */
 export const ASSUMED_LIST_SIZE = 10;
 const PAGE_SIZE_ARGUMENTS = ['first', 'last', 'limit', 'take', 'pageSize'];
+/** Federation's entity fetch on a subgraph, which only the gateway sends. */
+const ENTITIES_FIELD = '_entities';
 
 /*
  * Two copies of graphql can be loaded: Node resolves `graphql` to its CommonJS build (the servers,
@@ -111,12 +113,16 @@ function tokenLimitPlugin(maxTokens: number): Plugin {
         try {
           return parseFn(source, { ...options, maxTokens });
         } catch (err) {
-          if (err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message)) throw limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`);
-          throw err;
+          throw tokenLimitRefusal(err, maxTokens) ?? err;
         }
       });
     },
   };
+}
+
+/** The refusal naming the limit, when graphql-js stopped parsing at `maxTokens`; else null. */
+export function tokenLimitRefusal(err: unknown, maxTokens: number): GraphQLError | null {
+  return err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message) ? limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`) : null;
 }
 
 /**
@@ -256,8 +262,20 @@ const MAX_REMEMBERED_KEY_LENGTH = 256;
  * it always was (variables that do not coerce are reported as such, before a refusal).
  */
 function costLimitPlugin(maxCost: number): Plugin {
+  const check = costCheck(maxCost);
+  const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
+    const refused = check(args);
+    if (refused) setResultAndStopExecution({ errors: [answeredOver(refused, args.contextValue)] });
+  };
+  return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
+}
+
+/** An operation's cost refusal (null within the limit), with the verdicts costLimitPlugin describes remembered. */
+export type CostCheck = (args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>) => GraphQLError | null;
+
+export function costCheck(maxCost: number): CostCheck {
   const allowed = new WeakMap<DocumentNode, { variables: readonly string[]; keys: Set<string> }>();
-  const check = (args: ExecutionArgs): GraphQLError | null => {
+  return (args) => {
     let known = allowed.get(args.document);
     if (!known) allowed.set(args.document, (known = { variables: costVariables(args.document), keys: new Set() }));
     const values = args.variableValues ?? {};
@@ -269,11 +287,6 @@ function costLimitPlugin(maxCost: number): Plugin {
     if (estimated === null && known.keys.size < MAX_ALLOWED_PER_DOCUMENT && key.length <= MAX_REMEMBERED_KEY_LENGTH) known.keys.add(key);
     return estimated;
   };
-  const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
-    const refused = check(args);
-    if (refused) setResultAndStopExecution({ errors: [answeredOver(refused, args.contextValue)] });
-  };
-  return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
 }
 
 /**
@@ -365,6 +378,10 @@ export function costLimitRule(maxCost: number): ValidationRule {
 /** Each field costs 1 plus what it selects, that many times over for a list; introspection is free. */
 const listMultiplyingEstimator: QueryComplexityLibrary.ComplexityEstimator = ({ field, args, childComplexity }) => {
   if (field.name.startsWith('__')) return 0;
+  // A subgraph's entity fetch: the gateway has counted each entity where its operation selects it,
+  // times the lists around it; here one entity's cost is checked (the representations' number is
+  // bounded by those lists' page sizes at the gateway, not by anything in this document).
+  if (field.name === ENTITIES_FIELD) return 1 + childComplexity;
   return 1 + (isList(field.type) ? pageSizeOf(args) : 1) * childComplexity;
 };
 
