@@ -5,6 +5,7 @@
  * gateway, which presents the deployment's subgraph secret (src/api/http/gateway-only.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/api/http/listen.js';
@@ -147,6 +148,44 @@ describe("a subgraph with the gateway's credential", () => {
     const over = await post(`${profiles.url}/graphql`, JSON.stringify({ query: COMPANY_SEARCH, variables: { n: 1_000_000 } }), headers);
     expect(over.status).toBe(400);
     expect(over.body).toContain('GRAPHQL_MAX_COST');
+  });
+});
+
+/** The first answer (result or error) to one graphql-ws operation, sent to the subgraph as the gateway sends it. */
+async function overWebSocket(url: string, query: string, connectionParams: Record<string, string>): Promise<unknown> {
+  const client = createClient({
+    url: `${url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: class extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers: AS_GATEWAY });
+      }
+    },
+    retryAttempts: 0,
+    connectionParams,
+  });
+  try {
+    return await new Promise((resolve) => {
+      let first: unknown;
+      client.subscribe({ query }, { next: (value) => (first ??= value), error: (err) => resolve(err), complete: () => resolve(first) });
+    });
+  } finally {
+    await client.dispose();
+  }
+}
+
+describe("a subgraph's graphql-ws endpoint, with the gateway's credential", () => {
+  it('refuses subscriptions past the limits before they start, naming each', async () => {
+    const token = await marketplaceToken();
+    const aliased = `subscription { tenantCreated { ${Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(' ')} } }`;
+    const repeated = `subscription { tenantCreated { ${Array.from({ length: 11 }, () => 'id').join(' ')} } }`;
+    const long = `subscription { tenantCreated { ${'__typename '.repeat(2100)} } }`;
+    for (const [query, message] of [
+      [aliased, /^Syntax Error: Aliases limit of 30 exceeded, found 31\.$/],
+      [repeated, /field "id" is selected 11 times in one selection set; at most 10 \(GRAPHQL_MAX_FIELD_REPEATS\)/],
+      [long, /^Syntax Error: Token limit of 2000 exceeded\.$/],
+    ] as const) {
+      expect(await overWebSocket(tenants.url, query, token)).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
+    }
   });
 });
 

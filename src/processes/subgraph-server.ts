@@ -52,11 +52,14 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
       return verdict === 'accepted' ? null : gatewayCredentialRefusal(verdict);
     },
   };
+  // The gateway's operation limits, on what the gateway sends and on anything else that gets here.
+  const limits = subgraphOperationLimits(schema, operationLimitsOf(runtime.config));
   const wss = limitedWebSocketServer(server, GRAPHQL_PATH, webSocket);
   const ws = useServer(
     withWebSocketLimits(
       {
         schema,
+        onSubscribe: (_ctx, _id, payload) => limits.onWebSocketSubscribe(payload),
         context: (ctx) => runtime.contextForRequest(connectionHeaders(ctx.extra.request.headers, ctx.connectionParams)),
         // Each event this subgraph executes for a subscription: with the gateway's fan-out, one per audience group.
         onNext: (_ctx, _id, _payload, args) => {
@@ -70,8 +73,6 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   );
   // The gateway's plain POSTs of queries Apollo has answered once take a leaner route (subgraph-fast-path.ts).
   const answered = new AnsweredQueries();
-  // The gateway's operation limits, on what the gateway sends and on anything else that gets here.
-  const limits = subgraphOperationLimits(schema, operationLimitsOf(runtime.config));
   const apollo = new ApolloServer<ServiceContext>({
     schema,
     parseOptions: limits.parseOptions,

@@ -7,13 +7,15 @@
  *   is kept per query text (the gateway sends a bounded set of texts, one per plan step), so a text
  *   is parsed here once;
  * - in Apollo, once the operation and its variables are known: the estimated cost, as the gateway
- *   checks it at execution. The subgraph fast path checks the same before it runs a cached document.
- * Refused with 400 and the gateway's messages, as GRAPHQL_VALIDATION_FAILED.
+ *   checks it at execution. The subgraph fast path checks the same before it runs a cached document;
+ * - over graphql-ws (the gateway's subscriptions), all of them before the operation starts.
+ * Refused with 400 (over graphql-ws an error message) and the gateway's messages, as GRAPHQL_VALIDATION_FAILED.
  */
 import { createRequire } from 'node:module';
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { SubscribePayload } from 'graphql-ws';
 import type { RequestHandler } from 'express';
-import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import type { DocumentNode, ExecutionArgs, GraphQLError, GraphQLSchema } from 'graphql';
 import { costCheck, operationShapeRule, repeatedFieldError, tokenLimitRefusal, type CostCheck, type OperationLimits } from './operation-limits.js';
 
 /** The subgraph schemas and Apollo's documents are graphql's CommonJS build's (operation-limits.ts says why there are two). */
@@ -32,6 +34,11 @@ export interface SubgraphOperationLimits {
   plugin: ApolloServerPlugin;
   /** The same check, for a path that runs a cached document without Apollo (subgraph-fast-path.ts). */
   cost: CostCheck;
+  /**
+   * graphql-ws's onSubscribe: every limit, then graphql's validation; the refusals, or the operation
+   * to run. A text that does not parse is left to graphql-ws, which answers it its own way.
+   */
+  onWebSocketSubscribe(payload: SubscribePayload): readonly GraphQLError[] | ExecutionArgs | undefined;
 }
 
 export function subgraphOperationLimits(schema: GraphQLSchema, limits: OperationLimits): SubgraphOperationLimits {
@@ -65,7 +72,27 @@ export function subgraphOperationLimits(schema: GraphQLSchema, limits: Operation
       }),
     },
     cost,
+    onWebSocketSubscribe(payload) {
+      const refused = verdictOf(payload.query);
+      if (refused) return [refused];
+      let document: DocumentNode;
+      try {
+        document = graphql.parse(payload.query, { maxTokens: limits.maxTokens }) as unknown as DocumentNode;
+      } catch {
+        return undefined;
+      }
+      const invalid = graphql.validate(schema as never, document as never);
+      if (invalid.length > 0) return invalid as unknown as GraphQLError[];
+      const args = { schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined };
+      const costly = cost(args);
+      return costly ? [asRefusal(costly)] : args;
+    },
   };
+}
+
+/** A refusal as GraphQL error of graphql's CommonJS build (graphql-ws recognises errors of that build only), with the gateway's code. */
+function asRefusal(error: GraphQLError): GraphQLError {
+  return new graphql.GraphQLError(error.message, { nodes: error.nodes as never, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }) as unknown as GraphQLError;
 }
 
 /** The query text of a request body (or GET query string); a batch or anything else is Apollo's to refuse. */
@@ -80,9 +107,11 @@ function refusalOf(query: string, limits: OperationLimits, shapeOf: (document: D
   try {
     document = graphql.parse(query, { maxTokens: limits.maxTokens }) as unknown as DocumentNode;
   } catch (err) {
-    return tokenLimitRefusal(err, limits.maxTokens);
+    const tooLong = tokenLimitRefusal(err, limits.maxTokens);
+    return tooLong && asRefusal(tooLong);
   }
-  return repeatedFieldError(document, limits.maxFieldRepeats) ?? shapeOf(document);
+  const refused = repeatedFieldError(document, limits.maxFieldRepeats) ?? shapeOf(document);
+  return refused && asRefusal(refused);
 }
 
 /** The shape rule throws its refusal (to end validation at once): run alone, it is caught here. */
