@@ -195,7 +195,16 @@ describe('through the gateway', () => {
     expect(await graphql(gateway.url, COMPANY_SEARCH, { n: 5 }, token)).toEqual({ data: { companySearch: expect.any(Array) } });
     // And the gateway refuses the attack itself, as before.
     expect((await graphql(gateway.url, ALIASED_SEARCHES, {}, token)).errors?.[0]?.message).toMatch(/Token limit of 2000 exceeded/);
-    const sub = await subscribe(gateway.url, 'subscription { tenantCreated { id } }', {}, bearer(integrator.platformToken));
+    // What the gateway sends for operations at its own limits passes the subgraphs' (the same limits):
+    // 30 aliases, and an entity fetch (Tenant.profile, from the profiles subgraph) under a page of tenants.
+    const aliased = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: companySearch(term: "acme", limit: 1) { number }`).join(' ')} }`;
+    expect((await graphql(gateway.url, aliased, {}, token)).errors).toBeUndefined();
+    const platform = bearer(integrator.platformToken);
+    await createTenant(app, integrator.platformToken);
+    const page = await graphql<{ tenants: { items: Array<{ id: string; profile: unknown }> } }>(gateway.url, '{ tenants(limit: 100) { items { id referenceId profile { uuid companyName } } } }', {}, platform);
+    expect(page.errors).toBeUndefined();
+    expect(page.data?.tenants.items.length).toBeGreaterThan(0);
+    const sub = await subscribe(gateway.url, 'subscription { tenantCreated { id } }', {}, platform);
     try {
       await settle(800);
       const created = await createTenant(app, integrator.platformToken);
