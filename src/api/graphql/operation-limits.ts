@@ -190,21 +190,22 @@ function countResponseNames(selectionSet: SelectionSetNode, fragments: Map<strin
  * spread (each fragment walked once). Thrown, as GraphQL Armor's rules did: the first limit reached
  * ends validation, so the other rules do not spend time on the operation.
  */
-export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'maxAliases' | 'maxDirectives'>): ValidationRule {
+export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'maxAliases' | 'maxDirectives'>, options: ShapeOptions = {}): ValidationRule {
   return (context: ValidationContext) => {
     const fragments = new Map<string, Shape>();
-    const shapeOf = (node: { selectionSet?: SelectionSetNode }, visiting: Set<string>): Shape => {
+    const shapeOf = (node: { selectionSet?: SelectionSetNode }, visiting: Set<string>, root = false): Shape => {
       const total: Shape = { depth: 0, aliases: 0, directives: 0 };
       for (const selection of node.selectionSet?.selections ?? []) {
         total.directives += selection.directives?.length ?? 0;
         if (selection.kind === Kind.FIELD) {
-          if (selection.alias && selection.alias.value !== '__typename' && selection.name.value !== '__typename') total.aliases++;
+          const free = selection.name.value === '__typename' || (root && options.gatewayBatches && isBatchPrefix(selection.alias?.value, selection.name.value));
+          if (selection.alias && selection.alias.value !== '__typename' && !free) total.aliases++;
           const inner = selection.name.value === '__schema' ? { depth: -1, aliases: 0, directives: 0 } : shapeOf(selection, visiting);
           total.depth = Math.max(total.depth, inner.depth + 1);
           total.aliases += inner.aliases;
           total.directives += inner.directives;
         } else {
-          const inner = selection.kind === Kind.INLINE_FRAGMENT ? shapeOf(selection, visiting) : fragmentShape(selection.name.value, visiting);
+          const inner = selection.kind === Kind.INLINE_FRAGMENT ? shapeOf(selection, visiting, root) : fragmentShape(selection.name.value, visiting);
           total.depth = Math.max(total.depth, inner.depth);
           total.aliases += inner.aliases;
           total.directives += inner.directives;
@@ -227,7 +228,7 @@ export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'm
     };
     return {
       OperationDefinition(operation) {
-        const shape = shapeOf(operation, new Set());
+        const shape = shapeOf(operation, new Set(), true);
         const directives = shape.directives + (operation.directives?.length ?? 0);
         if (shape.depth > limits.maxDepth) throw limitError(`Syntax Error: Query depth limit of ${limits.maxDepth} exceeded, found ${shape.depth}.`);
         if (shape.aliases > limits.maxAliases) throw limitError(`Syntax Error: Aliases limit of ${limits.maxAliases} exceeded, found ${shape.aliases}.`);
@@ -241,6 +242,22 @@ interface Shape {
   depth: number;
   aliases: number;
   directives: number;
+}
+
+export interface ShapeOptions {
+  /**
+   * A subgraph's: the gateway merges the calls of one request to one subgraph into one operation
+   * (@graphql-tools/batch-execute), aliasing each top-level field `_v<n>_` + its alias or name. Such an
+   * alias of a field's own name is the merge's, not the caller's (the caller's own alias is still
+   * counted once, as `_v<n>_<alias>`), so an operation within the limit at the gateway stays within it.
+   */
+  gatewayBatches?: boolean;
+}
+
+const BATCH_PREFIX = /^_v\d+_/;
+
+function isBatchPrefix(alias: string | undefined, fieldName: string): boolean {
+  return alias !== undefined && BATCH_PREFIX.test(alias) && alias.replace(BATCH_PREFIX, '') === fieldName;
 }
 
 /** Past this many selections (fragments spread where they are used) an operation is refused without finishing its estimate. */

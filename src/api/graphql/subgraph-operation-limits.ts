@@ -2,7 +2,8 @@
  * The gateway's operation limits (operation-limits.ts, from the same OperationLimits) on each
  * subgraph of the distributed deployment, in front of Apollo Server and inside it:
  * - before Apollo, on the query text the body carries: tokens (parsing stops at the limit), then
- *   repeated fields, then depth, aliases and directives. Apollo has no hook that may refuse a request
+ *   repeated fields, then depth, aliases and directives (the aliases the gateway's batching adds
+ *   not counted, operation-limits.ts ShapeOptions). Apollo has no hook that may refuse a request
  *   between parsing and validation, and validation is where repeats cost quadratic CPU. The verdict
  *   is kept per query text (the gateway sends a bounded set of texts, one per plan step), so a text
  *   is parsed here once;
@@ -116,7 +117,7 @@ function refusalOf(query: string, limits: OperationLimits, shapeOf: (document: D
 
 /** The shape rule throws its refusal (to end validation at once): run alone, it is caught here. */
 function shapeCheck(schema: GraphQLSchema, limits: OperationLimits): (document: DocumentNode) => GraphQLError | null {
-  const rule = operationShapeRule(limits);
+  const rule = operationShapeRule(limits, { gatewayBatches: true });
   return (document) => {
     try {
       graphql.validate(schema as never, document as never, [rule as never]);

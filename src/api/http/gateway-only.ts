@@ -7,7 +7,7 @@
  * A shared secret rather than a signed header: the gateway runtime adds headers per subgraph call
  * without seeing the body it sends, so a signature could cover only a timestamp, which is a secret
  * with a lifetime and a clock to agree on, and no more than that against a party that can read the
- * traffic (who would also read the callers' bearer tokens). Rotation: see docs/operations.md.
+ * traffic (who would also read the callers' bearer tokens).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
