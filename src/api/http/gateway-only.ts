@@ -9,7 +9,7 @@
  * with a lifetime and a clock to agree on, and no more than that against a party that can read the
  * traffic (who would also read the callers' bearer tokens).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { AppError } from '../../kernel/errors.js';
@@ -21,11 +21,11 @@ export type GatewayCredentialCheck = 'accepted' | 'missing' | 'wrong';
 
 /** Digests of equal length compared with timingSafeEqual: neither the secret nor its length leaks through timing. */
 export function gatewayCredentialCheck(secret: string): (headers: IncomingHttpHeaders) => GatewayCredentialCheck {
-  const expected = createHash('sha256').update(secret).digest();
+  const expected = hash('sha256', secret, 'buffer');
   return (headers) => {
     const presented = headers[GATEWAY_SECRET_HEADER];
     if (typeof presented !== 'string' || presented === '') return 'missing';
-    return timingSafeEqual(createHash('sha256').update(presented).digest(), expected) ? 'accepted' : 'wrong';
+    return timingSafeEqual(hash('sha256', presented, 'buffer'), expected) ? 'accepted' : 'wrong';
   };
 }
 
