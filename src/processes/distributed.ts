@@ -8,6 +8,7 @@
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../kernel/config.js';
@@ -34,6 +35,8 @@ const sharedEnv = {
   PUBLIC_URL: process.env.PUBLIC_URL || loopback(basePort + 1),
   ...(config.AUTH_SIGNING_KEYS ? {} : { AUTH_SIGNING_KEYS_FILE: config.AUTH_SIGNING_KEYS_FILE ?? path.resolve(config.DATA_DIR, 'signing-keys.json') }),
   REDIS_URL: redisUrl,
+  // What the gateway presents to the subgraphs: configured, or one for this run only.
+  SUBGRAPH_SECRET: config.SUBGRAPH_SECRET ?? randomBytes(32).toString('base64url'),
   PROFILES_URL: `${loopback(subgraphPorts.profiles)}/graphql`,
   MATCHES_URL: `${loopback(subgraphPorts.matches)}/graphql`,
   APPLICATIONS_URL: `${loopback(subgraphPorts.applications)}/graphql`,
