@@ -1,7 +1,8 @@
 /**
  * The distributed deployment (`start:distributed`) under faults, with real parts:
  *  - a service killed with SIGKILL (the webhook worker, then a subgraph) is restarted by the
- *    supervisor, while the other services go on answering REST and GraphQL throughout;
+ *    supervisor, while the other services go on answering REST and GraphQL throughout; a service that
+ *    keeps exiting stops the deployment, named in the log, with no process left behind;
  *  - its Redis (a server of the test's own) stopped for a while: requests go on answering without
  *    waiting for Redis, readiness says the event bus is degraded, and when Redis returns what was
  *    missed is caught up (a revocation announced during the outage, cross-process events, the
@@ -10,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
@@ -23,6 +25,7 @@ import { adminQuery, databaseUrlFor } from './support/postgres-admin.js';
 import { startEntry, waitForHealth, type RunningProcess } from './support/processes.js';
 import { postJson, type TestApp } from './support/test-app.js';
 import { redisServerInstalled, startThrowawayRedis, type ThrowawayRedis } from './support/throwaway-redis.js';
+import { redisAnswers, testRedisUrl } from './support/redis-availability.js';
 
 const baseUrl = inject('postgresUrl');
 
@@ -305,4 +308,49 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       await sub.close();
     }
   }, 300_000);
+});
+
+describe.skipIf(!(await redisAnswers(testRedisUrl)))('the distributed deployment with a service that keeps exiting', () => {
+  const dbName = `fg_faults_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const basePort = 20_000 + Math.floor(Math.random() * 250) * 50 + 35;
+  let supervisor: RunningProcess | undefined;
+  let occupier: net.Server | undefined;
+  afterAll(async () => {
+    await supervisor?.stop();
+    await new Promise((resolve) => (occupier ? occupier.close(resolve) : resolve(undefined)));
+    await adminQuery(baseUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  });
+
+  it('stops the deployment after five exits of one service in a row, naming it, and leaves no service running', async () => {
+    await adminQuery(baseUrl, `CREATE DATABASE ${dbName}`);
+    // The gateway's port is taken (a listener that drops every connection): the gateway exits at each start.
+    occupier = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => occupier!.listen(basePort, '127.0.0.1', resolve));
+    supervisor = startEntry('src/processes/distributed.ts', [], {
+      DATABASE_URL: databaseUrlFor(baseUrl, dbName),
+      REDIS_URL: testRedisUrl,
+      REDIS_KEY_PREFIX: `fg-faults-${randomUUID().slice(0, 8)}:`,
+      BASE_PORT: String(basePort),
+      DATA_DIR: path.join(tmpdir(), dbName),
+      HOST: '127.0.0.1',
+    });
+    const code = await new Promise<number | null>((resolve) => supervisor!.child.once('exit', resolve));
+    expect(code, supervisor.output()).toBe(1);
+    const lines = logLines(supervisor);
+    expect(lines.filter((l) => l.msg === 'service exited unexpectedly; restarting it').map((l) => [l.service, l.exitsInARow])).toEqual([
+      ['gateway', 1],
+      ['gateway', 2],
+      ['gateway', 3],
+      ['gateway', 4],
+    ]);
+    expect(lines.find((l) => l.level === 60 && l.name === 'funding-gateway:supervisor')).toMatchObject({
+      service: 'gateway',
+      exitsInARow: 5,
+      msg: 'service gateway exited 5 times in a row, each within 60 s of its start; stopping the deployment',
+    });
+    // The services that were running were stopped with it: none still answers.
+    for (const port of [basePort + 1, basePort + 2, basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
+      await expect(fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) }), `port ${port}`).rejects.toThrow();
+    }
+  }, 240_000);
 });

@@ -6,8 +6,8 @@
  * Ports (BASE_PORT, default 4000): gateway BASE, REST adapter BASE+1, webhook delivery worker BASE+2
  * (/health only), subgraphs BASE+11..BASE+14.
  *
- * Supervision: a service that exits is started again, after a delay that grows with its exits
- * (restart-policy.ts), while the others go on serving; the deployment stops on SIGINT/SIGTERM, or
+ * Supervision: a service that exits is started again, after a delay that grows with its exits in a
+ * row (restart-policy.ts), while the others go on serving; the deployment stops on SIGINT/SIGTERM, or
  * when one service keeps exiting, which the log names.
  */
 import 'reflect-metadata';
@@ -62,16 +62,16 @@ await prepared.close();
 const serviceEntry = fileURLToPath(new URL(RUNNING_COMPILED ? './service.js' : './service.ts', import.meta.url));
 const nodeArgs = RUNNING_COMPILED ? [serviceEntry] : ['--import', 'tsx', serviceEntry];
 
-/** One service under supervision: the process running it now (none while a restart waits), and its recent exits. */
+/** One service under supervision: the process running it now (none while a restart waits), and its exits in a row. */
 interface Supervised {
   name: string;
   port: number;
   index: number;
   child: ChildProcess | undefined;
-  exits: number[];
+  exitsInARow: number;
   restart: NodeJS.Timeout | undefined;
 }
-const supervised: Supervised[] = services.map(({ name, port }, index) => ({ name, port, index, child: undefined, exits: [], restart: undefined }));
+const supervised: Supervised[] = services.map(({ name, port }, index) => ({ name, port, index, child: undefined, exitsInARow: 0, restart: undefined }));
 let stopping = false;
 let forgetRunningServer: (() => Promise<void>) | undefined;
 
@@ -100,9 +100,10 @@ async function waitHealthy(service: Supervised, child: ChildProcess, timeoutMs: 
   while (Date.now() < deadline) {
     if (stopping || !running(child)) return false;
     try {
-      if ((await fetch(`${url}/health`)).ok) return true;
+      // Bounded: a process that accepts and never answers must not hold the supervisor.
+      if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) })).ok) return true;
     } catch {
-      // not listening yet
+      // not listening yet, or not answering
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -124,19 +125,21 @@ function spawnService(service: Supervised): ChildProcess {
     stdio: 'inherit',
   });
   service.child = child;
+  const startedAt = Date.now();
   child.once('exit', (code, signal) => {
     if (stopping) return;
     service.child = undefined;
-    const decision = decideRestart(service.exits, Date.now());
+    const decision = decideRestart(service.exitsInARow, Date.now() - startedAt);
+    service.exitsInARow = decision.exitsInARow;
     if (decision.action === 'give up') {
       logger.fatal(
-        { service: name, code, signal, exits: decision.recentExits, windowSeconds: SERVICE_RESTART_POLICY.windowMs / 1000 },
-        `service ${name} exited ${decision.recentExits} times within ${SERVICE_RESTART_POLICY.windowMs / 1000} s; stopping the deployment`,
+        { service: name, code, signal, exitsInARow: decision.exitsInARow },
+        `service ${name} exited ${decision.exitsInARow} times in a row, each within ${SERVICE_RESTART_POLICY.steadyRunMs / 1000} s of its start; stopping the deployment`,
       );
       stopAll(1);
       return;
     }
-    logger.error({ service: name, pid: child.pid, code, signal, restartInMs: decision.delayMs, recentExits: decision.recentExits }, 'service exited unexpectedly; restarting it');
+    logger.error({ service: name, pid: child.pid, code, signal, restartInMs: decision.delayMs, exitsInARow: decision.exitsInARow }, 'service exited unexpectedly; restarting it');
     service.restart = setTimeout(() => {
       if (stopping) return;
       const restarted = spawnService(service);
