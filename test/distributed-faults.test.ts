@@ -32,6 +32,8 @@ const baseUrl = inject('postgresUrl');
 /** A request's outcome and how long it took. */
 interface Timed {
   ok: boolean;
+  /** When it was sent (performance.now()), and how long it took. */
+  at: number;
   ms: number;
   what: string;
   detail?: string;
@@ -41,9 +43,9 @@ async function timed(what: string, request: () => Promise<{ ok: boolean; detail?
   const started = performance.now();
   try {
     const { ok, detail } = await request();
-    return { ok, ms: performance.now() - started, what, ...(detail === undefined ? {} : { detail }) };
+    return { ok, at: started, ms: performance.now() - started, what, ...(detail === undefined ? {} : { detail }) };
   } catch (err) {
-    return { ok: false, ms: performance.now() - started, what, detail: String(err) };
+    return { ok: false, at: started, ms: performance.now() - started, what, detail: String(err) };
   }
 }
 
@@ -296,6 +298,8 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
         return `${what} p50 ${Math.round(percentile(ms, 50))} / p99 ${Math.round(percentile(ms, 99))} / max ${Math.round(Math.max(...ms))} ms (${ms.length})`;
       };
       for (const what of ['rest profile', 'graphql', 'login']) console.info(`before: ${stats(before, what)}; Redis away: ${stats(during, what)}`);
+      const slowest = [...during].sort((a, b) => b.ms - a.ms).slice(0, 3);
+      console.info(`slowest while Redis was away: ${slowest.map((o) => `${o.what} ${Math.round(o.ms)} ms, sent ${Math.round(o.at - outageStarted)} ms into the outage`).join('; ')}`);
       console.info(`revocation heard by the subgraph ${Math.round(revocationHeardAfterMs)} ms after Redis returned`);
       // Every request answered, and none waited for Redis: waiting in ioredis's offline queue for its
       // reconnects cost each read seconds and each sign-in several times more, a handful of rounds in
