@@ -91,8 +91,8 @@ export function redisOfConfig(
 
 /**
  * A connection of its own for SUBSCRIBE, in the namespace of `redis` (see the top of the file). It
- * queues what it is asked while Redis is away (a subscription made then is sent when it returns) and
- * waits for no answer within a time: a request never waits on it.
+ * queues what it is asked while Redis is away (a subscription made then is sent when it returns),
+ * without a command timeout: no request waits on anything it sends.
  */
 export function subscriberOf(redis: Redis, role: string): Redis {
   const subscriber = redis.duplicate({ enableReadyCheck: false, disableClientInfo: true, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });

@@ -4,8 +4,9 @@
  * to serve (database, event bus; the gateway's supergraph and subgraphs), each named, 503 naming
  * the one that failed; and the webhook delivery backlog (due deliveries, the oldest's age), which
  * informs and never fails readiness (taking a process out of service delivers nothing sooner).
- * A dependency the process serves without, worse (the event bus while Redis is away: events stay
- * within the process), answers `degraded`: readiness stays 200 and names it under `degraded`.
+ * A dependency whose loss the process serves through in a lesser way (the event bus while Redis is
+ * away: events stay within the process) answers `degraded`: readiness stays 200 and names it under
+ * `degraded`.
  */
 import express, { type Router } from 'express';
 import { poolOf, type Db } from '../../infra/database.js';
