@@ -39,7 +39,7 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
   // Rate-limit counters and credential changes, in the deployment's Redis namespace (infra/redis.ts).
   // Auto-pipelined: the counters charged by requests arriving together go out in one write.
-  const redis = redisOfConfig(config, logger, 'gateway counters', { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  const redis = redisOfConfig(config, logger, 'gateway counters', { enableAutoPipelining: true });
   const httpSecurity = installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
   const callerOf = (headers: Headers) => authenticate(tokens, everyCredentialActive, credentialHeaders(headers));

@@ -162,13 +162,13 @@ export function cachedSubgraphStanding(subgraphs: SubgraphEndpoints, redis?: Red
   const statusUrls = subgraphs.urls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   const cache = new Map<string, { answer: Promise<void>; until: number }>();
   let lastChange = 0;
-  // ioredis reconnects (its errors are logged, infra/redis.ts); the TTL bounds what is missed meanwhile.
-  const listener = redis
-    ? listenOn(redis, CREDENTIAL_CHANGES_CHANNEL, 'credential changes', () => {
-        lastChange = Date.now();
-        cache.clear();
-      })
-    : undefined;
+  const changed = () => {
+    lastChange = Date.now();
+    cache.clear();
+  };
+  // ioredis reconnects (its errors are logged, infra/redis.ts): what was announced meanwhile went
+  // unheard, so every answer is dropped when the connection is back.
+  const listener = redis ? listenOn(redis, CREDENTIAL_CHANGES_CHANNEL, 'credential changes', changed, changed) : undefined;
   return {
     assertActive(headers) {
       const forwarded = credentialHeadersOnly(headers);
