@@ -81,6 +81,47 @@ describe('reads', () => {
   });
 });
 
+describe('both bases of spec 4.5 note 4', () => {
+  it.each(['/api/platform/v1/funding', '/api/marketplace/v2'])('at %s: list, read, acknowledge, offer and reject as the lender; another lender 404; a platform token 401', async (base) => {
+    const at = (path: string) => `${app.url}${base}${path}`;
+    const [id, rejected] = [await submitted(lender.lenderId), await submitted(lender.lenderId)];
+    const auth = await as(lender);
+    const otherAuth = await as(other);
+    expect((await fetch(at(`/applications/${id}`), { headers: auth })).status).toBe(200);
+    const writes: Array<[string, unknown]> = [
+      [`/applications/${id}/acknowledgement`, { reference: `B-${id}` }],
+      [`/applications/${id}/offer`, TERM_LOAN_OFFER(`B-${id}`)],
+      [`/applications/${rejected}/rejection`, { reason: 'Ineligible' }],
+    ];
+    for (const [path, body] of writes) {
+      expect((await postJson(at(path), body, otherAuth)).status, `another lender: ${path}`).toBe(404);
+      expect((await postJson(at(path), body, auth)).status, path).toBe(200);
+    }
+    expect((await fetch(at(`/applications/${id}`), { headers: otherAuth })).status).toBe(404);
+    const listed = async (headers: Record<string, string>) => (await (await fetch(at(`/applications?reference=B-${id}`), { headers })).json()).map((d: { application: { id: number } }) => d.application.id);
+    expect({ mine: await listed(auth), another: await listed(otherAuth) }).toEqual({ mine: [id], another: [] });
+    const { platformToken, signUpIntegrator } = await import('../../../test/support/identities.js');
+    const integrator = await signUpIntegrator(app);
+    expect((await fetch(at(`/applications/${id}`), { headers: bearer((await platformToken(app, integrator.apiKey)).access_token) })).status).toBe(401);
+    const read = await (await fetch(at(`/applications/${id}`), { headers: auth })).json();
+    expect(read.application).toMatchObject({ reference: `B-${id}`, offer: { reference: `B-${id}` } });
+    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id: rejected } })).status).toBe('Rejected');
+  });
+
+  it('the OpenAPI document declares each of the six operations at both bases, the second sharing the first one\'s schemas', async () => {
+    const document = await (await fetch(`${app.url}/openapi.json`)).json();
+    const paths = ['/applications', '/applications/{id}', '/applications/{id}/acknowledgement', '/applications/{id}/offer', '/applications/{id}/rejection', '/v1/funding/search/{id}/document/{documentId}'];
+    for (const path of paths) {
+      const [primary, alternate] = [document.paths[`/api/platform/v1/funding${path}`], document.paths[`/api/marketplace/v2${path}`]];
+      expect(Object.keys(alternate ?? {}), path).toEqual(Object.keys(primary));
+      for (const method of Object.keys(primary)) {
+        expect(alternate[method].operationId).toBe(`${primary[method].operationId}_marketplaceV2`);
+        expect({ ...alternate[method], operationId: null }).toEqual({ ...primary[method], operationId: null });
+      }
+    }
+  });
+});
+
 describe('acknowledgement', () => {
   it.each([[{ reference: 'L-1' }], [{ reference: 'L-2', comment: 'In manual review, 48 hours' }], [{ comment: 'Reviewing' }]])('accepts %j', async (body) => {
     const id = await submitted(lender.lenderId);

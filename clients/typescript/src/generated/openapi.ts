@@ -679,6 +679,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 50.
+         */
+        get: operations["LenderApplicationController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
+         */
+        post: operations["LenderApplicationController_acknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v1/profiles/{uuid}/company": {
         parameters: {
             query?: never;
@@ -861,6 +909,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/v1/funding/search/{id}/document/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an application document
+         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDocumentController_get_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
@@ -877,30 +947,6 @@ export interface paths {
         get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Under review, with the lender's reference.
-         */
-        post: operations["LenderApplicationController_acknowledge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -949,6 +995,100 @@ export interface paths {
          *     **Example:** Failed: a field to correct.
          */
         post: operations["LenderApplicationController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application
+         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderApplicationController_get_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
+         */
+        post: operations["LenderApplicationController_acknowledge_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an offer
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** An indicative term loan of £150,000 over 24 months.
+         */
+        post: operations["LenderApplicationController_offer_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}/rejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject or fail an application
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Failed: a field to correct.
+         */
+        post: operations["LenderApplicationController_reject_marketplaceV2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6432,8 +6572,11 @@ export interface components {
             personalGuarantee?: boolean;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "business-all-funding-products";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6571,7 +6714,10 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
             type: "introducer-all-funding-products";
         } | {
             /**
@@ -6705,8 +6851,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-recovery-loan-scheme";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6788,8 +6937,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "business-working-capital";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6871,8 +7023,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "business-anonymous-working-capital";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6966,8 +7121,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-working-capital";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Preferred repayment method
@@ -7131,8 +7289,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-commercial-property";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7175,8 +7336,11 @@ export interface components {
             };
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-credit-improvement";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7258,8 +7422,11 @@ export interface components {
             defendantCompanyNumber?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-debt-recovery";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7368,8 +7535,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-grants";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7437,8 +7607,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-rd-tax-claim";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         };
         /** Currency amount */
         ApplicationController_createBody_Currency: {
@@ -9093,7 +9266,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -9196,9 +9369,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ba89ecdb-b645-4a4f-9b59-2bb8efadf84b",
+                     *         "id": "2fafdc3c-617a-48c2-bb7a-6669522bbcc4",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_fed145903c14",
+                     *         "keyPrefix": "key_121cf7af9284",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -9214,13 +9387,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-11-27T15:25:09.386Z",
-                     *         "createdAt": "2026-11-27T15:25:08.858Z"
+                     *         "lastUsedAt": "2026-12-07T17:23:40.166Z",
+                     *         "createdAt": "2026-12-07T17:23:38.168Z"
                      *       },
                      *       {
-                     *         "id": "3c5dc432-4202-4725-b40f-9ab4a0256c36",
-                     *         "name": "exact-profile:read+profile:write-d89be475",
-                     *         "keyPrefix": "key_48f119eb37c1",
+                     *         "id": "ee56ba3c-f317-447c-bf95-0ac092ff67d8",
+                     *         "name": "exact-profile:read+profile:write-3efa1b07",
+                     *         "keyPrefix": "key_8fbce12e2662",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -9228,8 +9401,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-11-27T15:25:09.518Z",
-                     *         "createdAt": "2026-11-27T15:25:09.458Z"
+                     *         "lastUsedAt": "2026-12-07T17:23:40.824Z",
+                     *         "createdAt": "2026-12-07T17:23:40.763Z"
                      *       }
                      *     ]
                      */
@@ -9329,10 +9502,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_fb5470b2fedf_s4mpleS3cretN0tReal",
-                     *       "id": "218a7433-c7cf-4cd4-b48f-73690089695d",
+                     *       "key": "fgk_demo_key_a28bb40d7fb9_s4mpleS3cretN0tReal",
+                     *       "id": "949efb6d-92a7-45f9-9152-cd439afdce5b",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_fb5470b2fedf",
+                     *       "keyPrefix": "key_a28bb40d7fb9",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -9345,7 +9518,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-11-27T15:25:09.594Z"
+                     *       "createdAt": "2026-12-07T17:23:40.876Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -9612,9 +9785,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "c99183b9-e901-4388-abce-20b0703228d2",
-                     *       "createdAt": "2026-11-27T15:25:09.711Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.711Z",
+                     *       "uuid": "a74c0d56-b693-4945-85de-9baf80765bc4",
+                     *       "createdAt": "2026-12-07T17:23:40.987Z",
+                     *       "updatedAt": "2026-12-07T17:23:40.987Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -9693,7 +9866,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example de4a9bfe-8057-441d-9011-9c27e5cdd342 */
+                /** @example 72cec946-3cc2-4dca-b665-1f7f0ed50ed8 */
                 keyId: string;
             };
             cookie?: never;
@@ -9784,13 +9957,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *         "email": "examples-dac55e@example.test",
+                     *         "id": "ea3cabd1-95e8-4e12-bb63-4af3d28686ef",
+                     *         "email": "examples-fc2cb9@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-11-27T15:25:08.565Z",
-                     *         "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *         "createdAt": "2026-12-07T17:23:37.232Z",
+                     *         "updatedAt": "2026-12-07T17:23:37.232Z"
                      *       }
                      *     ]
                      */
@@ -9885,13 +10058,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "372a3f4d-12a2-4e15-b828-a8666a15914c",
+                     *       "id": "e1b1ff8c-009f-400c-ad90-a363734e2bdd",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:09.806Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.806Z"
+                     *       "createdAt": "2026-12-07T17:23:41.101Z",
+                     *       "updatedAt": "2026-12-07T17:23:41.101Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -10042,7 +10215,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10220,7 +10393,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10273,16 +10446,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *         "createdAt": "2026-12-07T17:23:38.891Z",
+                     *         "updatedAt": "2026-12-07T17:23:38.971Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
-                     *         "generatedAt": "2026-11-27T15:25:09.913Z",
+                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *         "generatedAt": "2026-12-07T17:23:41.422Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -10354,7 +10527,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
+                /** @example ea3cabd1-95e8-4e12-bb63-4af3d28686ef */
                 userId: string;
             };
             cookie?: never;
@@ -10369,13 +10542,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *       "email": "examples-dac55e@example.test",
+                     *       "id": "ea3cabd1-95e8-4e12-bb63-4af3d28686ef",
+                     *       "email": "examples-fc2cb9@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:08.565Z",
-                     *       "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *       "createdAt": "2026-12-07T17:23:37.232Z",
+                     *       "updatedAt": "2026-12-07T17:23:37.232Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -10445,7 +10618,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
+                /** @example ea3cabd1-95e8-4e12-bb63-4af3d28686ef */
                 userId: string;
             };
             cookie?: never;
@@ -10469,13 +10642,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *       "email": "examples-dac55e@example.test",
+                     *       "id": "ea3cabd1-95e8-4e12-bb63-4af3d28686ef",
+                     *       "email": "examples-fc2cb9@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:08.565Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.947Z"
+                     *       "createdAt": "2026-12-07T17:23:37.232Z",
+                     *       "updatedAt": "2026-12-07T17:23:41.520Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -10566,16 +10739,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "id": "235e0d4a-1475-4c24-b726-0801e2dcff27",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *           "createdDateTime": "2026-12-07T17:23:38.679Z",
+                     *           "updatedDateTime": "2026-12-07T17:23:38.679Z"
                      *         },
                      *         {
-                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "id": "f9f3012b-5db8-43eb-aa5b-9913b3f9ff57",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *           "createdDateTime": "2026-12-07T17:23:41.557Z",
+                     *           "updatedDateTime": "2026-12-07T17:23:41.557Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -10677,10 +10850,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *       "id": "f9f3012b-5db8-43eb-aa5b-9913b3f9ff57",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *       "createdDateTime": "2026-12-07T17:23:41.557Z",
+                     *       "updatedDateTime": "2026-12-07T17:23:41.557Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -10748,7 +10921,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10801,16 +10974,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *         "createdAt": "2026-12-07T17:23:38.891Z",
+                     *         "updatedAt": "2026-12-07T17:23:38.971Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
-                     *         "generatedAt": "2026-11-27T15:25:09.989Z",
+                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *         "generatedAt": "2026-12-07T17:23:41.708Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -10882,7 +11055,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example dc9e129d-da87-4195-b913-facd48107721 */
+                /** @example 235e0d4a-1475-4c24-b726-0801e2dcff27 */
                 tenantId: string;
             };
             cookie?: never;
@@ -10897,10 +11070,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *       "id": "235e0d4a-1475-4c24-b726-0801e2dcff27",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *       "createdDateTime": "2026-12-07T17:23:38.679Z",
+                     *       "updatedDateTime": "2026-12-07T17:23:38.679Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -10970,7 +11143,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 8022f01b-81a8-4e82-8262-c63e94885661 */
+                /** @example ba82a4d5-f72b-4a55-8ff5-4882e2c43717 */
                 tenantId: string;
             };
             cookie?: never;
@@ -10994,10 +11167,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *       "id": "ba82a4d5-f72b-4a55-8ff5-4882e2c43717",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-11-27T15:25:10.005Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.014Z"
+                     *       "createdDateTime": "2026-12-07T17:23:41.724Z",
+                     *       "updatedDateTime": "2026-12-07T17:23:41.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -11088,36 +11261,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "id": "235e0d4a-1475-4c24-b726-0801e2dcff27",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "createdAt": "2026-11-27T15:25:08.975Z",
-                     *           "updatedAt": "2026-11-27T15:25:08.975Z"
+                     *           "createdDateTime": "2026-12-07T17:23:38.679Z",
+                     *           "updatedDateTime": "2026-12-07T17:23:38.679Z",
+                     *           "createdAt": "2026-12-07T17:23:38.679Z",
+                     *           "updatedAt": "2026-12-07T17:23:38.679Z"
                      *         },
                      *         {
-                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "id": "f9f3012b-5db8-43eb-aa5b-9913b3f9ff57",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "createdAt": "2026-11-27T15:25:09.962Z",
-                     *           "updatedAt": "2026-11-27T15:25:09.962Z"
+                     *           "createdDateTime": "2026-12-07T17:23:41.557Z",
+                     *           "updatedDateTime": "2026-12-07T17:23:41.557Z",
+                     *           "createdAt": "2026-12-07T17:23:41.557Z",
+                     *           "updatedAt": "2026-12-07T17:23:41.557Z"
                      *         },
                      *         {
-                     *           "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *           "id": "ba82a4d5-f72b-4a55-8ff5-4882e2c43717",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-11-27T15:25:10.005Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:10.014Z",
-                     *           "createdAt": "2026-11-27T15:25:10.005Z",
-                     *           "updatedAt": "2026-11-27T15:25:10.014Z"
+                     *           "createdDateTime": "2026-12-07T17:23:41.724Z",
+                     *           "updatedDateTime": "2026-12-07T17:23:41.738Z",
+                     *           "createdAt": "2026-12-07T17:23:41.724Z",
+                     *           "updatedAt": "2026-12-07T17:23:41.738Z"
                      *         },
                      *         {
-                     *           "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *           "id": "68b234d0-c45d-4455-bc1e-a12066c580a8",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-11-27T15:25:10.022Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:10.022Z",
-                     *           "createdAt": "2026-11-27T15:25:10.022Z",
-                     *           "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *           "createdDateTime": "2026-12-07T17:23:41.746Z",
+                     *           "updatedDateTime": "2026-12-07T17:23:41.746Z",
+                     *           "createdAt": "2026-12-07T17:23:41.746Z",
+                     *           "updatedAt": "2026-12-07T17:23:41.746Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11219,12 +11392,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *       "id": "68b234d0-c45d-4455-bc1e-a12066c580a8",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-11-27T15:25:10.022Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.022Z",
-                     *       "createdAt": "2026-11-27T15:25:10.022Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *       "createdDateTime": "2026-12-07T17:23:41.746Z",
+                     *       "updatedDateTime": "2026-12-07T17:23:41.746Z",
+                     *       "createdAt": "2026-12-07T17:23:41.746Z",
+                     *       "updatedAt": "2026-12-07T17:23:41.746Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -11315,10 +11488,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0d233c30-abec-43de-bd8c-094d2219f54a",
+                     *       "id": "3987e1a2-15f4-4a5c-993b-79f859cbf321",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-11-27T15:25:10.048Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.048Z"
+                     *       "createdDateTime": "2026-12-07T17:23:41.765Z",
+                     *       "updatedDateTime": "2026-12-07T17:23:41.765Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -11386,7 +11559,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11404,7 +11577,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -11439,6 +11612,14 @@ export interface operations {
                      *               }
                      *             }
                      *           },
+                     *           "contactAddress": {
+                     *             "city": "Sheffield",
+                     *             "street": "Unit 4, Parkway Industrial Estate",
+                     *             "province": "South Yorkshire",
+                     *             "postalCode": "S9 3BL",
+                     *             "houseNumber": "Parkway Drive",
+                     *             "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *           },
                      *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *           "registrationNumber": "09876543"
                      *         },
@@ -11453,14 +11634,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "createdAt": "2026-12-07T17:23:38.891Z",
+                     *         "updatedAt": "2026-12-07T17:23:38.971Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -11532,7 +11713,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 41b992f1-89a3-4627-a7de-69151caa80c0
+                 * @example c243ff59-2d3b-4508-8346-e9a0f0aa7db6
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11579,7 +11760,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0b46ef37-66b5-4cfa-a40d-f641ed42898f",
+                     *       "id": "569cb34e-ddec-444c-89a0-64f3a0cd6ccf",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -11615,6 +11796,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "tradingAddress": {
                      *           "city": "Sheffield",
@@ -11641,8 +11830,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:10.088Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.088Z"
+                     *       "createdAt": "2026-12-07T17:23:41.804Z",
+                     *       "updatedAt": "2026-12-07T17:23:41.804Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -11710,7 +11899,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11751,7 +11940,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -11786,6 +11975,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "registrationNumber": "09876543"
                      *       },
@@ -11809,8 +12006,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *       "createdAt": "2026-12-07T17:23:38.891Z",
+                     *       "updatedAt": "2026-12-07T17:23:41.943Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -11878,7 +12075,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11896,7 +12093,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -11931,6 +12128,14 @@ export interface operations {
                      *               }
                      *             }
                      *           },
+                     *           "contactAddress": {
+                     *             "city": "Sheffield",
+                     *             "street": "Unit 4, Parkway Industrial Estate",
+                     *             "province": "South Yorkshire",
+                     *             "postalCode": "S9 3BL",
+                     *             "houseNumber": "Parkway Drive",
+                     *             "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *           },
                      *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *           "registrationNumber": "09876543"
                      *         },
@@ -11954,14 +12159,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *         "createdAt": "2026-12-07T17:23:38.891Z",
+                     *         "updatedAt": "2026-12-07T17:23:41.943Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -12033,7 +12238,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12116,7 +12321,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12213,8 +12418,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.229Z"
+                     *       "createdAt": "2026-12-07T17:23:38.891Z",
+                     *       "updatedAt": "2026-12-07T17:23:42.330Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -12282,7 +12487,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 2db78ca8-de6c-4c66-8aa9-03335acce5ab
+                 * @example 5da8fb3d-efc1-4afa-8b97-2ae3515c7d27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12329,7 +12534,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ddd259b2-3b74-4189-ac6c-dd79fec93a2e",
+                     *       "id": "43e6e4cf-91e9-4f4f-9383-6dbdff131656",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12365,6 +12570,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "tradingAddress": {
                      *           "city": "Sheffield",
@@ -12391,8 +12604,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:10.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.167Z"
+                     *       "createdAt": "2026-12-07T17:23:42.150Z",
+                     *       "updatedAt": "2026-12-07T17:23:42.150Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -12460,7 +12673,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12501,7 +12714,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12536,6 +12749,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "registrationNumber": "09876543"
                      *       },
@@ -12559,8 +12780,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.200Z"
+                     *       "createdAt": "2026-12-07T17:23:38.891Z",
+                     *       "updatedAt": "2026-12-07T17:23:42.233Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -12639,9 +12860,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6bb5ba68-89bc-4db3-8e5c-8c0461cace11",
-                     *       "createdAt": "2026-11-27T15:25:10.272Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.272Z",
+                     *       "uuid": "46876544-f1f1-44ae-ab2a-014801ff29d4",
+                     *       "createdAt": "2026-12-07T17:23:42.427Z",
+                     *       "updatedAt": "2026-12-07T17:23:42.427Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -12818,7 +13039,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12836,7 +13057,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "89bb237f-e459-45a6-8dd4-505897b2b141"
+                     *       "applicationId": "657609c9-5224-44d0-8481-ea189b72195a"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -13061,12 +13282,340 @@ export interface operations {
             };
         };
     };
+    LenderApplicationController_list_marketplaceV2: {
+        parameters: {
+            query?: {
+                reference?: string;
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
+                limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "Submitted"
+                     *           },
+                     *           "id": 1,
+                     *           "reference": null,
+                     *           "status": "Submitted",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_acknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187",
+                 *       "comment": "Received: an underwriter will review the accounts within two working days."
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 2,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Acknowledged",
+                     *         "responseReason": null,
+                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     ProfileController_patchCompany: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -13157,7 +13706,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -13257,9 +13806,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 28f259e4-0dda-4046-8fc5-53467ed1a8a9 */
+                /** @example 93b6e1e8-6432-42fa-a433-85d7865cf471 */
                 uuid: string;
-                /** @example key_b82de7e67fde */
+                /** @example key_8caced577dd1 */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -13334,7 +13883,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c0a83f05-d9f7-41f9-80e7-221999db97ec */
+                /** @example 01f479ae-de58-47d6-806b-4dd522721e09 */
                 uuid: string;
             };
             cookie?: never;
@@ -13409,7 +13958,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -13424,9 +13973,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
-                     *       "createdAt": "2026-11-27T15:25:09.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
+                     *       "uuid": "cb86a22d-d185-4a85-9dba-5cafa548d2f9",
+                     *       "createdAt": "2026-12-07T17:23:39.164Z",
+                     *       "updatedAt": "2026-12-07T17:23:42.796Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -14508,7 +15057,91 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
+                /** @example f721cfc1-386b-41bb-a334-ee6b2c477c12 */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDocumentController_get_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+                /** @example f721cfc1-386b-41bb-a334-ee6b2c477c12 */
                 documentId: string;
             };
             cookie?: never;
@@ -14740,7 +15373,545 @@ export interface operations {
             };
         };
     };
-    LenderApplicationController_acknowledge: {
+    LenderApplicationController_offer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187-Q1",
+                 *       "status": "INDICATIVE",
+                 *       "expiryDate": "2026-12-31T17:00:00.000Z",
+                 *       "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                 *       "termLoan": {
+                 *         "maximumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 150000
+                 *         },
+                 *         "minimumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 50000
+                 *         },
+                 *         "term": 24,
+                 *         "interestRate": 0.95,
+                 *         "representativeAPR": 14.2,
+                 *         "monthlyRepayment": 7019.06,
+                 *         "totalRepayment": 168457.56,
+                 *         "arrangementFee": {
+                 *           "code": "GBP",
+                 *           "value": 3000
+                 *         },
+                 *         "likelihoodOfRate": 0.8,
+                 *         "likelihoodOfAcceptance": 0.7
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_offerBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 3,
+                     *         "reference": null,
+                     *         "status": "Offered",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "927207b8-9c0c-4943-a01e-487840309306",
+                     *           "reference": "NLC-2026-004187-Q1",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": "2026-12-31T17:00:00.000Z",
+                     *           "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *           "decision": null,
+                     *           "termLoan": {
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "minimumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 50000
+                     *             },
+                     *             "term": 24,
+                     *             "interestRate": 0.95,
+                     *             "representativeAPR": 14.2,
+                     *             "monthlyRepayment": 7019.06,
+                     *             "totalRepayment": 168457.56,
+                     *             "arrangementFee": {
+                     *               "code": "GBP",
+                     *               "value": 3000
+                     *             },
+                     *             "likelihoodOfRate": 0.8,
+                     *             "likelihoodOfAcceptance": 0.7,
+                     *             "totalFees": 18457.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 4 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Failed",
+                 *       "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                 *       "reference": "NLC-2026-004187"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_rejectBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 4,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Failed",
+                     *         "responseReason": "Failed",
+                     *         "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_get_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 1,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_acknowledge_marketplaceV2: {
         parameters: {
             query?: never;
             header?: never;
@@ -14905,7 +16076,7 @@ export interface operations {
             };
         };
     };
-    LenderApplicationController_offer: {
+    LenderApplicationController_offer_marketplaceV2: {
         parameters: {
             query?: never;
             header?: never;
@@ -15031,7 +16202,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "ed42d7df-ab64-4f35-b6f2-381036b5fbd4",
+                     *           "id": "927207b8-9c0c-4943-a01e-487840309306",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -15122,7 +16293,7 @@ export interface operations {
             };
         };
     };
-    LenderApplicationController_reject: {
+    LenderApplicationController_reject_marketplaceV2: {
         parameters: {
             query?: never;
             header?: never;
@@ -16410,7 +17581,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cf9e6ffd-b35f-408f-860a-5cab92071dea */
+                /** @example ccfd24e8-4dc2-4d2e-8981-5e72754c717f */
                 uuid: string;
             };
             cookie?: never;
@@ -16425,8 +17596,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc4c8ad8-10ec-49ec-8e36-0220cda46e10",
-                     *       "profile": "cf9e6ffd-b35f-408f-860a-5cab92071dea",
+                     *       "id": "090b3a1d-9035-4d55-9a88-dbaed878af44",
+                     *       "profile": "ccfd24e8-4dc2-4d2e-8981-5e72754c717f",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -16445,7 +17616,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-11-27T15:25:11.169Z",
+                     *       "stateUpdatedAt": "2026-12-07T17:23:44.370Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -16455,20 +17626,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "623077bb-b39e-43c7-ac36-55204a50301c",
+                     *         "id": "d75e44d1-0e9a-4e92-9c53-e8360e03f65d",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-11-27T15:25:11.169Z"
+                     *         "createdAt": "2026-12-07T17:23:44.370Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-11-27T15:25:11.169Z"
+                     *         "generatedAt": "2026-12-07T17:23:44.370Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-11-27T15:25:11.169Z"
+                     *           "createdAt": "2026-12-07T17:23:44.370Z"
                      *         }
                      *       ]
                      *     }
@@ -16546,7 +17717,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -16628,7 +17799,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -17461,7 +18632,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example c93e264e-a27b-4fad-9d47-0f4bc264b701 */
+                /** @example 9614a6a4-7040-4f31-ae30-23a8d317ba2f */
                 uuid: string;
             };
             cookie?: never;
@@ -17592,7 +18763,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 profileId: string;
             };
             cookie?: never;
@@ -17608,7 +18779,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:cb86a22d-d185-4a85-9dba-5cafa548d2f9",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -18199,7 +19370,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 profileId: string;
             };
             cookie?: never;
@@ -18315,7 +19486,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 profileId: string;
             };
             cookie?: never;
@@ -18436,7 +19607,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 profileId: string;
             };
             cookie?: never;
@@ -18513,7 +19684,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 profileId: string;
             };
             cookie?: never;
@@ -18601,7 +19772,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -18617,20 +19788,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "7122b6de-24d6-4ee9-ba69-153bfa6e1d2a",
+                     *         "id": "f721cfc1-386b-41bb-a334-ee6b2c477c12",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-11-27T15:25:09.410Z"
+                     *         "createdAt": "2026-12-07T17:23:40.455Z"
                      *       },
                      *       {
-                     *         "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *         "id": "9e341120-8cf6-4321-b3f6-458360fa5817",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-11-27T15:25:11.469Z"
+                     *         "createdAt": "2026-12-07T17:23:45.647Z"
                      *       }
                      *     ]
                      */
@@ -18698,7 +19869,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
             };
             cookie?: never;
@@ -18720,12 +19891,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *       "id": "9e341120-8cf6-4321-b3f6-458360fa5817",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-11-27T15:25:11.469Z"
+                     *       "createdAt": "2026-12-07T17:23:45.647Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -18813,7 +19984,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -18830,7 +20001,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/cd68befb-8216-4ddc-81f2-a970731a2685?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/cb86a22d-d185-4a85-9dba-5cafa548d2f9?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -18905,7 +20076,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
@@ -18973,8 +20144,8 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "c07481e1-a4a0-4342-836d-fcf691bce05b",
-                     *       "type": "business-all-funding-products"
+                     *       "id": "6313dbfc-f06c-4300-9d53-c3601c288857",
+                     *       "type": "introducer-all-funding-products"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationController_createResponse"];
@@ -19042,12 +20213,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
                 applicationId: string;
             };
             cookie?: never;
@@ -19071,7 +20242,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/89bb237f-e459-45a6-8dd4-505897b2b141/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/657609c9-5224-44d0-8481-ea189b72195a/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -19139,12 +20310,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
                 applicationId: string;
             };
             cookie?: never;
@@ -19610,12 +20781,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
                 applicationId: string;
             };
             cookie?: never;
@@ -19631,20 +20802,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-27",
-                     *         "createdAt": "2026-11-27T15:25:11.637Z",
-                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "id": "pso-657609c9-5224-44d0-8481-ea189b72195a-27",
+                     *         "createdAt": "2026-12-07T17:23:46.189Z",
+                     *         "updatedAt": "2026-12-07T17:23:46.189Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "reference": "89bb237f-27",
+                     *         "profileUuid": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *         "reference": "657609c9-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "expiryDate": "2027-01-06T17:23:46.189Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -19663,20 +20834,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-5",
-                     *         "createdAt": "2026-11-27T15:25:11.637Z",
-                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "id": "pso-657609c9-5224-44d0-8481-ea189b72195a-5",
+                     *         "createdAt": "2026-12-07T17:23:46.189Z",
+                     *         "updatedAt": "2026-12-07T17:23:46.189Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "reference": "89bb237f-5",
+                     *         "profileUuid": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *         "reference": "657609c9-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "expiryDate": "2027-01-06T17:23:46.189Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -19761,12 +20932,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
                 applicationId: string;
             };
             cookie?: never;
@@ -19868,7 +21039,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example b94c17a3-55c2-4a1e-b90b-faf387aa3c0c */
+                /** @example af8f1c02-3ae3-428b-ab88-4d28f14a88be */
                 selectionId: string;
             };
             cookie?: never;
@@ -19883,7 +21054,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "b94c17a3-55c2-4a1e-b90b-faf387aa3c0c",
+                     *       "selectionId": "af8f1c02-3ae3-428b-ab88-4d28f14a88be",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -20206,11 +21377,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1795793111,
+                     *         "acceptedAt": 1796664226,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "d9c357a4-5f19-4431-a1ba-1477c6c70cc0",
-                     *           "reference": "OFFER-01eb9579",
+                     *           "id": "2e185c38-e4b1-42a3-ab92-df732da69a2e",
+                     *           "reference": "OFFER-11237f71",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -20386,8 +21557,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b5003065-fc89-4bf7-a7a1-9193b0be0c76",
-                     *           "reference": "OFFER-cafe1686",
+                     *           "id": "de4b3c7c-156d-4a54-af57-4767376b6db3",
+                     *           "reference": "OFFER-86e6fce9",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -20712,11 +21883,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1795793112,
+                     *         "acceptedAt": 1796664227,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b53e93dc-89b4-4c4c-9947-9069d97c2323",
-                     *           "reference": "OFFER-641ee30f",
+                     *           "id": "3e5b45dc-f6ca-4718-a874-2692cf01d06f",
+                     *           "reference": "OFFER-4e92c4ce",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -20889,8 +22060,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "265812f0-a4e3-4f74-8fba-be9d9b6ff86b",
-                     *           "reference": "OFFER-b0e671bf",
+                     *           "id": "273db449-086b-4bb7-bbcb-8be95d51b6dc",
+                     *           "reference": "OFFER-91ca4f22",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
