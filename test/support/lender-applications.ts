@@ -10,7 +10,7 @@ import type { StoredApplicationDocument } from '../../src/modules/lender-applica
 
 export const LENDER_API = '/api/platform/v1/funding';
 
-/** A valid term loan offer (offer-schemas.ts); references must be unique per application. */
+/** A valid term loan offer (offer-schemas.ts), with a fresh reference unless given. */
 export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) => ({
   reference,
   status: 'INDICATIVE',

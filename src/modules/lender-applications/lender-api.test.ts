@@ -151,8 +151,6 @@ describe('offers', () => {
     await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`O-${id}-2`), status: 'FINAL' }, auth);
     const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
     expect(offers.map((o) => [o.reference, o.supersededAt === null])).toEqual([[`O-${id}-1`, false], [`O-${id}-2`, true]]);
-    const dup = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`O-${id}-1`), auth);
-    expect(dup.status).toBe(409);
   });
 
   it('refuses a bad offer with 400 naming the field, changing nothing', async () => {
@@ -243,18 +241,29 @@ describe('lender references', () => {
     expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([first, second, third]);
   });
 
-  it('an offer reference already used on the same application is 409 with a problem body, the current offer unchanged', async () => {
+  it('an offer posted again with the same reference replaces the previous one (spec 4.5 note 2): 200, its update queued and published, fundingMatch.offerId the current offer', async () => {
     const id = await submitted(lender.lenderId);
     const auth = await as(lender);
-    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth)).status).toBe(200);
+    const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth);
+    expect(first.status).toBe(200);
+    const firstOffer = (await first.json()).application.offer.id;
+    const events = app.runtime.events.bus.subscribe('offerStatusChanged', `lender:${lender.lenderId}`)[Symbol.asyncIterator]();
+    const next = events.next();
     const again = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`R-${id}`), status: 'FINAL' }, auth);
-    expect(again.status).toBe(409);
-    expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await again.json()).toEqual({
-      type: '/docs/problems#CONFLICT', title: 'Conflict', status: 409, code: 'CONFLICT', instance: expect.stringMatching(/^urn:request:/),
-      detail: 'An offer with this reference already exists for the application', errors: [{ pointer: '/reference', message: 'must be unique' }],
-    });
-    expect((await db().offer.findMany({ where: { lenderApplicationId: id } })).map((o) => [o.status, o.supersededAt])).toEqual([['INDICATIVE', null]]);
+    expect(again.status).toBe(200);
+    const { application } = await again.json();
+    expect(application.offer).toMatchObject({ reference: `R-${id}`, status: 'FINAL' });
+    expect(application.offer.id).not.toBe(firstOffer);
+    expect(application.fundingMatch.offerId).toBe(application.offer.id);
+    expect((await next).value).toMatchObject({ applicationId: id, offerId: application.offer.id, reference: `R-${id}`, status: 'FINAL' });
+    await events.return?.();
+    const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(offers.map((o) => [o.id, o.status, o.supersededAt === null])).toEqual([[firstOffer, 'INDICATIVE', false], [application.offer.id, 'FINAL', true]]);
+    const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(deliveries.map((d) => (d.payload as { application: { offer: { id: string }; fundingMatch: { offerId: string } } }).application))
+      .toEqual([firstOffer, application.offer.id].map((offerId) => expect.objectContaining({ offer: expect.objectContaining({ id: offerId }), fundingMatch: expect.objectContaining({ offerId }) })));
+    const read = await (await fetch(api(`/applications/${id}`), { headers: auth })).json();
+    expect(read.application.fundingMatch.offerId).toBe(application.offer.id);
   });
 
   it('a constraint no service anticipated maps to a client error, never a 500 (real database errors)', async () => {
@@ -268,6 +277,98 @@ describe('lender references', () => {
     expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
     const gone = await failure(() => db().lenderApplication.update({ where: { id: -1 }, data: { comment: 'x' } }));
     expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('Idempotency-Key on acknowledgement, offer and rejection', () => {
+  const keyed = (key: string, auth: Record<string, string>) => ({ ...auth, 'idempotency-key': key });
+  /** What a lender answer writes: history, offers, deliveries. */
+  const writes = async (id: number) => ({
+    history: await db().applicationStatusChange.count({ where: { lenderApplicationId: id } }),
+    offers: await db().offer.count({ where: { lenderApplicationId: id } }),
+    deliveries: await db().webhookDelivery.count({ where: { lenderApplicationId: id } }),
+  });
+
+  it.each([
+    ['acknowledgement', { reference: 'IK-REF', comment: 'Under review, 48 hours' }, { reference: 'IK-REF', comment: 'Another comment' }],
+    ['offer', TERM_LOAN_OFFER('IK-OFFER'), { ...TERM_LOAN_OFFER('IK-OFFER'), status: 'FINAL' }],
+    ['rejection', { reason: 'Ineligible', comment: 'Outside our appetite' }, { reason: 'Failed' }],
+  ])('%s: a repeat with the key answers the stored answer and writes nothing; another body under it is a 422; the key is the lender\'s own', async (action, body, otherBody) => {
+    const id = await submitted(lender.lenderId);
+    // As submission sends it: with apiProvider, whose token is kept out of the stored answer and derived again on replay.
+    const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    await db().lenderApplication.update({ where: { id }, data: { payload: { ...(row.payload as object), apiProvider: { url: api(`/applications/${id}`), updateUrl: api(`/applications/${id}`), authorizationToken: null } } } });
+    const auth = await as(lender);
+    const key = `key-${action}-${id}`;
+    const first = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
+    expect(first.status).toBe(200);
+    const answered = await first.json();
+    expect(answered.apiProvider.authorizationToken).toEqual(expect.any(String));
+    const after = await writes(id);
+    const repeat = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toEqual(answered);
+    expect(await writes(id)).toEqual(after);
+    const stored = await db().idempotencyRecord.findFirstOrThrow({ where: { lenderId: lender.lenderId, key } });
+    expect(JSON.stringify(stored.responseBody)).not.toContain(answered.apiProvider.authorizationToken);
+
+    const refused = await postJson(api(`/applications/${id}/${action}`), otherBody, keyed(key, auth));
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors).toEqual([{ pointer: 'header:Idempotency-Key', message: expect.stringContaining('another request') }]);
+    expect(await writes(id)).toEqual(after);
+    // The same key on another application is another request too.
+    const elsewhere = await submitted(lender.lenderId);
+    expect((await postJson(api(`/applications/${elsewhere}/${action}`), body, keyed(key, auth))).status).toBe(422);
+
+    // Another lender: its own key space, and my application stays a 404 whatever the key.
+    const theirs = await submitted(other.lenderId);
+    const otherAuth = await as(other);
+    expect((await postJson(api(`/applications/${theirs}/${action}`), body, keyed(key, otherAuth))).status).toBe(200);
+    expect((await postJson(api(`/applications/${id}/${action}`), body, keyed(key, otherAuth))).status).toBe(404);
+    expect(await db().idempotencyRecord.findMany({ where: { key }, select: { lenderId: true, responseStatus: true } })).toEqual(
+      expect.arrayContaining([{ lenderId: lender.lenderId, responseStatus: 200 }, { lenderId: other.lenderId, responseStatus: 200 }]),
+    );
+  });
+
+  it('a failed request keeps nothing: its retry runs; a malformed key is a 400 naming the header; the key expires after 24 hours', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const key = `retry-${id}`;
+    expect((await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('x'), termLoan: { term: 0 } }, keyed(key, auth))).status).toBe(400);
+    expect(await db().idempotencyRecord.count({ where: { key } })).toBe(0);
+    expect((await postJson(api(`/applications/${id}/rejection`), { reason: 'Ineligible' }, auth)).status).toBe(200);
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'late' }, keyed(key, auth))).status).toBe(409);
+    expect(await db().idempotencyRecord.count({ where: { key } })).toBe(0);
+    const tooLong = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'x' }, keyed('k'.repeat(256), auth));
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json()).errors[0].pointer).toMatch(/Idempotency-Key/);
+
+    const fresh = await submitted(lender.lenderId);
+    const kept = `expiring-${fresh}`;
+    expect((await postJson(api(`/applications/${fresh}/acknowledgement`), { comment: 'one' }, keyed(kept, auth))).status).toBe(200);
+    const record = await db().idempotencyRecord.findFirstOrThrow({ where: { key: kept } });
+    expect(record.expiresAt.getTime() - record.createdAt.getTime()).toBe(24 * 3600_000);
+    await db().idempotencyRecord.update({ where: { id: record.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const reused = await postJson(api(`/applications/${fresh}/acknowledgement`), { comment: 'two' }, keyed(kept, auth));
+    expect(reused.status).toBe(200);
+    expect((await reused.json()).application.comment).toBe('two');
+  });
+
+  it('is kept in PostgreSQL: a second server on the same database replays the first one\'s answer', async () => {
+    const second = await startTestApp({ config: { DATABASE_URL: app.runtime.config.DATABASE_URL } });
+    try {
+      const id = await submitted(lender.lenderId);
+      const key = `across-${id}`;
+      const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`X-${id}`), keyed(key, await as(lender)));
+      expect(first.status).toBe(200);
+      const after = await writes(id);
+      const elsewhere = await postJson(`${second.url}/api/platform/v1/funding/applications/${id}/offer`, TERM_LOAN_OFFER(`X-${id}`), keyed(key, bearer(await lenderIdToken(second, lender))));
+      expect(elsewhere.status).toBe(200);
+      expect(await elsewhere.json()).toEqual(await first.json());
+      expect(await writes(id)).toEqual(after);
+    } finally {
+      await second.close();
+    }
   });
 });
 

@@ -714,7 +714,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -964,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -988,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Reject or fail an application
-         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1034,7 +1034,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1058,7 +1058,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1082,7 +1082,7 @@ export interface paths {
         put?: never;
         /**
          * Reject or fail an application
-         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -13448,7 +13448,10 @@ export interface operations {
     LenderApplicationController_acknowledge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 2 */
                 id: string;
@@ -15376,7 +15379,10 @@ export interface operations {
     LenderApplicationController_offer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 3 */
                 id: string;
@@ -15593,7 +15599,10 @@ export interface operations {
     LenderApplicationController_reject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 4 */
                 id: string;
@@ -15914,7 +15923,10 @@ export interface operations {
     LenderApplicationController_acknowledge_marketplaceV2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 2 */
                 id: string;
@@ -16079,7 +16091,10 @@ export interface operations {
     LenderApplicationController_offer_marketplaceV2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 3 */
                 id: string;
@@ -16296,7 +16311,10 @@ export interface operations {
     LenderApplicationController_reject_marketplaceV2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 4 */
                 id: string;
