@@ -1,6 +1,6 @@
 /**
  * Lender applications in a given state for access tests. `storedLenderApplication` writes the row
- * submission would write (status Submitted, a document as payload), as src/modules/lender-applications/lender-api.test.ts does;
+ * submission would write (status In Review, a document as payload), as src/modules/lender-applications/lender-api.test.ts does;
  * every move after that goes through the real lender API (offer, failure, rejection).
  */
 import { randomUUID } from 'node:crypto';
@@ -26,7 +26,7 @@ export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) =
 export function storedApplicationDocument(input: { lenderId: number; companyName?: string; amount?: string }): { application: StoredSections } {
   return {
     application: {
-      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'Submitted', author: null, manager: null, useOfFunds: null, urgency: null },
+      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'In Review', author: null, manager: null, useOfFunds: null, urgency: null },
       fundingMatch: {
         id: 1,
         offerId: null,
@@ -77,7 +77,7 @@ export async function storedLenderApplication(app: TestApp, input: { lenderId: n
     data: {
       lenderId: input.lenderId,
       profileId: input.profileId,
-      status: 'Submitted',
+      status: 'In Review',
       payload: storedApplicationDocument({ lenderId: input.lenderId }),
     },
   });

@@ -415,6 +415,7 @@ describe('GraphQL', () => {
     const stored = {
       application: {
         ...payload.application,
+        fundingMatch: { ...(payload.application.fundingMatch as object), offerId: offer.id },
         id: row.id,
         reference: row.reference,
         status: row.status,
@@ -456,7 +457,7 @@ describe('POST /applications/{id}/submit', () => {
     const { applications } = await res.json();
     expect(applications).toEqual([{ lenderId: easy.id, applicationId: expect.any(Number) }]);
     const row = await db.lenderApplication.findUniqueOrThrow({ where: { id: applications[0].applicationId } });
-    expect(row).toMatchObject({ status: 'Submitted', businessApplicationId: created.id });
+    expect(row).toMatchObject({ status: 'In Review', businessApplicationId: created.id });
     expect(await db.webhookDelivery.count({ where: { lenderApplicationId: row.id, event: 'APPLICATION_CREATED' } })).toBe(1);
     const unmatched = await send('POST', `/applications/${created.id}/submit`, auth, { lenderId: 999999, products: ['TERM_LOAN'] });
     expect(unmatched.status).toBe(422);

@@ -58,7 +58,7 @@ describe('lenders download the documents of their own applications', () => {
     const lenders = await db.lender.findMany({ where: { environment: 'demo' }, orderBy: { id: 'asc' }, take: 2 });
     const mine = await lenderCredentials(app, lenders[0]!.id);
     const other = await lenderCredentials(app, lenders[1]!.id);
-    const application = await db.lenderApplication.create({ data: { lenderId: mine.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+    const application = await db.lenderApplication.create({ data: { lenderId: mine.lenderId, profileId: uuid, status: 'In Review', payload: { application: {} } } });
     const path = `${app.url}${base}/v1/funding/search/${application.id}/document/${document.id}`;
     const res = await fetch(path, { headers: bearer(await lenderIdToken(app, mine)) });
     expect(res.status).toBe(200);

@@ -19,11 +19,11 @@ let lender: LenderCredentials;
 let other: LenderCredentials;
 const db = () => app.runtime.database.prisma;
 
-/** A lender application as submission creates it (status Submitted, the 2.7 document as payload). */
+/** A lender application as submission creates it (status In Review, the 2.7 document as payload). */
 async function submitted(lenderId: number): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', companyInformation: { name: 'ACME WIDGETS LIMITED' } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId, companyName: 'ACME WIDGETS LIMITED' }) },
+    data: { lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId, companyName: 'ACME WIDGETS LIMITED' }) },
   });
   return row.id;
 }
@@ -49,7 +49,7 @@ describe('reads', () => {
     const id = await submitted(lender.lenderId);
     const res = await fetch(api(`/applications/${id}`), { headers: await as(lender) });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ application: { id, status: 'Submitted', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
+    expect(await res.json()).toMatchObject({ application: { id, status: 'In Review', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
     expect((await fetch(api(`/applications/${id}`), { headers: await as(other) })).status).toBe(404);
   });
 
@@ -127,7 +127,25 @@ describe('acknowledgement', () => {
     const id = await submitted(lender.lenderId);
     const res = await postJson(api(`/applications/${id}/acknowledgement`), body, await as(lender));
     expect(res.status).toBe(200);
-    expect((await res.json()).application).toMatchObject({ status: 'Acknowledged', ...body });
+    // Spec 3: the status stays In Review; the acknowledgement's reference, comment and time are recorded.
+    expect((await res.json()).application).toMatchObject({ status: 'In Review', ...body });
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt: expect.any(Date) });
+  });
+
+  it('leaves the status In Review (spec 3): a later acknowledgement replaces its comment and keeps the first time; once offered, 409', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), { reference: `T-${id}`, comment: 'Looking' }, auth)).status).toBe(200);
+    const { acknowledgedAt } = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    const again = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'Decision by Friday' }, auth);
+    expect((await again.json()).application).toMatchObject({ status: 'In Review', reference: `T-${id}`, comment: 'Decision by Friday' });
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt });
+    const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(history.map((h) => [h.fromStatus, h.toStatus, h.comment])).toEqual([['In Review', 'In Review', 'Looking'], ['In Review', 'In Review', 'Decision by Friday']]);
+    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`T-${id}`), auth)).status).toBe(200);
+    const late = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'late' }, auth);
+    expect(late.status).toBe(409);
+    expect((await late.json()).detail).toBe('The application is Offered: comments and references are accepted until a quote or a rejection is given');
   });
 
   it('makes the reference usable in ?reference= and refuses an empty body', async () => {
@@ -158,7 +176,7 @@ describe('offers', () => {
     const res = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('bad'), termLoan: { ...TERM_LOAN_OFFER('bad').termLoan, term: 241 } }, await as(lender));
     expect(res.status).toBe(400);
     expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/term', message: 'must be between 1 and 240' }]);
-    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('Submitted');
+    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('In Review');
   });
 });
 
@@ -232,7 +250,7 @@ describe('lender references', () => {
     for (const id of [first, second]) {
       const res = await postJson(api(`/applications/${id}/acknowledgement`), { reference }, auth);
       expect(res.status).toBe(200);
-      expect((await res.json()).application).toMatchObject({ id, reference, status: 'Acknowledged' });
+      expect((await res.json()).application).toMatchObject({ id, reference, status: 'In Review' });
     }
     const rejected = await postJson(api(`/applications/${third}/rejection`), { reason: 'Ineligible', reference }, auth);
     expect(rejected.status).toBe(200);
@@ -271,9 +289,9 @@ describe('lender references', () => {
     const id = await submitted(lender.lenderId);
     const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
     const failure = async (write: () => Promise<unknown>) => problemFor(await write().then(() => { throw new Error('the write succeeded'); }, (err: unknown) => err));
-    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'Submitted' } }));
+    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'In Review' } }));
     expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'A record with the same values already exists' });
-    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'Submitted' } }));
+    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'In Review' } }));
     expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
     const gone = await failure(() => db().lenderApplication.update({ where: { id: -1 }, data: { comment: 'x' } }));
     expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
@@ -398,14 +416,14 @@ describe('history, outbox and events', () => {
     const events = app.runtime.events.bus.subscribe('applicationStatusChanged', `lender:${lender.lenderId}`)[Symbol.asyncIterator]();
     const next = events.next();
     await postJson(api(`/applications/${id}/acknowledgement`), { reference: `H-${id}` }, await as(lender));
-    expect((await next).value).toEqual({ applicationId: id, status: 'Acknowledged', lenderId: lender.lenderId });
+    expect((await next).value).toEqual({ applicationId: id, status: 'In Review', lenderId: lender.lenderId });
     await events.return?.();
     const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } });
-    expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([['Submitted', 'Acknowledged']]);
+    expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([['In Review', 'In Review']]);
     const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
     expect(deliveries).toHaveLength(1);
     // (The demo lender's webhook URL is unset, so the worker's attempts fail: the delivery stays queued for retry.)
-    expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'Acknowledged', reference: `H-${id}` } } });
+    expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'In Review', reference: `H-${id}` } } });
     expect(deliveries[0]!.status).not.toBe('DELIVERED');
   });
 });
@@ -425,9 +443,9 @@ describe('changes of one application at once', () => {
     expect((await postJson(api(`/applications/${id}/acknowledgement`), { reference: `C-${id}` }, await as(lender))).status).toBe(200);
 
     expect((await offerOn(stale)).written).toBe(false);
-    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'Acknowledged' });
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt: expect.any(Date) });
     expect(await db().offer.count({ where: { lenderApplicationId: id } })).toBe(0);
-    expect((await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } })).map((h) => h.toStatus)).toEqual(['Acknowledged']);
+    expect((await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } })).map((h) => h.toStatus)).toEqual(['In Review']);
     expect(await db().webhookDelivery.count({ where: { lenderApplicationId: id } })).toBe(1);
 
     const fresh = (await readVisibleApplication(reads, ctx, actor, id, { lock: false }))!;
@@ -447,7 +465,7 @@ describe('changes of one application at once', () => {
     expect(offers).toHaveLength(12);
     expect(offers.filter((o) => o.supersededAt === null)).toHaveLength(1);
     const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id, fromStatus: { not: null } } });
-    expect(history.map((h) => `${h.fromStatus}>${h.toStatus}`).sort()).toEqual([...Array(11).fill('Offered>Offered'), 'Submitted>Offered']);
+    expect(history.map((h) => `${h.fromStatus}>${h.toStatus}`).sort()).toEqual(['In Review>Offered', ...Array(11).fill('Offered>Offered')]);
     const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
     expect(deliveries).toHaveLength(12);
     // Each delivery announces its own offer: none was built from another change's read.
@@ -490,7 +508,7 @@ describe('live events over graphql-ws', () => {
       await settle();
       await postJson(api(`/applications/${mine}/acknowledgement`), { comment: 'Looking at it' }, await as(lender));
       await postJson(api(`/applications/${theirs}/rejection`), { reason: 'Ineligible' }, await as(other));
-      expect(await mySub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: mine, status: 'Acknowledged', lenderId: lender.lenderId } } });
+      expect(await mySub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: mine, status: 'In Review', lenderId: lender.lenderId } } });
       expect(await theirSub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: theirs, status: 'Rejected', lenderId: other.lenderId } } });
     } finally {
       await mySub.close();
@@ -505,7 +523,7 @@ describe("the client's decision", () => {
     const owner = await signUpIntegrator(app);
     const v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
     await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`D-${row.id}`), await as(lender));
 
     const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
@@ -531,7 +549,7 @@ describe('offerStatusChanged', () => {
     const owner = await signUpIntegrator(app);
     const jwt = (await marketplaceV1Token(app, owner.apiKey)).jwt;
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
     const sub = await subscribe(app.url, 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId reference status decision } }', { a: row.id }, { authorization: `Bearer ${jwt}` });
     try {
       await settle();

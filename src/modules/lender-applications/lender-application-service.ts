@@ -37,7 +37,7 @@ import {
   type ApplicationAudience,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
-import { APPLICATION_MOVE_OF, FAILURE_REASON, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
+import { APPLICATION_MOVE_OF, FAILURE_REASON, IN_REVIEW, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
@@ -197,11 +197,15 @@ export const Rejection = z.strictObject({
 export async function acknowledge(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Acknowledgement>>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   return respondOnce(ctx, actor, 'acknowledge', id, input, idempotencyKey, () =>
-    changeStatus(ctx, actor, id, () => {
+    changeStatus(ctx, actor, id, (row) => {
       const body = input();
       return {
         event: 'acknowledge',
-        application: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
+        application: {
+          ...(body.reference !== undefined ? { reference: body.reference } : {}),
+          ...(body.comment !== undefined ? { comment: body.comment } : {}),
+          ...(row.acknowledgedAt === null ? { acknowledgedAt: ctx.clock.now() } : {}),
+        },
         note: { comment: body.comment ?? null },
       };
     }),
@@ -321,7 +325,7 @@ async function changeIfUnchanged(ctx: ServiceContext, typedSql: SqlReads, actor:
   const change = decide(row);
   const to = nextStatus(row.status, change.event);
   const now = ctx.clock.now();
-  const move = committedMoveOf(row, to, now);
+  const move = committedMoveOf(row, change.event, to, now);
   const { writes, offerId } = statusChangeWrites(typedSql, row, to, change, now);
   const changed = afterChange(row, to, change, offerId, now);
   // A resubmission is a new application to the lender; every other change is an update.
@@ -360,19 +364,19 @@ function afterChange(row: ApplicationBeforeChange, to: string, change: StatusCha
 }
 
 /**
- * What a status change counts as on /metrics once it commits: a move into another status (a repeated
- * acknowledgement or a replacing offer is none), and, for the lender's first acknowledgement or first
- * offer on the application, the seconds since its submission (as the insights' response times read
- * them from the history: pipeline-insights.ts). Decided from the read, before the change's own
- * history row is written.
+ * What a status change counts as on /metrics once it commits: a move into another status (a replacing
+ * offer is none), or the lender's first acknowledgement (which leaves the status as it is); for the
+ * first acknowledgement or first offer, the seconds since its submission (as the insights' response
+ * times read them: pipeline-insights.ts). Decided from the read, before the change is written.
  */
-function committedMoveOf(row: ApplicationBeforeChange, to: string, now: Date): CommittedMove | null {
+function committedMoveOf(row: ApplicationBeforeChange, event: ApplicationEvent, to: string, now: Date): CommittedMove | null {
+  const sinceSubmission = (now.getTime() - row.createdAt.getTime()) / 1000;
+  if (event === 'acknowledge') return row.acknowledgedAt === null ? { lender: row.lender.slug, move: 'acknowledged', firstAnswerSeconds: sinceSubmission } : null;
   if (row.status === to) return null;
   const status = to as ApplicationStatus;
   const move: CommittedMove = { lender: row.lender.slug, move: APPLICATION_MOVE_OF[status] };
-  const answeredBefore = status === 'Acknowledged' ? row.answeredBefore.acknowledged : status === 'Offered' ? row.answeredBefore.offered : null;
-  if (answeredBefore === null || answeredBefore) return move;
-  return { ...move, firstAnswerSeconds: (now.getTime() - row.createdAt.getTime()) / 1000 };
+  if (status !== 'Offered' || row.answeredBefore.offered) return move;
+  return { ...move, firstAnswerSeconds: sinceSubmission };
 }
 
 /**
@@ -429,13 +433,13 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
 }
 
 /**
- * New applications announced as their first status, Submitted, after the submission committed, on
+ * New applications announced as their first status, In Review, after the submission committed, on
  * the same channels as every later change (lender-application-visibility.ts `eventChannelsOf`), so a
  * board shows them live to exactly those who may read them.
  * @access internal: the caller's submission made these applications, after its own access decision
  */
 export async function publishApplicationsSubmitted(ctx: ServiceContext, applicationIds: number[]): Promise<void> {
-  for (const audience of await audiencesOf(ctx, applicationIds)) await publishStatusChange(ctx, audience, 'Submitted', null);
+  for (const audience of await audiencesOf(ctx, applicationIds)) await publishStatusChange(ctx, audience, IN_REVIEW, null);
 }
 
 /** A status change (and the offer it concerns) on every channel of the application's audience. */

@@ -9266,7 +9266,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -9369,9 +9369,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "2fafdc3c-617a-48c2-bb7a-6669522bbcc4",
+                     *         "id": "d0120873-b250-481b-a690-176e33090585",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_121cf7af9284",
+                     *         "keyPrefix": "key_4f4ba9b86078",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -9387,13 +9387,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T17:23:40.166Z",
-                     *         "createdAt": "2026-12-07T17:23:38.168Z"
+                     *         "lastUsedAt": "2026-12-07T18:02:44.115Z",
+                     *         "createdAt": "2026-12-07T18:02:43.327Z"
                      *       },
                      *       {
-                     *         "id": "ee56ba3c-f317-447c-bf95-0ac092ff67d8",
-                     *         "name": "exact-profile:read+profile:write-3efa1b07",
-                     *         "keyPrefix": "key_8fbce12e2662",
+                     *         "id": "14b5acb0-377a-4127-ba09-af279ff80b2f",
+                     *         "name": "exact-profile:read+profile:write-26189349",
+                     *         "keyPrefix": "key_77b6635f45a3",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -9401,8 +9401,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T17:23:40.824Z",
-                     *         "createdAt": "2026-12-07T17:23:40.763Z"
+                     *         "lastUsedAt": "2026-12-07T18:02:44.296Z",
+                     *         "createdAt": "2026-12-07T18:02:44.220Z"
                      *       }
                      *     ]
                      */
@@ -9502,10 +9502,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_a28bb40d7fb9_s4mpleS3cretN0tReal",
-                     *       "id": "949efb6d-92a7-45f9-9152-cd439afdce5b",
+                     *       "key": "fgk_demo_key_72a8a5f89c70_s4mpleS3cretN0tReal",
+                     *       "id": "46ddf320-7ee8-47d1-879e-0aee7aecc5c3",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_a28bb40d7fb9",
+                     *       "keyPrefix": "key_72a8a5f89c70",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -9518,7 +9518,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T17:23:40.876Z"
+                     *       "createdAt": "2026-12-07T18:02:44.374Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -9785,9 +9785,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "a74c0d56-b693-4945-85de-9baf80765bc4",
-                     *       "createdAt": "2026-12-07T17:23:40.987Z",
-                     *       "updatedAt": "2026-12-07T17:23:40.987Z",
+                     *       "uuid": "d6864eda-2654-40d0-bb2f-692c14ba0a2e",
+                     *       "createdAt": "2026-12-07T18:02:44.552Z",
+                     *       "updatedAt": "2026-12-07T18:02:44.552Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -9866,7 +9866,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 72cec946-3cc2-4dca-b665-1f7f0ed50ed8 */
+                /** @example e755364d-7714-404a-9b62-8d7e94182427 */
                 keyId: string;
             };
             cookie?: never;
@@ -9957,13 +9957,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ea3cabd1-95e8-4e12-bb63-4af3d28686ef",
-                     *         "email": "examples-fc2cb9@example.test",
+                     *         "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
+                     *         "email": "examples-72bcf8@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-12-07T17:23:37.232Z",
-                     *         "updatedAt": "2026-12-07T17:23:37.232Z"
+                     *         "createdAt": "2026-12-07T18:02:42.907Z",
+                     *         "updatedAt": "2026-12-07T18:02:42.907Z"
                      *       }
                      *     ]
                      */
@@ -10058,13 +10058,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e1b1ff8c-009f-400c-ad90-a363734e2bdd",
+                     *       "id": "a84f6cc3-2061-4b61-a314-bd6921804d02",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T17:23:41.101Z",
-                     *       "updatedAt": "2026-12-07T17:23:41.101Z"
+                     *       "createdAt": "2026-12-07T18:02:44.683Z",
+                     *       "updatedAt": "2026-12-07T18:02:44.683Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -10215,7 +10215,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10393,7 +10393,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10446,16 +10446,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
-                     *         "createdAt": "2026-12-07T17:23:38.891Z",
-                     *         "updatedAt": "2026-12-07T17:23:38.971Z"
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
-                     *         "generatedAt": "2026-12-07T17:23:41.422Z",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *         "generatedAt": "2026-12-07T18:02:44.895Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -10527,7 +10527,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example ea3cabd1-95e8-4e12-bb63-4af3d28686ef */
+                /** @example f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723 */
                 userId: string;
             };
             cookie?: never;
@@ -10542,13 +10542,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ea3cabd1-95e8-4e12-bb63-4af3d28686ef",
-                     *       "email": "examples-fc2cb9@example.test",
+                     *       "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
+                     *       "email": "examples-72bcf8@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T17:23:37.232Z",
-                     *       "updatedAt": "2026-12-07T17:23:37.232Z"
+                     *       "createdAt": "2026-12-07T18:02:42.907Z",
+                     *       "updatedAt": "2026-12-07T18:02:42.907Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -10618,7 +10618,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example ea3cabd1-95e8-4e12-bb63-4af3d28686ef */
+                /** @example f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723 */
                 userId: string;
             };
             cookie?: never;
@@ -10642,13 +10642,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ea3cabd1-95e8-4e12-bb63-4af3d28686ef",
-                     *       "email": "examples-fc2cb9@example.test",
+                     *       "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
+                     *       "email": "examples-72bcf8@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T17:23:37.232Z",
-                     *       "updatedAt": "2026-12-07T17:23:41.520Z"
+                     *       "createdAt": "2026-12-07T18:02:42.907Z",
+                     *       "updatedAt": "2026-12-07T18:02:44.942Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -10739,16 +10739,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *           "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T17:23:38.679Z",
-                     *           "updatedDateTime": "2026-12-07T17:23:38.679Z"
+                     *           "createdDateTime": "2026-12-07T18:02:43.626Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:43.626Z"
                      *         },
                      *         {
-                     *           "id": "f9f3012b-5db8-43eb-aa5b-9913b3f9ff57",
+                     *           "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T17:23:41.557Z",
-                     *           "updatedDateTime": "2026-12-07T17:23:41.557Z"
+                     *           "createdDateTime": "2026-12-07T18:02:44.953Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:44.953Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -10850,10 +10850,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f9f3012b-5db8-43eb-aa5b-9913b3f9ff57",
+                     *       "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T17:23:41.557Z",
-                     *       "updatedDateTime": "2026-12-07T17:23:41.557Z"
+                     *       "createdDateTime": "2026-12-07T18:02:44.953Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:44.953Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -10921,7 +10921,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10974,16 +10974,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
-                     *         "createdAt": "2026-12-07T17:23:38.891Z",
-                     *         "updatedAt": "2026-12-07T17:23:38.971Z"
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
-                     *         "generatedAt": "2026-12-07T17:23:41.708Z",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *         "generatedAt": "2026-12-07T18:02:45.027Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -11055,7 +11055,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 235e0d4a-1475-4c24-b726-0801e2dcff27 */
+                /** @example 0ec0c656-8b34-42c7-997c-bf79386080f7 */
                 tenantId: string;
             };
             cookie?: never;
@@ -11070,10 +11070,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *       "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T17:23:38.679Z",
-                     *       "updatedDateTime": "2026-12-07T17:23:38.679Z"
+                     *       "createdDateTime": "2026-12-07T18:02:43.626Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:43.626Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -11143,7 +11143,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example ba82a4d5-f72b-4a55-8ff5-4882e2c43717 */
+                /** @example 431f3608-6b45-4c5f-a6be-e85dbc10e17a */
                 tenantId: string;
             };
             cookie?: never;
@@ -11167,10 +11167,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ba82a4d5-f72b-4a55-8ff5-4882e2c43717",
+                     *       "id": "431f3608-6b45-4c5f-a6be-e85dbc10e17a",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T17:23:41.724Z",
-                     *       "updatedDateTime": "2026-12-07T17:23:41.738Z"
+                     *       "createdDateTime": "2026-12-07T18:02:45.048Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:45.058Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -11261,36 +11261,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *           "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T17:23:38.679Z",
-                     *           "updatedDateTime": "2026-12-07T17:23:38.679Z",
-                     *           "createdAt": "2026-12-07T17:23:38.679Z",
-                     *           "updatedAt": "2026-12-07T17:23:38.679Z"
+                     *           "createdDateTime": "2026-12-07T18:02:43.626Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:43.626Z",
+                     *           "createdAt": "2026-12-07T18:02:43.626Z",
+                     *           "updatedAt": "2026-12-07T18:02:43.626Z"
                      *         },
                      *         {
-                     *           "id": "f9f3012b-5db8-43eb-aa5b-9913b3f9ff57",
+                     *           "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T17:23:41.557Z",
-                     *           "updatedDateTime": "2026-12-07T17:23:41.557Z",
-                     *           "createdAt": "2026-12-07T17:23:41.557Z",
-                     *           "updatedAt": "2026-12-07T17:23:41.557Z"
+                     *           "createdDateTime": "2026-12-07T18:02:44.953Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:44.953Z",
+                     *           "createdAt": "2026-12-07T18:02:44.953Z",
+                     *           "updatedAt": "2026-12-07T18:02:44.953Z"
                      *         },
                      *         {
-                     *           "id": "ba82a4d5-f72b-4a55-8ff5-4882e2c43717",
+                     *           "id": "431f3608-6b45-4c5f-a6be-e85dbc10e17a",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T17:23:41.724Z",
-                     *           "updatedDateTime": "2026-12-07T17:23:41.738Z",
-                     *           "createdAt": "2026-12-07T17:23:41.724Z",
-                     *           "updatedAt": "2026-12-07T17:23:41.738Z"
+                     *           "createdDateTime": "2026-12-07T18:02:45.048Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:45.058Z",
+                     *           "createdAt": "2026-12-07T18:02:45.048Z",
+                     *           "updatedAt": "2026-12-07T18:02:45.058Z"
                      *         },
                      *         {
-                     *           "id": "68b234d0-c45d-4455-bc1e-a12066c580a8",
+                     *           "id": "c289afc4-889b-4601-b25a-2846979536f5",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T17:23:41.746Z",
-                     *           "updatedDateTime": "2026-12-07T17:23:41.746Z",
-                     *           "createdAt": "2026-12-07T17:23:41.746Z",
-                     *           "updatedAt": "2026-12-07T17:23:41.746Z"
+                     *           "createdDateTime": "2026-12-07T18:02:45.063Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:45.063Z",
+                     *           "createdAt": "2026-12-07T18:02:45.063Z",
+                     *           "updatedAt": "2026-12-07T18:02:45.063Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11392,12 +11392,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "68b234d0-c45d-4455-bc1e-a12066c580a8",
+                     *       "id": "c289afc4-889b-4601-b25a-2846979536f5",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T17:23:41.746Z",
-                     *       "updatedDateTime": "2026-12-07T17:23:41.746Z",
-                     *       "createdAt": "2026-12-07T17:23:41.746Z",
-                     *       "updatedAt": "2026-12-07T17:23:41.746Z"
+                     *       "createdDateTime": "2026-12-07T18:02:45.063Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:45.063Z",
+                     *       "createdAt": "2026-12-07T18:02:45.063Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.063Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -11488,10 +11488,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3987e1a2-15f4-4a5c-993b-79f859cbf321",
+                     *       "id": "1e0e4c1b-6a93-4593-99cf-c31a3f18b37f",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T17:23:41.765Z",
-                     *       "updatedDateTime": "2026-12-07T17:23:41.765Z"
+                     *       "createdDateTime": "2026-12-07T18:02:45.090Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:45.090Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -11559,7 +11559,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11577,7 +11577,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -11634,14 +11634,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T17:23:38.891Z",
-                     *         "updatedAt": "2026-12-07T17:23:38.971Z"
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -11713,7 +11713,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example c243ff59-2d3b-4508-8346-e9a0f0aa7db6
+                 * @example 4e92b2a8-6c05-406c-af1f-300ed40b33da
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11760,7 +11760,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "569cb34e-ddec-444c-89a0-64f3a0cd6ccf",
+                     *       "id": "76872446-bdef-47f5-b4f0-8b29f2b08026",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -11830,8 +11830,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T17:23:41.804Z",
-                     *       "updatedAt": "2026-12-07T17:23:41.804Z"
+                     *       "createdAt": "2026-12-07T18:02:45.147Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.147Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -11899,7 +11899,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11940,7 +11940,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12006,8 +12006,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T17:23:38.891Z",
-                     *       "updatedAt": "2026-12-07T17:23:41.943Z"
+                     *       "createdAt": "2026-12-07T18:02:43.719Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.186Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -12075,7 +12075,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12093,7 +12093,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -12159,14 +12159,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T17:23:38.891Z",
-                     *         "updatedAt": "2026-12-07T17:23:41.943Z"
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:45.186Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "235e0d4a-1475-4c24-b726-0801e2dcff27",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -12238,7 +12238,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12321,7 +12321,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12418,8 +12418,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T17:23:38.891Z",
-                     *       "updatedAt": "2026-12-07T17:23:42.330Z"
+                     *       "createdAt": "2026-12-07T18:02:43.719Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.308Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -12487,7 +12487,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 5da8fb3d-efc1-4afa-8b97-2ae3515c7d27
+                 * @example 9cc5d237-9d23-4b1a-903c-b77256237151
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12534,7 +12534,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "43e6e4cf-91e9-4f4f-9383-6dbdff131656",
+                     *       "id": "7bebcc3b-89ce-4588-b2e3-9cc5420a6c0a",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12604,8 +12604,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T17:23:42.150Z",
-                     *       "updatedAt": "2026-12-07T17:23:42.150Z"
+                     *       "createdAt": "2026-12-07T18:02:45.247Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.247Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -12673,7 +12673,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12714,7 +12714,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
+                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12780,8 +12780,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T17:23:38.891Z",
-                     *       "updatedAt": "2026-12-07T17:23:42.233Z"
+                     *       "createdAt": "2026-12-07T18:02:43.719Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.279Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -12860,9 +12860,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "46876544-f1f1-44ae-ab2a-014801ff29d4",
-                     *       "createdAt": "2026-12-07T17:23:42.427Z",
-                     *       "updatedAt": "2026-12-07T17:23:42.427Z",
+                     *       "uuid": "6a2be716-9976-4d73-8ccf-4c14914fcaad",
+                     *       "createdAt": "2026-12-07T18:02:45.355Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.355Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -13039,7 +13039,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13057,7 +13057,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "657609c9-5224-44d0-8481-ea189b72195a"
+                     *       "applicationId": "c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -13209,11 +13209,11 @@ export interface operations {
                      *             "manager": null,
                      *             "urgency": null,
                      *             "useOfFunds": null,
-                     *             "statusLabel": "Submitted"
+                     *             "statusLabel": "In Review"
                      *           },
                      *           "id": 1,
                      *           "reference": null,
-                     *           "status": "Submitted",
+                     *           "status": "In Review",
                      *           "responseReason": null,
                      *           "comment": null,
                      *           "acceptedAt": null,
@@ -13372,11 +13372,11 @@ export interface operations {
                      *             "manager": null,
                      *             "urgency": null,
                      *             "useOfFunds": null,
-                     *             "statusLabel": "Submitted"
+                     *             "statusLabel": "In Review"
                      *           },
                      *           "id": 1,
                      *           "reference": null,
-                     *           "status": "Submitted",
+                     *           "status": "In Review",
                      *           "responseReason": null,
                      *           "comment": null,
                      *           "acceptedAt": null,
@@ -13541,11 +13541,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 2,
                      *         "reference": "NLC-2026-004187",
-                     *         "status": "Acknowledged",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": "Received: an underwriter will review the accounts within two working days.",
                      *         "acceptedAt": null,
@@ -13618,7 +13618,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -13709,7 +13709,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -13809,9 +13809,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 93b6e1e8-6432-42fa-a433-85d7865cf471 */
+                /** @example 0fc19982-c304-4aff-aca9-600fb8e93b32 */
                 uuid: string;
-                /** @example key_8caced577dd1 */
+                /** @example key_729d8f83185c */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -13886,7 +13886,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 01f479ae-de58-47d6-806b-4dd522721e09 */
+                /** @example 3feb9e61-6e79-457a-bfde-90edfd237230 */
                 uuid: string;
             };
             cookie?: never;
@@ -13961,7 +13961,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -13976,9 +13976,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "cb86a22d-d185-4a85-9dba-5cafa548d2f9",
-                     *       "createdAt": "2026-12-07T17:23:39.164Z",
-                     *       "updatedAt": "2026-12-07T17:23:42.796Z",
+                     *       "uuid": "c1c37ead-b753-40ea-99d6-01b218b85728",
+                     *       "createdAt": "2026-12-07T18:02:43.887Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.728Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -15060,7 +15060,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example f721cfc1-386b-41bb-a334-ee6b2c477c12 */
+                /** @example 2727e468-bf88-41a2-97ab-33817198a11c */
                 documentId: string;
             };
             cookie?: never;
@@ -15144,7 +15144,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example f721cfc1-386b-41bb-a334-ee6b2c477c12 */
+                /** @example 2727e468-bf88-41a2-97ab-33817198a11c */
                 documentId: string;
             };
             cookie?: never;
@@ -15304,11 +15304,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 1,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -15474,7 +15474,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "9e16dc71-95dd-4846-9a36-2762a456fae8",
                      *           "products": [
                      *             1
                      *           ],
@@ -15495,7 +15495,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 3,
                      *         "reference": null,
@@ -15505,7 +15505,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "927207b8-9c0c-4943-a01e-487840309306",
+                     *           "id": "9e16dc71-95dd-4846-9a36-2762a456fae8",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -15693,7 +15693,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 4,
                      *         "reference": "NLC-2026-004187",
@@ -15848,11 +15848,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 1,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -16016,11 +16016,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 2,
                      *         "reference": "NLC-2026-004187",
-                     *         "status": "Acknowledged",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": "Received: an underwriter will review the accounts within two working days.",
                      *         "acceptedAt": null,
@@ -16186,7 +16186,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "9e16dc71-95dd-4846-9a36-2762a456fae8",
                      *           "products": [
                      *             1
                      *           ],
@@ -16207,7 +16207,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 3,
                      *         "reference": null,
@@ -16217,7 +16217,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "927207b8-9c0c-4943-a01e-487840309306",
+                     *           "id": "9e16dc71-95dd-4846-9a36-2762a456fae8",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -16405,7 +16405,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 4,
                      *         "reference": "NLC-2026-004187",
@@ -17599,7 +17599,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ccfd24e8-4dc2-4d2e-8981-5e72754c717f */
+                /** @example fd806ca7-e698-4328-9243-10c89353b700 */
                 uuid: string;
             };
             cookie?: never;
@@ -17614,8 +17614,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "090b3a1d-9035-4d55-9a88-dbaed878af44",
-                     *       "profile": "ccfd24e8-4dc2-4d2e-8981-5e72754c717f",
+                     *       "id": "5c4041b5-dc4b-48af-94c0-520a3894a229",
+                     *       "profile": "fd806ca7-e698-4328-9243-10c89353b700",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -17634,7 +17634,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T17:23:44.370Z",
+                     *       "stateUpdatedAt": "2026-12-07T18:02:46.194Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -17644,20 +17644,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "d75e44d1-0e9a-4e92-9c53-e8360e03f65d",
+                     *         "id": "cdb3554a-6f7b-4d00-b2d0-ecea348b1c3d",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T17:23:44.370Z"
+                     *         "createdAt": "2026-12-07T18:02:46.194Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T17:23:44.370Z"
+                     *         "generatedAt": "2026-12-07T18:02:46.194Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T17:23:44.370Z"
+                     *           "createdAt": "2026-12-07T18:02:46.194Z"
                      *         }
                      *       ]
                      *     }
@@ -17735,7 +17735,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -17817,7 +17817,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -18650,7 +18650,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example 9614a6a4-7040-4f31-ae30-23a8d317ba2f */
+                /** @example 960cfd89-d015-4bf5-b2a4-3d121594a315 */
                 uuid: string;
             };
             cookie?: never;
@@ -18781,7 +18781,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -18797,7 +18797,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:cb86a22d-d185-4a85-9dba-5cafa548d2f9",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:c1c37ead-b753-40ea-99d6-01b218b85728",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -19388,7 +19388,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -19504,7 +19504,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -19625,7 +19625,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -19702,7 +19702,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -19790,7 +19790,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -19806,20 +19806,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "f721cfc1-386b-41bb-a334-ee6b2c477c12",
+                     *         "id": "2727e468-bf88-41a2-97ab-33817198a11c",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T17:23:40.455Z"
+                     *         "createdAt": "2026-12-07T18:02:44.142Z"
                      *       },
                      *       {
-                     *         "id": "9e341120-8cf6-4321-b3f6-458360fa5817",
+                     *         "id": "577efd2e-225b-4a9b-9ef3-c3510041f6a7",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T17:23:45.647Z"
+                     *         "createdAt": "2026-12-07T18:02:46.749Z"
                      *       }
                      *     ]
                      */
@@ -19887,7 +19887,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -19909,12 +19909,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9e341120-8cf6-4321-b3f6-458360fa5817",
+                     *       "id": "577efd2e-225b-4a9b-9ef3-c3510041f6a7",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T17:23:45.647Z"
+                     *       "createdAt": "2026-12-07T18:02:46.749Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -20002,7 +20002,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cb86a22d-d185-4a85-9dba-5cafa548d2f9 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -20019,7 +20019,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/cb86a22d-d185-4a85-9dba-5cafa548d2f9?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/c1c37ead-b753-40ea-99d6-01b218b85728?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -20094,7 +20094,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -20162,7 +20162,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "6313dbfc-f06c-4300-9d53-c3601c288857",
+                     *       "id": "ed81c7dc-0361-4e0a-9f73-f2dd23f72175",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -20231,12 +20231,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -20260,7 +20260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/657609c9-5224-44d0-8481-ea189b72195a/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -20328,12 +20328,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -20799,12 +20799,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -20820,20 +20820,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-657609c9-5224-44d0-8481-ea189b72195a-27",
-                     *         "createdAt": "2026-12-07T17:23:46.189Z",
-                     *         "updatedAt": "2026-12-07T17:23:46.189Z",
+                     *         "id": "pso-c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d-27",
+                     *         "createdAt": "2026-12-07T18:02:47.220Z",
+                     *         "updatedAt": "2026-12-07T18:02:47.220Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
-                     *         "reference": "657609c9-27",
+                     *         "profileUuid": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "reference": "c90e10ff-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T17:23:46.189Z",
+                     *         "expiryDate": "2027-01-06T18:02:47.220Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -20852,20 +20852,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-657609c9-5224-44d0-8481-ea189b72195a-5",
-                     *         "createdAt": "2026-12-07T17:23:46.189Z",
-                     *         "updatedAt": "2026-12-07T17:23:46.189Z",
+                     *         "id": "pso-c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d-5",
+                     *         "createdAt": "2026-12-07T18:02:47.220Z",
+                     *         "updatedAt": "2026-12-07T18:02:47.220Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "11a07273-0823-4cf0-99d9-8c535f2c6b52",
-                     *         "reference": "657609c9-5",
+                     *         "profileUuid": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "reference": "c90e10ff-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T17:23:46.189Z",
+                     *         "expiryDate": "2027-01-06T18:02:47.220Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -20950,12 +20950,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 235e0d4a-1475-4c24-b726-0801e2dcff27
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 657609c9-5224-44d0-8481-ea189b72195a */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -21057,7 +21057,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example af8f1c02-3ae3-428b-ab88-4d28f14a88be */
+                /** @example 558eefd4-f650-42c0-a48d-362adb181329 */
                 selectionId: string;
             };
             cookie?: never;
@@ -21072,7 +21072,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "af8f1c02-3ae3-428b-ab88-4d28f14a88be",
+                     *       "selectionId": "558eefd4-f650-42c0-a48d-362adb181329",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -21230,11 +21230,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 8,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -21367,7 +21367,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "a9181f96-9247-45fb-9774-ef8099937dc7",
                      *           "products": [
                      *             1
                      *           ],
@@ -21388,18 +21388,18 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 9,
                      *         "reference": null,
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796664226,
+                     *         "acceptedAt": 1796666567,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "2e185c38-e4b1-42a3-ab92-df732da69a2e",
-                     *           "reference": "OFFER-11237f71",
+                     *           "id": "a9181f96-9247-45fb-9774-ef8099937dc7",
+                     *           "reference": "OFFER-8e10f69f",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -21544,7 +21544,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "96a57450-5d52-41ad-880d-b2b644e4d81c",
                      *           "products": [
                      *             1
                      *           ],
@@ -21565,7 +21565,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 10,
                      *         "reference": null,
@@ -21575,8 +21575,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "de4b3c7c-156d-4a54-af57-4767376b6db3",
-                     *           "reference": "OFFER-86e6fce9",
+                     *           "id": "96a57450-5d52-41ad-880d-b2b644e4d81c",
+                     *           "reference": "OFFER-2bd5a8fb",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -21739,11 +21739,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 11,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -21873,7 +21873,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "345ffa6a-09b6-485f-96f0-60ba5b820b45",
                      *           "products": [
                      *             1
                      *           ],
@@ -21894,18 +21894,18 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 12,
                      *         "reference": null,
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796664227,
+                     *         "acceptedAt": 1796666567,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "3e5b45dc-f6ca-4718-a874-2692cf01d06f",
-                     *           "reference": "OFFER-4e92c4ce",
+                     *           "id": "345ffa6a-09b6-485f-96f0-60ba5b820b45",
+                     *           "reference": "OFFER-1179f0c2",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -22047,7 +22047,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "9a329ced-8b23-4e36-984c-1660a341957e",
                      *           "products": [
                      *             1
                      *           ],
@@ -22068,7 +22068,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 13,
                      *         "reference": null,
@@ -22078,8 +22078,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "273db449-086b-4bb7-bbcb-8be95d51b6dc",
-                     *           "reference": "OFFER-91ca4f22",
+                     *           "id": "9a329ced-8b23-4e36-984c-1660a341957e",
+                     *           "reference": "OFFER-acf67946",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
