@@ -15,7 +15,7 @@ import { questionnaireRoutes } from '../../modules/questionnaires/questionnaire.
 import { tenantRoutes } from '../../modules/tenants/tenant.routes.js';
 import { servedPaths, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
-export { ALTERNATE_BASES, BASES, FileDownload, Redirect, servedPaths, type HttpMethod, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+export { BASES, FileDownload, Redirect, type HttpMethod, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /**
  * Literal segments before parameters, position by position: `/profiles/blank` is tried before

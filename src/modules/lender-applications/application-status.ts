@@ -20,9 +20,6 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 /** Where every application starts, and where a resubmission returns (spec 3's "In Review"). */
 export const IN_REVIEW: ApplicationStatus = 'In Review';
 
-/** The statuses spec 3 names; the others are ours (docs/lenders.md). */
-export const SPEC_NAMED_STATUSES: readonly ApplicationStatus[] = ['In Review', 'Client Accepted', 'Client Declined'];
-
 /** The business counter (lender_application_moves_total) a move into each status counts on. */
 export const APPLICATION_MOVE_OF: Record<ApplicationStatus, ApplicationMove> = {
   'In Review': 'submitted',
