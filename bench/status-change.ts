@@ -66,7 +66,13 @@ try {
 
     const acknowledged = await measure('acknowledgement (In Review, status unchanged)', (id) => acknowledge(ctx, id, () => ({ reference: `R-${id}` })));
     const offered = await measure('offer (In Review -> Offered)', (id) => makeOffer(ctx, id, () => termLoanOffer(`O-${id}`) as OfferBody));
-    recordResults('status-change', [acknowledged, offered].map((r) => ({
+    // With an Idempotency-Key: the key claimed and the answer kept; then a repeat answered from it (the difference of the two).
+    const keyed = await measure('acknowledgement with Idempotency-Key', (id) => acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`));
+    const replayed = await measure('acknowledgement with Idempotency-Key, then its repeat', async (id) => {
+      await acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`);
+      await acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`);
+    });
+    recordResults('status-change', [acknowledged, offered, keyed, replayed].map((r) => ({
       case: `in process: ${r.label}`,
       cpuMsPerRequest: r.cpuMsPerCall,
       value: r.statementsPerCall,
