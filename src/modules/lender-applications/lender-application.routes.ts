@@ -77,7 +77,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id/acknowledgement`,
     operationId: 'LenderApplicationController_acknowledge',
     summary: 'Acknowledge an application',
-    description: `Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.${IDEMPOTENT}`,
+    description: `Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application.${IDEMPOTENT}`,
     access: 'lenderApplications.respond',
     example: { summary: 'Under review, with the lender\'s reference', body: EXAMPLE_ACKNOWLEDGEMENT },
     body: Acknowledgement,

@@ -714,7 +714,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1034,7 +1034,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
