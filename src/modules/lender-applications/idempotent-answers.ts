@@ -9,11 +9,13 @@
  * Internal: the caller's use case has decided access, found the application among the lender's
  * and parsed the body before a key is looked at, so a key never tells one lender of another's.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
+import { readsOf } from '../../infra/database.js';
 
 /** How long a key's answer is kept and replayed (Stripe keeps keys 24 hours). */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
@@ -57,28 +59,37 @@ export async function answerOnce<Kept extends Prisma.InputJsonValue, Answer>(
   if (key === undefined) return (await answer()).answer;
   const { lenderId } = request;
   const requestHash = fingerprint(request);
+  const records = readsOf(ctx.db);
   const now = ctx.clock.now();
+  const mine = records.selectFrom('idempotency_record').where('lenderId', '=', lenderId).where('key', '=', key);
   // The lender's expired keys go as it makes a new one, with this key if its request died unanswered.
-  await ctx.db.idempotencyRecord.deleteMany({
-    where: { lenderId, OR: [{ expiresAt: { lt: now } }, { key, responseStatus: null, createdAt: { lt: new Date(now.getTime() - ABANDONED_AFTER_MS) } }] },
-  });
-  const claimed = await ctx.db.idempotencyRecord.createMany({
-    data: { lenderId, key, requestHash, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000) },
-    skipDuplicates: true,
-  });
-  if (claimed.count === 0) return replayed(ctx, lenderId, key, requestHash, replay);
+  await records
+    .deleteFrom('idempotency_record')
+    .where('lenderId', '=', lenderId)
+    .where((eb) => eb.or([eb('expiresAt', '<', at(now)), eb.and([eb('key', '=', key), eb('responseStatus', 'is', null), eb('createdAt', '<', at(new Date(now.getTime() - ABANDONED_AFTER_MS)))])]))
+    .execute();
+  const claimed = await records
+    .insertInto('idempotency_record')
+    .values({ id: randomUUID(), lenderId, key, requestHash, createdAt: utc(now), expiresAt: utc(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000)) })
+    .onConflict((conflict) => conflict.columns(['lenderId', 'key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!claimed) return replayed(await mine.select(['requestHash', 'responseBody']).executeTakeFirst(), requestHash, replay);
   try {
     const { kept, answer: result } = await answer();
-    await ctx.db.idempotencyRecord.update({ where: { lenderId_key: { lenderId, key } }, data: { responseStatus: 200, responseBody: kept } });
+    await records.updateTable('idempotency_record').set({ responseStatus: 200, responseBody: JSON.stringify(kept) }).where('id', '=', claimed.id).execute();
     return result;
   } catch (err) {
-    await ctx.db.idempotencyRecord.deleteMany({ where: { lenderId, key, responseStatus: null } });
+    await records.deleteFrom('idempotency_record').where('id', '=', claimed.id).execute();
     throw err;
   }
 }
 
-async function replayed<Kept, Answer>(ctx: ServiceContext, lenderId: number, key: string, requestHash: string, replay: (kept: Kept) => Answer): Promise<Answer> {
-  const record = await ctx.db.idempotencyRecord.findUnique({ where: { lenderId_key: { lenderId, key } } });
+/** Instants as UTC ISO text: the columns are `timestamp(3)` holding UTC (pg would send a Date in the local zone). */
+const utc = (instant: Date) => instant.toISOString();
+const at = (instant: Date) => sql<Date>`${utc(instant)}::timestamp(3)`;
+
+function replayed<Kept, Answer>(record: { requestHash: string; responseBody: unknown } | undefined, requestHash: string, replay: (kept: Kept) => Answer): Answer {
   const pointer = 'header:Idempotency-Key';
   // Gone between the two statements: its request failed (nothing kept) and may be sent again.
   if (!record) throw AppError.conflict('The request first sent with this Idempotency-Key failed meanwhile; send it again', [{ pointer, message: 'retry' }]);
