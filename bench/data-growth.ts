@@ -123,7 +123,7 @@ async function seedTo(client: pg.Client, step: Step, accountId: string): Promise
       `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM profile WHERE "ownerAccountId" = $3 AND "tenantId" IS NOT NULL),
             lenders AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM lender WHERE slug LIKE 'growth-lender-%' ORDER BY id LIMIT ${APPLYING_LENDERS})
        INSERT INTO lender_application ("lenderId", "profileId", status, payload, "createdAt", "updatedAt")
-       SELECT l.id, p.id, 'Submitted', jsonb_set($4::jsonb, '{application,fundingMatch,lender,id}', to_jsonb(l.id)),
+       SELECT l.id, p.id, 'In Review', jsonb_set($4::jsonb, '{application,fundingMatch,lender,id}', to_jsonb(l.id)),
          now() - make_interval(secs => $2 - i), now() - make_interval(secs => $2 - i)
        FROM generate_series($1::int + 1, $2::int) AS i
        JOIN lenders l ON l.n = ((i - 1) % ${APPLYING_LENDERS}) + 1

@@ -123,7 +123,7 @@ try {
   const serverCpuMs = () => treeCpuMs(app.child.pid!);
 
   async function deliveryRun(label: string): Promise<{ label: string; perSecond: number; seconds: number; queuedPerSecond: number }> {
-    const applications = await Promise.all(Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
+    const applications = await Promise.all(Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })));
     const before = lender.delivered.size;
     const start = performance.now();
     for (const a of applications) {
@@ -158,7 +158,7 @@ try {
    * the first POST until the lender has every delivery.
    */
   async function requestFedRun(label: string, idToken: string, count: number): Promise<{ label: string; perSecond: number; seconds: number; postsPerSecond: number; cpuSplit: CpuSplit }> {
-    const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
+    const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })));
     const before = lender.delivered.size;
     const cpuBefore = serverCpuMs();
     const postgresBefore = commandCpuMs('postgres');
@@ -194,7 +194,7 @@ try {
 
   /** N deliveries committed at once while the worker idles; seconds from the commit to the last one delivered. */
   async function drainRun(count: number): Promise<{ seconds: number; firstArrivalSeconds: number; cpuMs: number }> {
-    const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })));
+    const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })));
     const before = lender.delivered.size;
     // Read before the commit: its NOTIFY starts the worker at once. The server idles until then.
     const cpuBefore = serverCpuMs();
@@ -263,7 +263,7 @@ try {
   const eventLatencies: number[] = [];
   const postLatencies: number[] = [];
   for (let i = 0; i < EVENTS; i++) {
-    const a = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } });
+    const a = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } });
     const start = performance.now();
     const res = await fetch(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token.id_token}` }, body: JSON.stringify({ reference: `B-${a.id}` }) });
     postLatencies.push(performance.now() - start);

@@ -123,7 +123,7 @@ try {
       const authorization = authorizations[audience]!;
       // The subscribers of this audience: the worker gives subscriber k the authorization k % audiences.
       const expected = Math.floor(subscribers / authorizations.length) + (audience < subscribers % authorizations.length ? 1 : 0);
-      const a = await db.lenderApplication.create({ data: { lenderId: lenderRows[audience]!.id, profileId: profile.id, status: 'Submitted' } });
+      const a = await db.lenderApplication.create({ data: { lenderId: lenderRows[audience]!.id, profileId: profile.id, status: 'In Review' } });
       const collected = reply<{ times: number[]; foreign: number }>();
       worker.postMessage({ type: 'collect', applicationId: a.id, audience, expected, timeoutMs: 5000 });
       const start = performance.now();

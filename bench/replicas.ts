@@ -90,7 +90,7 @@ try {
   await db.lender.update({ where: { id: lenderRow.id }, data: { applicationUrl: lender.url, updateUrl: null } });
   const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo', publicUrl);
   const profile = await db.profile.create({ data: { environment: 'demo' } });
-  const readTarget = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+  const readTarget = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
 
   const rests = [0, 1].map((i) => {
     const proc = startService('rest', { ...env, PORT: String(ports[i]) });
@@ -116,7 +116,7 @@ try {
   /** PREQUEUED deliveries committed at once, then drained by the workers running now. */
   async function drain(): Promise<number> {
     const applications = await Promise.all(
-      Array.from({ length: PREQUEUED }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' } })),
+      Array.from({ length: PREQUEUED }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })),
     );
     const before = lender.delivered.size;
     const start = performance.now();

@@ -47,7 +47,7 @@ try {
     const ctx = runtime.contextFor({ actor: { kind: 'lender', lenderId: lender.id, clientId: 'bench', scopes: ['lender'] } }, 'bench-status-change');
     const payload = storedApplicationDocument({ lenderId: lender.id }) as unknown as Prisma.InputJsonValue;
     const applications = async (count: number) =>
-      (await db.lenderApplication.createManyAndReturn({ data: Array.from({ length: count }, () => ({ lenderId: lender.id, profileId: profile.id, status: 'Submitted', payload })), select: { id: true } })).map((a) => a.id);
+      (await db.lenderApplication.createManyAndReturn({ data: Array.from({ length: count }, () => ({ lenderId: lender.id, profileId: profile.id, status: 'In Review', payload })), select: { id: true } })).map((a) => a.id);
 
     /** Calls `call` once per new application (after a warm-up), one at a time: CPU and statements per call. */
     async function measure(label: string, call: (id: number, i: number) => Promise<unknown>) {
@@ -64,9 +64,15 @@ try {
       return result;
     }
 
-    const acknowledged = await measure('acknowledgement (Submitted -> Acknowledged)', (id) => acknowledge(ctx, id, () => ({ reference: `R-${id}` })));
-    const offered = await measure('offer (Submitted -> Offered)', (id) => makeOffer(ctx, id, () => termLoanOffer(`O-${id}`) as OfferBody));
-    recordResults('status-change', [acknowledged, offered].map((r) => ({
+    const acknowledged = await measure('acknowledgement (In Review, status unchanged)', (id) => acknowledge(ctx, id, () => ({ reference: `R-${id}` })));
+    const offered = await measure('offer (In Review -> Offered)', (id) => makeOffer(ctx, id, () => termLoanOffer(`O-${id}`) as OfferBody));
+    // With an Idempotency-Key: the key claimed and the answer kept; then a repeat answered from it (the difference of the two).
+    const keyed = await measure('acknowledgement with Idempotency-Key', (id) => acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`));
+    const replayed = await measure('acknowledgement with Idempotency-Key, then its repeat', async (id) => {
+      await acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`);
+      await acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`);
+    });
+    recordResults('status-change', [acknowledged, offered, keyed, replayed].map((r) => ({
       case: `in process: ${r.label}`,
       cpuMsPerRequest: r.cpuMsPerCall,
       value: r.statementsPerCall,

@@ -1,6 +1,6 @@
 /**
  * A submission announces its new lender applications live (applicationStatusChanged, status
- * Submitted) through the same visibility rule as every later change: staff (a login holding only
+ * In Review) through the same visibility rule as every later change: staff (a login holding only
  * `staff`) and the profile owner's account hear it; another account's login does not (it hears its
  * own application's change, published afterwards, first).
  */
@@ -49,7 +49,7 @@ async function queuedSelection(): Promise<{ selectionId: string; lenderId: numbe
 }
 
 describe('submission publishes the new applications live', () => {
-  it('staff and the owning account hear Submitted; another account does not', async () => {
+  it('staff and the owning account hear In Review; another account does not', async () => {
     const { selectionId, lenderId } = await queuedSelection();
     // The stranger's own application, whose later change is the stranger's next event.
     const strangerProfile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: stranger.accountId } });
@@ -62,12 +62,12 @@ describe('submission publishes the new applications live', () => {
       const res = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { lenderId applicationId } } }', { s: selectionId }, bearer(staffLogin));
       expect(res.errors).toBeUndefined();
       const [created] = res.data!.submitReviewedSelection.applications as Array<{ applicationId: number; lenderId: number }>;
-      const announced = { data: { applicationStatusChanged: { applicationId: created!.applicationId, status: 'Submitted', lenderId } } };
+      const announced = { data: { applicationStatusChanged: { applicationId: created!.applicationId, status: 'In Review', lenderId } } };
       expect(await staffSub.next()).toEqual(announced);
       expect(await ownerSub.next()).toEqual(announced);
       // Published after the submission's: had the stranger heard the submission, it would come first.
       await lenderAcknowledges(app, await lenderIdToken(app, await lenderCredentials(app, lenderId)), strangerApplication);
-      expect(await strangerSub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: strangerApplication, status: 'Acknowledged', lenderId } } });
+      expect(await strangerSub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: strangerApplication, status: 'In Review', lenderId } } });
     } finally {
       await staffSub.close();
       await ownerSub.close();

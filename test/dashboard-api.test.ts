@@ -23,15 +23,15 @@ let memberA: Record<string, string>;
 const db = () => app.runtime.database.prisma;
 
 const BOARD =
-  'query($f: LenderApplicationFilter, $first: Int, $after: String) { lenderApplicationBoard(filter: $f, first: $first, after: $after) { nodes { id companyName lenderId lenderName productType amount status updatedAt offer { reference status decision amount termMonths interestRate productType } } pageInfo { endCursor hasNextPage } } }';
+  'query($f: LenderApplicationFilter, $first: Int, $after: String) { lenderApplicationBoard(filter: $f, first: $first, after: $after) { nodes { id companyName lenderId lenderName productType amount status acknowledgedAt updatedAt offer { reference status decision amount termMonths interestRate productType } } pageInfo { endCursor hasNextPage } } }';
 const HISTORY = 'query($id: Int!) { lenderApplicationHistory(applicationId: $id) { kind status fromStatus comment replacedAt offer { reference } } }';
 
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: account.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName, amount: '80000.00' }) },
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName, amount: '80000.00' }) },
   });
-  await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'Submitted' } });
+  await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'In Review' } });
   return row.id;
 }
 
@@ -91,7 +91,7 @@ describe('Query.lenderApplicationBoard', () => {
 
   it('filters by status, lender and application', async () => {
     expect(ids((await board(staff, { status: 'Offered' })).data!.lenderApplicationBoard)).toEqual([a1]);
-    expect(ids((await board(memberA, { lenderId: lender.lenderId, status: 'Submitted' })).data!.lenderApplicationBoard)).toEqual([a2]);
+    expect(ids((await board(memberA, { lenderId: lender.lenderId, status: 'In Review' })).data!.lenderApplicationBoard)).toEqual([a2]);
     expect(ids((await board(memberA, { lenderId: lender.lenderId + 100_000 })).data!.lenderApplicationBoard)).toEqual([]);
     expect(ids((await board(memberA, { applicationId: b1 })).data!.lenderApplicationBoard)).toEqual([]);
   });
@@ -103,7 +103,7 @@ describe('Query.lenderApplicationBoard', () => {
     await lenderAcknowledges(app, await lenderIdToken(app, lender), b1, 'changed after the last change seen');
     const since = await board(staff, { updatedSince: new Date(Date.parse(lastSeen) + 1).toISOString() });
     expect(ids(since.data!.lenderApplicationBoard)).toEqual([b1]);
-    expect(since.data!.lenderApplicationBoard[0]).toMatchObject({ status: 'Acknowledged' });
+    expect(since.data!.lenderApplicationBoard[0]).toMatchObject({ status: 'In Review', acknowledgedAt: expect.any(String) });
   });
 
   it('refuses a malformed updatedSince or an unknown status naming the field (400)', async () => {
@@ -157,8 +157,8 @@ describe('Query.lenderApplicationHistory', () => {
     expect(res.errors).toBeUndefined();
     const entries = res.data!.lenderApplicationHistory as Array<{ kind: string; status: string; fromStatus: string | null; replacedAt: string | null; offer: { reference: string } | null }>;
     expect(entries.filter((e) => e.kind === 'STATUS').map((e) => [e.fromStatus, e.status])).toEqual([
-      [null, 'Submitted'],
-      ['Submitted', 'Offered'],
+      [null, 'In Review'],
+      ['In Review', 'Offered'],
       ['Offered', 'Offered'],
       ['Offered', 'Client Accepted'],
     ]);

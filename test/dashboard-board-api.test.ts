@@ -39,7 +39,7 @@ interface Seeded extends Row {
   account: 'A' | 'B';
 }
 
-const STATUSES = ['Submitted', 'Acknowledged', 'Offered', 'Failed', 'Rejected'];
+const STATUSES = ['In Review', 'Offered', 'Failed', 'Rejected', 'Client Declined'];
 const seeded: Seeded[] = [];
 
 /** Every row of the board for a caller, in the order asked, page by page; each page's total checked. */

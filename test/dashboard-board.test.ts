@@ -106,7 +106,7 @@ describe('the board with 300 applications (staff)', () => {
   it('a live offer highlights its row, is announced and updates the status counts', async () => {
     await page.getByRole('button', { name: /^Last change/ }).click(); // newest first
     await expect.poll(() => page.locator('th[aria-sort="descending"]').textContent()).toContain('Last change');
-    const target = seeded[5]!; // the sixth seeded row is Acknowledged
+    const target = seeded[5]!; // the sixth seeded row is In Review, acknowledged
     const offeredBefore = Number(await page.getByTestId('count-Offered').textContent());
     await lenderOffers(app, await lenderIdToken(app, lender), target.id, 'BOARD-LIVE-OFFER');
     const row = page.getByTestId(`row-${target.id}`);

@@ -137,7 +137,7 @@ describe('the insights view', () => {
       const mine = await countedMoves(db(), { ...window, bucket: 'day', accountId: accountA.accountId });
       expect(await pipelineTable(page)).toEqual(mine);
       expect(await pipelineTable(page)).not.toEqual(await countedMoves(db(), { ...window, bucket: 'day', accountId: accountB.accountId }));
-      const submitted = [...mine.values()].reduce((n, m) => n + (m.get('Submitted') ?? 0), 0);
+      const submitted = [...mine.values()].reduce((n, m) => n + (m.get('In Review') ?? 0), 0);
       expect(submitted).toBe(world.applications.filter((a) => a.accountId === accountA.accountId).length);
       expect(await page.getByTestId('review-queue-ageing').count()).toBe(0);
     } finally {

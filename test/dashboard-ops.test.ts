@@ -40,9 +40,9 @@ const SETTINGS = 'query { lenderSettings { lenderId applicationUrl updateUrl pro
 async function acknowledgedApplication(lender: LenderCredentials, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: integrator.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
   });
-  await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'Submitted' } });
+  await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'In Review' } });
   await lenderAcknowledges(app, await lenderIdToken(app, lender), row.id);
   return row.id;
 }

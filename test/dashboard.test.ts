@@ -33,9 +33,9 @@ const PAGE_OPTIONS = { viewport: { width: 1024, height: 800 }, bypassCSP: true }
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: account.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
   });
-  await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'Submitted' } });
+  await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'In Review' } });
   return row.id;
 }
 
@@ -47,7 +47,7 @@ async function signInOnPage(page: Page, email: string, password: string): Promis
   await page.locator('[data-testid="connection"][data-state="live"]').waitFor();
 }
 
-const cell = (page: Page, applicationId: number, name: 'status' | 'offer') => page.locator(`[data-testid="row-${applicationId}"] [data-testid="${name}"]`);
+const cell = (page: Page, applicationId: number, name: 'status' | 'offer' | 'acknowledged') => page.locator(`[data-testid="row-${applicationId}"] [data-testid="${name}"]`);
 const lenderToken = () => lenderIdToken(app, lender);
 
 async function expectAccessible(page: Page, name: string): Promise<void> {
@@ -95,8 +95,8 @@ describe('the live board (staff)', () => {
     await signInOnPage(staffPage, STAFF.email, STAFF.password);
     expect(staffPage.url()).not.toMatch(/token|password/);
     expect(await staffPage.evaluate(() => sessionStorage.length)).toBe(1);
-    await expect.poll(() => cell(staffPage, applicationA, 'status').textContent()).toBe('Submitted');
-    await expect.poll(() => cell(staffPage, applicationB, 'status').textContent()).toBe('Submitted');
+    await expect.poll(() => cell(staffPage, applicationA, 'status').textContent()).toBe('In Review');
+    await expect.poll(() => cell(staffPage, applicationB, 'status').textContent()).toBe('In Review');
     await staffPage.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
 
     await lenderOffers(app, await lenderToken(), applicationA, 'OFFER-LIVE-1');
@@ -117,8 +117,8 @@ describe('the live board (staff)', () => {
     const history = staffPage.getByTestId('history');
     await expect.poll(() => history.textContent()).toContain('OFFER-LIVE-2');
     const text = (await history.textContent()) ?? '';
-    expect(text).toContain('new → Submitted');
-    expect(text).toContain('Submitted → Offered');
+    expect(text).toContain('new → In Review');
+    expect(text).toContain('In Review → Offered');
     expect(text).toMatch(/Offer OFFER-LIVE-1 INDICATIVE: .* replaced/);
     await expectAccessible(staffPage, 'history');
     await staffPage.getByRole('button', { name: 'Close history' }).click();
@@ -130,10 +130,13 @@ describe('the live board (staff)', () => {
     await staffPage.locator('[data-testid="connection"][data-state="reconnecting"]').waitFor();
     await lenderAcknowledges(app, await lenderToken(), applicationB, 'Published while the page was cut off');
     await new Promise((r) => setTimeout(r, 300));
-    expect(await cell(staffPage, applicationB, 'status').textContent()).toBe('Submitted');
+    expect(await cell(staffPage, applicationB, 'status').textContent()).toBe('In Review');
+    expect(await cell(staffPage, applicationB, 'acknowledged').count()).toBe(0);
     proxy.resume();
     await staffPage.locator('[data-testid="connection"][data-state="live"]').waitFor({ timeout: 20_000 });
-    await expect.poll(() => cell(staffPage, applicationB, 'status').textContent(), { timeout: 10_000 }).toBe('Acknowledged');
+    // Spec 3: the acknowledgement leaves the status In Review; the row shows it as acknowledged.
+    await expect.poll(() => cell(staffPage, applicationB, 'acknowledged').count(), { timeout: 10_000 }).toBe(1);
+    expect(await cell(staffPage, applicationB, 'status').textContent()).toBe('In Review');
     expect((await db().lenderApplication.findUniqueOrThrow({ where: { id: applicationB } })).updatedAt > before.updatedAt).toBe(true);
 
     // And the live stream works again after the reconnect.
@@ -142,7 +145,7 @@ describe('the live board (staff)', () => {
   });
 
   it('filters by status and lender', async () => {
-    await staffPage.getByLabel('Status', { exact: true }).selectOption('Acknowledged');
+    await staffPage.getByLabel('Status', { exact: true }).selectOption('Client Declined');
     await expect.poll(() => staffPage.locator('[data-testid^="row-"]').count()).toBe(0);
     await staffPage.getByLabel('Status', { exact: true }).selectOption('Offered');
     await expect.poll(() => cell(staffPage, applicationB, 'status').textContent()).toBe('Offered');
@@ -182,7 +185,7 @@ describe('deliveries', () => {
     expect(delivered.lastStatusCode).toBe(204);
     const arrived = receiver.received.slice(receivedBefore).filter((r) => r.headers['webhook-id'] === dead.id);
     expect(arrived).toHaveLength(1);
-    expect(JSON.parse(arrived[0]!.body).application).toMatchObject({ id: applicationId, status: 'Acknowledged' });
+    expect(JSON.parse(arrived[0]!.body).application).toMatchObject({ id: applicationId, status: 'In Review' });
   });
 });
 
@@ -273,7 +276,7 @@ describe('a non-staff user of an integrator account', () => {
     const otherRow = await storedApplication(accountB, 'EPSILON EVENTS LTD');
     const page = await browser.newPage(PAGE_OPTIONS);
     await signInOnPage(page, accountA.email, accountA.password);
-    await expect.poll(() => cell(page, ownRow, 'status').textContent()).toBe('Submitted');
+    await expect.poll(() => cell(page, ownRow, 'status').textContent()).toBe('In Review');
     expect(await page.getByTestId(`row-${otherRow}`).count()).toBe(0);
     const shown = await page.locator('[data-testid^="row-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
     const ownIds = (await db().lenderApplication.findMany({ where: { profile: { ownerAccountId: accountA.accountId } } })).map((a) => `row-${a.id}`);

@@ -154,7 +154,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
       lenders.map(async (lender) => {
         const credentials = await issueLenderCredentials(prisma, lender.id, 'demo', rest);
         const auth = bearer(await lenderIdToken(app, credentials));
-        const application = await prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+        const application = await prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
         return { auth, applicationId: application.id };
       }),
     );
@@ -203,7 +203,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
     for (const s of other) expect(s.received, s.name).toEqual([firstB]);
 
     // 2. A status change of lender one's application: one execution, its three subscribers only.
-    const acknowledged = { data: { applicationStatusChanged: { applicationId: lenderSide[0]!.applicationId, status: 'Acknowledged' } } };
+    const acknowledged = { data: { applicationStatusChanged: { applicationId: lenderSide[0]!.applicationId, status: 'In Review' } } };
     const acknowledge = async () => {
       const res = await postJson(`${rest}/api/platform/v1/funding/applications/${lenderSide[0]!.applicationId}/acknowledgement`, { reference: 'FAN-1' }, lenderSide[0]!.auth);
       expect(res.status).toBe(200);

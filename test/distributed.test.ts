@@ -110,14 +110,14 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
       await db.prisma.lender.update({ where: { id: lender.id }, data: { applicationUrl: receiver.url } });
       const credentials = await issueLenderCredentials(db.prisma, lender.id, 'demo', rest);
       const profile = await db.prisma.profile.create({ data: { environment: 'demo' } });
-      const application = await db.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+      const application = await db.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
       const idToken = await lenderIdToken({ url: rest } as never, credentials);
       const events = await subscribe(gateway, 'subscription { applicationStatusChanged { applicationId status } }', {}, { authorization: `Bearer ${idToken}` });
       try {
         await settle(800);
         const ack = await postJson(`${rest}/api/platform/v1/funding/applications/${application.id}/acknowledgement`, { reference: 'DIST-1' }, bearer(idToken));
         expect(ack.status).toBe(200);
-        expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: application.id, status: 'Acknowledged' } } });
+        expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: application.id, status: 'In Review' } } });
         const delivery = await eventually(() => db.prisma.webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: application.id } }), (d) => d.status === 'DELIVERED');
         expect(receiver.received).toHaveLength(1);
         // The worker logs the attempt after recording it: wait for the line to come through.

@@ -117,7 +117,7 @@ describe('integrators never see a lender secret', () => {
     await lenderFails(app, lender, id);
     const resubmitted = await integratorRest('POST', `${B}/lender-applications/${id}/resubmit`, auth);
     expect(resubmitted.status).toBe(200);
-    expect(resubmitted.json.application).toMatchObject({ id, status: 'Submitted' });
+    expect(resubmitted.json.application).toMatchObject({ id, status: 'In Review' });
     await lenderOffers(app, lender, id);
     const accepted = await integratorRest('POST', `${B}/lender-applications/${id}/accept`, auth);
     expect(accepted.status).toBe(200);
@@ -166,7 +166,7 @@ describe('integrators never see a lender secret', () => {
     const everyField = await integratorSelection();
     const resubmitted = await integratorGraphql(`mutation($id: Int!) { resubmitApplication(applicationId: $id) ${everyField} }`, { id }, auth);
     expect(resubmitted.errors).toBeUndefined();
-    expect(resubmitted.data.resubmitApplication.application).toMatchObject({ id, status: 'Submitted' });
+    expect(resubmitted.data.resubmitApplication.application).toMatchObject({ id, status: 'In Review' });
     await lenderOffers(app, lender, id);
 
     const attack = await integratorGraphql('mutation($id: Int!) { declineOffer(applicationId: $id) { apiProvider { authorizationToken } } }', { id }, auth);
@@ -354,7 +354,7 @@ describe('the migration', () => {
       const document = (id: number) => JSON.stringify({ apiProvider: { url: `http://x/applications/${id}`, updateUrl: `http://x/applications/${id}`, authorizationToken: exposed }, application: { id } });
       await client.query(`INSERT INTO lender (name, slug, "applicationUrl", "requiredDocuments", "updatedAt", "webhookSecret", "authorizationToken") VALUES ('L', 'l', 'http://x', '{}', now(), 'whsec_x', $1)`, [exposed]);
       await client.query(`INSERT INTO profile (id, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000001', now())`);
-      await client.query(`INSERT INTO lender_application ("lenderId", "profileId", status, payload, "updatedAt") VALUES (1, '00000000-0000-4000-8000-000000000001', 'Submitted', $1, now())`, [document(1)]);
+      await client.query(`INSERT INTO lender_application ("lenderId", "profileId", status, payload, "updatedAt") VALUES (1, '00000000-0000-4000-8000-000000000001', 'In Review', $1, now())`, [document(1)]);
       await client.query(`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "updatedAt") VALUES (gen_random_uuid(), 1, 1, 'APPLICATION_CREATED', 'http://x', $1, now())`, [document(1)]);
 
       await client.query(migrations.find((m) => m.name === MIGRATION)!.sql);

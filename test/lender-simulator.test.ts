@@ -67,13 +67,14 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
     expect(res.errors).toBeUndefined();
     applicationIds.push(res.data?.submitReviewedSelection.applications[0].applicationId);
     // One at a time, so the scenarios are played in order.
-    await eventually(() => db().lenderApplication.findUniqueOrThrow({ where: { id: applicationIds.at(-1)! } }), (a) => a.status !== 'Submitted');
+    // An acknowledgement leaves the application In Review (spec 3): it shows as its time.
+    await eventually(() => db().lenderApplication.findUniqueOrThrow({ where: { id: applicationIds.at(-1)! } }), (a) => a.status !== 'In Review' || a.acknowledgedAt !== null);
   }
 
-  const expected = ['Acknowledged', 'Rejected', 'Failed', 'Acknowledged', 'Offered'];
+  const expected = [['In Review', true], ['Rejected', false], ['Failed', false], ['In Review', true], ['Offered', true]];
   const outcome = await eventually(
     () => Promise.all(applicationIds.map((id) => db().lenderApplication.findUniqueOrThrow({ where: { id }, include: { offers: true } }))),
-    (rows) => rows.every((a, i) => a.status === expected[i]),
+    (rows) => rows.every((a, i) => a.status === expected[i]![0] && (a.acknowledgedAt !== null) === expected[i]![1]),
   );
   expect(outcome[0]).toMatchObject({ reference: `SIM-${applicationIds[0]}`, comment: null });
   expect(outcome[1]).toMatchObject({ responseReason: 'Ineligible', comment: expect.stringContaining('other lenders') });

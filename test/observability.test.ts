@@ -61,7 +61,7 @@ describe('request ids', () => {
 
   it("travel with the webhook delivery a request causes: the delivery's log lines and the lender's request carry it", async () => {
     const profile = await db().profile.create({ data: { environment: 'demo' } });
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: { application: {} } } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
     const res = await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`, { reference: `OBS-${row.id}` }, { ...bearer(await lenderIdToken(app, lender)), 'x-request-id': 'obs-delivery-1' });
     expect(res.status).toBe(200);
     await eventually(async () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: row.id } }), (d) => d.status === 'DELIVERED');

@@ -67,15 +67,15 @@ INSERT INTO funding_match ("fundingSearchId", "lenderId", "productId", "productT
   ) lp;
 INSERT INTO lender_application ("lenderId", "profileId", "fundingMatchId", status, reference, payload, "createdAt", "updatedAt")
   SELECT fm."lenderId", fs."profileId", fm.id,
-    (ARRAY['Submitted', 'Acknowledged', 'Offered', 'Failed', 'Rejected'])[1 + fm.id % 5], 'PLAN-' || fm.id,
+    (ARRAY['In Review', 'Client Declined', 'Offered', 'Failed', 'Rejected'])[1 + fm.id % 5], 'PLAN-' || fm.id,
     jsonb_build_object('application', jsonb_build_object('profile', jsonb_build_object('basicCompanyDetails', jsonb_build_object('companyName', 'PLAN ' || fm.id)), 'fundingSearch', jsonb_build_object('amount', 50000))),
     now() - make_interval(mins => fm.id), now() - make_interval(secs => (fm.id * 37) % 100000)
   FROM funding_match fm JOIN funding_search fs ON fs.id = fm."fundingSearchId";
--- Each application's moves: Submitted, then (but for the submitted ones) the status it is in.
+-- Each application's moves: In Review, then (but for the submitted ones) the status it is in.
 INSERT INTO application_status_change (id, "lenderApplicationId", "fromStatus", "toStatus", "createdAt")
-  SELECT gen_random_uuid(), a.id, NULL, 'Submitted', a."createdAt" FROM lender_application a;
+  SELECT gen_random_uuid(), a.id, NULL, 'In Review', a."createdAt" FROM lender_application a;
 INSERT INTO application_status_change (id, "lenderApplicationId", "fromStatus", "toStatus", "createdAt")
-  SELECT gen_random_uuid(), a.id, 'Submitted', a.status, a."updatedAt" FROM lender_application a WHERE a.status <> 'Submitted';
+  SELECT gen_random_uuid(), a.id, 'In Review', a.status, a."updatedAt" FROM lender_application a WHERE a.status <> 'In Review';
 INSERT INTO offer (id, "lenderApplicationId", reference, status, "productType", product, "updatedAt")
   SELECT gen_random_uuid(), a.id, 'PLAN-OFFER-' || a.id, 'INDICATIVE', 'TERM_LOAN', '{"maximumAmount": 100000, "term": 24}', now()
   FROM lender_application a WHERE a.status = 'Offered';
@@ -133,7 +133,7 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'board, staff, by lender', run: () => listBoardApplications(contextOf(staff), { lenderId }, { first: 200 }) },
   { name: 'board, staff, changed since', run: () => listBoardApplications(contextOf(staff), { updatedSince: new Date(Date.now() - 3_600_000).toISOString() }, { first: 200 }) },
   { name: "board, a member: its account's rows", run: () => listBoardApplications(contextOf(member), {}, { first: 200 }) },
-  { name: "board, a member, by status", run: () => listBoardApplications(contextOf(member), { status: 'Submitted' }, { first: 200 }) },
+  { name: "board, a member, by status", run: () => listBoardApplications(contextOf(member), { status: 'In Review' }, { first: 200 }) },
   ...(['CREATED', 'AMOUNT', 'COMPANY', 'STATUS', 'LAST_CHANGE'] as const).flatMap((field) =>
     (['ASC', 'DESC'] as const).map((direction) => ({
       name: `board, staff, by ${field} ${direction}, the next page`,

@@ -220,7 +220,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     const lenderAuth = bearer(await lenderIdToken({ url: restA } as TestApp, credentials));
     const profile = await prisma.profile.create({ data: { environment: 'demo' } });
     const newApplication = async () =>
-      (await prisma.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted', payload: { application: {} } } })).id;
+      (await prisma.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } })).id;
     const move = (base: string, id: string | number, change: 'acknowledgement' | 'rejection') =>
       postJson(`${base}/api/platform/v1/funding/applications/${id}/${change}`, change === 'acknowledgement' ? { reference: `REP-${id}` } : { reason: 'Ineligible' }, lenderAuth);
 
@@ -231,7 +231,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
       try {
         await settle(800);
         expect((await move(rest, id, 'acknowledgement')).status).toBe(200);
-        expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: id, status: 'Acknowledged' } } });
+        expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: id, status: 'In Review' } } });
       } finally {
         await events.close();
       }
@@ -243,7 +243,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     // with what it heard before and after, it knows every application's last status.
     const ids: Array<string | number> = (
       await prisma.lenderApplication.createManyAndReturn({
-        data: Array.from({ length: APPLICATIONS }, () => ({ lenderId: lenderRow.id, profileId: profile.id, status: 'Submitted' as const, payload: { application: {} } })),
+        data: Array.from({ length: APPLICATIONS }, () => ({ lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' as const, payload: { application: {} } })),
         select: { id: true },
       })
     ).map((row) => row.id);

@@ -111,7 +111,7 @@ describe('streams and digested downloads are sent as they are', () => {
     const document = (await uploaded.json()) as { id: string };
     const lender = await app.runtime.database.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
     const credentials = await lenderCredentials(app, lender.id);
-    const application = await app.runtime.database.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
+    const application = await app.runtime.database.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: uuid, status: 'In Review', payload: { application: {} } } });
     const answer = await raw(`${app.url}/api/platform/v1/funding/v1/funding/search/${application.id}/document/${document.id}`, {
       headers: { ...bearer(await lenderIdToken(app, credentials)), 'accept-encoding': 'gzip, br' },
     });

@@ -65,6 +65,16 @@ describe('a generated client walks the documented flows without casts', () => {
     expect(business.data.meta.creditReport.available).toBe(true);
     expect(business.data.data.companyInformation.score?.grade).toMatch(/^[A-G]$/);
 
+    // Spec 2.6: the request's variant defaults to business-all-funding-products; the answer is the introducer variant.
+    const application = await api.POST('/api/business/v1/applications', {
+      body: { fundingAmount: { code: 'GBP', value: 50000 }, fundingPeriod: 24, useOfFunds: 'CASH_FLOW' },
+      headers: asTenant,
+    });
+    if (!application.data) throw new Error(`application: ${application.response.status}`);
+    const answeredType: 'introducer-all-funding-products' = application.data.type;
+    expect(answeredType).toBe('introducer-all-funding-products');
+    expect(application.data).toMatchObject({ fundingPeriod: 24, useOfFunds: 'CASH_FLOW' });
+
     const marketplace = await api.GET('/api/marketplace/v2/profile', { headers: asTenant });
     if (!marketplace.data) throw new Error(`read (v2): ${marketplace.response.status}`);
     expect(marketplace.data.links.self).toBe('/api/marketplace/v2/profile');

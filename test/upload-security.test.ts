@@ -257,7 +257,7 @@ describe('file names', () => {
     const db = app.runtime.database.prisma;
     const lender = await db.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
     const credentials = await lenderCredentials(app, lender.id);
-    const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId, status: 'Submitted', payload: { application: {} } } });
+    const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId, status: 'In Review', payload: { application: {} } } });
     const lenderToken = bearer(await lenderIdToken(app, credentials));
     for (const name of names) {
       const document = listed.find((d) => d.fileName === name)!;

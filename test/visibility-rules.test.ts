@@ -118,7 +118,7 @@ async function insertWorld(tx: Prisma.TransactionClient, spec: WorldSpec): Promi
     const profile = profiles[a.profile % Math.max(profiles.length, 1)];
     if (!profile) break;
     const lender = lenders[a.lender]!;
-    const row = await tx.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted' } });
+    const row = await tx.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review' } });
     applications.push({ id: row.id, lenderId: lender.id, lender: { environment: lender.environment }, profile });
   }
   return { tenants, profiles, applications };

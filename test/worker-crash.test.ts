@@ -52,7 +52,7 @@ describe('a worker killed mid-delivery', () => {
     const profile = await db.profile.create({ data: { environment: 'demo' } });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted' } });
+      const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review' } });
       ids.push(await db.$transaction((tx) => queueDelivery(runtime!.contextFor(), tx, {
         lenderApplicationId: application.id, lenderId: lender.id, event: 'APPLICATION_CREATED', url: receiver!.url, payload: { application: { id: application.id } },
       })));

@@ -76,13 +76,13 @@ export const webhookAttemptDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-/** The business events a lender application's status moves count as (APPLICATION_STATUSES, by event). */
+/** The business events of a lender application: its status moves (APPLICATION_STATUSES, by event) and its first acknowledgement, which moves no status. */
 export const APPLICATION_MOVES = ['submitted', 'acknowledged', 'offered', 'failed', 'rejected', 'accepted', 'declined'] as const;
 export type ApplicationMove = (typeof APPLICATION_MOVES)[number];
 
 export const lenderApplicationMoves = new Counter({
   name: 'lender_application_moves_total',
-  help: 'Lender applications moved into a status, by lender (slug) and move (submitted, acknowledged, offered, failed, rejected, accepted, declined), counted when the change commits',
+  help: 'Lender applications moved into a status, or first acknowledged (which leaves the status In Review), by lender (slug) and move (submitted, acknowledged, offered, failed, rejected, accepted, declined), counted when the change commits',
   labelNames: ['lender', 'move'] as const,
   registers: [metricsRegistry],
 });

@@ -1,6 +1,6 @@
 /**
  * Seeded lender applications for the insights tests: two lenders, two integrator accounts, and
- * applications with their status history at chosen instants (submitted, then acknowledged, offered
+ * applications with their status history at chosen instants (submitted, then acknowledged (status unchanged), offered
  * or rejected some hours later), so each aggregate has known numbers and times.
  */
 import { randomUUID } from 'node:crypto';
@@ -49,20 +49,23 @@ export async function seedInsightsWorld(db: Db, input: { accounts: [string, stri
     const acknowledgedAfterHours = i % 4 === 3 ? null : 1 + (i % 6) * 1.5;
     const offeredAfterHours = i % 3 === 0 ? 6 + i * 2 : null;
     const rejectedAfterHours = offeredAfterHours === null && i % 5 === 4 ? 20 + i : null;
-    const moves: Array<{ to: string; afterHours: number }> = [{ to: 'Submitted', afterHours: 0 }];
-    if (acknowledgedAfterHours !== null) moves.push({ to: 'Acknowledged', afterHours: acknowledgedAfterHours });
-    // A second acknowledgement (a comment) is no move into a status: it must count nowhere.
-    if (acknowledgedAfterHours !== null && i % 6 === 1) moves.push({ to: 'Acknowledged', afterHours: acknowledgedAfterHours + 0.5 });
+    // An acknowledgement leaves the status In Review (spec 3): a history row that stays there, and the first one's time.
+    const moves: Array<{ to: string; afterHours: number; acknowledgement?: true }> = [{ to: 'In Review', afterHours: 0 }];
+    if (acknowledgedAfterHours !== null) moves.push({ to: 'In Review', afterHours: acknowledgedAfterHours, acknowledgement: true });
+    // A second acknowledgement (a comment) is no move into a status and no first acknowledgement: it must count nowhere.
+    if (acknowledgedAfterHours !== null && i % 6 === 1) moves.push({ to: 'In Review', afterHours: acknowledgedAfterHours + 0.5, acknowledgement: true });
     if (offeredAfterHours !== null) moves.push({ to: 'Offered', afterHours: offeredAfterHours });
     if (rejectedAfterHours !== null) moves.push({ to: 'Rejected', afterHours: rejectedAfterHours });
     moves.sort((a, b) => a.afterHours - b.afterHours);
     const last = moves[moves.length - 1]!;
+    const status = moves.filter((m) => !m.acknowledgement).at(-1)!.to;
     const at = (hours: number) => new Date(submittedAt.getTime() + hours * HOUR_MS);
     const row = await db.lenderApplication.create({
       data: {
         lenderId: lender.id,
         profileId: profiles.get(accountId)!,
-        status: last.to,
+        status,
+        acknowledgedAt: acknowledgedAfterHours === null ? null : at(acknowledgedAfterHours),
         payload: storedApplicationDocument({ lenderId: lender.id, companyName: `Insights ${i}` }),
         createdAt: submittedAt,
         updatedAt: at(last.afterHours),
@@ -70,8 +73,8 @@ export async function seedInsightsWorld(db: Db, input: { accounts: [string, stri
     });
     let from: string | null = null;
     for (const move of moves) {
-      await db.applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: from, toStatus: move.to, createdAt: at(move.afterHours) } });
-      from = move.to;
+      await db.applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: move.acknowledgement ? 'In Review' : from, toStatus: move.to, createdAt: at(move.afterHours) } });
+      if (!move.acknowledgement) from = move.to;
     }
     applications.push({ id: row.id, accountId, lenderId: lender.id, submittedAt, acknowledgedAfterHours, offeredAfterHours, rejectedAfterHours });
   }

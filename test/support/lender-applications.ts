@@ -1,6 +1,6 @@
 /**
  * Lender applications in a given state for access tests. `storedLenderApplication` writes the row
- * submission would write (status Submitted, a document as payload), as src/modules/lender-applications/lender-api.test.ts does;
+ * submission would write (status In Review, a document as payload), as src/modules/lender-applications/lender-api.test.ts does;
  * every move after that goes through the real lender API (offer, failure, rejection).
  */
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ import type { StoredApplicationDocument } from '../../src/modules/lender-applica
 
 export const LENDER_API = '/api/platform/v1/funding';
 
-/** A valid term loan offer (offer-schemas.ts); references must be unique per application. */
+/** A valid term loan offer (offer-schemas.ts), with a fresh reference unless given. */
 export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) => ({
   reference,
   status: 'INDICATIVE',
@@ -26,7 +26,7 @@ export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) =
 export function storedApplicationDocument(input: { lenderId: number; companyName?: string; amount?: string }): { application: StoredSections } {
   return {
     application: {
-      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'Submitted', author: null, manager: null, useOfFunds: null, urgency: null },
+      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'In Review', author: null, manager: null, useOfFunds: null, urgency: null },
       fundingMatch: {
         id: 1,
         offerId: null,
@@ -77,7 +77,7 @@ export async function storedLenderApplication(app: TestApp, input: { lenderId: n
     data: {
       lenderId: input.lenderId,
       profileId: input.profileId,
-      status: 'Submitted',
+      status: 'In Review',
       payload: storedApplicationDocument({ lenderId: input.lenderId }),
     },
   });

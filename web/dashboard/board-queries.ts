@@ -3,13 +3,13 @@ const BOARD_OFFER_FIELDS = /* GraphQL */ `fragment BoardOfferFields on BoardOffe
 
 export const BOARD = /* GraphQL */ `query Board($filter: LenderApplicationFilter, $first: Int, $after: String, $orderBy: LenderApplicationOrder) {
   lenderApplicationBoard(filter: $filter, first: $first, after: $after, orderBy: $orderBy) {
-    nodes { id companyName companyNumber reference lenderId lenderName productType amount status createdAt updatedAt statusChangedAt offer { ...BoardOfferFields } }
+    nodes { id companyName companyNumber reference lenderId lenderName productType amount status acknowledgedAt createdAt updatedAt statusChangedAt offer { ...BoardOfferFields } }
     pageInfo { endCursor hasNextPage } totalCount statusCounts { status count } } }
 ${BOARD_OFFER_FIELDS}`;
 /** One row again (after its live event) and the counts it may have changed. */
 export const BOARD_ROW = /* GraphQL */ `query BoardRow($filter: LenderApplicationFilter, $counts: LenderApplicationFilter) {
   lenderApplicationBoard(filter: $filter, first: 1) {
-    nodes { id companyName companyNumber reference lenderId lenderName productType amount status createdAt updatedAt statusChangedAt offer { ...BoardOfferFields } } }
+    nodes { id companyName companyNumber reference lenderId lenderName productType amount status acknowledgedAt createdAt updatedAt statusChangedAt offer { ...BoardOfferFields } } }
   counts: lenderApplicationBoard(filter: $counts, first: 1) { totalCount statusCounts { status count } } }
 ${BOARD_OFFER_FIELDS}`;
 export const HISTORY = /* GraphQL */ `query History($id: Int!) {
@@ -18,4 +18,4 @@ ${BOARD_OFFER_FIELDS}`;
 export const APPLICATION_STATUS_CHANGED = /* GraphQL */ 'subscription ApplicationStatusChanged { applicationStatusChanged { applicationId } }';
 export const OFFER_STATUS_CHANGED = /* GraphQL */ 'subscription OfferStatusChanged { offerStatusChanged { applicationId } }';
 
-export const APPLICATION_STATUSES = ['Submitted', 'Acknowledged', 'Offered', 'Failed', 'Rejected', 'Client Accepted', 'Client Declined'] as const;
+export const APPLICATION_STATUSES = ['In Review', 'Offered', 'Failed', 'Rejected', 'Client Accepted', 'Client Declined'] as const;

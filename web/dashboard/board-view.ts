@@ -23,7 +23,7 @@ type SortField = 'LAST_CHANGE' | 'CREATED' | 'AMOUNT' | 'COMPANY' | 'STATUS';
 /** Rows a page of the board shows. */
 export const BOARD_PAGE = 100;
 /** Statuses where the application waits on someone (lender or client): only these age. */
-const WAITING = new Set(['Submitted', 'Acknowledged', 'Offered']);
+const WAITING = new Set(['In Review', 'Offered']);
 const SERVICE_LEVEL_KEY = 'board.serviceLevelHours';
 const DEFAULT_SERVICE_LEVEL_HOURS = 48;
 const HIGHLIGHT_MS = 6_000;
@@ -179,8 +179,8 @@ async function exportCsv(): Promise<void> {
     after = page.pageInfo.endCursor;
   }
   const csv = csvOf(
-    ['Application', 'Company', 'Company number', 'Lender', 'Lender reference', 'Product', 'Amount', 'Status', 'In status since', 'Offer reference', 'Created', 'Last change'],
-    rows.map((r) => [r.id, r.companyName, r.companyNumber, r.lenderName, r.reference, r.productType, r.amount, r.status, r.statusChangedAt, r.offer?.reference ?? null, r.createdAt, r.updatedAt]),
+    ['Application', 'Company', 'Company number', 'Lender', 'Lender reference', 'Product', 'Amount', 'Status', 'Acknowledged at', 'In status since', 'Offer reference', 'Created', 'Last change'],
+    rows.map((r) => [r.id, r.companyName, r.companyNumber, r.lenderName, r.reference, r.productType, r.amount, r.status, r.acknowledgedAt, r.statusChangedAt, r.offer?.reference ?? null, r.createdAt, r.updatedAt]),
   );
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
@@ -307,7 +307,7 @@ export function boardView(): TemplateResult {
             <td data-label="Lender">${row.lenderName}${row.reference ? html`<br /><span class="muted">ref ${row.reference}</span>` : nothing}</td>
             <td data-label="Product">${row.productType ? enumLabel(row.productType) : '—'}</td>
             <td data-label="Amount" class="amount">${money(row.amount)}</td>
-            <td data-label="Status">${statusBadge(row.status)}</td>
+            <td data-label="Status">${statusBadge(row.status)}${row.acknowledgedAt ? html` <span class="muted" data-testid="acknowledged" title=${`Acknowledged by the lender ${toSecond(row.acknowledgedAt)}`}>acknowledged</span>` : nothing}</td>
             <td data-label="Time in status">${ageing(row)}</td>
             <td data-label="Current offer" data-testid="offer">${row.offer ? html`${row.offer.status}${row.offer.decision ? html` (${row.offer.decision})` : nothing}: ${offerTerms(row.offer)} <span class="muted">ref ${row.offer.reference}</span>` : '—'}</td>
             <td data-label="Created"><time datetime=${row.createdAt}>${toSecond(row.createdAt)}</time></td>
@@ -328,6 +328,8 @@ export function boardView(): TemplateResult {
 
 function historyView(applicationId: number, entries: HistoryEntry[]): TemplateResult {
   const describe = (e: HistoryEntry) => {
+    // A change that stays In Review is the lender's acknowledgement (spec 3: the status is unchanged).
+    if (e.kind === 'STATUS' && e.fromStatus === 'In Review' && e.status === 'In Review') return `Acknowledged by the lender (${e.status})${e.comment ? `: ${e.comment}` : ''}`;
     if (e.kind === 'STATUS') return `${e.fromStatus ?? 'new'} → ${e.status}${e.reason ? ` (${e.reason})` : ''}${e.comment ? `: ${e.comment}` : ''}`;
     if (e.kind === 'OFFER') return `Offer ${e.offer?.reference} ${e.status}: ${e.offer ? offerTerms(e.offer) : ''}${e.replacedAt ? ` — replaced ${toSecond(e.replacedAt)}` : ''}`;
     return `Client ${e.status?.toLowerCase()} offer ${e.offer?.reference}`;

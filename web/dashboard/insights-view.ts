@@ -37,14 +37,17 @@ const PERIODS: Record<Bucket, { count: number; label: string }> = { DAY: { count
 
 /** Status colours (never the only signal: the legend and the tables name every status). */
 const STATUS_COLOURS: Record<string, string> = {
-  Submitted: '#0b5cad',
-  Acknowledged: '#6f42c1',
+  'In Review': '#0b5cad',
   Offered: '#116329',
   Failed: '#b35900',
   Rejected: '#a40e26',
   'Client Accepted': '#1a7f37',
   'Client Declined': '#57606a',
 };
+
+/** First acknowledgements: shown beside the statuses, since an acknowledgement leaves the status In Review (spec 3). */
+const ACKNOWLEDGED_LABEL = 'First acknowledged';
+const ACKNOWLEDGED_COLOUR = '#6f42c1';
 
 const insights = {
   bucket: 'DAY' as Bucket,
@@ -168,26 +171,29 @@ function figure(id: string, title: string, summary: string, canvas: TemplateResu
 function pipelineFigure(pipeline: Pipeline): TemplateResult {
   const bucket = pipeline.bucket as Bucket;
   const statuses = pipeline.periods[0]?.counts.map((c) => c.status) ?? [];
-  const total = pipeline.periods.reduce((sum, p) => sum + (p.counts.find((c) => c.status === 'Submitted')?.applications ?? 0), 0);
+  const total = pipeline.periods.reduce((sum, p) => sum + (p.counts.find((c) => c.status === 'In Review')?.applications ?? 0), 0);
   const config = (): ChartConfiguration<'bar'> => ({
     type: 'bar',
     data: {
       labels: pipeline.periods.map((p) => periodLabel(p.start, bucket)),
-      datasets: statuses.map((status) => ({
-        label: status,
-        data: pipeline.periods.map((p) => p.counts.find((c) => c.status === status)?.applications ?? 0),
-        backgroundColor: STATUS_COLOURS[status] ?? '#57606a',
-      })),
+      datasets: [
+        ...statuses.map((status) => ({
+          label: status,
+          data: pipeline.periods.map((p) => p.counts.find((c) => c.status === status)?.applications ?? 0),
+          backgroundColor: STATUS_COLOURS[status] ?? '#57606a',
+        })),
+        { label: ACKNOWLEDGED_LABEL, data: pipeline.periods.map((p) => p.acknowledged), backgroundColor: ACKNOWLEDGED_COLOUR },
+      ],
     },
     options: { ...BASE_OPTIONS, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } },
   });
   const table = html`<table class="stacked" data-testid="pipeline-table">
     <caption class="sr-only">Applications that moved into each status, per ${bucket === 'WEEK' ? 'week' : 'day'}</caption>
-    <thead><tr><th scope="col">${bucket === 'WEEK' ? 'Week' : 'Day'}</th>${statuses.map((s) => html`<th scope="col">${s}</th>`)}</tr></thead>
+    <thead><tr><th scope="col">${bucket === 'WEEK' ? 'Week' : 'Day'}</th>${statuses.map((s) => html`<th scope="col">${s}</th>`)}<th scope="col">${ACKNOWLEDGED_LABEL}</th></tr></thead>
     <tbody>${pipeline.periods.map(
       (p) => html`<tr data-period=${p.start}><th scope="row" data-label=${bucket === 'WEEK' ? 'Week' : 'Day'}>${periodLabel(p.start, bucket)}</th>${p.counts.map(
         (c) => html`<td data-label=${c.status} data-status=${c.status}>${c.applications}</td>`,
-      )}</tr>`,
+      )}<td data-label=${ACKNOWLEDGED_LABEL} data-value="acknowledged">${p.acknowledged}</td></tr>`,
     )}</tbody>
   </table>`;
   return figure(

@@ -52,8 +52,7 @@ td code { overflow-wrap: anywhere; }
 
 /* Status badges: text always present; each pair (text on background) is at least 7:1. */
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; border: 1px solid currentColor; font-size: .85rem; font-weight: 600; white-space: nowrap; background: #eef1f4; color: #2f363d; }
-.badge[data-status="Submitted"] { background: #e7eefb; color: #0a3a70; }
-.badge[data-status="Acknowledged"] { background: #efe8fb; color: #4a1d84; }
+.badge[data-status="In Review"] { background: #e7eefb; color: #0a3a70; }
 .badge[data-status="Offered"] { background: #fff3d1; color: #5c3d00; }
 .badge[data-status="Failed"] { background: #fde8ea; color: #82091d; border-style: dashed; }
 .badge[data-status="Rejected"] { background: #eceff1; color: #2f363d; }

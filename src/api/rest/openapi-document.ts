@@ -22,7 +22,7 @@ import { lenderApplicationWebhooks } from '../../modules/lender-applications/len
 import { WEBHOOK_HEADERS } from '../../modules/webhooks/webhook-headers.js';
 import { IDENTITY_PROVIDER_OPERATIONS } from './identity-provider-router.js';
 import { ProblemDetailsSchema } from './problem-details.js';
-import { BASES, ROUTES, type RouteDefinition } from './route-table.js';
+import { BASES, ROUTES, servedRoutes, type RouteDefinition } from './route-table.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ export const SURFACE_TAGS: Record<Surface | 'public', { name: string; descriptio
   marketplaceV2: { name: 'Marketplace V2', description: `${BASES.marketplaceV2}: master and tenant tokens, tenants and the tenant profile` },
   businessV1: { name: 'Business V1', description: `${BASES.businessV1}: applications, matches and pre-selected offers of a tenant` },
   marketplaceV1: { name: 'Marketplace V1', description: `${BASES.marketplaceV1}: profiles, questionnaires, companies and funding searches` },
-  lenderApi: { name: 'Lender Application API', description: `${BASES.lenderApi}: a lender's funding applications, acknowledgements, offers and rejections` },
+  lenderApi: { name: 'Lender Application API', description: `${BASES.lenderApi} (and the same paths at ${BASES.marketplaceV2}, spec 4.5 note 4): a lender's funding applications, acknowledgements, offers and rejections` },
   graphql: { name: 'GraphQL', description: 'The federated graph at /graphql (not described here)' },
   public: { name: 'Authentication', description: 'Exchanging API keys, passwords and refresh tokens for tokens' },
 };
@@ -454,9 +454,9 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
   const routes = options.routes ?? ROUTES;
   const components = buildComponents(routes);
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const route of routes) {
-    const path = openApiPath(route.path);
-    (paths[path] ??= {})[route.method] = operation(route, components);
+  // A row served at two bases is one operation documented at each (its components and examples shared).
+  for (const { route, path, operationId } of servedRoutes(routes)) {
+    (paths[openApiPath(path)] ??= {})[route.method] = { ...operation(route, components), operationId };
   }
   for (const served of OPERATIONS_SERVED_ELSEWHERE) (paths[served.path] ??= {})[served.method] = operationServedElsewhere(served);
   // A query schema is documented as its parameters, not as a component of its own.

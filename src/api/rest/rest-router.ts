@@ -13,7 +13,7 @@ import { databaseError } from '../../infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
 import { MAX_DOCUMENT_BYTES } from '../../modules/documents/document-service.js';
 import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
-import { FileDownload, Redirect, ROUTES, type RestRequest, type RouteDefinition } from './route-table.js';
+import { FileDownload, Redirect, ROUTES, servedRoutes, type RestRequest, type RouteDefinition } from './route-table.js';
 import { requestIdOf } from '../../infra/request-id.js';
 
 export interface RestRouterOptions {
@@ -77,12 +77,13 @@ export function createRestRouter(options: RestRouterOptions): Router {
     }
     await send(route, res, result);
   }
-  for (const route of options.routes ?? ROUTES) {
+  const served = servedRoutes(options.routes ?? ROUTES);
+  for (const { route, path } of served) {
     if (route.upload === 'file' && !route.authorizeUpload) throw new Error(`${route.operationId}: an upload route must authorise before its body is read (authorizeUpload)`);
     const checks = route.upload === 'file' ? [] : [requireJsonBody];
-    router[route.method](route.path, ...checks, (req: Request, res: Response) => respond(route, req, res));
+    router[route.method](path, ...checks, (req: Request, res: Response) => respond(route, req, res));
   }
-  const routes = (options.routes ?? ROUTES).map((route) => ({ method: route.method.toUpperCase(), pattern: pathPattern(route.path) }));
+  const routes = served.map(({ route, path }) => ({ method: route.method.toUpperCase(), pattern: pathPattern(path) }));
   router.use('/api', (req, res) => {
     // A known path asked with another method is a 405 naming the methods it has, not a 404.
     const path = `/api${req.path}`.replace(/\/+$/, '') || '/';

@@ -13,7 +13,7 @@ import { matchingRoutes } from '../../modules/matching/matching.routes.js';
 import { profileRoutes } from '../../modules/profiles/profile.routes.js';
 import { questionnaireRoutes } from '../../modules/questionnaires/questionnaire.routes.js';
 import { tenantRoutes } from '../../modules/tenants/tenant.routes.js';
-import type { RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { servedPaths, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 export { BASES, FileDownload, Redirect, type HttpMethod, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
@@ -21,7 +21,7 @@ export { BASES, FileDownload, Redirect, type HttpMethod, type RestRequest, type 
  * Literal segments before parameters, position by position: `/profiles/blank` is tried before
  * `/profiles/:uuid`. A stable sort, so rows of equal rank keep their module's order.
  */
-export function bySpecificity(a: RouteDefinition, b: RouteDefinition): number {
+export function bySpecificity(a: Pick<RouteDefinition, 'path'>, b: Pick<RouteDefinition, 'path'>): number {
   const left = a.path.split('/');
   const right = b.path.split('/');
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
@@ -44,3 +44,8 @@ export const ROUTES: RouteDefinition[] = [
   ...businessApplicationRoutes,
   ...lenderApplicationRoutes,
 ].sort(bySpecificity);
+
+/** Every path each row answers at (servedPaths: a row of the lender API at both its bases), most specific first as ROUTES. */
+export function servedRoutes(routes: readonly RouteDefinition[] = ROUTES): Array<{ route: RouteDefinition; path: string; operationId: string }> {
+  return routes.flatMap((route) => servedPaths(route).map((served) => ({ route, ...served }))).sort(bySpecificity);
+}

@@ -19,6 +19,24 @@ export const BASES = {
   lenderApi: '/api/platform/v1/funding',
 } as const;
 
+/**
+ * Spec 4.5 note 4: the interface listing gives the Marketplace V2 base for the Lender Application
+ * API's paths, the guidance {platform_base}/funding. Both answer: a row declares its path at the
+ * first base, and is served (and documented, its operation id suffixed) at the second as well.
+ */
+export const ALTERNATE_BASES: ReadonlyArray<{ base: string; alternate: string; operationSuffix: string }> = [
+  { base: BASES.lenderApi, alternate: BASES.marketplaceV2, operationSuffix: '_marketplaceV2' },
+];
+
+/** Where a row answers: its own path, then the same path at each alternate base of its base. */
+export function servedPaths(route: Pick<RouteDefinition, 'path' | 'operationId'>): Array<{ path: string; operationId: string }> {
+  const alternates = ALTERNATE_BASES.filter(({ base }) => route.path.startsWith(`${base}/`)).map(({ base, alternate, operationSuffix }) => ({
+    path: `${alternate}${route.path.slice(base.length)}`,
+    operationId: `${route.operationId}${operationSuffix}`,
+  }));
+  return [{ path: route.path, operationId: route.operationId }, ...alternates];
+}
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface RestRequest {

@@ -6,10 +6,17 @@
  */
 import { z } from 'zod';
 
+/**
+ * Spec 2.6: whatever variant the request named, the created application answers as the introducer
+ * variant, so its `type` is always this value; the variant it was made with is `questionnaireId`.
+ */
+export const APPLICATION_RESPONSE_TYPE = 'introducer-all-funding-products';
+
 export const BusinessApplication = z
   .strictObject({
     id: z.uuid(),
-    type: z.string().describe('The questionnaire (answer variant) it was made with, e.g. business-all-funding-products'),
+    type: z.literal(APPLICATION_RESPONSE_TYPE).describe('The response variant of spec 2.6, the same for every application.'),
+    questionnaireId: z.string().describe('The questionnaire (answer variant) it was made with: the request\'s `type`, e.g. business-all-funding-products'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Application', description: 'A Business V1 funding application (spec 2.6)' });

@@ -22,7 +22,7 @@ import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { groupedBy, indexedBy } from '../../kernel/batched-lookups.js';
 import { ApplicationId, applicationScope, findVisibleApplication, linkedApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
-import type { BusinessApplicationRecord, ContinueUrl, ContinueUrlCheck } from './business-application-schemas.js';
+import { APPLICATION_RESPONSE_TYPE, type BusinessApplicationRecord, type ContinueUrl, type ContinueUrlCheck } from './business-application-schemas.js';
 
 export type { BusinessApplicationRecord };
 
@@ -30,7 +30,7 @@ export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
 export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
 
 function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
-  return { id: row.id, type: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, type: APPLICATION_RESPONSE_TYPE, questionnaireId: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
 }
 
 /** The answers an application shows back: all but governmentBackedLoansExist, which spec 2.6's response leaves out (REST body and continue page alike). */

@@ -16,7 +16,8 @@ type JsonObject = Record<string, unknown>;
 
 /**
  * One variant's answer: the fields its body may carry (the variant's JSON Schema, the one requests
- * are checked with) but governmentBackedLoansExist, with the application's id and its type.
+ * are checked with) but governmentBackedLoansExist, with the application's id and the response
+ * type of spec 2.6 (the same for every variant).
  */
 function variantResponse(type: string): z.ZodType {
   const { $schema: _s, $id: _i, properties, ...variant } = applicationBodySchema(type) as JsonObject & { properties: JsonObject };
@@ -31,10 +32,10 @@ function variantResponse(type: string): z.ZodType {
   const fields = z.fromJSONSchema({ ...variant, properties: withoutFormats } as Parameters<typeof z.fromJSONSchema>[0]);
   if (!(fields instanceof z.ZodObject)) throw new Error(`application variant ${type}: its body schema is not an object`);
   const emails = Object.fromEntries(emailFields.map(([name]) => [name, (fields.shape[name] as z.ZodType).meta({ format: 'email' })]));
-  return fields.extend({ ...emails, id: BusinessApplication.shape.id, type: z.literal(type) }).meta({ title: type });
+  return fields.extend({ ...emails, id: BusinessApplication.shape.id, type: BusinessApplication.shape.type }).meta({ title: type });
 }
 
-/** POST /applications → 201: the application as its variant (spec 2.6), selected by `type`. */
+/** POST /applications → 201: the application's fields as its request variant gave them (spec 2.6), `type` the response variant. */
 export const ApplicationResponse = z.lazy(() =>
   z.union(Object.keys(APPLICATION_VARIANT_FIELDS).map(variantResponse) as [z.ZodType, z.ZodType, ...z.ZodType[]]),
 );

@@ -110,8 +110,8 @@ describe('POST /applications', () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     const { governmentBackedLoansExist: _left, ...expected } = APPLICATION;
-    // No type in the body: the application is of the default variant, and says so.
-    expect(body).toEqual({ ...expected, id: expect.any(String), type: 'business-all-funding-products' });
+    // No type in the body: the default variant's fields, answered as spec 2.6's response variant.
+    expect(body).toEqual({ ...expected, id: expect.any(String), type: 'introducer-all-funding-products' });
     const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
     expect(profile.eligibilityRequest).toMatchObject({ sourceQuestionnaireId: 'business-all-funding-products', shared: { fundingAmount: { value: 150000 } } });
     expect(profile.financials).toMatchObject({ revenue: { value: 900000 } });
@@ -151,7 +151,7 @@ describe('the eleven application variants', () => {
     expect(res.status).toBe(201);
     const created = await res.json();
     const { governmentBackedLoansExist: _left, ...expected } = body;
-    expect(created).toEqual({ ...expected, id: expect.any(String), type });
+    expect(created).toEqual({ ...expected, id: expect.any(String), type: 'introducer-all-funding-products' });
     const row = await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.id } });
     expect(row).toMatchObject({ tenantId, type, answers: body });
   });
@@ -263,25 +263,30 @@ describe('matches and pre-selected offers', () => {
 });
 
 describe('GraphQL', () => {
-  it('answers the same type as REST for an application of each of several variants: the one it was made with', async () => {
+  it('answers the same type as REST for an application of each of several variants: the response variant of spec 2.6; questionnaireId the variant it was made with', async () => {
     const { graphql } = await import('../../../test/support/graphql-client.js');
     const { auth } = await tenantAuth();
     const types = ['business-all-funding-products', 'introducer-all-funding-products', 'business-working-capital', 'introducer-debt-recovery', 'introducer-grants'];
     for (const type of types) {
       const rest = await (await send('POST', '/applications', auth, { type, ...VARIANTS[type]!.body })).json();
-      const read = await graphql(app.url, 'query($id: ID!) { application(id: $id) { id type } }', { id: rest.id }, auth);
+      const read = await graphql(app.url, 'query($id: ID!) { application(id: $id) { id type questionnaireId } }', { id: rest.id }, auth);
       expect(read.errors).toBeUndefined();
-      expect({ rest: rest.type, graphql: read.data?.application.type }).toEqual({ rest: type, graphql: type });
+      expect({ rest: rest.type, graphql: read.data?.application }).toEqual({
+        rest: 'introducer-all-funding-products',
+        graphql: { id: rest.id, type: 'introducer-all-funding-products', questionnaireId: type },
+      });
     }
   });
 
   it('createApplication returns the application as stored, then Application.matches (federated) and typed preselectedOffers as REST answers them', async () => {
     const { graphql, selectedFrom, selectionSet } = await import('../../../test/support/graphql-client.js');
     const { auth } = await tenantAuth();
-    const created = await graphql(app.url, 'mutation($i: JSONObject!) { createApplication(input: $i) { id type createdAt } }', { i: APPLICATION }, auth);
+    const created = await graphql(app.url, 'mutation($i: JSONObject!) { createApplication(input: $i) { id type questionnaireId createdAt } }', { i: APPLICATION }, auth);
     expect(created.errors).toBeUndefined();
     const stored = await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.data?.createApplication.id } });
-    expect(created.data?.createApplication).toEqual({ id: stored.id, type: 'business-all-funding-products', createdAt: stored.createdAt.toISOString() });
+    expect(created.data?.createApplication).toEqual({
+      id: stored.id, type: 'introducer-all-funding-products', questionnaireId: 'business-all-funding-products', createdAt: stored.createdAt.toISOString(),
+    });
     expect(stored.type).toBe('business-all-funding-products');
 
     const offerSelection = {
@@ -410,6 +415,7 @@ describe('GraphQL', () => {
     const stored = {
       application: {
         ...payload.application,
+        fundingMatch: { ...(payload.application.fundingMatch as object), offerId: offer.id },
         id: row.id,
         reference: row.reference,
         status: row.status,
@@ -451,9 +457,26 @@ describe('POST /applications/{id}/submit', () => {
     const { applications } = await res.json();
     expect(applications).toEqual([{ lenderId: easy.id, applicationId: expect.any(Number) }]);
     const row = await db.lenderApplication.findUniqueOrThrow({ where: { id: applications[0].applicationId } });
-    expect(row).toMatchObject({ status: 'Submitted', businessApplicationId: created.id });
+    expect(row).toMatchObject({ status: 'In Review', businessApplicationId: created.id });
     expect(await db.webhookDelivery.count({ where: { lenderApplicationId: row.id, event: 'APPLICATION_CREATED' } })).toBe(1);
     const unmatched = await send('POST', `/applications/${created.id}/submit`, auth, { lenderId: 999999, products: ['TERM_LOAN'] });
     expect(unmatched.status).toBe(422);
+  });
+
+  it("a profile set up from the registry gives the lender document the registered office's address, city and postal code", async () => {
+    const { lenderCredentials, lenderIdToken } = await import('../../../test/support/identities.js');
+    const { auth } = await tenantAuth(); // set up from the registry: 09876543
+    const created = await (await send('POST', '/applications', auth, APPLICATION)).json();
+    const { lender: easy, product } = await answerableMatch(created.id, auth);
+    const { applications } = await (await send('POST', `/applications/${created.id}/submit`, auth, { lenderId: easy.id, products: [product] })).json();
+    const lender = bearer(await lenderIdToken(app, await lenderCredentials(app, easy.id)));
+    const read = await fetch(`${app.url}/api/platform/v1/funding/applications/${applications[0].applicationId}`, { headers: lender });
+    expect(read.status).toBe(200);
+    expect((await read.json()).application.profile.basicCompanyDetails).toMatchObject({
+      companyName: 'ACME WIDGETS LIMITED',
+      address: expect.stringContaining('Parkway Industrial Estate'),
+      city: 'Sheffield',
+      postalCode: 'S9 3BL',
+    });
   });
 });

@@ -47,6 +47,15 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
   };
 }
 
+/**
+ * The registered office as a profile's contact address, which the lender document's address, city
+ * and postal code are read from: a starting value copied when a profile takes the company (an
+ * address the client sends replaces it), not a fact kept in step with the registry.
+ */
+export function registeredAddress(company: Pick<RegistryCompany, 'address'>): { contactAddress?: NonNullable<Dto['contactAddress']> } {
+  return company.address ? { contactAddress: company.address as NonNullable<Dto['contactAddress']> } : {};
+}
+
 /** The registry's grade of a profile's company (full scale), or null when the registry does not know it. */
 export async function registryGrade(ctx: ServiceContext, profile: { registrationNumber: string | null; countryCode: string }): Promise<Grade | null> {
   const company = profile.registrationNumber ? await ctx.companies.find(profile.registrationNumber, profile.countryCode) : null;

@@ -51,14 +51,15 @@ describe('uploading', () => {
 });
 
 describe('lenders download the documents of their own applications', () => {
-  it('streams the document with its type and name; another lender gets 404', async () => {
+  // Spec 4.5 note 4: {platform_base}/funding and the Marketplace V2 base alike.
+  it.each(['/api/platform/v1/funding', '/api/marketplace/v2'])('at %s: streams the document with its type and name; another lender gets 404', async (base) => {
     const document = await (await upload(PDF, 'application/pdf', 'bank-statement.pdf')).json();
     const db = app.runtime.database.prisma;
     const lenders = await db.lender.findMany({ where: { environment: 'demo' }, orderBy: { id: 'asc' }, take: 2 });
     const mine = await lenderCredentials(app, lenders[0]!.id);
     const other = await lenderCredentials(app, lenders[1]!.id);
-    const application = await db.lenderApplication.create({ data: { lenderId: mine.lenderId, profileId: uuid, status: 'Submitted', payload: { application: {} } } });
-    const path = `${app.url}/api/platform/v1/funding/v1/funding/search/${application.id}/document/${document.id}`;
+    const application = await db.lenderApplication.create({ data: { lenderId: mine.lenderId, profileId: uuid, status: 'In Review', payload: { application: {} } } });
+    const path = `${app.url}${base}/v1/funding/search/${application.id}/document/${document.id}`;
     const res = await fetch(path, { headers: bearer(await lenderIdToken(app, mine)) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');

@@ -10,10 +10,11 @@ import { digest, environmentOfSecret, verifyPassword } from './secrets.js';
 import { TOKEN_TTL_SECONDS } from './token-service.js';
 import { audit } from '../../kernel/audit-log.js';
 import { LenderTokenRequestFields, type LenderTokenResponse, type OpenIdConfiguration } from './lender-oauth-schemas.js';
+import { ALTERNATE_BASES, BASES } from '../../kernel/rest/route-definition.js';
 
 export type { LenderTokenResponse };
 
-export const LENDER_API_PATH = '/api/platform/v1/funding';
+export const LENDER_API_PATH = BASES.lenderApi;
 
 /** RFC 6749 section 5.2 error, answered as { error, error_description } with its own status. */
 export class OAuthError extends Error {
@@ -40,9 +41,10 @@ export function lenderApiAudience(ctx: ServiceContext): string {
 /**
  * The paths under which the documents name the lender API besides ours ({platform_base}/funding,
  * as spec 4.5 rule 4's guidance gives it): the rule's interface listing gives the Marketplace V2
- * base for the lender paths. A lender that took its audience from the listing asks for this API.
+ * base for the lender paths, where the API answers too. A lender that took its audience from the
+ * listing asks for this API.
  */
-const DOCUMENTED_LENDER_API_PATHS = ['/api/marketplace/v2'] as const;
+const DOCUMENTED_LENDER_API_PATHS = ALTERNATE_BASES.filter(({ base }) => base === BASES.lenderApi).map(({ alternate }) => alternate);
 
 const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, '');
 

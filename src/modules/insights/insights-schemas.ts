@@ -32,6 +32,7 @@ export const StatusPeriod = z
   .strictObject({
     start: z.iso.datetime().describe('The period starts here (UTC midnight; a Monday for weeks).'),
     counts: z.array(StatusCount).describe('Every status, in the status machine order, zero included.'),
+    acknowledged: z.number().int().describe('Applications first acknowledged by their lender in the period: an acknowledgement leaves the status as it is (spec 3), so it is no status of counts.'),
   })
   .meta({ id: 'ApplicationStatusPeriod', description: 'One day or week of the pipeline' });
 

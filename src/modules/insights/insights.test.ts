@@ -30,7 +30,7 @@ const UNTIL = new Date('2026-03-16T00:00:00Z');
 const WINDOW = { since: SINCE.toISOString(), until: UNTIL.toISOString() };
 const HOUR = 3600;
 
-const BY_STATUS = 'query($w: InsightsWindow!) { applicationsByStatus(window: $w) { bucket since until periods { start counts { status applications } } } }';
+const BY_STATUS = 'query($w: InsightsWindow!) { applicationsByStatus(window: $w) { bucket since until periods { start counts { status applications } acknowledged } } }';
 const RESPONSE_TIMES = 'query($w: InsightsWindow!) { lenderResponseTimes(window: $w) { lenderId lenderName acknowledgement { answered medianSeconds p90Seconds } offer { answered medianSeconds p90Seconds } } }';
 const QUEUE = '{ reviewQueueStanding { waiting pendingReview inReview oldestCreatedAt oldestAgeSeconds ageBands { label selections } } }';
 
@@ -48,12 +48,12 @@ beforeAll(async () => {
   world = await seedInsightsWorld(db(), { accounts: [accountA.accountId, accountB.accountId], start: new Date('2026-03-02T03:00:00Z'), count: 27 });
   // One submitted before the window and acknowledged inside it: its acknowledgement counts, its submission does not.
   const early = await db().lenderApplication.create({
-    data: { lenderId: world.lenders[0]!.id, profileId: (await db().profile.findFirstOrThrow({ where: { ownerAccountId: accountA.accountId } })).id, status: 'Acknowledged', createdAt: new Date('2026-02-27T12:00:00Z'), updatedAt: new Date('2026-03-02T12:00:00Z') },
+    data: { lenderId: world.lenders[0]!.id, profileId: (await db().profile.findFirstOrThrow({ where: { ownerAccountId: accountA.accountId } })).id, status: 'In Review', acknowledgedAt: new Date('2026-03-02T12:00:00Z'), createdAt: new Date('2026-02-27T12:00:00Z'), updatedAt: new Date('2026-03-02T12:00:00Z') },
   });
   await db().applicationStatusChange.createMany({
     data: [
-      { lenderApplicationId: early.id, fromStatus: null, toStatus: 'Submitted', createdAt: new Date('2026-02-27T12:00:00Z') },
-      { lenderApplicationId: early.id, fromStatus: 'Submitted', toStatus: 'Acknowledged', createdAt: new Date('2026-03-02T12:00:00Z') },
+      { lenderApplicationId: early.id, fromStatus: null, toStatus: 'In Review', createdAt: new Date('2026-02-27T12:00:00Z') },
+      { lenderApplicationId: early.id, fromStatus: 'In Review', toStatus: 'In Review', createdAt: new Date('2026-03-02T12:00:00Z') },
     ],
   });
   world.applications.push({ id: early.id, accountId: accountA.accountId, lenderId: world.lenders[0]!.id, submittedAt: new Date('2026-02-27T12:00:00Z'), acknowledgedAfterHours: 72, offeredAfterHours: null, rejectedAfterHours: null });
@@ -62,7 +62,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-type Pipeline = { bucket: string; since: string; until: string; periods: Array<{ start: string; counts: Array<{ status: string; applications: number }> }> };
+type Pipeline = { bucket: string; since: string; until: string; periods: Array<{ start: string; counts: Array<{ status: string; applications: number }>; acknowledged: number }> };
 
 function asMap(pipeline: Pipeline): Map<string, Map<string, number>> {
   return new Map(pipeline.periods.map((p) => [p.start, new Map(p.counts.filter((c) => c.applications > 0).map((c) => [c.status, c.applications]))]));
@@ -83,18 +83,24 @@ describe('applications by status', () => {
     const countedA = await countedMoves(db(), { since: SINCE, until: UNTIL, bucket: 'day', accountId: accountA.accountId });
     expect(withoutEmpty(asMap(asA))).toEqual(countedA);
     // And by hand: A's submissions in the window are its seeded ones (the early one was submitted before).
-    const submittedA = asA.periods.reduce((n, p) => n + p.counts.find((c) => c.status === 'Submitted')!.applications, 0);
+    const submittedA = asA.periods.reduce((n, p) => n + p.counts.find((c) => c.status === 'In Review')!.applications, 0);
     expect(submittedA).toBe(world.applications.filter((a) => a.accountId === accountA.accountId && a.submittedAt >= SINCE).length);
-    // A repeated acknowledgement is no second move: acknowledged once per application.
-    const acknowledgedA = asA.periods.reduce((n, p) => n + p.counts.find((c) => c.status === 'Acknowledged')!.applications, 0);
+    // An acknowledgement is no status (spec 3) but counted beside them, once per application at its first time.
+    expect(asA.periods[0]!.counts.map((c) => c.status)).not.toContain('Acknowledged');
+    const acknowledgedA = asA.periods.reduce((n, p) => n + p.acknowledged, 0);
     expect(acknowledgedA).toBe(world.applications.filter((a) => a.accountId === accountA.accountId && a.acknowledgedAfterHours !== null).length);
+    const firstAcknowledged = (a: (typeof world.applications)[number]) => new Date(a.submittedAt.getTime() + a.acknowledgedAfterHours! * 3_600_000).toISOString().slice(0, 10);
+    for (const period of asA.periods) {
+      const day = period.start.slice(0, 10);
+      expect(period.acknowledged, day).toBe(world.applications.filter((a) => a.accountId === accountA.accountId && a.acknowledgedAfterHours !== null && firstAcknowledged(a) === day).length);
+    }
   });
 
   it("per week: ISO weeks from Monday; account B sees only B's numbers, never A's", async () => {
     const asB = (await graphql<{ applicationsByStatus: Pipeline }>(app.url, BY_STATUS, { w: { ...WINDOW, bucket: 'WEEK' } }, userOfB)).data!.applicationsByStatus;
     expect(asB.periods.map((p) => p.start)).toEqual(['2026-03-02T00:00:00.000Z', '2026-03-09T00:00:00.000Z']);
     expect(withoutEmpty(asMap(asB))).toEqual(await countedMoves(db(), { since: SINCE, until: UNTIL, bucket: 'week', accountId: accountB.accountId }));
-    const submittedB = asB.periods.reduce((n, p) => n + p.counts.find((c) => c.status === 'Submitted')!.applications, 0);
+    const submittedB = asB.periods.reduce((n, p) => n + p.counts.find((c) => c.status === 'In Review')!.applications, 0);
     expect(submittedB).toBe(world.applications.filter((a) => a.accountId === accountB.accountId).length);
     expect(submittedB).toBeLessThan(world.applications.length - 1);
   });

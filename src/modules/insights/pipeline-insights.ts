@@ -49,7 +49,7 @@ const iso = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM
 
 /** The ids (and what the aggregates read) of the applications the caller sees: the rule's one SQL form. */
 function visibleApplications(reads: SqlReads, scope: ApplicationListScope) {
-  return reads.selectFrom('lender_application as la').select(['la.id', 'la.lenderId', 'la.createdAt', 'la.updatedAt']).where(lenderApplicationSqlScope(scope));
+  return reads.selectFrom('lender_application as la').select(['la.id', 'la.lenderId', 'la.createdAt', 'la.updatedAt', 'la.acknowledgedAt']).where(lenderApplicationSqlScope(scope));
 }
 
 /** Per day or week of the window, the visible applications that moved into each status. */
@@ -60,8 +60,14 @@ export async function applicationsByStatus(ctx: ServiceContext, window: unknown)
   const visible = visibleApplications(reads, lenderApplicationListScope(ctx, actor, reads)).clearSelect().select('la.id');
   const { unit, step } = UNITS[bucket];
   // Periods come from generate_series so that a quiet day is a zero, not a gap in the chart.
-  const { rows } = await sql<{ start: string; status: ApplicationStatus | null; applications: number | null }>`
-    WITH moves AS (
+  const { rows } = await sql<{ start: string; status: ApplicationStatus | null; applications: number | null; acknowledged: number | null }>`
+    WITH acks AS (
+      SELECT date_trunc(${unit}, la."acknowledgedAt") AS period, count(*)::int AS acknowledged
+        FROM lender_application la
+       WHERE la.id IN (${visible})
+         AND la."acknowledgedAt" >= ${at(since)} AND la."acknowledgedAt" < ${at(until)}
+       GROUP BY 1
+    ), moves AS (
       SELECT date_trunc(${unit}, sc."createdAt") AS period, sc."toStatus" AS status, count(DISTINCT sc."lenderApplicationId")::int AS applications
         FROM application_status_change sc
        WHERE sc."lenderApplicationId" IN (${visible})
@@ -69,21 +75,28 @@ export async function applicationsByStatus(ctx: ServiceContext, window: unknown)
          AND sc."fromStatus" IS DISTINCT FROM sc."toStatus"
        GROUP BY 1, 2
     )
-    SELECT ${iso('p.start')} AS start, m.status, m.applications
+    SELECT ${iso('p.start')} AS start, m.status, m.applications, a.acknowledged
       FROM generate_series(date_trunc(${unit}, ${at(since)}), ${at(until)} - interval '1 millisecond', ${step}::interval) AS p(start)
       LEFT JOIN moves m ON m.period = p.start
+      LEFT JOIN acks a ON a.period = p.start
      ORDER BY p.start`.execute(reads);
   const periods = new Map<string, Map<string, number>>();
+  const acknowledged = new Map<string, number>();
   for (const row of rows) {
     const counts = periods.get(row.start) ?? new Map<string, number>();
     if (row.status !== null) counts.set(row.status, row.applications ?? 0);
     periods.set(row.start, counts);
+    acknowledged.set(row.start, row.acknowledged ?? 0);
   }
   return {
     bucket,
     since: since.toISOString(),
     until: until.toISOString(),
-    periods: [...periods].map(([start, counts]) => ({ start, counts: APPLICATION_STATUSES.map((status) => ({ status, applications: counts.get(status) ?? 0 })) })),
+    periods: [...periods].map(([start, counts]) => ({
+      start,
+      counts: APPLICATION_STATUSES.map((status) => ({ status, applications: counts.get(status) ?? 0 })),
+      acknowledged: acknowledged.get(start) ?? 0,
+    })),
   };
 }
 
@@ -110,7 +123,7 @@ export async function lenderResponseTimes(ctx: ServiceContext, window: unknown):
       SELECT la."lenderId", ack.at AS ack_at, EXTRACT(EPOCH FROM ack.at - la."createdAt")::float8 AS ack_seconds,
              offer.at AS offer_at, EXTRACT(EPOCH FROM offer.at - la."createdAt")::float8 AS offer_seconds
         FROM (${active}) la
-        LEFT JOIN LATERAL (SELECT min(sc."createdAt") AS at FROM application_status_change sc WHERE sc."lenderApplicationId" = la.id AND sc."toStatus" = 'Acknowledged') ack ON true
+        LEFT JOIN LATERAL (SELECT la."acknowledgedAt" AS at) ack ON true
         LEFT JOIN LATERAL (SELECT min(sc."createdAt") AS at FROM application_status_change sc WHERE sc."lenderApplicationId" = la.id AND sc."toStatus" = 'Offered') offer ON true
     )
     SELECT l.id AS "lenderId", l.name AS "lenderName",

@@ -65,6 +65,7 @@ export const BoardRow = z
     productType: z.string().nullable(),
     amount: z.number().nullable().describe('The funding amount asked for, in pounds.'),
     status: z.string(),
+    acknowledgedAt: z.iso.datetime().nullable().describe('When the lender first acknowledged it: an acknowledgement leaves the status as it is (spec 3).'),
     offer: BoardOffer.nullable(),
     companyNumber: z.string().nullable().describe('The company registration number as sent to the lender.'),
     reference: z.string().nullable().describe("The lender's reference for the application, once it gave one."),

@@ -46,7 +46,7 @@ function toBoardOffer(offer: OfferTerms): BoardOffer {
 }
 
 /** The row columns the board shows (never the payload). */
-const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentCompanyNumber', 'la.reference', 'la.sentAmount', 'la.status', 'la.createdAt', 'la.updatedAt'] as const;
+const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentCompanyNumber', 'la.reference', 'la.sentAmount', 'la.status', 'la.acknowledgedAt', 'la.createdAt', 'la.updatedAt'] as const;
 
 type SortField = (typeof BOARD_SORT_FIELDS)[number];
 type SortValue = string | number;
@@ -211,10 +211,12 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       'l.name as lenderName',
       // A subquery per row of the page (by primary key): a join would let the planner hash every match.
       eb.selectFrom('funding_match as fm').select('fm.productType').whereRef('fm.id', '=', 'la.fundingMatchId').as('matchProductType'),
-      // When the row entered its status: its latest move (by the application's index), else its creation.
-      sql<string>`to_char(COALESCE((SELECT max(sc."createdAt") FROM application_status_change sc WHERE sc."lenderApplicationId" = "la"."id"), "la"."createdAt"), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('statusChangedAt'),
+      // When the row entered its status: its latest move into another status (by the application's
+      // index; an acknowledgement or a replacing offer stays in it), else its creation.
+      sql<string>`to_char(COALESCE((SELECT max(sc."createdAt") FROM application_status_change sc WHERE sc."lenderApplicationId" = "la"."id" AND sc."fromStatus" IS DISTINCT FROM sc."toStatus"), "la"."createdAt"), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('statusChangedAt'),
       'la.sentAmount',
       'la.status',
+      isoInstant('la.acknowledgedAt').as('acknowledgedAt'),
       isoInstant('la.createdAt').as('createdAt'),
       isoInstant('la.updatedAt').as('updatedAt'),
       'o.id as offerId',
@@ -239,6 +241,7 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       productType: row.matchProductType ?? row.offerProductType ?? null,
       amount: row.sentAmount,
       status: row.status,
+      acknowledgedAt: row.acknowledgedAt,
       offer:
         row.offerId !== null && row.offerReference !== null && row.offerStatus !== null && row.offerProductType !== null && row.offerCreatedAt !== null
           ? toBoardOffer({ id: row.offerId, reference: row.offerReference, status: row.offerStatus, decision: row.offerDecision, productType: row.offerProductType, product: row.offerProduct as OfferRow['product'], createdAt: row.offerCreatedAt })

@@ -10,6 +10,7 @@ import { LENDER_API_PATH } from '../identity/lender-oauth-service.js';
 import { SECTIONS_INCLUDE } from '../profiles/profile-sections.js';
 import { buildFundingApplication, type DocumentProfile, type DocumentSources } from './funding-application-document.js';
 import type { StoredApplicationDocument } from './funding-application-schemas.js';
+import { IN_REVIEW } from './application-status.js';
 
 type Reader = Db | Prisma.TransactionClient;
 export type LenderMatch = Prisma.FundingMatchGetPayload<{ include: { product: true; lender: true } }>;
@@ -42,7 +43,7 @@ export function applicationDocument(
 ): StoredApplicationDocument {
   return buildFundingApplication({
     applicationId: input.applicationId,
-    status: 'Submitted',
+    status: IN_REVIEW,
     profile: input.profile,
     creditGrade: input.grade,
     fundingSearch: input.fundingSearch,

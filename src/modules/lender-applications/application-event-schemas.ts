@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const ApplicationStatusChanged = z
   .strictObject({
     applicationId: z.number().int(),
-    status: z.string().describe('The status it moved to (spec 3), e.g. Acknowledged'),
+    status: z.string().describe('Its status after the change (spec 3), e.g. Offered; an acknowledgement leaves it In Review'),
     lenderId: z.number().int(),
   })
   .meta({ id: 'ApplicationStatusChange', description: 'A lender application moved to a new status (spec 3)' });

@@ -4,13 +4,13 @@ import { nextStatus, type ApplicationEvent } from './application-status.js';
 
 describe('the status machine', () => {
   it.each<[string, ApplicationEvent, string]>([
-    ['Submitted', 'acknowledge', 'Acknowledged'],
-    ['Acknowledged', 'acknowledge', 'Acknowledged'],
-    ['Submitted', 'offer', 'Offered'],
-    ['Acknowledged', 'offer', 'Offered'],
+    // Spec 3: an acknowledgement leaves the status unchanged.
+    ['In Review', 'acknowledge', 'In Review'],
+    ['In Review', 'offer', 'Offered'],
     ['Offered', 'offer', 'Offered'],
-    ['Submitted', 'fail', 'Failed'],
-    ['Failed', 'resubmit', 'Submitted'],
+    ['In Review', 'fail', 'Failed'],
+    ['In Review', 'reject', 'Rejected'],
+    ['Failed', 'resubmit', 'In Review'],
     ['Offered', 'reject', 'Rejected'],
     ['Offered', 'accept', 'Client Accepted'],
     ['Offered', 'decline', 'Client Declined'],
@@ -25,7 +25,11 @@ describe('the status machine', () => {
     ['Offered', 'acknowledge'],
     ['Rejected', 'acknowledge'],
     ['Offered', 'fail'],
-    ['Submitted', 'accept'],
+    ['In Review', 'accept'],
+    ['Failed', 'acknowledge'],
+    // The names this machine no longer has (migrated to In Review) move nowhere.
+    ['Submitted', 'acknowledge'],
+    ['Acknowledged', 'offer'],
     ['Rejected', 'resubmit'],
   ])('%s refuses %s with a 409', (from, event) => {
     expect(() => nextStatus(from, event)).toThrow(expect.objectContaining({ code: 'CONFLICT' }));

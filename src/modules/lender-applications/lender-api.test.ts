@@ -19,11 +19,11 @@ let lender: LenderCredentials;
 let other: LenderCredentials;
 const db = () => app.runtime.database.prisma;
 
-/** A lender application as submission creates it (status Submitted, the 2.7 document as payload). */
+/** A lender application as submission creates it (status In Review, the 2.7 document as payload). */
 async function submitted(lenderId: number): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', companyInformation: { name: 'ACME WIDGETS LIMITED' } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId, companyName: 'ACME WIDGETS LIMITED' }) },
+    data: { lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId, companyName: 'ACME WIDGETS LIMITED' }) },
   });
   return row.id;
 }
@@ -49,7 +49,7 @@ describe('reads', () => {
     const id = await submitted(lender.lenderId);
     const res = await fetch(api(`/applications/${id}`), { headers: await as(lender) });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ application: { id, status: 'Submitted', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
+    expect(await res.json()).toMatchObject({ application: { id, status: 'In Review', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
     expect((await fetch(api(`/applications/${id}`), { headers: await as(other) })).status).toBe(404);
   });
 
@@ -81,12 +81,71 @@ describe('reads', () => {
   });
 });
 
+describe('both bases of spec 4.5 note 4', () => {
+  it.each(['/api/platform/v1/funding', '/api/marketplace/v2'])('at %s: list, read, acknowledge, offer and reject as the lender; another lender 404; a platform token 401', async (base) => {
+    const at = (path: string) => `${app.url}${base}${path}`;
+    const [id, rejected] = [await submitted(lender.lenderId), await submitted(lender.lenderId)];
+    const auth = await as(lender);
+    const otherAuth = await as(other);
+    expect((await fetch(at(`/applications/${id}`), { headers: auth })).status).toBe(200);
+    const writes: Array<[string, unknown]> = [
+      [`/applications/${id}/acknowledgement`, { reference: `B-${id}` }],
+      [`/applications/${id}/offer`, TERM_LOAN_OFFER(`B-${id}`)],
+      [`/applications/${rejected}/rejection`, { reason: 'Ineligible' }],
+    ];
+    for (const [path, body] of writes) {
+      expect((await postJson(at(path), body, otherAuth)).status, `another lender: ${path}`).toBe(404);
+      expect((await postJson(at(path), body, auth)).status, path).toBe(200);
+    }
+    expect((await fetch(at(`/applications/${id}`), { headers: otherAuth })).status).toBe(404);
+    const listed = async (headers: Record<string, string>) => (await (await fetch(at(`/applications?reference=B-${id}`), { headers })).json()).map((d: { application: { id: number } }) => d.application.id);
+    expect({ mine: await listed(auth), another: await listed(otherAuth) }).toEqual({ mine: [id], another: [] });
+    const { platformToken, signUpIntegrator } = await import('../../../test/support/identities.js');
+    const integrator = await signUpIntegrator(app);
+    expect((await fetch(at(`/applications/${id}`), { headers: bearer((await platformToken(app, integrator.apiKey)).access_token) })).status).toBe(401);
+    const read = await (await fetch(at(`/applications/${id}`), { headers: auth })).json();
+    expect(read.application).toMatchObject({ reference: `B-${id}`, offer: { reference: `B-${id}` } });
+    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id: rejected } })).status).toBe('Rejected');
+  });
+
+  it('the OpenAPI document declares each of the six operations at both bases, the second sharing the first one\'s schemas', async () => {
+    const document = await (await fetch(`${app.url}/openapi.json`)).json();
+    const paths = ['/applications', '/applications/{id}', '/applications/{id}/acknowledgement', '/applications/{id}/offer', '/applications/{id}/rejection', '/v1/funding/search/{id}/document/{documentId}'];
+    for (const path of paths) {
+      const [primary, alternate] = [document.paths[`/api/platform/v1/funding${path}`], document.paths[`/api/marketplace/v2${path}`]];
+      expect(Object.keys(alternate ?? {}), path).toEqual(Object.keys(primary));
+      for (const method of Object.keys(primary)) {
+        expect(alternate[method].operationId).toBe(`${primary[method].operationId}_marketplaceV2`);
+        expect({ ...alternate[method], operationId: null }).toEqual({ ...primary[method], operationId: null });
+      }
+    }
+  });
+});
+
 describe('acknowledgement', () => {
   it.each([[{ reference: 'L-1' }], [{ reference: 'L-2', comment: 'In manual review, 48 hours' }], [{ comment: 'Reviewing' }]])('accepts %j', async (body) => {
     const id = await submitted(lender.lenderId);
     const res = await postJson(api(`/applications/${id}/acknowledgement`), body, await as(lender));
     expect(res.status).toBe(200);
-    expect((await res.json()).application).toMatchObject({ status: 'Acknowledged', ...body });
+    // Spec 3: the status stays In Review; the acknowledgement's reference, comment and time are recorded.
+    expect((await res.json()).application).toMatchObject({ status: 'In Review', ...body });
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt: expect.any(Date) });
+  });
+
+  it('leaves the status In Review (spec 3): a later acknowledgement replaces its comment and keeps the first time; once offered, 409', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), { reference: `T-${id}`, comment: 'Looking' }, auth)).status).toBe(200);
+    const { acknowledgedAt } = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    const again = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'Decision by Friday' }, auth);
+    expect((await again.json()).application).toMatchObject({ status: 'In Review', reference: `T-${id}`, comment: 'Decision by Friday' });
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt });
+    const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(history.map((h) => [h.fromStatus, h.toStatus, h.comment])).toEqual([['In Review', 'In Review', 'Looking'], ['In Review', 'In Review', 'Decision by Friday']]);
+    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`T-${id}`), auth)).status).toBe(200);
+    const late = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'late' }, auth);
+    expect(late.status).toBe(409);
+    expect((await late.json()).detail).toBe('The application is Offered: comments and references are accepted until a quote or a rejection is given');
   });
 
   it('makes the reference usable in ?reference= and refuses an empty body', async () => {
@@ -110,8 +169,6 @@ describe('offers', () => {
     await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`O-${id}-2`), status: 'FINAL' }, auth);
     const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
     expect(offers.map((o) => [o.reference, o.supersededAt === null])).toEqual([[`O-${id}-1`, false], [`O-${id}-2`, true]]);
-    const dup = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`O-${id}-1`), auth);
-    expect(dup.status).toBe(409);
   });
 
   it('refuses a bad offer with 400 naming the field, changing nothing', async () => {
@@ -119,7 +176,7 @@ describe('offers', () => {
     const res = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('bad'), termLoan: { ...TERM_LOAN_OFFER('bad').termLoan, term: 241 } }, await as(lender));
     expect(res.status).toBe(400);
     expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/term', message: 'must be between 1 and 240' }]);
-    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('Submitted');
+    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('In Review');
   });
 });
 
@@ -193,7 +250,7 @@ describe('lender references', () => {
     for (const id of [first, second]) {
       const res = await postJson(api(`/applications/${id}/acknowledgement`), { reference }, auth);
       expect(res.status).toBe(200);
-      expect((await res.json()).application).toMatchObject({ id, reference, status: 'Acknowledged' });
+      expect((await res.json()).application).toMatchObject({ id, reference, status: 'In Review' });
     }
     const rejected = await postJson(api(`/applications/${third}/rejection`), { reason: 'Ineligible', reference }, auth);
     expect(rejected.status).toBe(200);
@@ -202,18 +259,29 @@ describe('lender references', () => {
     expect(found.map((d: { application: { id: number } }) => d.application.id)).toEqual([first, second, third]);
   });
 
-  it('an offer reference already used on the same application is 409 with a problem body, the current offer unchanged', async () => {
+  it('an offer posted again with the same reference replaces the previous one (spec 4.5 note 2): 200, its update queued and published, fundingMatch.offerId the current offer', async () => {
     const id = await submitted(lender.lenderId);
     const auth = await as(lender);
-    expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth)).status).toBe(200);
+    const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`R-${id}`), auth);
+    expect(first.status).toBe(200);
+    const firstOffer = (await first.json()).application.offer.id;
+    const events = app.runtime.events.bus.subscribe('offerStatusChanged', `lender:${lender.lenderId}`)[Symbol.asyncIterator]();
+    const next = events.next();
     const again = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`R-${id}`), status: 'FINAL' }, auth);
-    expect(again.status).toBe(409);
-    expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await again.json()).toEqual({
-      type: '/docs/problems#CONFLICT', title: 'Conflict', status: 409, code: 'CONFLICT', instance: expect.stringMatching(/^urn:request:/),
-      detail: 'An offer with this reference already exists for the application', errors: [{ pointer: '/reference', message: 'must be unique' }],
-    });
-    expect((await db().offer.findMany({ where: { lenderApplicationId: id } })).map((o) => [o.status, o.supersededAt])).toEqual([['INDICATIVE', null]]);
+    expect(again.status).toBe(200);
+    const { application } = await again.json();
+    expect(application.offer).toMatchObject({ reference: `R-${id}`, status: 'FINAL' });
+    expect(application.offer.id).not.toBe(firstOffer);
+    expect(application.fundingMatch.offerId).toBe(application.offer.id);
+    expect((await next).value).toMatchObject({ applicationId: id, offerId: application.offer.id, reference: `R-${id}`, status: 'FINAL' });
+    await events.return?.();
+    const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(offers.map((o) => [o.id, o.status, o.supersededAt === null])).toEqual([[firstOffer, 'INDICATIVE', false], [application.offer.id, 'FINAL', true]]);
+    const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
+    expect(deliveries.map((d) => (d.payload as { application: { offer: { id: string }; fundingMatch: { offerId: string } } }).application))
+      .toEqual([firstOffer, application.offer.id].map((offerId) => expect.objectContaining({ offer: expect.objectContaining({ id: offerId }), fundingMatch: expect.objectContaining({ offerId }) })));
+    const read = await (await fetch(api(`/applications/${id}`), { headers: auth })).json();
+    expect(read.application.fundingMatch.offerId).toBe(application.offer.id);
   });
 
   it('a constraint no service anticipated maps to a client error, never a 500 (real database errors)', async () => {
@@ -221,12 +289,104 @@ describe('lender references', () => {
     const id = await submitted(lender.lenderId);
     const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
     const failure = async (write: () => Promise<unknown>) => problemFor(await write().then(() => { throw new Error('the write succeeded'); }, (err: unknown) => err));
-    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'Submitted' } }));
+    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'In Review' } }));
     expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'A record with the same values already exists' });
-    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'Submitted' } }));
+    const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'In Review' } }));
     expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
     const gone = await failure(() => db().lenderApplication.update({ where: { id: -1 }, data: { comment: 'x' } }));
     expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('Idempotency-Key on acknowledgement, offer and rejection', () => {
+  const keyed = (key: string, auth: Record<string, string>) => ({ ...auth, 'idempotency-key': key });
+  /** What a lender answer writes: history, offers, deliveries. */
+  const writes = async (id: number) => ({
+    history: await db().applicationStatusChange.count({ where: { lenderApplicationId: id } }),
+    offers: await db().offer.count({ where: { lenderApplicationId: id } }),
+    deliveries: await db().webhookDelivery.count({ where: { lenderApplicationId: id } }),
+  });
+
+  it.each([
+    ['acknowledgement', { reference: 'IK-REF', comment: 'Under review, 48 hours' }, { reference: 'IK-REF', comment: 'Another comment' }],
+    ['offer', TERM_LOAN_OFFER('IK-OFFER'), { ...TERM_LOAN_OFFER('IK-OFFER'), status: 'FINAL' }],
+    ['rejection', { reason: 'Ineligible', comment: 'Outside our appetite' }, { reason: 'Failed' }],
+  ])('%s: a repeat with the key answers the stored answer and writes nothing; another body under it is a 422; the key is the lender\'s own', async (action, body, otherBody) => {
+    const id = await submitted(lender.lenderId);
+    // As submission sends it: with apiProvider, whose token is kept out of the stored answer and derived again on replay.
+    const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+    await db().lenderApplication.update({ where: { id }, data: { payload: { ...(row.payload as object), apiProvider: { url: api(`/applications/${id}`), updateUrl: api(`/applications/${id}`), authorizationToken: null } } } });
+    const auth = await as(lender);
+    const key = `key-${action}-${id}`;
+    const first = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
+    expect(first.status).toBe(200);
+    const answered = await first.json();
+    expect(answered.apiProvider.authorizationToken).toEqual(expect.any(String));
+    const after = await writes(id);
+    const repeat = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toEqual(answered);
+    expect(await writes(id)).toEqual(after);
+    const stored = await db().idempotencyRecord.findFirstOrThrow({ where: { lenderId: lender.lenderId, key } });
+    expect(JSON.stringify(stored.responseBody)).not.toContain(answered.apiProvider.authorizationToken);
+
+    const refused = await postJson(api(`/applications/${id}/${action}`), otherBody, keyed(key, auth));
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors).toEqual([{ pointer: 'header:Idempotency-Key', message: expect.stringContaining('another request') }]);
+    expect(await writes(id)).toEqual(after);
+    // The same key on another application is another request too.
+    const elsewhere = await submitted(lender.lenderId);
+    expect((await postJson(api(`/applications/${elsewhere}/${action}`), body, keyed(key, auth))).status).toBe(422);
+
+    // Another lender: its own key space, and my application stays a 404 whatever the key.
+    const theirs = await submitted(other.lenderId);
+    const otherAuth = await as(other);
+    expect((await postJson(api(`/applications/${theirs}/${action}`), body, keyed(key, otherAuth))).status).toBe(200);
+    expect((await postJson(api(`/applications/${id}/${action}`), body, keyed(key, otherAuth))).status).toBe(404);
+    expect(await db().idempotencyRecord.findMany({ where: { key }, select: { lenderId: true, responseStatus: true } })).toEqual(
+      expect.arrayContaining([{ lenderId: lender.lenderId, responseStatus: 200 }, { lenderId: other.lenderId, responseStatus: 200 }]),
+    );
+  });
+
+  it('a failed request keeps nothing: its retry runs; a malformed key is a 400 naming the header; the key expires after 24 hours', async () => {
+    const id = await submitted(lender.lenderId);
+    const auth = await as(lender);
+    const key = `retry-${id}`;
+    expect((await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('x'), termLoan: { term: 0 } }, keyed(key, auth))).status).toBe(400);
+    expect(await db().idempotencyRecord.count({ where: { key } })).toBe(0);
+    expect((await postJson(api(`/applications/${id}/rejection`), { reason: 'Ineligible' }, auth)).status).toBe(200);
+    expect((await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'late' }, keyed(key, auth))).status).toBe(409);
+    expect(await db().idempotencyRecord.count({ where: { key } })).toBe(0);
+    const tooLong = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'x' }, keyed('k'.repeat(256), auth));
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json()).errors[0].pointer).toMatch(/Idempotency-Key/);
+
+    const fresh = await submitted(lender.lenderId);
+    const kept = `expiring-${fresh}`;
+    expect((await postJson(api(`/applications/${fresh}/acknowledgement`), { comment: 'one' }, keyed(kept, auth))).status).toBe(200);
+    const record = await db().idempotencyRecord.findFirstOrThrow({ where: { key: kept } });
+    expect(record.expiresAt.getTime() - record.createdAt.getTime()).toBe(24 * 3600_000);
+    await db().idempotencyRecord.update({ where: { id: record.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const reused = await postJson(api(`/applications/${fresh}/acknowledgement`), { comment: 'two' }, keyed(kept, auth));
+    expect(reused.status).toBe(200);
+    expect((await reused.json()).application.comment).toBe('two');
+  });
+
+  it('is kept in PostgreSQL: a second server on the same database replays the first one\'s answer', async () => {
+    const second = await startTestApp({ config: { DATABASE_URL: app.runtime.config.DATABASE_URL } });
+    try {
+      const id = await submitted(lender.lenderId);
+      const key = `across-${id}`;
+      const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`X-${id}`), keyed(key, await as(lender)));
+      expect(first.status).toBe(200);
+      const after = await writes(id);
+      const elsewhere = await postJson(`${second.url}/api/platform/v1/funding/applications/${id}/offer`, TERM_LOAN_OFFER(`X-${id}`), keyed(key, bearer(await lenderIdToken(second, lender))));
+      expect(elsewhere.status).toBe(200);
+      expect(await elsewhere.json()).toEqual(await first.json());
+      expect(await writes(id)).toEqual(after);
+    } finally {
+      await second.close();
+    }
   });
 });
 
@@ -256,14 +416,14 @@ describe('history, outbox and events', () => {
     const events = app.runtime.events.bus.subscribe('applicationStatusChanged', `lender:${lender.lenderId}`)[Symbol.asyncIterator]();
     const next = events.next();
     await postJson(api(`/applications/${id}/acknowledgement`), { reference: `H-${id}` }, await as(lender));
-    expect((await next).value).toEqual({ applicationId: id, status: 'Acknowledged', lenderId: lender.lenderId });
+    expect((await next).value).toEqual({ applicationId: id, status: 'In Review', lenderId: lender.lenderId });
     await events.return?.();
     const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } });
-    expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([['Submitted', 'Acknowledged']]);
+    expect(history.map((h) => [h.fromStatus, h.toStatus])).toEqual([['In Review', 'In Review']]);
     const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
     expect(deliveries).toHaveLength(1);
     // (The demo lender's webhook URL is unset, so the worker's attempts fail: the delivery stays queued for retry.)
-    expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'Acknowledged', reference: `H-${id}` } } });
+    expect(deliveries[0]).toMatchObject({ event: 'APPLICATION_UPDATED', payload: { application: { status: 'In Review', reference: `H-${id}` } } });
     expect(deliveries[0]!.status).not.toBe('DELIVERED');
   });
 });
@@ -283,9 +443,9 @@ describe('changes of one application at once', () => {
     expect((await postJson(api(`/applications/${id}/acknowledgement`), { reference: `C-${id}` }, await as(lender))).status).toBe(200);
 
     expect((await offerOn(stale)).written).toBe(false);
-    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'Acknowledged' });
+    expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt: expect.any(Date) });
     expect(await db().offer.count({ where: { lenderApplicationId: id } })).toBe(0);
-    expect((await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } })).map((h) => h.toStatus)).toEqual(['Acknowledged']);
+    expect((await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id } })).map((h) => h.toStatus)).toEqual(['In Review']);
     expect(await db().webhookDelivery.count({ where: { lenderApplicationId: id } })).toBe(1);
 
     const fresh = (await readVisibleApplication(reads, ctx, actor, id, { lock: false }))!;
@@ -305,7 +465,7 @@ describe('changes of one application at once', () => {
     expect(offers).toHaveLength(12);
     expect(offers.filter((o) => o.supersededAt === null)).toHaveLength(1);
     const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id, fromStatus: { not: null } } });
-    expect(history.map((h) => `${h.fromStatus}>${h.toStatus}`).sort()).toEqual([...Array(11).fill('Offered>Offered'), 'Submitted>Offered']);
+    expect(history.map((h) => `${h.fromStatus}>${h.toStatus}`).sort()).toEqual(['In Review>Offered', ...Array(11).fill('Offered>Offered')]);
     const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id } });
     expect(deliveries).toHaveLength(12);
     // Each delivery announces its own offer: none was built from another change's read.
@@ -348,7 +508,7 @@ describe('live events over graphql-ws', () => {
       await settle();
       await postJson(api(`/applications/${mine}/acknowledgement`), { comment: 'Looking at it' }, await as(lender));
       await postJson(api(`/applications/${theirs}/rejection`), { reason: 'Ineligible' }, await as(other));
-      expect(await mySub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: mine, status: 'Acknowledged', lenderId: lender.lenderId } } });
+      expect(await mySub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: mine, status: 'In Review', lenderId: lender.lenderId } } });
       expect(await theirSub.next()).toEqual({ data: { applicationStatusChanged: { applicationId: theirs, status: 'Rejected', lenderId: other.lenderId } } });
     } finally {
       await mySub.close();
@@ -363,7 +523,7 @@ describe("the client's decision", () => {
     const owner = await signUpIntegrator(app);
     const v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
     await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`D-${row.id}`), await as(lender));
 
     const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
@@ -389,7 +549,7 @@ describe('offerStatusChanged', () => {
     const owner = await signUpIntegrator(app);
     const jwt = (await marketplaceV1Token(app, owner.apiKey)).jwt;
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
     const sub = await subscribe(app.url, 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId reference status decision } }', { a: row.id }, { authorization: `Bearer ${jwt}` });
     try {
       await settle();

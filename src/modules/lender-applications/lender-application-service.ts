@@ -14,7 +14,6 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { readsOf } from '../../infra/database.js';
 import type { SqlReads } from '../../infra/sql-reads.js';
 import { isoInstant } from '../../infra/keyset-sql.js';
@@ -38,11 +37,12 @@ import {
   type ApplicationAudience,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
-import { APPLICATION_MOVE_OF, FAILURE_REASON, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
+import { APPLICATION_MOVE_OF, FAILURE_REASON, IN_REVIEW, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
+import { answerOnce } from './idempotent-answers.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
@@ -61,10 +61,13 @@ export function toStoredDocument(row: DocumentSource): StoredApplicationDocument
   const payload = withoutAuthorizationToken((row.payload ?? {}) as Partial<StoredApplicationDocument>);
   const current = row.offers.find((o) => o.supersededAt === null);
   const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
+  const sent: Partial<StoredApplicationDocument['application']> = payload.application ?? {};
   return {
     ...(payload.apiProvider !== undefined ? { apiProvider: payload.apiProvider } : {}),
     application: {
-      ...(payload.application ?? {}),
+      ...sent,
+      // The match the application was sent for names its current offer (spec 2.7 fundingMatch.offerId).
+      ...(sent.fundingMatch ? { fundingMatch: { ...sent.fundingMatch, offerId: current?.id ?? null } } : {}),
       id: row.id,
       reference: row.reference,
       status: row.status,
@@ -191,24 +194,32 @@ export const Rejection = z.strictObject({
  * The body is checked once the application is found and before the status machine decides: another
  * lender's application is a 404, a malformed acknowledgement a 400 whatever the status.
  */
-export async function acknowledge(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Acknowledgement>>): Promise<FundingApplicationDocument> {
+export async function acknowledge(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Acknowledgement>>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
-  const updated = await changeStatus(ctx, actor, id, () => {
-    const body = input();
-    return {
-      event: 'acknowledge',
-      application: { ...(body.reference !== undefined ? { reference: body.reference } : {}), ...(body.comment !== undefined ? { comment: body.comment } : {}) },
-      note: { comment: body.comment ?? null },
-    };
-  });
-  return toDocument(updated);
+  return respondOnce(ctx, actor, 'acknowledge', id, input, idempotencyKey, () =>
+    changeStatus(ctx, actor, id, (row) => {
+      const body = input();
+      return {
+        event: 'acknowledge',
+        application: {
+          ...(body.reference !== undefined ? { reference: body.reference } : {}),
+          ...(body.comment !== undefined ? { comment: body.comment } : {}),
+          ...(row.acknowledgedAt === null ? { acknowledgedAt: ctx.clock.now() } : {}),
+        },
+        note: { comment: body.comment ?? null },
+      };
+    }),
+  );
 }
 
-/** POST .../applications/{id}/offer: an offer (replacing the current one, kept in history): 200 the updated application. */
-export async function makeOffer(ctx: ServiceContext, id: unknown, input: CheckedLater<OfferBody>): Promise<FundingApplicationDocument> {
+/**
+ * POST .../applications/{id}/offer: an offer, replacing the current one whatever its reference
+ * (spec 4.5 note 2; earlier ones stay in the history): 200 the updated application.
+ */
+export async function makeOffer(ctx: ServiceContext, id: unknown, input: CheckedLater<OfferBody>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
-  try {
-    return toDocument(await changeStatus(ctx, actor, id, () => {
+  return respondOnce(ctx, actor, 'offer', id, input, idempotencyKey, () =>
+    changeStatus(ctx, actor, id, () => {
       const body = input();
       const objectName = PRODUCT_OBJECT_NAMES.find((n) => body[n] !== undefined) as ProductObjectName;
       return {
@@ -223,13 +234,8 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: Checked
         },
         note: { comment: body.comment ?? null },
       };
-    }));
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      throw AppError.conflict('An offer with this reference already exists for the application', [{ pointer: '/reference', message: 'must be unique' }]);
-    }
-    throw err;
-  }
+    }),
+  );
 }
 
 /**
@@ -237,17 +243,49 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: Checked
  * format or processing error) lets the client fix and resubmit; any other reason (e.g. "Ineligible")
  * is a terminal rejection. 200 the updated application.
  */
-export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Rejection>>): Promise<FundingApplicationDocument> {
+export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Rejection>>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
-  const updated = await changeStatus(ctx, actor, id, () => {
-    const body = input();
-    return {
-      event: body.reason === FAILURE_REASON ? 'fail' : 'reject',
-      application: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
-      note: { reason: body.reason, comment: body.comment ?? null },
-    };
-  });
-  return toDocument(updated);
+  return respondOnce(ctx, actor, 'rejection', id, input, idempotencyKey, () =>
+    changeStatus(ctx, actor, id, () => {
+      const body = input();
+      return {
+        event: body.reason === FAILURE_REASON ? 'fail' : 'reject',
+        application: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
+        note: { reason: body.reason, comment: body.comment ?? null },
+      };
+    }),
+  );
+}
+
+/**
+ * A lender's answer, once per Idempotency-Key when one is given (idempotent-answers.ts): the key is
+ * looked at only once the application is found among the lender's (another lender's is a 404) and
+ * the body checked (400), so that the key binds exactly this request. The answer is kept without
+ * its authorization token, which a replay derives again.
+ */
+async function respondOnce(
+  ctx: ServiceContext,
+  actor: Extract<ApplicationViewer, { kind: 'lender' }>,
+  operation: string,
+  id: unknown,
+  input: CheckedLater<unknown>,
+  idempotencyKey: unknown,
+  respond: () => Promise<LenderDocumentSource>,
+): Promise<FundingApplicationDocument> {
+  if (idempotencyKey === undefined) return toDocument(await respond());
+  const application = await findVisibleLenderApplication(ctx, actor, id);
+  const request = { lenderId: actor.lenderId, operation, applicationId: application.id, body: input() };
+  const token = applicationAuthorizationToken(application.lender.authorizationTokenKey, application.id);
+  return answerOnce(
+    ctx,
+    idempotencyKey,
+    request,
+    async () => {
+      const answer = toDocument(await respond());
+      return { answer, kept: withoutAuthorizationToken(answer) as unknown as Prisma.InputJsonObject };
+    },
+    (kept) => withAuthorizationToken(kept as unknown as FundingApplicationDocument, token),
+  );
 }
 
 /** A status change as a use case decides it, once it sees the application: the move and what it writes. */
@@ -287,7 +325,7 @@ async function changeIfUnchanged(ctx: ServiceContext, typedSql: SqlReads, actor:
   const change = decide(row);
   const to = nextStatus(row.status, change.event);
   const now = ctx.clock.now();
-  const move = committedMoveOf(row, to, now);
+  const move = committedMoveOf(row, change.event, to, now);
   const { writes, offerId } = statusChangeWrites(typedSql, row, to, change, now);
   const changed = afterChange(row, to, change, offerId, now);
   // A resubmission is a new application to the lender; every other change is an update.
@@ -326,19 +364,19 @@ function afterChange(row: ApplicationBeforeChange, to: string, change: StatusCha
 }
 
 /**
- * What a status change counts as on /metrics once it commits: a move into another status (a repeated
- * acknowledgement or a replacing offer is none), and, for the lender's first acknowledgement or first
- * offer on the application, the seconds since its submission (as the insights' response times read
- * them from the history: pipeline-insights.ts). Decided from the read, before the change's own
- * history row is written.
+ * What a status change counts as on /metrics once it commits: a move into another status (a replacing
+ * offer is none), or the lender's first acknowledgement (which leaves the status as it is); for the
+ * first acknowledgement or first offer, the seconds since its submission (as the insights' response
+ * times read them: pipeline-insights.ts). Decided from the read, before the change is written.
  */
-function committedMoveOf(row: ApplicationBeforeChange, to: string, now: Date): CommittedMove | null {
+function committedMoveOf(row: ApplicationBeforeChange, event: ApplicationEvent, to: string, now: Date): CommittedMove | null {
+  const sinceSubmission = (now.getTime() - row.createdAt.getTime()) / 1000;
+  if (event === 'acknowledge') return row.acknowledgedAt === null ? { lender: row.lender.slug, move: 'acknowledged', firstAnswerSeconds: sinceSubmission } : null;
   if (row.status === to) return null;
   const status = to as ApplicationStatus;
   const move: CommittedMove = { lender: row.lender.slug, move: APPLICATION_MOVE_OF[status] };
-  const answeredBefore = status === 'Acknowledged' ? row.answeredBefore.acknowledged : status === 'Offered' ? row.answeredBefore.offered : null;
-  if (answeredBefore === null || answeredBefore) return move;
-  return { ...move, firstAnswerSeconds: (now.getTime() - row.createdAt.getTime()) / 1000 };
+  if (status !== 'Offered' || row.answeredBefore.offered) return move;
+  return { ...move, firstAnswerSeconds: sinceSubmission };
 }
 
 /**
@@ -395,13 +433,13 @@ export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 
 }
 
 /**
- * New applications announced as their first status, Submitted, after the submission committed, on
+ * New applications announced as their first status, In Review, after the submission committed, on
  * the same channels as every later change (lender-application-visibility.ts `eventChannelsOf`), so a
  * board shows them live to exactly those who may read them.
  * @access internal: the caller's submission made these applications, after its own access decision
  */
 export async function publishApplicationsSubmitted(ctx: ServiceContext, applicationIds: number[]): Promise<void> {
-  for (const audience of await audiencesOf(ctx, applicationIds)) await publishStatusChange(ctx, audience, 'Submitted', null);
+  for (const audience of await audiencesOf(ctx, applicationIds)) await publishStatusChange(ctx, audience, IN_REVIEW, null);
 }
 
 /** A status change (and the offer it concerns) on every channel of the application's audience. */

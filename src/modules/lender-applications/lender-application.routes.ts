@@ -9,8 +9,13 @@ import { FundingApplicationDocument, IntegratorApplicationDocument } from './fun
 import { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { z } from 'zod';
-import { BASES, route, routeCheckedInOperation, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, route, routeCheckedInOperation, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { IDEMPOTENCY_KEY_TTL_HOURS, IdempotencyKey } from './idempotent-answers.js';
 import { EXAMPLE_ACKNOWLEDGEMENT, EXAMPLE_OFFER, EXAMPLE_REJECTION } from './lender-application.examples.js';
+
+/** The lender's answers take an Idempotency-Key, so a lender can retry one safely after a timeout. */
+const IDEMPOTENCY_HEADER = [{ name: 'Idempotency-Key', description: `Replays the first answer to this key for a repeat of the same request, changing nothing (kept ${IDEMPOTENCY_KEY_TTL_HOURS} hours, per lender); the key with another request is a 422`, schema: IdempotencyKey }];
+const IDEMPOTENT = ` With \`Idempotency-Key\`, a repeat of the same request answers the first answer again and changes nothing (for ${IDEMPOTENCY_KEY_TTL_HOURS} hours); the key with another request is a 422.`;
 
 /** The client's decision on a lender's offer, on the integrator surfaces. */
 const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDefinition[] => [
@@ -72,14 +77,15 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications/:id/acknowledgement`,
     operationId: 'LenderApplicationController_acknowledge',
     summary: 'Acknowledge an application',
-    description: "Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.",
+    description: `Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application.${IDEMPOTENT}`,
     access: 'lenderApplications.respond',
     example: { summary: 'Under review, with the lender\'s reference', body: EXAMPLE_ACKNOWLEDGEMENT },
     body: Acknowledgement,
     response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
-    handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body),
+    headers: IDEMPOTENCY_HEADER,
+    handle: (ctx, req) => lenderApplications.acknowledge(ctx, req.params.id, req.body, header(req, 'idempotency-key')),
   }),
   routeCheckedInOperation({
     method: 'post',
@@ -87,28 +93,30 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     operationId: 'LenderApplicationController_offer',
     summary: 'Make an offer',
     description:
-      'A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.',
+      'A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application.' + IDEMPOTENT,
     access: 'lenderApplications.respond',
     example: { summary: 'An indicative term loan of £150,000 over 24 months', body: EXAMPLE_OFFER },
     body: OfferBody,
     response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
-    handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body),
+    headers: IDEMPOTENCY_HEADER,
+    handle: (ctx, req) => lenderApplications.makeOffer(ctx, req.params.id, req.body, header(req, 'idempotency-key')),
   }),
   routeCheckedInOperation({
     method: 'post',
     path: `${BASES.lenderApi}/applications/:id/rejection`,
     operationId: 'LenderApplicationController_reject',
     summary: 'Reject or fail an application',
-    description: 'With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.',
+    description: `With \`reason\` \`Failed\`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: \`Ineligible\`) rejects it for good. Answers the updated application.${IDEMPOTENT}`,
     access: 'lenderApplications.respond',
     example: { summary: 'Failed: a field to correct', body: EXAMPLE_REJECTION },
     body: Rejection,
     response: FundingApplicationDocument,
     successStatus: 200,
     surface: 'lenderApi',
-    handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body),
+    headers: IDEMPOTENCY_HEADER,
+    handle: (ctx, req) => lenderApplications.reject(ctx, req.params.id, req.body, header(req, 'idempotency-key')),
   }),
   routeCheckedInOperation({
     method: 'post',

@@ -42,12 +42,14 @@ export interface ApplicationBeforeChange {
   responseReason: string | null;
   comment: string | null;
   acceptedAt: Date | null;
+  /** When the lender first acknowledged it (null before): a first answer's time is counted on /metrics. */
+  acknowledgedAt: Date | null;
   invalidatedAt: Date | null;
   payload: unknown;
   createdAt: Date;
   lender: { slug: string; applicationUrl: string; updateUrl: string | null; authorizationTokenKey: string | null };
-  /** Whether the application was acknowledged, or offered, before this change (its history): a first answer's time is counted on /metrics. */
-  answeredBefore: { acknowledged: boolean; offered: boolean };
+  /** Whether the application was offered before this change (its history): a first offer's time is counted on /metrics. */
+  answeredBefore: { offered: boolean };
   /** The current offer (not superseded), if any. */
   currentOffer: CurrentOffer | null;
   /** Who hears of the change (lender-application-visibility.ts `eventChannelsOf`). */
@@ -78,7 +80,7 @@ export interface NewOffer {
 /** What a status change writes besides the status: decided by each use case, written here. */
 export interface StatusChangeWrites {
   /** Columns of the application set with its status. */
-  application?: { reference?: string; comment?: string | null; responseReason?: string | null; acceptedAt?: Date; payload?: Record<string, unknown> };
+  application?: { reference?: string; comment?: string | null; responseReason?: string | null; acceptedAt?: Date; acknowledgedAt?: Date; payload?: Record<string, unknown> };
   offer?: NewOffer;
   /** The client's decision on the current offer. */
   decision?: 'ACCEPTED' | 'DECLINED';
@@ -117,6 +119,7 @@ function readQuery(reads: SqlReads, applicationId: number, scope: ApplicationLis
       'la.responseReason',
       'la.comment',
       'la.acceptedAt',
+      'la.acknowledgedAt',
       'la.invalidatedAt',
       'la.payload',
       'la.environment',
@@ -136,7 +139,6 @@ function readQuery(reads: SqlReads, applicationId: number, scope: ApplicationLis
       'o.decision as offerDecision',
       'o.productType as offerProductType',
       'o.product as offerProduct',
-      (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Acknowledged')).as('acknowledgedBefore'),
       (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Offered')).as('offeredBefore'),
     ])
     .where('la.id', '=', applicationId)
@@ -167,11 +169,12 @@ export async function readVisibleApplication(reads: SqlReads, ctx: ServiceContex
     responseReason: row.responseReason,
     comment: row.comment,
     acceptedAt: row.acceptedAt,
+    acknowledgedAt: row.acknowledgedAt,
     invalidatedAt: row.invalidatedAt,
     payload: row.payload,
     createdAt: row.createdAt,
     lender: { slug: row.lenderSlug, applicationUrl: row.applicationUrl, updateUrl: row.updateUrl, authorizationTokenKey: row.authorizationTokenKey },
-    answeredBefore: { acknowledged: Boolean(row.acknowledgedBefore), offered: Boolean(row.offeredBefore) },
+    answeredBefore: { offered: Boolean(row.offeredBefore) },
     currentOffer:
       row.offerId === null
         ? null
@@ -243,7 +246,7 @@ const CHANGED = 'changed_application';
  * Prisma's @updatedAt sets it. Returns the new offer's id.
  */
 export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
-  const { payload, acceptedAt, ...given } = change.application ?? {};
+  const { payload, acceptedAt, acknowledgedAt, ...given } = change.application ?? {};
   // Kysely's set() leaves out undefined columns: so does the shape.
   const columns = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   const offer = change.offer;
@@ -264,6 +267,7 @@ export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeCha
   };
   if (payload !== undefined) values.payload = JSON.stringify(payload);
   if (acceptedAt !== undefined) values.acceptedAt = utc(acceptedAt);
+  if (acknowledgedAt !== undefined) values.acknowledgedAt = utc(acknowledgedAt);
   if (offer) {
     Object.assign(values, {
       offerId,
@@ -278,7 +282,7 @@ export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeCha
   }
   if (decided) Object.assign(values, { decision: change.decision, decidedOfferId: decided.id });
   const names = Object.keys(columns).sort();
-  const shape = `status-change:${names.join(',')}:${payload !== undefined}:${acceptedAt !== undefined}:${Boolean(offer)}:${Boolean(decided)}`;
+  const shape = `status-change:${names.join(',')}:${payload !== undefined}:${acceptedAt !== undefined}:${acknowledgedAt !== undefined}:${Boolean(offer)}:${Boolean(decided)}`;
   const changedApplication = sql.table(CHANGED);
   const build = (value: PlaceholderOf): Compilable[] => {
     const writes: Compilable[] = [
@@ -288,6 +292,7 @@ export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeCha
           ...Object.fromEntries(names.map((name) => [name, value(`column_${name}`)])),
           ...(payload !== undefined ? { payload: value('payload') } : {}),
           ...(acceptedAt !== undefined ? { acceptedAt: value('acceptedAt') } : {}),
+          ...(acknowledgedAt !== undefined ? { acknowledgedAt: value('acknowledgedAt') } : {}),
           status: value('to'),
           updatedAt: value('now'),
         })

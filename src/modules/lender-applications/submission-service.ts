@@ -23,6 +23,7 @@ import { transitionFrom } from '../matching/review-selection-states.js';
 import { isAnonymousProfile } from '../profiles/profile-visibility.js';
 import type { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
 import { publishApplicationsSubmitted } from './lender-application-service.js';
+import { IN_REVIEW } from './application-status.js';
 
 export type SubmissionResult = SelectionSubmission;
 
@@ -81,14 +82,14 @@ async function createLenderApplications(
     const [first] = matches;
     if (!first) throw AppError.unprocessable(`Lender ${item.lenderId} does not match this profile now`, [{ pointer: `/${index}`, message: 'no current match' }]);
     const application = await tx.lenderApplication.create({
-      data: { lenderId: item.lenderId, profileId: input.profileId, fundingMatchId: first.id, businessApplicationId: input.businessApplicationId ?? null, status: 'Submitted' },
+      data: { lenderId: item.lenderId, profileId: input.profileId, fundingMatchId: first.id, businessApplicationId: input.businessApplicationId ?? null, status: IN_REVIEW },
     });
     const document = applicationDocument(ctx, { ...loaded, applicationId: application.id, grade: input.grade, fundingSearch: input.fundingSearch, matches: [first, ...matches.slice(1)] });
     for (const rule of missingRequiredFields(document, first.lender.requiredFields as unknown as RequiredFieldRule[])) {
       missing.push({ pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` });
     }
     await tx.lenderApplication.update({ where: { id: application.id }, data: { payload: document as Prisma.InputJsonValue } });
-    await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: 'Submitted', createdAt: ctx.clock.now() } });
+    await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: IN_REVIEW, createdAt: ctx.clock.now() } });
     deliveries.push({ lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
     results.push({ lenderId: item.lenderId, applicationId: application.id });
     moves.push({ lender: first.lender.slug, move: 'submitted' });

@@ -78,7 +78,7 @@ describe('submitReviewedSelection', () => {
     expect(document.apiProvider).toMatchObject({ url: expect.stringContaining(`/api/platform/v1/funding/applications/${created.applicationId}`), authorizationToken: token });
     expect(document.application).toMatchObject({
       id: created.applicationId,
-      status: 'Submitted',
+      status: 'In Review',
       fundingSearch: { amount: '150000.00', period: 24, useOfFunds: 'BUSINESS_EXPANSION' },
       fundingMatch: { lender: { id: created.lenderId }, productNames: easy[0]!.products },
       profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED', companyNumber: '09876543', contactEmail: 'ada@acme-widgets.example', tradingFrom: 1445212800, creditScore: 'A', vatRegistered: 0 } },
@@ -125,7 +125,7 @@ describe('resubmission after a failure', () => {
     await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/company`, { method: 'PATCH', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify({ website: 'https://acme-widgets.example' }) });
     const again = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1);
     expect(again.status).toBe(200);
-    expect((await again.json()).application).toMatchObject({ status: 'Submitted', responseReason: null, profile: { basicCompanyDetails: { companyWebsite: 'https://acme-widgets.example' } } });
+    expect((await again.json()).application).toMatchObject({ status: 'In Review', responseReason: null, profile: { basicCompanyDetails: { companyWebsite: 'https://acme-widgets.example' } } });
     const deliveries = await eventually(
       () => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId, event: 'APPLICATION_CREATED' } }),
       (rows) => rows.length === 2 && rows.every((r) => r.status === 'DELIVERED'),

@@ -11,6 +11,8 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { digest } from '../identity/secrets.js';
 import { mergePatch } from './merge-patch.js';
+import { countryOfRegistrationNumber } from './credit-report.js';
+import { registeredAddress } from '../companies/company-information.js';
 import { SECTIONS_INCLUDE } from './profile-sections.js';
 import { findProfileRecord, findProfileRecords, loadProfile, toProfileRecord, type ProfileRecord } from './profile-records.js';
 import type { AnonymousProfileBody, CompanyInformationPatch, FinancialsPatch } from './profile-schemas.js';
@@ -91,13 +93,22 @@ function profileViewerOf(actor: Actor): ProfileViewer | null {
   return actor.kind === 'marketplace_v1' || actor.kind === 'platform' || actor.kind === 'tenant' ? actor : null;
 }
 
-/** PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. */
+/**
+ * PATCH {marketplace_v1_base}/profiles/{uuid}/company: merges CompanyInformation, 204. A new
+ * registration number of a company the registry knows brings its registered office as the contact
+ * address, unless the patch gives one.
+ */
 export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown, input: CheckedLater<CompanyInformationPatch>): Promise<ProfileRecord> {
   const actor = requireAccess(ctx, 'profiles.write');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const patch = input();
+  const number = patch.registrationNumber?.toUpperCase();
+  const company = number && patch.contactAddress === undefined ? await ctx.companies.find(number, countryOfRegistrationNumber(number)) : null;
   return patchProfileDocument(ctx, profileId, (row) => {
-    const companyInformation = mergePatch(row.companyInformation, patch) as CompanyInformationPatch;
+    const before = (row.companyInformation ?? {}) as CompanyInformationPatch;
+    const newCompany = company !== null && before.registrationNumber?.toUpperCase() !== number;
+    // The new company's office replaces the old one's whole (a merge would keep the old one's other keys).
+    const companyInformation = mergePatch(newCompany ? { ...before, contactAddress: undefined, ...registeredAddress(company) } : before, patch) as CompanyInformationPatch;
     return {
       companyInformation: companyInformation as Prisma.InputJsonValue,
       registrationNumber: companyInformation.registrationNumber ?? null,

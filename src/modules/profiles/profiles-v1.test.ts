@@ -127,6 +127,22 @@ describe('PATCH /profiles/{uuid}/company and /financials', () => {
     expect((await readProfile(uuid)).financials).toEqual({ ...financials, netProfit: { code: 'GBP', value: 30000 } });
   });
 
+  it("a new registration number of a registered company brings its registered office as the contact address, unless the patch gives one", async () => {
+    const { uuid } = await blank();
+    expect((await patch(`/profiles/${uuid}/company`, { name: 'ACME', contactAddress: { city: 'Leeds', houseNumber: '9' } })).status).toBe(204);
+    expect((await patch(`/profiles/${uuid}/company`, { registrationNumber: '09876543' })).status).toBe(204);
+    const registered = (await (await fetch(v1('/companies/09876543'), { headers: mine })).json()).contactAddress;
+    expect(registered).toMatchObject({ city: 'Sheffield', postalCode: 'S9 3BL' });
+    expect((await readProfile(uuid)).companyInformation).toEqual({ name: 'ACME', registrationNumber: '09876543', contactAddress: registered });
+    // The same number again keeps what the client has since set.
+    expect((await patch(`/profiles/${uuid}/company`, { contactAddress: { city: 'York' } })).status).toBe(204);
+    expect((await patch(`/profiles/${uuid}/company`, { registrationNumber: '09876543' })).status).toBe(204);
+    expect((await readProfile(uuid)).companyInformation.contactAddress).toEqual({ ...registered, city: 'York' });
+    const given = { street: '2 Quay Street', city: 'Bristol', postalCode: 'BS1 4DB' };
+    expect((await patch(`/profiles/${uuid}/company`, { registrationNumber: '08234567', contactAddress: given })).status).toBe(204);
+    expect((await readProfile(uuid)).companyInformation.contactAddress).toEqual({ ...registered, ...given });
+  });
+
   it.each([
     ['company', undefined, ''],
     ['company', {}, ''],

@@ -9,7 +9,7 @@
  * the announced dedicated endpoint: the report alone, or 422 when the company has none.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import { companyInformation, type CompanyInformationDto } from '../companies/company-information.js';
+import { companyInformation, registeredAddress, type CompanyInformationDto } from '../companies/company-information.js';
 import type { RegistryCompany } from '../companies/company-registry.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { CheckedLater } from '../../kernel/validation.js';
@@ -55,7 +55,7 @@ export async function setUpTenantProfile(ctx: ServiceContext, input: CheckedLate
   }
   const { companyInformation: given, financials, ...sections } = body;
   const registry = await companyInformation(ctx, company, 'full');
-  const info = mergePatch(given, registryFacts(registry, creditReportRefusal(company) === null)) as Record<string, unknown>;
+  const info = mergePatch({ ...registeredAddress(company), ...given }, registryFacts(registry, creditReportRefusal(company) === null)) as Record<string, unknown>;
   try {
     const id = await ctx.db.$transaction(async (tx) => {
       const row = await tx.profile.create({

@@ -55,10 +55,20 @@ describe('POST /profile (set-up)', () => {
       tradingAddress: { city: 'Sheffield' },
       score: { grade: 'A', previous: { grade: 'B' } },
       creditLimit: { code: 'GBP', value: 150000 },
+      // The registered office (GET /companies/09876543), copied as the contact address.
+      contactAddress: { city: 'Sheffield', postalCode: 'S9 3BL', street: 'Unit 4, Parkway Industrial Estate' },
     });
     expect(profile.financials).toEqual({ revenue: { code: 'GBP', value: 900000 }, paymentTerms: 30 });
     expect(profile.tradeReferences).toEqual([{ companyName: 'Steel Supplies Ltd', contactEmail: 'ap@steel.example' }]);
     expect(profile.properties).toEqual([{ type: 'OFFICES', value: { code: 'GBP', value: 450000 } }]);
+  });
+
+  it('a contact address the client sends at set-up replaces the registered office', async () => {
+    const { auth } = await tenantWithToken();
+    const contactAddress = { street: '1 Canal Wharf', city: 'Leeds', postalCode: 'LS11 5PS' };
+    const res = await send('POST', `${B}/profile`, auth, { companyInformation: { registrationNumber: '09876543', contactAddress } });
+    expect(res.status).toBe(201);
+    expect((await res.json()).companyInformation.contactAddress).toEqual(contactAddress);
   });
 
   it('takes PROPERTY as an asset type (spec 2.6) and reads it back; an unknown type is 400, storing nothing', async () => {

@@ -34,7 +34,7 @@ describe('the delivery backlog', () => {
     const lender = await prisma.lender.findFirstOrThrow({ where: { environment: 'demo' } });
     const profile = await prisma.profile.create({ data: { environment: 'demo' } });
     const application = await prisma.lenderApplication.create({
-      data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.id }) },
+      data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.id }) },
     });
     const delivery = (status: 'PENDING' | 'FAILED' | 'DELIVERED' | 'DEAD', nextAttemptAt: Date | null) => ({
       lenderApplicationId: application.id,

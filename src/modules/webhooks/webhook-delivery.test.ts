@@ -42,7 +42,7 @@ afterAll(async () => {
 
 async function acknowledgedApplication(): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo' } });
-  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
   const res = await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`, { reference: `W-${row.id}` }, bearer(await lenderIdToken(app, lender)));
   expect(res.status).toBe(200);
   return row.id;
@@ -61,7 +61,7 @@ describe('delivery', () => {
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivered.id]));
     const last = requests.at(-1)!;
     const verified = new Webhook(lender.webhookSecret).verify(last.body, last.headers as Record<string, string>) as { application: { status: string } };
-    expect(verified.application).toMatchObject({ id, status: 'Acknowledged', reference: `W-${id}` });
+    expect(verified.application).toMatchObject({ id, status: 'In Review', reference: `W-${id}` });
   });
 
   it('a lender that never answers in time is retried, then dead-lettered; staff redeliver it', async () => {
@@ -90,7 +90,7 @@ describe("the client's decision reaches the lender's update URL", () => {
       await db().lender.update({ where: { id: lender.lenderId }, data: { updateUrl: updates.url } });
       const jwt = (await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt;
       const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-      const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+      const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
       const offer = { reference: `U-${row.id}`, status: 'FINAL', termLoan: { maximumAmount: { code: 'GBP', value: 50000 }, term: 24, interestRate: 0.7 } };
       expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/offer`, offer, bearer(await lenderIdToken(app, lender)))).status).toBe(200);
       expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, bearer(jwt))).status).toBe(200);
@@ -113,7 +113,7 @@ describe('the worker', () => {
     db().$transaction((tx) => queueDelivery(app.runtime.contextFor(), tx, { lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url, payload: { application: { id: applicationId } } }));
   const newApplication = async () => {
     const profile = await db().profile.create({ data: { environment: 'demo' } });
-    return (await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Submitted' } })).id;
+    return (await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review' } })).id;
   };
 
   it("sends an application's second change only after its first, which is retried, has been delivered", async () => {
@@ -263,7 +263,7 @@ describe('claims', () => {
   /** Deliveries of one application, due in an hour (the test app's worker leaves them alone), created in this order. */
   const dueInAnHour = async (count: number) => {
     const profile = await db().profile.create({ data: { environment: 'demo' } });
-    const application = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'Acknowledged' } });
+    const application = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', acknowledgedAt: new Date() } });
     const dueAt = new Date(Date.now() + HOUR);
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {

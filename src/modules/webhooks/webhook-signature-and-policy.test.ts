@@ -12,7 +12,7 @@ import { addressAllowed, assertWebhookUrl } from './webhook-url-policy.js';
 describe('webhook signatures', () => {
   it('verify with the standardwebhooks library, and fail when the body changes', () => {
     const secret = newWebhookSecret();
-    const body = JSON.stringify({ application: { id: 7, status: 'Submitted' } });
+    const body = JSON.stringify({ application: { id: 7, status: 'In Review' } });
     const headers = signWebhook(secret, 'delivery-1', new Date(), body);
     const verifier = new Webhook(secret);
     expect(verifier.verify(body, { ...headers })).toEqual(JSON.parse(body));

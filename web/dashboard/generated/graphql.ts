@@ -108,7 +108,7 @@ export type LenderApplicationOrder = {
 
 /** Board filters; updatedSince catches up after a lost event stream */
 export type LenderApplicationFilter = {
-  /** One of Submitted, Acknowledged, Offered, Failed, Rejected, Client Accepted, Client Declined. */
+  /** One of In Review, Offered, Failed, Rejected, Client Accepted, Client Declined. */
   status?: string | null | undefined;
   lenderId?: number | null | undefined;
   applicationId?: number | null | undefined;
@@ -243,7 +243,7 @@ export type ApplicationsByStatusQueryVariables = Exact<{
 }>;
 
 
-export type ApplicationsByStatusQuery = { applicationsByStatus: { bucket: InsightsBucket, since: string, until: string, periods: Array<{ start: string, counts: Array<{ status: string, applications: number }> }> } };
+export type ApplicationsByStatusQuery = { applicationsByStatus: { bucket: InsightsBucket, since: string, until: string, periods: Array<{ start: string, acknowledged: number, counts: Array<{ status: string, applications: number }> }> } };
 
 export type AssignSelectionMutationVariables = Exact<{
   id: string | number;
@@ -260,7 +260,7 @@ export type BoardQueryVariables = Exact<{
 }>;
 
 
-export type BoardQuery = { lenderApplicationBoard: { totalCount: number, nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean }, statusCounts: Array<{ status: string, count: number }> } };
+export type BoardQuery = { lenderApplicationBoard: { totalCount: number, nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, acknowledgedAt: string | null, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean }, statusCounts: Array<{ status: string, count: number }> } };
 
 export type BoardOfferFieldsFragment = { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string };
 
@@ -270,7 +270,7 @@ export type BoardRowQueryVariables = Exact<{
 }>;
 
 
-export type BoardRowQuery = { lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> }, counts: { totalCount: number, statusCounts: Array<{ status: string, count: number }> } };
+export type BoardRowQuery = { lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, acknowledgedAt: string | null, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> }, counts: { totalCount: number, statusCounts: Array<{ status: string, count: number }> } };
 
 export type CreateLenderMutationVariables = Exact<{
   input: LenderInput;

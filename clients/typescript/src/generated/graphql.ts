@@ -41,7 +41,7 @@ export type CompanyType =
 
 /** Board filters; updatedSince catches up after a lost event stream */
 export type LenderApplicationFilter = {
-  /** One of Submitted, Acknowledged, Offered, Failed, Rejected, Client Accepted, Client Declined. */
+  /** One of In Review, Offered, Failed, Rejected, Client Accepted, Client Declined. */
   status?: string | null | undefined;
   lenderId?: number | null | undefined;
   applicationId?: number | null | undefined;

@@ -679,6 +679,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 50.
+         */
+        get: operations["LenderApplicationController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
+         */
+        post: operations["LenderApplicationController_acknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v1/profiles/{uuid}/company": {
         parameters: {
             query?: never;
@@ -861,6 +909,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/v1/funding/search/{id}/document/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an application document
+         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDocumentController_get_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
@@ -883,30 +953,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. Once a quote or rejection was given: 409. Answers the updated application.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Under review, with the lender's reference.
-         */
-        post: operations["LenderApplicationController_acknowledge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/platform/v1/funding/applications/{id}/offer": {
         parameters: {
             query?: never;
@@ -918,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. A new offer replaces the current one (earlier ones stay in the history); its `reference` is unique per application (else 409). Answers the updated application.
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -942,13 +988,107 @@ export interface paths {
         put?: never;
         /**
          * Reject or fail an application
-         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application.
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** Failed: a field to correct.
          */
         post: operations["LenderApplicationController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application
+         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderApplicationController_get_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
+         */
+        post: operations["LenderApplicationController_acknowledge_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an offer
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** An indicative term loan of £150,000 over 24 months.
+         */
+        post: operations["LenderApplicationController_offer_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/{id}/rejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject or fail an application
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Failed: a field to correct.
+         */
+        post: operations["LenderApplicationController_reject_marketplaceV2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6533,8 +6673,11 @@ export interface components {
             personalGuarantee?: boolean;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "business-all-funding-products";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6672,7 +6815,10 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
             type: "introducer-all-funding-products";
         } | {
             /**
@@ -6806,8 +6952,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-recovery-loan-scheme";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6889,8 +7038,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "business-working-capital";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -6972,8 +7124,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "business-anonymous-working-capital";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * How soon is the funding needed?
@@ -7067,8 +7222,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-working-capital";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Preferred repayment method
@@ -7232,8 +7390,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-commercial-property";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7276,8 +7437,11 @@ export interface components {
             };
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-credit-improvement";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7359,8 +7523,11 @@ export interface components {
             defendantCompanyNumber?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-debt-recovery";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7469,8 +7636,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-grants";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         } | {
             /**
              * Your full name
@@ -7538,8 +7708,11 @@ export interface components {
             tradingAddress?: string;
             /** Format: uuid */
             id: string;
-            /** @constant */
-            type: "introducer-rd-tax-claim";
+            /**
+             * @description The response variant of spec 2.6, the same for every application.
+             * @constant
+             */
+            type: "introducer-all-funding-products";
         };
         /** Currency amount */
         ApplicationController_createBody_Currency: {
@@ -9261,7 +9434,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -9364,9 +9537,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ba89ecdb-b645-4a4f-9b59-2bb8efadf84b",
+                     *         "id": "d0120873-b250-481b-a690-176e33090585",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_fed145903c14",
+                     *         "keyPrefix": "key_4f4ba9b86078",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -9382,13 +9555,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-11-27T15:25:09.386Z",
-                     *         "createdAt": "2026-11-27T15:25:08.858Z"
+                     *         "lastUsedAt": "2026-12-07T18:02:44.115Z",
+                     *         "createdAt": "2026-12-07T18:02:43.327Z"
                      *       },
                      *       {
-                     *         "id": "3c5dc432-4202-4725-b40f-9ab4a0256c36",
-                     *         "name": "exact-profile:read+profile:write-d89be475",
-                     *         "keyPrefix": "key_48f119eb37c1",
+                     *         "id": "14b5acb0-377a-4127-ba09-af279ff80b2f",
+                     *         "name": "exact-profile:read+profile:write-26189349",
+                     *         "keyPrefix": "key_77b6635f45a3",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -9396,8 +9569,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-11-27T15:25:09.518Z",
-                     *         "createdAt": "2026-11-27T15:25:09.458Z"
+                     *         "lastUsedAt": "2026-12-07T18:02:44.296Z",
+                     *         "createdAt": "2026-12-07T18:02:44.220Z"
                      *       }
                      *     ]
                      */
@@ -9497,10 +9670,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_fb5470b2fedf_s4mpleS3cretN0tReal",
-                     *       "id": "218a7433-c7cf-4cd4-b48f-73690089695d",
+                     *       "key": "fgk_demo_key_72a8a5f89c70_s4mpleS3cretN0tReal",
+                     *       "id": "46ddf320-7ee8-47d1-879e-0aee7aecc5c3",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_fb5470b2fedf",
+                     *       "keyPrefix": "key_72a8a5f89c70",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -9513,7 +9686,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-11-27T15:25:09.594Z"
+                     *       "createdAt": "2026-12-07T18:02:44.374Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -9780,9 +9953,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "c99183b9-e901-4388-abce-20b0703228d2",
-                     *       "createdAt": "2026-11-27T15:25:09.711Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.711Z",
+                     *       "uuid": "d6864eda-2654-40d0-bb2f-692c14ba0a2e",
+                     *       "createdAt": "2026-12-07T18:02:44.552Z",
+                     *       "updatedAt": "2026-12-07T18:02:44.552Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -9861,7 +10034,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example de4a9bfe-8057-441d-9011-9c27e5cdd342 */
+                /** @example e755364d-7714-404a-9b62-8d7e94182427 */
                 keyId: string;
             };
             cookie?: never;
@@ -9952,13 +10125,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *         "email": "examples-dac55e@example.test",
+                     *         "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
+                     *         "email": "examples-72bcf8@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-11-27T15:25:08.565Z",
-                     *         "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *         "createdAt": "2026-12-07T18:02:42.907Z",
+                     *         "updatedAt": "2026-12-07T18:02:42.907Z"
                      *       }
                      *     ]
                      */
@@ -10053,13 +10226,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "372a3f4d-12a2-4e15-b828-a8666a15914c",
+                     *       "id": "a84f6cc3-2061-4b61-a314-bd6921804d02",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:09.806Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.806Z"
+                     *       "createdAt": "2026-12-07T18:02:44.683Z",
+                     *       "updatedAt": "2026-12-07T18:02:44.683Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -10210,7 +10383,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10388,7 +10561,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10441,16 +10614,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
-                     *         "generatedAt": "2026-11-27T15:25:09.913Z",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *         "generatedAt": "2026-12-07T18:02:44.895Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -10522,7 +10695,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
+                /** @example f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723 */
                 userId: string;
             };
             cookie?: never;
@@ -10537,13 +10710,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *       "email": "examples-dac55e@example.test",
+                     *       "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
+                     *       "email": "examples-72bcf8@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:08.565Z",
-                     *       "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *       "createdAt": "2026-12-07T18:02:42.907Z",
+                     *       "updatedAt": "2026-12-07T18:02:42.907Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -10613,7 +10786,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
+                /** @example f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723 */
                 userId: string;
             };
             cookie?: never;
@@ -10637,13 +10810,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *       "email": "examples-dac55e@example.test",
+                     *       "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
+                     *       "email": "examples-72bcf8@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:08.565Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.947Z"
+                     *       "createdAt": "2026-12-07T18:02:42.907Z",
+                     *       "updatedAt": "2026-12-07T18:02:44.942Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -10734,16 +10907,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *           "createdDateTime": "2026-12-07T18:02:43.626Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:43.626Z"
                      *         },
                      *         {
-                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *           "createdDateTime": "2026-12-07T18:02:44.953Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:44.953Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -10845,10 +11018,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *       "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *       "createdDateTime": "2026-12-07T18:02:44.953Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:44.953Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -10916,7 +11089,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10969,16 +11142,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
-                     *         "generatedAt": "2026-11-27T15:25:09.989Z",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *         "generatedAt": "2026-12-07T18:02:45.027Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -11050,7 +11223,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example dc9e129d-da87-4195-b913-facd48107721 */
+                /** @example 0ec0c656-8b34-42c7-997c-bf79386080f7 */
                 tenantId: string;
             };
             cookie?: never;
@@ -11065,10 +11238,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *       "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *       "createdDateTime": "2026-12-07T18:02:43.626Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:43.626Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -11138,7 +11311,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 8022f01b-81a8-4e82-8262-c63e94885661 */
+                /** @example 431f3608-6b45-4c5f-a6be-e85dbc10e17a */
                 tenantId: string;
             };
             cookie?: never;
@@ -11162,10 +11335,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *       "id": "431f3608-6b45-4c5f-a6be-e85dbc10e17a",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-11-27T15:25:10.005Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.014Z"
+                     *       "createdDateTime": "2026-12-07T18:02:45.048Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:45.058Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -11256,36 +11429,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "createdAt": "2026-11-27T15:25:08.975Z",
-                     *           "updatedAt": "2026-11-27T15:25:08.975Z"
+                     *           "createdDateTime": "2026-12-07T18:02:43.626Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:43.626Z",
+                     *           "createdAt": "2026-12-07T18:02:43.626Z",
+                     *           "updatedAt": "2026-12-07T18:02:43.626Z"
                      *         },
                      *         {
-                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "createdAt": "2026-11-27T15:25:09.962Z",
-                     *           "updatedAt": "2026-11-27T15:25:09.962Z"
+                     *           "createdDateTime": "2026-12-07T18:02:44.953Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:44.953Z",
+                     *           "createdAt": "2026-12-07T18:02:44.953Z",
+                     *           "updatedAt": "2026-12-07T18:02:44.953Z"
                      *         },
                      *         {
-                     *           "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *           "id": "431f3608-6b45-4c5f-a6be-e85dbc10e17a",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-11-27T15:25:10.005Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:10.014Z",
-                     *           "createdAt": "2026-11-27T15:25:10.005Z",
-                     *           "updatedAt": "2026-11-27T15:25:10.014Z"
+                     *           "createdDateTime": "2026-12-07T18:02:45.048Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:45.058Z",
+                     *           "createdAt": "2026-12-07T18:02:45.048Z",
+                     *           "updatedAt": "2026-12-07T18:02:45.058Z"
                      *         },
                      *         {
-                     *           "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *           "id": "c289afc4-889b-4601-b25a-2846979536f5",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-11-27T15:25:10.022Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:10.022Z",
-                     *           "createdAt": "2026-11-27T15:25:10.022Z",
-                     *           "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *           "createdDateTime": "2026-12-07T18:02:45.063Z",
+                     *           "updatedDateTime": "2026-12-07T18:02:45.063Z",
+                     *           "createdAt": "2026-12-07T18:02:45.063Z",
+                     *           "updatedAt": "2026-12-07T18:02:45.063Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11387,12 +11560,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *       "id": "c289afc4-889b-4601-b25a-2846979536f5",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-11-27T15:25:10.022Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.022Z",
-                     *       "createdAt": "2026-11-27T15:25:10.022Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *       "createdDateTime": "2026-12-07T18:02:45.063Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:45.063Z",
+                     *       "createdAt": "2026-12-07T18:02:45.063Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.063Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -11483,10 +11656,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0d233c30-abec-43de-bd8c-094d2219f54a",
+                     *       "id": "1e0e4c1b-6a93-4593-99cf-c31a3f18b37f",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-11-27T15:25:10.048Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.048Z"
+                     *       "createdDateTime": "2026-12-07T18:02:45.090Z",
+                     *       "updatedDateTime": "2026-12-07T18:02:45.090Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -11554,7 +11727,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11572,7 +11745,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -11607,6 +11780,14 @@ export interface operations {
                      *               }
                      *             }
                      *           },
+                     *           "contactAddress": {
+                     *             "city": "Sheffield",
+                     *             "street": "Unit 4, Parkway Industrial Estate",
+                     *             "province": "South Yorkshire",
+                     *             "postalCode": "S9 3BL",
+                     *             "houseNumber": "Parkway Drive",
+                     *             "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *           },
                      *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *           "registrationNumber": "09876543"
                      *         },
@@ -11621,14 +11802,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -11700,7 +11881,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 41b992f1-89a3-4627-a7de-69151caa80c0
+                 * @example 4e92b2a8-6c05-406c-af1f-300ed40b33da
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11747,7 +11928,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0b46ef37-66b5-4cfa-a40d-f641ed42898f",
+                     *       "id": "76872446-bdef-47f5-b4f0-8b29f2b08026",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -11783,6 +11964,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "tradingAddress": {
                      *           "city": "Sheffield",
@@ -11809,8 +11998,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:10.088Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.088Z"
+                     *       "createdAt": "2026-12-07T18:02:45.147Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.147Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -11878,7 +12067,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11919,7 +12108,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -11954,6 +12143,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "registrationNumber": "09876543"
                      *       },
@@ -11977,8 +12174,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *       "createdAt": "2026-12-07T18:02:43.719Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.186Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -12046,7 +12243,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12064,7 +12261,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -12099,6 +12296,14 @@ export interface operations {
                      *               }
                      *             }
                      *           },
+                     *           "contactAddress": {
+                     *             "city": "Sheffield",
+                     *             "street": "Unit 4, Parkway Industrial Estate",
+                     *             "province": "South Yorkshire",
+                     *             "postalCode": "S9 3BL",
+                     *             "houseNumber": "Parkway Drive",
+                     *             "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *           },
                      *           "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *           "registrationNumber": "09876543"
                      *         },
@@ -12122,14 +12327,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *         "createdAt": "2026-12-07T18:02:43.719Z",
+                     *         "updatedAt": "2026-12-07T18:02:45.186Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -12201,7 +12406,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12284,7 +12489,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12381,8 +12586,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.229Z"
+                     *       "createdAt": "2026-12-07T18:02:43.719Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.308Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -12450,7 +12655,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 2db78ca8-de6c-4c66-8aa9-03335acce5ab
+                 * @example 9cc5d237-9d23-4b1a-903c-b77256237151
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12497,7 +12702,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ddd259b2-3b74-4189-ac6c-dd79fec93a2e",
+                     *       "id": "7bebcc3b-89ce-4588-b2e3-9cc5420a6c0a",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12533,6 +12738,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "tradingAddress": {
                      *           "city": "Sheffield",
@@ -12559,8 +12772,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:10.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.167Z"
+                     *       "createdAt": "2026-12-07T18:02:45.247Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.247Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -12628,7 +12841,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12669,7 +12882,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12704,6 +12917,14 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "contactAddress": {
+                     *           "city": "Sheffield",
+                     *           "street": "Unit 4, Parkway Industrial Estate",
+                     *           "province": "South Yorkshire",
+                     *           "postalCode": "S9 3BL",
+                     *           "houseNumber": "Parkway Drive",
+                     *           "simpleValue": "Unit 4, Parkway Industrial Estate, Parkway Drive, Sheffield, S9 3BL"
+                     *         },
                      *         "incorporatedAt": "2015-10-19T00:00:00.000Z",
                      *         "registrationNumber": "09876543"
                      *       },
@@ -12727,8 +12948,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.200Z"
+                     *       "createdAt": "2026-12-07T18:02:43.719Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.279Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -12807,9 +13028,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6bb5ba68-89bc-4db3-8e5c-8c0461cace11",
-                     *       "createdAt": "2026-11-27T15:25:10.272Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.272Z",
+                     *       "uuid": "6a2be716-9976-4d73-8ccf-4c14914fcaad",
+                     *       "createdAt": "2026-12-07T18:02:45.355Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.355Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -12986,7 +13207,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13004,7 +13225,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "89bb237f-e459-45a6-8dd4-505897b2b141"
+                     *       "applicationId": "c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -13156,11 +13377,11 @@ export interface operations {
                      *             "manager": null,
                      *             "urgency": null,
                      *             "useOfFunds": null,
-                     *             "statusLabel": "Submitted"
+                     *             "statusLabel": "In Review"
                      *           },
                      *           "id": 1,
                      *           "reference": null,
-                     *           "status": "Submitted",
+                     *           "status": "In Review",
                      *           "responseReason": null,
                      *           "comment": null,
                      *           "acceptedAt": null,
@@ -13229,12 +13450,343 @@ export interface operations {
             };
         };
     };
+    LenderApplicationController_list_marketplaceV2: {
+        parameters: {
+            query?: {
+                reference?: string;
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
+                limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           },
+                     *           "id": 1,
+                     *           "reference": null,
+                     *           "status": "In Review",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_acknowledge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187",
+                 *       "comment": "Received: an underwriter will review the accounts within two working days."
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "In Review"
+                     *         },
+                     *         "id": 2,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "In Review",
+                     *         "responseReason": null,
+                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     ProfileController_patchCompany: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -13325,7 +13877,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -13425,9 +13977,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 28f259e4-0dda-4046-8fc5-53467ed1a8a9 */
+                /** @example 0fc19982-c304-4aff-aca9-600fb8e93b32 */
                 uuid: string;
-                /** @example key_b82de7e67fde */
+                /** @example key_729d8f83185c */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -13502,7 +14054,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c0a83f05-d9f7-41f9-80e7-221999db97ec */
+                /** @example 3feb9e61-6e79-457a-bfde-90edfd237230 */
                 uuid: string;
             };
             cookie?: never;
@@ -13577,7 +14129,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -13592,9 +14144,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
-                     *       "createdAt": "2026-11-27T15:25:09.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
+                     *       "uuid": "c1c37ead-b753-40ea-99d6-01b218b85728",
+                     *       "createdAt": "2026-12-07T18:02:43.887Z",
+                     *       "updatedAt": "2026-12-07T18:02:45.728Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -14676,7 +15228,91 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
+                /** @example 2727e468-bf88-41a2-97ab-33817198a11c */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDocumentController_get_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+                /** @example 2727e468-bf88-41a2-97ab-33817198a11c */
                 documentId: string;
             };
             cookie?: never;
@@ -14836,11 +15472,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 1,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -14908,175 +15544,13 @@ export interface operations {
             };
         };
     };
-    LenderApplicationController_acknowledge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 2 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reference": "NLC-2026-004187",
-                 *       "comment": "Received: an underwriter will review the accounts within two working days."
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "application": {
-                     *         "profile": {
-                     *           "attachments": [],
-                     *           "tradeHistory": [],
-                     *           "assetsToFinance": [],
-                     *           "basicCompanyDetails": {
-                     *             "city": null,
-                     *             "address": null,
-                     *             "postalCode": null,
-                     *             "sectorName": null,
-                     *             "companyName": "ACCESS TEST LTD",
-                     *             "companyType": null,
-                     *             "contactName": null,
-                     *             "creditScore": null,
-                     *             "tradingFrom": null,
-                     *             "contactEmail": null,
-                     *             "contactPhone": null,
-                     *             "companyNumber": null,
-                     *             "tradingPeriod": null,
-                     *             "vatRegistered": 0,
-                     *             "companyWebsite": null,
-                     *             "numberOfEmployees": null,
-                     *             "companyTradingName": null,
-                     *             "percentageOfSalesOnline": null
-                     *           },
-                     *           "directorOrSecretaryDetails": [],
-                     *           "guarantorAssetsForSecurity": {
-                     *             "guarantorAssets": [],
-                     *             "estimatedSecurity": 0,
-                     *             "hasUkHomeownerDirector": false
-                     *           }
-                     *         },
-                     *         "fundingMatch": {
-                     *           "id": 1,
-                     *           "lender": {
-                     *             "id": 1,
-                     *             "icon": null,
-                     *             "logo": null,
-                     *             "entityId": 1,
-                     *             "companyName": "Test Lender"
-                     *           },
-                     *           "status": 1,
-                     *           "offerId": null,
-                     *           "products": [
-                     *             1
-                     *           ],
-                     *           "productNames": [
-                     *             "TERM_LOAN"
-                     *           ],
-                     *           "statusReason": null,
-                     *           "statusComment": null,
-                     *           "canUseInstantOffer": false,
-                     *           "canUseInstantApplication": false
-                     *         },
-                     *         "fundingSearch": {
-                     *           "id": 1,
-                     *           "amount": "150000.00",
-                     *           "author": null,
-                     *           "period": 24,
-                     *           "status": 1,
-                     *           "manager": null,
-                     *           "urgency": null,
-                     *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
-                     *         },
-                     *         "id": 2,
-                     *         "reference": "NLC-2026-004187",
-                     *         "status": "Acknowledged",
-                     *         "responseReason": null,
-                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
-                     *         "acceptedAt": null,
-                     *         "invalidatedAt": null,
-                     *         "offer": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     LenderApplicationController_offer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 3 */
                 id: string;
@@ -15168,7 +15642,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "9e16dc71-95dd-4846-9a36-2762a456fae8",
                      *           "products": [
                      *             1
                      *           ],
@@ -15189,7 +15663,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 3,
                      *         "reference": null,
@@ -15199,7 +15673,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "ed42d7df-ab64-4f35-b6f2-381036b5fbd4",
+                     *           "id": "9e16dc71-95dd-4846-9a36-2762a456fae8",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -15293,7 +15767,10 @@ export interface operations {
     LenderApplicationController_reject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 4 */
                 id: string;
@@ -15384,7 +15861,719 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
+                     *         },
+                     *         "id": 4,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "Failed",
+                     *         "responseReason": "Failed",
+                     *         "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_get_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "In Review"
+                     *         },
+                     *         "id": 1,
+                     *         "reference": null,
+                     *         "status": "In Review",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_acknowledge_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187",
+                 *       "comment": "Received: an underwriter will review the accounts within two working days."
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "In Review"
+                     *         },
+                     *         "id": 2,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "In Review",
+                     *         "responseReason": null,
+                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_offer_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 3 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187-Q1",
+                 *       "status": "INDICATIVE",
+                 *       "expiryDate": "2026-12-31T17:00:00.000Z",
+                 *       "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                 *       "termLoan": {
+                 *         "maximumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 150000
+                 *         },
+                 *         "minimumAmount": {
+                 *           "code": "GBP",
+                 *           "value": 50000
+                 *         },
+                 *         "term": 24,
+                 *         "interestRate": 0.95,
+                 *         "representativeAPR": 14.2,
+                 *         "monthlyRepayment": 7019.06,
+                 *         "totalRepayment": 168457.56,
+                 *         "arrangementFee": {
+                 *           "code": "GBP",
+                 *           "value": 3000
+                 *         },
+                 *         "likelihoodOfRate": 0.8,
+                 *         "likelihoodOfAcceptance": 0.7
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_offerBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": "9e16dc71-95dd-4846-9a36-2762a456fae8",
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "In Review"
+                     *         },
+                     *         "id": 3,
+                     *         "reference": null,
+                     *         "status": "Offered",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": {
+                     *           "id": "9e16dc71-95dd-4846-9a36-2762a456fae8",
+                     *           "reference": "NLC-2026-004187-Q1",
+                     *           "status": "INDICATIVE",
+                     *           "expiryDate": "2026-12-31T17:00:00.000Z",
+                     *           "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *           "decision": null,
+                     *           "termLoan": {
+                     *             "maximumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 150000
+                     *             },
+                     *             "minimumAmount": {
+                     *               "code": "GBP",
+                     *               "value": 50000
+                     *             },
+                     *             "term": 24,
+                     *             "interestRate": 0.95,
+                     *             "representativeAPR": 14.2,
+                     *             "monthlyRepayment": 7019.06,
+                     *             "totalRepayment": 168457.56,
+                     *             "arrangementFee": {
+                     *               "code": "GBP",
+                     *               "value": 3000
+                     *             },
+                     *             "likelihoodOfRate": 0.8,
+                     *             "likelihoodOfAcceptance": 0.7,
+                     *             "totalFees": 18457.56
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_offerResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_reject_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 4 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Failed",
+                 *       "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                 *       "reference": "NLC-2026-004187"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_rejectBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 4,
                      *         "reference": "NLC-2026-004187",
@@ -16578,7 +17767,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cf9e6ffd-b35f-408f-860a-5cab92071dea */
+                /** @example fd806ca7-e698-4328-9243-10c89353b700 */
                 uuid: string;
             };
             cookie?: never;
@@ -16593,8 +17782,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc4c8ad8-10ec-49ec-8e36-0220cda46e10",
-                     *       "profile": "cf9e6ffd-b35f-408f-860a-5cab92071dea",
+                     *       "id": "5c4041b5-dc4b-48af-94c0-520a3894a229",
+                     *       "profile": "fd806ca7-e698-4328-9243-10c89353b700",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -16613,7 +17802,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-11-27T15:25:11.169Z",
+                     *       "stateUpdatedAt": "2026-12-07T18:02:46.194Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -16623,20 +17812,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "623077bb-b39e-43c7-ac36-55204a50301c",
+                     *         "id": "cdb3554a-6f7b-4d00-b2d0-ecea348b1c3d",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-11-27T15:25:11.169Z"
+                     *         "createdAt": "2026-12-07T18:02:46.194Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-11-27T15:25:11.169Z"
+                     *         "generatedAt": "2026-12-07T18:02:46.194Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-11-27T15:25:11.169Z"
+                     *           "createdAt": "2026-12-07T18:02:46.194Z"
                      *         }
                      *       ]
                      *     }
@@ -16714,7 +17903,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -16796,7 +17985,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -17629,7 +18818,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example c93e264e-a27b-4fad-9d47-0f4bc264b701 */
+                /** @example 960cfd89-d015-4bf5-b2a4-3d121594a315 */
                 uuid: string;
             };
             cookie?: never;
@@ -17760,7 +18949,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -17776,7 +18965,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:c1c37ead-b753-40ea-99d6-01b218b85728",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -18367,7 +19556,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -18483,7 +19672,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -18604,7 +19793,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -18681,7 +19870,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 profileId: string;
             };
             cookie?: never;
@@ -18769,7 +19958,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -18785,20 +19974,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "7122b6de-24d6-4ee9-ba69-153bfa6e1d2a",
+                     *         "id": "2727e468-bf88-41a2-97ab-33817198a11c",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-11-27T15:25:09.410Z"
+                     *         "createdAt": "2026-12-07T18:02:44.142Z"
                      *       },
                      *       {
-                     *         "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *         "id": "577efd2e-225b-4a9b-9ef3-c3510041f6a7",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-11-27T15:25:11.469Z"
+                     *         "createdAt": "2026-12-07T18:02:46.749Z"
                      *       }
                      *     ]
                      */
@@ -18866,7 +20055,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
             };
             cookie?: never;
@@ -18888,12 +20077,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *       "id": "577efd2e-225b-4a9b-9ef3-c3510041f6a7",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-11-27T15:25:11.469Z"
+                     *       "createdAt": "2026-12-07T18:02:46.749Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -18981,7 +20170,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -18998,7 +20187,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/cd68befb-8216-4ddc-81f2-a970731a2685?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/c1c37ead-b753-40ea-99d6-01b218b85728?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -19073,7 +20262,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -19141,8 +20330,8 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "c07481e1-a4a0-4342-836d-fcf691bce05b",
-                     *       "type": "business-all-funding-products"
+                     *       "id": "ed81c7dc-0361-4e0a-9f73-f2dd23f72175",
+                     *       "type": "introducer-all-funding-products"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationController_createResponse"];
@@ -19210,12 +20399,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -19239,7 +20428,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/89bb237f-e459-45a6-8dd4-505897b2b141/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -19307,12 +20496,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -19778,12 +20967,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -19799,20 +20988,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-27",
-                     *         "createdAt": "2026-11-27T15:25:11.637Z",
-                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "id": "pso-c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d-27",
+                     *         "createdAt": "2026-12-07T18:02:47.220Z",
+                     *         "updatedAt": "2026-12-07T18:02:47.220Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "reference": "89bb237f-27",
+                     *         "profileUuid": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "reference": "c90e10ff-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "expiryDate": "2027-01-06T18:02:47.220Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -19831,20 +21020,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-5",
-                     *         "createdAt": "2026-11-27T15:25:11.637Z",
-                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "id": "pso-c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d-5",
+                     *         "createdAt": "2026-12-07T18:02:47.220Z",
+                     *         "updatedAt": "2026-12-07T18:02:47.220Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "reference": "89bb237f-5",
+                     *         "profileUuid": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "reference": "c90e10ff-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "expiryDate": "2027-01-06T18:02:47.220Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -19929,12 +21118,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
                 applicationId: string;
             };
             cookie?: never;
@@ -20036,7 +21225,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example b94c17a3-55c2-4a1e-b90b-faf387aa3c0c */
+                /** @example 558eefd4-f650-42c0-a48d-362adb181329 */
                 selectionId: string;
             };
             cookie?: never;
@@ -20051,7 +21240,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "b94c17a3-55c2-4a1e-b90b-faf387aa3c0c",
+                     *       "selectionId": "558eefd4-f650-42c0-a48d-362adb181329",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -20209,11 +21398,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 8,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -20346,7 +21535,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "a9181f96-9247-45fb-9774-ef8099937dc7",
                      *           "products": [
                      *             1
                      *           ],
@@ -20367,18 +21556,18 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 9,
                      *         "reference": null,
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1795793111,
+                     *         "acceptedAt": 1796666567,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "d9c357a4-5f19-4431-a1ba-1477c6c70cc0",
-                     *           "reference": "OFFER-01eb9579",
+                     *           "id": "a9181f96-9247-45fb-9774-ef8099937dc7",
+                     *           "reference": "OFFER-8e10f69f",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -20523,7 +21712,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "96a57450-5d52-41ad-880d-b2b644e4d81c",
                      *           "products": [
                      *             1
                      *           ],
@@ -20544,7 +21733,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 10,
                      *         "reference": null,
@@ -20554,8 +21743,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b5003065-fc89-4bf7-a7a1-9193b0be0c76",
-                     *           "reference": "OFFER-cafe1686",
+                     *           "id": "96a57450-5d52-41ad-880d-b2b644e4d81c",
+                     *           "reference": "OFFER-2bd5a8fb",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -20718,11 +21907,11 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 11,
                      *         "reference": null,
-                     *         "status": "Submitted",
+                     *         "status": "In Review",
                      *         "responseReason": null,
                      *         "comment": null,
                      *         "acceptedAt": null,
@@ -20852,7 +22041,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "345ffa6a-09b6-485f-96f0-60ba5b820b45",
                      *           "products": [
                      *             1
                      *           ],
@@ -20873,18 +22062,18 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 12,
                      *         "reference": null,
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1795793112,
+                     *         "acceptedAt": 1796666567,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b53e93dc-89b4-4c4c-9947-9069d97c2323",
-                     *           "reference": "OFFER-641ee30f",
+                     *           "id": "345ffa6a-09b6-485f-96f0-60ba5b820b45",
+                     *           "reference": "OFFER-1179f0c2",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -21026,7 +22215,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": null,
+                     *           "offerId": "9a329ced-8b23-4e36-984c-1660a341957e",
                      *           "products": [
                      *             1
                      *           ],
@@ -21047,7 +22236,7 @@ export interface operations {
                      *           "manager": null,
                      *           "urgency": null,
                      *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
+                     *           "statusLabel": "In Review"
                      *         },
                      *         "id": 13,
                      *         "reference": null,
@@ -21057,8 +22246,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "265812f0-a4e3-4f74-8fba-be9d9b6ff86b",
-                     *           "reference": "OFFER-b0e671bf",
+                     *           "id": "9a329ced-8b23-4e36-984c-1660a341957e",
+                     *           "reference": "OFFER-acf67946",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,

@@ -1,0 +1,103 @@
+/**
+ * Idempotency-Key on the lender's acknowledgement, offer and rejection (as Stripe's API and the
+ * Standard Webhooks guidance describe it): the first answer to a key is kept in PostgreSQL
+ * (`idempotency_record`, so every process of a deployment replays it) and answered again, writing
+ * nothing, for a repeat of the same request; the key with another request (another operation,
+ * application or body) is a 422. Keys are scoped per lender and kept IDEMPOTENCY_KEY_TTL_HOURS.
+ * A request that fails keeps nothing: its retry runs afresh.
+ *
+ * Internal: the caller's use case has decided access, found the application among the lender's
+ * and parsed the body before a key is looked at, so a key never tells one lender of another's.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { readsOf } from '../../infra/database.js';
+
+/** How long a key's answer is kept and replayed (Stripe keeps keys 24 hours). */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+/** A key still being answered after this long belongs to a request that died: a retry may take it over. */
+const ABANDONED_AFTER_MS = 60_000;
+
+export const IdempotencyKey = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(255, 'must be at most 255 characters')
+  .optional()
+  .describe(`Any unique string (e.g. a UUID): a repeat of the same request with the same key answers the first answer again and changes nothing, for ${IDEMPOTENCY_KEY_TTL_HOURS} hours; the key with another request is a 422`);
+
+/** What a key is bound to: the operation, the application it acted on and its parsed body. */
+export interface IdempotentRequest {
+  lenderId: number;
+  operation: string;
+  applicationId: number;
+  body: unknown;
+}
+
+const fingerprint = ({ operation, applicationId, body }: IdempotentRequest) =>
+  createHash('sha256').update(JSON.stringify([operation, applicationId, body])).digest('hex');
+
+/**
+ * `answer()` once per lender and key: its result is kept and returned for a repeat of the same
+ * request (through `replay`, which turns the kept value back into an answer). Without a key it just
+ * answers. The same key with another request: 422; while the first request is still being answered: 409.
+ */
+export async function answerOnce<Kept extends Prisma.InputJsonValue, Answer>(
+  ctx: ServiceContext,
+  rawKey: unknown,
+  request: IdempotentRequest,
+  answer: () => Promise<{ kept: Kept; answer: Answer }>,
+  replay: (kept: Kept) => Answer,
+): Promise<Answer> {
+  const parsed = IdempotencyKey.safeParse(rawKey ?? undefined);
+  if (!parsed.success) throw AppError.badRequest('The Idempotency-Key header is invalid', [{ pointer: 'header:Idempotency-Key', message: parsed.error.issues[0]!.message }]);
+  const key = parsed.data;
+  if (key === undefined) return (await answer()).answer;
+  const { lenderId } = request;
+  const requestHash = fingerprint(request);
+  const records = readsOf(ctx.db);
+  const now = ctx.clock.now();
+  const mine = records.selectFrom('idempotency_record').where('lenderId', '=', lenderId).where('key', '=', key);
+  // The lender's expired keys go as it makes a new one, with this key if its request died unanswered.
+  await records
+    .deleteFrom('idempotency_record')
+    .where('lenderId', '=', lenderId)
+    .where((eb) => eb.or([eb('expiresAt', '<', at(now)), eb.and([eb('key', '=', key), eb('responseStatus', 'is', null), eb('createdAt', '<', at(new Date(now.getTime() - ABANDONED_AFTER_MS)))])]))
+    .execute();
+  const claimed = await records
+    .insertInto('idempotency_record')
+    .values({ id: randomUUID(), lenderId, key, requestHash, createdAt: utc(now), expiresAt: utc(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000)) })
+    .onConflict((conflict) => conflict.columns(['lenderId', 'key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!claimed) return replayed(await mine.select(['requestHash', 'responseBody']).executeTakeFirst(), requestHash, replay);
+  try {
+    const { kept, answer: result } = await answer();
+    await records.updateTable('idempotency_record').set({ responseStatus: 200, responseBody: JSON.stringify(kept) }).where('id', '=', claimed.id).execute();
+    return result;
+  } catch (err) {
+    await records.deleteFrom('idempotency_record').where('id', '=', claimed.id).execute();
+    throw err;
+  }
+}
+
+/** Instants as UTC ISO text: the columns are `timestamp(3)` holding UTC (pg would send a Date in the local zone). */
+const utc = (instant: Date) => instant.toISOString();
+const at = (instant: Date) => sql<Date>`${utc(instant)}::timestamp(3)`;
+
+function replayed<Kept, Answer>(record: { requestHash: string; responseBody: unknown } | undefined, requestHash: string, replay: (kept: Kept) => Answer): Answer {
+  const pointer = 'header:Idempotency-Key';
+  // Gone between the two statements: its request failed (nothing kept) and may be sent again.
+  if (!record) throw AppError.conflict('The request first sent with this Idempotency-Key failed meanwhile; send it again', [{ pointer, message: 'retry' }]);
+  if (record.requestHash !== requestHash) {
+    throw AppError.unprocessable('This Idempotency-Key was used with another request (operation, application or body)', [
+      { pointer, message: 'was used with another request; use a new key for a new request' },
+    ]);
+  }
+  if (record.responseBody === null) throw AppError.conflict('The request first sent with this Idempotency-Key is still being answered; retry shortly', [{ pointer, message: 'in use' }]);
+  return replay(record.responseBody as Kept);
+}
