@@ -1992,6 +1992,20 @@ export interface components {
             /** @description Seconds until the jwt expires */
             expiresIn: number;
         };
+        CreditDataStatement: {
+            /** @constant */
+            available: true;
+            /** @description The credit-data source: a bureau named by the deployment, or `demo` (invented demo data) */
+            source: string;
+            /** @description The date of the source data */
+            asOf: string | null;
+            /** @description True for the demo seed's invented scores: not credit data about a real company */
+            demo: boolean;
+        } | {
+            /** @constant */
+            available: false;
+            reason: string;
+        };
         BusinessProfileController_getCreditReportResponse: {
             data: {
                 companyInformation: {
@@ -2002,7 +2016,8 @@ export interface components {
                     sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
                     registrationNumber: string;
                     creditLimit: components["schemas"]["Currency"] | null;
-                    legalNotices: components["schemas"]["LegalNotices"];
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
                     score: {
                         /** @enum {string} */
                         grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
@@ -2014,7 +2029,7 @@ export interface components {
                             /** @enum {string} */
                             grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
                         };
-                    };
+                    } | null;
                 };
                 /** Format: uuid */
                 id: string;
@@ -2033,6 +2048,7 @@ export interface components {
                 generatedAt: string;
                 /** @constant */
                 source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
             };
         };
         /** @description A platform user of the account */
@@ -2136,7 +2152,8 @@ export interface components {
                     sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
                     registrationNumber: string;
                     creditLimit: components["schemas"]["Currency"] | null;
-                    legalNotices: components["schemas"]["LegalNotices"];
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
                     score: {
                         /** @enum {string} */
                         grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
@@ -2148,7 +2165,7 @@ export interface components {
                             /** @enum {string} */
                             grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
                         };
-                    };
+                    } | null;
                 };
                 /** Format: uuid */
                 id: string;
@@ -2167,6 +2184,7 @@ export interface components {
                 generatedAt: string;
                 /** @constant */
                 source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
             };
         };
         /** @description One tenant manages one business (spec 2.5) */
@@ -3019,12 +3037,13 @@ export interface components {
                     /** @enum {string} */
                     grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
                 };
-            };
+            } | null;
             creditLimit: components["schemas"]["Currency"] | null;
             contactAddress: components["schemas"]["Address"] | null;
             employeesNumber: number | null;
             website: string | null;
-            legalNotices: components["schemas"]["LegalNotices"];
+            /** @description Null when no credit-data source has stated them */
+            legalNotices: components["schemas"]["LegalNotices"] | null;
         };
         /** @description A questionnaire and its questions */
         Questionnaire: {
@@ -10283,7 +10302,13 @@ export interface operations {
                      *       "meta": {
                      *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
                      *         "generatedAt": "2026-11-27T15:25:09.913Z",
-                     *         "source": "registry"
+                     *         "source": "registry",
+                     *         "creditData": {
+                     *           "available": true,
+                     *           "source": "demo",
+                     *           "asOf": "2026-11-01T09:00:00.000Z",
+                     *           "demo": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -10811,7 +10836,13 @@ export interface operations {
                      *       "meta": {
                      *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
                      *         "generatedAt": "2026-11-27T15:25:09.989Z",
-                     *         "source": "registry"
+                     *         "source": "registry",
+                     *         "creditData": {
+                     *           "available": true,
+                     *           "source": "demo",
+                     *           "asOf": "2026-11-01T09:00:00.000Z",
+                     *           "demo": true
+                     *         }
                      *       }
                      *     }
                      */
