@@ -28,6 +28,7 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { ProductInput, storeLenderProduct } from '../../modules/lenders/lender-management.js';
 import { PRODUCT_TYPES } from '../../modules/lenders/product-types.js';
 import { rotateSigningKeyFile } from '../../infra/signing-keys.js';
+import { CreditFileError, importCreditData } from '../../modules/companies/credit-data-import.js';
 import { DEFAULT_IMPORT_BATCH, ImportFileError, importBasicCompanyData, type ImportProgress } from '../../modules/companies/register-import.js';
 import { databaseIdentity, runningServerOf, RUNNING_SERVER_FILE } from '../running-server.js';
 
@@ -99,6 +100,12 @@ const COMMANDS: Record<string, Command> = {
     flags: ['batch-size'],
     positional: 'file',
     run: importCompanies,
+  },
+  'import-credit-data': {
+    usage: `${PROGRAM} import-credit-data FILE --source NAME [--batch-size N]   (a credit bureau's delivery file, see docs/operations.md)`,
+    flags: ['source', 'batch-size'],
+    positional: 'file',
+    run: importCreditDataCommand,
   },
   'rotate-signing-key': {
     usage: `${PROGRAM} rotate-signing-key [--file F]`,
@@ -219,11 +226,7 @@ async function importCompanies(values: Values): Promise<void> {
   const file = requiredText(values, 'file');
   const batchSize = values['batch-size'] === undefined ? DEFAULT_IMPORT_BATCH : parseNumber(values['batch-size'], 'batch-size');
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be a whole number from 1 to 50000');
-  try {
-    await access(file, constants.R_OK);
-  } catch {
-    throw new UsageError(`${file} cannot be read`);
-  }
+  await readableFile(file);
   const config = configuration();
   const progress = importProgressLine(process.stderr.isTTY === true);
   const summary = await withDatabase(config, async (db) => {
@@ -242,6 +245,35 @@ async function importCompanies(values: Values): Promise<void> {
   progress.end();
   const { recordsDone: records, inserted, changed, unchanged, rejected, resumedAt, elapsedMs } = summary;
   printResult({ file: summary.file, records, inserted, changed, unchanged, rejected, resumedAt, seconds: Math.round(elapsedMs / 100) / 10 });
+}
+
+/** Stores a bureau's scores, limits and notices under its name (modules/companies/credit-data-import.ts). */
+async function importCreditDataCommand(values: Values): Promise<void> {
+  const file = requiredText(values, 'file');
+  const source = requiredText(values, 'source');
+  if (source.length > 80) throw new UsageError('--source must be at most 80 characters');
+  if (source.toLowerCase() === 'demo') throw new UsageError('--source "demo" is the demo seed\'s label; name the bureau');
+  const batchSize = values['batch-size'] === undefined ? 2000 : parseNumber(values['batch-size'], 'batch-size');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be a whole number from 1 to 50000');
+  await readableFile(file);
+  const config = configuration();
+  const summary = await withDatabase(config, async (db) => {
+    try {
+      return await importCreditData(db, file, source, { batchSize, onProblem: ({ line, message }) => console.error(`line ${line}: ${message} (skipped)`) });
+    } catch (err) {
+      if (err instanceof CreditFileError) throw new CommandError(err.message);
+      throw err;
+    }
+  });
+  printResult({ file, source, ...summary });
+}
+
+async function readableFile(file: string): Promise<void> {
+  try {
+    await access(file, constants.R_OK);
+  } catch {
+    throw new UsageError(`${file} cannot be read`);
+  }
 }
 
 /** One progress line (rows, rows/s, share of the file, ETA): rewritten in place on a terminal, a line every 10 s otherwise. */
