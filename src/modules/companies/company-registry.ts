@@ -77,10 +77,11 @@ export interface CompanyRegistry {
   /** Mean score of the sector's live companies, or null when the registry has none. */
   sectorAverageScore(sector: string, countryCode: string): Promise<number | null>;
   /**
-   * A new assessment of a company's score (a provider's feed would call this): when the score
-   * changes, the current one becomes `previous` and changedAt moves; lastAssessedAt always moves.
+   * A new assessment of a company's score by the named credit-data source (a bureau's feed calls
+   * this): when the score changes, the current one becomes `previous` and changedAt moves;
+   * lastAssessedAt always moves, and the source and its date are the ones a credit report names.
    */
-  recordScore(registrationNumber: string, countryCode: string, score: number, assessedAt: Date): Promise<void>;
+  recordScore(registrationNumber: string, countryCode: string, score: number, assessedAt: Date, source: string): Promise<void>;
 }
 
 /** Escapes LIKE wildcards so a search term is matched literally. */
@@ -211,13 +212,15 @@ function localRegister(db: Db): CompanyRegistry {
       return keys.map((key, i) => byKey.get(`${key.countryCode} ${numbers[i]}`) ?? null);
     },
 
-    async recordScore(registrationNumber, countryCode, score, assessedAt) {
+    async recordScore(registrationNumber, countryCode, score, assessedAt, source) {
       await db.$executeRaw`
         UPDATE company SET
           "previousScoreValue" = CASE WHEN "scoreValue" <> ${score} THEN "scoreValue" ELSE "previousScoreValue" END,
           "scoreChangedAt" = CASE WHEN "scoreValue" <> ${score} THEN ${assessedAt} ELSE "scoreChangedAt" END,
           "scoreValue" = ${score},
           "scoreLastAssessedAt" = ${assessedAt},
+          "creditSource" = ${source},
+          "creditAsOf" = ${assessedAt},
           "updatedAt" = ${assessedAt}
         WHERE "countryCode" = ${countryCode} AND "registrationNumber" = ${registrationNumber}`;
     },

@@ -28,6 +28,14 @@ beforeAll(async () => {
     body: JSON.stringify({ companyInformation: { registrationNumber: '00445566' } }),
   });
   expect(res.status).toBe(201);
+  // Profile set-up copies the registered office as the contact address the body did not give.
+  expect((await res.json()).companyInformation.contactAddress).toEqual({
+    simpleValue: '4 KINGFISHER WAY, EVESHAM, WORCESTERSHIRE, WR11 1AB',
+    street: '4 KINGFISHER WAY',
+    city: 'EVESHAM',
+    province: 'WORCESTERSHIRE',
+    postalCode: 'WR11 1AB',
+  });
 });
 afterAll(() => app?.close());
 

@@ -55,7 +55,9 @@ export async function setUpTenantProfile(ctx: ServiceContext, input: CheckedLate
   }
   const { companyInformation: given, financials, ...sections } = body;
   const registry = await companyInformation(ctx, company, 'full');
-  const info = mergePatch(given, registryFacts(registry, creditReportRefusal(company) === null)) as Record<string, unknown>;
+  // The registered office stands in as the contact address until the business gives its own.
+  const withAddress = given.contactAddress === undefined && registry.contactAddress ? { ...given, contactAddress: registry.contactAddress } : given;
+  const info = mergePatch(withAddress, registryFacts(registry, creditReportRefusal(company) === null)) as Record<string, unknown>;
   try {
     const id = await ctx.db.$transaction(async (tx) => {
       const row = await tx.profile.create({
