@@ -23,6 +23,8 @@ export interface ImportProgress {
   bytesRead: number;
   totalBytes: number;
   elapsedMs: number;
+  /** True for the last report, once every record is committed. */
+  done: boolean;
 }
 
 export interface ImportProblem {
@@ -86,7 +88,7 @@ export async function importBasicCompanyData(db: Db, file: string, options: Impo
   let batchRecords = 0;
   let batchRejected = 0;
   let lastProgress = 0;
-  const progress = (): ImportProgress => ({ records, recordsThisRun, bytesRead: input.bytesRead, totalBytes, elapsedMs: Date.now() - started });
+  const progress = (done = false): ImportProgress => ({ records, recordsThisRun, bytesRead: input.bytesRead, totalBytes, elapsedMs: Date.now() - started, done });
   const reject = (line: number, message: string) => {
     batchRejected++;
     options.onProblem?.({ line, message });
@@ -136,7 +138,10 @@ export async function importBasicCompanyData(db: Db, file: string, options: Impo
   } finally {
     input.destroy();
   }
-  options.onProgress?.(progress());
   const done = await finishImport(db, run.id);
+  // A load leaves the trigram indexes' pending entries unmerged and the planner's statistics stale:
+  // searches right after it would scan those entries. VACUUM merges them and ANALYZE re-counts.
+  if (done.inserted + done.changed > 0) await db.$executeRawUnsafe('VACUUM (ANALYZE) company');
+  options.onProgress?.(progress(true));
   return { ...done, file, resumedAt: run.resumed ? run.recordsDone : null, elapsedMs: Date.now() - started };
 }

@@ -285,7 +285,7 @@ function importProgressLine(terminal: boolean) {
   };
   return {
     show(p: ImportProgress) {
-      if (!terminal && Date.now() - lastLine < 10_000 && p.bytesRead < p.totalBytes) return;
+      if (!terminal && Date.now() - lastLine < 10_000 && !p.done) return;
       lastLine = Date.now();
       const rate = p.elapsedMs > 0 ? (p.recordsThisRun * 1000) / p.elapsedMs : 0;
       const share = p.totalBytes > 0 ? p.bytesRead / p.totalBytes : 1;

@@ -92,14 +92,13 @@ export function companyStatusOf(code: string | null): 'ACTIVE' | 'DISSOLVED' {
   return code !== null && ENDED_STATUSES.has(code) ? 'DISSOLVED' : 'ACTIVE';
 }
 
-/** The SIC code of a bulk-file SIC text ("62012 - Business and domestic software development"), or of a bare code; null for "None Supplied". */
+/**
+ * The SIC code of a bulk-file SIC text ("62012 - Business and domestic software development"), or of
+ * a bare code; null for "None Supplied" and for a code Companies House's own list does not have.
+ */
 export function sicCodeOf(text: string): string | null {
   const code = /^\s*(\d{4,5})\b/.exec(text)?.[1];
-  return code ?? null;
-}
-
-export function sicDescription(code: string): string | null {
-  return codeLists().sic_descriptions[code] ?? null;
+  return code !== undefined && codeLists().sic_descriptions[code] !== undefined ? code : null;
 }
 
 /** Our sector of a SIC 2007 code, by its division (the first two digits); the few exceptions by the full code. */
