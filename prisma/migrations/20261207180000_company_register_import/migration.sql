@@ -10,8 +10,7 @@ ADD COLUMN "registerStatus" TEXT,
 ADD COLUMN "sicCodes" TEXT[] DEFAULT ARRAY[]::TEXT[],
 ADD COLUMN "previousNames" TEXT[] DEFAULT ARRAY[]::TEXT[],
 ADD COLUMN "previousNamesLower" TEXT NOT NULL DEFAULT '',
-ADD COLUMN "registerDigest" TEXT,
-ADD COLUMN "removedFromRegisterAt" TIMESTAMP(3);
+ADD COLUMN "registerDigest" TEXT;
 
 UPDATE "company" SET "creditSource" = 'demo', "creditAsOf" = "scoreLastAssessedAt" WHERE "scoreValue" IS NOT NULL;
 

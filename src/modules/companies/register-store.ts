@@ -18,12 +18,12 @@ const UPSERT_SQL = `
   INSERT INTO company AS c (
     "id", "countryCode", "registrationNumber", "name", "nameLower", "type", "sector", "status", "incorporatedAt", "address",
     "registerSource", "registerType", "registerStatus", "sicCodes", "previousNames", "previousNamesLower", "registerDigest",
-    "removedFromRegisterAt", "updatedAt")
+    "updatedAt")
   SELECT gen_random_uuid(), t.country, t.number, t.name, lower(t.name), t.type::"CompanyType", t.sector::"Sector", t.status::"CompanyStatus",
     t.incorporated::timestamp(3), t.address::jsonb, $13, t.register_type, t.register_status,
     coalesce(string_to_array(nullif(t.sic, ''), E'\\n'), ARRAY[]::text[]),
     coalesce(string_to_array(nullif(t.previous, ''), E'\\n'), ARRAY[]::text[]),
-    lower(t.previous), t.digest, NULL, now()
+    lower(t.previous), t.digest, now()
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
               $9::text[], $10::text[], $11::text[], $12::text[], $14::text[])
     AS t(country, number, name, type, sector, status, incorporated, address, register_type, register_status, sic, previous, digest)
@@ -32,8 +32,8 @@ const UPSERT_SQL = `
     "status" = EXCLUDED."status", "incorporatedAt" = EXCLUDED."incorporatedAt", "address" = EXCLUDED."address",
     "registerSource" = EXCLUDED."registerSource", "registerType" = EXCLUDED."registerType", "registerStatus" = EXCLUDED."registerStatus",
     "sicCodes" = EXCLUDED."sicCodes", "previousNames" = EXCLUDED."previousNames", "previousNamesLower" = EXCLUDED."previousNamesLower",
-    "registerDigest" = EXCLUDED."registerDigest", "removedFromRegisterAt" = NULL, "updatedAt" = now()
-  WHERE c."registerDigest" IS DISTINCT FROM EXCLUDED."registerDigest" OR c."removedFromRegisterAt" IS NOT NULL
+    "registerDigest" = EXCLUDED."registerDigest", "updatedAt" = now()
+  WHERE c."registerDigest" IS DISTINCT FROM EXCLUDED."registerDigest"
   RETURNING (xmax = 0) AS inserted`;
 
 /** The same company twice in one batch would make the statement update a row twice: the later line wins. */
