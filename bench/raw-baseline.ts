@@ -100,16 +100,20 @@ app.get('/tenants/:id/with-profile', async (req, res) => {
 
 // The same ranked search the registry runs (src/modules/companies/company-registry.ts).
 const SEARCH_SQL = `SELECT name, "registrationNumber" AS number FROM company
-  WHERE "countryCode" = $1 AND ("nameLower" LIKE $2 OR "nameLower" LIKE $3 OR "registrationNumber" LIKE $4)
+  WHERE "countryCode" = $1 AND ("nameLower" LIKE $2 OR "nameLower" LIKE $3 OR "registrationNumber" LIKE $4 OR "previousNamesLower" LIKE $8)
   ORDER BY CASE WHEN "nameLower" = $5 OR "registrationNumber" = $6 THEN 0
-                WHEN "nameLower" LIKE $2 OR "registrationNumber" LIKE $4 THEN 1 ELSE 2 END, name, "registrationNumber"
+                WHEN "nameLower" LIKE $2 OR "registrationNumber" LIKE $4 THEN 1
+                WHEN "nameLower" LIKE $3 THEN 2 ELSE 3 END,
+    CASE WHEN status = 'DISSOLVED' THEN 1 ELSE 0 END, name, "registrationNumber"
   LIMIT $7`;
 
 app.get('/companies/search/:term', async (req, res) => {
   if (!(await authenticated(req, res))) return;
   const lower = req.params.term.toLowerCase();
   const upper = req.params.term.toUpperCase();
-  const { rows } = await pool.query({ name: 'company-search', text: SEARCH_SQL, values: ['GB', `${lower}%`, lower.length >= 3 ? `%${lower}%` : `${lower}%`, `${upper}%`, lower, upper, 10] });
+  // Previous names are matched inside from three characters (a null pattern matches nothing).
+  const infix = lower.length >= 3 ? `%${lower}%` : null;
+  const { rows } = await pool.query({ name: 'company-search', text: SEARCH_SQL, values: ['GB', `${lower}%`, infix ?? `${lower}%`, `${upper}%`, lower, upper, 10, infix] });
   res.json(rows);
 });
 

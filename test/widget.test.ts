@@ -18,6 +18,8 @@ import { loadConfig } from '../src/kernel/config.js';
 import { createLogger } from '../src/infra/logger.js';
 import { widgetRouter } from '../src/api/pages/widget-routes.js';
 import { widgetCors, widgetEmbedOrigins } from '../src/api/pages/widget-cors.js';
+import { importBasicCompanyData } from '../src/modules/companies/register-import.js';
+import { SAMPLE_FILE } from './support/basic-company-data-file.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
 import { bearer, createApiKey, createTenant, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
@@ -193,6 +195,23 @@ describe('script embed from another origin', () => {
       expect(shown).toEqual(await expectedFields(dissolved));
       expect(shown).toMatchObject({ name: 'OLD MILL BAKERY LIMITED', gradeMeaning: 'Company dissolved' });
       expect(await page.locator('svc-credit-widget .grade .label').textContent()).toBe('Credit grade G');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('says so for a company no credit-data source has scored, naming no grade', async () => {
+    await importBasicCompanyData(app.runtime.database.prisma, SAMPLE_FILE);
+    const unscored = await tenantToken('00445566');
+    const page = await browser.newPage();
+    try {
+      await openHostPage(page, '/unscored', hostPage(app.url, initCall('.svcFundingSearch', unscored)));
+      const shown = await shownFields(page, '.svcFundingSearch');
+      expect(Object.keys(shown).sort()).toEqual(['company', 'name', 'noCreditData']);
+      expect(shown).toMatchObject({ name: 'ZYLOPHANE ORCHARD HOLDINGS LIMITED', company: 'Company number 00445566 · Limited company' });
+      expect(shown.noCreditData).toContain('No credit reference agency has data on this company yet, so it has no credit grade.');
+      expect(await page.locator('svc-credit-widget .grade').count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { widgetErrors: unknown[] }).widgetErrors)).toEqual([]);
     } finally {
       await page.close();
     }

@@ -158,6 +158,23 @@ const ConfigSchema = z.object({
    * identifier of the lender API that a lender's client copied from the live platform's documents.
    * Tokens are issued for our own audience whichever alias was asked for.
    */
+  /**
+   * Company-data sources behind the local register, asked in order for a number it does not hold
+   * (comma-separated; `companies-house-api` needs COMPANIES_HOUSE_API_KEY). Unset: the Companies
+   * House API when a key is configured, else none. `none`: the register alone.
+   */
+  COMPANY_DATA_SOURCES: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none'))
+    .pipe(z.array(z.enum(['companies-house-api'], { message: 'each source must be companies-house-api (or the list none)' })))
+    .optional(),
+  /** The Companies House public data API key (HTTP basic user name). */
+  COMPANIES_HOUSE_API_KEY: z.string().min(1).optional(),
+  COMPANIES_HOUSE_API_URL: z.string().url().default('https://api.company-information.service.gov.uk'),
+  /** Each Companies House API request's time limit. */
+  COMPANIES_HOUSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** The longest a lookup waits for the key's rate-limit window to reset (search never waits). */
+  COMPANIES_HOUSE_MAX_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   LENDER_AUDIENCE_ALIASES: z
     .string()
     .default('')
@@ -165,13 +182,15 @@ const ConfigSchema = z.object({
     .pipe(z.array(z.string().max(500, 'each alias must be at most 500 characters'))),
 });
 
-export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'LOG_FORMAT' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {
+export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'COMPANY_DATA_SOURCES' | 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'LOG_FORMAT' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {
   RATE_LIMIT_PER_ADDRESS: number;
   RATE_LIMIT_PER_CREDENTIAL: number;
   /** Defaults to true in demo, false in production. */
   GRAPHIQL_ENABLED: boolean;
   /** Defaults to everyone in demo, staff in production. */
   GRAPHQL_INTROSPECTION: 'everyone' | 'authenticated' | 'staff';
+  /** The company-data sources behind the register, in order (COMPANY_DATA_SOURCES, defaulted). */
+  COMPANY_DATA_SOURCES: Array<'companies-house-api'>;
   /** Demo data is seeded into an empty demo database unless switched off; never in production. */
   SEED_DEMO_DATA: boolean;
   /** Without a trailing slash; defaults to http://localhost:PORT. */
@@ -210,6 +229,10 @@ export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig
   if (data.DEPLOY_ENV === 'production' && !data.AUTH_SIGNING_KEYS && !data.AUTH_SIGNING_KEYS_FILE) {
     throw new Error('Invalid configuration:\n  AUTH_SIGNING_KEYS or AUTH_SIGNING_KEYS_FILE is required in production');
   }
+  const companyDataSources = data.COMPANY_DATA_SOURCES ?? (data.COMPANIES_HOUSE_API_KEY ? ['companies-house-api' as const] : []);
+  if (companyDataSources.includes('companies-house-api') && !data.COMPANIES_HOUSE_API_KEY) {
+    throw new Error('Invalid configuration:\n  COMPANY_DATA_SOURCES: companies-house-api needs COMPANIES_HOUSE_API_KEY');
+  }
   // Demo data is never seeded in production, whatever the environment or overrides ask.
   const seed = (data.SEED_DEMO_DATA ?? data.DEPLOY_ENV === 'demo') && data.DEPLOY_ENV === 'demo';
   const publicUrl = (data.PUBLIC_URL ?? `http://localhost:${data.PORT}`).replace(/\/+$/, '');
@@ -217,6 +240,7 @@ export function loadConfig(env?: NodeJS.ProcessEnv, overrides: Partial<AppConfig
   return {
     ...data,
     SEED_DEMO_DATA: seed,
+    COMPANY_DATA_SOURCES: companyDataSources,
     PUBLIC_URL: publicUrl,
     LOG_FORMAT: data.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     PUBLIC_URL_CONFIGURED: data.PUBLIC_URL !== undefined,

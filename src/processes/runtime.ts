@@ -7,6 +7,7 @@ import type { AppConfig } from '../kernel/config.js';
 import { systemClock, type Clock, type ServiceContext } from '../kernel/context.js';
 import type { AuthKit } from '../modules/identity/auth-kit.js';
 import { databaseRegistry, type CompanyRegistry } from '../modules/companies/company-registry.js';
+import { companyDataSources } from '../modules/companies/company-data-sources.js';
 import { ANONYMOUS } from '../kernel/actor.js';
 import { authenticate, credentialHeaders, type Caller } from '../modules/identity/authenticate.js';
 import { createCredentialStatus } from '../modules/identity/credential-status.js';
@@ -95,7 +96,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     lenderAudienceAliases: config.LENDER_AUDIENCE_ALIASES,
   };
   options.onOpen?.('credential changes', async () => auth.credentialStatus.close());
-  const companies = databaseRegistry(database.prisma);
+  const companies = databaseRegistry(database.prisma, companyDataSources(config, logger));
   const webhooks = {
     retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,

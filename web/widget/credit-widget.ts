@@ -106,14 +106,11 @@ function adoptStyles(root: ShadowRoot): void {
 
 function renderReport(report: CreditReportView, text: Catalogue, format: Formatter): HTMLElement {
   const name = report.name ?? text.unnamedCompany;
-  const score = report.score ?? {};
+  // No score: no credit-data source has scored the company; the card says so rather than show a grade.
+  const subtitle = subtitleOf(report, text);
+  if (!report.score) return renderWithoutCreditData(name, subtitle, text);
+  const score = report.score;
   const grade = score.grade ?? '?';
-  const subtitle = [
-    report.registrationNumber ? text.companyNumber(report.registrationNumber) : null,
-    report.type ? (text.companyTypes[report.type] ?? report.type) : null,
-  ]
-    .filter(Boolean)
-    .join(' · ');
   const notKnown = text.notKnown;
   return h(
     'section',
@@ -134,6 +131,30 @@ function renderReport(report: CreditReportView, text: Catalogue, format: Formatt
       fact('creditLimit', text.facts.creditLimit, report.creditLimit ? format.money(report.creditLimit) : notKnown),
       fact('companyNotices', text.facts.companyNotices, notices(report.legalNotices?.company, text, format)),
       fact('directorNotices', text.facts.directorNotices, notices(report.legalNotices?.directors, text, format)),
+    ),
+  );
+}
+
+function subtitleOf(report: CreditReportView, text: Catalogue): string {
+  return [report.registrationNumber ? text.companyNumber(report.registrationNumber) : null, report.type ? (text.companyTypes[report.type] ?? report.type) : null]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function renderWithoutCreditData(name: string, subtitle: string, text: Catalogue): HTMLElement {
+  return h(
+    'section',
+    { class: 'card', 'aria-label': text.reportFor(name), ...part('card') },
+    h(
+      'div',
+      { class: 'head', ...part('header') },
+      h('h2', { 'data-field': 'name', ...part('title') }, name),
+      h('p', { class: 'sub', 'data-field': 'company', ...part('subtitle') }, subtitle),
+    ),
+    h(
+      'div',
+      { class: 'summary' },
+      h('div', { 'data-field': 'noCreditData', ...part('no-credit-data') }, h('p', { class: 'label' }, text.noCreditData), h('p', {}, text.noCreditDataExplained)),
     ),
   );
 }

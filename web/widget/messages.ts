@@ -19,6 +19,9 @@ export interface Catalogue {
   /** Grades A-G (spec 2.1). */
   gradeMeanings: Record<string, string>;
   unknownGrade: string;
+  /** A company no credit-data source has scored: no grade is shown, and this says why. */
+  noCreditData: string;
+  noCreditDataExplained: string;
   gradeWithScores: (meaning: string, scores: string) => string;
   creditScore: string;
   scoreOutOf100: (score: string) => string;
@@ -66,6 +69,8 @@ const EN_GB: Catalogue = {
     G: 'Company dissolved',
   },
   unknownGrade: 'Unknown grade',
+  noCreditData: 'No credit data',
+  noCreditDataExplained: 'No credit reference agency has data on this company yet, so it has no credit grade.',
   gradeWithScores: (meaning, scores) => `${meaning} (scores ${scores})`,
   creditScore: 'Credit score',
   scoreOutOf100: (score) => `${score} / 100`,

@@ -17,7 +17,7 @@ export type GradeScale = 'marketplaceV1' | 'full';
 export async function companyInformation(ctx: ServiceContext, company: RegistryCompany, scale: GradeScale): Promise<CompanyInformationDto> {
   const shown = (grade: Grade): Grade => (scale === 'marketplaceV1' ? marketplaceV1Grade(grade) : grade);
   const dissolved = company.status === 'DISSOLVED';
-  const average = await ctx.companies.sectorAverageScore(company.sector, company.countryCode);
+  const average = company.scoreValue === null ? null : await ctx.companies.sectorAverageScore(company.sector, company.countryCode);
   // The registry's type, sector, VAT status and currencies are PostgreSQL enums (or checked columns) of the schema's values.
   const money = (value: number) => ({ code: company.noticesCurrency as NonNullable<Dto['creditLimit']>['code'], value });
   return {
@@ -27,23 +27,30 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
     incorporatedAt: company.incorporatedAt?.toISOString() ?? null,
     sector: company.sector as Dto['sector'],
     vatStatus: company.vatStatus as Dto['vatStatus'],
-    score: {
-      grade: shown(gradeFor(company.scoreValue, dissolved)),
-      value: company.scoreValue,
-      industryAverageGrade: average === null ? null : shown(gradeFor(Math.round(average))),
-      changedAt: company.scoreChangedAt?.toISOString() ?? null,
-      lastAssessedAt: company.scoreLastAssessedAt?.toISOString() ?? null,
-      previous: company.previousScoreValue === null ? null : { grade: shown(gradeFor(company.previousScoreValue)) },
-    },
+    // No credit data, no grade: the register alone says nothing of a company's credit.
+    score:
+      company.scoreValue === null
+        ? null
+        : {
+            grade: shown(gradeFor(company.scoreValue, dissolved)),
+            value: company.scoreValue,
+            industryAverageGrade: average === null ? null : shown(gradeFor(Math.round(average))),
+            changedAt: company.scoreChangedAt?.toISOString() ?? null,
+            lastAssessedAt: company.scoreLastAssessedAt?.toISOString() ?? null,
+            previous: company.previousScoreValue === null ? null : { grade: shown(gradeFor(company.previousScoreValue)) },
+          },
     creditLimit:
       company.creditLimitValue === null ? null : { code: (company.creditLimitCurrency ?? company.noticesCurrency) as NonNullable<Dto['creditLimit']>['code'], value: company.creditLimitValue },
     contactAddress: (company.address as Dto['contactAddress']) ?? null,
     employeesNumber: company.employeesNumber,
     website: company.website,
-    legalNotices: {
-      company: { last12MonthsCount: company.companyNoticesCount, last12MonthsValue: money(company.companyNoticesValue) },
-      directors: { last12MonthsCount: company.directorsNoticesCount, last12MonthsValue: money(company.directorsNoticesValue) },
-    },
+    legalNotices:
+      company.creditSource === null
+        ? null
+        : {
+            company: { last12MonthsCount: company.companyNoticesCount, last12MonthsValue: money(company.companyNoticesValue) },
+            directors: { last12MonthsCount: company.directorsNoticesCount, last12MonthsValue: money(company.directorsNoticesValue) },
+          },
   };
 }
 
@@ -74,4 +81,5 @@ export async function registryGrades(ctx: ServiceContext, profiles: ReadonlyArra
   });
 }
 
-const gradeOf = (company: RegistryCompany) => gradeFor(company.scoreValue, company.status === 'DISSOLVED');
+/** Unknown (null) without credit data: matching then treats the grade as unknown. */
+const gradeOf = (company: RegistryCompany) => (company.scoreValue === null ? null : gradeFor(company.scoreValue, company.status === 'DISSOLVED'));

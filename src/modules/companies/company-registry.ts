@@ -1,11 +1,17 @@
 /**
- * The company registry behind company search, lookups and credit reports. The demo deployment
- * reads the seeded `company` table; a real company-data provider (Companies House, a credit bureau)
- * would implement the same interface.
+ * The company registry behind company search, lookups and credit reports: the local register (the
+ * `company` table, loaded by the Basic Company Data import, or the demo seed) and, behind it, the
+ * company-data sources the deployment configures (COMPANY_DATA_SOURCES): a number the register does
+ * not hold is looked up at a source (the Companies House API) and stored, so the next lookup is
+ * local. Search answers from the register; a source is asked only when the register has no hit and
+ * the source can answer at once (not rate-limited). Credit data (score, limit, notices) is stored
+ * with the name of the source that stated it and its date, or is absent.
  */
 import { expressionBuilder, sql } from 'kysely';
 import { readsOf, type Db } from '../../infra/database.js';
 import type { DB } from '../../infra/sql-reads.js';
+import type { RegisterFacts, RegisterSource } from './register-facts.js';
+import { writeRegisterFacts } from './register-store.js';
 
 export interface RegistryCompany {
   countryCode: string;
@@ -16,7 +22,8 @@ export interface RegistryCompany {
   status: 'ACTIVE' | 'DISSOLVED' | string;
   vatStatus: string;
   incorporatedAt: Date | null;
-  scoreValue: number;
+  /** Null when no credit-data source has scored the company: it then has no grade. */
+  scoreValue: number | null;
   previousScoreValue: number | null;
   scoreChangedAt: Date | null;
   scoreLastAssessedAt: Date | null;
@@ -30,6 +37,23 @@ export interface RegistryCompany {
   directorsNoticesCount: number;
   directorsNoticesValue: number;
   noticesCurrency: string;
+  /** The credit-data source (`demo` for the demo seed's invented data, else the bureau's name) and the date of its data; null: no credit data. */
+  creditSource: string | null;
+  creditAsOf: Date | null;
+  registerSource: string;
+  previousNames: string[];
+}
+
+/**
+ * A company-data source behind the local register (the port a provider implements): it states the
+ * register facts of companies the register does not hold yet.
+ */
+export interface CompanyDataSource {
+  readonly name: RegisterSource;
+  /** The company's facts, or null when the source does not know it. Throws when the source cannot answer. */
+  lookup(registrationNumber: string, countryCode: string): Promise<RegisterFacts | null>;
+  /** Hits for a name or number, or null when the source cannot answer at once (rate-limited, failing, open circuit). */
+  search(term: string, limit: number): Promise<SearchHit[] | null>;
 }
 
 export interface SearchHit {
@@ -53,10 +77,11 @@ export interface CompanyRegistry {
   /** Mean score of the sector's live companies, or null when the registry has none. */
   sectorAverageScore(sector: string, countryCode: string): Promise<number | null>;
   /**
-   * A new assessment of a company's score (a provider's feed would call this): when the score
-   * changes, the current one becomes `previous` and changedAt moves; lastAssessedAt always moves.
+   * A new assessment of a company's score by the named credit-data source (a bureau's feed calls
+   * this): when the score changes, the current one becomes `previous` and changedAt moves;
+   * lastAssessedAt always moves, and the source and its date are the ones a credit report names.
    */
-  recordScore(registrationNumber: string, countryCode: string, score: number, assessedAt: Date): Promise<void>;
+  recordScore(registrationNumber: string, countryCode: string, score: number, assessedAt: Date, source: string): Promise<void>;
 }
 
 /** Escapes LIKE wildcards so a search term is matched literally. */
@@ -79,14 +104,45 @@ const registryColumns = () => {
   return [
     'countryCode', 'registrationNumber', 'name', 'type', 'sector', 'status', 'vatStatus', 'incorporatedAt', 'scoreValue',
     'previousScoreValue', 'scoreChangedAt', 'scoreLastAssessedAt', 'creditLimitCurrency', 'employeesNumber', 'website', 'address',
-    'companyNoticesCount', 'directorsNoticesCount', 'noticesCurrency',
+    'companyNoticesCount', 'directorsNoticesCount', 'noticesCurrency', 'creditSource', 'creditAsOf', 'registerSource', 'previousNames',
     eb.cast<number | null>('creditLimitValue', 'float8').as('creditLimitValue'),
     eb.cast<number>('companyNoticesValue', 'float8').as('companyNoticesValue'),
     eb.cast<number>('directorsNoticesValue', 'float8').as('directorsNoticesValue'),
   ] as const;
 };
 
-export function databaseRegistry(db: Db): CompanyRegistry {
+/** The local register alone (tests, the demo) or with sources behind it, asked in order. */
+export function databaseRegistry(db: Db, sources: readonly CompanyDataSource[] = []): CompanyRegistry {
+  const local = localRegister(db);
+  if (sources.length === 0) return local;
+  return {
+    ...local,
+    async search(term, options) {
+      const hits = await local.search(term, options);
+      if (hits.length > 0 || options.countryCode !== 'GB') return hits;
+      for (const source of sources) {
+        const found = await source.search(term, options.limit).catch(() => null);
+        if (found && found.length > 0) return found.slice(0, options.limit);
+      }
+      return hits;
+    },
+    async find(registrationNumber, countryCode) {
+      const held = await local.find(registrationNumber, countryCode);
+      if (held || countryCode !== 'GB') return held;
+      for (const source of sources) {
+        // A source that cannot answer (down, rate-limited) leaves the number unknown; the source logs why.
+        const facts = await source.lookup(registrationNumber.toUpperCase(), countryCode).catch(() => null);
+        if (!facts) continue;
+        // Stored, so the next lookup (and every list that reads it) is answered by the register.
+        await writeRegisterFacts(db, [facts], source.name);
+        return local.find(facts.registrationNumber, countryCode);
+      }
+      return null;
+    },
+  };
+}
+
+function localRegister(db: Db): CompanyRegistry {
   const averages = new Map<string, { value: Promise<number | null>; until: number }>();
   // Typed SQL (Kysely, named prepared statements): look-ups run on every company read and search on
   // every keystroke of a lookup field, and Prisma's per-query CPU is several times the statement's own.
@@ -99,12 +155,20 @@ export function databaseRegistry(db: Db): CompanyRegistry {
       const prefix = `${likeLiteral(lower)}%`;
       const infix = lower.length >= MIN_INFIX_LENGTH ? `%${likeLiteral(lower)}%` : prefix;
       const numberPrefix = `${likeLiteral(upper)}%`;
-      // Each OR branch has its own index (prefix btree, trigram gin, number btree): a bitmap OR, no scan.
+      // Each OR branch has its own index (prefix btree, trigram gin on the name and on the previous
+      // names, number btree): a bitmap OR, no scan. Previous names are matched inside from three characters.
       return reads
         .selectFrom('company')
         .select(['name', 'registrationNumber as number'])
         .where('countryCode', '=', countryCode)
-        .where((eb) => eb.or([eb('nameLower', 'like', prefix), eb('nameLower', 'like', infix), eb('registrationNumber', 'like', numberPrefix)]))
+        .where((eb) =>
+          eb.or([
+            eb('nameLower', 'like', prefix),
+            eb('nameLower', 'like', infix),
+            eb('registrationNumber', 'like', numberPrefix),
+            ...(lower.length >= MIN_INFIX_LENGTH ? [eb('previousNamesLower', 'like', infix)] : []),
+          ]),
+        )
         .orderBy((eb) =>
           eb
             .case()
@@ -112,9 +176,13 @@ export function databaseRegistry(db: Db): CompanyRegistry {
             .then(0)
             .when(eb.or([eb('nameLower', 'like', prefix), eb('registrationNumber', 'like', numberPrefix)]))
             .then(1)
-            .else(2)
+            .when('nameLower', 'like', infix)
+            .then(2)
+            .else(3)
             .end(),
         )
+        // Companies still on the register before dissolved ones, within each kind of match.
+        .orderBy((eb) => eb.case().when('status', '=', 'DISSOLVED').then(1).else(0).end())
         .orderBy('name')
         .orderBy('registrationNumber')
         .limit(limit)
@@ -144,13 +212,15 @@ export function databaseRegistry(db: Db): CompanyRegistry {
       return keys.map((key, i) => byKey.get(`${key.countryCode} ${numbers[i]}`) ?? null);
     },
 
-    async recordScore(registrationNumber, countryCode, score, assessedAt) {
+    async recordScore(registrationNumber, countryCode, score, assessedAt, source) {
       await db.$executeRaw`
         UPDATE company SET
           "previousScoreValue" = CASE WHEN "scoreValue" <> ${score} THEN "scoreValue" ELSE "previousScoreValue" END,
           "scoreChangedAt" = CASE WHEN "scoreValue" <> ${score} THEN ${assessedAt} ELSE "scoreChangedAt" END,
           "scoreValue" = ${score},
           "scoreLastAssessedAt" = ${assessedAt},
+          "creditSource" = ${source},
+          "creditAsOf" = ${assessedAt},
           "updatedAt" = ${assessedAt}
         WHERE "countryCode" = ${countryCode} AND "registrationNumber" = ${registrationNumber}`;
     },

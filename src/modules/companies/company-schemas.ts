@@ -33,12 +33,12 @@ export const RegistryCompanyInformation = z
     incorporatedAt: z.iso.datetime().nullable(),
     sector: z.enum(SECTORS),
     vatStatus: z.enum(VAT_STATUSES),
-    score: RegistryCompanyScore,
+    score: RegistryCompanyScore.nullable().describe('Null when no credit-data source has scored the company'),
     creditLimit: Currency.nullable(),
     contactAddress: Address.nullable(),
     employeesNumber: z.number().int().nullable(),
     website: z.string().nullable(),
-    legalNotices: LegalNotices,
+    legalNotices: LegalNotices.nullable().describe('Null when no credit-data source has stated them'),
   })
   .describe('CompanyInformation (spec 2.1) as the company registry states it');
 export type RegistryCompanyInformation = z.infer<typeof RegistryCompanyInformation>;

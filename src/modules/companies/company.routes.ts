@@ -7,7 +7,7 @@ import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../kernel/r
 import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /** The REST body of a registry company: a score never changed has no changedAt or previous. */
-const RestCompanyInformation = RegistryCompanyInformation.extend({ score: withOptionalKeys(RegistryCompanyScore, OPTIONAL_KEYS.profiles) });
+const RestCompanyInformation = RegistryCompanyInformation.extend({ score: withOptionalKeys(RegistryCompanyScore, OPTIONAL_KEYS.profiles).nullable() });
 
 export const companyRoutes: RouteDefinition[] = [
   route({

@@ -39,23 +39,42 @@ export function creditReportRefusal(company: Pick<RegistryCompany, 'type' | 'reg
  */
 export const CreditReportScore = RegistryCompanyScore.omit({ value: true });
 export const CreditReportCompany = RegistryCompanyInformation.pick({ name: true, type: true, sector: true, registrationNumber: true, creditLimit: true, legalNotices: true }).extend({
-  score: CreditReportScore,
+  score: CreditReportScore.nullable().describe('Null when no credit-data source has scored the company (meta.creditData says so)'),
 });
 export const CreditReportData = z.strictObject({ companyInformation: CreditReportCompany, id: z.uuid(), createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() });
+/** Which credit-data source stated the score, limit and notices, and as of when; or that none has. */
+export const CreditDataStatement = z
+  .discriminatedUnion('available', [
+    z.strictObject({
+      available: z.literal(true),
+      source: z.string().describe('The credit-data source: a bureau named by the deployment, or `demo` (invented demo data)'),
+      asOf: z.iso.datetime().nullable().describe('The date of the source data'),
+      demo: z.boolean().describe('True for the demo seed\'s invented scores: not credit data about a real company'),
+    }),
+    z.strictObject({ available: z.literal(false), reason: z.string() }),
+  ])
+  .meta({ id: 'CreditDataStatement' });
 export const CreditReport = z.strictObject({
   data: CreditReportData,
   links: z.strictObject({ self: z.string() }),
-  meta: z.strictObject({ tenantId: z.uuid(), generatedAt: z.iso.datetime(), source: z.literal('registry') }),
+  meta: z.strictObject({ tenantId: z.uuid(), generatedAt: z.iso.datetime(), source: z.literal('registry'), creditData: CreditDataStatement }),
 });
 export type CreditReport = z.infer<typeof CreditReport>;
 
+export const NO_CREDIT_DATA = 'No credit-data source has data on this company: the report names no grade, credit limit or legal notices';
+
 export function creditReportOf(
   info: CompanyInformationDto,
+  credit: Pick<RegistryCompany, 'creditSource' | 'creditAsOf'>,
   profile: { id: string; tenantId: string; createdAt: Date; updatedAt: Date },
   self: string,
   now: Date,
 ): CreditReport {
-  const { value: _value, ...score } = info.score;
+  const score = info.score === null ? null : (({ value: _value, ...shown }) => shown)(info.score);
+  const creditData: z.infer<typeof CreditDataStatement> =
+    credit.creditSource === null
+      ? { available: false, reason: NO_CREDIT_DATA }
+      : { available: true, source: credit.creditSource, asOf: credit.creditAsOf?.toISOString() ?? null, demo: credit.creditSource === 'demo' };
   return {
     data: {
       companyInformation: {
@@ -72,6 +91,6 @@ export function creditReportOf(
       updatedAt: profile.updatedAt.toISOString(),
     },
     links: { self },
-    meta: { tenantId: profile.tenantId, generatedAt: now.toISOString(), source: 'registry' },
+    meta: { tenantId: profile.tenantId, generatedAt: now.toISOString(), source: 'registry', creditData },
   };
 }

@@ -60,6 +60,6 @@ export function toPublicProfile(record: ProfileRecord) {
 /** The credit report (spec 2.5): a score never changed has no changedAt or previous. */
 export const RestCreditReport = CreditReport.extend({
   data: CreditReportData.extend({
-    companyInformation: CreditReportCompany.extend({ score: withOptionalKeys(CreditReportScore, OPTIONAL_KEYS.profiles) }),
+    companyInformation: CreditReportCompany.extend({ score: withOptionalKeys(CreditReportScore, OPTIONAL_KEYS.profiles).nullable() }),
   }),
 });

@@ -109,7 +109,7 @@ export async function getCreditReport(ctx: ServiceContext, self: string): Promis
   if (!company) throw AppError.unprocessable('The profile\'s company is not in the registry, so there is no credit report');
   const refusal = creditReportRefusal(company);
   if (refusal) throw AppError.unprocessable(refusal);
-  return creditReportOf(await companyInformation(ctx, company, 'full'), { ...row, tenantId }, self, ctx.clock.now());
+  return creditReportOf(await companyInformation(ctx, company, 'full'), company, { ...row, tenantId }, self, ctx.clock.now());
 }
 
 /**

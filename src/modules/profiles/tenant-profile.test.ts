@@ -167,12 +167,14 @@ describe('GET /profile and GET /profile/credit-report', () => {
     const before = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).data.companyInformation.score;
     expect(before).toMatchObject({ grade: 'C' });
     const assessedAt = new Date('2026-11-20T08:00:00Z');
-    await app.runtime.companies.recordScore('08234567', 'GB', 93, assessedAt);
+    await app.runtime.companies.recordScore('08234567', 'GB', 93, assessedAt, 'Example Bureau');
     const after = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).data.companyInformation.score;
     expect(after).toMatchObject({ grade: 'A', previous: { grade: 'C' }, changedAt: assessedAt.toISOString(), lastAssessedAt: assessedAt.toISOString() });
-    await app.runtime.companies.recordScore('08234567', 'GB', 93, new Date('2026-11-21T08:00:00Z'));
+    await app.runtime.companies.recordScore('08234567', 'GB', 93, new Date('2026-11-21T08:00:00Z'), 'Example Bureau');
     const unchanged = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).data.companyInformation.score;
     expect(unchanged).toMatchObject({ grade: 'A', previous: { grade: 'C' }, changedAt: assessedAt.toISOString(), lastAssessedAt: '2026-11-21T08:00:00.000Z' });
+    const named = (await (await send('GET', `${B}/profile/credit-report`, auth)).json()).meta.creditData;
+    expect(named).toEqual({ available: true, source: 'Example Bureau', asOf: '2026-11-21T08:00:00.000Z', demo: false });
   });
 
   it.each([

@@ -1,7 +1,7 @@
 /**
  * `npm run admin -- <command> [--flags]`: bootstrapping a deployment from a shell, where no
  * credential exists yet to call the API with — the first account and user, lender API credentials,
- * and signing key rotation. Works in the configured DEPLOY_ENV against DATABASE_URL (or the embedded
+ * signing key rotation, and loading the company register from a Companies House file. Works in the configured DEPLOY_ENV against DATABASE_URL (or the embedded
  * database in DATA_DIR).
  *
  * Owns argument parsing, validation and presentation only; the work is done by
@@ -13,7 +13,8 @@
  * (running-server.ts), else PUBLIC_URL; with neither, the default (http://localhost:PORT) is used
  * and a notice says so.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -27,6 +28,8 @@ import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { ProductInput, storeLenderProduct } from '../../modules/lenders/lender-management.js';
 import { PRODUCT_TYPES } from '../../modules/lenders/product-types.js';
 import { rotateSigningKeyFile } from '../../infra/signing-keys.js';
+import { CreditFileError, importCreditData } from '../../modules/companies/credit-data-import.js';
+import { DEFAULT_IMPORT_BATCH, ImportFileError, importBasicCompanyData, type ImportProgress } from '../../modules/companies/register-import.js';
 import { databaseIdentity, runningServerOf, RUNNING_SERVER_FILE } from '../running-server.js';
 
 type Values = Record<string, string | undefined>;
@@ -36,6 +39,8 @@ interface Command {
   usage: string;
   /** Its flags; every one takes a value. */
   flags: readonly string[];
+  /** The name of its one positional argument (a file), when it takes one. */
+  positional?: string;
   run(values: Values): Promise<void>;
 }
 
@@ -89,6 +94,18 @@ const COMMANDS: Record<string, Command> = {
     usage: `${PROGRAM} lender-credentials --lender-id ID`,
     flags: ['lender-id'],
     run: lenderCredentials,
+  },
+  'import-companies': {
+    usage: `${PROGRAM} import-companies FILE [--batch-size N]   (a Companies House Basic Company Data CSV)`,
+    flags: ['batch-size'],
+    positional: 'file',
+    run: importCompanies,
+  },
+  'import-credit-data': {
+    usage: `${PROGRAM} import-credit-data FILE --source NAME [--batch-size N]   (a credit bureau's delivery file, see docs/operations.md)`,
+    flags: ['source', 'batch-size'],
+    positional: 'file',
+    run: importCreditDataCommand,
   },
   'rotate-signing-key': {
     usage: `${PROGRAM} rotate-signing-key [--file F]`,
@@ -202,6 +219,96 @@ async function rotateSigningKey(values: Values): Promise<void> {
   printResult({ kid: fresh.kid, file: target, keys });
   const kept = keys > 1 ? '; the previous key is kept so tokens it signed still verify' : '';
   notice(`Key ${fresh.kid} signs for every process (re)started with ${target}${kept}. Restart the deployment to use it.`);
+}
+
+/** Loads a Basic Company Data file into the register (modules/companies/register-import.ts), with progress on stderr. */
+async function importCompanies(values: Values): Promise<void> {
+  const file = requiredText(values, 'file');
+  const batchSize = values['batch-size'] === undefined ? DEFAULT_IMPORT_BATCH : parseNumber(values['batch-size'], 'batch-size');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be a whole number from 1 to 50000');
+  await readableFile(file);
+  const config = configuration();
+  const progress = importProgressLine(process.stderr.isTTY === true);
+  const summary = await withDatabase(config, async (db) => {
+    try {
+      return await importBasicCompanyData(db, file, {
+        batchSize,
+        onResume: (done) => notice(`Resuming the unfinished import of this file after record ${done}.`),
+        onProblem: ({ line, message }) => progress.interject(`line ${line}: ${message} (skipped)`),
+        onProgress: (p) => progress.show(p),
+      });
+    } catch (err) {
+      if (err instanceof ImportFileError) throw new CommandError(err.message);
+      throw err;
+    }
+  });
+  progress.end();
+  const { recordsDone: records, inserted, changed, unchanged, rejected, resumedAt, elapsedMs } = summary;
+  printResult({ file: summary.file, records, inserted, changed, unchanged, rejected, resumedAt, seconds: Math.round(elapsedMs / 100) / 10 });
+}
+
+/** Stores a bureau's scores, limits and notices under its name (modules/companies/credit-data-import.ts). */
+async function importCreditDataCommand(values: Values): Promise<void> {
+  const file = requiredText(values, 'file');
+  const source = requiredText(values, 'source');
+  if (source.length > 80) throw new UsageError('--source must be at most 80 characters');
+  if (source.toLowerCase() === 'demo') throw new UsageError('--source "demo" is the demo seed\'s label; name the bureau');
+  const batchSize = values['batch-size'] === undefined ? 2000 : parseNumber(values['batch-size'], 'batch-size');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be a whole number from 1 to 50000');
+  await readableFile(file);
+  const config = configuration();
+  const summary = await withDatabase(config, async (db) => {
+    try {
+      return await importCreditData(db, file, source, { batchSize, onProblem: ({ line, message }) => console.error(`line ${line}: ${message} (skipped)`) });
+    } catch (err) {
+      if (err instanceof CreditFileError) throw new CommandError(err.message);
+      throw err;
+    }
+  });
+  printResult({ file, source, ...summary });
+}
+
+async function readableFile(file: string): Promise<void> {
+  try {
+    await access(file, constants.R_OK);
+  } catch {
+    throw new UsageError(`${file} cannot be read`);
+  }
+}
+
+/** One progress line (rows, rows/s, share of the file, ETA): rewritten in place on a terminal, a line every 10 s otherwise. */
+function importProgressLine(terminal: boolean) {
+  let shown = false;
+  let lastLine = 0;
+  const clear = () => {
+    if (terminal && shown) process.stderr.write('\r\x1b[K');
+  };
+  return {
+    show(p: ImportProgress) {
+      if (!terminal && Date.now() - lastLine < 10_000 && !p.done) return;
+      lastLine = Date.now();
+      const rate = p.elapsedMs > 0 ? (p.recordsThisRun * 1000) / p.elapsedMs : 0;
+      const share = p.totalBytes > 0 ? p.bytesRead / p.totalBytes : 1;
+      const remaining = share > 0 && share < 1 ? ((p.elapsedMs / share) * (1 - share)) / 1000 : 0;
+      const line = `import-companies: ${p.records.toLocaleString('en-GB')} records, ${Math.round(rate).toLocaleString('en-GB')}/s, ${Math.floor(share * 100)}% of the file, ETA ${formatSeconds(remaining)}`;
+      clear();
+      process.stderr.write(terminal ? line : `${line}\n`);
+      shown = true;
+    },
+    interject(message: string) {
+      clear();
+      shown = false;
+      console.error(message);
+    },
+    end() {
+      if (terminal && shown) process.stderr.write('\n');
+    },
+  };
+}
+
+function formatSeconds(seconds: number): string {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,10 +482,12 @@ async function main(argv: string[]): Promise<number> {
 function parseFlags(command: Command, args: string[]): { values: Values; help: boolean } {
   const options = Object.fromEntries(command.flags.map((flag) => [flag, { type: 'string' as const }]));
   try {
-    const { values } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+    const { values, positionals } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: command.positional !== undefined });
     const { help, ...flags } = values;
+    if (positionals.length > 1) throw new UsageError(`one ${command.positional} only`);
     // Every flag but --help is declared as a single string.
-    return { values: flags as Values, help: help === true };
+    const given = flags as Values;
+    return { values: command.positional && positionals[0] !== undefined ? { ...given, [command.positional]: positionals[0] } : given, help: help === true };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

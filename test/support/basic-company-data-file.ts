@@ -1,0 +1,59 @@
+/**
+ * Basic Company Data files of any size in the published format, for the import's tests and
+ * benchmark: the header line is the fixture's (the published one, leading spaces included) and
+ * every record has its 55 quoted fields. Company `i` is deterministic; `variant` changes the
+ * registered office of every 1000th company, so a second file differs from the first in a known way.
+ */
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const SAMPLE_FILE = fileURLToPath(new URL('../../src/modules/companies/companies-house/fixtures/basic-company-data-sample.csv', import.meta.url));
+
+export const HEADER_LINE = readFileSync(SAMPLE_FILE, 'utf8').split('\r\n')[0]!;
+
+const WORDS = ['ALDER', 'BRAMBLE', 'CINDER', 'DUNMORE', 'EASTGATE', 'FARTHING', 'GLENROY', 'HOLLOWAY', 'INGLEBY', 'JUNIPER', 'KESWICK'];
+const TRADES = [
+  ['SOFTWARE', '62012 - Business and domestic software development'],
+  ['BUILDERS', '41202 - Construction of domestic buildings'],
+  ['BAKERY', '10710 - Manufacture of bread; manufacture of fresh pastry goods and cakes'],
+  ['LOGISTICS', '49410 - Freight transport by road'],
+  ['DENTAL CARE', '86230 - Dental practice activities'],
+] as const;
+
+/** The company number of generated company `i`: 8 digits from 20000000, zero padding kept by construction. */
+export function generatedNumber(i: number): string {
+  return String(20_000_000 + i).padStart(8, '0');
+}
+
+export function generatedName(i: number): string {
+  return `${WORDS[i % WORDS.length]} ${WORDS[Math.floor(i / WORDS.length) % WORDS.length]} ${TRADES[i % TRADES.length]![0]} ${i} LIMITED`;
+}
+
+function record(i: number, variant: number): string {
+  const fields = new Array<string>(55).fill('');
+  fields[0] = generatedName(i);
+  fields[1] = generatedNumber(i);
+  fields[4] = `${(i % 200) + 1} ${i % 1000 === 0 && variant > 0 ? `NEW ROAD ${variant}` : 'STATION ROAD'}`;
+  fields[6] = 'MANCHESTER';
+  fields[8] = 'ENGLAND';
+  fields[9] = `M${(i % 30) + 1} 2AB`;
+  fields[10] = 'Private Limited Company';
+  fields[11] = 'Active';
+  fields[12] = 'United Kingdom';
+  fields[14] = `${String((i % 28) + 1).padStart(2, '0')}/0${(i % 9) + 1}/20${String(i % 24).padStart(2, '0')}`;
+  fields[26] = TRADES[i % TRADES.length]![1];
+  fields[32] = `http://business.data.gov.uk/id/company/${generatedNumber(i)}`;
+  return fields.map((f) => `"${f}"`).join(',');
+}
+
+/** Writes `count` generated companies (and `extra` more after them, for a file with new companies). */
+export async function writeBasicCompanyDataFile(file: string, count: number, options: { variant?: number } = {}): Promise<void> {
+  const out = createWriteStream(file);
+  out.write(`${HEADER_LINE}\r\n`);
+  for (let i = 0; i < count; i++) {
+    if (!out.write(`${record(i, options.variant ?? 0)}\r\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
