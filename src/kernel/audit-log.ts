@@ -17,7 +17,8 @@ export type AuditEvent =
   | 'api_key.revoked'
   | 'access.denied'
   | 'rate_limit.exceeded'
-  | 'staff.action';
+  | 'staff.action'
+  | 'deliveries.replayed';
 
 export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
   logger.info({ audit: event, ...facts }, `audit: ${event}`);

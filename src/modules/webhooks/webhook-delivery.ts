@@ -16,7 +16,7 @@ import type { SqlReads } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { deliveryHeaders } from './webhook-headers.js';
+import { deliveryHeaders, FIXED_HEADERS } from './webhook-headers.js';
 import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent, undici } from './lender-connections.js';
@@ -25,7 +25,9 @@ import { wakeWorkersAtCommit } from './delivery-wakeups.js';
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
-import { deliveryScope } from './webhook-delivery-visibility.js';
+import { deliveryScopeOf, deliveryWhere, type DeliveryScope } from './webhook-delivery-visibility.js';
+import { z } from 'zod';
+import { parseInput } from '../../kernel/validation.js';
 
 export const JITTER = 0.2;
 
@@ -168,7 +170,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
       // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
       dispatcher: lenderAgent(target),
       signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...headers },
+      headers: { ...FIXED_HEADERS, ...headers },
     });
     statusCode = res.statusCode;
     // Read (a bounded amount of) the answer so the connection can serve the next delivery.
@@ -231,17 +233,45 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
   };
 }
 
-/** Staff: send a dead-lettered (or failing) delivery again, from a fresh schedule. */
-export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<WebhookDelivery> {
-  requireAccess(ctx, 'deliveries.manage');
-  const row = await ctx.db.$transaction(async (tx) => {
-    const reset = await tx.webhookDelivery.updateMany({
-      where: { AND: [{ id: deliveryId, status: { in: ['DEAD', 'FAILED'] } }, deliveryScope(ctx)] },
-      data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
-    });
-    if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
-    await wakeWorkersAtCommit(tx);
-    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
+/** What a redelivery or a replay may send again: every delivery but one already waiting for its attempt (PENDING). */
+export const RESENDABLE_STATUSES = ['DEAD', 'FAILED', 'DELIVERED'] as const;
+
+/**
+ * Sends deliveries again, now, from a fresh schedule: each the same row, so the same webhook-id,
+ * sequence number and body, its attempt log kept. The one use case behind staff redelivery, lender
+ * redelivery and lender replay; the caller's operation has decided access and `where` holds its
+ * visibility rule. Answers how many were queued (those still resendable when written).
+ * @access internal: resends deliveries within the scope of the operation that decided access
+ */
+export async function resendDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, where: Prisma.WebhookDeliveryWhereInput): Promise<number> {
+  const reset = await tx.webhookDelivery.updateMany({
+    where: { AND: [where, { status: { in: [...RESENDABLE_STATUSES] } }] },
+    data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
   });
-  return toWebhookDelivery(row);
+  if (reset.count > 0) await wakeWorkersAtCommit(tx);
+  return reset.count;
+}
+
+const DeliveryIdInput = z.strictObject({ id: z.uuid({ message: 'must be a delivery id (the webhook-id, a UUID)' }) });
+
+/**
+ * One delivery the scope sees, sent again (`resendDeliveries`): 404 when the scope does not see it,
+ * 409 when it is already waiting for its attempt.
+ * @access internal: redelivers within the scope of the operation that decided access
+ */
+export async function redeliverInScope(ctx: ServiceContext, scope: DeliveryScope, deliveryId: unknown): Promise<string> {
+  const { id } = parseInput(DeliveryIdInput, { id: deliveryId }, 'Path');
+  await ctx.db.$transaction(async (tx) => {
+    const found = await tx.webhookDelivery.findFirst({ where: { AND: [{ id }, deliveryWhere(scope)] }, select: { id: true } });
+    if (!found) throw AppError.notFound('Delivery');
+    if ((await resendDeliveries(ctx, tx, { id })) === 0) throw AppError.conflict('The delivery is already waiting for its attempt (PENDING)');
+  });
+  return id;
+}
+
+/** Staff: send a delivery of their environment again, from a fresh schedule. */
+export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<WebhookDelivery> {
+  const actor = requireAccess(ctx, 'deliveries.manage');
+  const id = await redeliverInScope(ctx, deliveryScopeOf(ctx, actor), deliveryId);
+  return toWebhookDelivery(await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: ATTEMPTS_INCLUDE }));
 }

@@ -609,6 +609,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an application document
+         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDocumentController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v1/companies/search/{searchTerm}": {
         parameters: {
             query?: never;
@@ -655,7 +677,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/applications": {
+    "/api/platform/v1/funding/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -663,14 +709,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List your applications
-         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         * Get an application
+         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** The first page of 50.
          */
-        get: operations["LenderApplicationController_list"];
+        get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -771,28 +815,6 @@ export interface paths {
         patch: operations["ProfileController_setOwnership"];
         trace?: never;
     };
-    "/api/marketplace/v1/profiles/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a profile
-         * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
-         *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["ProfileController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/companies/{registrationNumber}": {
         parameters: {
             query?: never;
@@ -839,7 +861,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
+    "/api/platform/v1/funding/applications": {
         parameters: {
             query?: never;
             header?: never;
@@ -847,34 +869,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download an application document
-         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["LenderDocumentController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get an application
-         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
          *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Example:** The first page of 50.
          */
-        get: operations["LenderApplicationController_get"];
+        get: operations["LenderApplicationController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -949,6 +951,74 @@ export interface paths {
          *     **Example:** Failed: a field to correct.
          */
         post: operations["LenderApplicationController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook deliveries
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The failed deliveries, 20 at a time.
+         */
+        get: operations["LenderDeliveryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a delivery
+         * @description Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt: 409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderDeliveryController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a profile
+         * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["ProfileController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2648,8 +2718,35 @@ export interface components {
             /** Format: uuid */
             applicationId: string;
         };
+        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
+        LenderDeliveryController_replayBody: {
+            /**
+             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
+             * @constant
+             */
+            status?: "FAILED";
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (with `to`)
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant; at most 31 days after `from`
+             */
+            to?: string;
+        };
+        /** @description What a replay queued */
+        LenderDeliveryController_replayResponse: {
+            /** @description Deliveries queued again now (at most 500), oldest first */
+            queued: number;
+            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
+            more: boolean;
+            /** @description When `more`: the creation time of the first delivery not queued */
+            nextFrom: string | null;
+        };
         /** @description The funding application document (spec 2.7) */
-        FundingApplication: {
+        LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
         };
@@ -3013,7 +3110,6 @@ export interface components {
             rateType?: ("Variable" | "Fixed") | null;
             propertyChargeAddress?: string | null;
         };
-        LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
         /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
         MarketplaceV1CompanyScore: {
             grade?: components["schemas"]["MarketplaceV1Grade"];
@@ -3077,26 +3173,6 @@ export interface components {
             tradingHistory?: components["schemas"]["TradingHistory"][];
             debtors?: components["schemas"]["MarketplaceV1Debtor"][];
             primaryBank?: number;
-        };
-        ProfileController_getResponse: {
-            /** Format: uuid */
-            uuid: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            legacy: {
-                entityBusinessId: number;
-                fundingSearchId?: number;
-            };
-            companyInformation?: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            persons: components["schemas"]["Person"][];
-            properties: components["schemas"]["Property"][];
-            assets: components["schemas"]["Asset"][];
-            assetsForSecurity: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         CompanyController_getResponse: {
             name: string;
@@ -3166,10 +3242,11 @@ export interface components {
         };
         QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         /** @description The funding application document (spec 2.7) */
-        LenderApplicationController_getResponse: {
+        FundingApplication: {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
         };
+        LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
         LenderApplicationController_acknowledgeBody: {
             reference?: string;
             comment?: string;
@@ -3353,6 +3430,122 @@ export interface components {
         LenderApplicationController_rejectResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A page of your webhook deliveries, newest first */
+        LenderDeliveryController_listResponse: {
+            nodes: components["schemas"]["LenderDelivery"][];
+            pageInfo: components["schemas"]["PageInfo"];
+        };
+        /** @description A webhook delivery to you, with what it sent and its attempts */
+        LenderDelivery: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id`: the same on every attempt, redelivery and replay
+             */
+            id: string;
+            applicationId: number;
+            /**
+             * @description The `webhook-event-type` header
+             * @enum {string}
+             */
+            eventType: "application.created" | "application.updated";
+            /** @description The `webhook-sequence` header: this delivery's number among its application's */
+            sequence: number;
+            /** @description Where it is sent */
+            url: string;
+            /**
+             * @description PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: you answered 204; DEAD: its retries ran out.
+             * @enum {string}
+             */
+            status: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+            /** @description Attempts of its current schedule (a redelivery or replay starts a new one) */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted */
+            requestBody: {
+                [key: string]: unknown;
+            };
+            /** @description The latest attempts (at most 10), newest first */
+            attempts: components["schemas"]["LenderDeliveryAttempt"][];
+        };
+        /** @description One attempt of a webhook delivery, as you received it (or not) */
+        LenderDeliveryAttempt: {
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description Your HTTP status; null when no answer came (timeout, refused connection, refused URL) */
+            statusCode: number | null;
+            /** @description Milliseconds from sending to your answer (or the failure) */
+            latencyMs: number;
+            /** @description Why the attempt failed (null when it was delivered) */
+            error: string | null;
+            /** @description The headers the attempt sent; `webhook-signature` (present while you have a webhook secret) reads `[redacted]` */
+            requestHeaders: {
+                [key: string]: string;
+            };
+        };
+        /** @description Where a page of a list ends and whether more rows follow */
+        PageInfo: {
+            /** @description The last row's cursor: pass it as `after` for the next page (null on an empty page). */
+            endCursor: string | null;
+            hasNextPage: boolean;
+        };
+        /** @description A webhook delivery to you, with what it sent and its attempts */
+        LenderDeliveryController_redeliverResponse: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id`: the same on every attempt, redelivery and replay
+             */
+            id: string;
+            applicationId: number;
+            /**
+             * @description The `webhook-event-type` header
+             * @enum {string}
+             */
+            eventType: "application.created" | "application.updated";
+            /** @description The `webhook-sequence` header: this delivery's number among its application's */
+            sequence: number;
+            /** @description Where it is sent */
+            url: string;
+            /**
+             * @description PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: you answered 204; DEAD: its retries ran out.
+             * @enum {string}
+             */
+            status: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+            /** @description Attempts of its current schedule (a redelivery or replay starts a new one) */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted */
+            requestBody: {
+                [key: string]: unknown;
+            };
+            /** @description The latest attempts (at most 10), newest first */
+            attempts: components["schemas"]["LenderDeliveryAttempt"][];
+        };
+        ProfileController_getResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         /** @description A questionnaire and its questions */
         QuestionnaireController_getResponse: {
@@ -12880,6 +13073,90 @@ export interface operations {
             };
         };
     };
+    LenderDocumentController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     CompanyController_search: {
         parameters: {
             query?: {
@@ -13066,20 +13343,104 @@ export interface operations {
             };
         };
     };
-    LenderApplicationController_list: {
+    LenderDeliveryController_replay: {
         parameters: {
-            query?: {
-                reference?: string;
-                /**
-                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
-                 * @example 50
-                 */
-                limit?: number;
-                /** @description The id of the last application of the previous answer: the answer continues after it. */
-                after?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -13091,86 +13452,84 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example [
-                     *       {
-                     *         "application": {
-                     *           "profile": {
-                     *             "attachments": [],
-                     *             "tradeHistory": [],
-                     *             "assetsToFinance": [],
-                     *             "basicCompanyDetails": {
-                     *               "city": null,
-                     *               "address": null,
-                     *               "postalCode": null,
-                     *               "sectorName": null,
-                     *               "companyName": "ACCESS TEST LTD",
-                     *               "companyType": null,
-                     *               "contactName": null,
-                     *               "creditScore": null,
-                     *               "tradingFrom": null,
-                     *               "contactEmail": null,
-                     *               "contactPhone": null,
-                     *               "companyNumber": null,
-                     *               "tradingPeriod": null,
-                     *               "vatRegistered": 0,
-                     *               "companyWebsite": null,
-                     *               "numberOfEmployees": null,
-                     *               "companyTradingName": null,
-                     *               "percentageOfSalesOnline": null
-                     *             },
-                     *             "directorOrSecretaryDetails": [],
-                     *             "guarantorAssetsForSecurity": {
-                     *               "guarantorAssets": [],
-                     *               "estimatedSecurity": 0,
-                     *               "hasUkHomeownerDirector": false
-                     *             }
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
                      *           },
-                     *           "fundingMatch": {
-                     *             "id": 1,
-                     *             "lender": {
-                     *               "id": 1,
-                     *               "icon": null,
-                     *               "logo": null,
-                     *               "entityId": 1,
-                     *               "companyName": "Test Lender"
-                     *             },
-                     *             "status": 1,
-                     *             "offerId": null,
-                     *             "products": [
-                     *               1
-                     *             ],
-                     *             "productNames": [
-                     *               "TERM_LOAN"
-                     *             ],
-                     *             "statusReason": null,
-                     *             "statusComment": null,
-                     *             "canUseInstantOffer": false,
-                     *             "canUseInstantApplication": false
-                     *           },
-                     *           "fundingSearch": {
-                     *             "id": 1,
-                     *             "amount": "150000.00",
-                     *             "author": null,
-                     *             "period": 24,
-                     *             "status": 1,
-                     *             "manager": null,
-                     *             "urgency": null,
-                     *             "useOfFunds": null,
-                     *             "statusLabel": "Submitted"
-                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
                      *           "id": 1,
-                     *           "reference": null,
-                     *           "status": "Submitted",
-                     *           "responseReason": null,
-                     *           "comment": null,
-                     *           "acceptedAt": null,
-                     *           "invalidatedAt": null,
-                     *           "offer": null
-                     *         }
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 1,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
                      *       }
-                     *     ]
+                     *     }
                      */
-                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -13515,164 +13874,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
-                     *       "createdAt": "2026-11-27T15:25:09.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 2,
-                     *         "fundingSearchId": 1
-                     *       },
-                     *       "companyInformation": {
-                     *         "name": "ACME WIDGETS LIMITED",
-                     *         "type": "LIMITED_COMPANY",
-                     *         "sector": "MANUFACTURING",
-                     *         "website": "https://acme-widgets.example",
-                     *         "vatStatus": "REGISTERED",
-                     *         "employeesNumber": 42,
-                     *         "tradingFromDate": "2015-10-19T00:00:00.000Z",
-                     *         "isGovernmentBacked": false,
-                     *         "registrationNumber": "09876543",
-                     *         "unencumberedAssets": {
-                     *           "isHomeOwnership": true,
-                     *           "personalGuarantee": true,
-                     *           "businessOwnsAssets": true
-                     *         },
-                     *         "hasGovernmentBackedLoans": false,
-                     *         "primaryContactInformation": {
-                     *           "name": "Ada Owner",
-                     *           "email": "ada@acme-widgets.example",
-                     *           "number": "+44 20 7946 0000",
-                     *           "legalRequirements": true
-                     *         }
-                     *       },
-                     *       "financials": {
-                     *         "revenue": {
-                     *           "code": "GBP",
-                     *           "value": 900000
-                     *         },
-                     *         "netProfit": {
-                     *           "code": "GBP",
-                     *           "value": 85000
-                     *         },
-                     *         "tradingHistory": [
-                     *           {
-                     *             "year": 2025,
-                     *             "revenue": 900000,
-                     *             "yearEnd": 3,
-                     *             "netAssets": 410000,
-                     *             "profitNet": 85000
-                     *           }
-                     *         ]
-                     *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {
-                     *         "shared": {
-                     *           "useOfFunds": "BUSINESS_EXPANSION",
-                     *           "fundingAmount": {
-                     *             "code": "GBP",
-                     *             "value": 150000
-                     *           },
-                     *           "fundingPeriod": 24
-                     *         },
-                     *         "assetFinance": {
-                     *           "ownsAssets": true
-                     *         },
-                     *         "merchantCash": {
-                     *           "acceptsCommercePayments": false
-                     *         },
-                     *         "tradeFinance": {
-                     *           "hasPurchaseOrders": false
-                     *         },
-                     *         "invoiceFinance": {
-                     *           "raisesInvoices": true
-                     *         },
-                     *         "sourceQuestionnaireId": "introducer-all-funding-products"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ProfileController_getResponse"];
-                };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
@@ -14669,98 +14870,20 @@ export interface operations {
             };
         };
     };
-    LenderDocumentController_get: {
+    LenderApplicationController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                reference?: string;
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
+                limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                after?: number;
+            };
             header?: never;
-            path: {
-                /** @example 1 */
-                id: string;
-                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
-                documentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 1 */
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -14772,84 +14895,86 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "application": {
-                     *         "profile": {
-                     *           "attachments": [],
-                     *           "tradeHistory": [],
-                     *           "assetsToFinance": [],
-                     *           "basicCompanyDetails": {
-                     *             "city": null,
-                     *             "address": null,
-                     *             "postalCode": null,
-                     *             "sectorName": null,
-                     *             "companyName": "ACCESS TEST LTD",
-                     *             "companyType": null,
-                     *             "contactName": null,
-                     *             "creditScore": null,
-                     *             "tradingFrom": null,
-                     *             "contactEmail": null,
-                     *             "contactPhone": null,
-                     *             "companyNumber": null,
-                     *             "tradingPeriod": null,
-                     *             "vatRegistered": 0,
-                     *             "companyWebsite": null,
-                     *             "numberOfEmployees": null,
-                     *             "companyTradingName": null,
-                     *             "percentageOfSalesOnline": null
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
                      *           },
-                     *           "directorOrSecretaryDetails": [],
-                     *           "guarantorAssetsForSecurity": {
-                     *             "guarantorAssets": [],
-                     *             "estimatedSecurity": 0,
-                     *             "hasUkHomeownerDirector": false
-                     *           }
-                     *         },
-                     *         "fundingMatch": {
-                     *           "id": 1,
-                     *           "lender": {
+                     *           "fundingMatch": {
                      *             "id": 1,
-                     *             "icon": null,
-                     *             "logo": null,
-                     *             "entityId": 1,
-                     *             "companyName": "Test Lender"
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
                      *           },
-                     *           "status": 1,
-                     *           "offerId": null,
-                     *           "products": [
-                     *             1
-                     *           ],
-                     *           "productNames": [
-                     *             "TERM_LOAN"
-                     *           ],
-                     *           "statusReason": null,
-                     *           "statusComment": null,
-                     *           "canUseInstantOffer": false,
-                     *           "canUseInstantApplication": false
-                     *         },
-                     *         "fundingSearch": {
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "Submitted"
+                     *           },
                      *           "id": 1,
-                     *           "amount": "150000.00",
-                     *           "author": null,
-                     *           "period": 24,
-                     *           "status": 1,
-                     *           "manager": null,
-                     *           "urgency": null,
-                     *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
-                     *         },
-                     *         "id": 1,
-                     *         "reference": null,
-                     *         "status": "Submitted",
-                     *         "responseReason": null,
-                     *         "comment": null,
-                     *         "acceptedAt": null,
-                     *         "invalidatedAt": null,
-                     *         "offer": null
+                     *           "reference": null,
+                     *           "status": "Submitted",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
                      *       }
-                     *     }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -15398,6 +15523,786 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_list: {
+        parameters: {
+            query?: {
+                /** @description Only this application's deliveries */
+                applicationId?: number;
+                /**
+                 * @description Only deliveries in this status
+                 * @example FAILED
+                 */
+                status?: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+                /**
+                 * @description Deliveries in the page: 50 unless given, at most 200
+                 * @example 20
+                 */
+                first?: number;
+                /** @description The previous page's `pageInfo.endCursor` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": "cff0ef42-9f7a-4bf4-bbed-d43ac63d73ce",
+                     *           "applicationId": 4,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T17:57:20.015Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T17:57:15.530Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T17:57:15.537Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 5,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "cff0ef42-9f7a-4bf4-bbed-d43ac63d73ce",
+                     *                 "webhook-timestamp": "1796666235",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "7045ebfb-41aa-49ed-8add-d9e66e259290",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "c83aee49-4979-44c6-8568-6a9e767fdfc8",
+                     *           "applicationId": 3,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T17:57:20.168Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T17:57:15.500Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "ddb1e335-1469-41f1-a892-30be6c57ed9c",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T17:57:15.510Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 2,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "c83aee49-4979-44c6-8568-6a9e767fdfc8",
+                     *                 "webhook-timestamp": "1796666235",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "c2570655-c855-4e2c-83ef-15a35adb7ee8",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "4c87099b-b11d-4a57-af4b-deb351819e3b",
+                     *           "applicationId": 2,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T17:57:20.986Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T17:57:15.237Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 2,
+                     *               "offer": null,
+                     *               "status": "Acknowledged",
+                     *               "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T17:57:15.247Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 229,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "4c87099b-b11d-4a57-af4b-deb351819e3b",
+                     *                 "webhook-timestamp": "1796666235",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "a78f7889-d544-43b0-9b34-962b5d5aa5f9",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE3OjU3OjE1LjIzN1oiLCI0Yzg3MDk5Yi1iMTFkLTRhNTctYWY0Yi1kZWIzNTE4MTllM2IiXQ",
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1623d357-2706-4319-aeb6-6764557e9457 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "1623d357-2706-4319-aeb6-6764557e9457",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-12-07T17:57:15.566Z",
+                     *       "deliveredAt": "2026-12-07T17:57:15.558Z",
+                     *       "createdAt": "2026-12-07T17:57:15.560Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "Submitted"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T17:57:15.560Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "1623d357-2706-4319-aeb6-6764557e9457",
+                     *             "webhook-timestamp": "1796666235",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_redeliverResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "createdAt": "2026-11-27T15:25:09.167Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 2,
+                     *         "fundingSearchId": 1
+                     *       },
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "vatStatus": "REGISTERED",
+                     *         "employeesNumber": 42,
+                     *         "tradingFromDate": "2015-10-19T00:00:00.000Z",
+                     *         "isGovernmentBacked": false,
+                     *         "registrationNumber": "09876543",
+                     *         "unencumberedAssets": {
+                     *           "isHomeOwnership": true,
+                     *           "personalGuarantee": true,
+                     *           "businessOwnsAssets": true
+                     *         },
+                     *         "hasGovernmentBackedLoans": false,
+                     *         "primaryContactInformation": {
+                     *           "name": "Ada Owner",
+                     *           "email": "ada@acme-widgets.example",
+                     *           "number": "+44 20 7946 0000",
+                     *           "legalRequirements": true
+                     *         }
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         },
+                     *         "tradingHistory": [
+                     *           {
+                     *             "year": 2025,
+                     *             "revenue": 900000,
+                     *             "yearEnd": 3,
+                     *             "netAssets": 410000,
+                     *             "profitNet": 85000
+                     *           }
+                     *         ]
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {
+                     *         "shared": {
+                     *           "useOfFunds": "BUSINESS_EXPANSION",
+                     *           "fundingAmount": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "fundingPeriod": 24
+                     *         },
+                     *         "assetFinance": {
+                     *           "ownsAssets": true
+                     *         },
+                     *         "merchantCash": {
+                     *           "acceptsCommercePayments": false
+                     *         },
+                     *         "tradeFinance": {
+                     *           "hasPurchaseOrders": false
+                     *         },
+                     *         "invoiceFinance": {
+                     *           "raisesInvoices": true
+                     *         },
+                     *         "sourceQuestionnaireId": "introducer-all-funding-products"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
