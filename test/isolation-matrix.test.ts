@@ -553,6 +553,15 @@ describe.concurrent("a lender's deliveries are its own", () => {
       expect(leaked(outcome.text)).toEqual([]);
     }
   });
+
+  it("lender B's GET /events holds none of lender A's events", async ({ expect }) => {
+    const deliveriesOfA = (await db().webhookDelivery.findMany({ where: { lenderId: ids.LA as number }, select: { id: true } })).map((d) => d.id);
+    const outcome = await restOutcome(app.url, { method: 'GET', path: `${L}/events?first=200`, headers: await CALLERS.lenderB.headers() });
+    expect(outcome.status, outcome.text.slice(0, 300)).toBe(200);
+    const listed = (JSON.parse(outcome.text) as { nodes: Array<{ id: string; applicationId: number }> }).nodes;
+    expect(listed.filter((e) => deliveriesOfA.includes(e.id) || [ids.APPT0, ids.APPT0F, ids.APPP, ids.APPPF].includes(e.applicationId))).toEqual([]);
+    expect(leaked(outcome.text)).toEqual([]);
+  });
 });
 
 describe('regressions named by the issue', () => {

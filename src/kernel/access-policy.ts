@@ -135,6 +135,10 @@ export const ACCESS_POLICY = {
     tokens: ['lender'],
     description: "List the calling lender's webhook deliveries with what each sent (its secrets redacted) and its attempts",
   },
+  'lenderEvents.read': {
+    tokens: ['lender'],
+    description: "Read the created and updated events of the calling lender's applications in order, from a cursor (the bodies its webhooks carry)",
+  },
   'lenderDeliveries.replay': {
     tokens: ['lender'],
     description: "Send the calling lender's deliveries again: one, every failed one, or those of a time range (bounded, rate-limited, audited)",

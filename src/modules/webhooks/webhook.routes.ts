@@ -1,6 +1,8 @@
-/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery and replay. */
+/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery, replay and events. */
 import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import * as lenderDeliveries from './lender-deliveries.js';
+import * as lenderEvents from './lender-events.js';
+import { LenderEventPage, LenderEventQuery } from './lender-event-schemas.js';
 import { DeliveryReplay, DeliveryReplayResult, LenderDelivery, LenderDeliveryPage, LenderDeliveryQuery, MAX_REPLAY_DELIVERIES, MAX_REPLAY_RANGE_DAYS } from './lender-delivery-schemas.js';
 
 export const webhookRoutes: RouteDefinition[] = [
@@ -45,5 +47,20 @@ export const webhookRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderDeliveries.redeliverLenderDelivery(ctx, req.params.id),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.lenderApi}/events`,
+    operationId: 'LenderEventController_list',
+    summary: 'List your events',
+    description:
+      "Every created and updated event of the calling lender's applications, oldest first, each with the body its webhook carries (the funding application document) and the webhook's id, event type and sequence number: catch up after an outage, or work without webhooks. Pass the last `pageInfo.endCursor` you received as `after` (keep it when a page is empty): paging from any cursor returns each event exactly once. An event is listed once every database transaction that began before it has ended. Events are kept as long as their application.",
+    access: 'lenderEvents.read',
+    example: { summary: 'The first 100 events', query: { first: 100 } },
+    query: LenderEventQuery,
+    response: LenderEventPage,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderEvents.listLenderEvents(ctx, req.query),
   }),
 ];

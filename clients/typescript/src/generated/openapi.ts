@@ -609,28 +609,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download an application document
-         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["LenderDocumentController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/companies/search/{searchTerm}": {
         parameters: {
             query?: never;
@@ -647,74 +625,6 @@ export interface paths {
          *     **Example:** Companies named like ACME WIDGETS.
          */
         get: operations["CompanyController_search"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/business/v1/applications/validate-continue-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Check a continue URL
-         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
-         *
-         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["ApplicationSignUpController_validateContinueUrl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/deliveries/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replay your deliveries
-         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Every failed delivery.
-         */
-        post: operations["LenderDeliveryController_replay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get an application
-         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -815,6 +725,28 @@ export interface paths {
         patch: operations["ProfileController_setOwnership"];
         trace?: never;
     };
+    "/api/marketplace/v1/profiles/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a profile
+         * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["ProfileController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v1/companies/{registrationNumber}": {
         parameters: {
             query?: never;
@@ -861,6 +793,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/funding/v1/funding/search/{id}/document/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an application document
+         * @description The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDocumentController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/v1/applications/validate-continue-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a continue URL
+         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["ApplicationSignUpController_validateContinueUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/applications": {
         parameters: {
             query?: never;
@@ -877,6 +853,28 @@ export interface paths {
          *     **Example:** The first page of 50.
          */
         get: operations["LenderApplicationController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application
+         * @description One funding application of the calling lender, with its status, current offer and history. Another lender's application is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -981,6 +979,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/funding/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -1003,7 +1025,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v1/profiles/{uuid}": {
+    "/api/platform/v1/funding/events": {
         parameters: {
             query?: never;
             header?: never;
@@ -1011,12 +1033,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a profile
-         * @description The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.
+         * List your events
+         * @description Every created and updated event of the calling lender's applications, oldest first, each with the body its webhook carries (the funding application document) and the webhook's id, event type and sequence number: catch up after an outage, or work without webhooks. Pass the last `pageInfo.endCursor` you received as `after` (keep it when a page is empty): paging from any cursor returns each event exactly once. An event is listed once every database transaction that began before it has ended. Events are kept as long as their application.
          *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first 100 events.
          */
-        get: operations["ProfileController_get"];
+        get: operations["LenderEventController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2711,6 +2735,157 @@ export interface components {
             number: string;
         };
         CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
+        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
+        MarketplaceV1CompanyScore: {
+            grade?: components["schemas"]["MarketplaceV1Grade"];
+            value?: number;
+            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
+            /** Format: date-time */
+            changedAt?: string;
+            /** Format: date-time */
+            lastAssessedAt?: string;
+            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
+        };
+        /** @enum {string} */
+        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
+        MarketplaceV1PreviousScore: {
+            grade: components["schemas"]["MarketplaceV1Grade"];
+        };
+        /** @description CompanyInformation (spec 2.1) */
+        ProfileController_patchCompanyBody: {
+            name?: string;
+            type?: components["schemas"]["CompanyType"];
+            registrationNumber?: string;
+            /** Format: date-time */
+            incorporatedAt?: string;
+            /** Format: date-time */
+            tradingFromDate?: string;
+            sector?: components["schemas"]["Sector"];
+            vatStatus?: components["schemas"]["VatStatus"];
+            score?: components["schemas"]["MarketplaceV1CompanyScore"];
+            creditLimit?: components["schemas"]["Currency"];
+            contactAddress?: components["schemas"]["Address"];
+            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+            isGovernmentBacked?: boolean;
+            hasGovernmentBackedLoans?: boolean;
+            employeesNumber?: number;
+            percentageSalesOnline?: number;
+            website?: string;
+        };
+        MarketplaceV1Debtor: {
+            id: string;
+            contactId?: string;
+            name?: string;
+            firstName?: string;
+            lastName?: string;
+            emailAddress?: string;
+            contactNumber?: string;
+            outstandingAmount?: number;
+            outstandingAmountMonthlyAverage?: number;
+            outstandingInvoicesCount?: number;
+            debtorDays?: number;
+            revenue?: number;
+        };
+        /** @description Financials (spec 2.1) */
+        ProfileController_patchFinancialsBody: {
+            netProfit?: components["schemas"]["Currency"];
+            tradeDebtors?: components["schemas"]["Currency"];
+            revenue?: components["schemas"]["Currency"];
+            bankInterest?: components["schemas"]["Currency"];
+            depreciation?: components["schemas"]["Currency"];
+            amortisation?: components["schemas"]["Currency"];
+            tradingHistory?: components["schemas"]["TradingHistory"][];
+            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
+            primaryBank?: number;
+        };
+        ProfileController_getResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
+        };
+        CompanyController_getResponse: {
+            name: string;
+            /** @enum {string} */
+            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+            registrationNumber: string;
+            incorporatedAt: string | null;
+            /** @enum {string} */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /** @enum {string} */
+            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+            score: {
+                /** @enum {string} */
+                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                value: number;
+                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** Format: date-time */
+                changedAt?: string;
+                lastAssessedAt: string | null;
+                previous?: {
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                };
+            };
+            creditLimit: components["schemas"]["Currency"] | null;
+            contactAddress: components["schemas"]["Address"] | null;
+            employeesNumber: number | null;
+            website: string | null;
+            legalNotices: components["schemas"]["LegalNotices"];
+        };
+        /** @description A questionnaire and its questions */
+        Questionnaire: {
+            id: string;
+            version: number;
+            title: string;
+            description: string;
+            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
+            questions: {
+                [key: string]: components["schemas"]["Question"];
+            };
+        };
+        /** @description One question of a questionnaire */
+        Question: {
+            label: string;
+            help: string;
+            /** @enum {string} */
+            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
+            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
+            options: (string | number)[] | null;
+            required: boolean;
+            /** @description The condition under which it is required */
+            requiredWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The condition under which it is asked */
+            askedWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
+            default: unknown;
+        };
+        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
+        QuestionCondition: {
+            field: string;
+            equals: unknown;
+        } | {
+            field: string;
+            in: unknown[];
+        } | {
+            all: components["schemas"]["QuestionCondition"][];
+        };
+        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         /** @description The continue URL is ours, for this application, and unexpired (otherwise a problem) */
         ApplicationSignUpController_validateContinueUrlResponse: {
             /** @constant */
@@ -2718,35 +2893,8 @@ export interface components {
             /** Format: uuid */
             applicationId: string;
         };
-        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
-        LenderDeliveryController_replayBody: {
-            /**
-             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
-             * @constant
-             */
-            status?: "FAILED";
-            /**
-             * Format: date-time
-             * @description Deliveries created at or after this instant (with `to`)
-             */
-            from?: string;
-            /**
-             * Format: date-time
-             * @description Deliveries created before this instant; at most 31 days after `from`
-             */
-            to?: string;
-        };
-        /** @description What a replay queued */
-        LenderDeliveryController_replayResponse: {
-            /** @description Deliveries queued again now (at most 500), oldest first */
-            queued: number;
-            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
-            more: boolean;
-            /** @description When `more`: the creation time of the first delivery not queued */
-            nextFrom: string | null;
-        };
         /** @description The funding application document (spec 2.7) */
-        LenderApplicationController_getResponse: {
+        FundingApplication: {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
         };
@@ -3110,143 +3258,12 @@ export interface components {
             rateType?: ("Variable" | "Fixed") | null;
             propertyChargeAddress?: string | null;
         };
-        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
-        MarketplaceV1CompanyScore: {
-            grade?: components["schemas"]["MarketplaceV1Grade"];
-            value?: number;
-            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
-            /** Format: date-time */
-            changedAt?: string;
-            /** Format: date-time */
-            lastAssessedAt?: string;
-            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
-        };
-        /** @enum {string} */
-        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
-        MarketplaceV1PreviousScore: {
-            grade: components["schemas"]["MarketplaceV1Grade"];
-        };
-        /** @description CompanyInformation (spec 2.1) */
-        ProfileController_patchCompanyBody: {
-            name?: string;
-            type?: components["schemas"]["CompanyType"];
-            registrationNumber?: string;
-            /** Format: date-time */
-            incorporatedAt?: string;
-            /** Format: date-time */
-            tradingFromDate?: string;
-            sector?: components["schemas"]["Sector"];
-            vatStatus?: components["schemas"]["VatStatus"];
-            score?: components["schemas"]["MarketplaceV1CompanyScore"];
-            creditLimit?: components["schemas"]["Currency"];
-            contactAddress?: components["schemas"]["Address"];
-            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-            isGovernmentBacked?: boolean;
-            hasGovernmentBackedLoans?: boolean;
-            employeesNumber?: number;
-            percentageSalesOnline?: number;
-            website?: string;
-        };
-        MarketplaceV1Debtor: {
-            id: string;
-            contactId?: string;
-            name?: string;
-            firstName?: string;
-            lastName?: string;
-            emailAddress?: string;
-            contactNumber?: string;
-            outstandingAmount?: number;
-            outstandingAmountMonthlyAverage?: number;
-            outstandingInvoicesCount?: number;
-            debtorDays?: number;
-            revenue?: number;
-        };
-        /** @description Financials (spec 2.1) */
-        ProfileController_patchFinancialsBody: {
-            netProfit?: components["schemas"]["Currency"];
-            tradeDebtors?: components["schemas"]["Currency"];
-            revenue?: components["schemas"]["Currency"];
-            bankInterest?: components["schemas"]["Currency"];
-            depreciation?: components["schemas"]["Currency"];
-            amortisation?: components["schemas"]["Currency"];
-            tradingHistory?: components["schemas"]["TradingHistory"][];
-            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
-            primaryBank?: number;
-        };
-        CompanyController_getResponse: {
-            name: string;
-            /** @enum {string} */
-            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-            registrationNumber: string;
-            incorporatedAt: string | null;
-            /** @enum {string} */
-            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-            /** @enum {string} */
-            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-            score: {
-                /** @enum {string} */
-                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                value: number;
-                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                /** Format: date-time */
-                changedAt?: string;
-                lastAssessedAt: string | null;
-                previous?: {
-                    /** @enum {string} */
-                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                };
-            };
-            creditLimit: components["schemas"]["Currency"] | null;
-            contactAddress: components["schemas"]["Address"] | null;
-            employeesNumber: number | null;
-            website: string | null;
-            legalNotices: components["schemas"]["LegalNotices"];
-        };
-        /** @description A questionnaire and its questions */
-        Questionnaire: {
-            id: string;
-            version: number;
-            title: string;
-            description: string;
-            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
-            questions: {
-                [key: string]: components["schemas"]["Question"];
-            };
-        };
-        /** @description One question of a questionnaire */
-        Question: {
-            label: string;
-            help: string;
-            /** @enum {string} */
-            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
-            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
-            options: (string | number)[] | null;
-            required: boolean;
-            /** @description The condition under which it is required */
-            requiredWhen: components["schemas"]["QuestionCondition"] | null;
-            /** @description The condition under which it is asked */
-            askedWhen: components["schemas"]["QuestionCondition"] | null;
-            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
-            default: unknown;
-        };
-        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
-        QuestionCondition: {
-            field: string;
-            equals: unknown;
-        } | {
-            field: string;
-            in: unknown[];
-        } | {
-            all: components["schemas"]["QuestionCondition"][];
-        };
-        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
+        LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
         /** @description The funding application document (spec 2.7) */
-        FundingApplication: {
+        LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
         };
-        LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
         LenderApplicationController_acknowledgeBody: {
             reference?: string;
             comment?: string;
@@ -3492,6 +3509,33 @@ export interface components {
             endCursor: string | null;
             hasNextPage: boolean;
         };
+        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
+        LenderDeliveryController_replayBody: {
+            /**
+             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
+             * @constant
+             */
+            status?: "FAILED";
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (with `to`)
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant; at most 31 days after `from`
+             */
+            to?: string;
+        };
+        /** @description What a replay queued */
+        LenderDeliveryController_replayResponse: {
+            /** @description Deliveries queued again now (at most 500), oldest first */
+            queued: number;
+            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
+            more: boolean;
+            /** @description When `more`: the creation time of the first delivery not queued */
+            nextFrom: string | null;
+        };
         /** @description A webhook delivery to you, with what it sent and its attempts */
         LenderDeliveryController_redeliverResponse: {
             /**
@@ -3527,25 +3571,32 @@ export interface components {
             /** @description The latest attempts (at most 10), newest first */
             attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
-        ProfileController_getResponse: {
-            /** Format: uuid */
-            uuid: string;
+        /** @description Your events after a cursor, oldest first; keep the last `endCursor` you received and pass it as `after` */
+        LenderEventController_listResponse: {
+            nodes: components["schemas"]["LenderEvent"][];
+            pageInfo: components["schemas"]["PageInfo"];
+        };
+        /** @description An event of one of your applications: what its webhook delivers */
+        LenderEvent: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id` of the delivery that carries the event
+             */
+            id: string;
+            /**
+             * @description The `webhook-event-type`
+             * @enum {string}
+             */
+            type: "application.created" | "application.updated";
+            applicationId: number;
+            /** @description The `webhook-sequence`: the event's number among its application's */
+            sequence: number;
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            legacy: {
-                entityBusinessId: number;
-                fundingSearchId?: number;
+            /** @description The funding application document (spec 2.7) exactly as the webhook carries it, with the application's `apiProvider.authorizationToken` */
+            data: {
+                [key: string]: unknown;
             };
-            companyInformation?: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            persons: components["schemas"]["Person"][];
-            properties: components["schemas"]["Property"][];
-            assets: components["schemas"]["Asset"][];
-            assetsForSecurity: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         /** @description A questionnaire and its questions */
         QuestionnaireController_getResponse: {
@@ -13073,90 +13124,6 @@ export interface operations {
             };
         };
     };
-    LenderDocumentController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 1 */
-                id: string;
-                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
-                documentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     CompanyController_search: {
         parameters: {
             query?: {
@@ -13193,343 +13160,6 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["CompanyController_searchResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationSignUpController_validateContinueUrl: {
-        parameters: {
-            query: {
-                /**
-                 * @description The continue URL to check (as POST …/continue-url made it)
-                 * @example https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl
-                 */
-                continueUrl: string;
-            };
-            header?: {
-                /**
-                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
-                 */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "valid": true,
-                     *       "applicationId": "89bb237f-e459-45a6-8dd4-505897b2b141"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderDeliveryController_replay: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "FAILED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "queued": 0,
-                     *       "more": false,
-                     *       "nextFrom": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 1 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "application": {
-                     *         "profile": {
-                     *           "attachments": [],
-                     *           "tradeHistory": [],
-                     *           "assetsToFinance": [],
-                     *           "basicCompanyDetails": {
-                     *             "city": null,
-                     *             "address": null,
-                     *             "postalCode": null,
-                     *             "sectorName": null,
-                     *             "companyName": "ACCESS TEST LTD",
-                     *             "companyType": null,
-                     *             "contactName": null,
-                     *             "creditScore": null,
-                     *             "tradingFrom": null,
-                     *             "contactEmail": null,
-                     *             "contactPhone": null,
-                     *             "companyNumber": null,
-                     *             "tradingPeriod": null,
-                     *             "vatRegistered": 0,
-                     *             "companyWebsite": null,
-                     *             "numberOfEmployees": null,
-                     *             "companyTradingName": null,
-                     *             "percentageOfSalesOnline": null
-                     *           },
-                     *           "directorOrSecretaryDetails": [],
-                     *           "guarantorAssetsForSecurity": {
-                     *             "guarantorAssets": [],
-                     *             "estimatedSecurity": 0,
-                     *             "hasUkHomeownerDirector": false
-                     *           }
-                     *         },
-                     *         "fundingMatch": {
-                     *           "id": 1,
-                     *           "lender": {
-                     *             "id": 1,
-                     *             "icon": null,
-                     *             "logo": null,
-                     *             "entityId": 1,
-                     *             "companyName": "Test Lender"
-                     *           },
-                     *           "status": 1,
-                     *           "offerId": null,
-                     *           "products": [
-                     *             1
-                     *           ],
-                     *           "productNames": [
-                     *             "TERM_LOAN"
-                     *           ],
-                     *           "statusReason": null,
-                     *           "statusComment": null,
-                     *           "canUseInstantOffer": false,
-                     *           "canUseInstantApplication": false
-                     *         },
-                     *         "fundingSearch": {
-                     *           "id": 1,
-                     *           "amount": "150000.00",
-                     *           "author": null,
-                     *           "period": 24,
-                     *           "status": 1,
-                     *           "manager": null,
-                     *           "urgency": null,
-                     *           "useOfFunds": null,
-                     *           "statusLabel": "Submitted"
-                     *         },
-                     *         "id": 1,
-                     *         "reference": null,
-                     *         "status": "Submitted",
-                     *         "responseReason": null,
-                     *         "comment": null,
-                     *         "acceptedAt": null,
-                     *         "invalidatedAt": null,
-                     *         "offer": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -13874,6 +13504,164 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "createdAt": "2026-11-27T15:25:09.167Z",
+                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 2,
+                     *         "fundingSearchId": 1
+                     *       },
+                     *       "companyInformation": {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "type": "LIMITED_COMPANY",
+                     *         "sector": "MANUFACTURING",
+                     *         "website": "https://acme-widgets.example",
+                     *         "vatStatus": "REGISTERED",
+                     *         "employeesNumber": 42,
+                     *         "tradingFromDate": "2015-10-19T00:00:00.000Z",
+                     *         "isGovernmentBacked": false,
+                     *         "registrationNumber": "09876543",
+                     *         "unencumberedAssets": {
+                     *           "isHomeOwnership": true,
+                     *           "personalGuarantee": true,
+                     *           "businessOwnsAssets": true
+                     *         },
+                     *         "hasGovernmentBackedLoans": false,
+                     *         "primaryContactInformation": {
+                     *           "name": "Ada Owner",
+                     *           "email": "ada@acme-widgets.example",
+                     *           "number": "+44 20 7946 0000",
+                     *           "legalRequirements": true
+                     *         }
+                     *       },
+                     *       "financials": {
+                     *         "revenue": {
+                     *           "code": "GBP",
+                     *           "value": 900000
+                     *         },
+                     *         "netProfit": {
+                     *           "code": "GBP",
+                     *           "value": 85000
+                     *         },
+                     *         "tradingHistory": [
+                     *           {
+                     *             "year": 2025,
+                     *             "revenue": 900000,
+                     *             "yearEnd": 3,
+                     *             "netAssets": 410000,
+                     *             "profitNet": 85000
+                     *           }
+                     *         ]
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {
+                     *         "shared": {
+                     *           "useOfFunds": "BUSINESS_EXPANSION",
+                     *           "fundingAmount": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "fundingPeriod": 24
+                     *         },
+                     *         "assetFinance": {
+                     *           "ownsAssets": true
+                     *         },
+                     *         "merchantCash": {
+                     *           "acceptsCommercePayments": false
+                     *         },
+                     *         "tradeFinance": {
+                     *           "hasPurchaseOrders": false
+                     *         },
+                     *         "invoiceFinance": {
+                     *           "raisesInvoices": true
+                     *         },
+                     *         "sourceQuestionnaireId": "introducer-all-funding-products"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_getResponse"];
+                };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
@@ -14870,6 +14658,182 @@ export interface operations {
             };
         };
     };
+    LenderDocumentController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its name (Content-Disposition) and SHA-256 (Digest) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationSignUpController_validateContinueUrl: {
+        parameters: {
+            query: {
+                /**
+                 * @description The continue URL to check (as POST …/continue-url made it)
+                 * @example https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl
+                 */
+                continueUrl: string;
+            };
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "valid": true,
+                     *       "applicationId": "89bb237f-e459-45a6-8dd4-505897b2b141"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderApplicationController_list: {
         parameters: {
             query?: {
@@ -14975,6 +14939,161 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "Submitted"
+                     *         },
+                     *         "id": 1,
+                     *         "reference": null,
+                     *         "status": "Submitted",
+                     *         "responseReason": null,
+                     *         "comment": null,
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -16027,6 +16146,96 @@ export interface operations {
             };
         };
     };
+    LenderDeliveryController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderDeliveryController_redeliver: {
         parameters: {
             query?: never;
@@ -16203,14 +16412,19 @@ export interface operations {
             };
         };
     };
-    ProfileController_get: {
+    LenderEventController_list: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
-                uuid: string;
+            query?: {
+                /** @description The last `pageInfo.endCursor` you received; from your first event when absent */
+                after?: string;
+                /**
+                 * @description Events in the page: 50 unless given, at most 200
+                 * @example 100
+                 */
+                first?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -16223,86 +16437,368 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
-                     *       "createdAt": "2026-11-27T15:25:09.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 2,
-                     *         "fundingSearchId": 1
-                     *       },
-                     *       "companyInformation": {
-                     *         "name": "ACME WIDGETS LIMITED",
-                     *         "type": "LIMITED_COMPANY",
-                     *         "sector": "MANUFACTURING",
-                     *         "website": "https://acme-widgets.example",
-                     *         "vatStatus": "REGISTERED",
-                     *         "employeesNumber": 42,
-                     *         "tradingFromDate": "2015-10-19T00:00:00.000Z",
-                     *         "isGovernmentBacked": false,
-                     *         "registrationNumber": "09876543",
-                     *         "unencumberedAssets": {
-                     *           "isHomeOwnership": true,
-                     *           "personalGuarantee": true,
-                     *           "businessOwnsAssets": true
-                     *         },
-                     *         "hasGovernmentBackedLoans": false,
-                     *         "primaryContactInformation": {
-                     *           "name": "Ada Owner",
-                     *           "email": "ada@acme-widgets.example",
-                     *           "number": "+44 20 7946 0000",
-                     *           "legalRequirements": true
-                     *         }
-                     *       },
-                     *       "financials": {
-                     *         "revenue": {
-                     *           "code": "GBP",
-                     *           "value": 900000
-                     *         },
-                     *         "netProfit": {
-                     *           "code": "GBP",
-                     *           "value": 85000
-                     *         },
-                     *         "tradingHistory": [
-                     *           {
-                     *             "year": 2025,
-                     *             "revenue": 900000,
-                     *             "yearEnd": 3,
-                     *             "netAssets": 410000,
-                     *             "profitNet": 85000
+                     *       "nodes": [
+                     *         {
+                     *           "id": "01026d43-7826-4557-a73e-d510af8bb77d",
+                     *           "type": "application.updated",
+                     *           "applicationId": 2,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:10:06.053Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 2,
+                     *               "offer": null,
+                     *               "status": "Acknowledged",
+                     *               "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
                      *           }
-                     *         ]
-                     *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {
-                     *         "shared": {
-                     *           "useOfFunds": "BUSINESS_EXPANSION",
-                     *           "fundingAmount": {
-                     *             "code": "GBP",
-                     *             "value": 150000
-                     *           },
-                     *           "fundingPeriod": 24
                      *         },
-                     *         "assetFinance": {
-                     *           "ownsAssets": true
+                     *         {
+                     *           "id": "d588a38b-9c3f-44ec-a01e-d8160af94671",
+                     *           "type": "application.updated",
+                     *           "applicationId": 3,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:10:06.109Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "0e560b9b-4c80-4f46-851b-4aee29c1a8d1",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           }
                      *         },
-                     *         "merchantCash": {
-                     *           "acceptsCommercePayments": false
+                     *         {
+                     *           "id": "812e24a4-2198-4917-84aa-ab114f2d25f1",
+                     *           "type": "application.updated",
+                     *           "applicationId": 4,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:10:06.159Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             }
+                     *           }
                      *         },
-                     *         "tradeFinance": {
-                     *           "hasPurchaseOrders": false
-                     *         },
-                     *         "invoiceFinance": {
-                     *           "raisesInvoices": true
-                     *         },
-                     *         "sourceQuestionnaireId": "introducer-all-funding-products"
+                     *         {
+                     *           "id": "054e279b-7c47-49cc-8026-b837b0d1a8d0",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:10:06.536Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "Submitted"
+                     *               }
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyI0NTAzMyIsMSwxXQ",
+                     *         "hasNextPage": false
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ProfileController_getResponse"];
+                    "application/json": components["schemas"]["LenderEventController_listResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
