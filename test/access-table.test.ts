@@ -510,6 +510,7 @@ const PROBES: Probe[] = [
   // The lender's own webhook deliveries
   rest('lenderDeliveries.read', 'get', `${L}/deliveries`),
   rest('lenderEvents.read', 'get', `${L}/events`),
+  rest('lenderEndpoints.test', 'post', `${L}/endpoints/:kind/test`, () => ({ params: { kind: 'created' } })),
   rest('lenderDeliveries.replay', 'post', `${L}/deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
   rest('lenderDeliveries.replay', 'post', `${L}/deliveries/replay`, () => ({ body: { status: 'FAILED' } })),
   ...[V1, B].flatMap((base) =>

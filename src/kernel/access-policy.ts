@@ -139,6 +139,10 @@ export const ACCESS_POLICY = {
     tokens: ['lender'],
     description: "Read the created and updated events of the calling lender's applications in order, from a cursor (the bodies its webhooks carry)",
   },
+  'lenderEndpoints.test': {
+    tokens: ['lender'],
+    description: "Send a signed test event to the calling lender's application or update URL now, and see its answer",
+  },
   'lenderDeliveries.replay': {
     tokens: ['lender'],
     description: "Send the calling lender's deliveries again: one, every failed one, or those of a time range (bounded, rate-limited, audited)",

@@ -18,7 +18,8 @@ export type AuditEvent =
   | 'access.denied'
   | 'rate_limit.exceeded'
   | 'staff.action'
-  | 'deliveries.replayed';
+  | 'deliveries.replayed'
+  | 'endpoints.tested';
 
 export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
   logger.info({ audit: event, ...facts }, `audit: ${event}`);

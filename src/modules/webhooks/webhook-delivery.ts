@@ -160,21 +160,9 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
   try {
-    const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
     const headers = deliveryHeaders({ ...delivery, requestId: ctx.requestId ?? null }, signingSecrets(delivery, now), now, body);
-    // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
-    const res = await undici().request(target.url, {
-      method: 'POST',
-      body,
-      // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
-      dispatcher: lenderAgent(target),
-      signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { ...FIXED_HEADERS, ...headers },
-    });
-    statusCode = res.statusCode;
-    // Read (a bounded amount of) the answer so the connection can serve the next delivery.
-    await res.body.dump();
+    statusCode = await postToLender(ctx, delivery.url, body, headers);
     if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -200,6 +188,28 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   const nextAttemptAt = new Date(now.getTime() + delay);
   await recordRetrying(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
   return 'retrying';
+}
+
+/**
+ * POSTs a webhook body to a lender's URL and answers the status: the URL checked by the webhook URL
+ * policy first (a refused one throws its AppError), no redirect followed, within the webhook
+ * timeout (a timeout or a refused connection throws). Deliveries and test events both go through it.
+ * @access internal: sends for the operation or worker that decided what to send
+ */
+export async function postToLender(ctx: ServiceContext, url: string, body: string, headers: Record<string, string>): Promise<number> {
+  const target = await resolveWebhookTarget(url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
+  // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
+  const res = await undici().request(target.url, {
+    method: 'POST',
+    body,
+    // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
+    dispatcher: lenderAgent(target),
+    signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
+    headers: { ...FIXED_HEADERS, ...headers },
+  });
+  // Read (a bounded amount of) the answer so the connection can serve the next request.
+  await res.body.dump();
+  return res.statusCode;
 }
 
 /** The lender's current webhook secret, and the one it replaced while the rotation's overlap window lasts. */

@@ -1,7 +1,8 @@
-/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery, replay and events. */
+/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery, replay, events and test events. */
 import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import * as lenderDeliveries from './lender-deliveries.js';
 import * as lenderEvents from './lender-events.js';
+import * as endpointTest from './lender-endpoint-test.js';
 import { LenderEventPage, LenderEventQuery } from './lender-event-schemas.js';
 import { DeliveryReplay, DeliveryReplayResult, LenderDelivery, LenderDeliveryPage, LenderDeliveryQuery, MAX_REPLAY_DELIVERIES, MAX_REPLAY_RANGE_DAYS } from './lender-delivery-schemas.js';
 
@@ -62,5 +63,19 @@ export const webhookRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderEvents.listLenderEvents(ctx, req.query),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.lenderApi}/endpoints/:kind/test`,
+    operationId: 'LenderEndpointController_test',
+    summary: 'Send yourself a test event',
+    description:
+      "Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ \"test\": true, \"type\", \"sentAt\" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.",
+    access: 'lenderEndpoints.test',
+    example: { summary: 'A test of your application URL', params: { kind: 'created' } },
+    response: endpointTest.EndpointTestResult,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => endpointTest.sendTestEvent(ctx, req.params.kind),
   }),
 ];

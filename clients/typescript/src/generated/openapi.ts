@@ -1049,6 +1049,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/funding/endpoints/{kind}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself a test event
+         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A test of your application URL.
+         */
+        post: operations["LenderEndpointController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v1/questionnaires/{id}": {
         parameters: {
             query?: never;
@@ -3597,6 +3621,24 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        /** @description What your endpoint answered to a test event */
+        LenderEndpointController_testResponse: {
+            /** @description Where the test event was sent: your application URL (created), or your update URL (updated; the application URL when you gave none) */
+            url: string;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` of the test event (never used by a delivery)
+             */
+            webhookId: string;
+            /** @description Your HTTP status; null when no answer came */
+            statusCode: number | null;
+            /** @description Milliseconds from sending to your answer (or the failure) */
+            latencyMs: number;
+            /** @description Why it failed: not 204, a timeout, a refused connection or URL; null when you answered 204 */
+            error: string | null;
+            /** @description You answered 204, as a delivery needs */
+            delivered: boolean;
         };
         /** @description A questionnaire and its questions */
         QuestionnaireController_getResponse: {
@@ -16799,6 +16841,93 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LenderEventController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example created */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:0/unset",
+                     *       "webhookId": "8c3e8cc1-ad87-4847-abf8-d876fbaa8bc0",
+                     *       "statusCode": null,
+                     *       "latencyMs": 2,
+                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *       "delivered": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
