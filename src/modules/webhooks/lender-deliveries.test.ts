@@ -171,7 +171,7 @@ describe('a second lender and other credentials', () => {
 });
 
 describe('redelivery and replay', () => {
-  it('redeliver sends a new attempt of the same webhook-id to the receiver; one already waiting is a 409; a malformed id a 400 naming it', async () => {
+  it('redeliver sends a new attempt of the same webhook-id to the receiver; one already waiting or being attempted is a 409; a malformed id a 400 naming it', async () => {
     const { applicationId, deliveryId } = await deadDelivery();
     const answered = await expectJson(await post(`/deliveries/${deliveryId}/redeliver`, undefined, authA), 200);
     expect(answered).toMatchObject({ id: deliveryId, status: 'PENDING', attemptCount: 0 });
@@ -185,6 +185,10 @@ describe('redelivery and replay', () => {
       data: { lenderApplicationId: applicationId, lenderId: lenderA.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: {}, nextAttemptAt: new Date(Date.now() + 3_600_000) },
     });
     expect((await post(`/deliveries/${waiting.id}/redeliver`, undefined, authA)).status).toBe(409);
+    // One a worker is attempting right now (claimed, its attempt not yet recorded) is not sent twice at once.
+    await db().webhookDelivery.update({ where: { id: waiting.id }, data: { status: 'FAILED', attempts: 1, attemptStartedAt: new Date() } });
+    expect((await post(`/deliveries/${waiting.id}/redeliver`, undefined, authA)).status).toBe(409);
+    expect((await db().webhookDelivery.findUniqueOrThrow({ where: { id: waiting.id } })).status).toBe('FAILED');
     await db().webhookDelivery.delete({ where: { id: waiting.id } });
     const malformed = await post('/deliveries/not-a-uuid/redeliver', undefined, authA);
     expect(malformed.status).toBe(400);

@@ -243,7 +243,7 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
   };
 }
 
-/** What a redelivery or a replay may send again: every delivery but one already waiting for its attempt (PENDING). */
+/** What a redelivery or a replay may send again: every delivery but one already waiting for its attempt (PENDING) or in it. */
 export const RESENDABLE_STATUSES = ['DEAD', 'FAILED', 'DELIVERED'] as const;
 
 /**
@@ -255,7 +255,9 @@ export const RESENDABLE_STATUSES = ['DEAD', 'FAILED', 'DELIVERED'] as const;
  */
 export async function resendDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, where: Prisma.WebhookDeliveryWhereInput): Promise<number> {
   const reset = await tx.webhookDelivery.updateMany({
-    where: { AND: [where, { status: { in: [...RESENDABLE_STATUSES] } }] },
+    // Not one a worker is attempting right now (its claim is set until the attempt is recorded): that
+    // attempt's record would follow, and a second worker could send it at the same time.
+    where: { AND: [where, { status: { in: [...RESENDABLE_STATUSES] }, attemptStartedAt: null }] },
     data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
   });
   if (reset.count > 0) await wakeWorkersAtCommit(tx);
@@ -266,7 +268,7 @@ const DeliveryIdInput = z.strictObject({ id: z.uuid({ message: 'must be a delive
 
 /**
  * One delivery the scope sees, sent again (`resendDeliveries`): 404 when the scope does not see it,
- * 409 when it is already waiting for its attempt.
+ * 409 when it is already waiting for its attempt or in it.
  * @access internal: redelivers within the scope of the operation that decided access
  */
 export async function redeliverInScope(ctx: ServiceContext, scope: DeliveryScope, deliveryId: unknown): Promise<string> {
@@ -274,7 +276,7 @@ export async function redeliverInScope(ctx: ServiceContext, scope: DeliveryScope
   await ctx.db.$transaction(async (tx) => {
     const found = await tx.webhookDelivery.findFirst({ where: { AND: [{ id }, deliveryWhere(scope)] }, select: { id: true } });
     if (!found) throw AppError.notFound('Delivery');
-    if ((await resendDeliveries(ctx, tx, { id })) === 0) throw AppError.conflict('The delivery is already waiting for its attempt (PENDING)');
+    if ((await resendDeliveries(ctx, tx, { id })) === 0) throw AppError.conflict('The delivery is already waiting for its attempt (PENDING) or being attempted');
   });
   return id;
 }

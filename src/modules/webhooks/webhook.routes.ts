@@ -42,7 +42,7 @@ export const webhookRoutes: RouteDefinition[] = [
     operationId: 'LenderDeliveryController_redeliver',
     summary: 'Redeliver a delivery',
     description:
-      'Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt: 409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender\'s delivery is a 404.',
+      'Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt) or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender\'s delivery is a 404.',
     access: 'lenderDeliveries.replay',
     response: LenderDelivery,
     successStatus: 200,

@@ -1014,7 +1014,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver a delivery
-         * @description Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt: 409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender's delivery is a 404.
+         * @description Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt) or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender's delivery is a 404.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          */
