@@ -289,6 +289,18 @@ async function freshSelection(): Promise<Fixture> {
 const fixtureId = (f: Fixture, name: string, fallback: string | number) => (f[name] as string | number | undefined) ?? fallback;
 const NO_SUCH = '00000000-0000-4000-8000-000000000000';
 
+/**
+ * A delivered delivery of lender A, which staff and lender A may send again (delivered rather than
+ * failed: the replay probe, running alongside, sends every failed one again).
+ */
+async function deliveredDeliveryOfLenderA(): Promise<Fixture> {
+  const { applicationId } = world.documentApplication;
+  const row = await db().webhookDelivery.create({
+    data: { lenderApplicationId: applicationId, lenderId: world.lenderA.lenderId, event: 'APPLICATION_UPDATED', url: 'http://127.0.0.1:0/unset', payload: {}, status: 'DELIVERED', attempts: 1 },
+  });
+  return { deliveryId: row.id };
+}
+
 const documentForm = () => pdfForm();
 
 /** The event a subscriber of this kind may see, and how to cause it (lender A answers one of its applications). */
@@ -435,15 +447,7 @@ const PROBES: Probe[] = [
   // Staff
   gql('deliveries.manage', 'query', 'webhookDeliveries'),
   gql('deliverySummary.read', 'query', 'webhookDeliverySummary'),
-  gql('deliveries.manage', 'mutation', 'redeliverWebhook', (_c, f) => ({ variables: { deliveryId: fixtureId(f, 'deliveryId', NO_SUCH) } }), {
-    prepare: async () => {
-      const { applicationId } = world.documentApplication;
-      const row = await db().webhookDelivery.create({
-        data: { lenderApplicationId: applicationId, lenderId: world.lenderA.lenderId, event: 'APPLICATION_UPDATED', url: 'http://127.0.0.1:0/unset', payload: {}, status: 'DEAD', attempts: 5 },
-      });
-      return { deliveryId: row.id };
-    },
-  }),
+  gql('deliveries.manage', 'mutation', 'redeliverWebhook', (_c, f) => ({ variables: { deliveryId: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
   rest('reviews.submit', 'post', `${P}/review-selections/:selectionId/submit`, (_c, f) => ({ params: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
   gql('reviews.submit', 'mutation', 'submitReviewedSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
   gql('reviews.read', 'query', 'reviewQueue'),
@@ -503,6 +507,12 @@ const PROBES: Probe[] = [
       prepare: async () => ({ applicationId: await storedLenderApplication(app, { lenderId: world.lenderA.lenderId, profileId: world.profile }) }),
     }),
   ),
+  // The lender's own webhook deliveries
+  rest('lenderDeliveries.read', 'get', `${L}/deliveries`),
+  rest('lenderEvents.read', 'get', `${L}/events`),
+  rest('lenderEndpoints.test', 'post', `${L}/endpoints/:kind/test`, () => ({ params: { kind: 'created' } })),
+  rest('lenderDeliveries.replay', 'post', `${L}/deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
+  rest('lenderDeliveries.replay', 'post', `${L}/deliveries/replay`, () => ({ body: { status: 'FAILED' } })),
   ...[V1, B].flatMap((base) =>
     (
       [

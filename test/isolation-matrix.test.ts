@@ -197,6 +197,7 @@ beforeAll(async () => {
     APPX: appOfB,
     DOCP: docP,
     DOCT0: docT0,
+    DELT0: (await db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: appT0 }, orderBy: { sequence: 'asc' } })).id,
     BKEY: bKeyPrefix,
     LA: lenderAId,
     SUBMIT: submitBody,
@@ -487,6 +488,7 @@ const CASES: IsolationCase[] = [
       invalid('POST', `${L}/applications/{${id}}/rejection`, {}, 'reason missing'),
     ]),
   ),
+  ...matrix("lender A's webhook delivery (of T0's application)", ['lenderB'], [rest('POST', `${L}/deliveries/{DELT0}/redeliver`)]),
   ...matrix('documents', ['lenderB'], [
     rest('GET', `${L}/v1/funding/search/{APPP}/document/{DOCP}`),
     rest('GET', `${L}/v1/funding/search/{APPT0}/document/{DOCT0}`),
@@ -535,6 +537,29 @@ describe.concurrent('lists never hold another account’s (or tenant’s, or len
     expect(outcome.status).toBe(200);
     const listed = (JSON.parse(outcome.text) as Array<{ application: { id: number } }>).map((d) => d.application.id);
     expect(listed.filter((id) => [ids.APPT0, ids.APPT0F, ids.APPP, ids.APPPF].includes(id))).toEqual([]);
+    expect(leaked(outcome.text)).toEqual([]);
+  });
+});
+
+describe.concurrent("a lender's deliveries are its own", () => {
+  it("lender B's GET /deliveries, all of them or by lender A's application id, holds none of lender A's deliveries", async ({ expect }) => {
+    const deliveriesOfA = (await db().webhookDelivery.findMany({ where: { lenderId: ids.LA as number }, select: { id: true } })).map((d) => d.id);
+    expect(deliveriesOfA.length).toBeGreaterThan(0);
+    for (const query of ['first=200', `applicationId=${ids.APPT0 as number}`, `applicationId=${ids.APPP as number}`]) {
+      const outcome = await restOutcome(app.url, { method: 'GET', path: `${L}/deliveries?${query}`, headers: await CALLERS.lenderB.headers() });
+      expect(outcome.status, outcome.text.slice(0, 300)).toBe(200);
+      const listed = (JSON.parse(outcome.text) as { nodes: Array<{ id: string }> }).nodes.map((d) => d.id);
+      expect(listed.filter((id) => deliveriesOfA.includes(id))).toEqual([]);
+      expect(leaked(outcome.text)).toEqual([]);
+    }
+  });
+
+  it("lender B's GET /events holds none of lender A's events", async ({ expect }) => {
+    const deliveriesOfA = (await db().webhookDelivery.findMany({ where: { lenderId: ids.LA as number }, select: { id: true } })).map((d) => d.id);
+    const outcome = await restOutcome(app.url, { method: 'GET', path: `${L}/events?first=200`, headers: await CALLERS.lenderB.headers() });
+    expect(outcome.status, outcome.text.slice(0, 300)).toBe(200);
+    const listed = (JSON.parse(outcome.text) as { nodes: Array<{ id: string; applicationId: number }> }).nodes;
+    expect(listed.filter((e) => deliveriesOfA.includes(e.id) || [ids.APPT0, ids.APPT0F, ids.APPP, ids.APPPF].includes(e.applicationId))).toEqual([]);
     expect(leaked(outcome.text)).toEqual([]);
   });
 });

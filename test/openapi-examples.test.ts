@@ -238,6 +238,15 @@ const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<F
   ),
   // The Lender Application API (lender A's application of the profile)
   LenderApplicationController_get: async () => ({ params: { id: world.lenderApplication.id } }),
+  LenderDeliveryController_redeliver: async () => {
+    // A delivery of the lender's application, delivered at its first attempt: the lender asks for it again.
+    const application = await db().lenderApplication.findUniqueOrThrow({ where: { id: world.lenderApplication.id } });
+    const delivered = await db().webhookDelivery.create({
+      data: { lenderApplicationId: application.id, lenderId: world.lender.lenderId, event: 'APPLICATION_CREATED', url: 'https://lender.example/webhooks/applications', payload: application.payload as object, status: 'DELIVERED', attempts: 1, lastStatusCode: 204, deliveredAt: new Date() },
+    });
+    await db().webhookDeliveryAttempt.create({ data: { deliveryId: delivered.id, statusCode: 204, latencyMs: 182, attemptedAt: delivered.createdAt } });
+    return { params: { id: delivered.id } };
+  },
   LenderApplicationController_acknowledge: freshLenderApplication,
   LenderApplicationController_offer: freshLenderApplication,
   LenderApplicationController_reject: freshLenderApplication,

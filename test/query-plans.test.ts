@@ -18,6 +18,8 @@ import { openDatabase, type Database } from '../src/infra/database.js';
 import { listBoardApplications } from '../src/modules/lender-applications/application-board.js';
 import { listLenderApplications } from '../src/modules/lender-applications/lender-application-service.js';
 import { listDeliveries } from '../src/modules/webhooks/webhook-delivery-list.js';
+import { listLenderDeliveries } from '../src/modules/webhooks/lender-deliveries.js';
+import { listLenderEvents } from '../src/modules/webhooks/lender-events.js';
 import { readDeliveryBacklog } from '../src/modules/webhooks/delivery-backlog.js';
 import { claimDueDeliveries } from '../src/modules/webhooks/delivery-attempt-store.js';
 import { listReviewQueue } from '../src/modules/matching/review-selection-queue.js';
@@ -194,6 +196,23 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
     },
   },
   { name: 'webhook deliveries, the dead letters', run: () => listDeliveries(contextOf(staff), { status: 'DEAD' }, { first: 200 }) },
+  { name: "lender API, a lender's deliveries, a full page", run: () => listLenderDeliveries(contextOf(lender()), { first: 200 }) },
+  {
+    name: "lender API, a lender's deliveries, the next page",
+    run: async () => {
+      const page = await listLenderDeliveries(contextOf(lender()), { first: 50 });
+      return listLenderDeliveries(contextOf(lender()), { first: 50, after: page.pageInfo.endCursor! });
+    },
+  },
+  { name: "lender API, a lender's failed deliveries", run: () => listLenderDeliveries(contextOf(lender()), { status: 'FAILED', first: 200 }) },
+  { name: "lender API, a lender's events, the first page", run: () => listLenderEvents(contextOf(lender()), { first: 200 }) },
+  {
+    name: "lender API, a lender's events, the next page",
+    run: async () => {
+      const page = await listLenderEvents(contextOf(lender()), { first: 50 });
+      return listLenderEvents(contextOf(lender()), { first: 50, after: page.pageInfo.endCursor! });
+    },
+  },
   { name: 'review queue, a full page', run: () => listReviewQueue(contextOf(staff), {}, { first: 200 }) },
   {
     name: 'review queue, the next page',

@@ -84,7 +84,7 @@ export const ACCESS_POLICY = {
   'funding.read': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['funding:read', 'profile:read'], description: "Match a visible profile with lender products" },
 
   'funding.apply': { tokens: ['marketplace_v1'], scope: 'funding:write', description: 'Send up to 4 preferred lenders to the review queue' },
-  'deliveries.manage': { tokens: ['login'], scope: 'staff', description: 'See webhook deliveries and redeliver dead letters (staff)' },
+  'deliveries.manage': { tokens: ['login'], scope: 'staff', description: 'See webhook deliveries and send them again (staff)' },
   'deliverySummary.read': {
     tokens: ['login'],
     scope: 'staff',
@@ -131,6 +131,22 @@ export const ACCESS_POLICY = {
     description: "Accept or decline the current offer on a lender application of a visible profile, or resubmit it after a failure (the client's decisions)",
   },
   'lenderApplications.respond': { tokens: ['lender'], description: "Acknowledge, make offers on or reject the calling lender's applications" },
+  'lenderDeliveries.read': {
+    tokens: ['lender'],
+    description: "List the calling lender's webhook deliveries with what each sent (its secrets redacted) and its attempts",
+  },
+  'lenderEvents.read': {
+    tokens: ['lender'],
+    description: "Read the created and updated events of the calling lender's applications in order, from a cursor (the bodies its webhooks carry)",
+  },
+  'lenderEndpoints.test': {
+    tokens: ['lender'],
+    description: "Send a signed test event to the calling lender's application or update URL now, and see its answer",
+  },
+  'lenderDeliveries.replay': {
+    tokens: ['lender'],
+    description: "Send the calling lender's deliveries again: one, every failed one, or those of a time range (bounded, rate-limited, audited)",
+  },
   'applicationBoard.read': {
     tokens: ['login'],
     description: "See the lender applications on the operations dashboard, with their offers and history (staff: all; other platform users: their account's)",

@@ -17,7 +17,9 @@ export type AuditEvent =
   | 'api_key.revoked'
   | 'access.denied'
   | 'rate_limit.exceeded'
-  | 'staff.action';
+  | 'staff.action'
+  | 'deliveries.replayed'
+  | 'endpoints.tested';
 
 export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
   logger.info({ audit: event, ...facts }, `audit: ${event}`);

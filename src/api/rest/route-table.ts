@@ -13,6 +13,7 @@ import { matchingRoutes } from '../../modules/matching/matching.routes.js';
 import { profileRoutes } from '../../modules/profiles/profile.routes.js';
 import { questionnaireRoutes } from '../../modules/questionnaires/questionnaire.routes.js';
 import { tenantRoutes } from '../../modules/tenants/tenant.routes.js';
+import { webhookRoutes } from '../../modules/webhooks/webhook.routes.js';
 import { servedPaths, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 export { BASES, FileDownload, Redirect, type HttpMethod, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
@@ -43,6 +44,7 @@ export const ROUTES: RouteDefinition[] = [
   ...matchingRoutes,
   ...businessApplicationRoutes,
   ...lenderApplicationRoutes,
+  ...webhookRoutes,
 ].sort(bySpecificity);
 
 /** Every path each row answers at (servedPaths: a row of the lender API at both its bases), most specific first as ROUTES. */

@@ -13,13 +13,14 @@ import { pageOf, parsePageArgs } from '../../kernel/keyset-pages.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
 import { LISTED_ATTEMPTS } from './webhook-delivery.js';
+import { deliveryScopeOf, deliverySqlScope } from './webhook-delivery-visibility.js';
 import { DeliveryStatus, type WebhookDelivery, type WebhookDeliveryPage } from './webhook-delivery-schemas.js';
 
 const DeliveryFilter = z.strictObject({ status: DeliveryStatus.optional() });
 
 /** Staff: a page of the deliveries to their environment's lenders (the rule of webhook-delivery-visibility.ts, on the row's own environment). */
 export async function listDeliveries(ctx: ServiceContext, filter: { status?: string }, page: unknown = {}): Promise<WebhookDeliveryPage> {
-  requireAccess(ctx, 'deliveries.manage');
+  const actor = requireAccess(ctx, 'deliveries.manage');
   const { status } = parseInput(DeliveryFilter, filter, 'Filter');
   const { first, position } = parsePageArgs<string>(page, 'string');
   let query = readsOf(ctx.db)
@@ -46,7 +47,7 @@ export async function listDeliveries(ctx: ServiceContext, filter: { status?: str
           .limit(LISTED_ATTEMPTS),
       ).as('attemptLog'),
     ])
-    .where('d.environment', '=', ctx.environment);
+    .where(deliverySqlScope(deliveryScopeOf(ctx, actor)));
   if (status) query = query.where('d.status', '=', status);
   if (position) query = query.where(afterInNewestFirst('d.createdAt', 'd.id', position));
   const rows = await query.orderBy('d.createdAt', 'desc').orderBy('d.id', 'desc').limit(first + 1).execute();

@@ -38,7 +38,7 @@ export class WebhookDeliveryResolver {
     return summariseDeliveriesByLender(ctx, { hours: hours ?? undefined });
   }
 
-  @Mutation(() => WebhookDelivery, { description: 'Send a dead-lettered or failing delivery again, on a fresh schedule (staff)' })
+  @Mutation(() => WebhookDelivery, { description: 'Send a delivery again (dead-lettered, failing or delivered), on a fresh schedule, with the same webhook-id (staff)' })
   redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() ctx: ServiceContext): Promise<WebhookDeliveryResult> {
     return redeliver(ctx, deliveryId);
   }

@@ -16,7 +16,7 @@ import type { SqlReads } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { deliveryHeaders } from './webhook-headers.js';
+import { deliveryHeaders, FIXED_HEADERS } from './webhook-headers.js';
 import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent, undici } from './lender-connections.js';
@@ -25,7 +25,9 @@ import { wakeWorkersAtCommit } from './delivery-wakeups.js';
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
-import { deliveryScope } from './webhook-delivery-visibility.js';
+import { deliveryScopeOf, deliveryWhere, type DeliveryScope } from './webhook-delivery-visibility.js';
+import { z } from 'zod';
+import { parseInput } from '../../kernel/validation.js';
 
 export const JITTER = 0.2;
 
@@ -158,21 +160,9 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
   try {
-    const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
     const headers = deliveryHeaders({ ...delivery, requestId: ctx.requestId ?? null }, signingSecrets(delivery, now), now, body);
-    // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
-    const res = await undici().request(target.url, {
-      method: 'POST',
-      body,
-      // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
-      dispatcher: lenderAgent(target),
-      signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...headers },
-    });
-    statusCode = res.statusCode;
-    // Read (a bounded amount of) the answer so the connection can serve the next delivery.
-    await res.body.dump();
+    statusCode = await postToLender(ctx, delivery.url, body, headers);
     if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -198,6 +188,28 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   const nextAttemptAt = new Date(now.getTime() + delay);
   await recordRetrying(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
   return 'retrying';
+}
+
+/**
+ * POSTs a webhook body to a lender's URL and answers the status: the URL checked by the webhook URL
+ * policy first (a refused one throws its AppError), no redirect followed, within the webhook
+ * timeout (a timeout or a refused connection throws). Deliveries and test events both go through it.
+ * @access internal: sends for the operation or worker that decided what to send
+ */
+export async function postToLender(ctx: ServiceContext, url: string, body: string, headers: Record<string, string>): Promise<number> {
+  const target = await resolveWebhookTarget(url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
+  // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
+  const res = await undici().request(target.url, {
+    method: 'POST',
+    body,
+    // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
+    dispatcher: lenderAgent(target),
+    signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
+    headers: { ...FIXED_HEADERS, ...headers },
+  });
+  // Read (a bounded amount of) the answer so the connection can serve the next request.
+  await res.body.dump();
+  return res.statusCode;
 }
 
 /** The lender's current webhook secret, and the one it replaced while the rotation's overlap window lasts. */
@@ -231,17 +243,47 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
   };
 }
 
-/** Staff: send a dead-lettered (or failing) delivery again, from a fresh schedule. */
-export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<WebhookDelivery> {
-  requireAccess(ctx, 'deliveries.manage');
-  const row = await ctx.db.$transaction(async (tx) => {
-    const reset = await tx.webhookDelivery.updateMany({
-      where: { AND: [{ id: deliveryId, status: { in: ['DEAD', 'FAILED'] } }, deliveryScope(ctx)] },
-      data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
-    });
-    if (reset.count === 0) throw AppError.conflict('Only a dead-lettered or failing delivery can be redelivered');
-    await wakeWorkersAtCommit(tx);
-    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
+/** What a redelivery or a replay may send again: every delivery but one already waiting for its attempt (PENDING) or in it. */
+export const RESENDABLE_STATUSES = ['DEAD', 'FAILED', 'DELIVERED'] as const;
+
+/**
+ * Sends deliveries again, now, from a fresh schedule: each the same row, so the same webhook-id,
+ * sequence number and body, its attempt log kept. The one use case behind staff redelivery, lender
+ * redelivery and lender replay; the caller's operation has decided access and `where` holds its
+ * visibility rule. Answers how many were queued (those still resendable when written).
+ * @access internal: resends deliveries within the scope of the operation that decided access
+ */
+export async function resendDeliveries(ctx: ServiceContext, tx: Prisma.TransactionClient, where: Prisma.WebhookDeliveryWhereInput): Promise<number> {
+  const reset = await tx.webhookDelivery.updateMany({
+    // Not one a worker is attempting right now (its claim is set until the attempt is recorded): that
+    // attempt's record would follow, and a second worker could send it at the same time.
+    where: { AND: [where, { status: { in: [...RESENDABLE_STATUSES] }, attemptStartedAt: null }] },
+    data: { status: 'PENDING', attempts: 0, nextAttemptAt: ctx.clock.now(), attemptStartedAt: null },
   });
-  return toWebhookDelivery(row);
+  if (reset.count > 0) await wakeWorkersAtCommit(tx);
+  return reset.count;
+}
+
+const DeliveryIdInput = z.strictObject({ id: z.uuid({ message: 'must be a delivery id (the webhook-id, a UUID)' }) });
+
+/**
+ * One delivery the scope sees, sent again (`resendDeliveries`): 404 when the scope does not see it,
+ * 409 when it is already waiting for its attempt or in it.
+ * @access internal: redelivers within the scope of the operation that decided access
+ */
+export async function redeliverInScope(ctx: ServiceContext, scope: DeliveryScope, deliveryId: unknown): Promise<string> {
+  const { id } = parseInput(DeliveryIdInput, { id: deliveryId }, 'Path');
+  await ctx.db.$transaction(async (tx) => {
+    const found = await tx.webhookDelivery.findFirst({ where: { AND: [{ id }, deliveryWhere(scope)] }, select: { id: true } });
+    if (!found) throw AppError.notFound('Delivery');
+    if ((await resendDeliveries(ctx, tx, { id })) === 0) throw AppError.conflict('The delivery is already waiting for its attempt (PENDING) or being attempted');
+  });
+  return id;
+}
+
+/** Staff: send a delivery of their environment again, from a fresh schedule. */
+export async function redeliver(ctx: ServiceContext, deliveryId: string): Promise<WebhookDelivery> {
+  const actor = requireAccess(ctx, 'deliveries.manage');
+  const id = await redeliverInScope(ctx, deliveryScopeOf(ctx, actor), deliveryId);
+  return toWebhookDelivery(await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: ATTEMPTS_INCLUDE }));
 }

@@ -83,3 +83,19 @@ export function deliveryHeaders(delivery: SentDelivery, secrets: readonly string
     ...(delivery.requestId ? { 'x-request-id': delivery.requestId } : {}),
   };
 }
+
+/** The headers every attempt sends beside those above. */
+export const FIXED_HEADERS = { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1' } as const;
+
+/** What a redacted header shows. */
+export const REDACTED = '[redacted]';
+
+/**
+ * The headers of an attempt as shown to the lender afterwards: those sent, its timestamp from the
+ * attempt's time (an attempt is signed as it starts), and the signature redacted (it is sent only
+ * while the lender has a webhook secret; shown when it has one now). Nothing stored is a secret.
+ */
+export function shownAttemptHeaders(delivery: SentDelivery, attemptedAt: Date, signed: boolean): Record<string, string> {
+  const { 'webhook-signature': _signature, ...sent } = deliveryHeaders(delivery, [], attemptedAt, '');
+  return { ...FIXED_HEADERS, ...sent, ...(signed ? { 'webhook-signature': REDACTED } : {}) };
+}

@@ -1,0 +1,148 @@
+/**
+ * The lender API's deliveries: a lender lists the webhook deliveries made to it, with what each sent
+ * (secrets redacted) and its attempts, sends one again, or replays many (every failed one, or those
+ * of a time range: bounded, rate-limited, recorded and audited). Each public operation decides access
+ * once and reads through the deliveries' one visibility rule (webhook-delivery-visibility.ts);
+ * sending again is the use case staff redelivery runs too (webhook-delivery.ts `resendDeliveries`).
+ */
+import { sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { readsOf } from '../../infra/database.js';
+import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
+import { requireAccess } from '../../kernel/access-policy.js';
+import { audit } from '../../kernel/audit-log.js';
+import type { ServiceContext } from '../../kernel/context.js';
+import { AppError } from '../../kernel/errors.js';
+import { decodeCursor, pageOf } from '../../kernel/keyset-pages.js';
+import { withAuthorizationToken } from './authorization-token.js';
+import {
+  MAX_REPLAY_DELIVERIES,
+  type DeliveryReplay,
+  type DeliveryReplayResult,
+  type LenderDelivery,
+  type LenderDeliveryPage,
+  type LenderDeliveryQuery,
+} from './lender-delivery-schemas.js';
+import { LISTED_ATTEMPTS, redeliverInScope, resendDeliveries } from './webhook-delivery.js';
+import { deliveryScopeOf, deliverySqlScope, deliveryWhere, type DeliveryScope } from './webhook-delivery-visibility.js';
+import { REDACTED, shownAttemptHeaders, WEBHOOK_EVENT_TYPES } from './webhook-headers.js';
+
+/** Replays a lender may ask for in an hour (each queues at most MAX_REPLAY_DELIVERIES). */
+export const MAX_REPLAYS_PER_HOUR = 10;
+const HOUR_MS = 3_600_000;
+
+/** A page of the calling lender's deliveries, newest first, by application and status when asked. */
+export async function listLenderDeliveries(ctx: ServiceContext, query: LenderDeliveryQuery): Promise<LenderDeliveryPage> {
+  const actor = requireAccess(ctx, 'lenderDeliveries.read');
+  const deliveries = await readDeliveries(ctx, deliveryScopeOf(ctx, actor), query);
+  return pageOf(deliveries, query.first, (row) => ({ at: row.createdAt, id: row.id }));
+}
+
+/** One delivery of the calling lender, sent again now (a new attempt of the same webhook-id); answers it. */
+export async function redeliverLenderDelivery(ctx: ServiceContext, deliveryId: unknown): Promise<LenderDelivery> {
+  const actor = requireAccess(ctx, 'lenderDeliveries.replay');
+  const scope = deliveryScopeOf(ctx, actor);
+  const id = await redeliverInScope(ctx, scope, deliveryId);
+  audit(ctx.logger, 'deliveries.replayed', { lenderId: actor.lenderId, deliveryId: id, queued: 1 });
+  const [delivery] = await readDeliveries(ctx, scope, { first: 1, id });
+  return delivery!;
+}
+
+/**
+ * The calling lender's failed deliveries, or those created in a time range, sent again, oldest
+ * first, at most MAX_REPLAY_DELIVERIES a call and MAX_REPLAYS_PER_HOUR calls an hour (429 beyond,
+ * with Retry-After). Each replay is recorded (`webhook_replay`) and audited.
+ */
+export async function replayLenderDeliveries(ctx: ServiceContext, replay: DeliveryReplay): Promise<DeliveryReplayResult> {
+  const actor = requireAccess(ctx, 'lenderDeliveries.replay');
+  const scope = deliveryScopeOf(ctx, actor);
+  const now = ctx.clock.now();
+  const result = await ctx.db.$transaction(async (tx) => {
+    // One replay of a lender at a time, so concurrent ones cannot both pass the count below.
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook_replay:${actor.lenderId}`}))::text`;
+    const recent = await tx.webhookReplay.findMany({ where: { lenderId: actor.lenderId, createdAt: { gt: new Date(now.getTime() - HOUR_MS) } }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
+    if (recent.length >= MAX_REPLAYS_PER_HOUR) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + HOUR_MS - now.getTime()) / 1000));
+      throw new AppError('TOO_MANY_REQUESTS', `At most ${MAX_REPLAYS_PER_HOUR} replays an hour; try again in ${retryAfterSeconds} seconds`, [], { retryAfterSeconds });
+    }
+    const matching: Prisma.WebhookDeliveryWhereInput =
+      replay.status === 'FAILED' ? { status: { in: ['FAILED', 'DEAD'] } } : { status: { not: 'PENDING' }, createdAt: { gte: new Date(replay.from!), lt: new Date(replay.to!) } };
+    const candidates = await tx.webhookDelivery.findMany({
+      where: { AND: [deliveryWhere(scope), matching] },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: MAX_REPLAY_DELIVERIES + 1,
+      select: { id: true, createdAt: true },
+    });
+    const chosen = candidates.slice(0, MAX_REPLAY_DELIVERIES);
+    const queued = chosen.length === 0 ? 0 : await resendDeliveries(ctx, tx, { AND: [deliveryWhere(scope), { id: { in: chosen.map((c) => c.id) } }] });
+    await tx.webhookReplay.create({ data: { lenderId: actor.lenderId, filter: replay, queued, requestId: ctx.requestId ?? null } });
+    const next = candidates[MAX_REPLAY_DELIVERIES];
+    return { queued, more: next !== undefined, nextFrom: next && replay.status === undefined ? next.createdAt.toISOString() : null };
+  });
+  audit(ctx.logger, 'deliveries.replayed', { lenderId: actor.lenderId, filter: replay, queued: result.queued });
+  return result;
+}
+
+/**
+ * The deliveries the scope sees, newest first: one statement reads a page (or one delivery) with
+ * each one's latest attempts beside it, from the index on (lenderId, createdAt DESC, id DESC), or
+ * the application's when filtered by it.
+ */
+async function readDeliveries(ctx: ServiceContext, scope: DeliveryScope, query: Partial<LenderDeliveryQuery> & { first: number; id?: string }): Promise<LenderDelivery[]> {
+  const reads = readsOf(ctx.db);
+  let statement = reads
+    .selectFrom('webhook_delivery as d')
+    .select((eb) => [
+      sql<string>`d.id::text`.as('id'),
+      'd.lenderApplicationId',
+      'd.event',
+      'd.sequence',
+      'd.url',
+      'd.status',
+      'd.attempts',
+      'd.payload',
+      'd.requestId',
+      isoInstant('d.nextAttemptAt').as('nextAttemptAt'),
+      isoInstant('d.deliveredAt').as('deliveredAt'),
+      isoInstant('d.createdAt').as('createdAt'),
+      eb.selectFrom('lender as l').select(sql<boolean>`l."webhookSecret" IS NOT NULL`.as('signed')).whereRef('l.id', '=', 'd.lenderId').as('signed'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('webhook_delivery_attempt as a')
+          .select(['a.statusCode', 'a.error', 'a.latencyMs', isoInstant('a.attemptedAt').as('attemptedAt')])
+          .whereRef('a.deliveryId', '=', 'd.id')
+          .orderBy('a.attemptedAt', 'desc')
+          .limit(LISTED_ATTEMPTS),
+      ).as('attemptLog'),
+    ])
+    .where(deliverySqlScope(scope));
+  if (query.id !== undefined) statement = statement.where('d.id', '=', query.id);
+  if (query.applicationId !== undefined) statement = statement.where('d.lenderApplicationId', '=', query.applicationId);
+  if (query.status !== undefined) statement = statement.where('d.status', '=', query.status);
+  if (query.after !== undefined) statement = statement.where(afterInNewestFirst('d.createdAt', 'd.id', decodeCursor<string>(query.after, 'string')));
+  const rows = await statement.orderBy('d.createdAt', 'desc').orderBy('d.id', 'desc').limit(query.first + 1).execute();
+  return rows.map((row): LenderDelivery => {
+    const sent = { id: row.id, event: row.event, sequence: row.sequence, requestId: row.requestId };
+    return {
+      id: row.id,
+      applicationId: row.lenderApplicationId,
+      eventType: WEBHOOK_EVENT_TYPES[row.event],
+      sequence: row.sequence,
+      url: row.url,
+      status: row.status,
+      attemptCount: row.attempts,
+      nextAttemptAt: row.nextAttemptAt as string | null,
+      deliveredAt: row.deliveredAt as string | null,
+      createdAt: row.createdAt,
+      requestBody: withAuthorizationToken(row.payload as Record<string, unknown>, REDACTED),
+      attempts: row.attemptLog.map((attempt) => ({
+        attemptedAt: attempt.attemptedAt,
+        statusCode: attempt.statusCode,
+        latencyMs: attempt.latencyMs,
+        error: attempt.error,
+        requestHeaders: shownAttemptHeaders(sent, new Date(attempt.attemptedAt), row.signed === true),
+      })),
+    };
+  });
+}
