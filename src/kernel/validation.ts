@@ -1,4 +1,8 @@
-/** Input validation: zod schemas declared once per operation; failures become AppError with JSON pointers. */
+/**
+ * Input validation: zod schemas declared once per operation; failures become AppError with JSON
+ * pointers. Text that is not Unicode (a lone surrogate) is refused here for every input, whatever
+ * its schema says of the field.
+ */
 import type { z } from 'zod';
 import { AppError, type FieldError } from './errors.js';
 
@@ -23,7 +27,53 @@ export function zodFieldErrors(error: z.ZodError, base = ''): FieldError[] {
   });
 }
 
+/** A UTF-16 surrogate without its pair: no Unicode text holds one, and PostgreSQL can store none. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MAX_REPORTED_TEXT_FIELDS = 20;
+
+/**
+ * Where an input holds text that is not Unicode (a lone surrogate, as JSON's "\ud800" escape
+ * makes): each string value or property name, by JSON pointer below `base`. Walked with a stack,
+ * not recursion, and a pointer is built only for what is reported.
+ */
+export function malformedTextFields(input: unknown, base = ''): FieldError[] {
+  interface Visit {
+    value: unknown;
+    key?: string | number;
+    parent?: Visit;
+  }
+  const pointerOf = (visit: Visit): string => {
+    const path: Array<string | number> = [];
+    for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(at.key!);
+    return base + toJsonPointer(path.reverse());
+  };
+  const found: FieldError[] = [];
+  const pending: Visit[] = [{ value: input }];
+  while (pending.length > 0 && found.length < MAX_REPORTED_TEXT_FIELDS) {
+    const visit = pending.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) found.push({ pointer: pointerOf(visit), message: 'must be Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)' });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], key: i, parent: visit });
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value).reverse()) {
+        if (LONE_SURROGATE.test(key)) found.push({ pointer: pointerOf(visit), message: 'must not have a property name holding a lone surrogate' });
+        else pending.push({ value: child, key, parent: visit });
+      }
+    }
+  }
+  return found;
+}
+
+/** A 400 naming every field whose text is not Unicode, before anything parses or stores it. */
+export function refuseMalformedText(input: unknown, what = 'Request body', base = ''): void {
+  const fields = malformedTextFields(input, base);
+  if (fields.length > 0) throw AppError.badRequest(`${what} holds text that is not Unicode`, fields);
+}
+
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'Request body'): z.output<S> {
+  refuseMalformedText(input, what);
   const result = schema.safeParse(input);
   if (!result.success) {
     throw AppError.badRequest(`${what} is invalid`, zodFieldErrors(result.error));
