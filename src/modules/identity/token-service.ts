@@ -133,7 +133,7 @@ async function expiryOfKey(ctx: ServiceContext, id: string): Promise<Date | null
 }
 
 /** The kind's lifetime, cut short so that the token expires no later than its key (whole seconds, at least one). */
-export function tokenLifetimeSeconds(ctx: ServiceContext, kind: keyof typeof TOKEN_TTL_SECONDS, key: Pick<UsableKey, 'expiresAt'>): number {
+function tokenLifetimeSeconds(ctx: ServiceContext, kind: keyof typeof TOKEN_TTL_SECONDS, key: Pick<UsableKey, 'expiresAt'>): number {
   const full = TOKEN_TTL_SECONDS[kind];
   if (key.expiresAt === null) return full;
   const untilKeyExpires = Math.floor((key.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000);
