@@ -119,6 +119,11 @@ export const ACCESS_POLICY = {
     scope: ['funding:write', 'profile:write'],
     description: "Create a tenant's Business V1 application, or its continue URL",
   },
+  'continueLinks.revoke': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:write', 'profile:write'],
+    description: "Revoke every continue link of a tenant's Business V1 application made until now",
+  },
   'businessApplications.read': {
     tokens: ['platform', 'tenant'],
     scope: ['funding:read', 'profile:read'],

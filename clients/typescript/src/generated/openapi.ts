@@ -642,7 +642,7 @@ export interface paths {
         };
         /**
          * Check a continue URL
-         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered, unexpired and not revoked, and which application it opens. Not one of our continue URLs: 400; tampered, expired or revoked (its API key, or the application's links): 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -747,28 +747,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/{uuid}/set-ownership": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Claim an anonymous profile
-         * @description Makes the calling API key the owner of an anonymous profile (from `POST …/profiles/anonymous`). Claiming a profile the account owns already changes nothing; another account's profile is a 404.
-         *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        patch: operations["ProfileController_setOwnership"];
         trace?: never;
     };
     "/api/marketplace/v1/profiles/{uuid}": {
@@ -953,6 +931,28 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/{uuid}/set-ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Claim an anonymous profile
+         * @description Makes the calling API key the owner of an anonymous profile (from `POST …/profiles/anonymous`). Claiming a profile the account owns already changes nothing; another account's profile is a 404.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        patch: operations["ProfileController_setOwnership"];
         trace?: never;
     };
     "/api/marketplace/v1/questionnaires/{id}": {
@@ -1248,14 +1248,20 @@ export interface paths {
         put?: never;
         /**
          * Get a continue URL
-         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. The link ends sooner when the API key behind the caller's token is revoked or expires, or when the application's links are revoked (`DELETE …/continue-url`). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** From a newsletter campaign.
          */
         post: operations["ApplicationSignUpController_generateContinueUrl"];
-        delete?: never;
+        /**
+         * Revoke the continue URLs
+         * @description Ends every continue link of the application made until now (a link sent to the wrong person, or one the client no longer needs): its page and `validate-continue-url` refuse it with 403. A new link can be made at once, and works. An application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        delete: operations["ApplicationSignUpController_revokeContinueUrls"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9203,7 +9209,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -9342,9 +9348,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ba89ecdb-b645-4a4f-9b59-2bb8efadf84b",
+                     *         "id": "ad64b3f1-4614-4932-ac9d-e67022937563",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_fed145903c14",
+                     *         "keyPrefix": "key_3b7a26583ff3",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -9360,13 +9366,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-11-27T15:25:09.386Z",
-                     *         "createdAt": "2026-11-27T15:25:08.858Z"
+                     *         "lastUsedAt": "2026-12-07T17:53:25.255Z",
+                     *         "createdAt": "2026-12-07T17:53:24.251Z"
                      *       },
                      *       {
-                     *         "id": "3c5dc432-4202-4725-b40f-9ab4a0256c36",
-                     *         "name": "exact-profile:read+profile:write-d89be475",
-                     *         "keyPrefix": "key_48f119eb37c1",
+                     *         "id": "0450236f-d5c8-49b4-ac8f-5ca05df5e209",
+                     *         "name": "exact-profile:read+profile:write-dd1e1376",
+                     *         "keyPrefix": "key_19a7ae2d365c",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -9374,8 +9380,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-11-27T15:25:09.518Z",
-                     *         "createdAt": "2026-11-27T15:25:09.458Z"
+                     *         "lastUsedAt": "2026-12-07T17:53:25.679Z",
+                     *         "createdAt": "2026-12-07T17:53:25.611Z"
                      *       }
                      *     ]
                      */
@@ -9484,10 +9490,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_fb5470b2fedf_s4mpleS3cretN0tReal",
-                     *       "id": "218a7433-c7cf-4cd4-b48f-73690089695d",
+                     *       "key": "fgk_demo_key_9d3f7d7e550a_s4mpleS3cretN0tReal",
+                     *       "id": "f1543d1e-543b-405f-bbf2-c3160406cd26",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_fb5470b2fedf",
+                     *       "keyPrefix": "key_9d3f7d7e550a",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -9500,7 +9506,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-11-27T15:25:09.594Z"
+                     *       "createdAt": "2026-12-07T17:53:25.721Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -9875,9 +9881,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "c99183b9-e901-4388-abce-20b0703228d2",
-                     *       "createdAt": "2026-11-27T15:25:09.711Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.711Z",
+                     *       "uuid": "3310fd69-09ae-470f-8d58-191732969780",
+                     *       "createdAt": "2026-12-07T17:53:25.808Z",
+                     *       "updatedAt": "2026-12-07T17:53:25.808Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -9992,7 +9998,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example de4a9bfe-8057-441d-9011-9c27e5cdd342 */
+                /** @example b1690859-d22a-4496-ac91-8d9eb4afcd15 */
                 keyId: string;
             };
             cookie?: never;
@@ -10101,13 +10107,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *         "email": "examples-dac55e@example.test",
+                     *         "id": "cb34a569-497d-4435-9583-4cdaef577333",
+                     *         "email": "examples-be47a8@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-11-27T15:25:08.565Z",
-                     *         "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *         "createdAt": "2026-12-07T17:53:23.881Z",
+                     *         "updatedAt": "2026-12-07T17:53:23.881Z"
                      *       }
                      *     ]
                      */
@@ -10211,13 +10217,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "372a3f4d-12a2-4e15-b828-a8666a15914c",
+                     *       "id": "af697021-dfee-412d-a80c-ed84ea57072a",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:09.806Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.806Z"
+                     *       "createdAt": "2026-12-07T17:53:25.891Z",
+                     *       "updatedAt": "2026-12-07T17:53:25.891Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -10440,7 +10446,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10690,7 +10696,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10743,16 +10749,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
+                     *         "createdAt": "2026-12-07T17:53:24.552Z",
+                     *         "updatedAt": "2026-12-07T17:53:24.738Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
-                     *         "generatedAt": "2026-11-27T15:25:09.913Z",
+                     *         "tenantId": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
+                     *         "generatedAt": "2026-12-07T17:53:25.992Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -10833,7 +10839,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
+                /** @example cb34a569-497d-4435-9583-4cdaef577333 */
                 userId: string;
             };
             cookie?: never;
@@ -10848,13 +10854,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *       "email": "examples-dac55e@example.test",
+                     *       "id": "cb34a569-497d-4435-9583-4cdaef577333",
+                     *       "email": "examples-be47a8@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:08.565Z",
-                     *       "updatedAt": "2026-11-27T15:25:08.565Z"
+                     *       "createdAt": "2026-12-07T17:53:23.881Z",
+                     *       "updatedAt": "2026-12-07T17:53:23.881Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -10933,7 +10939,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d2c6e4f3-3456-4d48-b7ca-e42f90eee25d */
+                /** @example cb34a569-497d-4435-9583-4cdaef577333 */
                 userId: string;
             };
             cookie?: never;
@@ -10957,13 +10963,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2c6e4f3-3456-4d48-b7ca-e42f90eee25d",
-                     *       "email": "examples-dac55e@example.test",
+                     *       "id": "cb34a569-497d-4435-9583-4cdaef577333",
+                     *       "email": "examples-be47a8@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-11-27T15:25:08.565Z",
-                     *       "updatedAt": "2026-11-27T15:25:09.947Z"
+                     *       "createdAt": "2026-12-07T17:53:23.881Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.038Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -11090,16 +11096,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "id": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *           "createdDateTime": "2026-12-07T17:53:24.512Z",
+                     *           "updatedDateTime": "2026-12-07T17:53:24.512Z"
                      *         },
                      *         {
-                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "id": "30636900-ea81-4ba1-8170-f1b255394417",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *           "createdDateTime": "2026-12-07T17:53:26.050Z",
+                     *           "updatedDateTime": "2026-12-07T17:53:26.050Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11210,10 +11216,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *       "id": "30636900-ea81-4ba1-8170-f1b255394417",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:09.962Z"
+                     *       "createdDateTime": "2026-12-07T17:53:26.050Z",
+                     *       "updatedDateTime": "2026-12-07T17:53:26.050Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -11317,7 +11323,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11370,16 +11376,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
+                     *         "createdAt": "2026-12-07T17:53:24.552Z",
+                     *         "updatedAt": "2026-12-07T17:53:24.738Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
-                     *         "generatedAt": "2026-11-27T15:25:09.989Z",
+                     *         "tenantId": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
+                     *         "generatedAt": "2026-12-07T17:53:26.120Z",
                      *         "source": "registry"
                      *       }
                      *     }
@@ -11460,7 +11466,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example dc9e129d-da87-4195-b913-facd48107721 */
+                /** @example 135e6bea-a2e4-4e59-860f-e5ee868c7638 */
                 tenantId: string;
             };
             cookie?: never;
@@ -11475,10 +11481,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *       "id": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:08.975Z"
+                     *       "createdDateTime": "2026-12-07T17:53:24.512Z",
+                     *       "updatedDateTime": "2026-12-07T17:53:24.512Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -11557,7 +11563,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 8022f01b-81a8-4e82-8262-c63e94885661 */
+                /** @example b83a7106-9a1b-4d4b-903e-8aff29266cf8 */
                 tenantId: string;
             };
             cookie?: never;
@@ -11581,10 +11587,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *       "id": "b83a7106-9a1b-4d4b-903e-8aff29266cf8",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-11-27T15:25:10.005Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.014Z"
+                     *       "createdDateTime": "2026-12-07T17:53:26.132Z",
+                     *       "updatedDateTime": "2026-12-07T17:53:26.137Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -11711,36 +11717,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "dc9e129d-da87-4195-b913-facd48107721",
+                     *           "id": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:08.975Z",
-                     *           "createdAt": "2026-11-27T15:25:08.975Z",
-                     *           "updatedAt": "2026-11-27T15:25:08.975Z"
+                     *           "createdDateTime": "2026-12-07T17:53:24.512Z",
+                     *           "updatedDateTime": "2026-12-07T17:53:24.512Z",
+                     *           "createdAt": "2026-12-07T17:53:24.512Z",
+                     *           "updatedAt": "2026-12-07T17:53:24.512Z"
                      *         },
                      *         {
-                     *           "id": "33a704ff-8c9b-4263-ab0d-0e1477157c24",
+                     *           "id": "30636900-ea81-4ba1-8170-f1b255394417",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:09.962Z",
-                     *           "createdAt": "2026-11-27T15:25:09.962Z",
-                     *           "updatedAt": "2026-11-27T15:25:09.962Z"
+                     *           "createdDateTime": "2026-12-07T17:53:26.050Z",
+                     *           "updatedDateTime": "2026-12-07T17:53:26.050Z",
+                     *           "createdAt": "2026-12-07T17:53:26.050Z",
+                     *           "updatedAt": "2026-12-07T17:53:26.050Z"
                      *         },
                      *         {
-                     *           "id": "8022f01b-81a8-4e82-8262-c63e94885661",
+                     *           "id": "b83a7106-9a1b-4d4b-903e-8aff29266cf8",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-11-27T15:25:10.005Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:10.014Z",
-                     *           "createdAt": "2026-11-27T15:25:10.005Z",
-                     *           "updatedAt": "2026-11-27T15:25:10.014Z"
+                     *           "createdDateTime": "2026-12-07T17:53:26.132Z",
+                     *           "updatedDateTime": "2026-12-07T17:53:26.137Z",
+                     *           "createdAt": "2026-12-07T17:53:26.132Z",
+                     *           "updatedAt": "2026-12-07T17:53:26.137Z"
                      *         },
                      *         {
-                     *           "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *           "id": "12d0c987-1d49-4942-a7b1-2ea5ba21a851",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-11-27T15:25:10.022Z",
-                     *           "updatedDateTime": "2026-11-27T15:25:10.022Z",
-                     *           "createdAt": "2026-11-27T15:25:10.022Z",
-                     *           "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *           "createdDateTime": "2026-12-07T17:53:26.141Z",
+                     *           "updatedDateTime": "2026-12-07T17:53:26.141Z",
+                     *           "createdAt": "2026-12-07T17:53:26.141Z",
+                     *           "updatedAt": "2026-12-07T17:53:26.141Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11851,12 +11857,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4540f7e0-8b54-46c6-a214-ce2741901e56",
+                     *       "id": "12d0c987-1d49-4942-a7b1-2ea5ba21a851",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-11-27T15:25:10.022Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.022Z",
-                     *       "createdAt": "2026-11-27T15:25:10.022Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.022Z"
+                     *       "createdDateTime": "2026-12-07T17:53:26.141Z",
+                     *       "updatedDateTime": "2026-12-07T17:53:26.141Z",
+                     *       "createdAt": "2026-12-07T17:53:26.141Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.141Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -11983,10 +11989,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0d233c30-abec-43de-bd8c-094d2219f54a",
+                     *       "id": "e96c27cd-5af6-4887-a954-3834c43de40a",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-11-27T15:25:10.048Z",
-                     *       "updatedDateTime": "2026-11-27T15:25:10.048Z"
+                     *       "createdDateTime": "2026-12-07T17:53:26.206Z",
+                     *       "updatedDateTime": "2026-12-07T17:53:26.206Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -12090,7 +12096,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12108,7 +12114,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -12157,14 +12163,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:09.068Z"
+                     *         "createdAt": "2026-12-07T17:53:24.552Z",
+                     *         "updatedAt": "2026-12-07T17:53:24.738Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "tenantId": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -12245,7 +12251,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 41b992f1-89a3-4627-a7de-69151caa80c0
+                 * @example 4b7ee6ea-3ff2-4081-8bbf-3403304bae9b
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12292,7 +12298,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0b46ef37-66b5-4cfa-a40d-f641ed42898f",
+                     *       "id": "e97de92b-df87-4a49-9db5-599ad137a11d",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12354,8 +12360,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:10.088Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.088Z"
+                     *       "createdAt": "2026-12-07T17:53:26.314Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.314Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -12459,7 +12465,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12500,7 +12506,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12558,8 +12564,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *       "createdAt": "2026-12-07T17:53:24.552Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.340Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -12663,7 +12669,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12681,7 +12687,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *         "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -12739,14 +12745,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-27T15:25:08.994Z",
-                     *         "updatedAt": "2026-11-27T15:25:10.122Z"
+                     *         "createdAt": "2026-12-07T17:53:24.552Z",
+                     *         "updatedAt": "2026-12-07T17:53:26.340Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "dc9e129d-da87-4195-b913-facd48107721",
+                     *         "tenantId": "135e6bea-a2e4-4e59-860f-e5ee868c7638",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -12827,7 +12833,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12910,7 +12916,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13007,8 +13013,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.229Z"
+                     *       "createdAt": "2026-12-07T17:53:24.552Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.452Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -13112,7 +13118,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 2db78ca8-de6c-4c66-8aa9-03335acce5ab
+                 * @example dcea9a02-d287-4521-a628-b4ec88866c16
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13159,7 +13165,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ddd259b2-3b74-4189-ac6c-dd79fec93a2e",
+                     *       "id": "6cbab756-9003-42aa-9dc4-18194163031f",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13221,8 +13227,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-11-27T15:25:10.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.167Z"
+                     *       "createdAt": "2026-12-07T17:53:26.376Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.376Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -13326,7 +13332,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13367,7 +13373,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
+                     *       "id": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13425,8 +13431,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T15:25:08.994Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.200Z"
+                     *       "createdAt": "2026-12-07T17:53:24.552Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.434Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -13541,9 +13547,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6bb5ba68-89bc-4db3-8e5c-8c0461cace11",
-                     *       "createdAt": "2026-11-27T15:25:10.272Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.272Z",
+                     *       "uuid": "93222304-cd84-40af-b9aa-e10f70ab592a",
+                     *       "createdAt": "2026-12-07T17:53:26.489Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.489Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -13765,7 +13771,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13783,7 +13789,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "89bb237f-e459-45a6-8dd4-505897b2b141"
+                     *       "applicationId": "8c032680-95da-4f30-9a44-001961288dbf"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -14031,7 +14037,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -14158,7 +14164,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -14294,121 +14300,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 28f259e4-0dda-4046-8fc5-53467ed1a8a9 */
+                /** @example 79b2f268-d7a5-4aad-8511-1057c13252cc */
                 uuid: string;
-                /** @example key_b82de7e67fde */
+                /** @example key_a3125590130a */
                 targetApiKey: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_setOwnership: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example c0a83f05-d9f7-41f9-80e7-221999db97ec */
-                uuid: string;
             };
             cookie?: never;
         };
@@ -14518,7 +14413,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -14533,9 +14428,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "cd68befb-8216-4ddc-81f2-a970731a2685",
-                     *       "createdAt": "2026-11-27T15:25:09.167Z",
-                     *       "updatedAt": "2026-11-27T15:25:10.611Z",
+                     *       "uuid": "50164a88-6ce8-494c-b240-10ba9c49e021",
+                     *       "createdAt": "2026-12-07T17:53:24.871Z",
+                     *       "updatedAt": "2026-12-07T17:53:26.891Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -15644,7 +15539,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 7122b6de-24d6-4ee9-ba69-153bfa6e1d2a */
+                /** @example 253efccc-11eb-48e7-bd45-e32a35d39e50 */
                 documentId: string;
             };
             cookie?: never;
@@ -16221,7 +16116,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "ed42d7df-ab64-4f35-b6f2-381036b5fbd4",
+                     *           "id": "8a4b0494-6b2d-476b-915f-b850f31e3686",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -16457,6 +16352,117 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["LenderApplicationController_rejectResponse"];
                 };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_setOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example d3c4a3c7-9642-4d1b-b592-559023d7de4a */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
             400: {
@@ -17690,7 +17696,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cf9e6ffd-b35f-408f-860a-5cab92071dea */
+                /** @example 0341cd95-9b26-49e7-af9f-e4febb1d5ef3 */
                 uuid: string;
             };
             cookie?: never;
@@ -17705,8 +17711,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc4c8ad8-10ec-49ec-8e36-0220cda46e10",
-                     *       "profile": "cf9e6ffd-b35f-408f-860a-5cab92071dea",
+                     *       "id": "e51fb1f2-f812-4236-99a1-41a7b7cf4be6",
+                     *       "profile": "0341cd95-9b26-49e7-af9f-e4febb1d5ef3",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -17725,7 +17731,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-11-27T15:25:11.169Z",
+                     *       "stateUpdatedAt": "2026-12-07T17:53:28.396Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -17735,20 +17741,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "623077bb-b39e-43c7-ac36-55204a50301c",
+                     *         "id": "9871e364-014a-4791-9443-d4a1754cf82d",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-11-27T15:25:11.169Z"
+                     *         "createdAt": "2026-12-07T17:53:28.396Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-11-27T15:25:11.169Z"
+                     *         "generatedAt": "2026-12-07T17:53:28.396Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-11-27T15:25:11.169Z"
+                     *           "createdAt": "2026-12-07T17:53:28.396Z"
                      *         }
                      *       ]
                      *     }
@@ -17862,7 +17868,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -17953,7 +17959,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -18795,7 +18801,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example c93e264e-a27b-4fad-9d47-0f4bc264b701 */
+                /** @example 2aadcd39-7ccc-4678-8a1b-39353098d3c1 */
                 uuid: string;
             };
             cookie?: never;
@@ -18962,7 +18968,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 profileId: string;
             };
             cookie?: never;
@@ -18978,7 +18984,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:cd68befb-8216-4ddc-81f2-a970731a2685",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:50164a88-6ce8-494c-b240-10ba9c49e021",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -19578,7 +19584,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 profileId: string;
             };
             cookie?: never;
@@ -19703,7 +19709,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 profileId: string;
             };
             cookie?: never;
@@ -19860,7 +19866,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 profileId: string;
             };
             cookie?: never;
@@ -19955,7 +19961,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 profileId: string;
             };
             cookie?: never;
@@ -20079,7 +20085,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -20095,20 +20101,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "7122b6de-24d6-4ee9-ba69-153bfa6e1d2a",
+                     *         "id": "253efccc-11eb-48e7-bd45-e32a35d39e50",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-11-27T15:25:09.410Z"
+                     *         "createdAt": "2026-12-07T17:53:25.487Z"
                      *       },
                      *       {
-                     *         "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *         "id": "d3b126f8-b2d6-481e-864d-79e3df5883c6",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-11-27T15:25:11.469Z"
+                     *         "createdAt": "2026-12-07T17:53:28.794Z"
                      *       }
                      *     ]
                      */
@@ -20185,7 +20191,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
             };
             cookie?: never;
@@ -20207,12 +20213,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "838b36ed-efb3-4e1c-a28d-7d9a190ecace",
+                     *       "id": "d3b126f8-b2d6-481e-864d-79e3df5883c6",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-11-27T15:25:11.469Z"
+                     *       "createdAt": "2026-12-07T17:53:28.794Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -20318,7 +20324,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cd68befb-8216-4ddc-81f2-a970731a2685 */
+                /** @example 50164a88-6ce8-494c-b240-10ba9c49e021 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -20335,7 +20341,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/cd68befb-8216-4ddc-81f2-a970731a2685?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/50164a88-6ce8-494c-b240-10ba9c49e021?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -20419,7 +20425,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
@@ -20487,7 +20493,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "c07481e1-a4a0-4342-836d-fcf691bce05b",
+                     *       "id": "4355885b-6180-4dcd-aefb-9d3d64cf4b33",
                      *       "type": "business-all-funding-products"
                      *     }
                      */
@@ -20592,12 +20598,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 8c032680-95da-4f30-9a44-001961288dbf */
                 applicationId: string;
             };
             cookie?: never;
@@ -20621,7 +20627,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/89bb237f-e459-45a6-8dd4-505897b2b141/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/8c032680-95da-4f30-9a44-001961288dbf/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -20719,18 +20725,117 @@ export interface operations {
             };
         };
     };
+    ApplicationSignUpController_revokeContinueUrls: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
+                 */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                /** @example a0f21061-7ff4-4bb8-9c07-60946add0f7e */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     ApplicationController_getMatches: {
         parameters: {
             query?: never;
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 8c032680-95da-4f30-9a44-001961288dbf */
                 applicationId: string;
             };
             cookie?: never;
@@ -21205,12 +21310,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 8c032680-95da-4f30-9a44-001961288dbf */
                 applicationId: string;
             };
             cookie?: never;
@@ -21226,20 +21331,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-27",
-                     *         "createdAt": "2026-11-27T15:25:11.637Z",
-                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "id": "pso-8c032680-95da-4f30-9a44-001961288dbf-27",
+                     *         "createdAt": "2026-12-07T17:53:29.047Z",
+                     *         "updatedAt": "2026-12-07T17:53:29.047Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "reference": "89bb237f-27",
+                     *         "profileUuid": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
+                     *         "reference": "8c032680-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "expiryDate": "2027-01-06T17:53:29.047Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -21258,20 +21363,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-89bb237f-e459-45a6-8dd4-505897b2b141-5",
-                     *         "createdAt": "2026-11-27T15:25:11.637Z",
-                     *         "updatedAt": "2026-11-27T15:25:11.637Z",
+                     *         "id": "pso-8c032680-95da-4f30-9a44-001961288dbf-5",
+                     *         "createdAt": "2026-12-07T17:53:29.047Z",
+                     *         "updatedAt": "2026-12-07T17:53:29.047Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "d508803d-ea0b-48d6-8cb1-c1dc088992b6",
-                     *         "reference": "89bb237f-5",
+                     *         "profileUuid": "d6a8aa0f-1bcb-40c9-9e89-73ad9eac6059",
+                     *         "reference": "8c032680-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2026-12-27T15:25:11.637Z",
+                     *         "expiryDate": "2027-01-06T17:53:29.047Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -21365,12 +21470,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example dc9e129d-da87-4195-b913-facd48107721
+                 * @example 135e6bea-a2e4-4e59-860f-e5ee868c7638
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89bb237f-e459-45a6-8dd4-505897b2b141 */
+                /** @example 8c032680-95da-4f30-9a44-001961288dbf */
                 applicationId: string;
             };
             cookie?: never;
@@ -21508,7 +21613,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example b94c17a3-55c2-4a1e-b90b-faf387aa3c0c */
+                /** @example de051d66-8dca-4248-9781-4637eca60667 */
                 selectionId: string;
             };
             cookie?: never;
@@ -21523,7 +21628,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "b94c17a3-55c2-4a1e-b90b-faf387aa3c0c",
+                     *       "selectionId": "de051d66-8dca-4248-9781-4637eca60667",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -21918,11 +22023,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1795793111,
+                     *         "acceptedAt": 1796666009,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "d9c357a4-5f19-4431-a1ba-1477c6c70cc0",
-                     *           "reference": "OFFER-01eb9579",
+                     *           "id": "a9f9f198-5b6f-4a91-ad51-f60eb004b799",
+                     *           "reference": "OFFER-64538b00",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -22134,8 +22239,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b5003065-fc89-4bf7-a7a1-9193b0be0c76",
-                     *           "reference": "OFFER-cafe1686",
+                     *           "id": "0560aa38-8d9f-4c28-b076-409dafb33aee",
+                     *           "reference": "OFFER-ecd17fad",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -22532,11 +22637,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1795793112,
+                     *         "acceptedAt": 1796666009,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b53e93dc-89b4-4c4c-9947-9069d97c2323",
-                     *           "reference": "OFFER-641ee30f",
+                     *           "id": "cc329dc2-cd55-4f95-8434-22ce35ab340f",
+                     *           "reference": "OFFER-3f512528",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -22745,8 +22850,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "265812f0-a4e3-4f74-8fba-be9d9b6ff86b",
-                     *           "reference": "OFFER-b0e671bf",
+                     *           "id": "53b56296-b23e-4420-9c0e-6a23083350dc",
+                     *           "reference": "OFFER-5a9eefe6",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
