@@ -36,10 +36,10 @@ export const ACCESS_POLICY = {
   'apiKeys.create': {
     tokens: ['login'],
     scope: 'api_keys:write',
-    // Account-wide reach (a key acting across the account's profiles) and credentials that keep
-    // working with nobody present (offline refresh) are an admin's to hand out; the other scopes are
-    // the day-to-day integration scopes every member may give a key.
-    elevated: { scope: 'users:write', action: 'create a master key or a key holding an admin-only scope', grants: ['profile:multiples', 'offline_access'] },
+    // Scopes reaching across the account (its many profiles, its pipeline's numbers) are an admin's
+    // to hand out, as a master key is; the others are the integration scopes every member may give
+    // a key (offline_access among them: the specification's own onboarding example grants it).
+    elevated: { scope: 'users:write', action: 'create a master key or a key holding an admin-only scope', grants: ['profile:multiples', 'insights:read'] },
     description: 'Create an API key of the account',
   },
   'apiKeys.list': { tokens: ['login'], scope: 'api_keys:read', description: "List the account's API keys (never their secrets)" },

@@ -104,9 +104,9 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (`profile:multiples`, `offline_access`) needs an account admin's sign-in.
+         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (`profile:multiples`, `insights:read`) needs an account admin's sign-in.
          *
-         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding an admin-only scope (`profile:multiples`, `offline_access`). Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding an admin-only scope (`profile:multiples`, `insights:read`). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** A key for a CRM integration: profiles and matches.
          */
