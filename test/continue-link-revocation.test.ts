@@ -4,13 +4,14 @@
  * validate-continue-url refuse it, 403) while another key's link goes on working; the integrator
  * revokes an application's links (REST DELETE …/continue-url or GraphQL revokeContinueUrls, with
  * exactly one of the rule's scopes), after which a new link works; a foreign caller gets 404 and
- * revokes nothing. The page a refused link shows names nobody.
+ * revokes nothing. The funding-search page's link ends with its key as well. The page a refused
+ * link shows names nobody.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from './support/graphql-client.js';
 import { ACME_APPLICATION } from './support/answers.js';
-import { bearer, createApiKey, createTenant, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import { bearer, createApiKey, createTenant, marketplaceV1Token, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 const B = '/api/business/v1';
@@ -95,6 +96,16 @@ describe('continue links', () => {
     const viaGraphql = await graphql(app.url, 'mutation($a: ID!) { revokeContinueUrls(applicationId: $a) }', { a: applicationId }, foreign);
     expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect(await pageStatus(link)).toBe(200);
+  });
+
+  it("the funding-search page's link (Marketplace V1 url-schemas) ends with its key too", async () => {
+    const key = await createApiKey(app, me.loginToken, { name: `search-${randomUUID().slice(0, 8)}`, scopes: ['profile:read', 'profile:write'] });
+    const v1 = bearer((await marketplaceV1Token(app, key.key)).jwt);
+    const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
+    const { url } = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/url-schemas/funding-search`, { headers: v1 })).json();
+    expect(await pageStatus(url)).toBe(200);
+    expect((await fetch(`${app.url}/api/platform/v1/api-key/${key.id}`, { method: 'DELETE', headers: bearer(me.loginToken) })).status).toBe(204);
+    expect(await pageStatus(url)).toBe(403);
   });
 
   it('a link that cannot be opened shows a page naming nobody, not the integrator account', async () => {

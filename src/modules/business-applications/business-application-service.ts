@@ -24,6 +24,7 @@ import { ApplicationId, applicationScope, findVisibleApplication, linkedApplicat
 import { answersOf, validateApplicationBody } from './application-variants.js';
 import type { BusinessApplicationRecord, ContinueUrl, ContinueUrlCheck } from './business-application-schemas.js';
 import type { LinkClaims } from '../identity/token-authority.js';
+import { assertLinkKeyStands } from '../identity/link-standing.js';
 
 export type { BusinessApplicationRecord };
 
@@ -100,15 +101,11 @@ export async function revokeContinueUrls(ctx: ServiceContext, id: unknown): Prom
 
 /**
  * Whether a verified continue link still stands: the API key that made it is neither revoked nor
- * expired (a link never outlives its credential, like the tokens minted from a key), and the
- * application's links were not revoked since it was made. A link naming no key is refused: nothing
- * could end it. 403 either way, as for a tampered link.
+ * expired (link-standing.ts), and the application's links were not revoked since it was made.
+ * 403 either way, as for a tampered link.
  */
 async function assertContinueLinkStands(ctx: ServiceContext, claims: LinkClaims, application: { continueLinkEpoch: number }): Promise<void> {
-  if (claims.key === undefined || claims.lep === undefined) throw new AppError('FORBIDDEN', 'This link is not valid: it names no credential (it was made before links could be revoked)');
-  const key = await ctx.db.apiKey.findFirst({ where: { id: claims.key, environment: ctx.environment }, select: { revokedAt: true, expiresAt: true } });
-  if (!key || key.revokedAt !== null) throw new AppError('FORBIDDEN', 'This link is not valid: the credential that made it has been revoked');
-  if (key.expiresAt !== null && key.expiresAt <= ctx.clock.now()) throw new AppError('FORBIDDEN', 'This link has expired: the credential that made it has expired');
+  await assertLinkKeyStands(ctx, claims);
   if (claims.lep !== application.continueLinkEpoch) throw new AppError('FORBIDDEN', 'This link is not valid: the links of this application have been revoked');
 }
 
