@@ -71,11 +71,13 @@ afterAll(() => app?.close());
 
 describe('the validation layer', () => {
   it('names every string and property name holding a lone surrogate, at any depth; paired surrogates (emoji) are text', () => {
-    expect(malformedTextFields({ a: 'ok 😀', b: ['x', { c: '\udc00' }], ['k\ud800']: 1, d: 'end\ud83d' })).toEqual([
+    const found = malformedTextFields({ a: 'ok 😀', b: ['x', { c: '\udc00' }], ['k\ud800']: 1, d: 'end\ud83d' });
+    expect(found).toHaveLength(3);
+    expect(found).toEqual(expect.arrayContaining([
       { pointer: '', message: expect.stringContaining('property name') },
       { pointer: '/b/1/c', message: expect.stringContaining('lone surrogate') },
       { pointer: '/d', message: expect.stringContaining('lone surrogate') },
-    ]);
+    ]));
     let deep: unknown = '\ud800';
     for (let i = 0; i < 10_000; i++) deep = { a: deep };
     expect(malformedTextFields(deep)).toHaveLength(1);

@@ -27,8 +27,12 @@ export function zodFieldErrors(error: z.ZodError, base = ''): FieldError[] {
   });
 }
 
-/** A UTF-16 surrogate without its pair: no Unicode text holds one, and PostgreSQL can store none. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Whether text holds no UTF-16 surrogate without its pair (no Unicode text holds one, and PostgreSQL
+ * can store none): String.prototype.isWellFormed, native in every Node this runs on (ES2024, past
+ * the compiler's library).
+ */
+const isUnicodeText = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 const MAX_REPORTED_TEXT_FIELDS = 20;
 
 /**
@@ -38,29 +42,39 @@ const MAX_REPORTED_TEXT_FIELDS = 20;
  */
 export function malformedTextFields(input: unknown, base = ''): FieldError[] {
   interface Visit {
-    value: unknown;
     key?: string | number;
     parent?: Visit;
   }
-  const pointerOf = (visit: Visit): string => {
-    const path: Array<string | number> = [];
+  const pointerOf = (visit: Visit, key?: string | number): string => {
+    const path: Array<string | number> = key === undefined ? [] : [key];
     for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(at.key!);
     return base + toJsonPointer(path.reverse());
   };
   const found: FieldError[] = [];
-  const pending: Visit[] = [{ value: input }];
+  const report = (visit: Visit, key?: string | number) =>
+    found.push({ pointer: pointerOf(visit, key), message: 'must be Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)' });
+  if (typeof input === 'string') {
+    if (!isUnicodeText(input)) report({});
+    return found;
+  }
+  // Only objects and arrays are queued; strings are tested where they are met.
+  const pending: Array<{ value: object; visit: Visit }> = typeof input === 'object' && input !== null ? [{ value: input, visit: {} }] : [];
   while (pending.length > 0 && found.length < MAX_REPORTED_TEXT_FIELDS) {
-    const visit = pending.pop()!;
-    const { value } = visit;
-    if (typeof value === 'string') {
-      if (LONE_SURROGATE.test(value)) found.push({ pointer: pointerOf(visit), message: 'must be Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)' });
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], key: i, parent: visit });
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value).reverse()) {
-        if (LONE_SURROGATE.test(key)) found.push({ pointer: pointerOf(visit), message: 'must not have a property name holding a lone surrogate' });
-        else pending.push({ value: child, key, parent: visit });
+    const { value, visit } = pending.pop()!;
+    const check = (key: string | number, child: unknown) => {
+      if (typeof child === 'string') {
+        if (!isUnicodeText(child)) report(visit, key);
+      } else if (typeof child === 'object' && child !== null) {
+        pending.push({ value: child, visit: { key, parent: visit } });
       }
+    };
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) check(i, value[i]);
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (!isUnicodeText(key)) found.push({ pointer: pointerOf(visit), message: 'must not have a property name holding a lone surrogate' });
+      else check(key, (value as Record<string, unknown>)[key]);
     }
   }
   return found;
