@@ -115,12 +115,15 @@ describe('npm run admin', () => {
   it('register-lender prints credentials once that obtain an id_token at /oauth/token', async () => {
     const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications'], { PUBLIC_URL: app.runtime.config.PUBLIC_URL });
     const credentials = resultOf(run);
-    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'tokenUrl', 'webhookSecret', 'authorizationTokenKey', 'previousWebhookSecretValidUntil', 'lenderId']);
+    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'tokenUrl', 'webhookSecret', 'authorizationTokenKey', 'previousWebhookSecretValidUntil', 'lenderId', 'slug']);
     expect(credentials.audience).toBe(`${app.runtime.config.PUBLIC_URL}/api/platform/v1/funding`);
     expect(credentials.tokenUrl).toBe(`${app.runtime.config.PUBLIC_URL}/oauth/token`);
     expect(run.output).toMatch(/shown once/);
     const lender = await app.runtime.database.prisma.lender.findUniqueOrThrow({ where: { id: credentials.lenderId } });
     expect(lender).toMatchObject({ name: 'Acme Capital', environment: 'demo', applicationUrl: 'https://acme.example/applications', updateUrl: null });
+    // The slug /metrics labels the lender's deliveries with and the log lines name it by.
+    expect(credentials.slug).toBe(lender.slug);
+    expect(credentials.slug).toMatch(/^acme-capital-[0-9a-f]{6}$/);
 
     const res = await lenderToken(credentials);
     expect(res.status).toBe(200);

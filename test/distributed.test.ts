@@ -53,6 +53,17 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
       expect(health).toMatchObject({ status: 'ok', database: 'ready' });
     }
 
+    // The subgraphs answer the gateway only (the secret start:distributed made for this run): straight
+    // to a subgraph's port, a malformed body is refused before it is read, and _service is not answered.
+    for (const port of [basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
+      const malformed = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": [[[' });
+      expect(malformed.status).toBe(401);
+      expect(await malformed.json()).toMatchObject({ status: 401, detail: expect.stringContaining('answers the gateway only') });
+      const sdl = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ _service { sdl } }' }) });
+      expect(sdl.status).toBe(401);
+      await sdl.body?.cancel();
+    }
+
     // The REST adapter and the gateway compress their text answers (the reference's renderer, as the
     // build compressed it; the document, GraphQL answers, also those the REST adapter forwards to the gateway).
     for (const url of [`${rest}/docs/assets/scalar/standalone.esm.js`, `${rest}/openapi.json`, `${gateway}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`, `${rest}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`]) {

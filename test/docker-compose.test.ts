@@ -36,6 +36,7 @@ interface Service {
   depends_on?: string[] | Record<string, DependsOn>;
   healthcheck?: HealthCheck;
   ports?: Array<string | number | { target?: number; published?: number }>;
+  volumes?: string[];
 }
 interface ComposeFile {
   name?: string;
@@ -212,6 +213,34 @@ function environmentProblems(compose: ComposeFile): string[] {
 
 const SUBGRAPH_URL_KEYS = CONFIG_KEYS.filter((k) => k.endsWith('_URL') && SERVICE_NAMES.includes(k.slice(0, -4).toLowerCase()));
 
+/**
+ * The gateway and every subgraph read one subgraph secret (the subgraphs answer the gateway only):
+ * the same SUBGRAPH_SECRET_FILE, on a volume they all mount (generated there in demo), and no other
+ * service holds it.
+ */
+function subgraphSecretProblems(compose: ComposeFile): string[] {
+  const problems: string[] = [];
+  const holders = ['gateway', ...SERVICE_NAMES.filter((n) => SUBGRAPH_URL_KEYS.includes(`${n.toUpperCase()}_URL`))];
+  const files = new Set<string>();
+  for (const [name, service] of appServices(compose)) {
+    const env = environmentOf(service);
+    const file = env.SUBGRAPH_SECRET_FILE;
+    if (!holders.includes(name)) {
+      if (file !== undefined || env.SUBGRAPH_SECRET !== undefined) problems.push(`${name} holds the subgraph secret, which only the gateway and the subgraphs need`);
+      continue;
+    }
+    if (!file) {
+      problems.push(`${name}: SUBGRAPH_SECRET_FILE unset`);
+      continue;
+    }
+    files.add(file);
+    const mounted = (service.volumes ?? []).some((v) => file.startsWith(`${v.split(':')[1]}/`) && !v.startsWith('.') && !v.startsWith('/'));
+    if (!mounted) problems.push(`${name}: ${file} is not on a named volume it mounts`);
+  }
+  if (files.size > 1) problems.push(`the gateway and the subgraphs read different secret files: ${[...files].sort().join(', ')}`);
+  return problems;
+}
+
 function gatewayUrlProblems(compose: ComposeFile): string[] {
   const gateway = appServices(compose).find(([, s]) => commandOf(s)?.[4] === 'gateway');
   if (!gateway) return ['no service runs the gateway'];
@@ -387,6 +416,25 @@ describe('docker-compose.yml', () => {
   describe('gateway', () => {
     it("subgraph URLs point at the services running those subgraphs, on their ports", () => {
       expect(gatewayUrlProblems(loadCompose())).toEqual([]);
+    });
+
+    it('shares one subgraph secret file with the subgraphs, on a volume, and with nobody else', () => {
+      expect(subgraphSecretProblems(loadCompose())).toEqual([]);
+    });
+
+    it('catch a subgraph without the secret, another file, a file off the volume and the secret in the REST adapter', () => {
+      const compose = loadCompose();
+      const envOf = (name: string) => compose.services[name]!.environment as Record<string, string>;
+      delete envOf('profiles').SUBGRAPH_SECRET_FILE;
+      envOf('matches').SUBGRAPH_SECRET_FILE = '/keys/other-secret';
+      envOf('tenants').SUBGRAPH_SECRET_FILE = '/data/subgraph-secret';
+      envOf('rest').SUBGRAPH_SECRET_FILE = '/keys/subgraph-secret';
+      expect(subgraphSecretProblems(compose).sort()).toEqual([
+        'profiles: SUBGRAPH_SECRET_FILE unset',
+        'rest holds the subgraph secret, which only the gateway and the subgraphs need',
+        'tenants: /data/subgraph-secret is not on a named volume it mounts',
+        'the gateway and the subgraphs read different secret files: /data/subgraph-secret, /keys/other-secret, /keys/subgraph-secret',
+      ]);
     });
 
     it('catch a wrong port, an unknown host and a missing URL', () => {

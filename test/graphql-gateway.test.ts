@@ -66,6 +66,16 @@ describe('GraphQL through the gateway (subgraphs in-process)', () => {
     ]);
   });
 
+  it("names each lender by the slug /metrics labels its deliveries with and the logs name it by", async () => {
+    const res = await graphql(app.url, '{ lenders { id slug } }', {}, auth);
+    expect(res.errors).toBeUndefined();
+    const listed = res.data!.lenders as Array<{ id: number; slug: string }>;
+    const stored = await app.runtime.database.prisma.lender.findMany({ where: { id: { in: listed.map((l) => l.id) } }, select: { id: true, slug: true } });
+    expect(listed.map(({ id, slug }) => ({ id, slug })).sort((a, b) => a.id - b.id)).toEqual(stored.sort((a, b) => a.id - b.id));
+    const one = await graphql(app.url, 'query($id: Int!) { lender(id: $id) { slug } }', { id: listed[0]!.id }, auth);
+    expect(one.data).toEqual({ lender: { slug: listed[0]!.slug } });
+  });
+
   it('maps domain errors to extensions.code with the HTTP status and fields', async () => {
     const missing = await graphql(app.url, '{ tenant(id: "00000000-0000-4000-8000-000000000000") { id } }', {}, auth);
     expect(missing.errors?.[0]).toMatchObject({ message: 'Tenant was not found', extensions: { code: 'NOT_FOUND', status: 404 } });

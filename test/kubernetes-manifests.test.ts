@@ -14,7 +14,10 @@
  *  - Services select the pods of existing Deployments, on ports those pods declare; the gateway's
  *    subgraph URLs point at those Services;
  *  - the image is the Dockerfile's (name funding-gateway, tag = package.json version), run as its
- *    non-root user, with requests and limits.
+ *    non-root user, with requests and limits;
+ *  - the subgraph secret is held by the gateway and the subgraphs alone, and the NetworkPolicies,
+ *    evaluated as Kubernetes does, let only the gateway reach the subgraphs' ports and only the
+ *    processes that use the database (not the gateway) reach PostgreSQL.
  * Each check is a function returning its problems, and each is shown to catch a broken file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,6 +32,7 @@ import { validate as validateService } from 'kubernetes-models/_schemas/IoK8sApi
 import { validate as validateDeployment } from 'kubernetes-models/_schemas/IoK8sApiAppsV1Deployment';
 import { validate as validateJob } from 'kubernetes-models/_schemas/IoK8sApiBatchV1Job';
 import { validate as validatePdb } from 'kubernetes-models/_schemas/IoK8sApiPolicyV1PodDisruptionBudget';
+import { validate as validateNetworkPolicy } from 'kubernetes-models/_schemas/IoK8sApiNetworkingV1NetworkPolicy';
 import { loadConfig } from '../src/kernel/config.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -120,7 +124,7 @@ const SERVICE_NAMES = readServiceNames();
 const CONFIG_KEYS = readConfigKeys();
 const HEALTH_PATHS = readHealthPaths();
 /** Keys whose values are credentials: they belong in the Secret, never in a ConfigMap or an env value. */
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AUTH_SIGNING_KEYS', 'METRICS_TOKEN'];
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AUTH_SIGNING_KEYS', 'METRICS_TOKEN', 'SUBGRAPH_SECRET'];
 const IMAGE = `funding-gateway:${packageJson.version}`;
 /** The Dockerfile's `USER node`: uid and gid 1000 in the node images. */
 const NODE_UID = 1000;
@@ -143,6 +147,7 @@ const KINDS: Record<string, { validate: Validator; type: string; module: string 
   'apps/v1/Deployment': { validate: validateDeployment, type: 'IDeployment', module: 'kubernetes-models/apps/v1/Deployment' },
   'batch/v1/Job': { validate: validateJob, type: 'IJob', module: 'kubernetes-models/batch/v1/Job' },
   'policy/v1/PodDisruptionBudget': { validate: validatePdb, type: 'IPodDisruptionBudget', module: 'kubernetes-models/policy/v1/PodDisruptionBudget' },
+  'networking.k8s.io/v1/NetworkPolicy': { validate: validateNetworkPolicy, type: 'INetworkPolicy', module: 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy' },
 };
 
 /**
@@ -395,6 +400,122 @@ function podProblems(manifests: Manifest[]): string[] {
   return problems;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The subgraph secret and the NetworkPolicies.
+
+const SUBGRAPHS = ['profiles', 'matches', 'applications', 'tenants'];
+/** The labels the database policy expects on PostgreSQL's pods (network-policies.yaml says so). */
+const DATABASE_POD_LABELS = { 'app.kubernetes.io/name': 'postgresql' };
+const DATABASE_PORT = 5432;
+
+/** Only the gateway and the subgraphs hold SUBGRAPH_SECRET, and they hold the same. */
+function subgraphSecretProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  const values = new Set<string>();
+  for (const { manifest, pod } of workloads(manifests)) {
+    const secret = environmentOf(manifests, pod.spec.containers[0]!).env.SUBGRAPH_SECRET;
+    const holder = manifest.kind === 'Deployment' && [...SUBGRAPHS, 'gateway'].includes(manifest.metadata.name);
+    if (holder && !secret) problems.push(`${where(manifest)}: no SUBGRAPH_SECRET`);
+    if (!holder && secret !== undefined) problems.push(`${where(manifest)}: holds SUBGRAPH_SECRET, which only the gateway and the subgraphs need`);
+    if (holder && secret) values.add(secret);
+  }
+  if (values.size > 1) problems.push('the gateway and the subgraphs hold different SUBGRAPH_SECRET values');
+  return problems;
+}
+
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{ key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }>;
+}
+interface PolicyPeer {
+  podSelector?: LabelSelector;
+  namespaceSelector?: LabelSelector;
+  ipBlock?: { cidr: string };
+}
+interface PolicyRule {
+  from?: PolicyPeer[];
+  to?: PolicyPeer[];
+  ports?: Array<{ port?: number | string; protocol?: string }>;
+}
+interface PolicySpec {
+  podSelector: LabelSelector;
+  policyTypes?: Array<'Ingress' | 'Egress'>;
+  ingress?: PolicyRule[];
+  egress?: PolicyRule[];
+}
+/** A party to a connection: a pod of this namespace (its labels and ports), or anything else (another namespace, outside the cluster). */
+type Party = { labels: Record<string, string>; container?: Container } | 'elsewhere';
+
+function selectorMatches(selector: LabelSelector, labels: Record<string, string>): boolean {
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  return (
+    byLabels &&
+    (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) =>
+      operator === 'In' ? values.includes(labels[key] ?? '\u0000') : operator === 'NotIn' ? !values.includes(labels[key] ?? '\u0000') : operator === 'Exists' ? key in labels : !(key in labels),
+    )
+  );
+}
+
+/** A policy's peer list admits the party: a pod selector alone means this namespace; an empty namespace selector any namespace; an ipBlock anything outside. */
+function peersAdmit(peers: PolicyPeer[] | undefined, party: Party): boolean {
+  if (!peers || peers.length === 0) return true;
+  return peers.some((peer) => {
+    if (peer.ipBlock) return party === 'elsewhere';
+    if (peer.namespaceSelector) {
+      const anyNamespace = Object.keys(peer.namespaceSelector.matchLabels ?? {}).length === 0 && (peer.namespaceSelector.matchExpressions ?? []).length === 0;
+      if (party === 'elsewhere') return anyNamespace && !peer.podSelector;
+      return anyNamespace && selectorMatches(peer.podSelector ?? {}, party.labels);
+    }
+    return party !== 'elsewhere' && selectorMatches(peer.podSelector ?? {}, party.labels);
+  });
+}
+
+/** A rule's ports admit the port (a named port is the destination container's port of that name). */
+function portsAdmit(ports: PolicyRule['ports'], port: number, destination: Party): boolean {
+  if (!ports || ports.length === 0) return true;
+  return ports.some((p) => p.port === undefined || (typeof p.port === 'number' ? p.port === port : destination !== 'elsewhere' && destination.container !== undefined && portNumber(destination.container, p.port) === port));
+}
+
+const policiesOf = (manifests: Manifest[], type: 'Ingress' | 'Egress', pod: Party) =>
+  pod === 'elsewhere'
+    ? []
+    : byKind(manifests, 'NetworkPolicy')
+        .map((m) => m.spec as PolicySpec)
+        .filter((spec) => (spec.policyTypes ?? ['Ingress']).includes(type) && selectorMatches(spec.podSelector, pod.labels));
+
+/** Whether Kubernetes lets `source` open a connection to `destination` on `port`: both ends' policies must allow it. */
+function reaches(manifests: Manifest[], source: Party, destination: Party, port: number): boolean {
+  const egress = policiesOf(manifests, 'Egress', source);
+  const ingress = policiesOf(manifests, 'Ingress', destination);
+  const leaves = egress.length === 0 || egress.some((spec) => (spec.egress ?? []).some((rule) => portsAdmit(rule.ports, port, destination) && peersAdmit(rule.to, destination)));
+  const enters = ingress.length === 0 || ingress.some((spec) => (spec.ingress ?? []).some((rule) => portsAdmit(rule.ports, port, destination) && peersAdmit(rule.from, source)));
+  return leaves && enters;
+}
+
+function networkProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  const pods = workloads(manifests).map(({ manifest, pod }) => ({ name: manifest.metadata.name, party: { labels: pod.metadata?.labels ?? {}, container: pod.spec.containers[0]! } }));
+  const callers: Array<{ name: string; party: Party }> = [...pods, { name: 'another pod of the namespace', party: { labels: { app: 'other' } } }, { name: 'a pod elsewhere', party: 'elsewhere' }];
+  for (const subgraph of pods.filter((p) => SUBGRAPHS.includes(p.name))) {
+    const port = portNumber(subgraph.party.container, 'http')!;
+    for (const caller of callers) {
+      const allowed = reaches(manifests, caller.party, subgraph.party, port);
+      if (allowed !== (caller.name === 'gateway')) problems.push(`${caller.name} ${allowed ? 'reaches' : 'does not reach'} ${subgraph.name} on port ${port}`);
+    }
+  }
+  const database: Party = { labels: DATABASE_POD_LABELS };
+  if (policiesOf(manifests, 'Ingress', database).length === 0) problems.push('no policy selects the PostgreSQL pods');
+  for (const caller of callers) {
+    // The gateway holds no data; every other process of the deployment uses the database.
+    const needs = pods.some((p) => p.name === caller.name) && caller.name !== 'gateway';
+    const allowed = reaches(manifests, caller.party, database, DATABASE_PORT);
+    if (allowed !== needs) problems.push(`${caller.name} ${allowed ? 'reaches' : 'does not reach'} PostgreSQL`);
+  }
+  const gateway = pods.find((p) => p.name === 'gateway');
+  if (gateway && reaches(manifests, gateway.party, 'elsewhere', DATABASE_PORT)) problems.push('gateway reaches port 5432 outside the namespace (a PostgreSQL outside the cluster)');
+  return problems;
+}
+
 const clone = <T>(value: T): T => structuredClone(value);
 const find = (manifests: Manifest[], kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name)!;
 const containerOf = (manifests: Manifest[], kind: string, name: string) => podTemplateOf(find(manifests, kind, name))!.spec.containers[0]!;
@@ -544,6 +665,52 @@ describe('deploy/kubernetes', () => {
         'rest.yaml Service/rest: targetPort web is not a port of rest',
         'subgraphs.yaml Service/matches: selects the pods of 0 Deployments',
       ]);
+    });
+  });
+
+  describe('the subgraph secret and the NetworkPolicies', () => {
+    it('give SUBGRAPH_SECRET to the gateway and the subgraphs only', () => {
+      expect(subgraphSecretProblems(loadManifests())).toEqual([]);
+    });
+
+    it('let only the gateway reach the subgraphs, and only the processes with a database reach PostgreSQL', () => {
+      expect(networkProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch the secret in the REST adapter or missing from a subgraph', () => {
+      const manifests = loadManifests();
+      containerOf(manifests, 'Deployment', 'rest').envFrom!.push({ secretRef: { name: 'funding-gateway-subgraph-secret' } });
+      containerOf(manifests, 'Deployment', 'matches').envFrom!.pop();
+      expect(subgraphSecretProblems(manifests).sort()).toEqual([
+        'rest.yaml Deployment/rest: holds SUBGRAPH_SECRET, which only the gateway and the subgraphs need',
+        'subgraphs.yaml Deployment/matches: no SUBGRAPH_SECRET',
+      ]);
+    });
+
+    it('catch a subgraph policy open to every pod, a database policy that admits the gateway, and a gateway free to leave', () => {
+      const manifests = loadManifests();
+      const spec = (name: string) => find(manifests, 'NetworkPolicy', name).spec as PolicySpec;
+      delete spec('subgraphs-from-gateway-only').ingress![0]!.from;
+      spec('database-clients-only').ingress![0]!.from![0]!.podSelector!.matchExpressions![0]!.values!.push('gateway');
+      spec('gateway-egress').egress!.push({ ports: [{ port: DATABASE_PORT }] });
+      const problems = networkProblems(manifests);
+      expect(problems).toEqual(expect.arrayContaining(['rest reaches profiles on port 4011', 'another pod of the namespace reaches tenants on port 4014', 'a pod elsewhere reaches matches on port 4012', 'gateway reaches PostgreSQL']));
+      expect(problems).toContain('gateway reaches port 5432 outside the namespace (a PostgreSQL outside the cluster)');
+      // The processes that use the database still reach it, and nobody else does.
+      expect(problems.filter((p) => p.includes('PostgreSQL') && !p.startsWith('gateway'))).toEqual([]);
+    });
+
+    it('catch a missing database policy and a gateway that cannot reach a subgraph', () => {
+      const manifests = loadManifests().filter((m) => m.metadata.name !== 'database-clients-only');
+      (find(manifests, 'NetworkPolicy', 'gateway-egress').spec as PolicySpec).egress![0]!.ports = [{ port: 'metrics' }];
+      expect(networkProblems(manifests)).toEqual(
+        expect.arrayContaining([
+          'no policy selects the PostgreSQL pods',
+          'gateway does not reach profiles on port 4011',
+          'gateway does not reach tenants on port 4014',
+          'another pod of the namespace reaches PostgreSQL',
+        ]),
+      );
     });
   });
 

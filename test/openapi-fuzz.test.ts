@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
-import { buildOpenApiDocument } from '../src/api/rest/openapi-document.js';
-import { BASES, ROUTES } from '../src/api/rest/route-table.js';
+import { buildOpenApiDocument, OPERATIONS_SERVED_ELSEWHERE } from '../src/api/rest/openapi-document.js';
+import { BASES, ROUTES, type RouteDefinition } from '../src/api/rest/route-table.js';
 import { constraintError } from '../src/infra/prisma-errors.js';
 import { URL_SCHEMA_TYPES } from '../src/modules/matching/funding-search-links.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
@@ -49,7 +49,7 @@ const SEED = Number(process.env.OPENAPI_FUZZ_SEED) || Math.floor(Math.random() *
 const OPERATIONS = Object.entries((buildOpenApiDocument() as unknown as OpenApiDocument).paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method, operationId: operation.operationId })),
 );
-const SURFACE = new Map(ROUTES.map((route) => [route.operationId, route.surface]));
+const SURFACE = new Map<string, RouteDefinition['surface']>([...ROUTES.map((route) => [route.operationId, route.surface] as const), ...OPERATIONS_SERVED_ELSEWHERE.map((served) => [served.operationId, 'public'] as const)]);
 
 let app: TestApp;
 let document: OpenApiDocument;

@@ -10,7 +10,7 @@ import express from 'express';
 import { apiDocsRouter } from '../src/api/rest/api-docs-router.js';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, openApiPath } from '../src/api/rest/openapi-document.js';
+import { buildOpenApiDocument, openApiPath, OPERATIONS_SERVED_ELSEWHERE } from '../src/api/rest/openapi-document.js';
 import { ROUTES } from '../src/api/rest/route-table.js';
 import { repositoryPath } from '../src/kernel/repository-root.js';
 import { contractViolation } from './support/openapi-contract.js';
@@ -49,8 +49,10 @@ describe('GET /openapi.json', () => {
       expect(operation, `${route.method.toUpperCase()} ${route.path}`).toBeDefined();
       expect(operation!.operationId).toBe(route.operationId);
     }
+    // And the identity provider's operations, served by its own router.
+    for (const served of OPERATIONS_SERVED_ELSEWHERE) expect(document.paths[served.path]?.[served.method]?.operationId).toBe(served.operationId);
     const documented = Object.values(document.paths).flatMap((methods) => Object.keys(methods)).length;
-    expect(documented).toBe(ROUTES.length);
+    expect(documented).toBe(ROUTES.length + OPERATIONS_SERVED_ELSEWHERE.length);
     expect(document.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['Platform V1', 'Marketplace V1', 'Marketplace V2', 'Business V1', 'Lender Application API']));
   });
 

@@ -22,7 +22,7 @@
  * Volume: the issue's 500 applications (1,000 deliveries, about 1,100 attempts), created in one
  * statement; their moves go ten at a time through the two adapters.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -159,6 +159,8 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
       // One issuer (the public address in front of both adapters), one key set, as the Secret gives them.
       PUBLIC_URL: restA,
       AUTH_SIGNING_KEYS: await testSigningKeys(),
+      // What the gateways present to the subgraphs, as the subgraph Secret gives it to them.
+      SUBGRAPH_SECRET: randomBytes(32).toString('base64url'),
       DEPLOY_ENV: 'demo',
       LOG_LEVEL: 'warn',
       WEBHOOK_RETRY_DELAYS: '0,0.2,0.2,0.2,0.2,0.2,0.2,0.2',

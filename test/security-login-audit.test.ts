@@ -105,6 +105,8 @@ describe('shared counters', () => {
     if (!redisUrl) throw new Error('REDIS_URL is required for this test');
     const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
     try {
+      // Connected first: a limiter counts in memory, without trying Redis, while its connection is not ready.
+      await redis.ping();
       const name = `test-${process.pid}-${Date.now()}`;
       const [first, second] = [rateLimiter(name, 3, 60, redis), rateLimiter(name, 3, 60, redis)];
       await first.consume('192.0.2.1');

@@ -36,6 +36,9 @@ export function readsOf(db: Db): SqlReads {
   return reads;
 }
 
+/** How long a request waits for a new connection to a server that does not answer. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export interface Database {
   prisma: PrismaClient;
   connectionString: string;
@@ -63,11 +66,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const connectionString = options.databaseUrl ?? embedded!.url();
   try {
     if (options.migrate !== false) await applyMigrations(connectionString, log);
-    const pool = new pg.Pool({ connectionString, max: options.poolSize });
-    pool.on('connect', queueQueries);
-    // An idle connection the server closes (a restart, an administrator's terminate) is dropped from
-    // the pool, and the next query opens another; unhandled, pg's 'error' event would end the process.
-    pool.on('error', (err) => log(`database: an idle connection was closed (${err.message}); the pool opens another when needed`));
+    // A server that does not answer (a partition, a failover in progress) fails a request after
+    // CONNECT_TIMEOUT_MS, as a 503, rather than holding it.
+    const pool = new pg.Pool({ connectionString, max: options.poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    pool.on('connect', (client) => {
+      queueQueries(client);
+      // A connection lost while checked out (a restart or failover mid-query or mid-transaction):
+      // its query fails, the request answers 503, and the pool drops the client when it is released.
+      // Unhandled, pg's 'error' event on the client would end the process.
+      client.on('error', (err) => log(`database: a connection was lost (${err.message}); the pool opens another when needed`));
+    });
+    // The pool re-emits an idle client's error (already logged above) and drops the client; the
+    // listener must exist, or the event would end the process.
+    pool.on('error', () => {});
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     pools.set(prisma, pool);
     sqlReads.set(prisma, createSqlReads(pool));

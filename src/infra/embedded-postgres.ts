@@ -99,12 +99,39 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedServe
       await initialise(dir, user, log);
     }
     const password = (await readFile(paths.password, 'utf8')).trim();
-    const { child, port } = await start(paths, user, options.durable !== false, options.onBooting);
+    const durable = options.durable !== false;
+    const started = await start(paths, user, durable, options.onBooting);
+    const port = started.port;
+    let child = started.child;
     await writeLock(paths.lock, { ...ownRecord(options.role), port });
     const url = connectionUrl(password, port, 'postgres');
     const version = await ensureDatabase(url, EMBEDDED_DATABASE);
     log(`embedded PostgreSQL ${version} serving ${paths.pgdata} on 127.0.0.1:${port}`);
     let stopping: Promise<void> | undefined;
+    // A postmaster that dies while the application runs (killed, out of memory) is started again on
+    // the same port, so the pool's connection string stays right and the pool reconnects by itself.
+    // Its orphaned backends may hold the shared memory for a moment: the start is retried meanwhile.
+    const restartWhenItDies = (running: ChildProcess) =>
+      running.once('exit', (code, signal) => {
+        if (stopping) return;
+        log(`embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); starting it again on port ${port}`);
+        void (async () => {
+          for (let pause = RESTART_FIRST_PAUSE_MS; !stopping; pause = Math.min(pause * 2, RESTART_MAX_PAUSE_MS)) {
+            try {
+              const restarted = await start(paths, user, durable, undefined, port);
+              child = restarted.child;
+              if (stopping) return void (await stopPostmaster(child.pid!, child));
+              restartWhenItDies(child);
+              log(`embedded PostgreSQL serving again on 127.0.0.1:${port}`);
+              return;
+            } catch (err) {
+              log(`embedded PostgreSQL not started again yet (${(err as Error).message.split('\n')[0]}); next try in ${pause} ms`);
+              await sleep(pause);
+            }
+          }
+        })();
+      });
+    restartWhenItDies(child);
     return server(password, port, true, process.pid, () => {
       stopping ??= (async () => {
         if (options.role === 'cli') await waitForOtherClients(url, 30_000);
@@ -369,7 +396,12 @@ async function initialise(dir: string, user: ServerUser, log: (msg: string) => v
   log(`embedded PostgreSQL: initialised ${paths.pgdata} in ${Date.now() - started} ms`);
 }
 
-async function start(paths: ReturnType<typeof files>, user: ServerUser, durable: boolean, onBooting?: () => void): Promise<{ child: ChildProcess; port: number }> {
+/** Pauses between tries to start a postmaster that died again, doubling up to the maximum. */
+const RESTART_FIRST_PAUSE_MS = 200;
+const RESTART_MAX_PAUSE_MS = 5_000;
+
+/** Starts the postmaster on a free port, or on `fixedPort` (a restart: the clients' connection strings name it). */
+async function start(paths: ReturnType<typeof files>, user: ServerUser, durable: boolean, onBooting?: () => void, fixedPort?: number): Promise<{ child: ChildProcess; port: number }> {
   const { postgres } = await binaries();
   const settings = [
     'listen_addresses=127.0.0.1',
@@ -378,7 +410,7 @@ async function start(paths: ReturnType<typeof files>, user: ServerUser, durable:
     ...(durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off']),
   ];
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
     const logFile = await open(paths.log, 'a');
     const logStart = (await logFile.stat()).size;
     // Its own session: a terminal's Ctrl-C reaches the application, which stops the server in order.
@@ -395,7 +427,7 @@ async function start(paths: ReturnType<typeof files>, user: ServerUser, durable:
     const outcome = await Promise.race([waitReady(paths.pgdata, child.pid!), exited.then(() => 'exited' as const)]);
     if (outcome === 'ready') return { child, port };
     const tail = (await readFile(paths.log, 'utf8')).slice(logStart).trim();
-    if (outcome === 'exited' && /could not bind|Address already in use/.test(tail) && attempt < 3) continue;
+    if (outcome === 'exited' && /could not bind|Address already in use/.test(tail) && attempt < 3 && fixedPort === undefined) continue;
     if (outcome === 'timeout') await stopPostmaster(child.pid!, child);
     throw new Error(`embedded PostgreSQL did not start: ${tail.split('\n').slice(-5).join('\n') || 'no output'}`);
   }

@@ -33,6 +33,8 @@ export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'headers.authorization',
   'headers["x-api-key"]',
+  'req.headers["x-gateway-secret"]',
+  'headers["x-gateway-secret"]',
 ];
 
 /**

@@ -126,3 +126,53 @@ export function constraintError(err: unknown): AppError | null {
       return AppError.conflict('The record changed at the same time; retry');
   }
 }
+
+/**
+ * How long a client is told to wait when the database cannot be reached: about what a restart or a
+ * failover takes, after which the pool's next connection reaches the server again.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** PostgreSQL's own words for a server going away or not yet taking sessions (classes 08 and 57P, and 53300). */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]$|53300$)/;
+/** The Node socket errors of a server that is not there, or went away. */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** The driver adapter's kinds for the same. */
+const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+/** pg's messages for a connection lost mid-query or a pool that could not connect in time (they carry no code). */
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable/;
+
+/**
+ * Whether a failure is the database being unreachable (restarting, failing over, refusing
+ * connections), rather than anything about the request: looked for in the error and the causes it
+ * wraps (Prisma wraps the driver adapter's error, which wraps pg's).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [err];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof e.code === 'string' && (UNAVAILABLE_SOCKET_CODES.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code))) return true;
+    if (typeof e.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
+    if (e.kind === 'postgres' && typeof (e as { code?: unknown }).code === 'string' && UNAVAILABLE_SQLSTATE.test((e as { code: string }).code)) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+    pending.push(e.cause, e.meta?.driverAdapterError);
+    if (current instanceof AggregateError) pending.push(...current.errors);
+  }
+  return false;
+}
+
+/**
+ * A failure that is the database's, as the client error or the 503 it stands for: a constraint no
+ * service anticipated (constraintError), or the database unreachable for a moment. Null for
+ * anything else, which is a fault of ours.
+ */
+export function databaseError(err: unknown): AppError | null {
+  const constraint = constraintError(err);
+  if (constraint) return constraint;
+  if (!isDatabaseUnavailable(err)) return null;
+  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable for a moment; nothing was changed, retry', [], { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+}

@@ -19,6 +19,15 @@
  * reopens the connection, missing what was published meanwhile. Without the ready check and the
  * client info, the handshake has nothing a subscribed connection refuses.
  *
+ * Outages: a request never waits for Redis. Command connections fail fast (`FAIL_FAST`): no offline
+ * queue (a command issued while the connection is down is refused at once instead of waiting for a
+ * reconnect), no retry of a command whose connection dropped, a short connect timeout and a command
+ * timeout; their users fall back at once (rate limits and throttles count in this process's memory,
+ * rate-limiter-flexible's insurance limiter; the event bus delivers within the process, event-bus.ts).
+ * Subscriber connections keep their queue instead: they send nothing a request waits for, and a
+ * SUBSCRIBE made during an outage is sent when Redis returns rather than lost. What a process missed
+ * meanwhile is caught up when its connection is ready again (`listenOn`'s `onReconnect`).
+ *
  * Errors: an ioredis connection with no 'error' listener prints "[ioredis] Unhandled error event"
  * to stderr on every failed reconnect. Here each connection logs its first error at warn (and
  * repeats only at debug) until it is ready again, which is logged at info.
@@ -49,24 +58,45 @@ const made = new WeakMap<Redis, { logger: Logger; role: string }>();
 let fallbackLogger: Logger | undefined;
 const defaultLogger = () => (fallbackLogger ??= createLogger('warn', 'funding-gateway:redis'));
 
+/** The connection options a command connection may set. */
+export type CommandConnectionOptions = Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining' | 'enableOfflineQueue' | 'connectTimeout' | 'commandTimeout' | 'retryStrategy'>;
+
+/**
+ * A command connection whose commands never wait for an unreachable Redis (see the top of the file):
+ * refused at once while it is down, at most a second for an answer while it is up, and a reconnect
+ * attempt at least every second, so a returning Redis is in use again within about a second.
+ */
+export const FAIL_FAST: CommandConnectionOptions = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  connectTimeout: 2_000,
+  commandTimeout: 1_000,
+  retryStrategy: (attempts: number) => Math.min(attempts * 100, 1_000),
+};
+
 /** A command connection (counters, PUBLISH) in the deployment's namespace. */
-export function connectRedis(settings: RedisSettings, role: string, options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {}): Redis {
+export function connectRedis(settings: RedisSettings, role: string, options: CommandConnectionOptions = {}): Redis {
   return watched(new (ioredis().Redis)(settings.url, { ...options, keyPrefix: settings.keyPrefix }), settings.logger ?? defaultLogger(), role);
 }
 
-/** The deployment's command connection from its configuration, when it has Redis. */
+/** The deployment's counters connection from its configuration, when it has Redis: failing fast (`FAIL_FAST`). */
 export function redisOfConfig(
   config: { REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string },
   logger: Logger,
   role: string,
-  options: Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining'> = {},
+  options: Pick<RedisOptions, 'enableAutoPipelining'> = {},
 ): Redis | undefined {
-  return config.REDIS_URL ? connectRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger }, role, options) : undefined;
+  return config.REDIS_URL ? connectRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, logger }, role, { ...FAIL_FAST, ...options }) : undefined;
 }
 
-/** A connection of its own for SUBSCRIBE, in the namespace of `redis` (see the top of the file). */
+/**
+ * A connection of its own for SUBSCRIBE, in the namespace of `redis` (see the top of the file). It
+ * queues what it is asked while Redis is away (a subscription made then is sent when it returns),
+ * without a command timeout: no request waits on anything it sends.
+ */
 export function subscriberOf(redis: Redis, role: string): Redis {
-  return watched(redis.duplicate({ enableReadyCheck: false, disableClientInfo: true }), loggerOf(redis), role);
+  const subscriber = redis.duplicate({ enableReadyCheck: false, disableClientInfo: true, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+  return watched(subscriber, loggerOf(redis), role);
 }
 
 /** The logger a connection made here reports to. */
@@ -92,16 +122,35 @@ export function publishOn(redis: Redis, channel: string, message: string): Promi
 /**
  * Listens to a channel of the deployment's namespace on a subscriber connection of its own (ioredis
  * subscribes again after a reconnect). A failed SUBSCRIBE is logged; the caller's own bound (a
- * cache's expiry) covers what is missed.
+ * cache's expiry) covers what is missed. `onReconnect` is called each time the connection is ready
+ * again after it was lost: what was published meanwhile was not heard, and the caller catches up.
  */
-export function listenOn(redis: Redis, channel: string, role: string, onMessage: (message: string) => void): { close(): void } {
+export function listenOn(
+  redis: Redis,
+  channel: string,
+  role: string,
+  onMessage: (message: string) => void,
+  onReconnect?: () => void,
+): { close(): void } {
   const listener = subscriberOf(redis, role);
   const name = channelName(redis, channel);
   listener.on('message', (heard: string, message: string) => {
     if (heard === name) onMessage(message);
   });
+  if (onReconnect) whenReconnected(listener, onReconnect);
   listener.subscribe(name).catch((err: unknown) => loggerOf(listener).warn({ err, redis: role, channel: name }, 'redis subscription failed'));
   return { close: () => listener.disconnect() };
+}
+
+/** Calls `then` each time the connection is ready again after it was lost (not at its first connection). */
+function whenReconnected(redis: Redis, then: () => void): void {
+  let lost = false;
+  redis.on('close', () => (lost = true));
+  redis.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    then();
+  });
 }
 
 /** Logs a connection's errors: the first after each time it was ready at warn, repeats at debug. */

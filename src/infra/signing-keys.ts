@@ -5,9 +5,10 @@
  * without either generates one key once and keeps it in DATA_DIR.
  */
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import { createFileOnce, readIfPresent, writeOwnerOnlyFile } from './generated-files.js';
 
 export const SIGNING_ALGORITHM = 'RS256';
 
@@ -33,7 +34,7 @@ export async function loadSigningKeys(source: SigningKeySource): Promise<Signing
   const existing = await readIfPresent(file);
   if (existing !== null) return importKeySet(existing, file);
   if (source.DEPLOY_ENV === 'production') throw new Error(`signing key file ${file} does not exist`);
-  await createKeySetFileOnce(file, { keys: [await generateSigningJwk()] });
+  await createFileOnce(file, keySetText({ keys: [await generateSigningJwk()] }));
   return importKeySet(await readFile(file, 'utf8'), file);
 }
 
@@ -47,7 +48,7 @@ export async function rotateSigningKeyFile(file: string, keepOld = 2): Promise<J
   const current = parseKeySet((await readIfPresent(file)) ?? '{"keys":[]}', file);
   const fresh = await generateSigningJwk();
   const tmp = `${file}.${randomUUID()}.tmp`;
-  await writeKeySetFile(tmp, { keys: [fresh, ...current.keys.slice(0, keepOld)] });
+  await writeOwnerOnlyFile(tmp, keySetText({ keys: [fresh, ...current.keys.slice(0, keepOld)] }));
   await rename(tmp, file);
   return fresh;
 }
@@ -74,32 +75,6 @@ function parseKeySet(json: string, origin: string): { keys: JWK[] } {
   }
 }
 
-async function readIfPresent(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-async function writeKeySetFile(file: string, set: { keys: JWK[] }): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(set, null, 2)}\n`, { mode: 0o600 });
-}
-
-/**
- * Several processes of one deployment may start together: the key set is written aside and linked
- * into place, which fails atomically for all but the first, and everyone then reads the winner's.
- */
-async function createKeySetFileOnce(file: string, set: { keys: JWK[] }): Promise<void> {
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  await writeKeySetFile(tmp, set);
-  try {
-    await link(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    await unlink(tmp);
-  }
+function keySetText(set: { keys: JWK[] }): string {
+  return `${JSON.stringify(set, null, 2)}\n`;
 }

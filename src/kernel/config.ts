@@ -48,6 +48,19 @@ const ConfigSchema = z.object({
   MATCHES_URL: z.string().url().default('http://127.0.0.1:4012/graphql'),
   APPLICATIONS_URL: z.string().url().default('http://127.0.0.1:4013/graphql'),
   TENANTS_URL: z.string().url().default('http://127.0.0.1:4014/graphql'),
+  /**
+   * The secret the distributed gateway presents to the subgraphs with every request and WebSocket
+   * upgrade (src/api/http/gateway-only.ts): a subgraph answers nobody else. The same in the gateway
+   * and every subgraph of one deployment; only they need it. Base64, base64url or hex: 32+ characters.
+   */
+  SUBGRAPH_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .max(512)
+    .regex(/^[A-Za-z0-9+/=._~-]+$/, 'letters, digits and + / = . _ ~ - only (base64, base64url or hex)')
+    .optional(),
+  /** File holding that secret; in demo it is generated on first start when absent (default DATA_DIR/subgraph-secret). */
+  SUBGRAPH_SECRET_FILE: z.string().min(1).optional(),
   /** Where the distributed REST adapter forwards /graphql (HTTP and graphql-ws) for the dashboard it serves. */
   GRAPHQL_GATEWAY_URL: z.string().url().default('http://127.0.0.1:4000/graphql'),
   /** External base URL of this deployment: the token issuer and the OIDC discovery address. */

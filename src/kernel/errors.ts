@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNPROCESSABLE'
   | 'TOO_MANY_REQUESTS'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'SERVICE_UNAVAILABLE';
 
 /** One failing input field, located by an RFC 6901 JSON pointer into the request body. */
 export interface FieldError {
@@ -67,7 +68,7 @@ export const ERROR_VOCABULARY: Record<ErrorCode, { status: number; meaning: stri
   BAD_REQUEST: {
     status: 400,
     meaning:
-      'The body, a query or path parameter, or a header breaks the schema: an additional property, a wrong type, an empty body where one is required, a value outside its enumeration, malformed JSON, or a NUL character (U+0000) anywhere in the request.',
+      'The body, a query or path parameter, or a header breaks the schema: an additional property, a wrong type, an empty body where one is required, a value outside its enumeration, malformed JSON, a JSON body (or GraphQL variables) nesting deeper than 64 levels or holding more than 20,000 members, or text that is not storable (a NUL character U+0000, a lone UTF-16 surrogate) anywhere in the request.',
     whatToDo: 'Read `errors`: each entry names a failing field by JSON pointer (`/referenceId`, `query:limit`, `path:uuid`, `header:content-type`) and says what it must be. Fix those fields and send again; the request changed nothing.',
   },
   UNAUTHENTICATED: {
@@ -120,6 +121,11 @@ export const ERROR_VOCABULARY: Record<ErrorCode, { status: number; meaning: stri
     status: 500,
     meaning: 'A fault on our side. It was logged; the answer carries no message or stack.',
     whatToDo: 'Try again later. If it persists, report it with the `instance` (urn:request:…) of the answer, which finds its log lines.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    meaning: 'A dependency the request needs (the database) cannot be reached for a moment, for example while it restarts or fails over. The request was not carried out: a write was rolled back whole.',
+    whatToDo: 'Wait the number of seconds in `Retry-After` (also `retryAfterSeconds` in the body) and send the same request again.',
   },
 };
 

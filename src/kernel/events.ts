@@ -20,4 +20,10 @@ export type EventBus = PubSub<EventTopics> & {
    * reached the bus (Redis answered its PUBLISH): tests wait on it before looking in Redis.
    */
   published?(): Promise<void>;
+  /**
+   * Across processes (Redis) only: `listener` is called each time the bus is connected again after
+   * an outage, during which other processes' events went unheard: a holder of something derived
+   * from events (the product catalogue) catches up then.
+   */
+  afterReconnect?(listener: () => void): void;
 };

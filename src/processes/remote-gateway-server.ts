@@ -7,7 +7,8 @@ import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { createGateway } from '../api/graphql/gateway-runtime.js';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { mountGateway } from './gateway-server.js';
-import { cachedSubgraphStanding, credentialHeadersOnly, subgraphCheckedCredentials, webSocketLimitsOf } from '../api/graphql/websocket-limits.js';
+import { cachedSubgraphStanding, credentialHeadersOnly, subgraphCheckedCredentials, webSocketLimitsOf, type SubgraphEndpoints } from '../api/graphql/websocket-limits.js';
+import { loadSubgraphSecret } from '../infra/subgraph-secret.js';
 import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
 import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
 import { graphqlBodyLimit } from '../api/http/graphql-body-limit.js';
@@ -38,12 +39,14 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   const tokens = new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, systemClock);
   // Rate-limit counters and credential changes, in the deployment's Redis namespace (infra/redis.ts).
   // Auto-pipelined: the counters charged by requests arriving together go out in one write.
-  const redis = redisOfConfig(config, logger, 'gateway counters', { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  const redis = redisOfConfig(config, logger, 'gateway counters', { enableAutoPipelining: true });
   const httpSecurity = installHttpSecurity(app, { config, credentialKeyOf: credentialKeyFromTokens(tokens), logger, redis });
   const everyCredentialActive = { assertActive: async () => {}, forget: () => {}, close: () => {} };
   const callerOf = (headers: Headers) => authenticate(tokens, everyCredentialActive, credentialHeaders(headers));
   const actorOf = async (headers: Headers) => (await callerOf(headers)).actor;
-  const standing = cachedSubgraphStanding(Object.values(urls), redis);
+  // The subgraphs answer this gateway only: it presents the deployment's subgraph secret to them.
+  const subgraphs: SubgraphEndpoints = { urls: Object.values(urls), secret: await loadSubgraphSecret(config) };
+  const standing = cachedSubgraphStanding(subgraphs, redis);
   // Subscribers are grouped by the single process's audience rule (subscription-fanout.ts): the
   // token verified here says who they are, a subgraph whether they are still in good standing.
   const fanOut: FanOutOptions = {
@@ -65,11 +68,11 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
     return { supergraph: 'loaded' };
   };
   app.use(healthRouter('gateway', alive, { supergraph: () => supergraphServing(gateway), ...subgraphReadiness(urls) }));
-  gateway = await createGateway({ mode: 'remote', urls }, gatewaySecurity(config, actorOf));
+  gateway = await createGateway({ mode: 'remote', urls, secret: subgraphs.secret }, gatewaySecurity(config, actorOf));
   const mounted = mountGateway(app, server, gateway, {
     // A socket needs a valid token in good standing (asked of a subgraph: revocation is refused at
     // connection_init and closes the socket on re-check), ends when it expires, and counts against its credential.
-    webSocket: { limits: webSocketLimitsOf(config), credentialOf: subgraphCheckedCredentials(tokens, systemClock, Object.values(urls)), rateLimits: httpSecurity, logger },
+    webSocket: { limits: webSocketLimitsOf(config), credentialOf: subgraphCheckedCredentials(tokens, systemClock, subgraphs), rateLimits: httpSecurity, logger },
     bodyLimit: graphqlBodyLimit(config, tokens),
     fanOut,
   });

@@ -82,7 +82,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
   }
   // Both in the deployment's Redis namespace (REDIS_KEY_PREFIX), their errors logged (infra/redis.ts).
   const events = createEventBus(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, logger });
-  const throttleStore = redisOfConfig(config, logger, 'counters', { maxRetriesPerRequest: 1 });
+  const throttleStore = redisOfConfig(config, logger, 'counters');
   options.onOpen?.('event bus', async () => {
     throttleStore?.disconnect();
     await events.close();

@@ -11,6 +11,7 @@ import { CREDENTIAL_HEADERS } from '../http/connection-headers.js';
 import { forwardedCredentials } from './forwarded-credentials.js';
 import { maskUnexpectedErrors } from './error-masking.js';
 import { REQUEST_ID_HEADER } from '../../infra/request-id.js';
+import { GATEWAY_SECRET_HEADER } from '../http/gateway-only.js';
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createDefaultExecutor, type Transport } from '@graphql-mesh/transport-common';
 import type { GraphQLSchema } from 'graphql';
@@ -28,7 +29,7 @@ export interface GatewayRequestInfo {
 
 export type SubgraphPlacement =
   | { mode: 'in-process'; contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext> }
-  | { mode: 'remote'; urls: Record<SubgraphName, string> };
+  | { mode: 'remote'; urls: Record<SubgraphName, string>; /** Sent with every subgraph request and upgrade (src/api/http/gateway-only.ts). */ secret: string };
 
 /** Operation limits and schema access (GraphiQL, introspection), from configuration. */
 export interface GatewaySecurity {
@@ -72,14 +73,17 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
     const schemas = await buildSubgraphSchemas();
     return createGatewayRuntime({ ...common, transports: { http: inProcessTransport(schemas, placement.contextFor) } });
   }
+  // The subgraphs answer the gateway only: its secret goes with every request and every upgrade.
+  const asGateway: Array<[string, string]> = [[GATEWAY_SECRET_HEADER, placement.secret]];
   return createGatewayRuntime({
     ...common,
     // Subgraphs authenticate each request themselves: the caller's credentials travel with it.
     propagateHeaders: { fromClientToSubgraphs: ({ request }) => ({ ...forwardedCredentials(request.headers), ...forwardedRequestId(request.headers) }) },
     transportEntries: {
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
-      // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts builds.
-      '*.http': { options: { subscriptions: { kind: 'ws', location: GRAPHQL_PATH, options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
+      // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts
+      // builds; the gateway's secret in the upgrade request's headers.
+      '*.http': { headers: asGateway, options: { subscriptions: { kind: 'ws', location: GRAPHQL_PATH, headers: asGateway, options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
       ...Object.fromEntries(Object.entries(placement.urls).map(([name, location]) => [name, { location }])),
     },
   });

@@ -40,6 +40,16 @@ describe('depth, aliases and directives', () => {
     ]);
   });
 
+  it("at a subgraph, do not count the aliases the gateway's batching gives top-level fields, and still count the caller's", () => {
+    const subgraphShapeErrors = (query: string) => validate(schema, parse(query), [operationShapeRule({ maxDepth: 3, maxAliases: 2, maxDirectives: 2 }, { gatewayBatches: true })]).map((e) => e.message);
+    // Three calls merged: each top-level field aliased by its own name, one in an inline fragment.
+    expect(subgraphShapeErrors('{ _v0_lender: lender(id: 1) { name } _v1_lender: lender(id: 2) { name } ... on Query { _v2_lenders: lenders { name } } }')).toEqual([]);
+    expect(() => subgraphShapeErrors('{ _v0_a: lender(id: 1) { name } _v1_b: lender(id: 2) { name } _v2_c: lender(id: 3) { name } }')).toThrow('Aliases limit of 2 exceeded, found 3.');
+    // Only at the top level, and only the merge's form: elsewhere, and at the gateway, they are aliases like any other.
+    expect(() => subgraphShapeErrors('{ lender(id: 1) { _v0_name: name _v1_name: name _v2_name: name } }')).toThrow('Aliases limit of 2 exceeded, found 3.');
+    expect(shapeErrors('{ _v0_lender: lender(id: 1) { name } _v1_lender: lender(id: 2) { name } _v2_lender: lender(id: 3) { name } }')).toEqual(['Syntax Error: Aliases limit of 2 exceeded, found 3.']);
+  });
+
   it("do not count introspection's depth", () => {
     expect(shapeErrors('{ __schema { types { fields { type { ofType { ofType { name } } } } } } }')).toEqual([]);
   });

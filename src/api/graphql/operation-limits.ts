@@ -34,6 +34,7 @@ import {
   visit,
 } from 'graphql';
 import type * as QueryComplexityLibrary from 'graphql-query-complexity';
+import { variablesInspectionPlugin } from './variables-inspection.js';
 
 export interface OperationLimits {
   maxDepth: number;
@@ -48,6 +49,8 @@ export interface OperationLimits {
 /** What a list is assumed to hold when the query does not say (no `first`/`limit` argument). */
 export const ASSUMED_LIST_SIZE = 10;
 const PAGE_SIZE_ARGUMENTS = ['first', 'last', 'limit', 'take', 'pageSize'];
+/** Federation's entity fetch on a subgraph, which only the gateway sends. */
+const ENTITIES_FIELD = '_entities';
 
 /*
  * Two copies of graphql can be loaded: Node resolves `graphql` to its CommonJS build (the servers,
@@ -96,6 +99,7 @@ function answeredOver(error: GraphQLError, contextValue: unknown): GraphQLError 
 export function operationLimitPlugins(limits: OperationLimits): Plugin[] {
   const shape = operationShapeRule(limits);
   return [
+    variablesInspectionPlugin(),
     tokenLimitPlugin(limits.maxTokens),
     fieldRepeatsPlugin(limits.maxFieldRepeats),
     { onValidate: ({ addValidationRule }) => addValidationRule(shape) },
@@ -111,12 +115,16 @@ function tokenLimitPlugin(maxTokens: number): Plugin {
         try {
           return parseFn(source, { ...options, maxTokens });
         } catch (err) {
-          if (err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message)) throw limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`);
-          throw err;
+          throw tokenLimitRefusal(err, maxTokens) ?? err;
         }
       });
     },
   };
+}
+
+/** The refusal naming the limit, when graphql-js stopped parsing at `maxTokens`; else null. */
+export function tokenLimitRefusal(err: unknown, maxTokens: number): GraphQLError | null {
+  return err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message) ? limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`) : null;
 }
 
 /**
@@ -184,21 +192,22 @@ function countResponseNames(selectionSet: SelectionSetNode, fragments: Map<strin
  * spread (each fragment walked once). Thrown, as GraphQL Armor's rules did: the first limit reached
  * ends validation, so the other rules do not spend time on the operation.
  */
-export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'maxAliases' | 'maxDirectives'>): ValidationRule {
+export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'maxAliases' | 'maxDirectives'>, options: ShapeOptions = {}): ValidationRule {
   return (context: ValidationContext) => {
     const fragments = new Map<string, Shape>();
-    const shapeOf = (node: { selectionSet?: SelectionSetNode }, visiting: Set<string>): Shape => {
+    const shapeOf = (node: { selectionSet?: SelectionSetNode }, visiting: Set<string>, root = false): Shape => {
       const total: Shape = { depth: 0, aliases: 0, directives: 0 };
       for (const selection of node.selectionSet?.selections ?? []) {
         total.directives += selection.directives?.length ?? 0;
         if (selection.kind === Kind.FIELD) {
-          if (selection.alias && selection.alias.value !== '__typename' && selection.name.value !== '__typename') total.aliases++;
+          const free = selection.name.value === '__typename' || (root && options.gatewayBatches && isBatchPrefix(selection.alias?.value, selection.name.value));
+          if (selection.alias && selection.alias.value !== '__typename' && !free) total.aliases++;
           const inner = selection.name.value === '__schema' ? { depth: -1, aliases: 0, directives: 0 } : shapeOf(selection, visiting);
           total.depth = Math.max(total.depth, inner.depth + 1);
           total.aliases += inner.aliases;
           total.directives += inner.directives;
         } else {
-          const inner = selection.kind === Kind.INLINE_FRAGMENT ? shapeOf(selection, visiting) : fragmentShape(selection.name.value, visiting);
+          const inner = selection.kind === Kind.INLINE_FRAGMENT ? shapeOf(selection, visiting, root) : fragmentShape(selection.name.value, visiting);
           total.depth = Math.max(total.depth, inner.depth);
           total.aliases += inner.aliases;
           total.directives += inner.directives;
@@ -221,7 +230,7 @@ export function operationShapeRule(limits: Pick<OperationLimits, 'maxDepth' | 'm
     };
     return {
       OperationDefinition(operation) {
-        const shape = shapeOf(operation, new Set());
+        const shape = shapeOf(operation, new Set(), true);
         const directives = shape.directives + (operation.directives?.length ?? 0);
         if (shape.depth > limits.maxDepth) throw limitError(`Syntax Error: Query depth limit of ${limits.maxDepth} exceeded, found ${shape.depth}.`);
         if (shape.aliases > limits.maxAliases) throw limitError(`Syntax Error: Aliases limit of ${limits.maxAliases} exceeded, found ${shape.aliases}.`);
@@ -235,6 +244,22 @@ interface Shape {
   depth: number;
   aliases: number;
   directives: number;
+}
+
+export interface ShapeOptions {
+  /**
+   * A subgraph's: the gateway merges the calls of one request to one subgraph into one operation
+   * (@graphql-tools/batch-execute), aliasing each top-level field `_v<n>_` + its alias or name. Such an
+   * alias of a field's own name is the merge's, not the caller's (the caller's own alias is still
+   * counted once, as `_v<n>_<alias>`), so an operation within the limit at the gateway stays within it.
+   */
+  gatewayBatches?: boolean;
+}
+
+const BATCH_PREFIX = /^_v\d+_/;
+
+function isBatchPrefix(alias: string | undefined, fieldName: string): boolean {
+  return alias !== undefined && BATCH_PREFIX.test(alias) && alias.replace(BATCH_PREFIX, '') === fieldName;
 }
 
 /** Past this many selections (fragments spread where they are used) an operation is refused without finishing its estimate. */
@@ -256,8 +281,20 @@ const MAX_REMEMBERED_KEY_LENGTH = 256;
  * it always was (variables that do not coerce are reported as such, before a refusal).
  */
 function costLimitPlugin(maxCost: number): Plugin {
+  const check = costCheck(maxCost);
+  const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
+    const refused = check(args);
+    if (refused) setResultAndStopExecution({ errors: [answeredOver(refused, args.contextValue)] });
+  };
+  return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
+}
+
+/** An operation's cost refusal (null within the limit), with the verdicts costLimitPlugin describes remembered. */
+export type CostCheck = (args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>) => GraphQLError | null;
+
+export function costCheck(maxCost: number): CostCheck {
   const allowed = new WeakMap<DocumentNode, { variables: readonly string[]; keys: Set<string> }>();
-  const check = (args: ExecutionArgs): GraphQLError | null => {
+  return (args) => {
     let known = allowed.get(args.document);
     if (!known) allowed.set(args.document, (known = { variables: costVariables(args.document), keys: new Set() }));
     const values = args.variableValues ?? {};
@@ -269,11 +306,6 @@ function costLimitPlugin(maxCost: number): Plugin {
     if (estimated === null && known.keys.size < MAX_ALLOWED_PER_DOCUMENT && key.length <= MAX_REMEMBERED_KEY_LENGTH) known.keys.add(key);
     return estimated;
   };
-  const stopIfTooCostly = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
-    const refused = check(args);
-    if (refused) setResultAndStopExecution({ errors: [answeredOver(refused, args.contextValue)] });
-  };
-  return { onExecute: stopIfTooCostly, onSubscribe: stopIfTooCostly } as Plugin;
 }
 
 /**
@@ -365,6 +397,10 @@ export function costLimitRule(maxCost: number): ValidationRule {
 /** Each field costs 1 plus what it selects, that many times over for a list; introspection is free. */
 const listMultiplyingEstimator: QueryComplexityLibrary.ComplexityEstimator = ({ field, args, childComplexity }) => {
   if (field.name.startsWith('__')) return 0;
+  // A subgraph's entity fetch: the gateway has counted each entity where its operation selects it,
+  // times the lists around it; here one entity's cost is checked (the representations' number is
+  // bounded by those lists' page sizes at the gateway, not by anything in this document).
+  if (field.name === ENTITIES_FIELD) return 1 + childComplexity;
   return 1 + (isList(field.type) ? pageSizeOf(args) : 1) * childComplexity;
 };
 

@@ -5,6 +5,7 @@
  * the full server with the context already being built, so its credential is verified once.
  */
 import type { ServiceContext } from '../../kernel/context.js';
+import { inspectJson } from '../../kernel/json-inspection.js';
 
 export interface PlainParams {
   query: string;
@@ -23,7 +24,17 @@ export function plainParams(body: unknown): PlainParams | undefined {
   if (typeof query !== 'string' || query === '') return undefined;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
+  // Variables the full server would refuse (src/api/graphql/variables-inspection.ts) go to it, which says why.
+  if (variables && !passesInspection(variables)) return undefined;
   return body as PlainParams;
+}
+
+function passesInspection(variables: object): boolean {
+  try {
+    return inspectJson(variables).unstorableText.length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Contexts being built for requests a fast path began and handed on to the server behind it, which takes them over. */

@@ -15,11 +15,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AnsweredQueries, subgraphFastPath } from './subgraph-fast-path.js';
 import { contextHandedOn } from './plain-graphql-request.js';
+import { subgraphOperationLimits } from './subgraph-operation-limits.js';
 
 const schema = makeExecutableSchema({
-  typeDefs: 'type Query { tenant(id: ID!): Tenant } type Tenant { id: ID! caller: String } type Mutation { touch(id: ID!): Tenant }',
+  typeDefs: 'type Query { tenant(id: ID!): Tenant tenants(limit: Int): [Tenant!]! } type Tenant { id: ID! caller: String } type Mutation { touch(id: ID!): Tenant }',
   resolvers: {
     Query: {
+      tenants: (_: unknown, { limit }: { limit?: number }) => Array.from({ length: Math.min(limit ?? 1, 3) }, (_, i) => ({ id: `t${i}` })),
       tenant: (_: unknown, { id }: { id: string }) => {
         if (id === 'missing') throw new GraphQLError('No such tenant', { extensions: { code: 'NOT_FOUND' } });
         return { id };
@@ -31,6 +33,8 @@ const schema = makeExecutableSchema({
 });
 
 const QUERY = 'query($id: ID!) { tenant(id: $id) { id caller } }';
+/** As the subgraph servers have them: each field 1, times a list's page size (tenants(limit: 20) { id } costs 21). */
+const limits = subgraphOperationLimits(schema, { maxDepth: 12, maxAliases: 30, maxTokens: 2000, maxDirectives: 20, maxCost: 50, maxFieldRepeats: 10 });
 const ACCEPT = 'application/graphql-response+json, application/json, multipart/mixed';
 
 let server: http.Server;
@@ -43,7 +47,8 @@ beforeAll(async () => {
   const answered = new AnsweredQueries();
   const apollo = new ApolloServer<ServiceContext>({
     schema,
-    plugins: [answered.plugin(), { requestDidStart: async () => void apolloRuns++ }],
+    parseOptions: limits.parseOptions,
+    plugins: [answered.plugin(), limits.plugin, { requestDidStart: async () => void apolloRuns++ }],
   });
   await apollo.start();
   const contextFor = async (headers: http.IncomingHttpHeaders) => {
@@ -54,7 +59,8 @@ beforeAll(async () => {
   app.use(
     '/graphql',
     express.json(),
-    subgraphFastPath(schema, answered, contextFor),
+    limits.beforeApollo,
+    subgraphFastPath(schema, answered, contextFor, limits.cost),
     expressMiddleware(apollo, { context: ({ req }) => contextHandedOn(req) ?? contextFor(req.headers) }),
   );
   server = http.createServer(app);
@@ -120,5 +126,39 @@ describe('subgraph fast path', () => {
     // The new Accept header, once answered by Apollo, is served too.
     await post({ query: QUERY, variables: { id: 't4' } }, { accept: 'application/json' });
     expect(apolloRuns).toBe(4);
+  });
+
+  it('checks the cost of a query it has answered again for new variables: a page size over the limit is refused by Apollo', async () => {
+    const LIST = 'query($n: Int) { tenants(limit: $n) { id } }';
+    const small = await post({ query: LIST, variables: { n: 2 } });
+    expect(JSON.parse(small.body)).toEqual({ data: { tenants: [{ id: 't0' }, { id: 't1' }] } });
+    apolloRuns = 0;
+    expect(JSON.parse((await post({ query: LIST, variables: { n: 3 } })).body).data.tenants).toHaveLength(3);
+    expect(apolloRuns).toBe(0);
+    const large = await post({ query: LIST, variables: { n: 1000 } });
+    expect(apolloRuns).toBe(1);
+    expect(large.status).toBe(400);
+    expect(JSON.parse(large.body)).toEqual({
+      errors: [expect.objectContaining({ message: 'Query refused: estimated cost over 500 exceeds 50 (GRAPHQL_MAX_COST).', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })],
+    });
+  });
+
+  it("refuses what the gateway refuses before running anything: aliases, repeated fields and tokens, each naming its limit", async () => {
+    const aliases = await post({ query: `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: tenant(id: "x") { id }`).join(' ')} }` });
+    const repeats = await post({ query: `{ ${Array.from({ length: 11 }, () => 'tenant(id: "x") { id }').join(' ')} }` });
+    const tokens = await post({ query: `{ ${'__typename '.repeat(2100)} }` });
+    for (const [answer, message] of [
+      [aliases, /Aliases limit of 30 exceeded, found 31/],
+      [repeats, /field "tenant" is selected 11 times in one selection set; at most 10 \(GRAPHQL_MAX_FIELD_REPEATS\)/],
+      [tokens, /^Syntax Error: Token limit of 2000 exceeded\.$/],
+    ] as const) {
+      expect(answer.status).toBe(400);
+      const body = JSON.parse(answer.body) as { data?: unknown; errors: Array<{ message: string }> };
+      expect(body.data).toBeUndefined();
+      expect(body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message) })]);
+    }
+    // Refused before Apollo, or a context, was involved.
+    expect(apolloRuns).toBe(0);
+    expect(contextsBuilt).toBe(0);
   });
 });

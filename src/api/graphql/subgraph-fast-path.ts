@@ -4,7 +4,7 @@
  * parsed and validated (taken from a bounded cache keyed by the query text), executed against the
  * same schema with the same context builder, the caller's credential verified as for every request,
  * and written with the headers Apollo wrote for that query and that Accept header, as Apollo writes
- * its body (res.send). Skipped are Apollo's per-request header copy, query hashing, request
+ * its body (res.send), its cost checked again for these variables (operation-limits.ts). Skipped are Apollo's per-request header copy, query hashing, request
  * cloning, content negotiation and plugin pipeline: measured as about a fifth of a subgraph's CPU
  * per request under the gateway (bench/tenant-read.ts).
  *
@@ -23,6 +23,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { execute, getOperationAST, GraphQLSchema, OperationTypeNode, type DocumentNode } from 'graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { handOnWithContext, plainParams, type PlainParams } from './plain-graphql-request.js';
+import type { CostCheck } from './operation-limits.js';
 
 /** Distinct query texts kept (the gateway sends a bounded set: one per plan step of each operation it has seen). */
 const MAX_DOCUMENTS = 1000;
@@ -107,7 +108,7 @@ function executeFor(schema: GraphQLSchema): typeof execute {
 }
 
 /** Mounted after express.json and before Apollo's middleware, at the subgraph's /graphql. */
-export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQueries, contextFor: (headers: IncomingHttpHeaders) => Promise<ServiceContext>): RequestHandler {
+export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQueries, contextFor: (headers: IncomingHttpHeaders) => Promise<ServiceContext>, cost: CostCheck): RequestHandler {
   const run = executeFor(schema);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST' || req.url !== '/' || !req.is('application/json')) return next();
@@ -121,6 +122,9 @@ export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQuerie
       answered.learnFrom(req, res, params);
       return next();
     }
+    // Apollo answered this text once, with other variables maybe: a page size they give is checked
+    // again, and a refusal is Apollo's to answer.
+    if (cost({ schema, document: known.document, variableValues: params.variables, operationName: params.operationName })) return next();
     const building = contextFor(req.headers);
     const handOn = () => {
       handOnWithContext(req, building);

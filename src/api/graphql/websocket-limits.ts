@@ -36,6 +36,7 @@ import type { Redis } from 'ioredis';
 import { CREDENTIAL_CHANGES_CHANNEL, CREDENTIAL_STATUS_TTL_MS, type CredentialStatus } from '../../modules/identity/credential-status.js';
 import type { TokenAuthority } from '../../modules/identity/token-authority.js';
 import { conflictingCredential, connectionHeaders, CREDENTIAL_HEADERS } from '../http/connection-headers.js';
+import { GATEWAY_SECRET_HEADER } from '../http/gateway-only.js';
 import { credentialKeyOfClaims, tooManyRequests, type RequestBudget } from '../http/rate-limits.js';
 import { audit } from '../../kernel/audit-log.js';
 import type { Logger } from '../../infra/logger.js';
@@ -82,6 +83,11 @@ export interface WebSocketGuard {
    * the gateway in front of them has already charged each subscribe message.
    */
   rateLimits?: { budget: RequestBudget; clientAddressOf(request: IncomingMessage): string };
+  /**
+   * Why an upgrade request is refused before it is upgraded (the subgraphs admit the gateway's only,
+   * src/api/http/gateway-only.ts), else null.
+   */
+  upgradeRefusal?: (request: IncomingMessage) => AppError | null;
   logger: Logger;
 }
 
@@ -102,6 +108,19 @@ export function tokenCredentials(tokens: TokenAuthority, status: CredentialStatu
   };
 }
 
+/** The subgraphs the distributed gateway asks, and the secret it presents to them (src/api/http/gateway-only.ts). */
+export interface SubgraphEndpoints {
+  urls: readonly string[];
+  secret: string;
+}
+
+/** The caller's credential headers, sent by the gateway as itself: with the subgraph secret. */
+function asGateway(credentials: Headers, secret: string): Headers {
+  const headers = new Headers(credentials);
+  headers.set(GATEWAY_SECRET_HEADER, secret);
+  return headers;
+}
+
 /** Where a subgraph server answers whether a request's credential is in good standing (subgraph-server.ts). */
 export const CREDENTIAL_STATUS_PATH = '/credential-status';
 
@@ -119,12 +138,12 @@ const EVERY_CREDENTIAL_ACTIVE: CredentialStatus = { assertActive: async () => {}
  * asked of a subgraph, which reads the database, at connection_init and at every re-check. The first
  * subgraph that answers decides; none answering fails the connection (graphql-ws closes it with 4500).
  */
-export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock, subgraphUrls: readonly string[]): (headers: Headers) => Promise<ConnectionCredential> {
+export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock, subgraphs: SubgraphEndpoints): (headers: Headers) => Promise<ConnectionCredential> {
   const verified = tokenCredentials(tokens, EVERY_CREDENTIAL_ACTIVE, clock);
-  const statusUrls = subgraphUrls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
+  const statusUrls = subgraphs.urls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   return async (headers) => {
     const credential = await verified(headers);
-    const forwarded = credentialHeadersOnly(headers);
+    const forwarded = asGateway(credentialHeadersOnly(headers), subgraphs.secret);
     const assertActive = () => standingFromSubgraphs(statusUrls, forwarded);
     await assertActive();
     return { ...credential, assertActive };
@@ -139,17 +158,17 @@ export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock,
  * drops every cached answer at once, and answers loaded within a second of a change are not kept:
  * the subgraph asked may not have heard of it yet.
  */
-export function cachedSubgraphStanding(subgraphUrls: readonly string[], redis?: Redis): { assertActive(headers: Headers | Readonly<Record<string, unknown>>): Promise<void>; close(): void } {
-  const statusUrls = subgraphUrls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
+export function cachedSubgraphStanding(subgraphs: SubgraphEndpoints, redis?: Redis): { assertActive(headers: Headers | Readonly<Record<string, unknown>>): Promise<void>; close(): void } {
+  const statusUrls = subgraphs.urls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   const cache = new Map<string, { answer: Promise<void>; until: number }>();
   let lastChange = 0;
-  // ioredis reconnects (its errors are logged, infra/redis.ts); the TTL bounds what is missed meanwhile.
-  const listener = redis
-    ? listenOn(redis, CREDENTIAL_CHANGES_CHANNEL, 'credential changes', () => {
-        lastChange = Date.now();
-        cache.clear();
-      })
-    : undefined;
+  const changed = () => {
+    lastChange = Date.now();
+    cache.clear();
+  };
+  // ioredis reconnects (its errors are logged, infra/redis.ts): what was announced meanwhile went
+  // unheard, so every answer is dropped when the connection is back.
+  const listener = redis ? listenOn(redis, CREDENTIAL_CHANGES_CHANNEL, 'credential changes', changed, changed) : undefined;
   return {
     assertActive(headers) {
       const forwarded = credentialHeadersOnly(headers);
@@ -157,7 +176,7 @@ export function cachedSubgraphStanding(subgraphUrls: readonly string[], redis?: 
       const hit = cache.get(id);
       if (hit && hit.until > Date.now()) return hit.answer;
       const askedAt = Date.now();
-      const answer = standingFromSubgraphs(statusUrls, forwarded);
+      const answer = standingFromSubgraphs(statusUrls, asGateway(forwarded, subgraphs.secret));
       if (cache.size > 10_000) cache.clear();
       cache.set(id, { answer, until: askedAt + CREDENTIAL_STATUS_TTL_MS });
       // Not kept when no subgraph answered, or when a change came in around the question.
@@ -203,16 +222,26 @@ async function standingFromSubgraphs(statusUrls: readonly string[], headers: Hea
   throw new Error('no subgraph answered the credential check');
 }
 
-/** The WebSocket server of a graphql-ws endpoint: message size and the per-address rate limit at upgrade. */
+type UpgradeAnswer = (ok: boolean, status?: number, message?: string, headers?: Record<string, string>) => void;
+
+/** The WebSocket server of a graphql-ws endpoint: message size, and at upgrade the upgrade check and the per-address rate limit. */
 export function limitedWebSocketServer(server: Server, path: string, guard: WebSocketGuard): WebSocketServer {
-  const rateLimits = guard.rateLimits;
+  const { rateLimits, upgradeRefusal } = guard;
+  const verifyUpgrade = upgradeRefusal
+    ? (info: { req: IncomingMessage }, answer: UpgradeAnswer): boolean => {
+        const refused = upgradeRefusal(info.req);
+        if (refused) answer(false, refused.code === 'FORBIDDEN' ? 403 : 401, refused.message);
+        return refused === null;
+      }
+    : () => true;
   return new WebSocketServer({
     server,
     path,
     maxPayload: guard.limits.maxMessageBytes,
     ...(rateLimits
       ? {
-          verifyClient: (info: { req: IncomingMessage }, answer: (ok: boolean, status?: number, message?: string, headers?: Record<string, string>) => void) => {
+          verifyClient: (info: { req: IncomingMessage }, answer: UpgradeAnswer) => {
+            if (!verifyUpgrade(info, answer)) return;
             const address = rateLimits.clientAddressOf(info.req);
             rateLimits.budget.charge(address, null).then(
               (charge) => {
@@ -227,7 +256,13 @@ export function limitedWebSocketServer(server: Server, path: string, guard: WebS
             );
           },
         }
-      : {}),
+      : upgradeRefusal
+        ? {
+            verifyClient: (info: { req: IncomingMessage }, answer: UpgradeAnswer) => {
+              if (verifyUpgrade(info, answer)) answer(true);
+            },
+          }
+        : {}),
   });
 }
 

@@ -4,6 +4,9 @@
  * to serve (database, event bus; the gateway's supergraph and subgraphs), each named, 503 naming
  * the one that failed; and the webhook delivery backlog (due deliveries, the oldest's age), which
  * informs and never fails readiness (taking a process out of service delivers nothing sooner).
+ * A dependency whose loss the process serves through in a lesser way (the event bus while Redis is
+ * away: events stay within the process) answers `degraded`: readiness stays 200 and names it under
+ * `degraded`.
  */
 import express, { type Router } from 'express';
 import { poolOf, type Db } from '../../infra/database.js';
@@ -70,7 +73,8 @@ export function healthRouter(service: string, ready: ReadinessCheck, readiness?:
       }
     }
     const { ok, results } = await checkAll(readiness);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', service, checks: results });
+    const degraded = Object.keys(results).filter((name) => results[name] === 'degraded');
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', service, ...(degraded.length > 0 ? { degraded } : {}), checks: results });
   });
   return router;
 }

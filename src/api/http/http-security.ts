@@ -34,7 +34,8 @@ export function installHttpSecurity(app: Express, { config, credentialKeyOf, log
   app.use(securityHeaders(config.DEPLOY_ENV));
   app.use(CORS_PATHS, corsAllowlist(config.CORS_ALLOWED_ORIGINS));
   const budget = requestBudget({ perAddress: config.RATE_LIMIT_PER_ADDRESS, perCredential: config.RATE_LIMIT_PER_CREDENTIAL }, redis);
-  app.use([GRAPHQL_PATH, '/api', '/oauth/token'], rateLimits(budget, credentialKeyOf, logger));
+  // Every API entry point, the identity provider's public documents included, spends the budgets.
+  app.use([GRAPHQL_PATH, '/api', '/oauth/token', '/.well-known'], rateLimits(budget, credentialKeyOf, logger));
   if (config.GRAPHIQL_ENABLED) {
     app.get(GRAPHQL_PATH, (req, res, next) => {
       if (req.accepts(['application/json', 'text/html']) === 'text/html') res.setHeader('Content-Security-Policy', GRAPHIQL_CSP);

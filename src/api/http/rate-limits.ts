@@ -27,11 +27,15 @@ export interface RateLimitSettings {
   perCredential: number;
 }
 
-/** A limiter in Redis (memory as insurance while Redis is unreachable) or in memory. */
+/**
+ * A limiter in Redis or in memory. While Redis is unreachable it counts in memory at once (the
+ * insurance limiter, asked without trying Redis while the connection is not ready): a request never
+ * waits for Redis (infra/redis.ts).
+ */
 export function rateLimiter(name: string, points: number, durationSeconds: number, redis?: Redis): RateLimiterAbstract {
   const options = { points, duration: durationSeconds };
   return redis
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, insuranceLimiter: new RateLimiterMemory(options), ...options })
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, insuranceLimiter: new RateLimiterMemory(options), rejectIfRedisNotReady: true, ...options })
     : new RateLimiterMemory({ keyPrefix: name, ...options });
 }
 

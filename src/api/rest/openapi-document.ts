@@ -4,6 +4,9 @@
  * as OpenAPI 3.1 uses), problem details for every failure, and the security scheme of its surface.
  * No schema is written twice: a route without a declared answer is documented as a JSON value.
  *
+ * Beside the route table: the webhooks the gateway sends lenders (OpenAPI 3.1 `webhooks`) and the
+ * identity provider's operations, which the identity provider's router serves (openapi-declarations.ts).
+ *
  * Each operation carries its row's summary and description, who may call it (from the access
  * table), and examples: the row's example request and the answer the server gave it, recorded by
  * test/openapi-examples.test.ts into openapi-examples.json (that test sends every example request to
@@ -14,6 +17,10 @@ import { z } from 'zod';
 import { ACCESS_POLICY, SURFACE_TOKENS, type Surface } from '../../kernel/access-policy.js';
 import type { TokenKind } from '../../kernel/actor.js';
 import { repositoryPath } from '../../kernel/repository-root.js';
+import type { OperationServedElsewhere, WebhookDefinition } from '../../kernel/rest/openapi-declarations.js';
+import { lenderApplicationWebhooks } from '../../modules/lender-applications/lender-application.webhooks.js';
+import { WEBHOOK_HEADERS } from '../../modules/webhooks/webhook-headers.js';
+import { IDENTITY_PROVIDER_OPERATIONS } from './identity-provider-router.js';
 import { ProblemDetailsSchema } from './problem-details.js';
 import { BASES, ROUTES, type RouteDefinition } from './route-table.js';
 
@@ -29,6 +36,11 @@ export const SURFACE_TAGS: Record<Surface | 'public', { name: string; descriptio
   graphql: { name: 'GraphQL', description: 'The federated graph at /graphql (not described here)' },
   public: { name: 'Authentication', description: 'Exchanging API keys, passwords and refresh tokens for tokens' },
 };
+
+/** The webhooks' tag, and what the document declares beside the route table. */
+const WEBHOOKS_TAG = { name: 'Lender webhooks', description: 'What the gateway POSTs to a lender (spec 6): signed the Standard Webhooks way, answered 204' };
+const WEBHOOKS: readonly WebhookDefinition[] = lenderApplicationWebhooks;
+export const OPERATIONS_SERVED_ELSEWHERE: readonly OperationServedElsewhere[] = Object.values(IDENTITY_PROVIDER_OPERATIONS);
 
 const SECURITY_SCHEMES = {
   platformBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A platform login, platform, master or tenant token (Service-tenant-id selects the tenant of a master token)' },
@@ -186,7 +198,22 @@ function buildComponents(routes: RouteDefinition[]): Record<string, JsonObject> 
     if (route.response) components.add(componentName(route, 'Response'), component(route.response, 'output'));
     if (route.jsonSchemaBody) components.add(componentName(route, 'Body'), bodyForClients(route.jsonSchemaBody() as JsonObject));
   }
+  // What the gateway sends as it sends it (output); what it is sent as a client may write it (input).
+  for (const webhook of WEBHOOKS) components.add(namedComponent(webhook.body), component(webhook.body, 'output'));
+  for (const operation of OPERATIONS_SERVED_ELSEWHERE) {
+    if (operation.body) components.add(namedComponent(operation.body.schema), bodyForClients(component(operation.body.schema, 'input')));
+    for (const schema of Object.values(operation.responses).flatMap((response) => Object.values(response.content ?? {}))) {
+      if (schema !== ProblemDetailsSchema) components.add(namedComponent(schema), component(schema, 'output'));
+    }
+  }
   return Object.fromEntries(Object.entries(components.schemas).map(([name, schema]) => [name, withoutEmptyAlternatives(schema)]));
+}
+
+/** The component of a schema declared with `.meta({ id })`, shared by every place that uses it: named by that id. */
+function namedComponent(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('a schema of a webhook or of an operation served elsewhere is named with .meta({ id })');
+  return id;
 }
 
 /**
@@ -396,10 +423,54 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
   };
 }
 
+/** A webhook the gateway sends: its headers (webhook-headers.ts), its body, and what the lender answers. */
+function webhookOperation(webhook: WebhookDefinition): JsonObject {
+  return {
+    operationId: webhook.operationId,
+    summary: webhook.summary,
+    description: webhook.description,
+    tags: [WEBHOOKS_TAG.name],
+    // Authenticated by its signature (webhook-signature), which no OpenAPI security scheme describes.
+    security: [],
+    parameters: WEBHOOK_HEADERS.map((header) => {
+      const { $schema: _s, ...schema } = component(header.schema, 'output');
+      return { name: header.name, in: 'header', required: !('optional' in header), description: header.description, schema };
+    }),
+    requestBody: { required: true, content: { 'application/json': { schema: ref(namedComponent(webhook.body)) } } },
+    responses: {
+      '204': { description: 'Received: the only answer that counts as delivered' },
+      '4XX': { description: 'Refused: a failed attempt, sent again on the retry schedule (then dead-lettered)' },
+      default: { description: 'Any other answer, or none within the timeout: a failed attempt, sent again on the retry schedule' },
+    },
+  };
+}
+
+/** An operation of the identity provider (identity-provider-router.ts): public, its errors RFC 6749's. */
+function operationServedElsewhere(operation: OperationServedElsewhere): JsonObject {
+  const schemaRef = (schema: z.ZodType) => ref(schema === ProblemDetailsSchema ? 'ProblemDetails' : namedComponent(schema));
+  const { body } = operation;
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.description,
+    tags: [SURFACE_TAGS.public.name],
+    security: [],
+    ...(body ? { requestBody: { required: true, content: Object.fromEntries(body.mediaTypes.map((type) => [type, { schema: schemaRef(body.schema) }])) } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(operation.responses).map(([status, { description, content }]) => [
+        status,
+        { description, ...(content ? { content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema: schemaRef(schema) }])) } : {}) },
+      ]),
+    ),
+  };
+}
+
 const INFO_DESCRIPTION = [
   'Every REST surface of the funding gateway (UK SME profiles, lender matching, applications and offers), generated from the schemas the server validates with.',
   '',
   '**Start here.** An integrator signs in (`POST /api/platform/v1/auth/login`), creates an API key (`POST /api/platform/v1/api-key`) and exchanges it for tokens: a platform token (`POST /api/platform/v1/auth/token`), a tenant token (the same with `Service-tenant-id`) or a Marketplace V1 jwt (`POST /api/marketplace/v1/auth/authorize?api_key=…`). Every other call sends `Authorization: Bearer <token>`. A lender exchanges its client credentials for an `id_token` at `/oauth/token` (OAuth 2.0 password grant) before each call.',
+  '',
+  '**Lenders** sign in at `/oauth/token` (below, with the OpenID discovery and key set documents) and receive the funding application document on their webhook URLs: the `webhooks` section declares both deliveries, their Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), the event type (`webhook-event-type`) and the application\'s sequence number (`webhook-sequence`).',
   '',
   "Each operation names who may call it (token kinds and scopes) and carries an example request and the answer this server gave it. Failures are RFC 9457 problem details whose `type` links to the code's entry on [/docs/problems](/docs/problems); every response carries `X-Request-Id`.",
 ].join('\n');
@@ -412,6 +483,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
     const path = openApiPath(route.path);
     (paths[path] ??= {})[route.method] = operation(route, components);
   }
+  for (const served of OPERATIONS_SERVED_ELSEWHERE) (paths[served.path] ??= {})[served.method] = operationServedElsewhere(served);
   // A query schema is documented as its parameters, not as a component of its own.
   for (const route of routes) if (route.query) delete components[componentName(route, 'Query')];
   const used = new Set(routes.map((r) => r.surface));
@@ -427,8 +499,9 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
       contact: { name: 'Funding gateway maintainers', url: absolute('/docs') },
     },
     servers: [{ url: serverUrl, description: 'This deployment' }],
-    tags: Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface)).map(([, tag]) => tag),
+    tags: [...Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface) || surface === 'public').map(([, tag]) => tag), WEBHOOKS_TAG],
     paths,
+    webhooks: Object.fromEntries(WEBHOOKS.map((webhook) => [webhook.eventType, { post: webhookOperation(webhook) }])),
     components: {
       schemas: components,
       // The lender's token URL on this deployment, so a client or collection needs no edit.

@@ -12,7 +12,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, HTTP_STATUS_BY_CODE, type ErrorCode, type FieldError } from '../../kernel/errors.js';
-import { constraintError } from '../../infra/prisma-errors.js';
+import { databaseError } from '../../infra/prisma-errors.js';
 
 export interface ProblemDetails {
   type: string;
@@ -67,7 +67,7 @@ export const ProblemDetailsSchema = z
 
 /** `requestId`: the id of the request that failed, given as the problem's `instance`. */
 export function problemFor(err: unknown, requestId?: string): ProblemDetails {
-  const appError = err instanceof AppError ? err : (constraintError(err) ?? new AppError('INTERNAL', 'An unexpected error occurred'));
+  const appError = err instanceof AppError ? err : (databaseError(err) ?? new AppError('INTERNAL', 'An unexpected error occurred'));
   const status = HTTP_STATUS_BY_CODE[appError.code];
   const problem: ProblemDetails = {
     type: problemTypeUri(appError.code),

@@ -5,10 +5,11 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
-import { checkLater, parseInput, toJsonPointer } from '../../kernel/validation.js';
+import { checkLater, parseInput } from '../../kernel/validation.js';
+import { inspectJson, unstorableTextProblem, unstorableTextRefusal, type JsonInspection } from '../../kernel/json-inspection.js';
 import { requireSurface } from '../../kernel/access-policy.js';
 import { redactSecrets, type Logger } from '../../infra/logger.js';
-import { constraintError } from '../../infra/prisma-errors.js';
+import { databaseError } from '../../infra/prisma-errors.js';
 import { problemFor } from './problem-details.js';
 import { MAX_DOCUMENT_BYTES } from '../../modules/documents/document-service.js';
 import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
@@ -48,7 +49,7 @@ export function apiRequestsOnly(router: RequestHandler): RequestHandler {
 
 export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '1mb', type: JSON_TYPES }));
+  router.use(express.json({ limit: '1mb', type: JSON_TYPES }), inspectJsonBody);
   removeStaleSpoolFiles(options.uploadSpoolDirectory, STALE_SPOOL_FILE_MS).then(
     (removed) => removed > 0 && options.logger.warn({ removed, directory: options.uploadSpoolDirectory }, 'removed upload spool files left by an earlier process'),
     (err) => options.logger.warn({ err, directory: options.uploadSpoolDirectory }, 'could not clean the upload spool directory'),
@@ -56,7 +57,7 @@ export function createRestRouter(options: RestRouterOptions): Router {
   async function respond(route: RouteDefinition, req: Request, res: Response): Promise<void> {
     const ctx = await options.contextFor(req);
     if (route.surface !== 'public') requireSurface(ctx.actor, route.surface);
-    refuseNulCharacters(req);
+    refuseUnstorableText(req);
     if (route.upload !== 'file') return send(route, res, await route.handle(ctx, parsedRequest(route, req)));
     // Who may upload, and to what, is decided from the headers and the path alone: a caller refused
     // here has no byte of its body parsed or written anywhere.
@@ -145,30 +146,35 @@ function requireJsonBody(req: Request, res: Response, next: () => void): void {
 }
 
 /**
- * PostgreSQL text and jsonb cannot hold U+0000: input carrying it (in a path segment, a query
- * parameter, a JSON key or string) is a 400 naming where, rather than a database failure (a 500).
+ * The JSON body's shape, looked at as soon as it is parsed and before anything else walks it (the
+ * caller is not yet known): a body nesting too deep or too large is refused here. Where it holds
+ * text PostgreSQL cannot store is kept for refuseUnstorableText, which refuses it once the caller
+ * has passed the surface check.
  */
-function refuseNulCharacters(req: Request): void {
-  const found: FieldError[] = [];
-  const walk = (value: unknown, location: string, path: string[]): void => {
-    if (found.length >= 20) return;
-    const pointer = `${location}${toJsonPointer(path)}`;
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) found.push({ pointer, message: 'must not contain the NUL character (U+0000)' });
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value)) {
-        if (key.includes('\u0000')) found.push({ pointer, message: 'must not have a key containing the NUL character (U+0000)' });
-        walk(child, location, [...path, key]);
-      }
-    }
-  };
-  for (const [name, value] of Object.entries(req.params ?? {})) walk(value, `path:${name}`, []);
-  for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
-    if (name.includes('\u0000')) found.push({ pointer: 'query:', message: 'a parameter name must not contain the NUL character (U+0000)' });
-    walk(value, `query:${name}`, []);
+const bodyInspections = new WeakMap<Request, JsonInspection>();
+
+function inspectJsonBody(req: Request, _res: Response, next: (err?: unknown) => void): void {
+  if (req.body !== undefined) bodyInspections.set(req, inspectJson(req.body));
+  next();
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000 or a lone surrogate: input carrying one (in a path
+ * segment, a query parameter, a JSON key or string) is a 400 naming where, rather than a database
+ * failure (a 500).
+ */
+function refuseUnstorableText(req: Request): void {
+  const found: FieldError[] = [...(bodyInspections.get(req)?.unstorableText ?? [])];
+  for (const [name, value] of Object.entries(req.params ?? {})) {
+    const problem = typeof value === 'string' ? unstorableTextProblem(value) : undefined;
+    if (problem) found.push({ pointer: `path:${name}`, message: problem });
   }
-  walk(req.body, '', []);
-  if (found.length > 0) throw AppError.badRequest('Text must not contain the NUL character (U+0000)', found);
+  for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    const problem = unstorableTextProblem(name);
+    if (problem) found.push({ pointer: 'query:', message: `a parameter name ${problem}` });
+    else found.push(...inspectJson(value, `query:${name}`, `The query parameter ${name}`).unstorableText);
+  }
+  if (found.length > 0) throw unstorableTextRefusal(found);
 }
 
 /**
@@ -228,7 +234,8 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return void req.socket.destroy();
     }
     if (!(err instanceof AppError)) {
-      if (constraintError(err)) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'a database constraint refused a REST request');
+      const fromDatabase = databaseError(err);
+      if (fromDatabase) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, fromDatabase.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a REST request' : 'a database constraint refused a REST request');
       else logger.error({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
     }
     sendProblem(res, err);

@@ -6,12 +6,12 @@
 import { GraphQLError } from 'graphql';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import type { ServiceContext } from '../../kernel/context.js';
-import { constraintError } from '../prisma-errors.js';
+import { databaseError } from '../prisma-errors.js';
 
 export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'>): GraphQLError {
   if (err instanceof GraphQLError) return err;
-  const appError = err instanceof AppError ? err : constraintError(err);
-  if (appError && !(err instanceof AppError)) ctx?.logger.warn({ err }, 'a database constraint refused a GraphQL operation');
+  const appError = err instanceof AppError ? err : databaseError(err);
+  if (appError && !(err instanceof AppError)) ctx?.logger.warn({ err }, appError.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a GraphQL operation' : 'a database constraint refused a GraphQL operation');
   if (appError) {
     return new GraphQLError(appError.message, {
       extensions: { code: appError.code, status: HTTP_STATUS_BY_CODE[appError.code], fields: appError.fields, ...appError.details },

@@ -17,8 +17,9 @@ export interface Budget {
 /** Counts in Redis when the deployment has it (shared by every process), else in memory. */
 export function attemptCounter(keyPrefix: string, budget: Budget, redis?: Redis): RateLimiterAbstract {
   return redis
-    ? // When Redis is unreachable, count in memory rather than fail every sign-in.
-      new RateLimiterRedis({ storeClient: redis, keyPrefix, insuranceLimiter: new RateLimiterMemory(budget), ...budget })
+    ? // When Redis is unreachable, count in memory at once (without trying Redis while its connection
+      // is down) rather than fail or hold every sign-in.
+      new RateLimiterRedis({ storeClient: redis, keyPrefix, insuranceLimiter: new RateLimiterMemory(budget), rejectIfRedisNotReady: true, ...budget })
     : new RateLimiterMemory({ keyPrefix, ...budget });
 }
 

@@ -43,6 +43,8 @@ export async function createAccountWithUser(db: Db, input: NewAccountUser): Prom
 /** What a lender is handed once: OAuth credentials (spec 5.9) and the webhook verification secrets. */
 export interface LenderCredentials {
   lenderId: number;
+  /** The lender's slug: the `lender` label of /metrics and the field of the log lines that name it. */
+  slug: string;
   clientId: string;
   clientSecret: string;
   username: string;
@@ -116,10 +118,10 @@ export async function issueLenderCredentials(
   const authorizationTokenKey = newAuthorizationTokenKey();
   const overlapSeconds = rotation.webhookSecretOverlapSeconds ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS;
   const passwordHash = await hashPassword(password);
-  const previousWebhookSecretValidUntil = await db.$transaction(async (tx) => {
+  const { until: previousWebhookSecretValidUntil, slug } = await db.$transaction(async (tx) => {
     // Two rotations at once must not both keep the same "previous" secret while one of theirs is lost.
     await tx.$queryRaw`SELECT id FROM lender WHERE id = ${lenderId} FOR UPDATE`;
-    const current = await tx.lender.findUniqueOrThrow({ where: { id: lenderId, environment }, select: { webhookSecret: true } });
+    const current = await tx.lender.findUniqueOrThrow({ where: { id: lenderId, environment }, select: { webhookSecret: true, slug: true } });
     const until = current.webhookSecret && overlapSeconds > 0 ? new Date((rotation.now ?? new Date()).getTime() + overlapSeconds * 1000) : null;
     await tx.lender.update({
       where: { id: lenderId, environment },
@@ -134,10 +136,11 @@ export async function issueLenderCredentials(
         authorizationTokenKey,
       },
     });
-    return until;
+    return { until, slug: current.slug };
   });
   return {
     lenderId,
+    slug,
     clientId,
     clientSecret,
     username,

@@ -7,7 +7,9 @@
  * are cached per process for a short time (30 s), at one query per key, family, user or lender per
  * interval. A change takes effect at once in the process that made it (`forget`); with Redis,
  * `forget` is also published to every other process, which drops its cached answer as soon as it
- * hears, and the 30 s expiry bounds the rest (no Redis, or a message lost).
+ * hears, and the 30 s expiry bounds the rest (no Redis, or a message lost). Across a Redis outage,
+ * both ends catch up when it returns: a listener that lost its connection drops every cached answer
+ * (it may have missed changes), and a process whose announcements failed sends them again.
  *
  * A cache miss is one typed SQL statement (`readsOf`: a named prepared statement on the pg pool),
  * not a Prisma query: every authenticated request asks, and Prisma's per-query compilation alone
@@ -54,8 +56,24 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
     cache.delete(id);
   };
 
+  const dropAll = () => {
+    changes++;
+    cache.clear();
+  };
   // A failed subscription leaves the 30 s expiry in charge.
-  const listener = redis ? listenOn(redis, channel, 'credential changes', drop) : undefined;
+  const listener = redis ? listenOn(redis, channel, 'credential changes', drop, dropAll) : undefined;
+  // Announcements Redis refused (unreachable), sent again once it is back.
+  const unannounced = new Set<string>();
+  const announce = (id: string) => {
+    publishOn(redis!, channel, id).catch(() => {
+      if (unannounced.size < 10_000) unannounced.add(id);
+    });
+  };
+  redis?.on('ready', () => {
+    const again = [...unannounced];
+    unannounced.clear();
+    for (const id of again) announce(id);
+  });
 
   async function cached<T>(id: string, load: () => Promise<T>): Promise<T> {
     const hit = cache.get(id);
@@ -106,8 +124,8 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
     },
     forget(id) {
       drop(id);
-      // Not told (Redis away): the other processes' 30 s expiry bounds it.
-      if (redis) publishOn(redis, channel, id).catch(() => {});
+      // Redis away: announced again when it returns; the other processes' 30 s expiry bounds the wait.
+      if (redis) announce(id);
     },
     close() {
       listener?.close();

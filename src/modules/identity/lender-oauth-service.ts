@@ -4,12 +4,14 @@
  * work), client credentials in the body or HTTP Basic. Answers with an access_token and an OpenID
  * id_token (2 minutes); the id_token is the lender API bearer. Errors use RFC 6749's shape.
  */
-import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { LENDER_TOKEN_SCOPES, scopeString } from '../../kernel/scopes.js';
 import { digest, environmentOfSecret, verifyPassword } from './secrets.js';
 import { TOKEN_TTL_SECONDS } from './token-service.js';
 import { audit } from '../../kernel/audit-log.js';
+import { LenderTokenRequestFields, type LenderTokenResponse, type OpenIdConfiguration } from './lender-oauth-schemas.js';
+
+export type { LenderTokenResponse };
 
 export const LENDER_API_PATH = '/api/platform/v1/funding';
 
@@ -25,23 +27,6 @@ export class OAuthError extends Error {
   }
 }
 
-const PasswordGrant = z.object({
-  grant_type: z.string().optional(),
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  audience: z.string().optional(),
-  scope: z.string().optional(),
-});
-
-export interface LenderTokenResponse {
-  access_token: string;
-  id_token: string;
-  scope: string;
-  expires_in: number;
-  token_type: 'Bearer';
-}
 
 /** The audience lenders request tokens for: issued with their credentials, checked at /oauth/token. */
 export function lenderApiAudienceOf(publicUrl: string): string {
@@ -80,7 +65,7 @@ export async function lenderPasswordGrant(
   basicAuth: { clientId: string; clientSecret: string } | null,
   clientAddress: string,
 ): Promise<LenderTokenResponse> {
-  const parsed = PasswordGrant.safeParse(input ?? {});
+  const parsed = LenderTokenRequestFields.safeParse(input ?? {});
   if (!parsed.success) throw new OAuthError('invalid_request', 'The token request body must be a JSON object or form of strings');
   const body = parsed.data;
   if (body.grant_type !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password is supported');
@@ -128,7 +113,7 @@ export async function lenderPasswordGrant(
 }
 
 /** /.well-known/openid-configuration: what a stock OIDC client needs to find and verify us. */
-export function openIdConfiguration(issuer: string): Record<string, unknown> {
+export function openIdConfiguration(issuer: string): OpenIdConfiguration {
   return {
     issuer,
     token_endpoint: `${issuer}/oauth/token`,

@@ -135,6 +135,44 @@ describe('resubmission after a failure', () => {
   });
 });
 
+describe('what each delivery says of itself', () => {
+  it('a lender with one URL for both events reads the event type and the application\'s sequence from the headers, and standardwebhooks verifies each', async () => {
+    const { lenderIdToken, lenderCredentials } = await import('../../../test/support/identities.js');
+    const { uuid, easy } = await acmeWithMatches();
+    const lenderId = easy[0]!.lenderId;
+    // Both events to the one receiver: the lender's application URL, no update URL.
+    await db().lender.update({ where: { id: lenderId }, data: { updateUrl: null } });
+    const credentials = await lenderCredentials(app, lenderId);
+    const submitted = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }', { s: await queued(uuid, easy.slice(0, 1)) }, staff);
+    const applicationId = submitted.data?.submitReviewedSelection.applications[0].applicationId as number;
+    const lender = bearer(await lenderIdToken(app, credentials));
+    expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${applicationId}/rejection`, { reason: 'Failed', comment: 'website missing' }, lender)).status).toBe(200);
+    expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1)).status).toBe(200);
+
+    const received = await eventually(
+      async () => receiver.received.filter((r) => (JSON.parse(r.body) as { application?: { id?: number } }).application?.id === applicationId),
+      (requests) => requests.length === 3,
+    );
+    const webhook = new Webhook(credentials.webhookSecret);
+    const seen = received
+      .map((request) => {
+        const document = webhook.verify(request.body, request.headers as Record<string, string>) as { application: { id: number; responseReason: string | null } };
+        return { event: request.headers['webhook-event-type'], sequence: Number(request.headers['webhook-sequence']), id: document.application.id, responseReason: document.application.responseReason };
+      })
+      .sort((a, b) => a.sequence - b.sequence);
+    // Submitted (created), failed by the lender (updated), resubmitted (created again): numbered 1, 2, 3.
+    expect(seen).toEqual([
+      { event: 'application.created', sequence: 1, id: applicationId, responseReason: null },
+      { event: 'application.updated', sequence: 2, id: applicationId, responseReason: 'Failed' },
+      { event: 'application.created', sequence: 3, id: applicationId, responseReason: null },
+    ]);
+    // The number is the delivery's, stored with it: the same on every attempt and redelivery.
+    const rows = await db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId }, orderBy: { sequence: 'asc' } });
+    expect(rows.map((row) => [row.sequence, row.event])).toEqual([[1, 'APPLICATION_CREATED'], [2, 'APPLICATION_UPDATED'], [3, 'APPLICATION_CREATED']]);
+    expect(received.map((r) => r.headers['webhook-id']).sort()).toEqual(rows.map((row) => row.id).sort());
+  });
+});
+
 describe('POST {platform_base}/review-selections/{id}/submit', () => {
   it('submits for staff (201), refuses a non-staff login (403) and other APIs’ tokens (401), changing nothing', async () => {
     const { uuid, easy } = await acmeWithMatches();

@@ -10,6 +10,7 @@ export type { LenderSummary };
 const LENDER_SELECT = {
   id: true,
   name: true,
+  slug: true,
   logo: true,
   description: true,
   priceBand: true,

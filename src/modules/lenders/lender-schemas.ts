@@ -32,6 +32,7 @@ export const Lender = z
   .strictObject({
     id: z.number().int(),
     name: z.string(),
+    slug: z.string().describe("The lender's stable short name: the `lender` label of its metrics on /metrics and the `lender` field of log lines about it"),
     logo: z.string().nullable(),
     description: z.string().nullable(),
     priceBand: z.enum(PRICE_BANDS),

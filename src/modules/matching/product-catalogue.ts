@@ -14,7 +14,8 @@
  * The event bus only makes that wait rare: the lenders module publishes `lenderCatalogueChanged` once
  * a change is stored (in memory in one process, Redis pub/sub across processes), and every holder
  * starts a load on receipt, so the new snapshot is usually in before any search asks for it. A lost
- * or late event costs the next search a load, never a stale answer; nothing reloads on a timer.
+ * or late event costs the next search a load, never a stale answer; nothing reloads on a timer. After
+ * a Redis outage, when events may have been missed, every holder loads again (`afterReconnect`).
  * A server starts its environment's first load as soon as it listens (`warmProductCatalogue`), so
  * a search waits for a load only if it comes before that load ends.
  */
@@ -33,8 +34,8 @@ const ROWS_PER_STEP = 250;
 /** Searches whose outcome a snapshot keeps, counted in matches (a search of 10,000 products may hold several thousand). */
 const REMEMBERED_MATCHES = 100_000;
 
-/** A lender as the catalogue summarises it, without its product list (the criteria hold those). */
-export type LenderSummaryForMatch = Omit<LenderSummary, 'products'>;
+/** A lender as the catalogue summarises it for matches (spec 2.6), without its product list (the criteria hold those) or its slug. */
+export type LenderSummaryForMatch = Omit<LenderSummary, 'products' | 'slug'>;
 
 export interface ProductCatalogue {
   /**
@@ -177,6 +178,8 @@ function holderOf({ db, environment, events }: CatalogueSource): CatalogueHolder
     perEnvironment.set(environment, holder);
     // A bus that cannot subscribe (Redis gone) leaves searches to find changes by their revision.
     followChanges({ db, environment, events }, holder).catch(() => undefined);
+    // Back from a Redis outage, whose change events went unheard: load again, as on an event.
+    events.afterReconnect?.(() => refreshInBackground({ db, environment, events }, holder!, true));
   }
   return holder;
 }

@@ -127,6 +127,19 @@ describe('the worker', () => {
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: second } })).toMatchObject({ attempts: 1, lastStatusCode: 204 });
   });
 
+  it("numbers an application's deliveries 1, 2, … whoever writes them at once, and sends each with its number and event type", async () => {
+    const applicationId = await newApplication();
+    // Ten writers at once, each its own transaction, none holding the application's row beforehand:
+    // the numbering trigger orders them itself (its unique index would refuse a number given twice).
+    const ids = await Promise.all(Array.from({ length: 10 }, () => queue(applicationId, receiver.url)));
+    const rows = await db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId }, orderBy: { sequence: 'asc' } });
+    expect(rows.map((row) => row.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    await eventually(() => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId } }), (all) => all.every((r) => r.status === 'DELIVERED'));
+    const sent = requestsFor(applicationId).map((r) => ({ id: r.headers['webhook-id'], sequence: Number(r.headers['webhook-sequence']), event: r.headers['webhook-event-type'] }));
+    expect(sent).toEqual(rows.map((row) => ({ id: row.id, sequence: row.sequence, event: 'application.updated' })));
+  });
+
   it('records deliveries that complete together, each with its status, delivery time and one attempt row', async () => {
     const applications = await Promise.all(Array.from({ length: 12 }, () => newApplication()));
     const ids = await db().$transaction(async (tx) => {

@@ -4,7 +4,8 @@
  * worker is woken when it commits (delivery-wakeups.ts). The worker POSTs
  * the funding application document with its application's authorizationToken added as it is sent,
  * signed the Standard Webhooks way (during a secret rotation's overlap window, with the old secret
- * as well as the new); only HTTP 204 counts as delivered. Anything else (status, timeout, refused connection) is retried on the published
+ * as well as the new), with its event type and its number among its application's deliveries
+ * (webhook-headers.ts); only HTTP 204 counts as delivered. Anything else (status, timeout, refused connection) is retried on the published
  * schedule (WEBHOOK_RETRY_DELAYS, ±20% jitter), then the delivery is dead-lettered for staff, who
  * can redeliver. The delivery id is stable across attempts (webhook-id): lenders de-duplicate on it.
  */
@@ -15,7 +16,7 @@ import type { SqlReads } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { signWebhook } from './webhook-signature.js';
+import { deliveryHeaders } from './webhook-headers.js';
 import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent, undici } from './lender-connections.js';
@@ -159,10 +160,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   try {
     const target = await resolveWebhookTarget(delivery.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
-    const secrets = signingSecrets(delivery, now);
-    const signature = secrets.length > 0
-      ? signWebhook(secrets, delivery.id, now, body)
-      : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
+    const headers = deliveryHeaders({ ...delivery, requestId: ctx.requestId ?? null }, signingSecrets(delivery, now), now, body);
     // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
     const res = await undici().request(target.url, {
       method: 'POST',
@@ -170,7 +168,7 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
       // Connects only to the addresses just checked, never to a fresh DNS answer (kept alive per lender host).
       dispatcher: lenderAgent(target),
       signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...requestIdHeader(ctx), ...signature },
+      headers: { 'content-type': 'application/json', 'user-agent': 'funding-gateway-webhooks/1', ...headers },
     });
     statusCode = res.statusCode;
     // Read (a bounded amount of) the answer so the connection can serve the next delivery.
@@ -246,9 +244,4 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string): Promis
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: ATTEMPTS_INCLUDE });
   });
   return toWebhookDelivery(row);
-}
-
-/** The lender sees the id of the request that caused the delivery, to quote it to us. */
-function requestIdHeader(ctx: ServiceContext): Record<string, string> {
-  return ctx.requestId ? { 'x-request-id': ctx.requestId } : {};
 }

@@ -300,9 +300,9 @@ function printResult(result: object): void {
 }
 
 function printCredentials(c: LenderCredentials, publicUrl: string): void {
-  const { clientId, clientSecret, username, password, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, audience, lenderId } = c;
+  const { clientId, clientSecret, username, password, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, audience, lenderId, slug } = c;
   const tokenUrl = `${publicUrl}/oauth/token`;
-  printResult({ clientId, clientSecret, username, password, audience, tokenUrl, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, lenderId });
+  printResult({ clientId, clientSecret, username, password, audience, tokenUrl, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, lenderId, slug });
   notice('These credentials are shown once (the client secret and password are stored only as hashes): hand them to the lender now.');
 }
 

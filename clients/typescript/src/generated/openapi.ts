@@ -1489,8 +1489,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a lender's credentials for tokens
+         * @description The OAuth 2.0 resource-owner password grant of spec 5.9: the lender's client credentials (in the body, or in HTTP Basic as RFC 6749 2.3.1 has it), username and password, for an `id_token`, the bearer of every lender API request, and an `access_token`. Both expire in 120 s: sign in before each request. JSON as the specification shows it, or the standard form encoding. Errors are RFC 6749's `{error, error_description}`, not problem details.
+         */
+        post: operations["OAuthController_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenID Connect discovery
+         * @description The identity provider's metadata (OpenID Connect Discovery 1.0): the issuer, the token endpoint, the key set that verifies id_tokens and what the provider supports, so a stock OpenID client needs only the issuer URL. No credentials; cacheable for five minutes.
+         */
+        get: operations["OpenIdController_configuration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that verify the gateway's tokens
+         * @description The public RS256 keys (RFC 7517) that verify every token this gateway issues, id_tokens included, by `kid`: more than one while a signing key is being rotated. No credentials; cacheable for five minutes.
+         */
+        get: operations["OpenIdController_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "application.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new application for the lender
+         * @description Sent to the lender's application URL when an application is submitted to it, and again when the client resubmits one the lender failed (a new delivery, with a new `webhook-id`). The body is the funding application document (spec 2.7). Answer **204** once the delivery is stored: any other answer, a redirect or no answer within the timeout is a failed attempt, sent again on the retry schedule with the same `webhook-id` (de-duplicate on it), then dead-lettered. Verify `webhook-signature` with the webhook secret before trusting the body.
+         */
+        post: operations["applicationCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application of the lender changed
+         * @description Sent to the lender's update URL (its application URL when it gave none) on every other change of one of its applications: its own acknowledgement, offer or rejection, and the client's acceptance or decline of an offer. The body is the funding application document (spec 2.7) as the change left it; `webhook-sequence` orders an application's deliveries. Answer **204** once the delivery is stored: any other answer, a redirect or no answer within the timeout is a failed attempt, sent again on the retry schedule with the same `webhook-id` (de-duplicate on it), then dead-lettered. Verify `webhook-signature` with the webhook secret before trusting the body.
+         */
+        post: operations["applicationUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1523,7 +1624,7 @@ export interface components {
              * @description The error code; /docs/problems describes each
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "INTERNAL";
+            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             /** @description Each failing field */
             errors?: {
                 /** @description JSON pointer into the body, or `path:`, `query:`, `header:` and the name */
@@ -8818,6 +8919,73 @@ export interface components {
         /** @description A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider */
         LenderApplicationController_declineResponse: {
             application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A lender's password grant (spec 5.9) */
+        LenderTokenRequest: {
+            /** @constant */
+            grant_type: "password";
+            /** @description The lender's client id; required unless sent in HTTP Basic (client_secret_basic) */
+            client_id?: string;
+            /** @description The lender's client secret; required unless sent in HTTP Basic */
+            client_secret?: string;
+            username: string;
+            password: string;
+            /** @description The lender API's URL, `{PUBLIC_URL}/api/platform/v1/funding` (the `audience` issued with the credentials), or an accepted alias; when left out, that URL */
+            audience?: string;
+            /** @description Space-separated, including `openid`; when left out, `openid email profile` */
+            scope?: string;
+        };
+        /** @description The tokens of a password grant (spec 5.9) */
+        LenderTokenResponse: {
+            /** @description A JWT for this gateway */
+            access_token: string;
+            /** @description The OpenID id_token (a JWT naming the lender): the bearer of every lender API request */
+            id_token: string;
+            /** @description The scopes granted, space-separated */
+            scope: string;
+            /** @description Seconds until both tokens expire (120): sign in before each request */
+            expires_in: number;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        /** @description An RFC 6749 error, as OAuth client libraries read it */
+        OAuthError: {
+            /**
+             * @description The RFC 6749 section 5.2 code (`slow_down`: too many attempts; `server_error`: a failure of ours)
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope" | "slow_down" | "server_error";
+            /** @description What was wrong, for the developer */
+            error_description: string;
+        };
+        /** @description OpenID Connect Discovery 1.0 provider metadata: what a stock client needs to find the token endpoint and verify id_tokens */
+        OpenIdConfiguration: {
+            issuer: string;
+            token_endpoint: string;
+            jwks_uri: string;
+            grant_types_supported: string[];
+            response_types_supported: string[];
+            subject_types_supported: string[];
+            id_token_signing_alg_values_supported: string[];
+            token_endpoint_auth_methods_supported: string[];
+            scopes_supported: string[];
+            claims_supported: string[];
+        };
+        /** @description The public keys that verify this gateway's tokens, the signing key first (RFC 7517): more than one during a key rotation */
+        JsonWebKeySet: {
+            keys: components["schemas"]["JsonWebKey"][];
+        };
+        /** @description An RSA public key (RFC 7517) */
+        JsonWebKey: {
+            /** @constant */
+            kty: "RSA";
+            kid: string;
+            n: string;
+            e: string;
+            /** @constant */
+            alg?: "RS256";
+            /** @constant */
+            use?: "sig";
         };
     };
     responses: never;
@@ -22964,6 +23132,224 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+        };
+    };
+    OAuthController_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LenderTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderTokenResponse"];
+                };
+            };
+            /** @description `invalid_request` (a field missing or malformed, an audience not ours), `invalid_grant` (wrong username or password), `unsupported_grant_type` (not `password`) or `invalid_scope` (an unknown scope, or no `openid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: unknown client, wrong client secret, or a lender not active (with `WWW-Authenticate: Basic`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `slow_down` (`application/json`): too many failed attempts from this address or for this client; or, as problem details, too many requests from this address. `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description `server_error`: the token could not be issued */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    OpenIdController_configuration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenIdConfiguration"];
+                };
+            };
+            /** @description Too many requests from this address (code TOO_MANY_REQUESTS); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    OpenIdController_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+            /** @description Too many requests from this address (code TOO_MANY_REQUESTS); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    applicationCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (Standard Webhooks): the same on every attempt and redelivery, so a receiver de-duplicates on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds (Standard Webhooks): a receiver refuses one too far from its clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the lender's `whsec_` webhook secret (Standard Webhooks; the `standardwebhooks` package verifies it). During a secret rotation's overlap window, space-separated signatures with the new and the previous secret. Absent only while the lender has no webhook secret. */
+                "webhook-signature"?: string;
+                /** @description `application.created` (the application was submitted or resubmitted to the lender: sent to its application URL) or `application.updated` (any other change: sent to its update URL, or its application URL when it gave none). Not covered by the signature. */
+                "webhook-event-type": "application.created" | "application.updated";
+                /** @description This delivery's number among its application's deliveries: 1 for the first, one more for each after it, the same on every attempt. A delivery with a lower number than one already processed is older: the higher one's body is the application's later state. Not covered by the signature. */
+                "webhook-sequence": string;
+                /** @description The id of the request that caused the change, to quote to the gateway. Absent when no request caused it. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FundingApplication"];
+            };
+        };
+        responses: {
+            /** @description Received: the only answer that counts as delivered */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: a failed attempt, sent again on the retry schedule (then dead-lettered) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: a failed attempt, sent again on the retry schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (Standard Webhooks): the same on every attempt and redelivery, so a receiver de-duplicates on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds (Standard Webhooks): a receiver refuses one too far from its clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the lender's `whsec_` webhook secret (Standard Webhooks; the `standardwebhooks` package verifies it). During a secret rotation's overlap window, space-separated signatures with the new and the previous secret. Absent only while the lender has no webhook secret. */
+                "webhook-signature"?: string;
+                /** @description `application.created` (the application was submitted or resubmitted to the lender: sent to its application URL) or `application.updated` (any other change: sent to its update URL, or its application URL when it gave none). Not covered by the signature. */
+                "webhook-event-type": "application.created" | "application.updated";
+                /** @description This delivery's number among its application's deliveries: 1 for the first, one more for each after it, the same on every attempt. A delivery with a lower number than one already processed is older: the higher one's body is the application's later state. Not covered by the signature. */
+                "webhook-sequence": string;
+                /** @description The id of the request that caused the change, to quote to the gateway. Absent when no request caused it. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FundingApplication"];
+            };
+        };
+        responses: {
+            /** @description Received: the only answer that counts as delivered */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: a failed attempt, sent again on the retry schedule (then dead-lettered) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: a failed attempt, sent again on the retry schedule */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
