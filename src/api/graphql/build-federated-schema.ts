@@ -11,7 +11,6 @@ import { parse, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { buildSchema, createResolversMap, getMetadataStorage, type BuildSchemaOptions } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { toGraphQLError } from '../../infra/graphql/graphql-errors.js';
-import { refuseMalformedText } from '../../kernel/validation.js';
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
@@ -53,8 +52,7 @@ export async function buildFederatedSchema(
 }
 
 /**
- * AppErrors (and anything unexpected) become GraphQL errors where code runs, and arguments holding
- * text that is not Unicode are refused before it does: root fields and the
+ * AppErrors (and anything unexpected) become GraphQL errors where code runs: root fields and the
  * methods of resolver classes (field resolvers, `@Field` methods). A TypeGraphQL global middleware
  * would do the same but wraps every field, plain property reads included, in an async middleware
  * chain: a promise per field of every object in a response, for reads that cannot throw.
@@ -90,8 +88,6 @@ function fieldsRunningResolverMethods(): Set<string> {
 function errorMapped(resolve: GraphQLFieldResolver<unknown, ServiceContext>): GraphQLFieldResolver<unknown, ServiceContext> {
   return (root, args, context, info) => {
     try {
-      // Every argument, typed or JSON, zod-parsed or not: text that is not Unicode is no input.
-      refuseMalformedText(args, 'The arguments');
       const value = resolve(root, args, context, info);
       return value instanceof Promise ? value.catch((err: unknown) => Promise.reject(toGraphQLError(err, context))) : value;
     } catch (err) {

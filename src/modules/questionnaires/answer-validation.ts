@@ -8,7 +8,6 @@ import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import type * as AjvFormatsModule from 'ajv-formats';
 import { loadOnFirstUse } from '../../kernel/load-on-first-use.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
-import { refuseMalformedText } from '../../kernel/validation.js';
 import type { JsonSchema } from './answer-schema.js';
 
 const ajv = loadOnFirstUse(() => {
@@ -53,7 +52,6 @@ function fieldError(error: ErrorObject): FieldError | null {
 
 /** Throws a 400 naming every failing field; returns the answers when valid. */
 export function validateAnswers(schema: JsonSchema, answers: unknown): Record<string, unknown> {
-  refuseMalformedText(answers);
   const validate = validatorFor(schema);
   if (validate(answers)) return answers as Record<string, unknown>;
   const seen = new Set<string>();
