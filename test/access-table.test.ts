@@ -67,7 +67,7 @@ interface World {
   staffLoginToken: string;
   setupV1: string;
   setupMaster: string;
-  t0: { id: string; profileId: string; applicationId: string; continueUrl: string; submit: { lenderId: number; products: string[] } };
+  t0: { id: string; profileId: string; applicationId: string; continueUrl: string; submit: { lenderId: number; products: string[] }; revocableApplicationId: string };
   /** A tenant whose referenceId the update probes change. */
   t2: string;
   /** A tenant whose profile the update probes change (so T0's stays as the other probes need it). */
@@ -124,7 +124,9 @@ beforeAll(async () => {
   const application = await json(await send('POST', `${B}/applications`, t0Auth, APPLICATION), 201);
   const { continueUrl } = await json(await send('POST', `${B}/applications/${application.id}/continue-url`, t0Auth, {}), 201);
   const appMatches = await json(await send('GET', `${B}/applications/${application.id}/matches`, t0Auth), 200);
-  world.t0 = { id: t0.id, profileId: t0Profile.id, applicationId: application.id, continueUrl, submit: await easyMatch(appMatches.matches) };
+  // Another application, whose continue links the revocation probes end (the first one's link stays valid for the other probes).
+  const revocable = await json(await send('POST', `${B}/applications`, t0Auth, APPLICATION), 201);
+  world.t0 = { id: t0.id, profileId: t0Profile.id, applicationId: application.id, continueUrl, submit: await easyMatch(appMatches.matches), revocableApplicationId: revocable.id };
   world.t2 = (await createTenant(app, owner.platformToken, 'T2')).id;
   world.t3 = (await createTenant(app, owner.platformToken, 'T3')).id;
   await json(await send('POST', `${B}/profile`, { ...bearer(owner.platformToken), 'service-tenant-id': world.t3 }, { companyInformation: { registrationNumber: '09876543' } }), 201);
@@ -485,6 +487,8 @@ const PROBES: Probe[] = [
   rest('businessApplications.create', 'post', `${B}/applications/:applicationId/submit`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId }, body: world.t0.submit })),
   gql('businessApplications.create', 'mutation', 'createApplication', () => ({ tenant: world.t0.id, variables: { input: APPLICATION } })),
   gql('businessApplications.create', 'mutation', 'submitApplicationToLender', () => ({ tenant: world.t0.id, variables: { applicationId: world.t0.applicationId, ...world.t0.submit } })),
+  rest('continueLinks.revoke', 'delete', `${B}/applications/:applicationId/continue-url`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.revocableApplicationId } })),
+  gql('continueLinks.revoke', 'mutation', 'revokeContinueUrls', () => ({ tenant: world.t0.id, variables: { applicationId: world.t0.revocableApplicationId } })),
   rest('businessApplications.read', 'get', `${B}/applications/validate-continue-url`, () => ({ tenant: world.t0.id, query: `continueUrl=${encodeURIComponent(world.t0.continueUrl)}` })),
   rest('businessApplications.read', 'get', `${B}/applications/:applicationId/matches`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),
   rest('businessApplications.read', 'get', `${B}/applications/:applicationId/pre-selected`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),

@@ -105,6 +105,10 @@ describe('npm run admin', () => {
     const short = await admin(['create-user', '--email', `other-${email}`, '--password', 'short-pw']);
     expect(short.code).toBe(2);
     expect(short.output).toMatch(/--password must be at least 12 characters; usage: npm run admin -- create-user/);
+    // The policy of every path that sets a password (NIST SP 800-63B): no common password either.
+    const common = await admin(['create-user', '--email', `common-${email}`, '--password', 'password1234']);
+    expect(common.code).toBe(2);
+    expect(common.output).toMatch(/--password is one of the most commonly used passwords/);
     expect(await app.runtime.database.prisma.platformUser.count()).toBe(users);
   });
 

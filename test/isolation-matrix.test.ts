@@ -420,6 +420,8 @@ const CASES: IsolationCase[] = [
     rest('POST', `${B}/applications/{APP0}/submit`, '{SUBMIT}'),
     invalid('POST', `${B}/applications/{APP0}/submit`, {}, 'lenderId missing'),
     rest('GET', `${B}/applications/validate-continue-url?continueUrl={CONTINUE}`, undefined, "the continue URL of A's application"),
+    rest('DELETE', `${B}/applications/{APP0}/continue-url`),
+    gql('mutation', 'revokeContinueUrls', { applicationId: '{APP0}' }),
     gql('mutation', 'submitApplicationToLender', { applicationId: '{APP0}', lenderId: '{LA}', products: ['TERM_LOAN'] }),
   ]),
   ...matrix("T0's Business V1 application", ['bPlatform', 'bTenant', 't1'], [

@@ -43,7 +43,7 @@ let owner: Integrator;
 interface World {
   ownerUserId: string;
   /** A tenant with its profile set up and a Business V1 application. */
-  tenant: { id: string; profileId: string; applicationId: string; continueUrl: string; submit: { lenderId: number; products: string[] } };
+  tenant: { id: string; profileId: string; applicationId: string; continueUrl: string; submit: { lenderId: number; products: string[] }; revocableApplicationId: string };
   /** A Marketplace V1 profile of the account answered with ACME's answers, with a document. */
   profile: string;
   lender: LenderCredentials;
@@ -84,6 +84,9 @@ beforeAll(async () => {
   const tenantProfile = await json(await send('POST', `${B}/profile`, tenantAuth, { companyInformation: { registrationNumber: '09876543' } }), 201);
   const application = await json(await send('POST', `${B}/applications`, tenantAuth, { fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24, useOfFunds: 'BUSINESS_EXPANSION', revenue: { code: 'GBP', value: 900000 } }), 201);
   const { continueUrl } = await json(await send('POST', `${B}/applications/${application.id}/continue-url`, tenantAuth, {}), 201);
+  // Another application, whose continue links the revocation example ends (the first one's link stays valid for the check's example).
+  // (With the same answers: an application's answers fill the tenant's profile, which the submit example's match depends on.)
+  const revocable = await json(await send('POST', `${B}/applications`, tenantAuth, { fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24, useOfFunds: 'BUSINESS_EXPANSION', revenue: { code: 'GBP', value: 900000 } }), 201);
   const appMatches = await json(await send('GET', `${B}/applications/${application.id}/matches`, tenantAuth), 200);
   const [submit] = await submittableMatches(app, appMatches.matches);
   if (!submit) throw new Error('no matched lender the application can be submitted to');
@@ -96,7 +99,7 @@ beforeAll(async () => {
   const lenderApplicationId = await storedLenderApplication(app, { lenderId: lenderA.id, profileId: profile });
   world = {
     ownerUserId,
-    tenant: { id: tenant.id, profileId: tenantProfile.id, applicationId: application.id, continueUrl, submit },
+    tenant: { id: tenant.id, profileId: tenantProfile.id, applicationId: application.id, continueUrl, submit, revocableApplicationId: revocable.id },
     profile,
     lender,
     lenderApplication: { id: lenderApplicationId, documentId: document.id },
@@ -188,6 +191,7 @@ const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<F
   ApplicationController_create: async () => ({ tenant: world.tenant.id }),
   ApplicationSignUpController_validateContinueUrl: async () => ({ tenant: world.tenant.id, query: { continueUrl: world.tenant.continueUrl } }),
   ApplicationSignUpController_generateContinueUrl: async () => ({ tenant: world.tenant.id, params: { applicationId: world.tenant.applicationId } }),
+  ApplicationSignUpController_revokeContinueUrls: async () => ({ tenant: world.tenant.id, params: { applicationId: world.tenant.revocableApplicationId } }),
   ApplicationController_getMatches: async () => ({ tenant: world.tenant.id, params: { applicationId: world.tenant.applicationId } }),
   ApplicationController_getPreselectedOffers: async () => ({ tenant: world.tenant.id, params: { applicationId: world.tenant.applicationId } }),
   ApplicationController_submit: async () => ({ tenant: world.tenant.id, params: { applicationId: world.tenant.applicationId }, body: world.tenant.submit }),

@@ -164,3 +164,40 @@ describe('the typed client generated from the document', () => {
     expect(missing.error).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });
+
+describe('the failures each operation lists', () => {
+  type Responses = Record<string, unknown>;
+  const responsesOf = (route: (typeof ROUTES)[number]) => (document.paths[openApiPath(route.path)]![route.method] as unknown as { responses: Responses }).responses;
+
+  it('lists 429 on every operation, 409 on every one that may write, 413 and 415 on every one that takes a body (not only under default)', () => {
+    for (const route of ROUTES) {
+      const listed = Object.keys(responsesOf(route));
+      const name = `${route.method.toUpperCase()} ${route.path}`;
+      expect(listed, name).toContain('429');
+      if (route.method === 'get') expect(listed, name).not.toContain('409');
+      else expect(listed, name).toContain('409');
+      const takesBody = ['post', 'put', 'patch'].includes(route.method);
+      for (const status of ['413', '415']) expect(listed.includes(status), `${name} ${status}`).toBe(takesBody);
+    }
+  });
+
+  it('the server answers them as listed: 409, 413, 415 and 429 fit the operation that answered them', async () => {
+    const integrator = await signUpIntegrator(app);
+    const send = async (method: string, path: string, init: { headers?: Record<string, string>; body?: string }) => {
+      const res = await fetch(`${app.url}${path}`, { method, ...init });
+      const text = await res.text();
+      const route = ROUTES.find((r) => r.method === method.toLowerCase() && new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(path))!;
+      expect(Object.keys(responsesOf(route))).toContain(String(res.status));
+      expect(contractViolation(method, res.url, res.status, res.headers.get('content-type'), text)).toBeUndefined();
+      return res.status;
+    };
+    const json = { ...bearer(integrator.loginToken), 'content-type': 'application/json' };
+    expect(await send('POST', '/api/platform/v1/api-key', { headers: json, body: JSON.stringify({ name: 'integration', scopes: ['profile:read'] }) })).toBe(409);
+    expect(await send('POST', '/api/platform/v1/api-key', { headers: json, body: JSON.stringify({ name: 'x'.repeat(1_100_000), scopes: ['profile:read'] }) })).toBe(413);
+    expect(await send('POST', '/api/platform/v1/api-key', { headers: { ...bearer(integrator.loginToken), 'content-type': 'text/plain' }, body: 'name=x' })).toBe(415);
+    const login = { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: integrator.email, password: 'not-the-password' }) };
+    const statuses: number[] = [];
+    for (let i = 0; i < 8 && !statuses.includes(429); i++) statuses.push(await send('POST', '/api/platform/v1/auth/login', login));
+    expect(statuses).toContain(429);
+  });
+});

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccountWithUser, type LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { LOGIN_LIMITS } from '../src/modules/identity/login-throttle.js';
 import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
+import { ACCESS_POLICY } from '../src/kernel/access-policy.js';
 import { bearer, createTenant, lenderCredentials, lenderPasswordGrant, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
 import { startSingleProcessServer } from '../src/processes/single-process-server.js';
 import { startRuntime } from '../src/processes/runtime.js';
@@ -253,6 +254,26 @@ describe('account-wide keys are for account admins', () => {
     expect((await createKey(member.token, { scopes: ['profile:read', 'funding:read'] })).status).toBe(200);
     // The admin can.
     expect((await createKey(owner.loginToken, { scopes: [...API_KEY_SCOPES], isMaster: true })).status).toBe(200);
+  });
+
+  it("which scopes a MEMBER may grant is the access table's row: each admin-only scope alone, or with all the others, is a 403; every other scope it may grant", async () => {
+    const owner = await signUpIntegrator(app);
+    const member = await addUser(owner, 'MEMBER');
+    const adminOnly = ACCESS_POLICY['apiKeys.create'].elevated.grants;
+    expect(adminOnly.length).toBeGreaterThan(0);
+    const memberGrantable = API_KEY_SCOPES.filter((scope) => !(adminOnly as readonly string[]).includes(scope));
+    const keysBefore = await db().apiKey.count({ where: { accountId: owner.accountId } });
+    for (const scope of adminOnly) {
+      for (const scopes of [[scope], [...memberGrantable, scope]]) {
+        const refused = await createKey(member.token, { scopes });
+        expect(refused.status).toBe(403);
+        expect((await refused.json()).detail).toMatch(/Only account admins \(scope users:write\)/);
+      }
+    }
+    expect(await db().apiKey.count({ where: { accountId: owner.accountId } })).toBe(keysBefore);
+    // Nine of ten scopes is no longer a way round the rule; the member-grantable ones together are fine.
+    expect((await createKey(member.token, { scopes: memberGrantable })).status).toBe(200);
+    for (const scope of adminOnly) expect((await createKey(owner.loginToken, { scopes: [scope] })).status).toBe(200);
   });
 
   it("a MEMBER cannot revoke an admin's key (403, the key goes on working) but revokes its own", async () => {

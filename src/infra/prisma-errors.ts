@@ -11,20 +11,31 @@ export type ConstraintFailure =
   | { kind: 'foreignKey' }
   | { kind: 'notNull'; fields: string[] }
   | { kind: 'invalidValue' }
+  | { kind: 'notAnId' }
   | { kind: 'check' }
   | { kind: 'notFound' }
   | { kind: 'writeConflict' };
+
+interface DriverFailure {
+  kind?: string;
+  code?: string;
+  message?: string;
+  constraint?: { fields?: string[] };
+}
 
 interface PrismaLikeError {
   name?: unknown;
   code?: unknown;
   /** A DriverAdapterError that Prisma passed on unwrapped (e.g. from a read): the driver's failure itself. */
-  cause?: { kind?: string; code?: string; constraint?: { fields?: string[] } };
+  message?: unknown;
+  cause?: DriverFailure;
   meta?: {
     target?: unknown;
-    driverAdapterError?: { cause?: { kind?: string; code?: string; constraint?: { fields?: string[] } } };
+    driverAdapterError?: { cause?: DriverFailure };
   };
 }
+
+const INVALID_TEXT_REPRESENTATION = '22P02';
 
 const SQLSTATE: Record<string, ConstraintFailure['kind']> = {
   '23505': 'unique',
@@ -66,6 +77,11 @@ export function constraintFailure(err: unknown): ConstraintFailure | null {
   if (typeof err !== 'object' || err === null) return null;
   const e = err as PrismaLikeError;
   const cause = e.meta?.driverAdapterError?.cause ?? (e.name === 'DriverAdapterError' ? e.cause : undefined);
+  // A uuid column asked for a value that is no UUID (an id from a path or an argument, passed on as
+  // it came): wherever a query meets it, it names no object.
+  const sqlState = cause?.kind === 'postgres' ? cause.code : e.code;
+  const message = cause?.message ?? (typeof e.message === 'string' ? e.message : '');
+  if (sqlState === INVALID_TEXT_REPRESENTATION && /for type uuid\b/.test(message)) return { kind: 'notAnId' };
   const kind =
     (typeof e.code === 'string' ? (PRISMA_CODE[e.code] ?? SQLSTATE[e.code]) : undefined) ??
     (cause?.kind === 'postgres' && cause.code ? SQLSTATE[cause.code] : cause?.kind ? ADAPTER_KIND[cause.kind] : undefined);
@@ -83,7 +99,9 @@ const pointers = (fields: string[]) => fields.map((f) => ({ pointer: `/${f.repla
 
 /**
  * A constraint no service anticipated, as the client error it is (never a 500): a duplicate or a
- * concurrent change is a 409, a value the column cannot hold a 400, a row gone meanwhile a 404.
+ * concurrent change is a 409, a value the column cannot hold a 400, a row gone meanwhile a 404, and
+ * so is an id that is not a UUID (the mechanism that keeps every uuid id of every operation, REST or
+ * GraphQL, from answering 500: test/malformed-ids.test.ts sends one to each).
  */
 export function constraintError(err: unknown): AppError | null {
   const failure = constraintFailure(err);
@@ -102,6 +120,8 @@ export function constraintError(err: unknown): AppError | null {
       return AppError.unprocessable('The change breaks a rule of the stored data');
     case 'notFound':
       return AppError.notFound('The record');
+    case 'notAnId':
+      return new AppError('NOT_FOUND', 'No such object: an id in the request is not a UUID, so it names none');
     case 'writeConflict':
       return AppError.conflict('The record changed at the same time; retry');
   }

@@ -10,6 +10,7 @@
  * - `scope`: a scope the token must carry (any one of them, when a list), else 403.
  * - `elevated`: what of the operation needs a further scope (account admins'); the operation says
  *   whether this call is that case (`requireAccess(ctx, op, { elevated })`), decided in the same check.
+ *   `elevated.grants` lists the scopes only that further scope may hand out (`elevatedGrants`).
  *
  * Which token kinds a surface recognises at all (others get 401) is SURFACE_TOKENS below; the
  * REST router applies it per base path before the service runs.
@@ -18,11 +19,13 @@ import { audit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import { AppError } from './errors.js';
 import type { Actor, TokenKind } from './actor.js';
+import type { ApiKeyScope } from './scopes.js';
 
 interface AccessRule {
   tokens: readonly TokenKind[];
   scope?: string | readonly string[];
-  elevated?: { scope: string; action: string };
+  /** `grants`: the scopes an input may hand out only with the further scope (e.g. the scopes of a new API key). */
+  elevated?: { scope: string; action: string; grants?: readonly ApiKeyScope[] };
   description: string;
 }
 
@@ -33,7 +36,10 @@ export const ACCESS_POLICY = {
   'apiKeys.create': {
     tokens: ['login'],
     scope: 'api_keys:write',
-    elevated: { scope: 'users:write', action: 'create a master key or a key holding every scope' },
+    // Scopes reaching across the account (its many profiles, its pipeline's numbers) are an admin's
+    // to hand out, as a master key is; the others are the integration scopes every member may give
+    // a key (offline_access among them: the specification's own onboarding example grants it).
+    elevated: { scope: 'users:write', action: 'create a master key or a key holding an admin-only scope', grants: ['profile:multiples', 'insights:read'] },
     description: 'Create an API key of the account',
   },
   'apiKeys.list': { tokens: ['login'], scope: 'api_keys:read', description: "List the account's API keys (never their secrets)" },
@@ -112,6 +118,11 @@ export const ACCESS_POLICY = {
     tokens: ['platform', 'tenant'],
     scope: ['funding:write', 'profile:write'],
     description: "Create a tenant's Business V1 application, or its continue URL",
+  },
+  'continueLinks.revoke': {
+    tokens: ['platform', 'tenant'],
+    scope: ['funding:write', 'profile:write'],
+    description: "Revoke every continue link of a tenant's Business V1 application made until now",
   },
   'businessApplications.read': {
     tokens: ['platform', 'tenant'],
@@ -258,6 +269,13 @@ function decideAccess<O extends Operation>(actor: Actor, operation: O, elevated:
   return actor as ActorFor<O>;
 }
 
+/** The scopes of `elevated.grants` among those asked for: handing any of them out is the elevated case. */
+export function elevatedGrants(operation: Operation, asked: readonly string[]): string[] {
+  const rule: AccessRule = ACCESS_POLICY[operation];
+  const grants = rule.elevated?.grants ?? [];
+  return asked.filter((scope) => (grants as readonly string[]).includes(scope));
+}
+
 /** Who acted, for the audit log: kinds and ids, never a token. */
 function actorFacts(actor: Actor): Record<string, unknown> {
   const { kind } = actor;
@@ -285,7 +303,8 @@ export function accessTableMarkdown(): string {
   const rows = Object.entries(ACCESS_POLICY).map(([operation, rule]: [string, AccessRule]) => {
     const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
     const required = scopes.length ? scopes.map((s) => `\`${s}\``).join(' or ') : '—';
-    const scope = rule.elevated ? `${required}; \`${rule.elevated.scope}\` to ${rule.elevated.action}` : required;
+    const grants = rule.elevated?.grants?.length ? ` (${rule.elevated.grants.map((s) => `\`${s}\``).join(', ')})` : '';
+    const scope = rule.elevated ? `${required}; \`${rule.elevated.scope}\` to ${rule.elevated.action}${grants}` : required;
     return `| \`${operation}\` | ${rule.tokens.join(', ')} | ${scope} | ${rule.description} |`;
   });
   return ['| operation | token kinds | scope | what it allows |', '|---|---|---|---|', ...rows].join('\n');

@@ -92,7 +92,7 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions = 
     tokens: new TokenAuthority(await loadSigningKeys(config), config.PUBLIC_URL, config.DEPLOY_ENV, clock),
     loginThrottle: createLoginThrottle(throttleStore),
     lenderTokenThrottle: createLenderTokenThrottle(config.RATE_LIMIT_LENDER_TOKEN_FAILURES, throttleStore),
-    credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV, { redis: throttleStore }),
+    credentialStatus: createCredentialStatus(database.prisma, config.DEPLOY_ENV, { redis: throttleStore, clock }),
     lenderAudienceAliases: config.LENDER_AUDIENCE_ALIASES,
   };
   options.onOpen?.('credential changes', async () => auth.credentialStatus.close());

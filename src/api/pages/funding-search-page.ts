@@ -314,20 +314,19 @@ export type LinkProblem = 'expired' | 'invalid' | 'not-found' | 'unavailable';
 
 const LINK_PROBLEMS: Record<LinkProblem, { title: string; text: string }> = {
   expired: { title: 'This link has expired', text: 'Links to your application only work for a limited time, to keep your details safe.' },
-  invalid: { title: 'This link does not work', text: 'The link may have been copied incompletely, or it belongs to another page.' },
+  invalid: { title: 'This link does not work', text: 'The link may have been copied incompletely, replaced by a newer one, or it belongs to another page.' },
   'not-found': { title: 'We could not find this application', text: 'The application this link points to is not available any more.' },
   unavailable: { title: 'This page is not available right now', text: 'Something went wrong on our side. Please try again in a few minutes.' },
 };
 
 /**
  * The page shown when a personal link cannot be opened: what happened, and the way back: the
- * service (integrator) that sent the link, by name when we know it, gives a new one.
+ * service that sent the link gives a new one. It names nobody: naming the integrator behind an id
+ * would tell anyone who tries an id whose application it is.
  */
-export function renderLinkProblemPage(status: number, problem: LinkProblem, integrator: string | null = null): string {
+export function renderLinkProblemPage(status: number, problem: LinkProblem): string {
   const { title, text } = LINK_PROBLEMS[problem];
-  const back = integrator
-    ? `Please go back to <strong data-testid="integrator">${escapeHtml(integrator)}</strong>, where you started your application, and ask for a new link.`
-    : 'Please go back to the service where you started your application and ask for a new link.';
+  const back = 'Please go back to the service where you started your application and ask for a new link.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>

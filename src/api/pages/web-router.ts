@@ -3,7 +3,7 @@
  * links), the lender images they show, and the embeddable credit widget with its CORS policy.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { continueLinkIntegrator, continueWithChoice, openContinuePage } from '../../modules/business-applications/business-application-service.js';
+import { continueWithChoice, openContinuePage } from '../../modules/business-applications/business-application-service.js';
 import { REPLACE_POINTER } from '../../modules/matching/review-selection.js';
 import { AppError, HTTP_STATUS_BY_CODE } from '../../kernel/errors.js';
 import { lenderImage } from '../../modules/lenders/lender-logos.js';
@@ -47,7 +47,7 @@ export function webRouter(runtime: EdgeServices): Router {
     try {
       await continuePage(req, res);
     } catch (err) {
-      sendPageProblem(runtime, res, err, await continueLinkIntegrator(runtime.contextFor(undefined, requestIdOf(res)), req.params.id).catch(() => null));
+      sendPageProblem(runtime, res, err);
     }
   });
   // The continue page's own script (tick limit), built from web/continue/ like every bundle: no inline script.
@@ -66,7 +66,7 @@ export function webRouter(runtime: EdgeServices): Router {
         if (!(err instanceof AppError) || !['BAD_REQUEST', 'UNPROCESSABLE', 'CONFLICT'].includes(err.code)) throw err;
         await continuePage(req, res, err);
       } catch (pageErr) {
-        sendPageProblem(runtime, res, pageErr, await continueLinkIntegrator(runtime.contextFor(undefined, requestIdOf(res)), req.params.id).catch(() => null));
+        sendPageProblem(runtime, res, pageErr);
       }
     }
   });
@@ -92,11 +92,12 @@ function choiceProblemText(problem: AppError): string {
   return details ? `${problem.message}: ${details}` : problem.message;
 }
 
-function sendPageProblem(runtime: EdgeServices, res: Response, err: unknown, integrator: string | null = null): void {
+/** A link that cannot be opened names nobody: whoever holds any link (or guesses an id) learns no account's name. */
+function sendPageProblem(runtime: EdgeServices, res: Response, err: unknown): void {
   if (!(err instanceof AppError)) runtime.logger.error({ err }, 'page failed');
   const problem = err instanceof AppError ? err : new AppError('INTERNAL', 'Something went wrong');
   const status = HTTP_STATUS_BY_CODE[problem.code];
-  res.status(status).type('html').send(renderLinkProblemPage(status, linkProblemOf(problem), integrator));
+  res.status(status).type('html').send(renderLinkProblemPage(status, linkProblemOf(problem)));
 }
 
 /** The kind of failure a person is told about (the technical message stays in the log). */

@@ -95,13 +95,14 @@ const KIND_NAMES: Record<TokenKind, string> = {
 /** "Who may call" of an operation, from its access table row. */
 function whoMayCall(route: RouteDefinition): string | undefined {
   if (!route.access) return undefined;
-  const rule = ACCESS_POLICY[route.access] as { tokens: readonly TokenKind[]; scope?: string | readonly string[]; elevated?: { scope: string; action: string } };
+  const rule = ACCESS_POLICY[route.access] as { tokens: readonly TokenKind[]; scope?: string | readonly string[]; elevated?: { scope: string; action: string; grants?: readonly string[] } };
   // The kinds this path's API takes at all (SURFACE_TOKENS): a rule shared with GraphQL may name more.
   const taken = route.surface === 'public' ? rule.tokens : rule.tokens.filter((kind) => (SURFACE_TOKENS[route.surface as Surface] as readonly TokenKind[]).includes(kind));
   const kinds = taken.map((kind) => KIND_NAMES[kind]);
   const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
   const scope = scopes.length ? ` holding the scope ${scopes.map((s) => `\`${s}\``).join(' or ')}` : ' (no scope needed)';
-  const elevated = rule.elevated ? `; \`${rule.elevated.scope}\` to ${rule.elevated.action}` : '';
+  const grants = rule.elevated?.grants?.length ? ` (${rule.elevated.grants.map((scope) => `\`${scope}\``).join(', ')})` : '';
+  const elevated = rule.elevated ? `; \`${rule.elevated.scope}\` to ${rule.elevated.action}${grants}` : '';
   const listed = kinds.length > 1 ? `${kinds.slice(0, -1).join(', a ')} or a ${kinds.at(-1)}` : kinds[0];
   return `**Who may call:** a ${listed}${scope}${elevated}. Others are refused with 401 (a credential this API does not take) or 403.`;
 }
@@ -131,6 +132,30 @@ export function recordedExamples(): Record<string, RecordedExample> {
 const examplesOf = (_route: RouteDefinition, value: unknown) => ({ example: value });
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(repositoryPath('package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * What a row can answer besides ERROR_STATUSES, by what it is: every API request is counted by the
+ * rate limits (429); a row that may write can meet a concurrent or duplicate change (409: the
+ * database-error mapper's answer, when its service has no more precise one); a row that takes a body
+ * can be sent one too large (413) or of another type (415). GETs never write (test/access-table.test.ts).
+ */
+const RATE_LIMITED = { '429': 'Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds' };
+const WRITE_ERROR_STATUSES = { '409': 'Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT)' };
+const BODY_ERROR_STATUSES = {
+  '413': 'The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept',
+  '415': 'The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read',
+};
+const TAKES_A_BODY: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
+
+function errorStatuses(route: RouteDefinition): Array<[string, string]> {
+  const statuses = {
+    ...ERROR_STATUSES,
+    ...(route.method === 'get' ? {} : WRITE_ERROR_STATUSES),
+    ...(TAKES_A_BODY.has(route.method) ? (route.upload ? UPLOAD_ERROR_STATUSES : BODY_ERROR_STATUSES) : {}),
+    ...RATE_LIMITED,
+  };
+  return Object.entries(statuses).sort(([a], [b]) => Number(a) - Number(b));
+}
 
 /** What an upload may also be answered (docs/security/uploads.md). */
 const UPLOAD_ERROR_STATUSES: Record<string, string> = {
@@ -392,7 +417,7 @@ function operation(route: RouteDefinition, components: Record<string, JsonObject
     responses: {
       [String(route.successStatus)]: successResponse(route),
       ...(route.redirects ? { '302': { description: 'A redirect (Location) instead of the body, when asked for' } } : {}),
-      ...Object.fromEntries(Object.entries({ ...ERROR_STATUSES, ...(route.upload ? UPLOAD_ERROR_STATUSES : {}) }).map(([status, description]) => [status, { description, content: problem }])),
+      ...Object.fromEntries(errorStatuses(route).map(([status, description]) => [status, { description, content: problem }])),
       default: { description: 'Any other failure, as problem details', content: problem },
     },
   };

@@ -34,6 +34,12 @@ export class ApplicationResolver {
     return applications.createApplication(ctx, input);
   }
 
+  @Mutation(() => Boolean, { description: 'DELETE /applications/{applicationId}/continue-url (Business V1): ends every continue link of the application made until now; true once done' })
+  async revokeContinueUrls(@Arg('applicationId', () => ID) applicationId: string, @Ctx() ctx: ServiceContext): Promise<boolean> {
+    await applications.revokeContinueUrls(ctx, applicationId);
+    return true;
+  }
+
   @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected; access row Application.preselectedOffers)' })
   preselectedOffers(@Root() application: applications.BusinessApplicationRecord, @Ctx() ctx: ServiceContext): Promise<preselected.PreselectedOffer[]> {
     return loadBatched(ctx, 'Application.preselectedOffers', (ids) => applications.preselectedOffersOfApplications(ctx, ids), application.id);

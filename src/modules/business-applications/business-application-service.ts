@@ -23,6 +23,8 @@ import { groupedBy, indexedBy } from '../../kernel/batched-lookups.js';
 import { ApplicationId, applicationScope, findVisibleApplication, linkedApplication } from './application-visibility.js';
 import { answersOf, validateApplicationBody } from './application-variants.js';
 import { APPLICATION_RESPONSE_TYPE, type BusinessApplicationRecord, type ContinueUrl, type ContinueUrlCheck } from './business-application-schemas.js';
+import type { LinkClaims } from '../identity/token-authority.js';
+import { assertLinkKeyStands } from '../identity/link-standing.js';
 
 export type { BusinessApplicationRecord };
 
@@ -72,14 +74,39 @@ export const ContinueBody = z.strictObject({ clickId: z.string().trim().min(1).m
 const continueSubject = (id: string) => `application:${id}`;
 export const continuePagePath = (id: string) => `/app/applications/${id}/continue`;
 
-/** POST /applications/{applicationId}/continue-url {clickId?} → 201 { continueUrl } (signed, expiring). */
+/**
+ * POST /applications/{applicationId}/continue-url {clickId?} → 201 { continueUrl } (signed, expiring).
+ * The link names the API key behind the caller's token and the application's link generation: it
+ * ends when that key is revoked or expires, or when the integrator revokes the application's links.
+ */
 export async function generateContinueUrl(ctx: ServiceContext, id: unknown, body: CheckedLater<z.output<typeof ContinueBody>>): Promise<ContinueUrl> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const row = await findVisibleApplication(ctx, actor, id);
   const { clickId } = body();
   if (clickId !== undefined) await ctx.db.businessApplication.update({ where: { id: row.id }, data: { clickId } });
-  const token = await ctx.auth.tokens.signLink(continueSubject(row.id), CONTINUE_URL_TTL_SECONDS);
+  const token = await ctx.auth.tokens.signLink(continueSubject(row.id), CONTINUE_URL_TTL_SECONDS, { key: actor.apiKeyId, lep: row.continueLinkEpoch });
   return { continueUrl: `${ctx.auth.tokens.issuer}${continuePagePath(row.id)}?token=${encodeURIComponent(token)}` };
+}
+
+/**
+ * DELETE /applications/{applicationId}/continue-url → 204: every continue link of the application
+ * made until now stops working (a new one can be made at once).
+ */
+export async function revokeContinueUrls(ctx: ServiceContext, id: unknown): Promise<void> {
+  const actor = requireAccess(ctx, 'continueLinks.revoke');
+  const row = await findVisibleApplication(ctx, actor, id);
+  await ctx.db.businessApplication.update({ where: { id: row.id }, data: { continueLinkEpoch: { increment: 1 } } });
+  ctx.logger.info({ applicationId: row.id }, 'continue links revoked');
+}
+
+/**
+ * Whether a verified continue link still stands: the API key that made it is neither revoked nor
+ * expired (link-standing.ts), and the application's links were not revoked since it was made.
+ * 403 either way, as for a tampered link.
+ */
+async function assertContinueLinkStands(ctx: ServiceContext, claims: LinkClaims, application: { continueLinkEpoch: number }): Promise<void> {
+  await assertLinkKeyStands(ctx, claims);
+  if (claims.lep !== application.continueLinkEpoch) throw new AppError('FORBIDDEN', 'This link is not valid: the links of this application have been revoked');
 }
 
 /**
@@ -96,8 +123,9 @@ export async function validateContinueUrl(ctx: ServiceContext, query: z.output<t
   if (!match?.[1] || `${url.protocol}//${url.host}` !== ctx.auth.tokens.issuer) {
     throw AppError.badRequest('Not a continue URL of this service', [{ pointer: 'query:continueUrl', message: 'is not one of our continue URLs' }]);
   }
-  await ctx.auth.tokens.verifyLink(url.searchParams.get('token') ?? '', continueSubject(match[1]));
+  const claims = await ctx.auth.tokens.verifyLink(url.searchParams.get('token') ?? '', continueSubject(match[1]));
   const row = await findVisibleApplication(ctx, actor, match[1]);
+  await assertContinueLinkStands(ctx, claims, row);
   return { valid: true, applicationId: row.id };
 }
 
@@ -164,27 +192,13 @@ export interface ContinuePage {
   mayChoose: boolean;
 }
 
-/**
- * Who to ask for a new link when a continue link cannot be opened: the integrator (account) whose
- * application it is, by name. Reads only; says nothing about the application itself.
- * @access signed-link: named only to the holder of a link to this application (a failed one)
- */
-export async function continueLinkIntegrator(ctx: ServiceContext, id: unknown): Promise<string | null> {
-  const parsed = ApplicationId.safeParse(id);
-  if (!parsed.success) return null;
-  const row = await ctx.db.businessApplication.findFirst({
-    where: linkedApplication(ctx, parsed.data),
-    select: { account: { select: { name: true } }, tenant: { select: { account: { select: { name: true } } } } },
-  });
-  return row?.account?.name ?? row?.tenant?.account?.name ?? null;
-}
-
 const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) => {
   const applicationId = parseInput(ApplicationId, id, 'applicationId');
   // The verified link is the credential: it was issued to a caller who could see the application.
-  await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
+  const claims = await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
   const row = await ctx.db.businessApplication.findFirst({ where: linkedApplication(ctx, applicationId), include: { profile: { select: { companyInformation: true } } } });
   if (!row) throw AppError.notFound('Application');
+  await assertContinueLinkStands(ctx, claims, row);
   return row;
 };
 

@@ -9,9 +9,8 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { parseInput } from '../../kernel/validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
-import { requireAccess } from '../../kernel/access-policy.js';
+import { elevatedGrants, requireAccess } from '../../kernel/access-policy.js';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from './identity-schemas.js';
-import { API_KEY_SCOPES } from '../../kernel/scopes.js';
 import { newApiKey } from './secrets.js';
 import { z } from 'zod';
 import { apiKeyScope, usableApiKeys } from './api-key-visibility.js';
@@ -44,8 +43,8 @@ export function toApiKeyDto(row: ApiKeyRow): ApiKey {
 
 /** 200 { key, ...metadata }: the key itself appears in this response only. */
 export async function createApiKey(ctx: ServiceContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
-  const accountWide = body.isMaster === true || API_KEY_SCOPES.every((s) => body.scopes.includes(s));
-  const actor = requireAccess(ctx, 'apiKeys.create', { elevated: accountWide });
+  const adminOnly = body.isMaster === true || elevatedGrants('apiKeys.create', body.scopes).length > 0;
+  const actor = requireAccess(ctx, 'apiKeys.create', { elevated: adminOnly });
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
   if (expiresAt && expiresAt <= ctx.clock.now()) {
     throw AppError.unprocessable('The key would already be expired', [{ pointer: '/expiresAt', message: 'must be in the future' }]);

@@ -1,6 +1,6 @@
 /**
  * Whether the API key, platform user or lender credentials behind a valid token are still in good
- * standing: a revoked key's tokens, tokens of a revoked refresh family, a disabled user's login
+ * standing: a revoked or expired key's tokens, tokens of a revoked refresh family, a disabled user's login
  * tokens, login tokens issued before the user's last role or password change (session epoch), and
  * the tokens of a lender whose credentials were re-issued (or which was deactivated) stop working
  * even before they expire. Answers come from the database (the one truth every process shares) and
@@ -18,14 +18,14 @@
 import type { Redis } from 'ioredis';
 import { readsOf, type Db } from '../../infra/database.js';
 import { listenOn, publishOn } from '../../infra/redis.js';
-import type { DeployEnvironment } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
+import { systemClock, type Clock, type DeployEnvironment } from '../../kernel/context.js';
 
 export const CREDENTIAL_STATUS_TTL_MS = 30_000;
 
 export interface CredentialStatus {
-  /** 401 when the actor's key or refresh family is revoked, its user disabled, or its session epoch past. */
+  /** 401 when the actor's key is revoked or past its expiry, its refresh family revoked, its user disabled, or its session epoch past. */
   assertActive(actor: Actor): Promise<void>;
   /** Drops a cached answer after a change (revocation, disabling, role or password change), in every process. */
   forget(id: string): void;
@@ -38,12 +38,14 @@ export interface CredentialStatusOptions {
   /** Shared by the deployment's processes: changes are published to all of them (in its namespace, infra/redis.ts). */
   redis?: Redis;
   channel?: string;
+  /** Decides whether a key is past its `expiresAt`; the process's clock, so tests can move it. */
+  clock?: Clock;
 }
 
 export const CREDENTIAL_CHANGES_CHANNEL = 'credential-status:changed';
 
 export function createCredentialStatus(db: Db, environment: DeployEnvironment, options: CredentialStatusOptions = {}): CredentialStatus {
-  const { ttlMs = CREDENTIAL_STATUS_TTL_MS, redis, channel = CREDENTIAL_CHANGES_CHANNEL } = options;
+  const { ttlMs = CREDENTIAL_STATUS_TTL_MS, redis, channel = CREDENTIAL_CHANGES_CHANNEL, clock = systemClock } = options;
   const reads = readsOf(db);
   const cache = new Map<string, { value: unknown; until: number }>();
   // Bumped by every forget: an answer loaded while a change was announced is not cached, since it
@@ -86,11 +88,13 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
   return {
     async assertActive(actor) {
       if ('apiKeyId' in actor) {
-        const active = await cached(actor.apiKeyId, async () => {
-          const key = await reads.selectFrom('api_key').select('revokedAt').where('id', '=', actor.apiKeyId).where('environment', '=', environment).executeTakeFirst();
-          return key !== undefined && key.revokedAt === null;
+        // The key's expiry is cached, not whether it has passed: a cached answer never outlives the key.
+        const standing = await cached(actor.apiKeyId, async () => {
+          const key = await reads.selectFrom('api_key').select(['revokedAt', 'expiresAt']).where('id', '=', actor.apiKeyId).where('environment', '=', environment).executeTakeFirst();
+          return key === undefined || key.revokedAt !== null ? null : { expiresAt: key.expiresAt };
         });
-        if (!active) throw AppError.unauthenticated('Invalid token: its API key has been revoked');
+        if (standing === null) throw AppError.unauthenticated('Invalid token: its API key has been revoked');
+        if (standing.expiresAt !== null && standing.expiresAt <= clock.now()) throw AppError.unauthenticated('Invalid token: its API key has expired');
         const family = 'refreshFamilyId' in actor ? actor.refreshFamilyId : undefined;
         if (family !== undefined) {
           const live = await cached(family, async () => {

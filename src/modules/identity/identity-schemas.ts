@@ -1,6 +1,7 @@
 /** Request and response shapes of platform logins, API keys and users, declared once (zod). */
 import { z } from 'zod';
 import { API_KEY_SCOPES } from '../../kernel/scopes.js';
+import { Password } from './password-policy.js';
 
 export const LoginBody = z.strictObject({
   email: z.string().trim().min(1, 'must not be empty').max(320),
@@ -24,8 +25,6 @@ export const CreateApiKeyBody = z.strictObject({
 });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
-/** Passwords: long enough to resist guessing; no composition rules (NIST SP 800-63B). */
-export const Password = z.string().min(12, 'must be at least 12 characters').max(1024);
 
 const Email = z.email({ message: 'must be an email address' }).max(320).transform((e) => e.toLowerCase());
 

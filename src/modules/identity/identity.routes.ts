@@ -1,5 +1,5 @@
 /** The identity module's REST rows: login, platform/master/tenant/Marketplace V1 tokens, API keys and platform users. */
-import type { Surface } from '../../kernel/access-policy.js';
+import { ACCESS_POLICY, type Surface } from '../../kernel/access-policy.js';
 import * as apiKeys from './api-key-service.js';
 import { login } from './login-service.js';
 import * as tokens from './token-service.js';
@@ -78,7 +78,9 @@ export const identityRoutes: RouteDefinition[] = [
     operationId: 'PlatformApiKeyController_create',
     summary: 'Create an API key',
     description:
-      "Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding every scope needs an account admin's sign-in.",
+      "Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (" +
+      ACCESS_POLICY['apiKeys.create'].elevated.grants.map((scope) => `\`${scope}\``).join(', ') +
+      ") needs an account admin's sign-in.",
     access: 'apiKeys.create',
     example: { summary: "A key for a CRM integration: profiles and matches", body: EXAMPLE_API_KEY_BODY },
     body: CreateApiKeyBody,

@@ -39,7 +39,12 @@ export interface TokenClaims {
   fam?: string;
   /** A login token's session epoch: the user's at sign-in; a role or password change raises the user's. */
   sep?: number;
+  /** A continue link's generation: its application's when it was made; revoking the links raises the application's. */
+  lep?: number;
 }
+
+/** What a signed link may carry besides its subject: the API key that made it, and its generation. */
+export type LinkClaims = Pick<TokenClaims, 'key' | 'lep'>;
 
 export type VerifiedToken = TokenClaims & { sub: string; exp: number; iat: number; aud: string | string[] };
 
@@ -127,13 +132,18 @@ export class TokenAuthority {
    * Signed, expiring links (e.g. the funding-search page): a JWT for one subject with its own
    * audience, so it never passes as an API bearer token, and no API token passes as a link.
    */
-  signLink(subject: string, ttlSeconds: number): Promise<string> {
-    return this.sign({ tkn: 'link' as TokenKind, scope: '' }, { subject, ttlSeconds, audience: this.linkAudience });
+  signLink(subject: string, ttlSeconds: number, claims: LinkClaims = {}): Promise<string> {
+    return this.sign({ tkn: 'link' as TokenKind, scope: '', ...claims }, { subject, ttlSeconds, audience: this.linkAudience });
   }
 
-  async verifyLink(token: string, subject: string): Promise<void> {
+  /** The link's own claims once it verified (whether what they name still stands is the caller's to check). */
+  async verifyLink(token: string, subject: string): Promise<LinkClaims> {
     try {
-      this.verifier.verify(token, { issuer: this.issuer, audience: this.linkAudience, subject }, this.nowSeconds());
+      const claims = this.verifier.verify(token, { issuer: this.issuer, audience: this.linkAudience, subject }, this.nowSeconds());
+      return {
+        ...(typeof claims.key === 'string' ? { key: claims.key } : {}),
+        ...(typeof claims.lep === 'number' ? { lep: claims.lep } : {}),
+      };
     } catch (err) {
       if (err instanceof TokenRejected) throw new AppError('FORBIDDEN', `This link is not valid: ${err.message}`);
       throw err;

@@ -30,6 +30,8 @@ interface UsableKey {
   id: string;
   accountId: string;
   scopes: readonly string[];
+  /** A token minted from the key expires no later than the key. */
+  expiresAt: Date | null;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function issueTenantToken(ctx: ServiceContext): Promise<TokenRespon
   }
   const tenantId = (await findVisibleTenant(ctx, actor, ctx.requestedTenantId, 'Service-tenant-id')).id;
   // The minting token's scopes are its key's: the tenant token is cut down from them like any other.
-  const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: actor.scopes };
+  const key = { id: actor.apiKeyId, accountId: actor.accountId, scopes: actor.scopes, expiresAt: await expiryOfKey(ctx, actor.apiKeyId) };
   // In the minting token's refresh family, so revoking that family (a replay) ends this token too.
   return accessToken(ctx, 'tenant', key, tenantId, actor.refreshFamilyId);
 }
@@ -122,7 +124,20 @@ function assertUsable(ctx: ServiceContext, row: (UsableKey & { revokedAt: Date |
   if (!row) throw AppError.unauthenticated('The API key is not valid');
   if (row.revokedAt) throw AppError.unauthenticated('The API key has been revoked');
   if (row.expiresAt && row.expiresAt <= ctx.clock.now()) throw AppError.unauthenticated('The API key has expired');
-  return { id: row.id, accountId: row.accountId, scopes: row.scopes };
+  return { id: row.id, accountId: row.accountId, scopes: row.scopes, expiresAt: row.expiresAt };
+}
+
+async function expiryOfKey(ctx: ServiceContext, id: string): Promise<Date | null> {
+  const row = await ctx.db.apiKey.findFirst({ where: { id, environment: ctx.environment }, select: { expiresAt: true } });
+  return row?.expiresAt ?? null;
+}
+
+/** The kind's lifetime, cut short so that the token expires no later than its key (whole seconds, at least one). */
+function tokenLifetimeSeconds(ctx: ServiceContext, kind: keyof typeof TOKEN_TTL_SECONDS, key: Pick<UsableKey, 'expiresAt'>): number {
+  const full = TOKEN_TTL_SECONDS[kind];
+  if (key.expiresAt === null) return full;
+  const untilKeyExpires = Math.floor((key.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000);
+  return Math.max(1, Math.min(full, untilKeyExpires));
 }
 
 /** The tenant, if it is the account's; another account's tenant is indistinguishable from none (404). */
@@ -137,9 +152,10 @@ async function tokenPair(ctx: ServiceContext, kind: 'platform' | 'master' | 'ten
 async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null, familyId?: string): Promise<TokenResponse> {
   const scopes = kind === 'tenant' ? tenantTokenScopes(key.scopes) : key.scopes;
   const claims = { tkn: kind, scope: scopeString(scopes), acc: key.accountId, key: key.id, ...(tenantId ? { tid: tenantId } : {}), ...(familyId ? { fam: familyId } : {}) };
-  const access = await ctx.auth.tokens.sign(claims, { subject: tenantId ? `tenant:${tenantId}` : `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS[kind] });
+  const ttlSeconds = tokenLifetimeSeconds(ctx, kind, key);
+  const access = await ctx.auth.tokens.sign(claims, { subject: tenantId ? `tenant:${tenantId}` : `key:${key.id}`, ttlSeconds });
   await touchKey(ctx, key.id);
-  return { access_token: access, expires_in: TOKEN_TTL_SECONDS[kind], scope: claims.scope, token_type: 'Bearer' };
+  return { access_token: access, expires_in: ttlSeconds, scope: claims.scope, token_type: 'Bearer' };
 }
 
 /**
@@ -153,13 +169,14 @@ export function tenantTokenScopes(keyScopes: readonly string[]): string[] {
 
 async function marketplaceV1Pair(ctx: ServiceContext, key: UsableKey, rotated?: { successor: string; familyId: string }): Promise<MarketplaceV1Tokens> {
   const familyId = rotated?.familyId ?? crypto.randomUUID();
+  const ttlSeconds = tokenLifetimeSeconds(ctx, 'marketplace_v1', key);
   const jwt = await ctx.auth.tokens.sign(
     { tkn: 'marketplace_v1', scope: scopeString(key.scopes), acc: key.accountId, key: key.id, fam: familyId },
-    { subject: `key:${key.id}`, ttlSeconds: TOKEN_TTL_SECONDS.marketplace_v1 },
+    { subject: `key:${key.id}`, ttlSeconds },
   );
   await touchKey(ctx, key.id);
   const refreshToken = rotated?.successor ?? (await issueRefreshToken(ctx, { kind: 'MARKETPLACE_V1', apiKeyId: key.id, tenantId: null }, familyId));
-  return { jwt, refreshToken, expiresIn: TOKEN_TTL_SECONDS.marketplace_v1 };
+  return { jwt, refreshToken, expiresIn: ttlSeconds };
 }
 
 function touchKey(ctx: ServiceContext, id: string): Promise<unknown> {

@@ -1,8 +1,8 @@
 /**
  * Profile URL schemas (spec 4.1 rule 6): `GET /profiles/{uuid}/url-schemas/funding-search` hands out
  * a signed link to the page we serve showing the profile's funding search. The link names the
- * profile and expires after FUNDING_SEARCH_LINK_TTL_SECONDS, so it can be neither guessed nor
- * reused forever; anyone holding it within that time may open the page (it is meant to be shared
+ * profile and expires after FUNDING_SEARCH_LINK_TTL_SECONDS (sooner if the API key behind the
+ * token that made it is revoked or expires), so it can be neither guessed nor reused forever; anyone holding it within that time may open the page (it is meant to be shared
  * with the business owner), and nothing else.
  */
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { findRecordedSearch, matchProfileById, toFundingSearchResult, type FundingSearchResult } from './funding-search.js';
 import { loadProfile, type ProfileRecord } from '../profiles/profile-records.js';
 import { findVisibleProfileId, linkedProfile } from '../profiles/profile-visibility.js';
+import { assertLinkKeyStands } from '../identity/link-standing.js';
 
 export const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
 export const URL_SCHEMA_TYPES = ['funding-search'] as const;
@@ -42,7 +43,8 @@ export async function profileUrl(ctx: ServiceContext, uuid: unknown, query: Chec
   const actor = requireAccess(ctx, 'profiles.read');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
   const input = query();
-  const token = await ctx.auth.tokens.signLink(linkSubject(profileId), FUNDING_SEARCH_LINK_TTL_SECONDS);
+  // The link names the key behind the caller's token: it ends when that key is revoked or expires.
+  const token = await ctx.auth.tokens.signLink(linkSubject(profileId), FUNDING_SEARCH_LINK_TTL_SECONDS, { key: actor.apiKeyId });
   const url = `${ctx.auth.tokens.issuer}${fundingSearchPagePath(profileId)}?token=${encodeURIComponent(token)}`;
   return { url, redirect: input.redirect === 'true' };
 }
@@ -72,7 +74,7 @@ export interface FundingSearchPage {
 /** @access signed-link: the verified page link is the credential (issued to a caller who saw the profile) */
 export async function openFundingSearchPage(ctx: ServiceContext, uuid: unknown, token: unknown): Promise<FundingSearchPage> {
   const input = parseInput(PageInput, { uuid, token }, 'Link');
-  await ctx.auth.tokens.verifyLink(input.token, linkSubject(input.uuid));
+  await assertLinkKeyStands(ctx, await ctx.auth.tokens.verifyLink(input.token, linkSubject(input.uuid)));
   // The verified link is the credential here: it was issued to a caller who could see the profile.
   const found = await ctx.db.profile.findFirst({ where: linkedProfile(ctx, input.uuid), select: { id: true } });
   if (!found) throw AppError.notFound('Profile');

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { loadConfig, readEnvFile, type AppConfig } from '../../kernel/config.js';
 import type { PlatformRole } from '../../kernel/actor.js';
 import { createAccountWithUser, issueLenderCredentials, registerLender, type LenderCredentials } from '../../modules/identity/bootstrap.js';
-import { Password } from '../../modules/identity/identity-schemas.js';
+import { Password } from '../../modules/identity/password-policy.js';
 import { newPassword } from '../../modules/identity/secrets.js';
 import { openDatabase, type Db } from '../../infra/database.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
@@ -122,7 +122,8 @@ const GENERAL_USAGE = `${PROGRAM} <${Object.keys(COMMANDS).join('|')}> [--flags]
 async function createUser(values: Values): Promise<void> {
   const email = parseEmail(required(values, 'email'));
   const given = values.password;
-  if (given !== undefined && !Password.safeParse(given).success) throw new UsageError('--password must be at least 12 characters');
+  const refused = given === undefined ? undefined : Password.safeParse(given).error;
+  if (refused) throw new UsageError(`--password ${refused.issues[0]!.message}`);
   const role = parseRole(values.role ?? 'ADMIN');
   const name = optionalText(values, 'name');
   const accountName = optionalText(values, 'account-name') ?? name ?? email;
