@@ -104,9 +104,9 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding every scope needs an account admin's sign-in.
+         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (`profile:multiples`, `insights:read`) needs an account admin's sign-in.
          *
-         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding every scope. Others are refused with 401 (a credential this API does not take) or 403.
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding an admin-only scope (`profile:multiples`, `insights:read`). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** A key for a CRM integration: profiles and matches.
          */
@@ -633,100 +633,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/business/v1/applications/validate-continue-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Check a continue URL
-         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered and unexpired, and which application it opens. Not one of our continue URLs: 400; tampered or expired: 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
-         *
-         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["ApplicationSignUpController_validateContinueUrl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List your applications
-         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** The first page of 50.
-         */
-        get: operations["LenderApplicationController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v2/applications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List your applications
-         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** The first page of 50.
-         */
-        get: operations["LenderApplicationController_list_marketplaceV2"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Under review, with the lender's reference.
-         */
-        post: operations["LenderApplicationController_acknowledge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/profiles/{uuid}/company": {
         parameters: {
             query?: never;
@@ -931,6 +837,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/business/v1/applications/validate-continue-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a continue URL
+         * @description Whether a continue URL (from `POST …/continue-url`) is one of ours, untampered, unexpired and not revoked, and which application it opens. Not one of our continue URLs: 400; tampered, expired or revoked (its API key, or the application's links): 403; an application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:read` or `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["ApplicationSignUpController_validateContinueUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 50.
+         */
+        get: operations["LenderApplicationController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your applications
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first page of 50.
+         */
+        get: operations["LenderApplicationController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
@@ -947,6 +971,30 @@ export interface paths {
         get: operations["LenderApplicationController_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/{id}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an application
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Under review, with the lender's reference.
+         */
+        post: operations["LenderApplicationController_acknowledge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -995,6 +1043,100 @@ export interface paths {
          *     **Example:** Failed: a field to correct.
          */
         post: operations["LenderApplicationController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook deliveries
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The failed deliveries, 20 at a time.
+         */
+        get: operations["LenderDeliveryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a delivery
+         * @description Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt) or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderDeliveryController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your events
+         * @description Every created and updated event of the calling lender's applications, oldest first, each with the body its webhook carries (the funding application document) and the webhook's id, event type and sequence number: catch up after an outage, or work without webhooks. Pass the last `pageInfo.endCursor` you received as `after` (keep it when a page is empty): paging from any cursor returns each event exactly once. An event is listed once every database transaction that began before it has ended. Events are kept as long as their application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first 100 events.
+         */
+        get: operations["LenderEventController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints/{kind}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself a test event
+         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A test of your application URL.
+         */
+        post: operations["LenderEndpointController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1089,6 +1231,100 @@ export interface paths {
          *     **Example:** Failed: a field to correct.
          */
         post: operations["LenderApplicationController_reject_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook deliveries
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The failed deliveries, 20 at a time.
+         */
+        get: operations["LenderDeliveryController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a delivery
+         * @description Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt) or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderDeliveryController_redeliver_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your events
+         * @description Every created and updated event of the calling lender's applications, oldest first, each with the body its webhook carries (the funding application document) and the webhook's id, event type and sequence number: catch up after an outage, or work without webhooks. Pass the last `pageInfo.endCursor` you received as `after` (keep it when a page is empty): paging from any cursor returns each event exactly once. An event is listed once every database transaction that began before it has ended. Events are kept as long as their application.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** The first 100 events.
+         */
+        get: operations["LenderEventController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/endpoints/{kind}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself a test event
+         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A test of your application URL.
+         */
+        post: operations["LenderEndpointController_test_marketplaceV2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1388,14 +1624,20 @@ export interface paths {
         put?: never;
         /**
          * Get a continue URL
-         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. The link ends sooner when the API key behind the caller's token is revoked or expires, or when the application's links are revoked (`DELETE …/continue-url`). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** From a newsletter campaign.
          */
         post: operations["ApplicationSignUpController_generateContinueUrl"];
-        delete?: never;
+        /**
+         * Revoke the continue URLs
+         * @description Ends every continue link of the application made until now (a link sent to the wrong person, or one the client no longer needs): its page and `validate-continue-url` refuse it with 403. A new link can be made at once, and works. An application of a tenant the caller does not see: 404. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        delete: operations["ApplicationSignUpController_revokeContinueUrls"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2179,6 +2421,7 @@ export interface components {
         PlatformUserController_createBody: {
             /** Format: email */
             email: string;
+            /** @description At least 12 characters, not only whitespace, not a commonly used password (NIST SP 800-63B) */
             password: string;
             name?: string;
             /**
@@ -2233,6 +2476,20 @@ export interface components {
             /** @description Seconds until the jwt expires */
             expiresIn: number;
         };
+        CreditDataStatement: {
+            /** @constant */
+            available: true;
+            /** @description The credit-data source: a bureau named by the deployment, or `demo` (invented demo data) */
+            source: string;
+            /** @description The date of the source data */
+            asOf: string | null;
+            /** @description True for the demo seed's invented scores: not credit data about a real company */
+            demo: boolean;
+        } | {
+            /** @constant */
+            available: false;
+            reason: string;
+        };
         BusinessProfileController_getCreditReportResponse: {
             data: {
                 companyInformation: {
@@ -2243,7 +2500,8 @@ export interface components {
                     sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
                     registrationNumber: string;
                     creditLimit: components["schemas"]["Currency"] | null;
-                    legalNotices: components["schemas"]["LegalNotices"];
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
                     score: {
                         /** @enum {string} */
                         grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
@@ -2255,7 +2513,7 @@ export interface components {
                             /** @enum {string} */
                             grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
                         };
-                    };
+                    } | null;
                 };
                 /** Format: uuid */
                 id: string;
@@ -2274,6 +2532,7 @@ export interface components {
                 generatedAt: string;
                 /** @constant */
                 source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
             };
         };
         /** @description A platform user of the account */
@@ -2292,6 +2551,7 @@ export interface components {
         };
         PlatformUserController_updateBody: {
             name?: string;
+            /** @description At least 12 characters, not only whitespace, not a commonly used password (NIST SP 800-63B) */
             password?: string;
             currentPassword?: string;
             /** @enum {string} */
@@ -2377,7 +2637,8 @@ export interface components {
                     sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
                     registrationNumber: string;
                     creditLimit: components["schemas"]["Currency"] | null;
-                    legalNotices: components["schemas"]["LegalNotices"];
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
                     score: {
                         /** @enum {string} */
                         grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
@@ -2389,7 +2650,7 @@ export interface components {
                             /** @enum {string} */
                             grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
                         };
-                    };
+                    } | null;
                 };
                 /** Format: uuid */
                 id: string;
@@ -2408,6 +2669,7 @@ export interface components {
                 generatedAt: string;
                 /** @constant */
                 source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
             };
         };
         /** @description One tenant manages one business (spec 2.5) */
@@ -2781,6 +3043,158 @@ export interface components {
             number: string;
         };
         CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
+        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
+        MarketplaceV1CompanyScore: {
+            grade?: components["schemas"]["MarketplaceV1Grade"];
+            value?: number;
+            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
+            /** Format: date-time */
+            changedAt?: string;
+            /** Format: date-time */
+            lastAssessedAt?: string;
+            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
+        };
+        /** @enum {string} */
+        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
+        MarketplaceV1PreviousScore: {
+            grade: components["schemas"]["MarketplaceV1Grade"];
+        };
+        /** @description CompanyInformation (spec 2.1) */
+        ProfileController_patchCompanyBody: {
+            name?: string;
+            type?: components["schemas"]["CompanyType"];
+            registrationNumber?: string;
+            /** Format: date-time */
+            incorporatedAt?: string;
+            /** Format: date-time */
+            tradingFromDate?: string;
+            sector?: components["schemas"]["Sector"];
+            vatStatus?: components["schemas"]["VatStatus"];
+            score?: components["schemas"]["MarketplaceV1CompanyScore"];
+            creditLimit?: components["schemas"]["Currency"];
+            contactAddress?: components["schemas"]["Address"];
+            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+            isGovernmentBacked?: boolean;
+            hasGovernmentBackedLoans?: boolean;
+            employeesNumber?: number;
+            percentageSalesOnline?: number;
+            website?: string;
+        };
+        MarketplaceV1Debtor: {
+            id: string;
+            contactId?: string;
+            name?: string;
+            firstName?: string;
+            lastName?: string;
+            emailAddress?: string;
+            contactNumber?: string;
+            outstandingAmount?: number;
+            outstandingAmountMonthlyAverage?: number;
+            outstandingInvoicesCount?: number;
+            debtorDays?: number;
+            revenue?: number;
+        };
+        /** @description Financials (spec 2.1) */
+        ProfileController_patchFinancialsBody: {
+            netProfit?: components["schemas"]["Currency"];
+            tradeDebtors?: components["schemas"]["Currency"];
+            revenue?: components["schemas"]["Currency"];
+            bankInterest?: components["schemas"]["Currency"];
+            depreciation?: components["schemas"]["Currency"];
+            amortisation?: components["schemas"]["Currency"];
+            tradingHistory?: components["schemas"]["TradingHistory"][];
+            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
+            primaryBank?: number;
+        };
+        ProfileController_getResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
+        };
+        CompanyController_getResponse: {
+            name: string;
+            /** @enum {string} */
+            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+            registrationNumber: string;
+            incorporatedAt: string | null;
+            /** @enum {string} */
+            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+            /** @enum {string} */
+            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+            score: {
+                /** @enum {string} */
+                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                value: number;
+                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** Format: date-time */
+                changedAt?: string;
+                lastAssessedAt: string | null;
+                previous?: {
+                    /** @enum {string} */
+                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                };
+            } | null;
+            creditLimit: components["schemas"]["Currency"] | null;
+            contactAddress: components["schemas"]["Address"] | null;
+            employeesNumber: number | null;
+            website: string | null;
+            /** @description Null when no credit-data source has stated them */
+            legalNotices: components["schemas"]["LegalNotices"] | null;
+        };
+        /** @description A questionnaire and its questions */
+        Questionnaire: {
+            id: string;
+            version: number;
+            title: string;
+            description: string;
+            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
+            questions: {
+                [key: string]: components["schemas"]["Question"];
+            };
+        };
+        /** @description One question of a questionnaire */
+        Question: {
+            label: string;
+            help: string;
+            /** @enum {string} */
+            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
+            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
+            options: (string | number)[] | null;
+            required: boolean;
+            /** @description The condition under which it is required */
+            requiredWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The condition under which it is asked */
+            askedWhen: components["schemas"]["QuestionCondition"] | null;
+            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
+            default: unknown;
+        };
+        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
+        QuestionCondition: {
+            field: string;
+            equals: unknown;
+        } | {
+            field: string;
+            in: unknown[];
+        } | {
+            all: components["schemas"]["QuestionCondition"][];
+        };
+        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         /** @description The continue URL is ours, for this application, and unexpired (otherwise a problem) */
         ApplicationSignUpController_validateContinueUrlResponse: {
             /** @constant */
@@ -3154,157 +3568,33 @@ export interface components {
             propertyChargeAddress?: string | null;
         };
         LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
-        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
-        MarketplaceV1CompanyScore: {
-            grade?: components["schemas"]["MarketplaceV1Grade"];
-            value?: number;
-            industryAverageGrade?: components["schemas"]["MarketplaceV1Grade"];
-            /** Format: date-time */
-            changedAt?: string;
-            /** Format: date-time */
-            lastAssessedAt?: string;
-            previous?: components["schemas"]["MarketplaceV1PreviousScore"];
+        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
+        LenderDeliveryController_replayBody: {
+            /**
+             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
+             * @constant
+             */
+            status?: "FAILED";
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (with `to`)
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant; at most 31 days after `from`
+             */
+            to?: string;
         };
-        /** @enum {string} */
-        MarketplaceV1Grade: "A" | "B" | "C" | "D" | "E";
-        MarketplaceV1PreviousScore: {
-            grade: components["schemas"]["MarketplaceV1Grade"];
+        /** @description What a replay queued */
+        LenderDeliveryController_replayResponse: {
+            /** @description Deliveries queued again now (at most 500), oldest first */
+            queued: number;
+            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
+            more: boolean;
+            /** @description When `more`: the creation time of the first delivery not queued */
+            nextFrom: string | null;
         };
-        /** @description CompanyInformation (spec 2.1) */
-        ProfileController_patchCompanyBody: {
-            name?: string;
-            type?: components["schemas"]["CompanyType"];
-            registrationNumber?: string;
-            /** Format: date-time */
-            incorporatedAt?: string;
-            /** Format: date-time */
-            tradingFromDate?: string;
-            sector?: components["schemas"]["Sector"];
-            vatStatus?: components["schemas"]["VatStatus"];
-            score?: components["schemas"]["MarketplaceV1CompanyScore"];
-            creditLimit?: components["schemas"]["Currency"];
-            contactAddress?: components["schemas"]["Address"];
-            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-            isGovernmentBacked?: boolean;
-            hasGovernmentBackedLoans?: boolean;
-            employeesNumber?: number;
-            percentageSalesOnline?: number;
-            website?: string;
-        };
-        MarketplaceV1Debtor: {
-            id: string;
-            contactId?: string;
-            name?: string;
-            firstName?: string;
-            lastName?: string;
-            emailAddress?: string;
-            contactNumber?: string;
-            outstandingAmount?: number;
-            outstandingAmountMonthlyAverage?: number;
-            outstandingInvoicesCount?: number;
-            debtorDays?: number;
-            revenue?: number;
-        };
-        /** @description Financials (spec 2.1) */
-        ProfileController_patchFinancialsBody: {
-            netProfit?: components["schemas"]["Currency"];
-            tradeDebtors?: components["schemas"]["Currency"];
-            revenue?: components["schemas"]["Currency"];
-            bankInterest?: components["schemas"]["Currency"];
-            depreciation?: components["schemas"]["Currency"];
-            amortisation?: components["schemas"]["Currency"];
-            tradingHistory?: components["schemas"]["TradingHistory"][];
-            debtors?: components["schemas"]["MarketplaceV1Debtor"][];
-            primaryBank?: number;
-        };
-        ProfileController_getResponse: {
-            /** Format: uuid */
-            uuid: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            legacy: {
-                entityBusinessId: number;
-                fundingSearchId?: number;
-            };
-            companyInformation?: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            persons: components["schemas"]["Person"][];
-            properties: components["schemas"]["Property"][];
-            assets: components["schemas"]["Asset"][];
-            assetsForSecurity: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            eligibilityRequest: components["schemas"]["EligibilityRequest"];
-        };
-        CompanyController_getResponse: {
-            name: string;
-            /** @enum {string} */
-            type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-            registrationNumber: string;
-            incorporatedAt: string | null;
-            /** @enum {string} */
-            sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-            /** @enum {string} */
-            vatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-            score: {
-                /** @enum {string} */
-                grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                value: number;
-                industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                /** Format: date-time */
-                changedAt?: string;
-                lastAssessedAt: string | null;
-                previous?: {
-                    /** @enum {string} */
-                    grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                };
-            };
-            creditLimit: components["schemas"]["Currency"] | null;
-            contactAddress: components["schemas"]["Address"] | null;
-            employeesNumber: number | null;
-            website: string | null;
-            legalNotices: components["schemas"]["LegalNotices"];
-        };
-        /** @description A questionnaire and its questions */
-        Questionnaire: {
-            id: string;
-            version: number;
-            title: string;
-            description: string;
-            /** @description Keyed by answer field (spec 2.3: "object of question keys"), in form order */
-            questions: {
-                [key: string]: components["schemas"]["Question"];
-            };
-        };
-        /** @description One question of a questionnaire */
-        Question: {
-            label: string;
-            help: string;
-            /** @enum {string} */
-            type: "string" | "email" | "phone" | "enum" | "boolean" | "number" | "currency" | "date";
-            /** @description The allowed values: strings for an enum, or numbers for a fixed set */
-            options: (string | number)[] | null;
-            required: boolean;
-            /** @description The condition under which it is required */
-            requiredWhen: components["schemas"]["QuestionCondition"] | null;
-            /** @description The condition under which it is asked */
-            askedWhen: components["schemas"]["QuestionCondition"] | null;
-            /** @description The default answer, of the question's own type (string, number, boolean or Currency) */
-            default: unknown;
-        };
-        /** @description { field, equals } | { field, in: [...] } | { all: [conditions] } over the answers */
-        QuestionCondition: {
-            field: string;
-            equals: unknown;
-        } | {
-            field: string;
-            in: unknown[];
-        } | {
-            all: components["schemas"]["QuestionCondition"][];
-        };
-        QuestionnaireController_listResponse: components["schemas"]["Questionnaire"][];
         /** @description The funding application document (spec 2.7) */
         LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
@@ -3493,6 +3783,147 @@ export interface components {
         LenderApplicationController_rejectResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
             application: components["schemas"]["LenderApplication"];
+        };
+        /** @description A page of your webhook deliveries, newest first */
+        LenderDeliveryController_listResponse: {
+            nodes: components["schemas"]["LenderDelivery"][];
+            pageInfo: components["schemas"]["PageInfo"];
+        };
+        /** @description A webhook delivery to you, with what it sent and its attempts */
+        LenderDelivery: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id`: the same on every attempt, redelivery and replay
+             */
+            id: string;
+            applicationId: number;
+            /**
+             * @description The `webhook-event-type` header
+             * @enum {string}
+             */
+            eventType: "application.created" | "application.updated";
+            /** @description The `webhook-sequence` header: this delivery's number among its application's */
+            sequence: number;
+            /** @description Where it is sent */
+            url: string;
+            /**
+             * @description PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: you answered 204; DEAD: its retries ran out.
+             * @enum {string}
+             */
+            status: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+            /** @description Attempts of its current schedule (a redelivery or replay starts a new one) */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted */
+            requestBody: {
+                [key: string]: unknown;
+            };
+            /** @description The latest attempts (at most 10), newest first */
+            attempts: components["schemas"]["LenderDeliveryAttempt"][];
+        };
+        /** @description One attempt of a webhook delivery, as you received it (or not) */
+        LenderDeliveryAttempt: {
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description Your HTTP status; null when no answer came (timeout, refused connection, refused URL) */
+            statusCode: number | null;
+            /** @description Milliseconds from sending to your answer (or the failure) */
+            latencyMs: number;
+            /** @description Why the attempt failed (null when it was delivered) */
+            error: string | null;
+            /** @description The headers the attempt sent; `webhook-signature` (present while you have a webhook secret) reads `[redacted]` */
+            requestHeaders: {
+                [key: string]: string;
+            };
+        };
+        /** @description Where a page of a list ends and whether more rows follow */
+        PageInfo: {
+            /** @description The last row's cursor: pass it as `after` for the next page (null on an empty page). */
+            endCursor: string | null;
+            hasNextPage: boolean;
+        };
+        /** @description A webhook delivery to you, with what it sent and its attempts */
+        LenderDeliveryController_redeliverResponse: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id`: the same on every attempt, redelivery and replay
+             */
+            id: string;
+            applicationId: number;
+            /**
+             * @description The `webhook-event-type` header
+             * @enum {string}
+             */
+            eventType: "application.created" | "application.updated";
+            /** @description The `webhook-sequence` header: this delivery's number among its application's */
+            sequence: number;
+            /** @description Where it is sent */
+            url: string;
+            /**
+             * @description PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: you answered 204; DEAD: its retries ran out.
+             * @enum {string}
+             */
+            status: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+            /** @description Attempts of its current schedule (a redelivery or replay starts a new one) */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted */
+            requestBody: {
+                [key: string]: unknown;
+            };
+            /** @description The latest attempts (at most 10), newest first */
+            attempts: components["schemas"]["LenderDeliveryAttempt"][];
+        };
+        /** @description Your events after a cursor, oldest first; keep the last `endCursor` you received and pass it as `after` */
+        LenderEventController_listResponse: {
+            nodes: components["schemas"]["LenderEvent"][];
+            pageInfo: components["schemas"]["PageInfo"];
+        };
+        /** @description An event of one of your applications: what its webhook delivers */
+        LenderEvent: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id` of the delivery that carries the event
+             */
+            id: string;
+            /**
+             * @description The `webhook-event-type`
+             * @enum {string}
+             */
+            type: "application.created" | "application.updated";
+            applicationId: number;
+            /** @description The `webhook-sequence`: the event's number among its application's */
+            sequence: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document (spec 2.7) exactly as the webhook carries it, with the application's `apiProvider.authorizationToken` */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description What your endpoint answered to a test event */
+        LenderEndpointController_testResponse: {
+            /** @description Where the test event was sent: your application URL (created), or your update URL (updated; the application URL when you gave none) */
+            url: string;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` of the test event (never used by a delivery)
+             */
+            webhookId: string;
+            /** @description Your HTTP status; null when no answer came */
+            statusCode: number | null;
+            /** @description Milliseconds from sending to your answer (or the failure) */
+            latencyMs: number;
+            /** @description Why it failed: not 204, a timeout, a refused connection or URL; null when you answered 204 */
+            error: string | null;
+            /** @description You answered 204, as a delivery needs */
+            delivered: boolean;
         };
         /** @description A questionnaire and its questions */
         QuestionnaireController_getResponse: {
@@ -9233,8 +9664,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9316,8 +9783,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9408,8 +9911,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9434,7 +9973,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -9496,8 +10035,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9537,9 +10112,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "d0120873-b250-481b-a690-176e33090585",
+                     *         "id": "5c05df85-2297-4f6b-869e-85842ddb379c",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_4f4ba9b86078",
+                     *         "keyPrefix": "key_c07ff8f63daa",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -9555,13 +10130,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T18:02:44.115Z",
-                     *         "createdAt": "2026-12-07T18:02:43.327Z"
+                     *         "lastUsedAt": "2026-12-07T18:37:26.651Z",
+                     *         "createdAt": "2026-12-07T18:37:26.259Z"
                      *       },
                      *       {
-                     *         "id": "14b5acb0-377a-4127-ba09-af279ff80b2f",
-                     *         "name": "exact-profile:read+profile:write-26189349",
-                     *         "keyPrefix": "key_77b6635f45a3",
+                     *         "id": "f92d7abc-e64b-4461-b1e8-c8e88eacabcc",
+                     *         "name": "exact-profile:read+profile:write-fa013de8",
+                     *         "keyPrefix": "key_81d087d02d5d",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -9569,8 +10144,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T18:02:44.296Z",
-                     *         "createdAt": "2026-12-07T18:02:44.220Z"
+                     *         "lastUsedAt": "2026-12-07T18:37:26.789Z",
+                     *         "createdAt": "2026-12-07T18:37:26.748Z"
                      *       }
                      *     ]
                      */
@@ -9615,6 +10190,15 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9670,10 +10254,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_72a8a5f89c70_s4mpleS3cretN0tReal",
-                     *       "id": "46ddf320-7ee8-47d1-879e-0aee7aecc5c3",
+                     *       "key": "fgk_demo_key_821d89e6b990_s4mpleS3cretN0tReal",
+                     *       "id": "a089ab37-1147-4574-9d99-622114d5c18f",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_72a8a5f89c70",
+                     *       "keyPrefix": "key_821d89e6b990",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -9686,7 +10270,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T18:02:44.374Z"
+                     *       "createdAt": "2026-12-07T18:37:26.835Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -9728,8 +10312,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9820,8 +10440,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9907,8 +10563,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9953,9 +10645,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "d6864eda-2654-40d0-bb2f-692c14ba0a2e",
-                     *       "createdAt": "2026-12-07T18:02:44.552Z",
-                     *       "updatedAt": "2026-12-07T18:02:44.552Z",
+                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
+                     *       "createdAt": "2026-12-07T18:37:26.923Z",
+                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -10006,8 +10698,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10034,7 +10762,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example e755364d-7714-404a-9b62-8d7e94182427 */
+                /** @example 7f4b4a4f-48b0-4df8-9899-9f431f541a0d */
                 keyId: string;
             };
             cookie?: never;
@@ -10084,8 +10812,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10125,13 +10871,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
-                     *         "email": "examples-72bcf8@example.test",
+                     *         "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
+                     *         "email": "examples-eefce2@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-12-07T18:02:42.907Z",
-                     *         "updatedAt": "2026-12-07T18:02:42.907Z"
+                     *         "createdAt": "2026-12-07T18:37:25.945Z",
+                     *         "updatedAt": "2026-12-07T18:37:25.945Z"
                      *       }
                      *     ]
                      */
@@ -10183,6 +10929,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -10226,13 +10981,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a84f6cc3-2061-4b61-a314-bd6921804d02",
+                     *       "id": "03a054a3-a3b3-465f-b67c-69abf60a1a0a",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:02:44.683Z",
-                     *       "updatedAt": "2026-12-07T18:02:44.683Z"
+                     *       "createdAt": "2026-12-07T18:37:27.004Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.004Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -10274,8 +11029,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10357,8 +11148,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10383,7 +11210,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10445,8 +11272,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10535,8 +11398,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10561,7 +11460,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10614,17 +11513,23 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
-                     *         "createdAt": "2026-12-07T18:02:43.719Z",
-                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
+                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "createdAt": "2026-12-07T18:37:26.367Z",
+                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
-                     *         "generatedAt": "2026-12-07T18:02:44.895Z",
-                     *         "source": "registry"
+                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *         "generatedAt": "2026-12-07T18:37:27.088Z",
+                     *         "source": "registry",
+                     *         "creditData": {
+                     *           "available": true,
+                     *           "source": "demo",
+                     *           "asOf": "2026-11-01T09:00:00.000Z",
+                     *           "demo": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -10676,6 +11581,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -10695,7 +11609,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723 */
+                /** @example 588a2110-f6d1-42eb-a3f7-b28bbb30959d */
                 userId: string;
             };
             cookie?: never;
@@ -10710,13 +11624,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
-                     *       "email": "examples-72bcf8@example.test",
+                     *       "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
+                     *       "email": "examples-eefce2@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:02:42.907Z",
-                     *       "updatedAt": "2026-12-07T18:02:42.907Z"
+                     *       "createdAt": "2026-12-07T18:37:25.945Z",
+                     *       "updatedAt": "2026-12-07T18:37:25.945Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -10767,6 +11681,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -10786,7 +11709,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723 */
+                /** @example 588a2110-f6d1-42eb-a3f7-b28bbb30959d */
                 userId: string;
             };
             cookie?: never;
@@ -10810,13 +11733,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f72bbbe6-ab05-41fd-8ddc-ca7b9a4b3723",
-                     *       "email": "examples-72bcf8@example.test",
+                     *       "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
+                     *       "email": "examples-eefce2@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:02:42.907Z",
-                     *       "updatedAt": "2026-12-07T18:02:44.942Z"
+                     *       "createdAt": "2026-12-07T18:37:25.945Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.116Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -10858,8 +11781,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10907,16 +11866,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *           "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T18:02:43.626Z",
-                     *           "updatedDateTime": "2026-12-07T18:02:43.626Z"
+                     *           "createdDateTime": "2026-12-07T18:37:26.344Z",
+                     *           "updatedDateTime": "2026-12-07T18:37:26.344Z"
                      *         },
                      *         {
-                     *           "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
+                     *           "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T18:02:44.953Z",
-                     *           "updatedDateTime": "2026-12-07T18:02:44.953Z"
+                     *           "createdDateTime": "2026-12-07T18:37:27.126Z",
+                     *           "updatedDateTime": "2026-12-07T18:37:27.126Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -10978,6 +11937,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -11018,10 +11986,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
+                     *       "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T18:02:44.953Z",
-                     *       "updatedDateTime": "2026-12-07T18:02:44.953Z"
+                     *       "createdDateTime": "2026-12-07T18:37:27.126Z",
+                     *       "updatedDateTime": "2026-12-07T18:37:27.126Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -11063,8 +12031,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11089,7 +12093,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11142,17 +12146,23 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
-                     *         "createdAt": "2026-12-07T18:02:43.719Z",
-                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
+                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "createdAt": "2026-12-07T18:37:26.367Z",
+                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
-                     *         "generatedAt": "2026-12-07T18:02:45.027Z",
-                     *         "source": "registry"
+                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *         "generatedAt": "2026-12-07T18:37:27.150Z",
+                     *         "source": "registry",
+                     *         "creditData": {
+                     *           "available": true,
+                     *           "source": "demo",
+                     *           "asOf": "2026-11-01T09:00:00.000Z",
+                     *           "demo": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -11204,6 +12214,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -11223,7 +12242,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 0ec0c656-8b34-42c7-997c-bf79386080f7 */
+                /** @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5 */
                 tenantId: string;
             };
             cookie?: never;
@@ -11238,10 +12257,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *       "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T18:02:43.626Z",
-                     *       "updatedDateTime": "2026-12-07T18:02:43.626Z"
+                     *       "createdDateTime": "2026-12-07T18:37:26.344Z",
+                     *       "updatedDateTime": "2026-12-07T18:37:26.344Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -11292,6 +12311,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -11311,7 +12339,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 431f3608-6b45-4c5f-a6be-e85dbc10e17a */
+                /** @example 7a5d7069-aee1-4272-a39c-ac738c87163d */
                 tenantId: string;
             };
             cookie?: never;
@@ -11335,10 +12363,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "431f3608-6b45-4c5f-a6be-e85dbc10e17a",
+                     *       "id": "7a5d7069-aee1-4272-a39c-ac738c87163d",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T18:02:45.048Z",
-                     *       "updatedDateTime": "2026-12-07T18:02:45.058Z"
+                     *       "createdDateTime": "2026-12-07T18:37:27.167Z",
+                     *       "updatedDateTime": "2026-12-07T18:37:27.174Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -11380,8 +12408,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11429,36 +12493,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *           "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T18:02:43.626Z",
-                     *           "updatedDateTime": "2026-12-07T18:02:43.626Z",
-                     *           "createdAt": "2026-12-07T18:02:43.626Z",
-                     *           "updatedAt": "2026-12-07T18:02:43.626Z"
+                     *           "createdDateTime": "2026-12-07T18:37:26.344Z",
+                     *           "updatedDateTime": "2026-12-07T18:37:26.344Z",
+                     *           "createdAt": "2026-12-07T18:37:26.344Z",
+                     *           "updatedAt": "2026-12-07T18:37:26.344Z"
                      *         },
                      *         {
-                     *           "id": "3491bf51-a343-4ac3-a52c-cc925f7f134a",
+                     *           "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T18:02:44.953Z",
-                     *           "updatedDateTime": "2026-12-07T18:02:44.953Z",
-                     *           "createdAt": "2026-12-07T18:02:44.953Z",
-                     *           "updatedAt": "2026-12-07T18:02:44.953Z"
+                     *           "createdDateTime": "2026-12-07T18:37:27.126Z",
+                     *           "updatedDateTime": "2026-12-07T18:37:27.126Z",
+                     *           "createdAt": "2026-12-07T18:37:27.126Z",
+                     *           "updatedAt": "2026-12-07T18:37:27.126Z"
                      *         },
                      *         {
-                     *           "id": "431f3608-6b45-4c5f-a6be-e85dbc10e17a",
+                     *           "id": "7a5d7069-aee1-4272-a39c-ac738c87163d",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T18:02:45.048Z",
-                     *           "updatedDateTime": "2026-12-07T18:02:45.058Z",
-                     *           "createdAt": "2026-12-07T18:02:45.048Z",
-                     *           "updatedAt": "2026-12-07T18:02:45.058Z"
+                     *           "createdDateTime": "2026-12-07T18:37:27.167Z",
+                     *           "updatedDateTime": "2026-12-07T18:37:27.174Z",
+                     *           "createdAt": "2026-12-07T18:37:27.167Z",
+                     *           "updatedAt": "2026-12-07T18:37:27.174Z"
                      *         },
                      *         {
-                     *           "id": "c289afc4-889b-4601-b25a-2846979536f5",
+                     *           "id": "fd0ccf61-6799-4179-b42b-63317976fce7",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T18:02:45.063Z",
-                     *           "updatedDateTime": "2026-12-07T18:02:45.063Z",
-                     *           "createdAt": "2026-12-07T18:02:45.063Z",
-                     *           "updatedAt": "2026-12-07T18:02:45.063Z"
+                     *           "createdDateTime": "2026-12-07T18:37:27.181Z",
+                     *           "updatedDateTime": "2026-12-07T18:37:27.181Z",
+                     *           "createdAt": "2026-12-07T18:37:27.181Z",
+                     *           "updatedAt": "2026-12-07T18:37:27.181Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11520,6 +12584,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -11560,12 +12633,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c289afc4-889b-4601-b25a-2846979536f5",
+                     *       "id": "fd0ccf61-6799-4179-b42b-63317976fce7",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T18:02:45.063Z",
-                     *       "updatedDateTime": "2026-12-07T18:02:45.063Z",
-                     *       "createdAt": "2026-12-07T18:02:45.063Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.063Z"
+                     *       "createdDateTime": "2026-12-07T18:37:27.181Z",
+                     *       "updatedDateTime": "2026-12-07T18:37:27.181Z",
+                     *       "createdAt": "2026-12-07T18:37:27.181Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.181Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -11607,8 +12680,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11656,10 +12765,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1e0e4c1b-6a93-4593-99cf-c31a3f18b37f",
+                     *       "id": "ee3d131b-6ae0-47a1-a570-9b12776eb3ce",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T18:02:45.090Z",
-                     *       "updatedDateTime": "2026-12-07T18:02:45.090Z"
+                     *       "createdDateTime": "2026-12-07T18:37:27.202Z",
+                     *       "updatedDateTime": "2026-12-07T18:37:27.202Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -11701,8 +12810,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11727,7 +12872,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11745,7 +12890,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -11802,14 +12947,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T18:02:43.719Z",
-                     *         "updatedAt": "2026-12-07T18:02:43.802Z"
+                     *         "createdAt": "2026-12-07T18:37:26.367Z",
+                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -11864,6 +13009,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -11881,7 +13035,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 4e92b2a8-6c05-406c-af1f-300ed40b33da
+                 * @example bd031e10-1c4d-4965-828e-ad956f59dac1
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11928,7 +13082,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "76872446-bdef-47f5-b4f0-8b29f2b08026",
+                     *       "id": "2a76e42d-281d-4069-bba6-509e2cf455e4",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -11998,8 +13152,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:02:45.147Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.147Z"
+                     *       "createdAt": "2026-12-07T18:37:27.230Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.230Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -12041,8 +13195,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12067,7 +13257,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12108,7 +13298,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12174,8 +13364,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T18:02:43.719Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.186Z"
+                     *       "createdAt": "2026-12-07T18:37:26.367Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.261Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -12217,8 +13407,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12243,7 +13469,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12261,7 +13487,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -12327,14 +13553,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T18:02:43.719Z",
-                     *         "updatedAt": "2026-12-07T18:02:45.186Z"
+                     *         "createdAt": "2026-12-07T18:37:26.367Z",
+                     *         "updatedAt": "2026-12-07T18:37:27.261Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0ec0c656-8b34-42c7-997c-bf79386080f7",
+                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -12389,6 +13615,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -12406,7 +13641,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12489,7 +13724,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12586,8 +13821,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:02:43.719Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.308Z"
+                     *       "createdAt": "2026-12-07T18:37:26.367Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.341Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -12629,8 +13864,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12655,7 +13926,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 9cc5d237-9d23-4b1a-903c-b77256237151
+                 * @example 57c56196-4a09-46c4-aef9-9f6c973fe85f
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12702,7 +13973,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7bebcc3b-89ce-4588-b2e3-9cc5420a6c0a",
+                     *       "id": "78cfc2ee-87dd-497f-b432-a329930628b9",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12772,8 +14043,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:02:45.247Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.247Z"
+                     *       "createdAt": "2026-12-07T18:37:27.288Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.288Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -12815,8 +14086,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12841,7 +14148,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12882,7 +14189,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
+                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -12948,8 +14255,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T18:02:43.719Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.279Z"
+                     *       "createdAt": "2026-12-07T18:37:26.367Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.312Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -12991,8 +14298,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13028,9 +14371,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6a2be716-9976-4d73-8ccf-4c14914fcaad",
-                     *       "createdAt": "2026-12-07T18:02:45.355Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.355Z",
+                     *       "uuid": "6c84b5a4-569b-4ee5-ba44-f640ac136337",
+                     *       "createdAt": "2026-12-07T18:37:27.366Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.366Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -13081,8 +14424,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13184,585 +14563,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ApplicationSignUpController_validateContinueUrl: {
-        parameters: {
-            query: {
-                /**
-                 * @description The continue URL to check (as POST …/continue-url made it)
-                 * @example https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl
-                 */
-                continueUrl: string;
-            };
-            header?: {
-                /**
-                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
-                 */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "valid": true,
-                     *       "applicationId": "c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_list: {
-        parameters: {
-            query?: {
-                reference?: string;
-                /**
-                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
-                 * @example 50
-                 */
-                limit?: number;
-                /** @description The id of the last application of the previous answer: the answer continues after it. */
-                after?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "application": {
-                     *           "profile": {
-                     *             "attachments": [],
-                     *             "tradeHistory": [],
-                     *             "assetsToFinance": [],
-                     *             "basicCompanyDetails": {
-                     *               "city": null,
-                     *               "address": null,
-                     *               "postalCode": null,
-                     *               "sectorName": null,
-                     *               "companyName": "ACCESS TEST LTD",
-                     *               "companyType": null,
-                     *               "contactName": null,
-                     *               "creditScore": null,
-                     *               "tradingFrom": null,
-                     *               "contactEmail": null,
-                     *               "contactPhone": null,
-                     *               "companyNumber": null,
-                     *               "tradingPeriod": null,
-                     *               "vatRegistered": 0,
-                     *               "companyWebsite": null,
-                     *               "numberOfEmployees": null,
-                     *               "companyTradingName": null,
-                     *               "percentageOfSalesOnline": null
-                     *             },
-                     *             "directorOrSecretaryDetails": [],
-                     *             "guarantorAssetsForSecurity": {
-                     *               "guarantorAssets": [],
-                     *               "estimatedSecurity": 0,
-                     *               "hasUkHomeownerDirector": false
-                     *             }
-                     *           },
-                     *           "fundingMatch": {
-                     *             "id": 1,
-                     *             "lender": {
-                     *               "id": 1,
-                     *               "icon": null,
-                     *               "logo": null,
-                     *               "entityId": 1,
-                     *               "companyName": "Test Lender"
-                     *             },
-                     *             "status": 1,
-                     *             "offerId": null,
-                     *             "products": [
-                     *               1
-                     *             ],
-                     *             "productNames": [
-                     *               "TERM_LOAN"
-                     *             ],
-                     *             "statusReason": null,
-                     *             "statusComment": null,
-                     *             "canUseInstantOffer": false,
-                     *             "canUseInstantApplication": false
-                     *           },
-                     *           "fundingSearch": {
-                     *             "id": 1,
-                     *             "amount": "150000.00",
-                     *             "author": null,
-                     *             "period": 24,
-                     *             "status": 1,
-                     *             "manager": null,
-                     *             "urgency": null,
-                     *             "useOfFunds": null,
-                     *             "statusLabel": "In Review"
-                     *           },
-                     *           "id": 1,
-                     *           "reference": null,
-                     *           "status": "In Review",
-                     *           "responseReason": null,
-                     *           "comment": null,
-                     *           "acceptedAt": null,
-                     *           "invalidatedAt": null,
-                     *           "offer": null
-                     *         }
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_list_marketplaceV2: {
-        parameters: {
-            query?: {
-                reference?: string;
-                /**
-                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
-                 * @example 50
-                 */
-                limit?: number;
-                /** @description The id of the last application of the previous answer: the answer continues after it. */
-                after?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "application": {
-                     *           "profile": {
-                     *             "attachments": [],
-                     *             "tradeHistory": [],
-                     *             "assetsToFinance": [],
-                     *             "basicCompanyDetails": {
-                     *               "city": null,
-                     *               "address": null,
-                     *               "postalCode": null,
-                     *               "sectorName": null,
-                     *               "companyName": "ACCESS TEST LTD",
-                     *               "companyType": null,
-                     *               "contactName": null,
-                     *               "creditScore": null,
-                     *               "tradingFrom": null,
-                     *               "contactEmail": null,
-                     *               "contactPhone": null,
-                     *               "companyNumber": null,
-                     *               "tradingPeriod": null,
-                     *               "vatRegistered": 0,
-                     *               "companyWebsite": null,
-                     *               "numberOfEmployees": null,
-                     *               "companyTradingName": null,
-                     *               "percentageOfSalesOnline": null
-                     *             },
-                     *             "directorOrSecretaryDetails": [],
-                     *             "guarantorAssetsForSecurity": {
-                     *               "guarantorAssets": [],
-                     *               "estimatedSecurity": 0,
-                     *               "hasUkHomeownerDirector": false
-                     *             }
-                     *           },
-                     *           "fundingMatch": {
-                     *             "id": 1,
-                     *             "lender": {
-                     *               "id": 1,
-                     *               "icon": null,
-                     *               "logo": null,
-                     *               "entityId": 1,
-                     *               "companyName": "Test Lender"
-                     *             },
-                     *             "status": 1,
-                     *             "offerId": null,
-                     *             "products": [
-                     *               1
-                     *             ],
-                     *             "productNames": [
-                     *               "TERM_LOAN"
-                     *             ],
-                     *             "statusReason": null,
-                     *             "statusComment": null,
-                     *             "canUseInstantOffer": false,
-                     *             "canUseInstantApplication": false
-                     *           },
-                     *           "fundingSearch": {
-                     *             "id": 1,
-                     *             "amount": "150000.00",
-                     *             "author": null,
-                     *             "period": 24,
-                     *             "status": 1,
-                     *             "manager": null,
-                     *             "urgency": null,
-                     *             "useOfFunds": null,
-                     *             "statusLabel": "In Review"
-                     *           },
-                     *           "id": 1,
-                     *           "reference": null,
-                     *           "status": "In Review",
-                     *           "responseReason": null,
-                     *           "comment": null,
-                     *           "acceptedAt": null,
-                     *           "invalidatedAt": null,
-                     *           "offer": null
-                     *         }
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderApplicationController_acknowledge: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @example 2 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reference": "NLC-2026-004187",
-                 *       "comment": "Received: an underwriter will review the accounts within two working days."
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "application": {
-                     *         "profile": {
-                     *           "attachments": [],
-                     *           "tradeHistory": [],
-                     *           "assetsToFinance": [],
-                     *           "basicCompanyDetails": {
-                     *             "city": null,
-                     *             "address": null,
-                     *             "postalCode": null,
-                     *             "sectorName": null,
-                     *             "companyName": "ACCESS TEST LTD",
-                     *             "companyType": null,
-                     *             "contactName": null,
-                     *             "creditScore": null,
-                     *             "tradingFrom": null,
-                     *             "contactEmail": null,
-                     *             "contactPhone": null,
-                     *             "companyNumber": null,
-                     *             "tradingPeriod": null,
-                     *             "vatRegistered": 0,
-                     *             "companyWebsite": null,
-                     *             "numberOfEmployees": null,
-                     *             "companyTradingName": null,
-                     *             "percentageOfSalesOnline": null
-                     *           },
-                     *           "directorOrSecretaryDetails": [],
-                     *           "guarantorAssetsForSecurity": {
-                     *             "guarantorAssets": [],
-                     *             "estimatedSecurity": 0,
-                     *             "hasUkHomeownerDirector": false
-                     *           }
-                     *         },
-                     *         "fundingMatch": {
-                     *           "id": 1,
-                     *           "lender": {
-                     *             "id": 1,
-                     *             "icon": null,
-                     *             "logo": null,
-                     *             "entityId": 1,
-                     *             "companyName": "Test Lender"
-                     *           },
-                     *           "status": 1,
-                     *           "offerId": null,
-                     *           "products": [
-                     *             1
-                     *           ],
-                     *           "productNames": [
-                     *             "TERM_LOAN"
-                     *           ],
-                     *           "statusReason": null,
-                     *           "statusComment": null,
-                     *           "canUseInstantOffer": false,
-                     *           "canUseInstantApplication": false
-                     *         },
-                     *         "fundingSearch": {
-                     *           "id": 1,
-                     *           "amount": "150000.00",
-                     *           "author": null,
-                     *           "period": 24,
-                     *           "status": 1,
-                     *           "manager": null,
-                     *           "urgency": null,
-                     *           "useOfFunds": null,
-                     *           "statusLabel": "In Review"
-                     *         },
-                     *         "id": 2,
-                     *         "reference": "NLC-2026-004187",
-                     *         "status": "In Review",
-                     *         "responseReason": null,
-                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
-                     *         "acceptedAt": null,
-                     *         "invalidatedAt": null,
-                     *         "offer": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13786,7 +14588,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -13852,8 +14654,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13877,7 +14715,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -13952,8 +14790,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13977,9 +14851,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 0fc19982-c304-4aff-aca9-600fb8e93b32 */
+                /** @example 85ca0d45-1e17-49f0-919e-67c511e4c66c */
                 uuid: string;
-                /** @example key_729d8f83185c */
+                /** @example key_8d0481c4a163 */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -14029,8 +14903,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14054,7 +14964,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 3feb9e61-6e79-457a-bfde-90edfd237230 */
+                /** @example 069e6b8e-68dc-428a-96e8-dde5247ad573 */
                 uuid: string;
             };
             cookie?: never;
@@ -14104,8 +15014,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14129,7 +15075,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -14144,9 +15090,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "c1c37ead-b753-40ea-99d6-01b218b85728",
-                     *       "createdAt": "2026-12-07T18:02:43.887Z",
-                     *       "updatedAt": "2026-12-07T18:02:45.728Z",
+                     *       "uuid": "20398805-bb1f-4dc7-af95-2e9e17549d66",
+                     *       "createdAt": "2026-12-07T18:37:26.515Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.411Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -14264,6 +15210,15 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14394,6 +15349,15 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15210,6 +16174,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -15228,7 +16201,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 2727e468-bf88-41a2-97ab-33817198a11c */
+                /** @example d232817b-4c74-47c3-a1d6-0a83df77d953 */
                 documentId: string;
             };
             cookie?: never;
@@ -15287,6 +16260,15 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15312,7 +16294,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 2727e468-bf88-41a2-97ab-33817198a11c */
+                /** @example d232817b-4c74-47c3-a1d6-0a83df77d953 */
                 documentId: string;
             };
             cookie?: never;
@@ -15371,6 +16353,712 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationSignUpController_validateContinueUrl: {
+        parameters: {
+            query: {
+                /**
+                 * @description The continue URL to check (as POST …/continue-url made it)
+                 * @example https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl
+                 */
+                continueUrl: string;
+            };
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "valid": true,
+                     *       "applicationId": "5fc91e3f-71e9-4419-b2ae-acae4aae03fa"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_list: {
+        parameters: {
+            query?: {
+                reference?: string;
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
+                limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           },
+                     *           "id": 1,
+                     *           "reference": null,
+                     *           "status": "In Review",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_list_marketplaceV2: {
+        parameters: {
+            query?: {
+                reference?: string;
+                /**
+                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @example 50
+                 */
+                limit?: number;
+                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           },
+                     *           "id": 1,
+                     *           "reference": null,
+                     *           "status": "In Review",
+                     *           "responseReason": null,
+                     *           "comment": null,
+                     *           "acceptedAt": null,
+                     *           "invalidatedAt": null,
+                     *           "offer": null
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_replay_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15533,6 +17221,219 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_acknowledge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per lender); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "NLC-2026-004187",
+                 *       "comment": "Received: an underwriter will review the accounts within two working days."
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderApplicationController_acknowledgeBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application": {
+                     *         "profile": {
+                     *           "attachments": [],
+                     *           "tradeHistory": [],
+                     *           "assetsToFinance": [],
+                     *           "basicCompanyDetails": {
+                     *             "city": null,
+                     *             "address": null,
+                     *             "postalCode": null,
+                     *             "sectorName": null,
+                     *             "companyName": "ACCESS TEST LTD",
+                     *             "companyType": null,
+                     *             "contactName": null,
+                     *             "creditScore": null,
+                     *             "tradingFrom": null,
+                     *             "contactEmail": null,
+                     *             "contactPhone": null,
+                     *             "companyNumber": null,
+                     *             "tradingPeriod": null,
+                     *             "vatRegistered": 0,
+                     *             "companyWebsite": null,
+                     *             "numberOfEmployees": null,
+                     *             "companyTradingName": null,
+                     *             "percentageOfSalesOnline": null
+                     *           },
+                     *           "directorOrSecretaryDetails": [],
+                     *           "guarantorAssetsForSecurity": {
+                     *             "guarantorAssets": [],
+                     *             "estimatedSecurity": 0,
+                     *             "hasUkHomeownerDirector": false
+                     *           }
+                     *         },
+                     *         "fundingMatch": {
+                     *           "id": 1,
+                     *           "lender": {
+                     *             "id": 1,
+                     *             "icon": null,
+                     *             "logo": null,
+                     *             "entityId": 1,
+                     *             "companyName": "Test Lender"
+                     *           },
+                     *           "status": 1,
+                     *           "offerId": null,
+                     *           "products": [
+                     *             1
+                     *           ],
+                     *           "productNames": [
+                     *             "TERM_LOAN"
+                     *           ],
+                     *           "statusReason": null,
+                     *           "statusComment": null,
+                     *           "canUseInstantOffer": false,
+                     *           "canUseInstantApplication": false
+                     *         },
+                     *         "fundingSearch": {
+                     *           "id": 1,
+                     *           "amount": "150000.00",
+                     *           "author": null,
+                     *           "period": 24,
+                     *           "status": 1,
+                     *           "manager": null,
+                     *           "urgency": null,
+                     *           "useOfFunds": null,
+                     *           "statusLabel": "In Review"
+                     *         },
+                     *         "id": 2,
+                     *         "reference": "NLC-2026-004187",
+                     *         "status": "In Review",
+                     *         "responseReason": null,
+                     *         "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *         "acceptedAt": null,
+                     *         "invalidatedAt": null,
+                     *         "offer": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderApplicationController_acknowledgeResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -15642,7 +17543,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "9e16dc71-95dd-4846-9a36-2762a456fae8",
+                     *           "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
                      *           "products": [
                      *             1
                      *           ],
@@ -15673,7 +17574,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "9e16dc71-95dd-4846-9a36-2762a456fae8",
+                     *           "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -15744,8 +17645,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15913,8 +17850,1288 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_list: {
+        parameters: {
+            query?: {
+                /** @description Only this application's deliveries */
+                applicationId?: number;
+                /**
+                 * @description Only deliveries in this status
+                 * @example FAILED
+                 */
+                status?: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+                /**
+                 * @description Deliveries in the page: 50 unless given, at most 200
+                 * @example 20
+                 */
+                first?: number;
+                /** @description The previous page's `pageInfo.endCursor` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "applicationId": 4,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T18:37:31.978Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T18:37:27.890Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 1,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "90ceb239-e4ce-4ca2-9b96-9894ef837712",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "applicationId": 3,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T18:37:33.315Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T18:37:27.873Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 7,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "57c71660-b9f1-4427-b23b-77631ede404d",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "applicationId": 2,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T18:37:32.871Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 2,
+                     *               "offer": null,
+                     *               "status": "In Review",
+                     *               "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T18:37:27.817Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 40,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "c268a3f5-6a16-4f1a-acdd-5da5bddf5a72",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE4OjM3OjI3Ljc4M1oiLCJmYjJkYzI1MS1iY2VkLTRhZDYtYTVhOC02MDVjZjM0ZDI2YzciXQ",
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example f8a63d53-435b-46f0-9a99-681525329ac3 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-12-07T18:37:27.934Z",
+                     *       "deliveredAt": "2026-12-07T18:37:27.921Z",
+                     *       "createdAt": "2026-12-07T18:37:27.923Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T18:37:27.923Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *             "webhook-timestamp": "1796668647",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_redeliverResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEventController_list: {
+        parameters: {
+            query?: {
+                /** @description The last `pageInfo.endCursor` you received; from your first event when absent */
+                after?: string;
+                /**
+                 * @description Events in the page: 50 unless given, at most 200
+                 * @example 100
+                 */
+                first?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "type": "application.updated",
+                     *           "applicationId": 2,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 2,
+                     *               "offer": null,
+                     *               "status": "In Review",
+                     *               "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "type": "application.updated",
+                     *           "applicationId": 3,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "type": "application.updated",
+                     *           "applicationId": 4,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.923Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyI3MTQ2NiIsMSwxXQ",
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEventController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example created */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:0/unset",
+                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "statusCode": null,
+                     *       "latencyMs": 1,
+                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *       "delivered": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16070,6 +19287,15 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16236,8 +19462,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16354,7 +19616,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "9e16dc71-95dd-4846-9a36-2762a456fae8",
+                     *           "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
                      *           "products": [
                      *             1
                      *           ],
@@ -16385,7 +19647,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "9e16dc71-95dd-4846-9a36-2762a456fae8",
+                     *           "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -16456,8 +19718,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16625,8 +19923,1288 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_list_marketplaceV2: {
+        parameters: {
+            query?: {
+                /** @description Only this application's deliveries */
+                applicationId?: number;
+                /**
+                 * @description Only deliveries in this status
+                 * @example FAILED
+                 */
+                status?: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+                /**
+                 * @description Deliveries in the page: 50 unless given, at most 200
+                 * @example 20
+                 */
+                first?: number;
+                /** @description The previous page's `pageInfo.endCursor` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "applicationId": 4,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T18:37:31.978Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T18:37:27.890Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 1,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "90ceb239-e4ce-4ca2-9b96-9894ef837712",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "applicationId": 3,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T18:37:33.315Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T18:37:27.873Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 7,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "57c71660-b9f1-4427-b23b-77631ede404d",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "applicationId": 2,
+                     *           "eventType": "application.updated",
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T18:37:32.871Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "requestBody": {
+                     *             "application": {
+                     *               "id": 2,
+                     *               "offer": null,
+                     *               "status": "In Review",
+                     *               "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T18:37:27.817Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 40,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "c268a3f5-6a16-4f1a-acdd-5da5bddf5a72",
+                     *                 "webhook-signature": "[redacted]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE4OjM3OjI3Ljc4M1oiLCJmYjJkYzI1MS1iY2VkLTRhZDYtYTVhOC02MDVjZjM0ZDI2YzciXQ",
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_redeliver_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example f8a63d53-435b-46f0-9a99-681525329ac3 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-12-07T18:37:27.934Z",
+                     *       "deliveredAt": "2026-12-07T18:37:27.921Z",
+                     *       "createdAt": "2026-12-07T18:37:27.923Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T18:37:27.923Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *             "webhook-timestamp": "1796668647",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_redeliverResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEventController_list_marketplaceV2: {
+        parameters: {
+            query?: {
+                /** @description The last `pageInfo.endCursor` you received; from your first event when absent */
+                after?: string;
+                /**
+                 * @description Events in the page: 50 unless given, at most 200
+                 * @example 100
+                 */
+                first?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "type": "application.updated",
+                     *           "applicationId": 2,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 2,
+                     *               "offer": null,
+                     *               "status": "In Review",
+                     *               "comment": "Received: an underwriter will review the accounts within two working days.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "type": "application.updated",
+                     *           "applicationId": 3,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "type": "application.updated",
+                     *           "applicationId": 4,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 1,
+                     *           "createdAt": "2026-12-07T18:37:27.923Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyI3MTQ2NiIsMSwxXQ",
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEventController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_test_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example created */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:0/unset",
+                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "statusCode": null,
+                     *       "latencyMs": 1,
+                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *       "delivered": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17161,6 +21739,15 @@ export interface operations {
             };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17751,6 +22338,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -17767,7 +22363,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example fd806ca7-e698-4328-9243-10c89353b700 */
+                /** @example f4201815-62b1-460c-a6c0-04cbef8db18a */
                 uuid: string;
             };
             cookie?: never;
@@ -17782,8 +22378,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5c4041b5-dc4b-48af-94c0-520a3894a229",
-                     *       "profile": "fd806ca7-e698-4328-9243-10c89353b700",
+                     *       "id": "fb86796b-4e24-45a7-93ad-77e5b639f708",
+                     *       "profile": "f4201815-62b1-460c-a6c0-04cbef8db18a",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -17802,7 +22398,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T18:02:46.194Z",
+                     *       "stateUpdatedAt": "2026-12-07T18:37:28.045Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -17812,20 +22408,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "cdb3554a-6f7b-4d00-b2d0-ecea348b1c3d",
+                     *         "id": "b0301e6d-7bc2-40ab-9896-35ce5f055d33",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T18:02:46.194Z"
+                     *         "createdAt": "2026-12-07T18:37:28.045Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T18:02:46.194Z"
+                     *         "generatedAt": "2026-12-07T18:37:28.045Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T18:02:46.194Z"
+                     *           "createdAt": "2026-12-07T18:37:28.045Z"
                      *         }
                      *       ]
                      *     }
@@ -17869,8 +22465,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17903,7 +22535,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -17965,6 +22597,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -17985,7 +22626,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -18796,6 +23437,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -18818,7 +23468,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example 960cfd89-d015-4bf5-b2a4-3d121594a315 */
+                /** @example a4e2d5d1-a503-4fd7-9a72-63f85cfc7fb2 */
                 uuid: string;
             };
             cookie?: never;
@@ -18922,8 +23572,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18949,7 +23635,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 profileId: string;
             };
             cookie?: never;
@@ -18965,7 +23651,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:c1c37ead-b753-40ea-99d6-01b218b85728",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:20398805-bb1f-4dc7-af95-2e9e17549d66",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -19538,6 +24224,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -19556,7 +24251,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 profileId: string;
             };
             cookie?: never;
@@ -19654,6 +24349,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -19672,7 +24376,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 profileId: string;
             };
             cookie?: never;
@@ -19758,8 +24462,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19793,7 +24533,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 profileId: string;
             };
             cookie?: never;
@@ -19843,8 +24583,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19870,7 +24628,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 profileId: string;
             };
             cookie?: never;
@@ -19933,8 +24691,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19958,7 +24752,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -19974,20 +24768,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "2727e468-bf88-41a2-97ab-33817198a11c",
+                     *         "id": "d232817b-4c74-47c3-a1d6-0a83df77d953",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T18:02:44.142Z"
+                     *         "createdAt": "2026-12-07T18:37:26.683Z"
                      *       },
                      *       {
-                     *         "id": "577efd2e-225b-4a9b-9ef3-c3510041f6a7",
+                     *         "id": "5d3d5a41-aa50-417e-b449-dfc7ffce9b28",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T18:02:46.749Z"
+                     *         "createdAt": "2026-12-07T18:37:28.277Z"
                      *       }
                      *     ]
                      */
@@ -20039,6 +24833,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -20055,7 +24858,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
             };
             cookie?: never;
@@ -20077,12 +24880,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "577efd2e-225b-4a9b-9ef3-c3510041f6a7",
+                     *       "id": "5d3d5a41-aa50-417e-b449-dfc7ffce9b28",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T18:02:46.749Z"
+                     *       "createdAt": "2026-12-07T18:37:28.277Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -20124,6 +24927,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description The file is larger than the limit (by its declared length, or once the limit is reached); nothing is kept */
             413: {
                 headers: {
@@ -20151,6 +24963,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -20170,7 +24991,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example c1c37ead-b753-40ea-99d6-01b218b85728 */
+                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -20187,7 +25008,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/c1c37ead-b753-40ea-99d6-01b218b85728?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/20398805-bb1f-4dc7-af95-2e9e17549d66?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -20245,6 +25066,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -20262,7 +25092,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
@@ -20330,7 +25160,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "ed81c7dc-0361-4e0a-9f73-f2dd23f72175",
+                     *       "id": "151eb5cd-d525-4f8b-8c8f-312551cefea7",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -20373,8 +25203,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20399,12 +25265,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
+                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
                 applicationId: string;
             };
             cookie?: never;
@@ -20428,7 +25294,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/5fc91e3f-71e9-4419-b2ae-acae4aae03fa/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -20470,8 +25336,143 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ApplicationSignUpController_revokeContinueUrls: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                /** @example 2ad646cb-f010-42e0-a222-726cb4f0358d */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20496,12 +25497,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
+                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
                 applicationId: string;
             };
             cookie?: never;
@@ -20950,6 +25951,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -20967,12 +25977,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
+                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
                 applicationId: string;
             };
             cookie?: never;
@@ -20988,20 +25998,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d-27",
-                     *         "createdAt": "2026-12-07T18:02:47.220Z",
-                     *         "updatedAt": "2026-12-07T18:02:47.220Z",
+                     *         "id": "pso-5fc91e3f-71e9-4419-b2ae-acae4aae03fa-27",
+                     *         "createdAt": "2026-12-07T18:37:28.441Z",
+                     *         "updatedAt": "2026-12-07T18:37:28.441Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
-                     *         "reference": "c90e10ff-27",
+                     *         "profileUuid": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "reference": "5fc91e3f-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T18:02:47.220Z",
+                     *         "expiryDate": "2027-01-06T18:37:28.441Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -21020,20 +26030,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d-5",
-                     *         "createdAt": "2026-12-07T18:02:47.220Z",
-                     *         "updatedAt": "2026-12-07T18:02:47.220Z",
+                     *         "id": "pso-5fc91e3f-71e9-4419-b2ae-acae4aae03fa-5",
+                     *         "createdAt": "2026-12-07T18:37:28.441Z",
+                     *         "updatedAt": "2026-12-07T18:37:28.441Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "8615ddb1-c30d-4d9b-9cf8-b29ca6ffdf98",
-                     *         "reference": "c90e10ff-5",
+                     *         "profileUuid": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "reference": "5fc91e3f-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T18:02:47.220Z",
+                     *         "expiryDate": "2027-01-06T18:37:28.441Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -21101,6 +26111,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Any other failure, as problem details */
             default: {
                 headers: {
@@ -21118,12 +26137,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0ec0c656-8b34-42c7-997c-bf79386080f7
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c90e10ff-4e5b-4cc7-9b4e-14bc1ed9e91d */
+                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
                 applicationId: string;
             };
             cookie?: never;
@@ -21197,8 +26216,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21225,7 +26280,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 558eefd4-f650-42c0-a48d-362adb181329 */
+                /** @example 03eb51ea-b108-4b4a-95a2-8f7e24fafee8 */
                 selectionId: string;
             };
             cookie?: never;
@@ -21240,7 +26295,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "558eefd4-f650-42c0-a48d-362adb181329",
+                     *       "selectionId": "03eb51ea-b108-4b4a-95a2-8f7e24fafee8",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -21292,8 +26347,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21450,8 +26541,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21535,7 +26662,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a9181f96-9247-45fb-9774-ef8099937dc7",
+                     *           "offerId": "36313802-5077-429f-baaa-5207cef16a86",
                      *           "products": [
                      *             1
                      *           ],
@@ -21563,11 +26690,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796666567,
+                     *         "acceptedAt": 1796668648,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a9181f96-9247-45fb-9774-ef8099937dc7",
-                     *           "reference": "OFFER-8e10f69f",
+                     *           "id": "36313802-5077-429f-baaa-5207cef16a86",
+                     *           "reference": "OFFER-e1b6c3ba",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -21627,8 +26754,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21712,7 +26875,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "96a57450-5d52-41ad-880d-b2b644e4d81c",
+                     *           "offerId": "8e65961d-7538-4506-9a70-4ff4c550e373",
                      *           "products": [
                      *             1
                      *           ],
@@ -21743,8 +26906,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "96a57450-5d52-41ad-880d-b2b644e4d81c",
-                     *           "reference": "OFFER-2bd5a8fb",
+                     *           "id": "8e65961d-7538-4506-9a70-4ff4c550e373",
+                     *           "reference": "OFFER-ff009a3c",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -21804,8 +26967,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21959,8 +27158,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22041,7 +27276,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "345ffa6a-09b6-485f-96f0-60ba5b820b45",
+                     *           "offerId": "0ed12215-c647-4c79-af23-3d5acaa984dc",
                      *           "products": [
                      *             1
                      *           ],
@@ -22069,11 +27304,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796666567,
+                     *         "acceptedAt": 1796668648,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "345ffa6a-09b6-485f-96f0-60ba5b820b45",
-                     *           "reference": "OFFER-1179f0c2",
+                     *           "id": "0ed12215-c647-4c79-af23-3d5acaa984dc",
+                     *           "reference": "OFFER-ac0fe73f",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -22133,8 +27368,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22215,7 +27486,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "9a329ced-8b23-4e36-984c-1660a341957e",
+                     *           "offerId": "55a63dd7-fea0-42ca-a8e1-52a0458ec48b",
                      *           "products": [
                      *             1
                      *           ],
@@ -22246,8 +27517,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "9a329ced-8b23-4e36-984c-1660a341957e",
-                     *           "reference": "OFFER-acf67946",
+                     *           "id": "55a63dd7-fea0-42ca-a8e1-52a0458ec48b",
+                     *           "reference": "OFFER-4ea1eb3c",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -22307,8 +27578,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
