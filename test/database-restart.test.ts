@@ -122,7 +122,7 @@ describe('a database that goes away under traffic', () => {
     const queueDeliveries = async (count: number) => {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
-        const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'Submitted' } });
+        const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review' } });
         ids.push(await db.$transaction((tx) => queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: application.id, lenderId: lender.id, event: 'APPLICATION_CREATED', url: receiver.url, payload: { application: { id: application.id } } })));
       }
       return ids;

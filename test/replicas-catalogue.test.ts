@@ -7,11 +7,12 @@
  * which the search reads with its profile and which its snapshot must hold (product-catalogue.ts).
  * Two real processes (`start:service -- matches` and `-- rest`) on one database and Redis.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { redisAnswers, testRedisUrl as redisUrl } from './support/redis-availability.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../prisma/seed/demo-identities.js';
 import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
+import { GATEWAY_SECRET_HEADER } from '../src/api/http/gateway-only.js';
 import { ACME_ANSWERS } from './support/answers.js';
 import { graphql } from './support/graphql-client.js';
 import { bearer, createApiKey, marketplaceV1Token, signIn } from './support/identities.js';
@@ -43,6 +44,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across proc
       // One issuer for both: tokens signed by the REST adapter verify at the subgraph.
       PUBLIC_URL: rest,
       AUTH_SIGNING_KEYS: await testSigningKeys(),
+      // The matches subgraph answers only who presents the deployment's subgraph secret (the
+      // gateway's credential): staff save products through it here as the gateway would forward them.
+      SUBGRAPH_SECRET: randomBytes(32).toString('base64url'),
       DEPLOY_ENV: 'demo',
       LOG_LEVEL: 'warn',
     };
@@ -82,7 +86,7 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across proc
     expect(before.matches.length).toBeGreaterThan(0);
 
     // Staff create a lender and save its product through the other process.
-    const staff = bearer(await signIn(app, DEMO_CREDENTIALS.staff.email, DEMO_CREDENTIALS.staff.password));
+    const staff = { ...bearer(await signIn(app, DEMO_CREDENTIALS.staff.email, DEMO_CREDENTIALS.staff.password)), [GATEWAY_SECRET_HEADER]: env.SUBGRAPH_SECRET };
     const lenderName = `Replica Lender ${randomUUID().slice(0, 8)}`;
     const created = await graphql<{ createLender: { id: number } }>(
       matches,

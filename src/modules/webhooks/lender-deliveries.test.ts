@@ -42,7 +42,7 @@ const post = (path: string, body: unknown, auth: Record<string, string>) => post
 async function acknowledgedApplication(): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo' } });
   const payload = { apiProvider: { url: `${app.url}${L}`, updateUrl: `${app.url}${L}` }, ...storedApplicationDocument({ lenderId: lenderA.lenderId }) };
-  const row = await db().lenderApplication.create({ data: { lenderId: lenderA.lenderId, profileId: profile.id, status: 'Submitted', payload } });
+  const row = await db().lenderApplication.create({ data: { lenderId: lenderA.lenderId, profileId: profile.id, status: 'In Review', payload } });
   await expectJson(await post(`/applications/${row.id}/acknowledgement`, { reference: `D-${row.id}` }, authA), 200);
   return row.id;
 }
@@ -240,7 +240,7 @@ describe('redelivery and replay', () => {
     const { applicationId } = await (async () => {
       // Lender B's own failed delivery, so that its refused replay has something it would have sent.
       const profile = await db().profile.create({ data: { environment: 'demo' } });
-      const row = await db().lenderApplication.create({ data: { lenderId: lenderB.lenderId, profileId: profile.id, status: 'Submitted', payload: storedApplicationDocument({ lenderId: lenderB.lenderId }) } });
+      const row = await db().lenderApplication.create({ data: { lenderId: lenderB.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lenderB.lenderId }) } });
       await db().webhookDelivery.create({ data: { lenderApplicationId: row.id, lenderId: lenderB.lenderId, event: 'APPLICATION_UPDATED', url: 'http://127.0.0.1:9/unused', payload: {}, status: 'DEAD', attempts: 2 } });
       return { applicationId: row.id };
     })();

@@ -60,7 +60,7 @@ async function allEvents(auth: Record<string, string>, first: number, after: str
 async function applicationOf(credentials: LenderCredentials): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo' } });
   const payload = { apiProvider: { url: `${app.url}${L}`, updateUrl: `${app.url}${L}` }, ...storedApplicationDocument({ lenderId: credentials.lenderId }) };
-  return (await db().lenderApplication.create({ data: { lenderId: credentials.lenderId, profileId: profile.id, status: 'Submitted', payload } })).id;
+  return (await db().lenderApplication.create({ data: { lenderId: credentials.lenderId, profileId: profile.id, status: 'In Review', payload } })).id;
 }
 
 /** A delivery row as a worker would not send it (already delivered), written by whoever runs the SQL. */
