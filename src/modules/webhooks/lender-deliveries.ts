@@ -6,7 +6,6 @@
  * sending again is the use case staff redelivery runs too (webhook-delivery.ts `resendDeliveries`).
  */
 import { sql } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
@@ -24,7 +23,8 @@ import {
   type LenderDeliveryPage,
   type LenderDeliveryQuery,
 } from './lender-delivery-schemas.js';
-import { LISTED_ATTEMPTS, redeliverInScope, resendDeliveries } from './webhook-delivery.js';
+import { redeliverInScope, resendDeliveries } from './webhook-delivery.js';
+import { latestAttempts } from './webhook-delivery-list.js';
 import { deliveryScopeOf, deliverySqlScope, deliveryWhere, type DeliveryScope } from './webhook-delivery-visibility.js';
 import { REDACTED, shownAttemptHeaders, WEBHOOK_EVENT_TYPES } from './webhook-headers.js';
 
@@ -107,14 +107,7 @@ async function readDeliveries(ctx: ServiceContext, scope: DeliveryScope, query: 
       isoInstant('d.deliveredAt').as('deliveredAt'),
       isoInstant('d.createdAt').as('createdAt'),
       eb.selectFrom('lender as l').select(sql<boolean>`l."webhookSecret" IS NOT NULL`.as('signed')).whereRef('l.id', '=', 'd.lenderId').as('signed'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('webhook_delivery_attempt as a')
-          .select(['a.statusCode', 'a.error', 'a.latencyMs', isoInstant('a.attemptedAt').as('attemptedAt')])
-          .whereRef('a.deliveryId', '=', 'd.id')
-          .orderBy('a.attemptedAt', 'desc')
-          .limit(LISTED_ATTEMPTS),
-      ).as('attemptLog'),
+      latestAttempts(eb).as('attemptLog'),
     ])
     .where(deliverySqlScope(scope));
   if (query.id !== undefined) statement = statement.where('d.id', '=', query.id);

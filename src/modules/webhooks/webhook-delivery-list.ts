@@ -4,7 +4,9 @@
  * (environment, [status,] createdAt DESC, id DESC) and each one's latest attempts beside it, never
  * the documents sent (test/query-plans.test.ts holds its plans to indexes).
  */
+import type { ExpressionBuilder } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { DB } from '../../infra/sql-reads.js';
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
@@ -15,6 +17,18 @@ import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
 import { LISTED_ATTEMPTS } from './webhook-delivery.js';
 import { deliveryScopeOf, deliverySqlScope } from './webhook-delivery-visibility.js';
 import { DeliveryStatus, type WebhookDelivery, type WebhookDeliveryPage } from './webhook-delivery-schemas.js';
+
+/** A delivery's latest attempts, newest first, as one JSON array beside it: the staff's and the lender's lists read them alike. */
+export function latestAttempts(eb: ExpressionBuilder<DB & { d: DB['webhook_delivery'] }, 'd'>) {
+  return jsonArrayFrom(
+    eb
+      .selectFrom('webhook_delivery_attempt as a')
+      .select(['a.statusCode', 'a.error', 'a.latencyMs', isoInstant('a.attemptedAt').as('attemptedAt')])
+      .whereRef('a.deliveryId', '=', 'd.id')
+      .orderBy('a.attemptedAt', 'desc')
+      .limit(LISTED_ATTEMPTS),
+  );
+}
 
 const DeliveryFilter = z.strictObject({ status: DeliveryStatus.optional() });
 
@@ -38,14 +52,7 @@ export async function listDeliveries(ctx: ServiceContext, filter: { status?: str
       isoInstant('d.nextAttemptAt').as('nextAttemptAt'),
       isoInstant('d.deliveredAt').as('deliveredAt'),
       isoInstant('d.createdAt').as('createdAt'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('webhook_delivery_attempt as a')
-          .select(['a.statusCode', 'a.error', 'a.latencyMs', isoInstant('a.attemptedAt').as('attemptedAt')])
-          .whereRef('a.deliveryId', '=', 'd.id')
-          .orderBy('a.attemptedAt', 'desc')
-          .limit(LISTED_ATTEMPTS),
-      ).as('attemptLog'),
+      latestAttempts(eb).as('attemptLog'),
     ])
     .where(deliverySqlScope(deliveryScopeOf(ctx, actor)));
   if (status) query = query.where('d.status', '=', status);
