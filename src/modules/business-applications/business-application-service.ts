@@ -25,6 +25,7 @@ import { answersOf, validateApplicationBody } from './application-variants.js';
 import { APPLICATION_RESPONSE_TYPE, type BusinessApplicationRecord, type ContinueUrl, type ContinueUrlCheck } from './business-application-schemas.js';
 import type { LinkClaims } from '../identity/token-authority.js';
 import { assertLinkKeyStands } from '../identity/link-standing.js';
+import { answerOnce } from '../../infra/idempotent-answers.js';
 
 export type { BusinessApplicationRecord };
 
@@ -47,7 +48,7 @@ export function answersShown(record: BusinessApplicationRecord): Record<string, 
  * The fields its questionnaire asks fill the tenant's profile like answers (the profile is created
  * if the tenant has none); the whole body is kept as the application.
  */
-export async function createApplication(ctx: ServiceContext, input: unknown): Promise<BusinessApplicationRecord> {
+export async function createApplication(ctx: ServiceContext, input: unknown, idempotencyKey?: unknown): Promise<BusinessApplicationRecord> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const tenantId = await resolveTenantId(ctx, actor);
   if (typeof input !== 'object' || input === null || Array.isArray(input) || Object.keys(input).length === 0) {
@@ -56,17 +57,31 @@ export async function createApplication(ctx: ServiceContext, input: unknown): Pr
   const { type = DEFAULT_APPLICATION_TYPE, ...body } = input as Record<string, unknown>;
   const answers = validateApplicationBody(String(type), body);
   const definition = questionnaireDefinition(type);
-  const row = await ctx.db.$transaction(async (tx) => {
-    const profile =
-      (await tx.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] } })) ??
-      (await tx.profile.create({ data: { tenantId, environment: ctx.environment } }));
-    await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answersOf(definition, answers) }), tx);
-    return tx.businessApplication.create({
-      data: { tenantId, accountId: actor.accountId, environment: ctx.environment, profileId: profile.id, type: definition.id, answers: answers as Prisma.InputJsonValue },
+  const store = async (): Promise<BusinessApplicationRecord> => {
+    const row = await ctx.db.$transaction(async (tx) => {
+      const profile =
+        (await tx.profile.findFirst({ where: { AND: [{ tenantId }, visibleProfiles(ctx, actor)] } })) ??
+        (await tx.profile.create({ data: { tenantId, environment: ctx.environment } }));
+      await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answersOf(definition, answers) }), tx);
+      return tx.businessApplication.create({
+        data: { tenantId, accountId: actor.accountId, environment: ctx.environment, profileId: profile.id, type: definition.id, answers: answers as Prisma.InputJsonValue },
+      });
     });
-  });
-  ctx.logger.info({ applicationId: row.id, tenantId }, 'business application created');
-  return toRecord(row);
+    ctx.logger.info({ applicationId: row.id, tenantId }, 'business application created');
+    return toRecord(row);
+  };
+  // A retry after a timeout, with the key of the first try, answers the application made then and stores nothing.
+  const request = { owner: { accountId: actor.accountId }, operation: 'businessApplications.create', target: tenantId, body: { type: definition.id, answers } };
+  return answerOnce(
+    ctx,
+    idempotencyKey,
+    request,
+    async () => {
+      const record = await store();
+      return { answer: record, kept: record as unknown as Prisma.InputJsonObject };
+    },
+    (kept: Prisma.InputJsonObject) => kept as unknown as BusinessApplicationRecord,
+  );
 }
 
 export const ContinueBody = z.strictObject({ clickId: z.string().trim().min(1).max(255).optional() });

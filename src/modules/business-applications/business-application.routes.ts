@@ -8,7 +8,8 @@ import { ApplicationMatchListBody, ApplicationResponse, toMatchListBody, toRespo
 import { PreselectedOffer } from '../offers/preselected-offer-schemas.js';
 import { CURRENCY_SCHEMA, type JsonSchema } from '../questionnaires/answer-schema.js';
 import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
-import { BASES, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { IDEMPOTENCY_KEY_TTL_HOURS, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 import { ACME_APPLICATION, EXAMPLE_CONTINUE_BODY } from './business-application.examples.js';
 
 const TENANT_CREDENTIALS = 'Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.';
@@ -31,14 +32,15 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications`,
     operationId: 'ApplicationController_create',
     summary: 'Create an application',
-    description: `A funding application of the tenant's business: one of eleven variants selected by \`type\` (a questionnaire id; \`business-all-funding-products\` unless given), each with its own fields, every field optional but at least one. A field outside the variant is a 400 naming it; nothing is stored. The fields the questionnaire asks fill the tenant's profile like answers (the profile is created if the tenant has none); the company facts come from the profile. Then read its matches and pre-selected offers, and submit it to a lender or send the client its continue URL. ${TENANT_CREDENTIALS}\n\nCompatibility: the answer's \`type\` is \`introducer-all-funding-products\`, as spec 2.6 shows, whatever was sent.`,
+    description: `A funding application of the tenant's business: one of eleven variants selected by \`type\` (a questionnaire id; \`business-all-funding-products\` unless given), each with its own fields, every field optional but at least one. A field outside the variant is a 400 naming it; nothing is stored. The fields the questionnaire asks fill the tenant's profile like answers (the profile is created if the tenant has none); the company facts come from the profile. Then read its matches and pre-selected offers, and submit it to a lender or send the client its continue URL. ${TENANT_CREDENTIALS}\n\nCompatibility: the answer's \`type\` is \`introducer-all-funding-products\`, as spec 2.6 shows, whatever was sent. With \`Idempotency-Key\`, a retry of the same request (after a timeout) answers the application the first one made, storing nothing (for ${IDEMPOTENCY_KEY_TTL_HOURS} hours); the key with another request is a 422.`,
     access: 'businessApplications.create',
     example: { summary: 'ACME WIDGETS LIMITED asks for £150,000 over 24 months', body: ACME_APPLICATION },
     jsonSchemaBody: businessApplicationBodySchema,
     response: ApplicationResponse,
     successStatus: 201,
     surface: 'businessV1',
-    handle: async (ctx, req) => toResponse(await applications.createApplication(ctx, req.body)),
+    headers: idempotencyKeyHeader('account'),
+    handle: async (ctx, req) => toResponse(await applications.createApplication(ctx, req.body, header(req, 'idempotency-key'))),
   },
   route({
     method: 'get',

@@ -480,3 +480,51 @@ describe('POST /applications/{id}/submit', () => {
     });
   });
 });
+
+describe('POST /applications with an Idempotency-Key', () => {
+  const keyed = (auth: Record<string, string>, key: string) => ({ ...auth, 'idempotency-key': key });
+  const applicationsOf = (tenantId: string) => app.runtime.database.prisma.businessApplication.count({ where: { tenantId } });
+
+  it('answers a retry of the same request with the first application, storing nothing; another request under the key is a 422', async () => {
+    const { tenantId, auth } = await tenantAuth();
+    const key = `retry-${Date.now()}`;
+    const first = await send('POST', '/applications', keyed(auth, key), APPLICATION);
+    expect(first.status).toBe(201);
+    const created = await first.json();
+    const retried = await send('POST', '/applications', keyed(auth, key), APPLICATION);
+    expect(retried.status).toBe(201);
+    expect(await retried.json()).toEqual(created);
+    expect(await applicationsOf(tenantId)).toBe(1);
+
+    const other = await send('POST', '/applications', keyed(auth, key), { ...APPLICATION, fundingPeriod: 36 });
+    expect(other.status).toBe(422);
+    expect((await other.json()).errors).toEqual([{ pointer: 'header:Idempotency-Key', message: expect.stringContaining('another request') }]);
+    expect(await applicationsOf(tenantId)).toBe(1);
+
+    // Without a key, each request is a new application.
+    expect((await send('POST', '/applications', auth, APPLICATION)).status).toBe(201);
+    expect(await applicationsOf(tenantId)).toBe(2);
+  });
+
+  it("keeps keys per account: another integrator's request under the same key makes its own application", async () => {
+    const key = `shared-${Date.now()}`;
+    const mine = await tenantAuth();
+    const myApplication = await (await send('POST', '/applications', keyed(mine.auth, key), APPLICATION)).json();
+    const other = await signUpIntegrator(app);
+    const { id: theirTenant } = await createTenant(app, other.platformToken);
+    const theirAuth = bearer((await platformToken(app, other.apiKey, theirTenant)).access_token);
+    expect((await send('POST', '/profile', theirAuth, { companyInformation: { registrationNumber: '09876543' } })).status).toBe(201);
+    const theirs = await send('POST', '/applications', keyed(theirAuth, key), APPLICATION);
+    expect(theirs.status).toBe(201);
+    expect((await theirs.json()).id).not.toBe(myApplication.id);
+    expect(await applicationsOf(theirTenant)).toBe(1);
+  });
+
+  it('refuses a malformed key (400 naming the header) and stores nothing', async () => {
+    const { tenantId, auth } = await tenantAuth();
+    const res = await send('POST', '/applications', keyed(auth, 'k'.repeat(256)), APPLICATION);
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0].pointer).toBe('header:Idempotency-Key');
+    expect(await applicationsOf(tenantId)).toBe(0);
+  });
+});

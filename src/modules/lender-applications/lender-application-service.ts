@@ -42,7 +42,7 @@ import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
-import { answerOnce } from './idempotent-answers.js';
+import { answerOnce } from '../../infra/idempotent-answers.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
@@ -258,7 +258,7 @@ export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLat
 }
 
 /**
- * A lender's answer, once per Idempotency-Key when one is given (idempotent-answers.ts): the key is
+ * A lender's answer, once per Idempotency-Key when one is given (src/infra/idempotent-answers.ts): the key is
  * looked at only once the application is found among the lender's (another lender's is a 404) and
  * the body checked (400), so that the key binds exactly this request. The answer is kept without
  * its authorization token, which a replay derives again.
@@ -274,7 +274,7 @@ async function respondOnce(
 ): Promise<FundingApplicationDocument> {
   if (idempotencyKey === undefined) return toDocument(await respond());
   const application = await findVisibleLenderApplication(ctx, actor, id);
-  const request = { lenderId: actor.lenderId, operation, applicationId: application.id, body: input() };
+  const request = { owner: { lenderId: actor.lenderId }, operation, target: application.id, body: input() };
   const token = applicationAuthorizationToken(application.lender.authorizationTokenKey, application.id);
   return answerOnce(
     ctx,

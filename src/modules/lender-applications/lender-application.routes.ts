@@ -10,11 +10,11 @@ import { ApplicationSubmission, SelectionSubmission } from './submission-schemas
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { z } from 'zod';
 import { BASES, header, route, routeCheckedInOperation, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
-import { IDEMPOTENCY_KEY_TTL_HOURS, IdempotencyKey } from './idempotent-answers.js';
+import { IDEMPOTENCY_KEY_TTL_HOURS, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 import { EXAMPLE_ACKNOWLEDGEMENT, EXAMPLE_OFFER, EXAMPLE_REJECTION } from './lender-application.examples.js';
 
 /** The lender's answers take an Idempotency-Key, so a lender can retry one safely after a timeout. */
-const IDEMPOTENCY_HEADER = [{ name: 'Idempotency-Key', description: `Replays the first answer to this key for a repeat of the same request, changing nothing (kept ${IDEMPOTENCY_KEY_TTL_HOURS} hours, per lender); the key with another request is a 422`, schema: IdempotencyKey }];
+const IDEMPOTENCY_HEADER = idempotencyKeyHeader('lender');
 const IDEMPOTENT = ` With \`Idempotency-Key\`, a repeat of the same request answers the first answer again and changes nothing (for ${IDEMPOTENCY_KEY_TTL_HOURS} hours); the key with another request is a 422.`;
 
 /** The client's decision on a lender's offer, on the integrator surfaces. */

@@ -1600,7 +1600,7 @@ export interface paths {
          * Create an application
          * @description A funding application of the tenant's business: one of eleven variants selected by `type` (a questionnaire id; `business-all-funding-products` unless given), each with its own fields, every field optional but at least one. A field outside the variant is a 400 naming it; nothing is stored. The fields the questionnaire asks fill the tenant's profile like answers (the profile is created if the tenant has none); the company facts come from the profile. Then read its matches and pre-selected offers, and submit it to a lender or send the client its continue URL. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
          *
-         *     Compatibility: the answer's `type` is `introducer-all-funding-products`, as spec 2.6 shows, whatever was sent.
+         *     Compatibility: the answer's `type` is `introducer-all-funding-products`, as spec 2.6 shows, whatever was sent. With `Idempotency-Key`, a retry of the same request (after a timeout) answers the application the first one made, storing nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -25090,6 +25090,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
                  * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5

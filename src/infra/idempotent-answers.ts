@@ -1,21 +1,21 @@
 /**
- * Idempotency-Key on the lender's acknowledgement, offer and rejection (as Stripe's API and the
- * Standard Webhooks guidance describe it): the first answer to a key is kept in PostgreSQL
+ * Idempotency-Key on POSTs that create or decide something (as Stripe's API and the Standard
+ * Webhooks guidance describe it): the first answer to a key is kept in PostgreSQL
  * (`idempotency_record`, so every process of a deployment replays it) and answered again, writing
  * nothing, for a repeat of the same request; the key with another request (another operation,
- * application or body) is a 422. Keys are scoped per lender and kept IDEMPOTENCY_KEY_TTL_HOURS.
- * A request that fails keeps nothing: its retry runs afresh.
+ * object or body) is a 422. Keys are scoped per party (a lender, or an integrator's account) and
+ * kept IDEMPOTENCY_KEY_TTL_HOURS. A request that fails keeps nothing: its retry runs afresh.
  *
- * Internal: the caller's use case has decided access, found the application among the lender's
- * and parsed the body before a key is looked at, so a key never tells one lender of another's.
+ * Internal: the caller's use case has decided access, found the object it acts on among the
+ * caller's and parsed the body before a key is looked at, so a key never tells one party of another's.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client.js';
-import type { ServiceContext } from '../../kernel/context.js';
-import { AppError } from '../../kernel/errors.js';
-import { readsOf } from '../../infra/database.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { ServiceContext } from '../kernel/context.js';
+import { AppError } from '../kernel/errors.js';
+import { readsOf } from './database.js';
 
 /** How long a key's answer is kept and replayed (Stripe keeps keys 24 hours). */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
@@ -30,19 +30,32 @@ export const IdempotencyKey = z
   .optional()
   .describe(`Any unique string (e.g. a UUID): a repeat of the same request with the same key answers the first answer again and changes nothing, for ${IDEMPOTENCY_KEY_TTL_HOURS} hours; the key with another request is a 422`);
 
-/** What a key is bound to: the operation, the application it acted on and its parsed body. */
+/** The Idempotency-Key header as a REST row declares it (OpenAPI), keys kept per `whose` (a lender, an account). */
+export function idempotencyKeyHeader(whose: string) {
+  return [
+    {
+      name: 'Idempotency-Key',
+      description: `Replays the first answer to this key for a repeat of the same request, changing nothing (kept ${IDEMPOTENCY_KEY_TTL_HOURS} hours, per ${whose}); the key with another request is a 422`,
+      schema: IdempotencyKey,
+    },
+  ];
+}
+
+/** Whose keys: a lender's, or an integrator account's (each its own column, unique with the key). */
+export type KeyOwner = { lenderId: number } | { accountId: string };
+
+/** What a key is bound to: its owner, the operation, the object it acted on and its parsed body. */
 export interface IdempotentRequest {
-  lenderId: number;
+  owner: KeyOwner;
   operation: string;
-  applicationId: number;
+  target: string | number;
   body: unknown;
 }
 
-const fingerprint = ({ operation, applicationId, body }: IdempotentRequest) =>
-  createHash('sha256').update(JSON.stringify([operation, applicationId, body])).digest('hex');
+const fingerprint = ({ operation, target, body }: IdempotentRequest) => createHash('sha256').update(JSON.stringify([operation, target, body])).digest('hex');
 
 /**
- * `answer()` once per lender and key: its result is kept and returned for a repeat of the same
+ * `answer()` once per owner and key: its result is kept and returned for a repeat of the same
  * request (through `replay`, which turns the kept value back into an answer). Without a key it just
  * answers. The same key with another request: 422; while the first request is still being answered: 409.
  */
@@ -57,21 +70,21 @@ export async function answerOnce<Kept extends Prisma.InputJsonValue, Answer>(
   if (!parsed.success) throw AppError.badRequest('The Idempotency-Key header is invalid', [{ pointer: 'header:Idempotency-Key', message: parsed.error.issues[0]!.message }]);
   const key = parsed.data;
   if (key === undefined) return (await answer()).answer;
-  const { lenderId } = request;
+  const [column, owner] = 'lenderId' in request.owner ? (['lenderId', request.owner.lenderId] as const) : (['accountId', request.owner.accountId] as const);
   const requestHash = fingerprint(request);
   const records = readsOf(ctx.db);
   const now = ctx.clock.now();
-  const mine = records.selectFrom('idempotency_record').where('lenderId', '=', lenderId).where('key', '=', key);
-  // The lender's expired keys go as it makes a new one, with this key if its request died unanswered.
+  const mine = records.selectFrom('idempotency_record').where(column, '=', owner).where('key', '=', key);
+  // The owner's expired keys go as it makes a new one, with this key if its request died unanswered.
   await records
     .deleteFrom('idempotency_record')
-    .where('lenderId', '=', lenderId)
+    .where(column, '=', owner)
     .where((eb) => eb.or([eb('expiresAt', '<', at(now)), eb.and([eb('key', '=', key), eb('responseStatus', 'is', null), eb('createdAt', '<', at(new Date(now.getTime() - ABANDONED_AFTER_MS)))])]))
     .execute();
   const claimed = await records
     .insertInto('idempotency_record')
-    .values({ id: randomUUID(), lenderId, key, requestHash, createdAt: utc(now), expiresAt: utc(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000)) })
-    .onConflict((conflict) => conflict.columns(['lenderId', 'key']).doNothing())
+    .values({ id: randomUUID(), [column]: owner, key, requestHash, createdAt: utc(now), expiresAt: utc(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000)) })
+    .onConflict((conflict) => conflict.columns([column, 'key']).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!claimed) return replayed(await mine.select(['requestHash', 'responseBody']).executeTakeFirst(), requestHash, replay);
@@ -94,7 +107,7 @@ function replayed<Kept, Answer>(record: { requestHash: string; responseBody: unk
   // Gone between the two statements: its request failed (nothing kept) and may be sent again.
   if (!record) throw AppError.conflict('The request first sent with this Idempotency-Key failed meanwhile; send it again', [{ pointer, message: 'retry' }]);
   if (record.requestHash !== requestHash) {
-    throw AppError.unprocessable('This Idempotency-Key was used with another request (operation, application or body)', [
+    throw AppError.unprocessable('This Idempotency-Key was used with another request (operation, object or body)', [
       { pointer, message: 'was used with another request; use a new key for a new request' },
     ]);
   }
