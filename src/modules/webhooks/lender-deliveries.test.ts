@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
 import { createLogger, logDestination } from '../../infra/logger.js';
 import { capturedLogLines } from '../../../test/support/log-lines.js';
-import { bearer, lenderCredentials, lenderPasswordGrant, platformToken, signUpIntegrator } from '../../../test/support/identities.js';
+import { bearer, leastPrivilegedLender, lenderCredentials, platformToken, signUpIntegrator } from '../../../test/support/identities.js';
 import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from '../../../test/support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -28,12 +28,6 @@ let authB: Record<string, string>;
 const db = () => app.runtime.database.prisma;
 const L = '/api/platform/v1/funding';
 
-/** A lender id_token asked for with `openid` alone: the least a lender API call needs. */
-async function leastPrivilegedLender(credentials: LenderCredentials): Promise<Record<string, string>> {
-  const res = await postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}${L}`, scope: 'openid' });
-  const { id_token } = await expectJson(res, 200);
-  return bearer(id_token);
-}
 
 const get = async (path: string, auth: Record<string, string>) => fetch(`${app.url}${L}${path}`, { headers: auth });
 const post = (path: string, body: unknown, auth: Record<string, string>) => postJson(`${app.url}${L}${path}`, body, auth);
@@ -64,8 +58,8 @@ beforeAll(async () => {
   await db().lender.update({ where: { id: first!.id }, data: { applicationUrl: receiver.url, updateUrl: null } });
   lenderA = await lenderCredentials(app, first!.id);
   lenderB = await lenderCredentials(app, second!.id);
-  authA = await leastPrivilegedLender(lenderA);
-  authB = await leastPrivilegedLender(lenderB);
+  authA = await leastPrivilegedLender(app, lenderA);
+  authB = await leastPrivilegedLender(app, lenderB);
 });
 afterAll(async () => {
   await app?.close();

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
-import { bearer, lenderCredentials, lenderPasswordGrant, platformToken, signUpIntegrator } from '../../../test/support/identities.js';
+import { bearer, leastPrivilegedLender, lenderCredentials, platformToken, signUpIntegrator } from '../../../test/support/identities.js';
 import { startLenderReceiver, type LenderReceiver } from '../../../test/support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { expectJson } from '../../../test/support/rest-calls.js';
@@ -23,10 +23,6 @@ let authB: Record<string, string>;
 const db = () => app.runtime.database.prisma;
 const L = '/api/platform/v1/funding';
 
-async function leastPrivilegedLender(credentials: LenderCredentials): Promise<Record<string, string>> {
-  const { id_token } = await expectJson(await postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}${L}`, scope: 'openid' }), 200);
-  return bearer(id_token);
-}
 const testEvent = (kind: string, auth: Record<string, string>) => postJson(`${app.url}${L}/endpoints/${kind}/test`, undefined, auth);
 
 beforeAll(async () => {
@@ -36,8 +32,8 @@ beforeAll(async () => {
   await db().lender.update({ where: { id: first!.id }, data: { applicationUrl: applications.url, updateUrl: updates.url } });
   lenderA = await lenderCredentials(app, first!.id);
   lenderB = await lenderCredentials(app, second!.id);
-  authA = await leastPrivilegedLender(lenderA);
-  authB = await leastPrivilegedLender(lenderB);
+  authA = await leastPrivilegedLender(app, lenderA);
+  authB = await leastPrivilegedLender(app, lenderB);
 });
 afterAll(async () => {
   await app?.close();

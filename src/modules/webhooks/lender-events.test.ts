@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
-import { bearer, lenderCredentials, lenderPasswordGrant, platformToken, signUpIntegrator } from '../../../test/support/identities.js';
+import { bearer, leastPrivilegedLender, lenderCredentials, platformToken, signUpIntegrator } from '../../../test/support/identities.js';
 import { storedApplicationDocument } from '../../../test/support/lender-applications.js';
 import { eventually, startLenderReceiver, type LenderReceiver } from '../../../test/support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -36,10 +36,6 @@ interface EventPage {
   pageInfo: { endCursor: string | null; hasNextPage: boolean };
 }
 
-async function leastPrivilegedLender(credentials: LenderCredentials): Promise<Record<string, string>> {
-  const { id_token } = await expectJson(await postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}${L}`, scope: 'openid' }), 200);
-  return bearer(id_token);
-}
 
 const eventsPage = async (auth: Record<string, string>, query: string): Promise<EventPage> => expectJson(await fetch(`${app.url}${L}/events?${query}`, { headers: auth }), 200);
 
@@ -75,8 +71,8 @@ beforeAll(async () => {
   await db().lender.update({ where: { id: first!.id }, data: { applicationUrl: receiver.url, updateUrl: null } });
   lenderA = await lenderCredentials(app, first!.id);
   lenderB = await lenderCredentials(app, second!.id);
-  authA = await leastPrivilegedLender(lenderA);
-  authB = await leastPrivilegedLender(lenderB);
+  authA = await leastPrivilegedLender(app, lenderA);
+  authB = await leastPrivilegedLender(app, lenderB);
 });
 afterAll(async () => {
   await app?.close();
