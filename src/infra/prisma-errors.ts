@@ -157,7 +157,6 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
     if (typeof e.code === 'string' && (UNAVAILABLE_SOCKET_CODES.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code))) return true;
     if (typeof e.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
-    if (e.kind === 'postgres' && typeof (e as { code?: unknown }).code === 'string' && UNAVAILABLE_SQLSTATE.test((e as { code: string }).code)) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
     pending.push(e.cause, e.meta?.driverAdapterError);
     if (current instanceof AggregateError) pending.push(...current.errors);
