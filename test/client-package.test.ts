@@ -16,6 +16,7 @@ import { readCommittedSupergraph } from '../src/api/graphql/compose.js';
 import { apiVersion, CLIENT_PACKAGE_DIR, generateClientGraphql, generateClientPackage } from '../src/processes/cli/client-package.js';
 import { repositoryPath } from '../src/kernel/repository-root.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { compileStrictProject, writeStrictProject } from './support/strict-project.js';
 
 const run = promisify(execFile);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -64,29 +65,11 @@ describe('the README example', () => {
     const marker = readme.indexOf('<!-- client-example:');
     const example = /```ts\n([\s\S]*?)```/.exec(readme.slice(marker))?.[1];
     if (marker < 0 || !example) throw new Error('clients/typescript/README.md has no marked example');
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'integrator-project', private: true, type: 'module' }));
     await writeFile(path.join(project, 'example.ts'), example);
-    await writeFile(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          outDir: 'out',
-          types: ['node'],
-          typeRoots: [repositoryPath('node_modules', '@types')],
-        },
-        files: ['example.ts'],
-      }),
-    );
+    await writeStrictProject(project, 'integrator-project', 'example.ts');
     // No cast in the example, and none needed: the compiler checks every path, body and answer.
     expect(example).not.toMatch(/\bas (?!const\b)\w/);
-    const compiled = await run(process.execPath, [tsc, '-p', project]).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err), failed: true }));
-    expect('failed' in compiled ? compiled.stdout : '').toBe('');
+    expect(await compileStrictProject(project)).toBe('');
     const { stdout } = await run(process.execPath, [path.join(project, 'out', 'example.js')], { cwd: project, env: { ...process.env, FUNDING_GATEWAY_URL: app.url } });
     expect(stdout).toContain('profile: ');
     expect(stdout).toMatch(/^best match: .+ TERM_LOAN$/m);

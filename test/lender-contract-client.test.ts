@@ -7,12 +7,10 @@
  * receiver, which verifies it with the `standardwebhooks` package and reads the event type and the
  * sequence number from the headers the document declares.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryPath } from '../src/kernel/repository-root.js';
@@ -21,9 +19,8 @@ import { lenderCredentials, lenderIdToken } from './support/identities.js';
 import { lenderOffers, storedLenderApplication } from './support/lender-applications.js';
 import { eventually } from './support/lender-receiver.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { compileStrictProject, writeStrictProject } from './support/strict-project.js';
 
-const run = promisify(execFile);
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 /** The lender's program: only the generated types, openapi-fetch and standardwebhooks. */
 const LENDER_PROGRAM = `
@@ -118,24 +115,7 @@ beforeAll(async () => {
   const served = await (await fetch(`${app.url}/openapi.json`)).json();
   await writeFile(path.join(project, 'gateway.ts'), astToString(await openapiTS(served)));
   await writeFile(path.join(project, 'lender.ts'), LENDER_PROGRAM);
-  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'lender-project', private: true, type: 'module' }));
-  await writeFile(
-    path.join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        skipLibCheck: true,
-        outDir: 'out',
-        types: ['node'],
-        typeRoots: [repositoryPath('node_modules', '@types')],
-      },
-      files: ['lender.ts'],
-    }),
-  );
+  await writeStrictProject(project, 'lender-project', 'lender.ts');
 }, 120_000);
 afterAll(async () => {
   program?.kill();
@@ -146,8 +126,7 @@ afterAll(async () => {
 describe("a lender's client generated from /openapi.json with openapi-typescript", () => {
   it('types the token call, the webhook body and its headers with no cast, strictly', { timeout: 180_000 }, async () => {
     expect(LENDER_PROGRAM).not.toMatch(/\bas (?!const\b)\w|<any>|: any\b/);
-    const compiled = await run(process.execPath, [tsc, '-p', project]).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err), failed: true }));
-    expect('failed' in compiled ? compiled.stdout : '').toBe('');
+    expect(await compileStrictProject(project)).toBe('');
   });
 
   it('runs: signs in with the typed call, and verifies a real delivery whose headers say its event and number', { timeout: 180_000 }, async () => {
