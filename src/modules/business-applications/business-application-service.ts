@@ -25,7 +25,7 @@ import { answersOf, validateApplicationBody } from './application-variants.js';
 import { APPLICATION_RESPONSE_TYPE, type BusinessApplicationRecord, type ContinueUrl, type ContinueUrlCheck } from './business-application-schemas.js';
 import type { LinkClaims } from '../identity/token-authority.js';
 import { assertLinkKeyStands } from '../identity/link-standing.js';
-import { answerOnce } from '../../infra/idempotent-answers.js';
+import { answerOnce, answerOnceAsIs } from '../../infra/idempotent-answers.js';
 
 export type { BusinessApplicationRecord };
 
@@ -94,13 +94,16 @@ export const continuePagePath = (id: string) => `/app/applications/${id}/continu
  * The link names the API key behind the caller's token and the application's link generation: it
  * ends when that key is revoked or expires, or when the integrator revokes the application's links.
  */
-export async function generateContinueUrl(ctx: ServiceContext, id: unknown, body: CheckedLater<z.output<typeof ContinueBody>>): Promise<ContinueUrl> {
+export async function generateContinueUrl(ctx: ServiceContext, id: unknown, body: CheckedLater<z.output<typeof ContinueBody>>, idempotencyKey?: unknown): Promise<ContinueUrl> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const row = await findVisibleApplication(ctx, actor, id);
   const { clickId } = body();
-  if (clickId !== undefined) await ctx.db.businessApplication.update({ where: { id: row.id }, data: { clickId } });
-  const token = await ctx.auth.tokens.signLink(continueSubject(row.id), CONTINUE_URL_TTL_SECONDS, { key: actor.apiKeyId, lep: row.continueLinkEpoch });
-  return { continueUrl: `${ctx.auth.tokens.issuer}${continuePagePath(row.id)}?token=${encodeURIComponent(token)}` };
+  const request = { owner: { accountId: actor.accountId }, operation: 'businessApplications.continueUrl', target: row.id, body: { clickId } };
+  return answerOnceAsIs(ctx, idempotencyKey, request, async () => {
+    if (clickId !== undefined) await ctx.db.businessApplication.update({ where: { id: row.id }, data: { clickId } });
+    const token = await ctx.auth.tokens.signLink(continueSubject(row.id), CONTINUE_URL_TTL_SECONDS, { key: actor.apiKeyId, lep: row.continueLinkEpoch });
+    return { continueUrl: `${ctx.auth.tokens.issuer}${continuePagePath(row.id)}?token=${encodeURIComponent(token)}` };
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { PreselectedOffer } from '../offers/preselected-offer-schemas.js';
 import { CURRENCY_SCHEMA, type JsonSchema } from '../questionnaires/answer-schema.js';
 import { OPTIONAL_KEYS, withOptionalKeys, withoutNullKeys } from '../../kernel/rest/rest-bodies.js';
 import { BASES, header, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
-import { IDEMPOTENCY_KEY_TTL_HOURS, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
+import { IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 import { ACME_APPLICATION, EXAMPLE_CONTINUE_BODY } from './business-application.examples.js';
 
 const TENANT_CREDENTIALS = 'Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.';
@@ -61,14 +61,15 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/continue-url`,
     operationId: 'ApplicationSignUpController_generateContinueUrl',
     summary: 'Get a continue URL',
-    description: `A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. \`clickId\` is stored for attribution. The link ends sooner when the API key behind the caller's token is revoked or expires, or when the application's links are revoked (\`DELETE …/continue-url\`). ${TENANT_CREDENTIALS}`,
+    description: `A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. \`clickId\` is stored for attribution. The link ends sooner when the API key behind the caller's token is revoked or expires, or when the application's links are revoked (\`DELETE …/continue-url\`). ${TENANT_CREDENTIALS} ${IDEMPOTENT_DESCRIPTION}`,
     access: 'businessApplications.create',
     example: { summary: 'From a newsletter campaign', body: EXAMPLE_CONTINUE_BODY },
     body: ContinueBody,
     response: ContinueUrl,
     successStatus: 201,
     surface: 'businessV1',
-    handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body),
+    headers: idempotencyKeyHeader('account'),
+    handle: (ctx, req) => applications.generateContinueUrl(ctx, req.params.applicationId, req.body, header(req, 'idempotency-key')),
   }),
   route({
     method: 'delete',

@@ -9,6 +9,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
+import { answerOnceAsIs } from '../../infra/idempotent-answers.js';
 import { findVisibleProfileId } from '../profiles/profile-visibility.js';
 import { groupedBy } from '../../kernel/batched-lookups.js';
 import type { Case } from './case-schemas.js';
@@ -110,9 +111,15 @@ function toCaseDto(row: CaseRow): CaseDto {
 }
 
 /** POST /profiles/{uuid}/cases/apply → 200 Case. */
-export async function applyForCase(ctx: ServiceContext, uuid: unknown): Promise<CaseDto> {
+export async function applyForCase(ctx: ServiceContext, uuid: unknown, idempotencyKey?: unknown): Promise<CaseDto> {
   const actor = requireAccess(ctx, 'cases.apply');
   const profileId = await findVisibleProfileId(ctx, actor, uuid);
+  const request = { owner: { accountId: actor.accountId }, operation: 'cases.apply', target: profileId, body: null };
+  return answerOnceAsIs(ctx, idempotencyKey, request, () => openCase(ctx, profileId));
+}
+
+/** Opens the case the profile's answers ask for, or answers the one already open. */
+async function openCase(ctx: ServiceContext, profileId: string): Promise<CaseDto> {
   const row = await ctx.db.profile.findUniqueOrThrow({ where: { id: profileId }, select: { eligibilityRequest: true, companyInformation: true } });
   const companyName = (row.companyInformation as { name?: unknown } | null)?.name;
   const eligibility = (row.eligibilityRequest ?? {}) as EligibilityRequest;

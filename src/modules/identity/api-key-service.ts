@@ -9,6 +9,8 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { parseInput } from '../../kernel/validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { answerOnce } from '../../infra/idempotent-answers.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { elevatedGrants, requireAccess } from '../../kernel/access-policy.js';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from './identity-schemas.js';
 import { newApiKey } from './secrets.js';
@@ -42,13 +44,30 @@ export function toApiKeyDto(row: ApiKeyRow): ApiKey {
 }
 
 /** 200 { key, ...metadata }: the key itself appears in this response only. */
-export async function createApiKey(ctx: ServiceContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+export async function createApiKey(ctx: ServiceContext, body: CreateApiKeyBody, idempotencyKey?: unknown): Promise<CreatedApiKey> {
   const adminOnly = body.isMaster === true || elevatedGrants('apiKeys.create', body.scopes).length > 0;
   const actor = requireAccess(ctx, 'apiKeys.create', { elevated: adminOnly });
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
   if (expiresAt && expiresAt <= ctx.clock.now()) {
     throw AppError.unprocessable('The key would already be expired', [{ pointer: '/expiresAt', message: 'must be in the future' }]);
   }
+  // Kept by its hash only: a replay answers the key's metadata without its secret, which the first answer alone carries.
+  const request = { owner: { accountId: actor.accountId }, operation: 'apiKeys.create', target: actor.userId, body };
+  return answerOnce(
+    ctx,
+    idempotencyKey,
+    request,
+    async () => {
+      const created = await storeApiKey(ctx, actor, body, expiresAt);
+      const { key: _secret, ...kept } = created;
+      return { answer: created, kept: kept as unknown as Prisma.InputJsonObject };
+    },
+    (kept) => kept as unknown as CreatedApiKey,
+  );
+}
+
+/** The new key, stored by its hash: its secret is in this answer only. */
+async function storeApiKey(ctx: ServiceContext, actor: { accountId: string; userId: string }, body: CreateApiKeyBody, expiresAt: Date | null): Promise<CreatedApiKey> {
   const secret = newApiKey(ctx.environment);
   try {
     const row = await ctx.db.apiKey.create({

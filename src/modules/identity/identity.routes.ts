@@ -9,6 +9,7 @@ import { ApiKey, CreateApiKeyBody, CreatedApiKey, CreateUserBody, LoginBody, Mar
 import { PlatformRefreshBody, V1AuthorizeQuery, V1RefreshBody } from './token-service.js';
 import { BASES, header, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { DEMO_INTEGRATOR_SIGN_IN, EXAMPLE_API_KEY_BODY, EXAMPLE_USER_BODY, PLACEHOLDERS } from './identity.examples.js';
+import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 
 const refreshRoute = (base: string, prefix: string, kinds: Parameters<typeof tokens.refreshPlatformToken>[2]): RouteDefinition =>
   route({
@@ -80,14 +81,15 @@ export const identityRoutes: RouteDefinition[] = [
     description:
       "Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (" +
       ACCESS_POLICY['apiKeys.create'].elevated.grants.map((scope) => `\`${scope}\``).join(', ') +
-      ") needs an account admin's sign-in.",
+      ") needs an account admin's sign-in. " + IDEMPOTENT_DESCRIPTION + ' A replay answers the key without its secret (`key`), which only the first answer carries.',
     access: 'apiKeys.create',
     example: { summary: "A key for a CRM integration: profiles and matches", body: EXAMPLE_API_KEY_BODY },
     body: CreateApiKeyBody,
     response: CreatedApiKey,
     successStatus: 200,
     surface: 'platform',
-    handle: (ctx, req) => apiKeys.createApiKey(ctx, req.body),
+    headers: idempotencyKeyHeader('account'),
+    handle: (ctx, req) => apiKeys.createApiKey(ctx, req.body, header(req, 'idempotency-key')),
   }),
   route({
     method: 'get',

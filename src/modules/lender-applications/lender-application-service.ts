@@ -42,7 +42,7 @@ import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
-import { answerOnce } from '../../infra/idempotent-answers.js';
+import { answerOnce, answerOnceAsIs } from '../../infra/idempotent-answers.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
@@ -384,15 +384,33 @@ function committedMoveOf(row: ApplicationBeforeChange, event: ApplicationEvent, 
  * again from the profile as it now is and sent to the lender's application URL as a new delivery.
  * The integrator gets its own view of the application (no apiProvider).
  */
-export async function resubmit(ctx: ServiceContext, id: unknown): Promise<IntegratorApplicationDocument> {
+export async function resubmit(ctx: ServiceContext, id: unknown, idempotencyKey?: unknown): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
-  const rebuilt = await rebuildDocument(ctx, (await findVisibleLenderApplication(ctx, actor, id)).id);
-  const updated = await changeStatus(ctx, actor, id, () => ({
-    event: 'resubmit',
-    application: { payload: withoutAuthorizationToken(rebuilt), responseReason: null, comment: null },
-    note: { comment: 'resubmitted by the client' },
-  }));
-  return toIntegratorDocument(updated);
+  const application = await findVisibleLenderApplication(ctx, actor, id);
+  return decideOnce(ctx, actor, 'resubmit', application.id, idempotencyKey, async () => {
+    const rebuilt = await rebuildDocument(ctx, application.id);
+    const updated = await changeStatus(ctx, actor, id, () => ({
+      event: 'resubmit',
+      application: { payload: withoutAuthorizationToken(rebuilt), responseReason: null, comment: null },
+      note: { comment: 'resubmitted by the client' },
+    }));
+    return toIntegratorDocument(updated);
+  });
+}
+
+/**
+ * The client's decision once per Idempotency-Key (src/infra/idempotent-answers.ts), kept per
+ * integrator account: looked at only once the application was found among the caller's (else 404).
+ */
+function decideOnce(
+  ctx: ServiceContext,
+  actor: { accountId: string },
+  operation: string,
+  applicationId: number,
+  idempotencyKey: unknown,
+  decide: () => Promise<IntegratorApplicationDocument>,
+): Promise<IntegratorApplicationDocument> {
+  return answerOnceAsIs(ctx, idempotencyKey, { owner: { accountId: actor.accountId }, operation: `lenderApplications.${operation}`, target: applicationId, body: null }, decide);
 }
 
 /** The spec 2.7 document of an application rebuilt from current data (read before any transaction). */
@@ -421,15 +439,19 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number): Prom
  * set) or Client Declined. The lender's update webhook receives the updated application; the
  * integrator gets its own view of it (no apiProvider).
  */
-export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline'): Promise<IntegratorApplicationDocument> {
+export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline', idempotencyKey?: unknown): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
-  const updated = await changeStatus(ctx, actor, id, () => ({
-    event: decision,
-    decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED',
-    ...(decision === 'accept' ? { application: { acceptedAt: ctx.clock.now() } } : {}),
-    note: { comment: null },
-  }));
-  return toIntegratorDocument(updated);
+  const decide = async () => {
+    const updated = await changeStatus(ctx, actor, id, () => ({
+      event: decision,
+      decision: decision === 'accept' ? 'ACCEPTED' : 'DECLINED',
+      ...(decision === 'accept' ? { application: { acceptedAt: ctx.clock.now() } } : {}),
+      note: { comment: null },
+    }));
+    return toIntegratorDocument(updated);
+  };
+  if (idempotencyKey === undefined) return decide();
+  return decideOnce(ctx, actor, decision, (await findVisibleLenderApplication(ctx, actor, id)).id, idempotencyKey, decide);
 }
 
 /**

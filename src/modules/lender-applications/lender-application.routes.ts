@@ -10,12 +10,14 @@ import { ApplicationSubmission, SelectionSubmission } from './submission-schemas
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { z } from 'zod';
 import { BASES, header, route, routeCheckedInOperation, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
-import { IDEMPOTENCY_KEY_TTL_HOURS, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
+import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 import { EXAMPLE_ACKNOWLEDGEMENT, EXAMPLE_OFFER, EXAMPLE_REJECTION } from './lender-application.examples.js';
 
 /** The lender's answers take an Idempotency-Key, so a lender can retry one safely after a timeout. */
 const IDEMPOTENCY_HEADER = idempotencyKeyHeader('lender');
-const IDEMPOTENT = ` With \`Idempotency-Key\`, a repeat of the same request answers the first answer again and changes nothing (for ${IDEMPOTENCY_KEY_TTL_HOURS} hours); the key with another request is a 422.`;
+const IDEMPOTENT = ` ${IDEMPOTENT_DESCRIPTION}`;
+/** The integrator's submissions and decisions take one too, kept per account. */
+const ACCOUNT_IDEMPOTENCY_HEADER = idempotencyKeyHeader('account');
 
 /** The client's decision on a lender's offer, on the integrator surfaces. */
 const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDefinition[] => [
@@ -24,24 +26,26 @@ const decisionRoutes = (base: string, surface: Surface, prefix: string): RouteDe
     path: `${base}/lender-applications/:applicationId/resubmit`,
     operationId: `${prefix}LenderApplicationController_resubmit`,
     summary: 'Resubmit a failed application',
-    description: "After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.",
+    description: "After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404." + IDEMPOTENT,
     access: 'lenderApplications.decide',
     response: IntegratorApplicationDocument,
     successStatus: 200,
     surface,
-    handle: (ctx, req) => lenderApplications.resubmit(ctx, req.params.applicationId),
+    headers: ACCOUNT_IDEMPOTENCY_HEADER,
+    handle: (ctx, req) => lenderApplications.resubmit(ctx, req.params.applicationId, header(req, 'idempotency-key')),
   },
   ...(['accept', 'decline'] as const).map((decision) => ({
     method: 'post',
     path: `${base}/lender-applications/:applicationId/${decision}`,
     operationId: `${prefix}LenderApplicationController_${decision}`,
     summary: decision === 'accept' ? "Accept a lender's offer" : "Decline a lender's offer",
-    description: `The client's decision on the lender's current offer: the application becomes ${decision === 'accept' ? 'Client Accepted (with `acceptedAt`)' : 'Client Declined'} and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.`,
+    description: `The client's decision on the lender's current offer: the application becomes ${decision === 'accept' ? 'Client Accepted (with `acceptedAt`)' : 'Client Declined'} and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.${IDEMPOTENT}`,
     access: 'lenderApplications.decide' as const,
     response: IntegratorApplicationDocument,
     successStatus: 200,
     surface,
-    handle: (ctx: ServiceContext, req: RestRequest) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision),
+    headers: ACCOUNT_IDEMPOTENCY_HEADER,
+    handle: (ctx: ServiceContext, req: RestRequest) => lenderApplications.decideOnOffer(ctx, req.params.applicationId, decision, header(req, 'idempotency-key')),
   }) satisfies RouteDefinition),
 ];
 
@@ -123,14 +127,15 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.businessV1}/applications/:applicationId/submit`,
     operationId: 'ApplicationController_submit',
     summary: 'Submit an application to a lender',
-    description: "Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent.",
+    description: "Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent." + IDEMPOTENT,
     access: 'businessApplications.create',
     example: { summary: 'A term loan from Fleetway Capital (a lender of the demo catalogue)', body: { lenderId: 2, products: ['TERM_LOAN'] } },
     body: SelectedLender,
     response: ApplicationSubmission,
     successStatus: 201,
     surface: 'businessV1',
-    handle: (ctx, req) => submission.submitBusinessApplication(ctx, req.params.applicationId, req.body),
+    headers: ACCOUNT_IDEMPOTENCY_HEADER,
+    handle: (ctx, req) => submission.submitBusinessApplication(ctx, req.params.applicationId, req.body, header(req, 'idempotency-key')),
   }),
   {
     method: 'post',

@@ -12,6 +12,7 @@ import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError, type FieldError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.js';
+import { answerOnceAsIs } from '../../infra/idempotent-answers.js';
 import { queueDeliveries, type NewDelivery } from '../webhooks/webhook-delivery.js';
 import { applicationDocument, lenderMatches, loadProfileForDocuments } from './application-documents.js';
 import { missingRequiredFields, type RequiredFieldRule } from './required-fields.js';
@@ -104,11 +105,17 @@ async function createLenderApplications(
  * POST {business_v1_base}/applications/{applicationId}/submit {lenderId, products}: the integrator
  * sends its Business V1 application to one of its matched lenders (201 { applications }).
  */
-export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: CheckedLater<SelectedLender>): Promise<ApplicationSubmission> {
+export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: CheckedLater<SelectedLender>, idempotencyKey?: unknown): Promise<ApplicationSubmission> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const application = await findVisibleApplication(ctx, actor, applicationId);
   // Checked before the search is recorded, so that a malformed selection records nothing.
   const selection: SelectedLender[] = [input()];
+  const request = { owner: { accountId: actor.accountId }, operation: 'businessApplications.submit', target: application.id, body: selection };
+  return answerOnceAsIs(ctx, idempotencyKey, request, () => submitToLender(ctx, application, selection));
+}
+
+/** The submission itself, once the caller's application was found and its selection checked. */
+async function submitToLender(ctx: ServiceContext, application: { id: string; profileId: string }, selection: SelectedLender[]): Promise<ApplicationSubmission> {
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id }, omit: SEARCH_WITHOUT_MATCHES });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));

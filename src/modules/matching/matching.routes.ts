@@ -7,6 +7,7 @@ import { SelectedLenders } from './review-selection.js';
 import { MatchQuery } from './matching-service.js';
 import { BASES, header, Redirect, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { profileUrl, ProfileUrl, UrlSchemaQuery } from './funding-search-links.js';
+import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 
 export const matchingRoutes: RouteDefinition[] = [
   routeCheckedInOperation({
@@ -44,7 +45,7 @@ export const matchingRoutes: RouteDefinition[] = [
     operationId: 'FundingController_apply',
     summary: 'Apply to preferred lenders',
     description:
-      "Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. With `Idempotency-Key`, a retry answers the first answer again; the same key with another selection is a 409.",
+      "Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. " + IDEMPOTENT_DESCRIPTION,
     access: 'funding.apply',
     example: {
       summary: 'Two preferred lenders from the matches (Fleetway Capital and Ledgerline Invoice Finance in the demo catalogue)',
@@ -55,7 +56,7 @@ export const matchingRoutes: RouteDefinition[] = [
       ],
     },
     body: SelectedLenders,
-    headers: [{ name: 'Idempotency-Key', description: 'Replays the first answer to this key; the key with another selection is a 409', schema: applying.IdempotencyKey }],
+    headers: idempotencyKeyHeader('account'),
     response: FundingSearchBody,
     successStatus: 200,
     surface: 'marketplaceV1',

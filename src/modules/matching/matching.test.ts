@@ -170,7 +170,7 @@ describe('POST /profiles/{uuid}/funding/apply', () => {
     expect(keyed.status).toBe(200);
     expect((await apply(uuid, selection.slice(0, 1), { 'idempotency-key': 'k-1' })).status).toBe(200);
     const reused = await apply(uuid, selection.slice(1, 2), { 'idempotency-key': 'k-1' });
-    expect(reused.status).toBe(409);
+    expect(reused.status).toBe(422);
     expect(await queue(uuid)).toHaveLength(2);
   });
 });

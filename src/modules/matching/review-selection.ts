@@ -33,7 +33,6 @@ export function normaliseSelection(selection: SelectedLenders): SelectedLenders 
 export const REPLACE_POINTER = 'replace';
 
 export interface QueueOptions {
-  idempotencyKey?: string;
   /**
    * The continue page's client: it may not choose after its selection was sent to lenders or
    * rejected, and a choice waiting for review is replaced only when the client confirmed it
@@ -69,15 +68,9 @@ export async function queueReviewSelection(
   if (notMatched.length) throw AppError.unprocessable('Only lenders and products among the profile\'s current matches can be selected', notMatched);
 
   const contentHash = createHash('sha256').update(JSON.stringify(selection)).digest('hex');
-  const { idempotencyKey, client } = options;
+  const { client } = options;
   const replaced = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM profile WHERE id = ${profileId}::uuid FOR UPDATE`;
-    if (idempotencyKey) {
-      const previous = await tx.reviewSelection.findFirst({ where: { profileId, idempotencyKey } });
-      if (previous && previous.contentHash !== contentHash) {
-        throw AppError.conflict('This Idempotency-Key was used with another selection', [{ pointer: 'header:Idempotency-Key', message: 'was used with another body' }]);
-      }
-    }
     if (client) {
       const latest = await tx.reviewSelection.findFirst({ where: { profileId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { state: true } });
       if (latest && !clientMayChoose(latest.state)) throw AppError.conflict(`Your choice was ${stateWords(latest.state)}: it can no longer be changed`);
@@ -100,7 +93,7 @@ export async function queueReviewSelection(
     // The chosen lenders' matches become rows before the selection refers to them (review, submission).
     await recordMatchesOfLenders(tx, search.id, selection.map((s) => s.lenderId));
     if (!same) {
-      await tx.reviewSelection.create({ data: { profileId, fundingSearchId: search.id, selection: selection as Prisma.InputJsonValue, contentHash, idempotencyKey: idempotencyKey ?? null } });
+      await tx.reviewSelection.create({ data: { profileId, fundingSearchId: search.id, selection: selection as Prisma.InputJsonValue, contentHash } });
     } else if (same.state === 'RETURNED' || same.state === 'CLOSED') {
       // The same choice made again after it was returned or replaced: waiting for review once more.
       await tx.reviewSelection.update({ where: { id: same.id }, data: { state: 'PENDING_REVIEW', fundingSearchId: search.id, assigneeId: null, decisionReason: null } });

@@ -8,6 +8,7 @@ import type { CheckedLater } from '../../kernel/validation.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
+import { answerOnceAsIs } from '../../infra/idempotent-answers.js';
 import type { z } from 'zod';
 import { TenantId, type CreateTenantBody, type PageQuery, type TenantCursorPage, type TenantDto, type TenantPage, type UpdateTenantBody } from './tenant-schemas.js';
 import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
@@ -25,8 +26,14 @@ export function toTenantDto(row: TenantRow): TenantDto {
 const duplicateReference = () =>
   AppError.conflict('A tenant with this referenceId already exists', [{ pointer: '/referenceId', message: 'is already used by another tenant' }]);
 
-export async function createTenant(ctx: ServiceContext, body: CreateTenantBody): Promise<TenantDto> {
+export async function createTenant(ctx: ServiceContext, body: CreateTenantBody, idempotencyKey?: unknown): Promise<TenantDto> {
   const actor = requireAccess(ctx, 'tenants.create');
+  const request = { owner: { accountId: actor.accountId }, operation: 'tenants.create', target: actor.accountId, body };
+  return answerOnceAsIs(ctx, idempotencyKey, request, () => storeTenant(ctx, actor, body));
+}
+
+/** The new tenant, stored and announced. */
+async function storeTenant(ctx: ServiceContext, actor: { accountId: string }, body: CreateTenantBody): Promise<TenantDto> {
   let row: TenantRow;
   try {
     row = await ctx.db.tenant.create({

@@ -4,7 +4,8 @@ import * as tenants from './tenant-service.js';
 import { z } from 'zod';
 import { CreateTenantBody, MarketplaceV2Tenant, TenantDto, TenantListQuery, UpdateTenantBody } from './tenant-schemas.js';
 import { cursorPageWithLinks, linkedCursorPageOf, linkedPageOf, pageWithLinks } from '../../kernel/rest/pagination.js';
-import { BASES, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, routeCheckedInOperation, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 
 const TENANT_LIST_PAGING = [
   'Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.',
@@ -34,14 +35,15 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
     operationId: `${prefix}TenantController_create`,
     summary: 'Create a tenant',
     description:
-      "Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).",
+      "Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`). " + IDEMPOTENT_DESCRIPTION,
     access: 'tenants.create',
     example: { summary: "A business known by its record number in the integrator's CRM", body: { referenceId: EXAMPLE_REFERENCE[prefix] } },
     body: CreateTenantBody,
     response: form.schema,
     successStatus: 201,
     surface,
-    handle: async (ctx, req) => form.body(await tenants.createTenant(ctx, req.body)),
+    headers: idempotencyKeyHeader('account'),
+    handle: async (ctx, req) => form.body(await tenants.createTenant(ctx, req.body, header(req, 'idempotency-key'))),
   }),
   ...(withList
     ? [
