@@ -26,6 +26,7 @@ import { APPLICATION_RESPONSE_TYPE, type BusinessApplicationRecord, type Continu
 import type { LinkClaims } from '../identity/token-authority.js';
 import { assertLinkKeyStands } from '../identity/link-standing.js';
 import { answerOnce, answerOnceAsIs } from '../../infra/idempotent-answers.js';
+import { productTypeOf } from '../lenders/product-types.js';
 
 export type { BusinessApplicationRecord };
 
@@ -172,7 +173,7 @@ function matchListOf({ outcome, catalogue }: ProfileMatching): ApplicationMatch[
     const product = catalogue.productById.get(m.productId)!;
     return {
       lender: catalogue.matchedLenders.get(m.lenderId)!,
-      product: m.productType,
+      product: productTypeOf(m.productType),
       fees: { arrangementFees: product.arrangementFeePct, earlyRepaymentFees: product.earlyRepaymentFeePct, exitFees: product.exitFeePct },
       likelihood: m.likelihood,
       instantOffer: product.instantOffer,

@@ -5,12 +5,12 @@
  * REST bodies (matching.rest.ts, business-application.rest.ts) follow from these.
  */
 import { z } from 'zod';
-import { PRICE_BANDS } from '../lenders/product-types.js';
+import { PRICE_BANDS, PRODUCT_TYPES } from '../lenders/product-types.js';
 import { SelectedLender } from './selection-schemas.js';
 
 
-/** The engine names product types as text (the catalogue's column); the values are spec 2.3's. */
-const ProductType = z.string().describe('Product type (spec 2.3)');
+/** A matched product's type: the catalogue's column is the PostgreSQL enum of these values, so clients get the enum, not text. */
+const ProductType = z.enum(PRODUCT_TYPES).meta({ id: 'ProductType', description: 'Product type (spec 2.3)' });
 
 export const MatchExplanation = z
   .strictObject({
@@ -19,7 +19,7 @@ export const MatchExplanation = z
       z
         .strictObject({
           lender: z.strictObject({ id: z.number().int() }).meta({ id: 'RejectionLender' }),
-          product: z.string().describe('The product type (spec 2.3)'),
+          product: ProductType,
           productId: z.number().int(),
           reasons: z.array(z.string()).describe('Why it did not match, e.g. "revenue £80,000 below the product\'s minimum £100,000"'),
         })

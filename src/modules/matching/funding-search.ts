@@ -6,6 +6,7 @@
  * a repeat of the profile's latest search writes nothing, and the match rows that review selections
  * and lender applications refer to are never replaced.
  */
+import { productTypeOf, type ProductType } from '../lenders/product-types.js';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { registryGrade, registryGrades } from '../companies/company-information.js';
@@ -289,7 +290,7 @@ type SearchMatch = FundingSearchResult['matches'][number];
 class MatchOfSearch implements SearchMatch {
   readonly #match: ProductMatch;
   readonly #reasonsOf: (match: ProductMatch) => string[];
-  readonly product: string;
+  readonly product: ProductType;
   readonly productId: number;
   readonly productName: string;
   readonly likelihood: number;
@@ -303,7 +304,7 @@ class MatchOfSearch implements SearchMatch {
   ) {
     this.#match = match;
     this.#reasonsOf = reasonsOf;
-    this.product = match.productType;
+    this.product = productTypeOf(match.productType);
     this.productId = match.productId;
     this.productName = product?.name ?? match.productType;
     this.likelihood = match.likelihood;
@@ -335,7 +336,7 @@ export function toFundingSearchResult({ outcome, catalogue, request, reasonsOf }
     // Shared by the searches of one outcome: callers filter into new arrays, never change it.
     matches: matches as SearchMatch[],
     explanation: explain
-      ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: r.productType, productId: r.productId, reasons: r.reasons })) }
+      ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: productTypeOf(r.productType), productId: r.productId, reasons: r.reasons })) }
       : null,
   };
 }

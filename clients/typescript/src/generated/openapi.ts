@@ -104,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (`profile:multiples`, `insights:read`) needs an account admin's sign-in.
+         * @description Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (`profile:multiples`, `insights:read`) needs an account admin's sign-in. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422. A replay answers the key without its secret (`key`), which only the first answer carries.
          *
          *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to create a master key or a key holding an admin-only scope (`profile:multiples`, `insights:read`). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -374,7 +374,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tenant
-         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`). With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -466,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tenant
-         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`). With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -490,7 +490,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tenant
-         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`).
+         * @description Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`). With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -988,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1012,7 +1012,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1036,7 +1036,7 @@ export interface paths {
         put?: never;
         /**
          * Reject or fail an application
-         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1176,7 +1176,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge an application
-         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description Tells the client the application is being looked at: your reference, a comment (e.g. when to expect an answer), or both; a later acknowledgement replaces it. The status stays In Review (spec 3: an acknowledgement leaves it unchanged); the first acknowledgement's time is recorded. Once a quote or rejection was given: 409. Answers the updated application. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1200,7 +1200,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description A quote or offer (`status` INDICATIVE or FINAL) with exactly one product object (`termLoan`, `invoiceFinance`, `merchantCashAdvance`, `assetFinance`, `tradeFinance` or `commercialProperty`) within the ranges of spec 8. Money fields take plain pounds (as the live platform documents them) or `{code, value}`; answers always give `{code, value}`. An offer posted again replaces the current one, whatever its `reference` (spec 4.5 note 2; earlier ones stay in the history), and goes to your update webhook. Answers the updated application. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1224,7 +1224,7 @@ export interface paths {
         put?: never;
         /**
          * Reject or fail an application
-         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
+         * @description With `reason` `Failed`, the application failed on data, format or processing: the client may fix it and resubmit. Any other reason (documented: `Ineligible`) rejects it for good. Answers the updated application. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1386,7 +1386,7 @@ export interface paths {
         put?: never;
         /**
          * Open a non-funding case
-         * @description Opens a case for what the profile's answers ask that is not funding: debt recovery, grants, R&D tax claims or credit improvement (answer the matching introducer questionnaire first). A funding specialist then follows it. A profile whose answers ask for none of these is a 422.
+         * @description Opens a case for what the profile's answers ask that is not funding: debt recovery, grants, R&D tax claims or credit improvement (answer the matching introducer questionnaire first). A funding specialist then follows it. A profile whose answers ask for none of these is a 422. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -1458,7 +1458,7 @@ export interface paths {
         put?: never;
         /**
          * Apply to preferred lenders
-         * @description Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. With `Idempotency-Key`, a retry answers the first answer again; the same key with another selection is a 409.
+         * @description Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1624,7 +1624,7 @@ export interface paths {
         put?: never;
         /**
          * Get a continue URL
-         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. The link ends sooner when the API key behind the caller's token is revoked or expires, or when the application's links are revoked (`DELETE …/continue-url`). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant.
+         * @description A signed link, valid 7 days, to a page this server serves where the client reviews the application, sees its matches and pre-selected offers, and chooses 1-4 lenders, which go to the funding specialists' review queue. `clickId` is stored for attribution. The link ends sooner when the API key behind the caller's token is revoked or expires, or when the application's links are revoked (`DELETE …/continue-url`). Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1698,7 +1698,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an application to a lender
-         * @description Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent.
+         * @description Sends the application to one of its matched lenders (`lenderId`, with the matched `products` wanted): the lender receives the spec 2.7 document by webhook. A lender or product that does not match now, or fields the lender requires that the profile lacks (named), is a 422; nothing is sent. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -1744,7 +1744,7 @@ export interface paths {
         put?: never;
         /**
          * Resubmit a failed application
-         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
+         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -1766,7 +1766,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a lender's offer
-         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -1788,7 +1788,7 @@ export interface paths {
         put?: never;
         /**
          * Decline a lender's offer
-         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -1810,7 +1810,7 @@ export interface paths {
         put?: never;
         /**
          * Resubmit a failed application
-         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404.
+         * @description After a lender answered `Failed` and the profile was fixed: sends the application to the lender again, its document rebuilt from the profile as it now is (a new webhook delivery). From any other status: 409. An application of a profile the caller cannot see is a 404. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -1832,7 +1832,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a lender's offer
-         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         * @description The client's decision on the lender's current offer: the application becomes Client Accepted (with `acceptedAt`) and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -1854,7 +1854,7 @@ export interface paths {
         put?: never;
         /**
          * Decline a lender's offer
-         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404.
+         * @description The client's decision on the lender's current offer: the application becomes Client Declined and the lender's update webhook is sent. A second decision, or an application without a current offer, is a 409; an application of a profile the caller cannot see is a 404. With `Idempotency-Key`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for 24 hours); the key with another request is a 422.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `funding:write` or `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
@@ -2085,8 +2085,8 @@ export interface components {
             lastUsedAt: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** @description The API key (fgk_…): shown once, stored as a digest */
-            key: string;
+            /** @description The API key (fgk_…): shown once, stored as a digest. Absent from the replay of a request with the same `Idempotency-Key`: the secret is in the first answer only (revoke that key and create another if the first answer was lost) */
+            key?: string;
         };
         ApiKey: {
             /** Format: uuid */
@@ -4013,8 +4013,7 @@ export interface components {
                 lender: {
                     id: number;
                 };
-                /** @description Product type (spec 2.3) */
-                product: string;
+                product: components["schemas"]["ProductType"];
                 productId: number;
                 productName: string;
                 likelihood: components["schemas"]["Likelihood"];
@@ -4024,6 +4023,11 @@ export interface components {
             }[];
             explanation?: components["schemas"]["MatchExplanation"];
         };
+        /**
+         * @description Product type (spec 2.3)
+         * @enum {string}
+         */
+        ProductType: "ASSET_BACKED_FINANCE" | "COMMERCIAL_PROPERTY" | "E_COMMERCE_FUNDING" | "FIXED_LOAN_TERMS" | "INVOICE_FINANCE" | "MERCHANT_CASH_ADVANCE" | "TERM_LOAN" | "TRADE_FINANCE";
         Likelihood: {
             /** @description 0..1 */
             value: number;
@@ -4036,8 +4040,7 @@ export interface components {
         };
         ProductRejection: {
             lender: components["schemas"]["RejectionLender"];
-            /** @description The product type (spec 2.3) */
-            product: string;
+            product: components["schemas"]["ProductType"];
             productId: number;
             /** @description Why it did not match, e.g. "revenue £80,000 below the product's minimum £100,000" */
             reasons: string[];
@@ -4059,8 +4062,7 @@ export interface components {
                 lender: {
                     id: number;
                 };
-                /** @description Product type (spec 2.3) */
-                product: string;
+                product: components["schemas"]["ProductType"];
                 productId: number;
                 productName: string;
                 likelihood: components["schemas"]["Likelihood"];
@@ -9300,8 +9302,7 @@ export interface components {
                     responseTime?: number;
                     documents?: string[];
                 };
-                /** @description Product type (spec 2.3) */
-                product: string;
+                product: components["schemas"]["ProductType"];
                 fees: components["schemas"]["MatchFees"];
                 likelihood: components["schemas"]["Likelihood"];
                 instantOffer: boolean;
@@ -10221,6 +10222,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -11961,6 +11964,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -12608,6 +12613,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -12740,6 +12747,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -22361,7 +22370,10 @@ export interface operations {
     CaseController_apply: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example f4201815-62b1-460c-a6c0-04cbef8db18a */
                 uuid: string;
@@ -23462,7 +23474,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Replays the first answer to this key; the key with another selection is a 409
+                 * @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422
                  * @example acme-widgets-apply-2026-11-27
                  */
                 "Idempotency-Key"?: string;
@@ -25265,6 +25277,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
                  * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
@@ -26137,6 +26151,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
                  * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
@@ -26409,6 +26425,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -26603,6 +26621,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -26816,6 +26836,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
                 /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
                 "Service-tenant-id"?: string;
             };
@@ -27028,7 +27050,10 @@ export interface operations {
     LenderApplicationController_resubmit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 11 */
                 applicationId: string;
@@ -27219,7 +27244,10 @@ export interface operations {
     LenderApplicationController_accept: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 12 */
                 applicationId: string;
@@ -27429,7 +27457,10 @@ export interface operations {
     LenderApplicationController_decline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays the first answer to this key for a repeat of the same request, changing nothing (kept 24 hours, per account); the key with another request is a 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 13 */
                 applicationId: string;
