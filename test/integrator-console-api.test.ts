@@ -175,12 +175,12 @@ describe('the request log', () => {
     expect(ok.status).toBe(200);
     const okId = ok.headers.get('x-request-id')!;
 
-    const entryOf = async (requestId: string) => (await ask(admin.loginToken, REQUEST_LOG, { filter: { requestId } })).data?.requestLog.nodes[0];
-    const failed = await eventually(() => entryOf(failedId), Boolean);
+    const entryOf = async (requestId: string): Promise<any> => (await ask(admin.loginToken, REQUEST_LOG, { filter: { requestId } })).data?.requestLog.nodes[0];
+    const failed = await eventually(() => entryOf(failedId), (e) => Boolean(e));
     expect(failed).toMatchObject({ method: 'GET', route: '/api/platform/v1/tenants/:tenantId', status: 400, credentialKind: 'platform', apiKeyId: admin.apiKeyId, userId: null });
     expect(failed.latencyMs).toBeGreaterThan(0);
     expect(JSON.parse(failed.problem)).toEqual(problem);
-    const succeeded = await eventually(() => entryOf(okId), Boolean);
+    const succeeded = await eventually(() => entryOf(okId), (e) => Boolean(e));
     expect(succeeded).toMatchObject({ status: 200, route: '/api/platform/v1/tenants', problem: null });
     const stored = await app.runtime.database.prisma.requestLogEntry.findFirstOrThrow({ where: { requestId: okId } });
     expect(stored.problem).toBeNull();
@@ -208,8 +208,8 @@ describe('the request log', () => {
     const next = await ask(admin.loginToken, REQUEST_LOG, { filter: { first: 1, before: res.data!.requestLog.endCursor } });
     expect(Number(next.data!.requestLog.nodes[0].id)).toBeLessThan(Number(res.data!.requestLog.nodes[0].id));
     const logins = await eventually(
-      async () => (await ask(admin.loginToken, REQUEST_LOG, { filter: { credential: 'login' } })).data!.requestLog.nodes,
-      (nodes: unknown[]) => nodes.length > 0,
+      async (): Promise<Array<{ userId: string | null }>> => (await ask(admin.loginToken, REQUEST_LOG, { filter: { credential: 'login' } })).data!.requestLog.nodes,
+      (nodes) => nodes.length > 0,
     );
     expect(logins[0]).toMatchObject({ credentialKind: 'login', route: '/graphql', apiKeyId: null });
     expect(logins.map((n: { userId: string | null }) => n.userId)).toContain((await app.runtime.database.prisma.platformUser.findUniqueOrThrow({ where: { email: admin.email } })).id);
