@@ -57,7 +57,7 @@ export const ACCESS_POLICY = {
   },
   'consoleTenants.read': {
     tokens: ['login'],
-    scope: 'account:read',
+    scope: 'tenants:read',
     description: "Search the account's tenants and open one: its profile, credit report, applications and review selections (integrator console)",
   },
   'users.list': { tokens: ['login'], scope: 'users:read', description: "List the account's platform users" },

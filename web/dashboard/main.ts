@@ -47,7 +47,7 @@ const TABS: TabRow[] = [
   { tab: 'deliveries', label: 'Deliveries', shown: (s) => s.staff, load: () => Promise.all([loadDeliveries(), loadLenders()]), view: deliveriesView, close: closeDeliveries },
   { tab: 'catalogue', label: 'Lender catalogue', shown: (s) => s.admin, load: loadCatalogue, view: catalogueView, close: closeCatalogue },
   { tab: 'apiKeys', label: 'API keys', shown: (s) => integrator(s) && s.scopes.includes('api_keys:read'), load: loadApiKeys, view: apiKeysView, close: closeApiKeys },
-  { tab: 'tenants', label: 'Tenants', shown: (s) => integrator(s) && s.scopes.includes('account:read'), load: loadTenants, view: tenantsView, close: closeTenants },
+  { tab: 'tenants', label: 'Tenants', shown: (s) => integrator(s) && s.scopes.includes('tenants:read'), load: loadTenants, view: tenantsView, close: closeTenants },
   { tab: 'requestLog', label: 'Request log', shown: (s) => integrator(s) && s.scopes.includes('request_log:read'), load: () => loadRequestLog(), view: requestLogView, close: closeRequestLog },
 ];
 
