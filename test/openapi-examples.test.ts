@@ -176,6 +176,7 @@ const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<F
   PlatformAuthController_authorizeTenant: async () => ({ tenant: world.tenant.id }),
   MarketplaceAuthController_authorizeTenant: async () => ({ tenant: world.tenant.id }),
   PlatformApiKeyController_revoke: async () => ({ params: { keyId: (await factory.apiKey([UNRELATED_KEY_SCOPE], { fresh: true })).id } }),
+  PlatformApiKeyController_rotate: async () => ({ params: { keyId: (await factory.apiKey([UNRELATED_KEY_SCOPE], { fresh: true })).id } }),
   PlatformUserController_get: async () => ({ params: { userId: world.ownerUserId } }),
   PlatformUserController_update: async () => ({ params: { userId: world.ownerUserId } }),
   PlatformTenantController_get: async () => ({ params: { tenantId: world.tenant.id } }),

@@ -44,6 +44,22 @@ export const ACCESS_POLICY = {
   },
   'apiKeys.list': { tokens: ['login'], scope: 'api_keys:read', description: "List the account's API keys (never their secrets)" },
   'apiKeys.revoke': { tokens: ['login'], scope: 'api_keys:write', elevated: { scope: 'users:write', action: 'revoke a key another user created' }, description: 'Revoke an API key' },
+  'apiKeys.rotate': {
+    tokens: ['login'],
+    scope: 'api_keys:write',
+    elevated: { scope: 'users:write', action: 'rotate a key another user created' },
+    description: 'Give an API key a new secret (same id, name and scopes); the old secret stops at once',
+  },
+  'requestLog.read': {
+    tokens: ['login'],
+    scope: 'request_log:read',
+    description: "See the account's recent API requests (route, status, latency, credential, request id; a failure's problem body) (account admins)",
+  },
+  'consoleTenants.read': {
+    tokens: ['login'],
+    scope: 'tenants:read',
+    description: "Search the account's tenants and open one: its profile, credit report, applications and review selections (integrator console)",
+  },
   'users.list': { tokens: ['login'], scope: 'users:read', description: "List the account's platform users" },
   'users.read': { tokens: ['login'], scope: 'users:read', description: 'Read one platform user' },
   'users.create': { tokens: ['login'], scope: 'users:write', description: 'Add a platform user to the account' },

@@ -15,6 +15,7 @@ export type AuditEvent =
   | 'refresh_token.replayed'
   | 'api_key.created'
   | 'api_key.revoked'
+  | 'api_key.rotated'
   | 'access.denied'
   | 'rate_limit.exceeded'
   | 'staff.action'

@@ -89,6 +89,8 @@ const ConfigSchema = z.object({
    * session was down. (The name predates the outbox queue; kept so deployments need no change.)
    */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(5),
+  /** Days an account's request log (the integrator console's) keeps a request before the worker purges it. */
+  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(7).max(90).default(14),
   /** Bearer token guarding /metrics on the main port (Prometheus `authorization`). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Serve /metrics alone on this port instead (no token: keep it private). 0 picks a free port. */

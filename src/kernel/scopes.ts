@@ -20,10 +20,12 @@ export const TENANT_TOKEN_SCOPES = ['profile:read', 'profile:write', 'sign_up'] 
 
 /** Scopes of a platform login token, by role: managing the account, never integration data. */
 export const LOGIN_SCOPES_BY_ROLE = {
-  MEMBER: ['account:read', 'api_keys:read', 'api_keys:write', 'users:read'],
-  ADMIN: ['account:read', 'api_keys:read', 'api_keys:write', 'users:read', 'users:write'],
+  /** `tenants:read`: the integrator console's view of the account's tenants (their profiles and applications). */
+  MEMBER: ['account:read', 'api_keys:read', 'api_keys:write', 'users:read', 'tenants:read'],
+  /** `request_log:read`: the account's request log, whose failures' problem bodies name any key's or user's inputs. */
+  ADMIN: ['account:read', 'api_keys:read', 'api_keys:write', 'users:read', 'tenants:read', 'users:write', 'request_log:read'],
   /** Internal funding specialists and operators (dashboards, lender management). */
-  STAFF: ['account:read', 'api_keys:read', 'api_keys:write', 'users:read', 'users:write', 'staff', 'admin'],
+  STAFF: ['account:read', 'api_keys:read', 'api_keys:write', 'users:read', 'tenants:read', 'users:write', 'request_log:read', 'staff', 'admin'],
 } as const;
 
 /** OpenID scopes a lender asks for (spec 5.9), and the one our lender API needs. */

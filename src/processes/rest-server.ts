@@ -7,6 +7,7 @@ import http from 'node:http';
 import express from 'express';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { recordRequests } from '../api/http/request-recording.js';
 import { responseCompression } from '../api/http/response-compression.js';
 import { apiDocsRouter } from '../api/rest/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
@@ -28,6 +29,8 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.use(responseCompression());
   const metricsServer = await mountMetrics(app, runtime.config);
   installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  // REST only: /graphql is forwarded to the gateway, which has no database to log to.
+  const recording = recordRequests(app, { db: runtime.database.prisma, logger: runtime.logger, environment: runtime.config.DEPLOY_ENV, tokens: runtime.auth.tokens }, ['/api']);
   const server = http.createServer(app);
   // Before the REST router, which answers every other path under its bases: /graphql is the gateway's.
   const forwarding = forwardGraphQL(app, server, runtime.config.GRAPHQL_GATEWAY_URL, runtime.logger);
@@ -46,6 +49,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
     async close() {
       forwarding.close();
       await closeServer(server);
+      await recording.close();
       await metricsServer?.close();
     },
   };

@@ -19,6 +19,8 @@ import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/http/health.js';
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
+import { recordRequests } from '../api/http/request-recording.js';
+import { startRequestLogPurge } from './request-log-purge.js';
 import { responseCompression } from '../api/http/response-compression.js';
 import { apiDocsRouter } from '../api/rest/api-docs-router.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
@@ -79,6 +81,7 @@ export async function startSingleProcessServer(
   app.use(responseCompression());
   const metricsServer = await mountMetrics(app, runtime.config);
   const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  const recording = recordRequests(app, { db: runtime.database.prisma, logger: runtime.logger, environment: runtime.config.DEPLOY_ENV, tokens: runtime.auth.tokens });
   // GraphQL right after the HTTP security layers: its requests skip the routers below, none of which serves /graphql.
   const graphql = mountGraphQLOnFirstUse(app, server, runtime, httpSecurity);
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
@@ -94,13 +97,16 @@ export async function startSingleProcessServer(
   // healthy answer means the whole process is up, and nothing awaited after listening lies between
   // it and the caller registering its shutdown.
   const worker = await startDeliveryWorker(runtime);
+  const purge = startRequestLogPurge(runtime);
   const url = await listen(server, port, runtime.config.HOST);
   return {
     url,
     async close() {
       await worker.stop();
+      await purge.stop();
       await graphql.close();
       await closeServer(server);
+      await recording.close();
       await metricsServer?.close();
     },
   };

@@ -5,10 +5,12 @@ import { databaseReadiness, dependencyReadiness, healthRouter } from '../api/htt
 import { mountMetrics, observeRequests } from '../api/http/observability.js';
 import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { startDeliveryWorker } from './delivery-worker.js';
+import { startRequestLogPurge } from './request-log-purge.js';
 import type { Runtime } from './runtime.js';
 
 export async function startWorkerServer(runtime: Runtime, port: number): Promise<RunningServer> {
   const worker = await startDeliveryWorker(runtime);
+  const purge = startRequestLogPurge(runtime);
   const app = express();
   app.disable('x-powered-by');
   observeRequests(app, runtime.logger);
@@ -20,6 +22,7 @@ export async function startWorkerServer(runtime: Runtime, port: number): Promise
     url,
     async close() {
       await worker.stop();
+      await purge.stop();
       await closeServer(server);
       await metricsServer?.close();
     },

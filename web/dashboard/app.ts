@@ -12,7 +12,8 @@ import { restoreSession, type Session, type SignedInUser } from './session.js';
 
 export type LenderSummary = LendersQuery['lenders'][number];
 
-export type Tab = 'board' | 'insights' | 'reviews' | 'deliveries' | 'catalogue';
+/** The views of the shell (./main.ts lists which user sees which). */
+export type Tab = 'board' | 'insights' | 'reviews' | 'deliveries' | 'catalogue' | 'apiKeys' | 'tenants' | 'requestLog';
 
 export const app = {
   session: restoreSession() as Session | null,

@@ -1,33 +1,63 @@
 /**
  * The operations dashboard's shell: sign-in, the header with its views, and the session's start and
  * end. Funding specialists follow lender applications live, work the review queue, redeliver
- * webhooks and manage the lender catalogue; integrator users see their account's applications.
+ * webhooks and manage the lender catalogue; integrator users (account admins and members) see their
+ * account's applications and run their integration in the console: API keys, tenants, request log.
  * Each view lives in its own module with its own state; every change re-renders with lit-html (only
  * the parts of the DOM that changed are touched).
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { ApiError } from './graphql-api.js';
-import { fetchSignedInUser, ROLE_LABELS, signIn, signOut } from './session.js';
+import { fetchSignedInUser, ROLE_LABELS, signIn, signOut, type Session } from './session.js';
 import { app, attempt, formValues, loadLenders, mountShell, update, type Tab } from './app.js';
 import { boardView, closeBoard, connectionState, connectLive, loadBoard } from './board-view.js';
 import { closeReviews, loadReviews, reviewsView } from './review-view.js';
 import { closeDeliveries, deliveriesView, loadDeliveries } from './deliveries-view.js';
 import { catalogueView, closeCatalogue, loadCatalogue } from './catalogue-view.js';
 import { closeInsights, insightsView, loadInsights } from './insights-view.js';
+import { apiKeysView, closeApiKeys, loadApiKeys } from './api-keys-view.js';
+import { closeTenants, loadTenants, tenantsView } from './tenants-view.js';
+import { closeRequestLog, loadRequestLog, requestLogView } from './request-log-view.js';
 
 const root = document.getElementById('dashboard')!;
 // The shell's loading text is static HTML: lit renders into an emptied container.
 root.replaceChildren();
 
+interface TabRow {
+  tab: Tab;
+  label: string;
+  /** Whether the signed-in user is offered the view: its operations' scopes (the API still decides each call). */
+  shown(session: Session): boolean;
+  load(): Promise<unknown>;
+  view(): TemplateResult;
+  close(): void;
+}
+
+/** An integrator's user (account ADMIN or MEMBER), not the platform's staff. */
+const integrator = (s: Session) => !s.staff;
+
+/**
+ * Every view, in the header's order, with who sees it: staff work the platform (reviews, deliveries,
+ * catalogue); integrator users run their integration (API keys, tenants; admins the request log).
+ */
+const TABS: TabRow[] = [
+  { tab: 'board', label: 'Applications', shown: () => true, load: loadBoard, view: boardView, close: closeBoard },
+  { tab: 'insights', label: 'Insights', shown: () => true, load: loadInsights, view: insightsView, close: closeInsights },
+  { tab: 'reviews', label: 'Review queue', shown: (s) => s.staff, load: () => Promise.all([loadReviews(), loadLenders()]), view: reviewsView, close: closeReviews },
+  { tab: 'deliveries', label: 'Deliveries', shown: (s) => s.staff, load: () => Promise.all([loadDeliveries(), loadLenders()]), view: deliveriesView, close: closeDeliveries },
+  { tab: 'catalogue', label: 'Lender catalogue', shown: (s) => s.admin, load: loadCatalogue, view: catalogueView, close: closeCatalogue },
+  { tab: 'apiKeys', label: 'API keys', shown: (s) => integrator(s) && s.scopes.includes('api_keys:read'), load: loadApiKeys, view: apiKeysView, close: closeApiKeys },
+  { tab: 'tenants', label: 'Tenants', shown: (s) => integrator(s) && s.scopes.includes('tenants:read'), load: loadTenants, view: tenantsView, close: closeTenants },
+  { tab: 'requestLog', label: 'Request log', shown: (s) => integrator(s) && s.scopes.includes('request_log:read'), load: () => loadRequestLog(), view: requestLogView, close: closeRequestLog },
+];
+
+const rowOf = (tab: Tab) => TABS.find((row) => row.tab === tab)!;
+
 async function openTab(tab: Tab): Promise<void> {
   app.tab = tab;
   app.notice = '';
   await attempt(async () => {
-    if (tab === 'board') await loadBoard();
-    if (tab === 'insights') await loadInsights();
-    if (tab === 'reviews') await Promise.all([loadReviews(), loadLenders()]);
-    if (tab === 'deliveries') await Promise.all([loadDeliveries(), loadLenders()]);
-    if (tab === 'catalogue') await loadCatalogue();
+    await rowOf(tab).load();
   });
 }
 
@@ -62,12 +92,11 @@ function signInView(): TemplateResult {
   </main>`;
 }
 
-const VIEWS: Record<Tab, () => TemplateResult> = { board: boardView, insights: insightsView, reviews: reviewsView, deliveries: deliveriesView, catalogue: catalogueView };
 
 function view(): TemplateResult {
   const session = app.session;
   if (!session) return signInView();
-  const tabs: Array<[Tab, string]> = [['board', 'Applications'], ['insights', 'Insights'], ...(session.staff ? ([['reviews', 'Review queue'], ['deliveries', 'Deliveries']] as Array<[Tab, string]>) : []), ...(session.admin ? ([['catalogue', 'Lender catalogue']] as Array<[Tab, string]>) : [])];
+  const tabs = TABS.filter((row) => row.shown(session)).map((row): [Tab, string] => [row.tab, row.label]);
   const connection = connectionState();
   const connectionText = { live: 'Live', reconnecting: 'Reconnecting…', offline: 'Offline' }[connection];
   return html`<header>
@@ -80,7 +109,7 @@ function view(): TemplateResult {
     <main>
       <p role="status" class="ok" data-testid="notice">${app.notice}</p>
       ${problemView()}
-      ${VIEWS[app.tab]()}
+      ${rowOf(app.tab).view()}
     </main>`;
 }
 
@@ -100,11 +129,8 @@ async function startSession(): Promise<void> {
 
 function endSession(): void {
   signOut();
-  closeBoard();
-  closeReviews();
-  closeDeliveries();
-  closeCatalogue();
-  closeInsights();
+  for (const row of TABS) row.close();
+  app.tab = 'board';
   app.session = null;
   app.user = null;
   update();

@@ -9,3 +9,4 @@ export * from './review-queries.js';
 export * from './deliveries-queries.js';
 export * from './catalogue-queries.js';
 export * from './insights-queries.js';
+export * from './console-queries.js';

@@ -15,6 +15,8 @@ export interface Session {
   role: PlatformRole;
   staff: boolean;
   admin: boolean;
+  /** The login token's scopes: which views the shell offers follows from them (the API decides the rest). */
+  scopes: string[];
 }
 
 /** Who is signed in, as the header shows them. */
@@ -32,7 +34,7 @@ function sessionOf(token: string): Session | null {
     if (claims.tkn !== 'login' || !claims.sub || (claims.exp ?? 0) * 1000 < Date.now()) return null;
     const scopes = (claims.scope ?? '').split(' ');
     const role: PlatformRole = claims.role === 'STAFF' || claims.role === 'ADMIN' ? claims.role : 'MEMBER';
-    return { token, userId: claims.sub, role, staff: scopes.includes('staff'), admin: scopes.includes('admin') };
+    return { token, userId: claims.sub, role, staff: scopes.includes('staff'), admin: scopes.includes('admin'), scopes };
   } catch {
     return null;
   }

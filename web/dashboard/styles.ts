@@ -132,4 +132,10 @@ textarea { font: inherit; padding: 4px 6px; border: 1px solid #6e7781; border-ra
 .reviews .badge[data-status="REJECTED"] { color: var(--bad); }
 .reviews .badge[data-status="SUBMITTED"] { color: var(--ok); }
 @media (max-width: 640px) { .panel dl { grid-template-columns: 1fr; } }
+/* ---- integrator console (API keys, tenants, request log) ---- */
+.console fieldset.scopes { border: 1px solid var(--line); border-radius: 4px; padding: 6px 10px; grid-column: 1 / -1; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13rem), 1fr)); gap: 4px 12px; min-width: 0; }
+.console fieldset.scopes label { display: inline; font-weight: normal; margin-left: 4px; }
+.console pre.problem { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; background: #f6f7f9; padding: 6px; margin: 4px 0 0; max-width: 100%; }
+.console td code { overflow-wrap: anywhere; }
+.console h4 { margin: 12px 0 4px; }
 `;

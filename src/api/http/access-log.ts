@@ -45,6 +45,15 @@ export function noteCredential(res: Response, credential: string | null): void {
   if (credential) (res.locals as { credential?: string }).credential = credential;
 }
 
+/** The problem body a failed response sent (sendProblem keeps it), for the account's request log. */
+export function keepProblem(res: Response, problem: unknown): void {
+  (res.locals as { problem?: unknown }).problem = problem;
+}
+
+export function keptProblem(res: Response): unknown {
+  return (res.locals as { problem?: unknown }).problem;
+}
+
 /** Access log and metrics for every request: nothing is built until the response is done. */
 export function accessLogAndMetrics(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {

@@ -15,6 +15,7 @@ import { MAX_DOCUMENT_BYTES } from '../../modules/documents/document-service.js'
 import { MULTIPART_OVERHEAD_BYTES, receiveFile, removeStaleSpoolFiles, UploadAbandoned, uploadTooLarge, type ReceivedFile } from './multipart-upload.js';
 import { FileDownload, Redirect, ROUTES, servedRoutes, type RestRequest, type RouteDefinition } from './route-table.js';
 import { requestIdOf } from '../../infra/request-id.js';
+import { keepProblem } from '../http/access-log.js';
 
 export interface RestRouterOptions {
   /** Builds the ServiceContext of one request (identity arrives through its headers). */
@@ -30,6 +31,7 @@ export function sendProblem(res: Response, err: unknown): void {
   if (err instanceof AppError && err.details.allow) res.setHeader('Allow', err.details.allow.join(', '));
   if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
   if (problem.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  keepProblem(res, problem);
   res.status(problem.status).type('application/problem+json').json(problem);
 }
 

@@ -124,6 +124,30 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: unknown): Promise
 }
 
 /**
+ * A new secret for a usable key: same id, name, key prefix and scopes. The old secret stops at once
+ * (its digest is replaced) and so do the refresh tokens issued with it, so nothing made from it can be
+ * renewed; access tokens already issued live out their short lifetime (a rotation is a planned change
+ * of secret, so integrations roll over without a failed request; revoke a leaked key instead). The new
+ * secret is in this answer only. Rotating a key another user created needs an account admin.
+ */
+export async function rotateApiKey(ctx: ServiceContext, keyId: unknown): Promise<CreatedApiKey> {
+  const id = parseInput(KeyId, keyId, 'API key id');
+  const actor = requireAccess(ctx, 'apiKeys.rotate', { elevated: await createdByAnother(ctx, id) });
+  const key = await ctx.db.apiKey.findFirst({ where: { AND: [{ id }, apiKeyScope(ctx, actor)] } });
+  if (!key) throw AppError.notFound('API key');
+  if (key.revokedAt) throw AppError.unprocessable('A revoked key cannot be rotated: create a new one', [{ pointer: '/keyId', message: 'is revoked' }]);
+  const secret = newApiKey(ctx.environment, key.keyPrefix);
+  const now = ctx.clock.now();
+  const row = await ctx.db.$transaction(async (tx) => {
+    const rotated = await tx.apiKey.update({ where: { id }, data: { keyHash: secret.keyHash } });
+    await tx.refreshToken.updateMany({ where: { apiKeyId: id, revokedAt: null }, data: { revokedAt: now } });
+    return rotated;
+  });
+  audit(ctx.logger, 'api_key.rotated', { apiKeyId: id, accountId: actor.accountId, userId: actor.userId });
+  return { key: secret.key, ...toApiKeyDto(row) };
+}
+
+/**
  * Whether the key exists in the caller's account and another user (or nobody recorded) created
  * it. Read before the access decision, which depends on it; a key the caller cannot see is no
  * one else's, so it stays a 404 below rather than a 403 that would reveal it.

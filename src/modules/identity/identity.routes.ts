@@ -115,6 +115,19 @@ export const identityRoutes: RouteDefinition[] = [
     handle: (ctx, req) => apiKeys.revokeApiKey(ctx, req.params.keyId),
   }),
   route({
+    method: 'post',
+    path: `${BASES.platform}/api-key/:keyId/rotate`,
+    operationId: 'PlatformApiKeyController_rotate',
+    summary: 'Rotate an API key',
+    description:
+      'Gives the key a new secret (`fgk_…`, in this answer only) and keeps its id, name, `keyPrefix` and scopes. The old secret stops at once, and so do the refresh tokens issued with it; access tokens already issued live out their lifetime (revoke the key to stop them). A revoked key is a 422. Rotating a key another user created needs an account admin.',
+    access: 'apiKeys.rotate',
+    response: CreatedApiKey,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => apiKeys.rotateApiKey(ctx, req.params.keyId),
+  }),
+  route({
     method: 'get',
     path: `${BASES.platform}/users`,
     operationId: 'PlatformUserController_list',

@@ -52,8 +52,8 @@ export interface NewApiKey {
   keyHash: string;
 }
 
-export function newApiKey(environment: DeployEnvironment): NewApiKey {
-  const keyPrefix = `key_${randomBytes(6).toString('hex')}`;
+/** A new key; with `keyPrefix`, a new secret for an existing key (rotation keeps its public id). */
+export function newApiKey(environment: DeployEnvironment, keyPrefix = `key_${randomBytes(6).toString('hex')}`): NewApiKey {
   const key = `fgk_${ENV_TAG[environment]}_${keyPrefix}_${randomToken()}`;
   return { key, keyPrefix, keyHash: digest(key) };
 }

@@ -104,7 +104,20 @@ export async function getTenantProfile(ctx: ServiceContext, self: string): Promi
 export async function getCreditReport(ctx: ServiceContext, self: string): Promise<CreditReport> {
   const actor = requireAccess(ctx, 'tenantProfile.read');
   const tenantId = await resolveTenantId(ctx, actor);
-  const row = await findTenantProfileRow(ctx, actor, tenantId);
+  return creditReportOfRow(ctx, await findTenantProfileRow(ctx, actor, tenantId), tenantId, self);
+}
+
+/**
+ * The credit report of a tenant (422 when its company has none, 404 before its profile is set up).
+ * @access internal: the tenant id comes from a look-up that established its visibility
+ */
+export async function tenantCreditReport(ctx: ServiceContext, tenantId: string, self: string): Promise<CreditReport> {
+  const [row] = await selectProfileRows(ctx.db, (eb) => eb.and([eb('p.tenantId', '=', tenantId), eb('p.environment', '=', ctx.environment)]), { withTradeReferences: true, limit: 1 });
+  if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet');
+  return creditReportOfRow(ctx, row, tenantId, self);
+}
+
+async function creditReportOfRow(ctx: ServiceContext, row: ProfileRow, tenantId: string, self: string): Promise<CreditReport> {
   const company = await registryCompanyOf(ctx, row);
   if (!company) throw AppError.unprocessable('The profile\'s company is not in the registry, so there is no credit report');
   const refusal = creditReportRefusal(company);

@@ -225,6 +225,33 @@ export type LenderProductRequirementsInput = {
   governmentBacked?: boolean | null | undefined;
 };
 
+/** Which requests to list: every given condition holds */
+export type RequestLogFilter = {
+  /** Exactly this HTTP status */
+  status?: number | null | undefined;
+  /** SUCCEEDED (below 400), FAILED (400 and above), CLIENT_ERROR (4xx) or SERVER_ERROR (5xx) One of SUCCEEDED, FAILED, CLIENT_ERROR, SERVER_ERROR. */
+  outcome?: string | null | undefined;
+  /** Route templates containing this text (case-insensitive) */
+  route?: string | null | undefined;
+  /** An API key id, a user id or a token kind */
+  credential?: string | null | undefined;
+  /** Exactly this request id */
+  requestId?: string | number | null | undefined;
+  /** Entries older than this one (the previous page's endCursor) */
+  before?: string | null | undefined;
+  /** Default: 50. */
+  first?: number | null | undefined;
+};
+
+export type CreateApiKeyInput = {
+  name: string;
+  /** Each one of profile:multiples, profile:read, profile:write, questionnaire:read, questionnaire:write, funding:read, funding:write, insights:read, scoring:read, offline_access. */
+  scopes: Array<string>;
+  /** An ISO 8601 date-time. */
+  expiresAt?: string | null | undefined;
+  isMaster?: boolean | null | undefined;
+};
+
 export type AddReviewNoteMutationVariables = Exact<{
   id: string | number;
   text: string;
@@ -232,6 +259,11 @@ export type AddReviewNoteMutationVariables = Exact<{
 
 
 export type AddReviewNoteMutation = { addReviewNote: { id: string, text: string | null, createdAt: string } };
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, keyPrefix: string, scopes: Array<string>, isMaster: boolean, expiresAt: string | null, revokedAt: string | null, lastUsedAt: string | null, createdAt: string }> };
 
 export type ApplicationStatusChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -271,6 +303,29 @@ export type BoardRowQueryVariables = Exact<{
 
 
 export type BoardRowQuery = { lenderApplicationBoard: { nodes: Array<{ id: number, companyName: string | null, companyNumber: string | null, reference: string | null, lenderId: number, lenderName: string, productType: string | null, amount: number | null, status: string, acknowledgedAt: string | null, createdAt: string, updatedAt: string, statusChangedAt: string, offer: { id: string, reference: string, status: BoardOfferStatus, decision: BoardOfferDecision | null, productType: string, amount: number | null, termMonths: number | null, interestRate: number | null, createdAt: string } | null }> }, counts: { totalCount: number, statusCounts: Array<{ status: string, count: number }> } };
+
+export type ConsoleTenantQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleTenantQuery = { consoleTenant: { profileId: string | null, countryCode: string | null, companyType: string | null, sector: string | null, tenant: { id: string, referenceId: string | null, companyName: string | null, registrationNumber: string | null, createdAt: string }, creditReport: { available: boolean, reason: string | null, grade: string | null, industryAverageGrade: string | null, creditLimit: string | null, legalNotices: number | null, source: string | null }, applications: Array<{ id: string, questionnaireId: string, createdAt: string }>, selections: Array<{ id: string, state: string, lenders: number, decisionReason: string | null, createdAt: string }> } };
+
+export type ConsoleTenantsQueryVariables = Exact<{
+  search?: string | null | undefined;
+  offset: number;
+  limit: number;
+}>;
+
+
+export type ConsoleTenantsQuery = { consoleTenants: { total: number, offset: number, limit: number, items: Array<{ id: string, referenceId: string | null, companyName: string | null, registrationNumber: string | null, createdAt: string }> } };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { id: string, name: string, key: string, keyPrefix: string, scopes: Array<string> } };
 
 export type CreateLenderMutationVariables = Exact<{
   input: LenderInput;
@@ -338,6 +393,13 @@ export type RejectSelectionMutationVariables = Exact<{
 
 export type RejectSelectionMutation = { rejectReviewSelection: { id: string, state: ReviewSelectionState, reason: string | null } };
 
+export type RequestLogQueryVariables = Exact<{
+  filter?: RequestLogFilter | null | undefined;
+}>;
+
+
+export type RequestLogQuery = { requestLog: { endCursor: string | null, nodes: Array<{ id: string, requestId: string, method: string, route: string, status: number, latencyMs: number, credentialKind: string, apiKeyId: string | null, userId: string | null, tenantId: string | null, problem: string | null, createdAt: string }> } };
+
 export type ReturnSelectionMutationVariables = Exact<{
   id: string | number;
   reason?: string | null | undefined;
@@ -364,6 +426,20 @@ export type ReviewsQueryVariables = Exact<{
 
 
 export type ReviewsQuery = { reviewQueue: { nodes: Array<{ id: string, state: ReviewSelectionState, createdAt: string, reason: string | null, company: { profileId: string, name: string | null, number: string | null, type: string | null }, assignee: { userId: string, name: string | null, email: string } | null, selection: Array<{ lenderId: number, products: Array<SelectedLenderProducts> }> }> } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: boolean };
+
+export type RotateApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateApiKeyMutation = { rotateApiKey: { id: string, name: string, key: string, keyPrefix: string, scopes: Array<string> } };
 
 export type SaveProductMutationVariables = Exact<{
   lenderId: number;

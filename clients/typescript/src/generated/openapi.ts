@@ -117,124 +117,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/refresh-token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh a token
-         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
-         */
-        post: operations["MarketplaceAuthController_refreshToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/auth/authorize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Get a Marketplace V1 token
-         * @description Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.
-         *
-         *     Compatibility: `expiresIn` (seconds) is an addition.
-         */
-        post: operations["AuthController_authorize"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/anonymous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create an anonymous profile
-         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
-         *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A UK business.
-         */
-        post: operations["ProfileController_createAnonymous"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/api-key/{keyId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke an API key
-         * @description Revokes the key, its refresh tokens and the tokens issued from it (at once in this process, within 30 seconds everywhere). Idempotent. Revoking a key another user created needs an account admin.
-         *
-         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to revoke a key another user created. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        delete: operations["PlatformApiKeyController_revoke"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List platform users
-         * @description The account's platform users, with their role and whether they are disabled.
-         *
-         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["PlatformUserController_list"];
-        put?: never;
-        /**
-         * Add a platform user
-         * @description Adds a user to the account (account admins). An email already in use is a 409; a password shorter than 12 characters is a 400.
-         *
-         *     **Who may call:** a platform login token holding the scope `users:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A finance colleague who manages API keys.
-         */
-        post: operations["PlatformUserController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v2/auth/authorize": {
         parameters: {
             query?: never;
@@ -297,6 +179,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/api-key/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the key, its refresh tokens and the tokens issued from it (at once in this process, within 30 seconds everywhere). Idempotent. Revoking a key another user created needs an account admin.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to revoke a key another user created. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        delete: operations["PlatformApiKeyController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/api-key/{keyId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Gives the key a new secret (`fgk_…`, in this answer only) and keeps its id, name, `keyPrefix` and scopes. The old secret stops at once, and so do the refresh tokens issued with it; access tokens already issued live out their lifetime (revoke the key to stop them). A revoked key is a 422. Rotating a key another user created needs an account admin.
+         *
+         *     **Who may call:** a platform login token holding the scope `api_keys:write`; `users:write` to rotate a key another user created. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["PlatformApiKeyController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List platform users
+         * @description The account's platform users, with their role and whether they are disabled.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["PlatformUserController_list"];
+        put?: never;
+        /**
+         * Add a platform user
+         * @description Adds a user to the account (account admins). An email already in use is a 409; a password shorter than 12 characters is a 400.
+         *
+         *     **Who may call:** a platform login token holding the scope `users:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A finance colleague who manages API keys.
+         */
+        post: operations["PlatformUserController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/auth/refresh-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a token
+         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
+         */
+        post: operations["MarketplaceAuthController_refreshToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/auth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a Marketplace V1 token
+         * @description Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.
+         *
+         *     Compatibility: `expiresIn` (seconds) is an addition.
+         */
+        post: operations["AuthController_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business/v1/profile/credit-report": {
         parameters: {
             query?: never;
@@ -315,6 +313,30 @@ export interface paths {
         get: operations["BusinessProfileController_getCreditReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an anonymous profile
+         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A UK business.
+         */
+        post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
         head?: never;
@@ -603,6 +625,30 @@ export interface paths {
          *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
          */
         post: operations["ProfileController_createBlank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -907,54 +953,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/deliveries/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replay your deliveries
-         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Every failed delivery.
-         */
-        post: operations["LenderDeliveryController_replay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v2/deliveries/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replay your deliveries
-         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Every failed delivery.
-         */
-        post: operations["LenderDeliveryController_replay_marketplaceV2"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
@@ -1073,6 +1071,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -1113,30 +1135,6 @@ export interface paths {
         get: operations["LenderEventController_list"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/endpoints/{kind}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send yourself a test event
-         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A test of your application URL.
-         */
-        post: operations["LenderEndpointController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1301,6 +1299,30 @@ export interface paths {
         get: operations["LenderEventController_list_marketplaceV2"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints/{kind}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself a test event
+         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A test of your application URL.
+         */
+        post: operations["LenderEndpointController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2103,6 +2125,95 @@ export interface components {
             createdAt: string;
         };
         PlatformApiKeyController_listResponse: components["schemas"]["ApiKey"][];
+        MarketplaceAuthController_authorizeResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        MarketplaceAuthController_authorizeTenantResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        AuthController_refreshTokenBody: {
+            refreshToken: string;
+        };
+        AuthController_refreshTokenResponse: {
+            jwt: string;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refreshToken: string;
+            /** @description Seconds until the jwt expires */
+            expiresIn: number;
+        };
+        PlatformApiKeyController_rotateResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The key's public id (key_…), e.g. the targetApiKey of a profile move */
+            keyPrefix: string;
+            scopes: string[];
+            isMaster: boolean;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The API key (fgk_…): shown once, stored as a digest */
+            key: string;
+        };
+        /** @description A platform user of the account */
+        PlatformUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PlatformUserController_listResponse: components["schemas"]["PlatformUser"][];
+        PlatformUserController_createBody: {
+            /** Format: email */
+            email: string;
+            /** @description At least 12 characters, not only whitespace, not a commonly used password (NIST SP 800-63B) */
+            password: string;
+            name?: string;
+            /**
+             * @description Default: `"MEMBER"`.
+             * @enum {string}
+             */
+            role?: "MEMBER" | "ADMIN";
+        };
+        /** @description A platform user of the account */
+        PlatformUserController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         MarketplaceAuthController_refreshTokenBody: {
             refresh_token?: string;
             refreshToken?: string;
@@ -2124,6 +2235,81 @@ export interface components {
             refreshToken: string;
             /** @description Seconds until the jwt expires */
             expiresIn: number;
+        };
+        /** @description Currency amount (spec 2.1) */
+        Currency: {
+            code: components["schemas"]["CurrencyCode"];
+            value: number;
+        };
+        /** @enum {string} */
+        CurrencyCode: "GBP" | "EUR" | "ZAR";
+        /** @description Legal notices of the last 12 months, against the company and its directors */
+        LegalNotices: {
+            company: components["schemas"]["LegalNoticeCount"];
+            directors: components["schemas"]["LegalNoticeCount"];
+        };
+        LegalNoticeCount: {
+            last12MonthsCount: number;
+            last12MonthsValue: components["schemas"]["Currency"];
+        };
+        CreditDataStatement: {
+            /** @constant */
+            available: true;
+            /** @description The credit-data source: a bureau named by the deployment, or `demo` (invented demo data) */
+            source: string;
+            /** @description The date of the source data */
+            asOf: string | null;
+            /** @description True for the demo seed's invented scores: not credit data about a real company */
+            demo: boolean;
+        } | {
+            /** @constant */
+            available: false;
+            reason: string;
+        };
+        BusinessProfileController_getCreditReportResponse: {
+            data: {
+                companyInformation: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                    /** @enum {string} */
+                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                    registrationNumber: string;
+                    creditLimit: components["schemas"]["Currency"] | null;
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
+                    score: {
+                        /** @enum {string} */
+                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                        /** Format: date-time */
+                        changedAt?: string;
+                        lastAssessedAt: string | null;
+                        previous?: {
+                            /** @enum {string} */
+                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        };
+                    } | null;
+                };
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @constant */
+                source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
+            };
         };
         ProfileController_createAnonymousBody: {
             /** @enum {string} */
@@ -2175,13 +2361,6 @@ export interface components {
         PreviousScore: {
             grade: components["schemas"]["Grade"];
         };
-        /** @description Currency amount (spec 2.1) */
-        Currency: {
-            code: components["schemas"]["CurrencyCode"];
-            value: number;
-        };
-        /** @enum {string} */
-        CurrencyCode: "GBP" | "EUR" | "ZAR";
         /** @description Address (spec 2.1) */
         Address: {
             simpleValue?: string;
@@ -2205,15 +2384,6 @@ export interface components {
             isHomeOwnership?: boolean;
             personalGuarantee?: boolean;
             businessOwnsAssets?: boolean;
-        };
-        /** @description Legal notices of the last 12 months, against the company and its directors */
-        LegalNotices: {
-            company: components["schemas"]["LegalNoticeCount"];
-            directors: components["schemas"]["LegalNoticeCount"];
-        };
-        LegalNoticeCount: {
-            last12MonthsCount: number;
-            last12MonthsValue: components["schemas"]["Currency"];
         };
         /** @description Financials (spec 2.1) */
         Financials: {
@@ -2402,138 +2572,6 @@ export interface components {
             assetsForSecurity: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
             eligibilityRequest: components["schemas"]["EligibilityRequest"];
-        };
-        /** @description A platform user of the account */
-        PlatformUser: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            name: string | null;
-            /** @enum {string} */
-            role: "MEMBER" | "ADMIN" | "STAFF";
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        PlatformUserController_listResponse: components["schemas"]["PlatformUser"][];
-        PlatformUserController_createBody: {
-            /** Format: email */
-            email: string;
-            /** @description At least 12 characters, not only whitespace, not a commonly used password (NIST SP 800-63B) */
-            password: string;
-            name?: string;
-            /**
-             * @description Default: `"MEMBER"`.
-             * @enum {string}
-             */
-            role?: "MEMBER" | "ADMIN";
-        };
-        /** @description A platform user of the account */
-        PlatformUserController_createResponse: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            name: string | null;
-            /** @enum {string} */
-            role: "MEMBER" | "ADMIN" | "STAFF";
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        MarketplaceAuthController_authorizeResponse: {
-            access_token: string;
-            /** @description Seconds until the token expires */
-            expires_in: number;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refresh_token?: string;
-            /** @description The scopes the token holds, space-separated */
-            scope: string;
-            /** @constant */
-            token_type: "Bearer";
-        };
-        MarketplaceAuthController_authorizeTenantResponse: {
-            access_token: string;
-            /** @description Seconds until the token expires */
-            expires_in: number;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refresh_token?: string;
-            /** @description The scopes the token holds, space-separated */
-            scope: string;
-            /** @constant */
-            token_type: "Bearer";
-        };
-        AuthController_refreshTokenBody: {
-            refreshToken: string;
-        };
-        AuthController_refreshTokenResponse: {
-            jwt: string;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refreshToken: string;
-            /** @description Seconds until the jwt expires */
-            expiresIn: number;
-        };
-        CreditDataStatement: {
-            /** @constant */
-            available: true;
-            /** @description The credit-data source: a bureau named by the deployment, or `demo` (invented demo data) */
-            source: string;
-            /** @description The date of the source data */
-            asOf: string | null;
-            /** @description True for the demo seed's invented scores: not credit data about a real company */
-            demo: boolean;
-        } | {
-            /** @constant */
-            available: false;
-            reason: string;
-        };
-        BusinessProfileController_getCreditReportResponse: {
-            data: {
-                companyInformation: {
-                    name: string;
-                    /** @enum {string} */
-                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-                    /** @enum {string} */
-                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                    registrationNumber: string;
-                    creditLimit: components["schemas"]["Currency"] | null;
-                    /** @description Null when no credit-data source has stated them */
-                    legalNotices: components["schemas"]["LegalNotices"] | null;
-                    score: {
-                        /** @enum {string} */
-                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                        /** Format: date-time */
-                        changedAt?: string;
-                        lastAssessedAt: string | null;
-                        previous?: {
-                            /** @enum {string} */
-                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        };
-                    } | null;
-                };
-                /** Format: uuid */
-                id: string;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-            };
-            links: {
-                self: string;
-            };
-            meta: {
-                /** Format: uuid */
-                tenantId: string;
-                /** Format: date-time */
-                generatedAt: string;
-                /** @constant */
-                source: "registry";
-                creditData: components["schemas"]["CreditDataStatement"];
-            };
         };
         /** @description A platform user of the account */
         PlatformUserController_getResponse: {
@@ -3568,33 +3606,6 @@ export interface components {
             propertyChargeAddress?: string | null;
         };
         LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
-        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
-        LenderDeliveryController_replayBody: {
-            /**
-             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
-             * @constant
-             */
-            status?: "FAILED";
-            /**
-             * Format: date-time
-             * @description Deliveries created at or after this instant (with `to`)
-             */
-            from?: string;
-            /**
-             * Format: date-time
-             * @description Deliveries created before this instant; at most 31 days after `from`
-             */
-            to?: string;
-        };
-        /** @description What a replay queued */
-        LenderDeliveryController_replayResponse: {
-            /** @description Deliveries queued again now (at most 500), oldest first */
-            queued: number;
-            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
-            more: boolean;
-            /** @description When `more`: the creation time of the first delivery not queued */
-            nextFrom: string | null;
-        };
         /** @description The funding application document (spec 2.7) */
         LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
@@ -3844,6 +3855,33 @@ export interface components {
             /** @description The last row's cursor: pass it as `after` for the next page (null on an empty page). */
             endCursor: string | null;
             hasNextPage: boolean;
+        };
+        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
+        LenderDeliveryController_replayBody: {
+            /**
+             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
+             * @constant
+             */
+            status?: "FAILED";
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (with `to`)
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant; at most 31 days after `from`
+             */
+            to?: string;
+        };
+        /** @description What a replay queued */
+        LenderDeliveryController_replayResponse: {
+            /** @description Deliveries queued again now (at most 500), oldest first */
+            queued: number;
+            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
+            more: boolean;
+            /** @description When `more`: the creation time of the first delivery not queued */
+            nextFrom: string | null;
         };
         /** @description A webhook delivery to you, with what it sent and its attempts */
         LenderDeliveryController_redeliverResponse: {
@@ -10371,723 +10409,6 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_refreshToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "refresh_token": "<REFRESH_TOKEN>"
-                 *     }
-                 */
-                "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
-                     *       "expires_in": 36000,
-                     *       "scope": "profile:read profile:write",
-                     *       "token_type": "Bearer",
-                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    AuthController_authorize: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The API key (fgk_…)
-                 * @example <API_KEY>
-                 */
-                api_key?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
-                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
-                     *       "expiresIn": 36000
-                     *     }
-                     */
-                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_createAnonymous: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "countryCode": "GB"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
-                     *       "createdAt": "2026-12-07T18:37:26.923Z",
-                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 3
-                     *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformApiKeyController_revoke: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                /** @example 7f4b4a4f-48b0-4df8-9899-9f431f541a0d */
-                keyId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformUserController_list: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *         "email": "examples-eefce2@example.test",
-                     *         "name": null,
-                     *         "role": "ADMIN",
-                     *         "disabled": false,
-                     *         "createdAt": "2026-12-07T18:37:25.945Z",
-                     *         "updatedAt": "2026-12-07T18:37:25.945Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["PlatformUserController_listResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformUserController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "finance@acme-widgets.example",
-                 *       "password": "correct-horse-battery-staple",
-                 *       "name": "Grace Hopwood",
-                 *       "role": "MEMBER"
-                 *     }
-                 */
-                "application/json": components["schemas"]["PlatformUserController_createBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "03a054a3-a3b3-465f-b67c-69abf60a1a0a",
-                     *       "email": "finance@acme-widgets.example",
-                     *       "name": "Grace Hopwood",
-                     *       "role": "MEMBER",
-                     *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:27.004Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.004Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PlatformUserController_createResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     MarketplaceAuthController_authorize: {
         parameters: {
             query?: never;
@@ -11457,6 +10778,703 @@ export interface operations {
             };
         };
     };
+    PlatformApiKeyController_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                /** @example 7f4b4a4f-48b0-4df8-9899-9f431f541a0d */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformApiKeyController_rotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformApiKeyController_rotateResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformUserController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
+                     *         "email": "examples-eefce2@example.test",
+                     *         "name": null,
+                     *         "role": "ADMIN",
+                     *         "disabled": false,
+                     *         "createdAt": "2026-12-07T18:37:25.945Z",
+                     *         "updatedAt": "2026-12-07T18:37:25.945Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PlatformUserController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformUserController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "finance@acme-widgets.example",
+                 *       "password": "correct-horse-battery-staple",
+                 *       "name": "Grace Hopwood",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PlatformUserController_createBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "03a054a3-a3b3-465f-b67c-69abf60a1a0a",
+                     *       "email": "finance@acme-widgets.example",
+                     *       "name": "Grace Hopwood",
+                     *       "role": "MEMBER",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-12-07T18:37:27.004Z",
+                     *       "updatedAt": "2026-12-07T18:37:27.004Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformUserController_createResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    MarketplaceAuthController_refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "<REFRESH_TOKEN>"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AuthController_authorize: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The API key (fgk_…)
+                 * @example <API_KEY>
+                 */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
+                     *       "expiresIn": 36000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     BusinessProfileController_getCreditReport: {
         parameters: {
             query?: never;
@@ -11568,6 +11586,141 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_createAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "countryCode": "GB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
+                     *       "createdAt": "2026-12-07T18:37:26.923Z",
+                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 3
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14489,6 +14642,132 @@ export interface operations {
             };
         };
     };
+    LenderDeliveryController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     CompanyController_search: {
         parameters: {
             query?: {
@@ -16834,258 +17113,6 @@ export interface operations {
             };
         };
     };
-    LenderDeliveryController_replay: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "FAILED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "queued": 0,
-                     *       "more": false,
-                     *       "nextFrom": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderDeliveryController_replay_marketplaceV2: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "FAILED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "queued": 0,
-                     *       "more": false,
-                     *       "nextFrom": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     LenderApplicationController_get: {
         parameters: {
             query?: never;
@@ -18370,6 +18397,132 @@ export interface operations {
             };
         };
     };
+    LenderDeliveryController_replay_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderDeliveryController_redeliver: {
         parameters: {
             query?: never;
@@ -19000,129 +19153,6 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderEndpointController_test: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example created */
-                kind: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
-                     *       "statusCode": null,
-                     *       "latencyMs": 1,
-                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *       "delivered": false
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21073,6 +21103,129 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example created */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:0/unset",
+                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "statusCode": null,
+                     *       "latencyMs": 1,
+                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *       "delivered": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
