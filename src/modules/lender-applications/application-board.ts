@@ -18,6 +18,7 @@ import { APPLICATION_STATUSES } from './application-status.js';
 import { readsOf } from '../../infra/database.js';
 import { isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
 import { BOARD_SORT_FIELDS, BoardFilter, BoardOrder, type BoardOffer, type BoardPage, type BoardRow, type BoardStatusCount, type HistoryEntry } from './application-board-schemas.js';
+import { countedByStatus } from './board-counts-store.js';
 import { findVisibleLenderApplication, lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationRows } from './lender-application-visibility.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
@@ -175,7 +176,11 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       ...(position ? [sql<boolean>`(${sortKey.key('la')}, ${sql.ref('la.id')}) ${comparison} (${sortKey.cursor(position[2])}, ${position[3]}::int)`] : []),
     ]);
   const ownedProfileIds = scope.ownedProfileIds;
-  const pageRows = ownedProfileIds
+  // One application (a row again after its live event): looked up by its key, whatever the order,
+  // rather than walking the order's index until it turns up.
+  const pageRows = applicationId
+    ? reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(filtered(true)).where(conditions)
+    : ownedProfileIds
     ? reads
         .selectFrom(ownedProfileIds.as('owned'))
         .innerJoinLateral(
@@ -254,9 +259,16 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
   const nodes = board.slice(0, first);
   const last = nodes.at(-1);
   const endCursor = last ? Buffer.from(JSON.stringify([field, direction, sortValueOf(field, last), last.id] satisfies BoardCursor)).toString('base64url') : null;
-  // Counted status by status (each an index range of that status), so no count reads the whole
-  // table; the total is their sum (or the filtered status's count): one statement for both.
+  // Under the filters the counters are kept by (scope, lender, status), the counters are read
+  // (board-counts-store.ts). Otherwise counted status by status (each an index range of that
+  // status), so no count reads the whole table. The total is their sum (or the filtered status's
+  // count): one statement for both.
+  const countable = !search && !updatedSince && !applicationId;
   const byStatus = once(async () => {
+    if (countable) {
+      const counted = await countedByStatus(reads, scope, lenderId);
+      return APPLICATION_STATUSES.map((each) => ({ status: each, count: counted.get(each) ?? 0 }));
+    }
     const row = await reads
       .selectNoFrom((eb) =>
         APPLICATION_STATUSES.map((each, index) =>
