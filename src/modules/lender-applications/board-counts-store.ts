@@ -15,12 +15,23 @@ import type { ApplicationListScope } from './lender-application-visibility.js';
 export async function countedByStatus(reads: SqlReads, scope: ApplicationListScope, lenderId: number | undefined): Promise<Map<string, number>> {
   const owned = scope.ownedProfileIds;
   const rows = owned
-    ? await reads
-        .selectFrom('application_count_by_profile as c')
+    ? // Profile by profile (a LATERAL the planner cannot turn into a hash join over every profile's counters).
+      await reads
+        .selectFrom(owned.as('owned'))
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('application_count_by_profile as c')
+              .select(['c.status', 'c.count'])
+              .whereRef('c.profileId', '=', 'owned.id')
+              .where('c.environment', '=', scope.environment)
+              .$if(lenderId !== undefined, (q) => q.where('c.lenderId', '=', lenderId!))
+              // OFFSET 0 keeps the subquery apart: pulled up into the join, the planner hashes every counter.
+              .offset(0)
+              .as('c'),
+          (join) => join.onTrue(),
+        )
         .select(['c.status', sql<string>`sum(c.count)`.as('count')])
-        .where('c.profileId', 'in', owned)
-        .where('c.environment', '=', scope.environment)
-        .$if(lenderId !== undefined, (q) => q.where('c.lenderId', '=', lenderId!))
         .groupBy('c.status')
         .execute()
     : await reads
