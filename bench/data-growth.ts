@@ -81,7 +81,8 @@ const DASHBOARD_PAGE = 100;
 /** A query timed one request at a time, to a fraction of a millisecond (autocannon's latencies are whole milliseconds). */
 interface TimedQuery {
   list: string;
-  authorization: string;
+  /** Asked for just before the query is timed: a token issued at the step's start may expire on a slow machine. */
+  authorization: () => Promise<string>;
   request: () => { path: string; method?: 'GET' | 'POST'; body?: string };
   /** What the answer must hold, checked once before timing. */
   check: (body: unknown) => void;
@@ -95,10 +96,11 @@ interface Timed {
 }
 
 async function timeQuery(url: string, query: TimedQuery): Promise<Timed> {
+  const authorization = await query.authorization();
   const once = async () => {
     const request = query.request();
     const started = performance.now();
-    const res = await fetch(`${url}${request.path}`, { method: request.method ?? 'GET', body: request.body, headers: { 'content-type': 'application/json', accept: 'application/json', authorization: query.authorization } });
+    const res = await fetch(`${url}${request.path}`, { method: request.method ?? 'GET', body: request.body, headers: { 'content-type': 'application/json', accept: 'application/json', authorization } });
     const body = await res.text();
     const took = performance.now() - started;
     if (!res.ok) throw new Error(`${query.list}: ${res.status} ${body.slice(0, 300)}`);
@@ -233,6 +235,8 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   const { lender } = credentials;
   const lenderToken = await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' });
   const lenderAuthorization = `Bearer ${lenderToken.id_token as string}`;
+  const freshLender = async () => `Bearer ${(await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' })).id_token as string}`;
+  const freshStaff = async () => `Bearer ${(await send(appUrl, 'POST', '/api/platform/v1/auth/login', STAFF)).access_token as string}`;
 
   // A new profile each step: its funding search is recorded against this step's catalogue.
   const v1 = '/api/marketplace/v1';
@@ -266,7 +270,7 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   const timedQueries: TimedQuery[] = [
     {
       list: `dashboard board query with totalCount and statusCounts (GraphQL BOARD, first ${DASHBOARD_PAGE}, staff)`,
-      authorization: staff,
+      authorization: freshStaff,
       request: () => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: DASHBOARD_BOARD, variables: { filter: {}, first: DASHBOARD_PAGE, orderBy: { field: 'LAST_CHANGE', direction: 'DESC' } } }) }),
       check: (body) => {
         if (board(body)?.nodes.length !== DASHBOARD_PAGE || board(body)!.totalCount < step.applications) throw new Error(`BOARD: ${JSON.stringify(body).slice(0, 300)}`);
@@ -274,7 +278,7 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
     },
     {
       list: 'dashboard row after a live event, with the counts (GraphQL BOARD_ROW, staff)',
-      authorization: staff,
+      authorization: freshStaff,
       request: () => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: DASHBOARD_BOARD_ROW, variables: { filter: { applicationId: probes.boardRowId }, counts: {} } }) }),
       check: (body) => {
         if (board(body)?.nodes.length !== 1) throw new Error(`BOARD_ROW: ${JSON.stringify(body).slice(0, 300)}`);
@@ -282,7 +286,7 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
     },
     {
       list: 'lender API application list, first page (REST)',
-      authorization: lenderAuthorization,
+      authorization: freshLender,
       request: () => ({ path: '/api/platform/v1/funding/applications' }),
       check: (body) => {
         if (!Array.isArray(body) || body.length === 0) throw new Error('lender list: empty');
@@ -290,7 +294,7 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
     },
     {
       list: "lender API application list, deep page by cursor (REST, after the row 90% into the lender's list)",
-      authorization: lenderAuthorization,
+      authorization: freshLender,
       request: () => ({ path: `/api/platform/v1/funding/applications?after=${probes.deepAfter}` }),
       check: (body) => {
         if (!Array.isArray(body) || body.length === 0) throw new Error('lender deep page: empty');
