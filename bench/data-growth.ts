@@ -21,6 +21,17 @@
  * 1,000 and 10,000 products, where the profile's possible matches stay the same 100 products (the
  * added ones are for another country), so what grows is the catalogue searched, not the answer.
  *
+ *
+ * Beside the loaded lists, the queries the dashboard and the lender API really send are timed one
+ * request at a time (p50 and p99 to a fraction of a millisecond, DATA_GROWTH_TIMED_REQUESTS each,
+ * default 300): the dashboard's own board query with its totalCount and statusCounts
+ * (web/dashboard/board-queries.ts BOARD, a page of 100), BOARD_ROW (one row again after a live
+ * event, with the counts), and the lender API's list, first page and a page after the row 90% into
+ * the measured lender's list. The applications and the board's counters are never vacuumed here
+ * (autovacuum off for them; ANALYZE only), as a table just loaded or busy with writes: a step
+ * `xlarge` of 250,000 applications is run with DATA_GROWTH_STEPS=large,xlarge, and
+ * DATA_GROWTH_LOAD=false times these queries only.
+ *
  * DATA_GROWTH_SECONDS (per list and size, default 6), DATA_GROWTH_WARMUP_SECONDS (default 2),
  * DATA_GROWTH_ROUNDS (default 3), DATA_GROWTH_CONNECTIONS (default 4), DATA_GROWTH_STEPS (e.g.
  * `small,medium`) tune it; DATABASE_URL names the PostgreSQL server.

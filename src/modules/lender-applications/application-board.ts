@@ -140,9 +140,11 @@ function once<T>(read: () => Promise<T>): () => Promise<T> {
  * generated from the payload, which is never read), then joined to its lender's name, its match's
  * product type, its current offer and when it entered its status. Staff's page is an index range of
  * their environment (by status too); a member's is read profile by profile of its account's few
- * profiles, each an index range, then merged (prisma/schema.prisma, test/query-plans.test.ts). The
- * total and the counts per status (the filter without its status, for filter chips) are each one
- * statement, run only when the page's `counts` are asked for.
+ * profiles, each an index range, then merged (prisma/schema.prisma, test/query-plans.test.ts); one
+ * application (`applicationId`, the row read again after its live event) by its key. The total and
+ * the counts per status (the filter without its status, for filter chips) are one statement, run
+ * only when the page's `counts` are asked for: a read of the counters each write keeps
+ * (board-counts-store.ts), unless a search, a last change or one application narrows the rows.
  */
 export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<CountedBoardPage> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
