@@ -21,6 +21,17 @@
  * 1,000 and 10,000 products, where the profile's possible matches stay the same 100 products (the
  * added ones are for another country), so what grows is the catalogue searched, not the answer.
  *
+ *
+ * Beside the loaded lists, the queries the dashboard and the lender API really send are timed one
+ * request at a time (p50 and p99 to a fraction of a millisecond, DATA_GROWTH_TIMED_REQUESTS each,
+ * default 300): the dashboard's own board query with its totalCount and statusCounts
+ * (web/dashboard/board-queries.ts BOARD, a page of 100), BOARD_ROW (one row again after a live
+ * event, with the counts), and the lender API's list, first page and a page after the row 90% into
+ * the measured lender's list. The applications and the board's counters are never vacuumed here
+ * (autovacuum off for them; ANALYZE only), as a table just loaded or busy with writes: a step
+ * `xlarge` of 250,000 applications is run with DATA_GROWTH_STEPS=large,xlarge, and
+ * DATA_GROWTH_LOAD=false times these queries only.
+ *
  * DATA_GROWTH_SECONDS (per list and size, default 6), DATA_GROWTH_WARMUP_SECONDS (default 2),
  * DATA_GROWTH_ROUNDS (default 3), DATA_GROWTH_CONNECTIONS (default 4), DATA_GROWTH_STEPS (e.g.
  * `small,medium`) tune it; DATABASE_URL names the PostgreSQL server.
@@ -41,6 +52,7 @@ import { dropLeftoverDatabases, serverUrl } from './bench-databases.js';
 import { load, type LoadSettings, type LoadTarget, type Row } from './load.js';
 import { recordResults, type BenchResult } from './results.js';
 import { startMeasuredServer } from './servers.js';
+import { BOARD as DASHBOARD_BOARD, BOARD_ROW as DASHBOARD_BOARD_ROW } from '../web/dashboard/board-queries.js';
 
 interface Step {
   name: string;
@@ -52,6 +64,7 @@ const STEPS: Step[] = [
   { name: 'small', applications: 1_000, profiles: 10_000, products: 1_000 },
   { name: 'medium', applications: 10_000, profiles: 100_000, products: 10_000 },
   { name: 'large', applications: 50_000, profiles: 100_000, products: 10_000 },
+  { name: 'xlarge', applications: 250_000, profiles: 100_000, products: 10_000 },
 ];
 const only = process.env.DATA_GROWTH_STEPS?.split(',');
 const steps = only ? STEPS.filter((s) => only.includes(s.name)) : STEPS;
@@ -69,6 +82,63 @@ const LENDERS = 1_250; // one product per type each: 10,000 products at most
 const APPLYING_LENDERS = 20;
 const STAFF = { email: 'bench-growth-staff@example.test', password: 'bench-password-123' };
 const PAGE = 20;
+// Each query the dashboard and the lender API really send, timed one request at a time.
+const TIMED_REQUESTS = Number(process.env.DATA_GROWTH_TIMED_REQUESTS ?? 300);
+// DATA_GROWTH_LOAD=false skips the loaded lists (autocannon) and times only the queries below.
+const loadLists = process.env.DATA_GROWTH_LOAD !== 'false';
+// The dashboard's page of the board (web/dashboard/board-view.ts BOARD_PAGE; that module is browser code).
+const DASHBOARD_PAGE = 100;
+
+/** A query timed one request at a time, to a fraction of a millisecond (autocannon's latencies are whole milliseconds). */
+interface TimedQuery {
+  list: string;
+  /** Asked for just before the query is timed: a token issued at the step's start may expire on a slow machine. */
+  authorization: () => Promise<string>;
+  request: () => { path: string; method?: 'GET' | 'POST'; body?: string };
+  /** What the answer must hold, checked once before timing. */
+  check: (body: unknown) => void;
+}
+
+interface Timed {
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+}
+
+async function timeQuery(url: string, query: TimedQuery): Promise<Timed> {
+  const authorization = await query.authorization();
+  const once = async () => {
+    const request = query.request();
+    const started = performance.now();
+    const res = await fetch(`${url}${request.path}`, { method: request.method ?? 'GET', body: request.body, headers: { 'content-type': 'application/json', accept: 'application/json', authorization } });
+    const body = await res.text();
+    const took = performance.now() - started;
+    if (!res.ok) throw new Error(`${query.list}: ${res.status} ${body.slice(0, 300)}`);
+    return { took, body };
+  };
+  query.check(JSON.parse((await once()).body));
+  for (let i = 0; i < Math.min(30, TIMED_REQUESTS); i++) await once();
+  const times: number[] = [];
+  for (let i = 0; i < TIMED_REQUESTS; i++) times.push((await once()).took);
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99), mean: times.reduce((a, b) => a + b, 0) / times.length, requests: times.length };
+}
+
+/** The positions the timed queries read: an application deep in the measured lender's list (90% of the way), and one in the middle of the board. */
+interface Probes {
+  deepAfter: number;
+  lenderRows: number;
+  boardRowId: number;
+}
+
+async function probesOf(client: pg.Client, lenderId: number): Promise<Probes> {
+  const lenderRows = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM lender_application WHERE "lenderId" = $1', [lenderId])).rows[0]!.n);
+  const deep = await client.query<{ id: number }>('SELECT id FROM lender_application WHERE "lenderId" = $1 ORDER BY "createdAt", id OFFSET $2 LIMIT 1', [lenderId, Math.floor(lenderRows * 0.9)]);
+  const middle = await client.query<{ id: number }>('SELECT id FROM lender_application ORDER BY id OFFSET (SELECT count(*) / 2 FROM lender_application) LIMIT 1');
+  return { deepAfter: deep.rows[0]!.id, lenderRows, boardRowId: middle.rows[0]!.id };
+}
 
 // The staff board and the deliveries: a full page (200 rows, the most a page holds) of each cursor connection.
 const BOARD_ROW_FIELDS = 'id companyName lenderId lenderName productType amount status offer { id status } createdAt updatedAt';
@@ -159,7 +229,7 @@ interface Credentials {
 }
 
 /** The lists of one step, measured against a freshly started server. */
-async function measureStep(step: Step, url: string, credentials: Credentials, procs: RunningProcess[]): Promise<Map<string, Row & { size: string }>> {
+async function measureStep(step: Step, url: string, credentials: Credentials, procs: RunningProcess[], probes: Probes): Promise<{ rows: Map<string, Row & { size: string }>; timed: Map<string, Timed & { size: string }> }> {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   // Rate limits raised: one address and one credential sending thousands of requests is the load generator, not abuse.
@@ -176,6 +246,8 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   const { lender } = credentials;
   const lenderToken = await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' });
   const lenderAuthorization = `Bearer ${lenderToken.id_token as string}`;
+  const freshLender = async () => `Bearer ${(await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' })).id_token as string}`;
+  const freshStaff = async () => `Bearer ${(await send(appUrl, 'POST', '/api/platform/v1/auth/login', STAFF)).access_token as string}`;
 
   // A new profile each step: its funding search is recorded against this step's catalogue.
   const v1 = '/api/marketplace/v1';
@@ -204,8 +276,54 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
     if (body.errors) throw new Error(`${query}: ${JSON.stringify(body.errors)}`);
   }
 
+  // The queries the dashboard and the lender API really send, timed one at a time.
+  const board = (data: unknown) => (data as { data?: { lenderApplicationBoard?: { nodes: unknown[]; totalCount: number } }; errors?: unknown }).data?.lenderApplicationBoard;
+  const timedQueries: TimedQuery[] = [
+    {
+      list: `dashboard board query with totalCount and statusCounts (GraphQL BOARD, first ${DASHBOARD_PAGE}, staff)`,
+      authorization: freshStaff,
+      request: () => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: DASHBOARD_BOARD, variables: { filter: {}, first: DASHBOARD_PAGE, orderBy: { field: 'LAST_CHANGE', direction: 'DESC' } } }) }),
+      check: (body) => {
+        if (board(body)?.nodes.length !== DASHBOARD_PAGE || board(body)!.totalCount < step.applications) throw new Error(`BOARD: ${JSON.stringify(body).slice(0, 300)}`);
+      },
+    },
+    {
+      list: 'dashboard row after a live event, with the counts (GraphQL BOARD_ROW, staff)',
+      authorization: freshStaff,
+      request: () => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: DASHBOARD_BOARD_ROW, variables: { filter: { applicationId: probes.boardRowId }, counts: {} } }) }),
+      check: (body) => {
+        if (board(body)?.nodes.length !== 1) throw new Error(`BOARD_ROW: ${JSON.stringify(body).slice(0, 300)}`);
+      },
+    },
+    {
+      list: 'lender API application list, first page (REST)',
+      authorization: freshLender,
+      request: () => ({ path: '/api/platform/v1/funding/applications' }),
+      check: (body) => {
+        if (!Array.isArray(body) || body.length === 0) throw new Error('lender list: empty');
+      },
+    },
+    {
+      list: "lender API application list, deep page by cursor (REST, after the row 90% into the lender's list)",
+      authorization: freshLender,
+      request: () => ({ path: `/api/platform/v1/funding/applications?after=${probes.deepAfter}` }),
+      check: (body) => {
+        if (!Array.isArray(body) || body.length === 0) throw new Error('lender deep page: empty');
+      },
+    },
+  ];
+  const timed = new Map<string, Timed & { size: string }>();
+  for (const query of timedQueries) {
+    const result = await timeQuery(appUrl, query);
+    console.log(`  ${query.list}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (${result.requests} one at a time)`);
+    const size = query.list.includes('deep page')
+      ? `${step.applications.toLocaleString('en-GB')} applications, page after row ${Math.floor(probes.lenderRows * 0.9).toLocaleString('en-GB')} of the lender's ${probes.lenderRows.toLocaleString('en-GB')}`
+      : `${step.applications.toLocaleString('en-GB')} applications`;
+    timed.set(query.list, { ...result, size });
+  }
+
   const rows = new Map<string, Row & { size: string }>();
-  for (const target of targets) {
+  for (const target of loadLists ? targets : []) {
     let row = await load({ ...target, name: `${target.list} @ ${step.name}` }, settings);
     const tooSlow = row.rps === 0;
     if (tooSlow) row = { ...row, ...(await oneAtATime(target, 3)) };
@@ -215,7 +333,7 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   }
   await app.stop();
   procs.splice(procs.indexOf(app), 1);
-  return rows;
+  return { rows, timed };
 }
 
 /**
@@ -274,12 +392,18 @@ try {
   await db.close();
 
   const byList = new Map<string, Array<Row & { size: string; step: string }>>();
+  const timedByList = new Map<string, Array<Timed & { size: string; step: string }>>();
+  // As seeded: no VACUUM of the applications (autovacuum off for them in this database), so an
+  // index-only scan or a count finds no visibility map set, as on a table just loaded or busy.
+  for (const table of ['lender_application', 'application_count_by_lender', 'application_count_by_profile']) await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
   for (const step of steps) {
     console.log(`\ndata growth, ${step.name}: ${step.applications} applications, ${step.profiles} profiles, ${step.products} products`);
     const seedStarted = Date.now();
     await seedTo(client, step, accountId);
     console.log(`  (seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s)`);
-    for (const [list, row] of await measureStep(step, url, credentials, procs)) byList.set(list, [...(byList.get(list) ?? []), { ...row, step: step.name }]);
+    const measured = await measureStep(step, url, credentials, procs, await probesOf(client, measuredLender));
+    for (const [list, row] of measured.rows) byList.set(list, [...(byList.get(list) ?? []), { ...row, step: step.name }]);
+    for (const [list, row] of measured.timed) timedByList.set(list, [...(timedByList.get(list) ?? []), { ...row, step: step.name }]);
   }
   await client.end();
 
@@ -312,6 +436,35 @@ try {
               note: completed
                 ? `CPU per request ${cpuGrowth?.toFixed(2) ?? '?'}x the smallest size's; latency at ${settings.connections} connections, a p50 below 1 ms counted as 1 ms`
                 : `no request completed within a ${(settings.seconds! / settings.rounds!).toFixed(1)} s slice at some size`,
+            }
+          : {}),
+      });
+    }
+  }
+  console.log(`\n(timed one request at a time, ${TIMED_REQUESTS} per query after a warm-up; tables as seeded, never vacuumed)`);
+  console.log('| query | size | p50 ms | p99 ms | mean ms |');
+  console.log('|---|---|---:|---:|---:|');
+  for (const [list, rows] of timedByList) {
+    const first = rows[0]!;
+    const last = rows[rows.length - 1]!;
+    for (const row of rows) {
+      console.log(`| ${list} | ${row.size} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.mean.toFixed(2)} |`);
+      const judged = row === last && rows.length > 1;
+      // Judged on p50 with a floor of a millisecond: below it, a fraction's growth is noise on a shared machine.
+      const growth = last.p50 / Math.max(first.p50, 1);
+      results.push({
+        case: `${list}, ${row.step} (${row.size})`,
+        perSecond: 1000 / row.mean,
+        p50Ms: Number(row.p50.toFixed(3)),
+        p99Ms: Number(row.p99.toFixed(3)),
+        ...(judged
+          ? {
+              baseline: `${list}, ${first.step} (${first.size})`,
+              value: growth,
+              unit: "x the smallest size's p50",
+              target: 'p50 at the largest size <= 1.5x the smallest (a p50 below 1 ms counted as 1 ms)',
+              met: growth <= 1.5,
+              note: `one request at a time; p99 ${first.p99.toFixed(2)} -> ${last.p99.toFixed(2)} ms`,
             }
           : {}),
       });

@@ -351,6 +351,59 @@ describe('list statements on a seeded database', () => {
     ]);
   });
 
+  it("the lender API's `after` page enters the lender's index at the cursor, however deep: the lender is a value, the cursor's position read once", async () => {
+    const everyId = (await explainer.query<{ id: number }>('SELECT id FROM lender_application WHERE "lenderId" = $1 ORDER BY "createdAt", id', [lenderId])).rows.map((r) => r.id);
+    expect(everyId.length).toBeGreaterThan(200);
+    // Deep in the list: all but the last 30 rows lie before the cursor.
+    const after = everyId[everyId.length - 31]!;
+    captured = [];
+    const page = await listLenderApplications(contextOf(lender()), { limit: 10, after });
+    const statements = captured;
+    captured = null;
+    expect(page.map((d) => d.application.id)).toEqual(everyId.slice(everyId.length - 30, everyId.length - 20));
+    expect(statements).toHaveLength(1);
+    const { text, values } = statements[0]!;
+    const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values });
+    const listNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Index Name'] === 'lender_application_lenderId_createdAt_id_idx');
+    // One range scan of the lender's index, starting at the cursor (the row comparison is an index
+    // condition, not a filter), reading the page's rows only; the cursor's row is read by its key, once.
+    expect(listNodes).toEqual([
+      expect.objectContaining({ 'Node Type': 'Index Scan', 'Index Cond': expect.stringMatching(/"lenderId" = \d+.*ROW\("createdAt", id\) > ROW/), 'Actual Rows': expect.toSatisfy((rows: number) => rows <= 10) }),
+    ]);
+    const cursorNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'lender_application' && node['Index Name'] !== 'lender_application_lenderId_createdAt_id_idx');
+    expect(cursorNodes).toEqual([expect.objectContaining({ 'Index Name': 'lender_application_pkey', 'Parent Relationship': 'InitPlan' })]);
+  });
+
+  it('the row the dashboard reads again after a live event (BOARD_ROW) is looked up by its key, for staff and for a member', async () => {
+    const [row] = (await explainer.query<{ id: number }>(`SELECT a.id FROM lender_application a JOIN profile p ON p.id = a."profileId" WHERE p."ownerAccountId" = $1 ORDER BY a."updatedAt" LIMIT 1`, [member.kind === 'login' ? member.accountId : ''])).rows;
+    for (const caller of [staff, member]) {
+      const nodes = await planOfTheOneStatement(() => listBoardApplications(contextOf(caller), { applicationId: row!.id }, { first: 1 }));
+      const applicationNodes = nodes.filter((node) => node['Relation Name'] === 'lender_application');
+      expect(applicationNodes).toEqual([expect.objectContaining({ 'Node Type': expect.stringMatching(/^Index (Only )?Scan$/), 'Index Name': 'lender_application_pkey' })]);
+    }
+  });
+
+  it("the board's total and counts per status read the counters, never the applications (staff: per lender; a member: per profile of its account)", async () => {
+    for (const [caller, counters] of [
+      [staff, 'application_count_by_lender'],
+      [member, 'application_count_by_profile'],
+    ] as const) {
+      for (const filter of [{}, { lenderId }, { status: 'Offered' }]) {
+        const nodes = await planOfTheOneStatement(async () => {
+          const page = await listBoardApplications(contextOf(caller), filter, { first: 1 });
+          captured = [];
+          return page.counts.byStatus();
+        });
+        expect(nodes.filter((node) => node['Relation Name'] === 'lender_application')).toEqual([]);
+        // The per-lender counters grow with lenders times statuses only (a scan of them is fine);
+        // the per-profile ones with profiles, so they are read by key, the account's profiles'.
+        const counterNodes = nodes.filter((node) => node['Relation Name'] === counters);
+        expect(counterNodes).toHaveLength(1);
+        if (counters === 'application_count_by_profile') expect(counterNodes[0]!['Node Type']).toMatch(/^(Index (Only )?Scan|Bitmap Heap Scan)$/);
+      }
+    }
+  });
+
   it('a page is one statement, whatever the number of rows', async () => {
     captured = [];
     await listBoardApplications(contextOf(staff), {}, { first: 200 });

@@ -18,6 +18,7 @@ import { APPLICATION_STATUSES } from './application-status.js';
 import { readsOf } from '../../infra/database.js';
 import { isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
 import { BOARD_SORT_FIELDS, BoardFilter, BoardOrder, type BoardOffer, type BoardPage, type BoardRow, type BoardStatusCount, type HistoryEntry } from './application-board-schemas.js';
+import { countedByStatus } from './board-counts-store.js';
 import { findVisibleLenderApplication, lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationRows } from './lender-application-visibility.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
@@ -139,9 +140,11 @@ function once<T>(read: () => Promise<T>): () => Promise<T> {
  * generated from the payload, which is never read), then joined to its lender's name, its match's
  * product type, its current offer and when it entered its status. Staff's page is an index range of
  * their environment (by status too); a member's is read profile by profile of its account's few
- * profiles, each an index range, then merged (prisma/schema.prisma, test/query-plans.test.ts). The
- * total and the counts per status (the filter without its status, for filter chips) are each one
- * statement, run only when the page's `counts` are asked for.
+ * profiles, each an index range, then merged (prisma/schema.prisma, test/query-plans.test.ts); one
+ * application (`applicationId`, the row read again after its live event) by its key. The total and
+ * the counts per status (the filter without its status, for filter chips) are one statement, run
+ * only when the page's `counts` are asked for: a read of the counters each write keeps
+ * (board-counts-store.ts), unless a search, a last change or one application narrows the rows.
  */
 export async function listBoardApplications(ctx: ServiceContext, filter: unknown, page: unknown = {}): Promise<CountedBoardPage> {
   const actor = requireAccess(ctx, 'applicationBoard.read');
@@ -175,7 +178,11 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       ...(position ? [sql<boolean>`(${sortKey.key('la')}, ${sql.ref('la.id')}) ${comparison} (${sortKey.cursor(position[2])}, ${position[3]}::int)`] : []),
     ]);
   const ownedProfileIds = scope.ownedProfileIds;
-  const pageRows = ownedProfileIds
+  // One application (a row again after its live event): looked up by its key, whatever the order,
+  // rather than walking the order's index until it turns up.
+  const pageRows = applicationId
+    ? reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(filtered(true)).where(conditions)
+    : ownedProfileIds
     ? reads
         .selectFrom(ownedProfileIds.as('owned'))
         .innerJoinLateral(
@@ -254,9 +261,16 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
   const nodes = board.slice(0, first);
   const last = nodes.at(-1);
   const endCursor = last ? Buffer.from(JSON.stringify([field, direction, sortValueOf(field, last), last.id] satisfies BoardCursor)).toString('base64url') : null;
-  // Counted status by status (each an index range of that status), so no count reads the whole
-  // table; the total is their sum (or the filtered status's count): one statement for both.
+  // Under the filters the counters are kept by (scope, lender, status), the counters are read
+  // (board-counts-store.ts). Otherwise counted status by status (each an index range of that
+  // status), so no count reads the whole table. The total is their sum (or the filtered status's
+  // count): one statement for both.
+  const countable = !search && !updatedSince && !applicationId;
   const byStatus = once(async () => {
+    if (countable) {
+      const counted = await countedByStatus(reads, scope, lenderId);
+      return APPLICATION_STATUSES.map((each) => ({ status: each, count: counted.get(each) ?? 0 }));
+    }
     const row = await reads
       .selectNoFrom((eb) =>
         APPLICATION_STATUSES.map((each, index) =>

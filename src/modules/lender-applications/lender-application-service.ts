@@ -43,6 +43,7 @@ import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderO
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
 import { answerOnce, answerOnceAsIs } from '../../infra/idempotent-answers.js';
+import { afterApplication } from './lender-list-store.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
@@ -153,13 +154,7 @@ export async function listLenderApplications(ctx: ServiceContext, query: z.outpu
     ])
     .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)));
   if (reference) page = page.where('la.reference', '=', reference);
-  if (after !== undefined) {
-    // The position of `after` is read in the same statement, among the lender's own applications only
-    // (another's would tell when it was made): any other id continues nowhere, an empty answer.
-    page = page.where(
-      sql<boolean>`(${sql.ref('la.createdAt')}, ${sql.ref('la.id')}) > (SELECT previous."createdAt", previous.id FROM lender_application previous WHERE previous.id = ${after} AND previous."lenderId" = ${sql.ref('la.lenderId')})`,
-    );
-  }
+  if (after !== undefined) page = page.where(afterApplication(actor.lenderId, after));
   const rows = await page.orderBy('la.createdAt', 'asc').orderBy('la.id', 'asc').limit(limit).execute();
   return rows.map((row) =>
     toDocument({

@@ -71,14 +71,18 @@ async function createLenderApplications(
   input: { profileId: string; fundingSearch: RecordedSearchRow; selection: SelectedLender[]; grade: string | null; businessApplicationId?: string },
 ): Promise<{ results: SubmissionResult['applications']; moves: CommittedMove[] }> {
   const loaded = await loadProfileForDocuments(tx, input.profileId);
-  const missing: FieldError[] = [];
+  const missing: Array<{ index: number; error: FieldError }> = [];
   const results: SubmissionResult['applications'] = [];
   const deliveries: NewDelivery[] = [];
   // The chosen lenders' matches as rows (already so for a queued selection), which the applications refer to.
   await recordMatchesOfLenders(tx, input.fundingSearch.id, input.selection.map((item) => item.lenderId));
   /** Counted by the caller once its transaction commits. */
   const moves: CommittedMove[] = [];
-  for (const [index, item] of input.selection.entries()) {
+  // In lender order: each application's insert takes its lender's board counters (migration
+  // 20261208070000_board_counters), and writers that take them in one order never deadlock.
+  const byLender = [...input.selection.entries()].sort(([, a], [, b]) => a.lenderId - b.lenderId);
+  const made = new Map<number, SubmissionResult['applications'][number]>();
+  for (const [index, item] of byLender) {
     const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
     const [first] = matches;
     if (!first) throw AppError.unprocessable(`Lender ${item.lenderId} does not match this profile now`, [{ pointer: `/${index}`, message: 'no current match' }]);
@@ -87,15 +91,17 @@ async function createLenderApplications(
     });
     const document = applicationDocument(ctx, { ...loaded, applicationId: application.id, grade: input.grade, fundingSearch: input.fundingSearch, matches: [first, ...matches.slice(1)] });
     for (const rule of missingRequiredFields(document, first.lender.requiredFields as unknown as RequiredFieldRule[])) {
-      missing.push({ pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` });
+      missing.push({ index, error: { pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` } });
     }
     await tx.lenderApplication.update({ where: { id: application.id }, data: { payload: document as Prisma.InputJsonValue } });
     await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: IN_REVIEW, createdAt: ctx.clock.now() } });
     deliveries.push({ lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
-    results.push({ lenderId: item.lenderId, applicationId: application.id });
+    made.set(index, { lenderId: item.lenderId, applicationId: application.id });
     moves.push({ lender: first.lender.slug, move: 'submitted' });
   }
-  if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing);
+  if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing.sort((a, b) => a.index - b.index).map((m) => m.error));
+  // Answered in the order the lenders were selected.
+  results.push(...input.selection.map((_, index) => made.get(index)!));
   // Every lender's APPLICATION_CREATED delivery by one insert (and one NOTIFY, sent at commit).
   await queueDeliveries(ctx, tx, deliveries);
   return { results, moves };
