@@ -3,6 +3,94 @@
  * (/openapi.json). Do not edit: regenerate, and commit the result.
  */
 export interface paths {
+    "/api/platform/v1/funding/credentials/client-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your client secret
+         * @description A new OAuth client secret for your lender API credentials (spec 5.9), shown this once; your client id stays. The old secret stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotateClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/credentials/client-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your client secret
+         * @description A new OAuth client secret for your lender API credentials (spec 5.9), shown this once; your client id stays. The old secret stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotateClientSecret_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/credentials/password/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your password
+         * @description A new password for your lender API credentials (spec 5.9), shown this once; your username stays. The old password stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotatePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/credentials/password/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your password
+         * @description A new password for your lender API credentials (spec 5.9), shown this once; your username stays. The old password stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotatePassword_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/auth/login": {
         parameters: {
             query?: never;
@@ -117,26 +205,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/refresh-token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh a token
-         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
-         */
-        post: operations["MarketplaceAuthController_refreshToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/auth/authorize": {
         parameters: {
             query?: never;
@@ -159,7 +227,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v1/profiles/anonymous": {
+    "/api/marketplace/v1/profiles/blank": {
         parameters: {
             query?: never;
             header?: never;
@@ -169,14 +237,36 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an anonymous profile
-         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         * Create a profile
+         * @description Creates an empty profile owned by the calling API key; fill it by answering a questionnaire or with `PATCH …/company` and `…/financials`.
          *
          *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A UK business.
          */
-        post: operations["ProfileController_createAnonymous"];
+        post: operations["ProfileController_createBlank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/companies/search/{searchTerm}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search companies
+         * @description Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.
+         *
+         *     **Who may call:** a Marketplace V1 jwt (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Companies named like ACME WIDGETS.
+         */
+        get: operations["CompanyController_search"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -255,6 +345,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/auth/refresh-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a token
+         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
+         */
+        post: operations["MarketplaceAuthController_refreshToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v2/auth/tenants/authorize": {
         parameters: {
             query?: never;
@@ -297,7 +407,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/business/v1/profile/credit-report": {
+    "/api/marketplace/v2/profile/credit-report": {
         parameters: {
             query?: never;
             header?: never;
@@ -312,9 +422,33 @@ export interface paths {
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
-        get: operations["BusinessProfileController_getCreditReport"];
+        get: operations["MarketplaceProfileController_getCreditReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an anonymous profile
+         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A UK business.
+         */
+        post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
         head?: never;
@@ -381,30 +515,6 @@ export interface paths {
          *     **Example:** A business known by its record number in the integrator's CRM.
          */
         post: operations["PlatformTenantController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v2/profile/credit-report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a tenant's credit report
-         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
-         *
-         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
-         *
-         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["MarketplaceProfileController_getCreditReport"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -587,29 +697,7 @@ export interface paths {
         patch: operations["BusinessProfileController_update"];
         trace?: never;
     };
-    "/api/marketplace/v1/profiles/blank": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a profile
-         * @description Creates an empty profile owned by the calling API key; fill it by answering a questionnaire or with `PATCH …/company` and `…/financials`.
-         *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        post: operations["ProfileController_createBlank"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/companies/search/{searchTerm}": {
+    "/api/business/v1/profile/credit-report": {
         parameters: {
             query?: never;
             header?: never;
@@ -617,14 +705,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search companies
-         * @description Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.
+         * Get a tenant's credit report
+         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
          *
-         *     **Who may call:** a Marketplace V1 jwt (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
          *
-         *     **Example:** Companies named like ACME WIDGETS.
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
-        get: operations["CompanyController_search"];
+        get: operations["BusinessProfileController_getCreditReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -955,6 +1043,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/funding/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your webhook signing secret
+         * @description A new `whsec_` signing secret, shown this once. Until `previousSecretValidUntil` (`overlapSeconds` from now: a day unless given, at most 604800), every delivery and test event carries two signatures in `webhook-signature` (`v1,<new> v1,<previous>`, Standard Webhooks), so a receiver verifying with either secret accepts it while you install the new one. Rotating again during a window: the secret in use becomes the previous one, the older one stops signing.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A rotation with an hour of overlap.
+         */
+        post: operations["LenderEndpointController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your webhook signing secret
+         * @description A new `whsec_` signing secret, shown this once. Until `previousSecretValidUntil` (`overlapSeconds` from now: a day unless given, at most 604800), every delivery and test event carries two signatures in `webhook-signature` (`v1,<new> v1,<previous>`, Standard Webhooks), so a receiver verifying with either secret accepts it while you install the new one. Rotating again during a window: the secret in use becomes the previous one, the older one stops signing.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A rotation with an hour of overlap.
+         */
+        post: operations["LenderEndpointController_rotateSecret_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
@@ -1058,13 +1194,35 @@ export interface paths {
         };
         /**
          * List your webhook deliveries
-         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, headers and body excerpt, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The failed deliveries, 20 at a time.
          */
         get: operations["LenderDeliveryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description One of your deliveries (by its `webhook-id`) with its latest 100 attempts, newest first: each with the headers it sent (the signature redacted) and what you answered (status, allow-listed headers, the first 2 KB of a textual body), its latency and error. Every attempt sent `requestBody` (its `apiProvider.authorizationToken` redacted). Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDeliveryController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1141,6 +1299,52 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your application URL (`created`) and update URL (`updated`; your application URL when you gave none), whether each is enabled, how many deliveries of each wait, and the status of your signing secret (never the secret).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderEndpointController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the URL of your `created` or `updated` endpoint (held to the webhook URL policy: a refused URL is a 422 naming `/url`; `updated` with `url: null` sends updates to your application URL), and enables or disables it. A disabled endpoint's deliveries wait: no attempt is made or counted and none is dead-lettered; enabling it sends them at once, in order. A URL change re-aims every delivery of that kind not yet delivered (PENDING, FAILED, DEAD) at the new URL. Answers the endpoint.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Hold your updates while you deploy.
+         */
+        patch: operations["LenderEndpointController_update"];
         trace?: never;
     };
     "/api/marketplace/v2/applications/{id}": {
@@ -1246,13 +1450,35 @@ export interface paths {
         };
         /**
          * List your webhook deliveries
-         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, headers and body excerpt, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The failed deliveries, 20 at a time.
          */
         get: operations["LenderDeliveryController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description One of your deliveries (by its `webhook-id`) with its latest 100 attempts, newest first: each with the headers it sent (the signature redacted) and what you answered (status, allow-listed headers, the first 2 KB of a textual body), its latency and error. Every attempt sent `requestBody` (its `apiProvider.authorizationToken` redacted). Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDeliveryController_get_marketplaceV2"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1329,6 +1555,52 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your application URL (`created`) and update URL (`updated`; your application URL when you gave none), whether each is enabled, how many deliveries of each wait, and the status of your signing secret (never the secret).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderEndpointController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/endpoints/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the URL of your `created` or `updated` endpoint (held to the webhook URL policy: a refused URL is a 422 naming `/url`; `updated` with `url: null` sends updates to your application URL), and enables or disables it. A disabled endpoint's deliveries wait: no attempt is made or counted and none is dead-lettered; enabling it sends them at once, in order. A URL change re-aims every delivery of that kind not yet delivered (PENDING, FAILED, DEAD) at the new URL. Answers the endpoint.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Hold your updates while you deploy.
+         */
+        patch: operations["LenderEndpointController_update_marketplaceV2"];
         trace?: never;
     };
     "/api/marketplace/v1/questionnaires/{id}": {
@@ -2012,6 +2284,20 @@ export interface components {
             /** @description urn:request:<X-Request-Id>: the request's id, to find its log lines */
             instance?: string;
         };
+        /** @description Your new OAuth client secret, shown once */
+        LenderCredentialController_rotateClientSecretResponse: {
+            /** @description Your client id (unchanged) */
+            clientId: string;
+            /** @description Your new client secret: shown this once */
+            clientSecret: string;
+        };
+        /** @description Your new lender API password, shown once */
+        LenderCredentialController_rotatePasswordResponse: {
+            /** @description Your username (unchanged) */
+            username: string;
+            /** @description Your new password: shown this once */
+            password: string;
+        };
         PlatformAuthController_loginBody: {
             email: string;
             password: string;
@@ -2103,31 +2389,12 @@ export interface components {
             createdAt: string;
         };
         PlatformApiKeyController_listResponse: components["schemas"]["ApiKey"][];
-        MarketplaceAuthController_refreshTokenBody: {
-            refresh_token?: string;
-            refreshToken?: string;
-        };
-        MarketplaceAuthController_refreshTokenResponse: {
-            access_token: string;
-            /** @description Seconds until the token expires */
-            expires_in: number;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refresh_token?: string;
-            /** @description The scopes the token holds, space-separated */
-            scope: string;
-            /** @constant */
-            token_type: "Bearer";
-        };
         AuthController_authorizeResponse: {
             jwt: string;
             /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
             refreshToken: string;
             /** @description Seconds until the jwt expires */
             expiresIn: number;
-        };
-        ProfileController_createAnonymousBody: {
-            /** @enum {string} */
-            countryCode: "GB" | "ZA";
         };
         /** @description CompanyInformation (spec 2.1) */
         CompanyInformation: {
@@ -2383,7 +2650,7 @@ export interface components {
         EligibilityTradeFinance: {
             hasPurchaseOrders?: boolean;
         };
-        ProfileController_createAnonymousResponse: {
+        ProfileController_createBlankResponse: {
             /** Format: uuid */
             uuid: string;
             /** Format: date-time */
@@ -2403,6 +2670,13 @@ export interface components {
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
             eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
+        /** @description A company search hit (spec 2.3) */
+        CompanySearchHit: {
+            name: string;
+            /** @description The registration number */
+            number: string;
+        };
+        CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
         /** @description A platform user of the account */
         PlatformUser: {
             /** Format: uuid */
@@ -2455,6 +2729,21 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
+        MarketplaceAuthController_refreshTokenBody: {
+            refresh_token?: string;
+            refreshToken?: string;
+        };
+        MarketplaceAuthController_refreshTokenResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
         MarketplaceAuthController_authorizeTenantResponse: {
             access_token: string;
             /** @description Seconds until the token expires */
@@ -2490,7 +2779,7 @@ export interface components {
             available: false;
             reason: string;
         };
-        BusinessProfileController_getCreditReportResponse: {
+        MarketplaceProfileController_getCreditReportResponse: {
             data: {
                 companyInformation: {
                     name: string;
@@ -2534,6 +2823,30 @@ export interface components {
                 source: "registry";
                 creditData: components["schemas"]["CreditDataStatement"];
             };
+        };
+        ProfileController_createAnonymousBody: {
+            /** @enum {string} */
+            countryCode: "GB" | "ZA";
+        };
+        ProfileController_createAnonymousResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         /** @description A platform user of the account */
         PlatformUserController_getResponse: {
@@ -2625,51 +2938,6 @@ export interface components {
             links: {
                 self: string;
                 next?: string;
-            };
-        };
-        MarketplaceProfileController_getCreditReportResponse: {
-            data: {
-                companyInformation: {
-                    name: string;
-                    /** @enum {string} */
-                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-                    /** @enum {string} */
-                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                    registrationNumber: string;
-                    creditLimit: components["schemas"]["Currency"] | null;
-                    /** @description Null when no credit-data source has stated them */
-                    legalNotices: components["schemas"]["LegalNotices"] | null;
-                    score: {
-                        /** @enum {string} */
-                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                        /** Format: date-time */
-                        changedAt?: string;
-                        lastAssessedAt: string | null;
-                        previous?: {
-                            /** @enum {string} */
-                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        };
-                    } | null;
-                };
-                /** Format: uuid */
-                id: string;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-            };
-            links: {
-                self: string;
-            };
-            meta: {
-                /** Format: uuid */
-                tenantId: string;
-                /** Format: date-time */
-                generatedAt: string;
-                /** @constant */
-                source: "registry";
-                creditData: components["schemas"]["CreditDataStatement"];
             };
         };
         /** @description One tenant manages one business (spec 2.5) */
@@ -2966,6 +3234,51 @@ export interface components {
                 };
             };
         };
+        BusinessProfileController_getCreditReportResponse: {
+            data: {
+                companyInformation: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                    /** @enum {string} */
+                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                    registrationNumber: string;
+                    creditLimit: components["schemas"]["Currency"] | null;
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
+                    score: {
+                        /** @enum {string} */
+                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                        /** Format: date-time */
+                        changedAt?: string;
+                        lastAssessedAt: string | null;
+                        previous?: {
+                            /** @enum {string} */
+                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        };
+                    } | null;
+                };
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @constant */
+                source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
+            };
+        };
         BusinessProfileController_updateBody: {
             companyInformation?: components["schemas"]["CompanyInformation"];
             financials?: components["schemas"]["Financials"];
@@ -3016,33 +3329,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        ProfileController_createBlankResponse: {
-            /** Format: uuid */
-            uuid: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            legacy: {
-                entityBusinessId: number;
-                fundingSearchId?: number;
-            };
-            companyInformation?: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            persons: components["schemas"]["Person"][];
-            properties: components["schemas"]["Property"][];
-            assets: components["schemas"]["Asset"][];
-            assetsForSecurity: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            eligibilityRequest: components["schemas"]["EligibilityRequest"];
-        };
-        /** @description A company search hit (spec 2.3) */
-        CompanySearchHit: {
-            name: string;
-            /** @description The registration number */
-            number: string;
-        };
-        CompanyController_searchResponse: components["schemas"]["CompanySearchHit"][];
         /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
         MarketplaceV1CompanyScore: {
             grade?: components["schemas"]["MarketplaceV1Grade"];
@@ -3595,6 +3881,18 @@ export interface components {
             /** @description When `more`: the creation time of the first delivery not queued */
             nextFrom: string | null;
         };
+        /** @description A rotation of your webhook signing secret */
+        LenderEndpointController_rotateSecretBody: {
+            /** @description How long deliveries carry a signature with the previous secret too: 86400 (a day) unless given; 0 ends it at once */
+            overlapSeconds?: number;
+        };
+        /** @description Your new webhook signing secret, shown once */
+        LenderEndpointController_rotateSecretResponse: {
+            /** @description Your new `whsec_` signing secret: shown this once */
+            webhookSecret: string;
+            /** @description Until when deliveries carry the previous signature too; null when none (no overlap, or no previous secret) */
+            previousSecretValidUntil: string | null;
+        };
         /** @description The funding application document (spec 2.7) */
         LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
@@ -3821,7 +4119,7 @@ export interface components {
             requestBody: {
                 [key: string]: unknown;
             };
-            /** @description The latest attempts (at most 10), newest first */
+            /** @description The latest attempts, newest first: at most 10 in a list, 100 in GET /deliveries/{id} */
             attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
         /** @description One attempt of a webhook delivery, as you received it (or not) */
@@ -3838,12 +4136,60 @@ export interface components {
             requestHeaders: {
                 [key: string]: string;
             };
+            /** @description What you answered; null when no answer came (timeout, refused connection or URL), or for an attempt made before answers were kept */
+            response: components["schemas"]["LenderAttemptResponse"] | null;
+        };
+        /** @description What your endpoint answered to an attempt */
+        LenderAttemptResponse: {
+            /** @description Your answer's headers of an allow-list (content-type, content-length, retry-after, location, www-authenticate, date, server, x-request-id, request-id, x-correlation-id), each at most 256 characters */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The first 2048 bytes of your answer's body, as UTF-8, when its content type is textual (text, JSON, XML, a form) or absent; null for a binary one */
+            body: string | null;
+            /** @description Your answer had more than `body` shows */
+            bodyTruncated: boolean;
         };
         /** @description Where a page of a list ends and whether more rows follow */
         PageInfo: {
             /** @description The last row's cursor: pass it as `after` for the next page (null on an empty page). */
             endCursor: string | null;
             hasNextPage: boolean;
+        };
+        /** @description A webhook delivery to you, with what it sent and its attempts */
+        LenderDeliveryController_getResponse: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id`: the same on every attempt, redelivery and replay
+             */
+            id: string;
+            applicationId: number;
+            /**
+             * @description The `webhook-event-type` header
+             * @enum {string}
+             */
+            eventType: "application.created" | "application.updated";
+            /** @description The `webhook-sequence` header: this delivery's number among its application's */
+            sequence: number;
+            /** @description Where it is sent */
+            url: string;
+            /**
+             * @description PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: you answered 204; DEAD: its retries ran out.
+             * @enum {string}
+             */
+            status: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+            /** @description Attempts of its current schedule (a redelivery or replay starts a new one) */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted */
+            requestBody: {
+                [key: string]: unknown;
+            };
+            /** @description The latest attempts, newest first: at most 10 in a list, 100 in GET /deliveries/{id} */
+            attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
         /** @description A webhook delivery to you, with what it sent and its attempts */
         LenderDeliveryController_redeliverResponse: {
@@ -3877,7 +4223,7 @@ export interface components {
             requestBody: {
                 [key: string]: unknown;
             };
-            /** @description The latest attempts (at most 10), newest first */
+            /** @description The latest attempts, newest first: at most 10 in a list, 100 in GET /deliveries/{id} */
             attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
         /** @description Your events after a cursor, oldest first; keep the last `endCursor` you received and pass it as `after` */
@@ -3924,6 +4270,61 @@ export interface components {
             error: string | null;
             /** @description You answered 204, as a delivery needs */
             delivered: boolean;
+        };
+        /** @description Your webhook endpoints and the status of your signing secret */
+        LenderEndpointController_listResponse: {
+            /** @description `created`, then `updated` */
+            endpoints: components["schemas"]["LenderEndpoint"][];
+            signingSecret: components["schemas"]["SigningSecretStatus"];
+        };
+        /** @description One of your webhook endpoints */
+        LenderEndpoint: {
+            /**
+             * @description `created`: new applications (`application.created`); `updated`: every other change (`application.updated`)
+             * @enum {string}
+             */
+            kind: "created" | "updated";
+            /** @description Where this kind of event is sent now; null while no application URL is set */
+            url: string | null;
+            /** @description false for `updated` when you gave no update URL: updates go to your application URL */
+            ownUrl: boolean;
+            /** @description false: this kind's deliveries wait (no attempt, no retry counted, never dead-lettered) until you enable it again */
+            enabled: boolean;
+            /** @description Deliveries of this kind not delivered yet (PENDING or FAILED) */
+            waiting: number;
+        };
+        /** @description Your webhook signing secret, without the secret */
+        SigningSecretStatus: {
+            /**
+             * @description NONE: deliveries are not signed; ACTIVE: signed with your secret; ROTATING: signed with your secret and the previous one
+             * @enum {string}
+             */
+            status: "NONE" | "ACTIVE" | "ROTATING";
+            /** @description While ROTATING: until when the previous secret signs too */
+            previousSecretValidUntil: string | null;
+        };
+        /** @description A change of one of your endpoints */
+        LenderEndpointController_updateBody: {
+            /** @description The new URL (held to the webhook URL policy); for `updated`, null sends updates to your application URL */
+            url?: string | null;
+            /** @description false holds this kind of delivery; true sends what waited, in order */
+            enabled?: boolean;
+        };
+        /** @description One of your webhook endpoints */
+        LenderEndpointController_updateResponse: {
+            /**
+             * @description `created`: new applications (`application.created`); `updated`: every other change (`application.updated`)
+             * @enum {string}
+             */
+            kind: "created" | "updated";
+            /** @description Where this kind of event is sent now; null while no application URL is set */
+            url: string | null;
+            /** @description false for `updated` when you gave no update URL: updates go to your application URL */
+            ownUrl: boolean;
+            /** @description false: this kind's deliveries wait (no attempt, no retry counted, never dead-lettered) until you enable it again */
+            enabled: boolean;
+            /** @description Deliveries of this kind not delivered yet (PENDING or FAILED) */
+            waiting: number;
         };
         /** @description A questionnaire and its questions */
         QuestionnaireController_getResponse: {
@@ -9592,6 +9993,470 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    LenderCredentialController_rotateClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "lnd_demo_61957150bf4f7175",
+                     *       "clientSecret": "s4mpleCl1entS3cretN0tReal"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderCredentialController_rotateClientSecret_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "lnd_demo_61957150bf4f7175",
+                     *       "clientSecret": "s4mpleCl1entS3cretN0tReal"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderCredentialController_rotatePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "username": "api_demo_61957150bf4f7175",
+                     *       "password": "s4mplePassw0rdN0tReal"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderCredentialController_rotatePassword_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "username": "api_demo_61957150bf4f7175",
+                     *       "password": "s4mplePassw0rdN0tReal"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     PlatformAuthController_login: {
         parameters: {
             query?: never;
@@ -9973,7 +10838,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10112,9 +10977,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "5c05df85-2297-4f6b-869e-85842ddb379c",
+                     *         "id": "d32cad75-47f0-4efb-a950-3ecc3a651055",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_c07ff8f63daa",
+                     *         "keyPrefix": "key_d28eb8f516f7",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -10130,13 +10995,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T18:37:26.651Z",
-                     *         "createdAt": "2026-12-07T18:37:26.259Z"
+                     *         "lastUsedAt": "2026-12-07T21:39:56.841Z",
+                     *         "createdAt": "2026-12-07T21:39:53.058Z"
                      *       },
                      *       {
-                     *         "id": "f92d7abc-e64b-4461-b1e8-c8e88eacabcc",
-                     *         "name": "exact-profile:read+profile:write-fa013de8",
-                     *         "keyPrefix": "key_81d087d02d5d",
+                     *         "id": "a2329ac9-50e9-4c31-9ed2-dd94cd3ce20f",
+                     *         "name": "exact-profile:read+profile:write-b037bcac",
+                     *         "keyPrefix": "key_f5a4e90cde4b",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -10144,8 +11009,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T18:37:26.789Z",
-                     *         "createdAt": "2026-12-07T18:37:26.748Z"
+                     *         "lastUsedAt": "2026-12-07T21:40:00.460Z",
+                     *         "createdAt": "2026-12-07T21:39:59.809Z"
                      *       }
                      *     ]
                      */
@@ -10254,10 +11119,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_821d89e6b990_s4mpleS3cretN0tReal",
-                     *       "id": "a089ab37-1147-4574-9d99-622114d5c18f",
+                     *       "key": "fgk_demo_key_4595b5a87a57_s4mpleS3cretN0tReal",
+                     *       "id": "2b0d1411-0a3e-44cc-8fb7-8bdc984ba8d6",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_821d89e6b990",
+                     *       "keyPrefix": "key_4595b5a87a57",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -10270,10 +11135,812 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T18:37:26.835Z"
+                     *       "createdAt": "2026-12-07T21:40:01.211Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AuthController_authorize: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The API key (fgk_…)
+                 * @example <API_KEY>
+                 */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
+                     *       "expiresIn": 36000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_createBlank: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "7f039d44-83ac-4439-b58f-2bd096cd79ec",
+                     *       "createdAt": "2026-12-07T21:40:02.039Z",
+                     *       "updatedAt": "2026-12-07T21:40:02.039Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 3
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_createBlankResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CompanyController_search: {
+        parameters: {
+            query?: {
+                /** @example GB */
+                countryCode?: "GB" | "ZA";
+                /** @example 5 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example ACME WIDGETS */
+                searchTerm: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "ACME WIDGETS HOLDINGS LIMITED",
+                     *         "number": "11223344"
+                     *       },
+                     *       {
+                     *         "name": "ACME WIDGETS LIMITED",
+                     *         "number": "09876543"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CompanyController_searchResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformApiKeyController_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path: {
+                /** @example 2a5954ea-81eb-426e-baf5-075f9ce00ece */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformUserController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "d5a4098c-bbf6-4b72-8703-a6c37e901470",
+                     *         "email": "examples-8bf446@example.test",
+                     *         "name": null,
+                     *         "role": "ADMIN",
+                     *         "disabled": false,
+                     *         "createdAt": "2026-12-07T21:39:48.075Z",
+                     *         "updatedAt": "2026-12-07T21:39:48.075Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PlatformUserController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    PlatformUserController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "finance@acme-widgets.example",
+                 *       "password": "correct-horse-battery-staple",
+                 *       "name": "Grace Hopwood",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PlatformUserController_createBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "40893dfd-4c5e-4c50-9e9b-ee98e6ec9d1b",
+                     *       "email": "finance@acme-widgets.example",
+                     *       "name": "Grace Hopwood",
+                     *       "role": "MEMBER",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-12-07T21:40:03.456Z",
+                     *       "updatedAt": "2026-12-07T21:40:03.456Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformUserController_createResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    MarketplaceAuthController_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -10496,721 +12163,13 @@ export interface operations {
             };
         };
     };
-    AuthController_authorize: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The API key (fgk_…)
-                 * @example <API_KEY>
-                 */
-                api_key?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "jwt": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
-                     *       "refreshToken": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a",
-                     *       "expiresIn": 36000
-                     *     }
-                     */
-                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_createAnonymous: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "countryCode": "GB"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
-                     *       "createdAt": "2026-12-07T18:37:26.923Z",
-                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 3
-                     *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformApiKeyController_revoke: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
-                "Service-tenant-id"?: string;
-            };
-            path: {
-                /** @example 7f4b4a4f-48b0-4df8-9899-9f431f541a0d */
-                keyId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformUserController_list: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *         "email": "examples-eefce2@example.test",
-                     *         "name": null,
-                     *         "role": "ADMIN",
-                     *         "disabled": false,
-                     *         "createdAt": "2026-12-07T18:37:25.945Z",
-                     *         "updatedAt": "2026-12-07T18:37:25.945Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["PlatformUserController_listResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    PlatformUserController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant) */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "finance@acme-widgets.example",
-                 *       "password": "correct-horse-battery-staple",
-                 *       "name": "Grace Hopwood",
-                 *       "role": "MEMBER"
-                 *     }
-                 */
-                "application/json": components["schemas"]["PlatformUserController_createBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "03a054a3-a3b3-465f-b67c-69abf60a1a0a",
-                     *       "email": "finance@acme-widgets.example",
-                     *       "name": "Grace Hopwood",
-                     *       "role": "MEMBER",
-                     *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:27.004Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.004Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PlatformUserController_createResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    MarketplaceAuthController_authorize: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
-                     *       "expires_in": 36000,
-                     *       "scope": "profile:read profile:write",
-                     *       "token_type": "Bearer",
-                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     MarketplaceAuthController_authorizeTenant: {
         parameters: {
             query?: never;
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11454,13 +12413,13 @@ export interface operations {
             };
         };
     };
-    BusinessProfileController_getCreditReport: {
+    MarketplaceProfileController_getCreditReport: {
         parameters: {
             query?: never;
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11513,16 +12472,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
+                     *         "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
+                     *         "createdAt": "2026-12-07T21:39:53.981Z",
+                     *         "updatedAt": "2026-12-07T21:39:54.376Z"
                      *       },
                      *       "links": {
-                     *         "self": "/api/business/v1/profile/credit-report"
+                     *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
-                     *         "generatedAt": "2026-12-07T18:37:27.088Z",
+                     *         "tenantId": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
+                     *         "generatedAt": "2026-12-07T21:40:04.280Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -11533,7 +12492,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
+                    "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -11601,6 +12560,141 @@ export interface operations {
             };
         };
     };
+    ProfileController_createAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "countryCode": "GB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "c0061b23-6765-4c43-889e-c8a649ce3f2e",
+                     *       "createdAt": "2026-12-07T21:40:04.520Z",
+                     *       "updatedAt": "2026-12-07T21:40:04.520Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 4
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     PlatformUserController_get: {
         parameters: {
             query?: never;
@@ -11609,7 +12703,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 588a2110-f6d1-42eb-a3f7-b28bbb30959d */
+                /** @example d5a4098c-bbf6-4b72-8703-a6c37e901470 */
                 userId: string;
             };
             cookie?: never;
@@ -11624,13 +12718,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *       "email": "examples-eefce2@example.test",
+                     *       "id": "d5a4098c-bbf6-4b72-8703-a6c37e901470",
+                     *       "email": "examples-8bf446@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:25.945Z",
-                     *       "updatedAt": "2026-12-07T18:37:25.945Z"
+                     *       "createdAt": "2026-12-07T21:39:48.075Z",
+                     *       "updatedAt": "2026-12-07T21:39:48.075Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -11709,7 +12803,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 588a2110-f6d1-42eb-a3f7-b28bbb30959d */
+                /** @example d5a4098c-bbf6-4b72-8703-a6c37e901470 */
                 userId: string;
             };
             cookie?: never;
@@ -11733,13 +12827,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *       "email": "examples-eefce2@example.test",
+                     *       "id": "d5a4098c-bbf6-4b72-8703-a6c37e901470",
+                     *       "email": "examples-8bf446@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:25.945Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.116Z"
+                     *       "createdAt": "2026-12-07T21:39:48.075Z",
+                     *       "updatedAt": "2026-12-07T21:40:04.985Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -11866,16 +12960,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *           "id": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T18:37:26.344Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:26.344Z"
+                     *           "createdDateTime": "2026-12-07T21:39:53.729Z",
+                     *           "updatedDateTime": "2026-12-07T21:39:53.729Z"
                      *         },
                      *         {
-                     *           "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
+                     *           "id": "4aacebe4-5dc5-4997-90bf-4da6c74fb07b",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T18:37:27.126Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.126Z"
+                     *           "createdDateTime": "2026-12-07T21:40:05.171Z",
+                     *           "updatedDateTime": "2026-12-07T21:40:05.171Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -11986,10 +13080,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
+                     *       "id": "4aacebe4-5dc5-4997-90bf-4da6c74fb07b",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T18:37:27.126Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.126Z"
+                     *       "createdDateTime": "2026-12-07T21:40:05.171Z",
+                     *       "updatedDateTime": "2026-12-07T21:40:05.171Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -12087,153 +13181,6 @@ export interface operations {
             };
         };
     };
-    MarketplaceProfileController_getCreditReport: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
-                 */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "companyInformation": {
-                     *           "name": "ACME WIDGETS LIMITED",
-                     *           "type": "LIMITED_COMPANY",
-                     *           "sector": "MANUFACTURING",
-                     *           "registrationNumber": "09876543",
-                     *           "score": {
-                     *             "grade": "A",
-                     *             "industryAverageGrade": "C",
-                     *             "changedAt": "2026-06-01T09:00:00.000Z",
-                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
-                     *             "previous": {
-                     *               "grade": "B"
-                     *             }
-                     *           },
-                     *           "creditLimit": {
-                     *             "code": "GBP",
-                     *             "value": 150000
-                     *           },
-                     *           "legalNotices": {
-                     *             "company": {
-                     *               "last12MonthsCount": 0,
-                     *               "last12MonthsValue": {
-                     *                 "code": "GBP",
-                     *                 "value": 0
-                     *               }
-                     *             },
-                     *             "directors": {
-                     *               "last12MonthsCount": 0,
-                     *               "last12MonthsValue": {
-                     *                 "code": "GBP",
-                     *                 "value": 0
-                     *               }
-                     *             }
-                     *           }
-                     *         },
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
-                     *       },
-                     *       "links": {
-                     *         "self": "/api/marketplace/v2/profile/credit-report"
-                     *       },
-                     *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
-                     *         "generatedAt": "2026-12-07T18:37:27.150Z",
-                     *         "source": "registry",
-                     *         "creditData": {
-                     *           "available": true,
-                     *           "source": "demo",
-                     *           "asOf": "2026-11-01T09:00:00.000Z",
-                     *           "demo": true
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     PlatformTenantController_get: {
         parameters: {
             query?: never;
@@ -12242,7 +13189,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5 */
+                /** @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512 */
                 tenantId: string;
             };
             cookie?: never;
@@ -12257,10 +13204,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *       "id": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T18:37:26.344Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:26.344Z"
+                     *       "createdDateTime": "2026-12-07T21:39:53.729Z",
+                     *       "updatedDateTime": "2026-12-07T21:39:53.729Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -12339,7 +13286,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 7a5d7069-aee1-4272-a39c-ac738c87163d */
+                /** @example 93aa933f-9564-4efa-a8b2-eb6c4a522304 */
                 tenantId: string;
             };
             cookie?: never;
@@ -12363,10 +13310,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7a5d7069-aee1-4272-a39c-ac738c87163d",
+                     *       "id": "93aa933f-9564-4efa-a8b2-eb6c4a522304",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T18:37:27.167Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.174Z"
+                     *       "createdDateTime": "2026-12-07T21:40:05.520Z",
+                     *       "updatedDateTime": "2026-12-07T21:40:05.548Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -12493,36 +13440,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *           "id": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T18:37:26.344Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:26.344Z",
-                     *           "createdAt": "2026-12-07T18:37:26.344Z",
-                     *           "updatedAt": "2026-12-07T18:37:26.344Z"
+                     *           "createdDateTime": "2026-12-07T21:39:53.729Z",
+                     *           "updatedDateTime": "2026-12-07T21:39:53.729Z",
+                     *           "createdAt": "2026-12-07T21:39:53.729Z",
+                     *           "updatedAt": "2026-12-07T21:39:53.729Z"
                      *         },
                      *         {
-                     *           "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
+                     *           "id": "4aacebe4-5dc5-4997-90bf-4da6c74fb07b",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T18:37:27.126Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.126Z",
-                     *           "createdAt": "2026-12-07T18:37:27.126Z",
-                     *           "updatedAt": "2026-12-07T18:37:27.126Z"
+                     *           "createdDateTime": "2026-12-07T21:40:05.171Z",
+                     *           "updatedDateTime": "2026-12-07T21:40:05.171Z",
+                     *           "createdAt": "2026-12-07T21:40:05.171Z",
+                     *           "updatedAt": "2026-12-07T21:40:05.171Z"
                      *         },
                      *         {
-                     *           "id": "7a5d7069-aee1-4272-a39c-ac738c87163d",
+                     *           "id": "93aa933f-9564-4efa-a8b2-eb6c4a522304",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T18:37:27.167Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.174Z",
-                     *           "createdAt": "2026-12-07T18:37:27.167Z",
-                     *           "updatedAt": "2026-12-07T18:37:27.174Z"
+                     *           "createdDateTime": "2026-12-07T21:40:05.520Z",
+                     *           "updatedDateTime": "2026-12-07T21:40:05.548Z",
+                     *           "createdAt": "2026-12-07T21:40:05.520Z",
+                     *           "updatedAt": "2026-12-07T21:40:05.548Z"
                      *         },
                      *         {
-                     *           "id": "fd0ccf61-6799-4179-b42b-63317976fce7",
+                     *           "id": "c8cb2d84-7a43-49ff-a0ef-eee3a1c922af",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T18:37:27.181Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.181Z",
-                     *           "createdAt": "2026-12-07T18:37:27.181Z",
-                     *           "updatedAt": "2026-12-07T18:37:27.181Z"
+                     *           "createdDateTime": "2026-12-07T21:40:05.719Z",
+                     *           "updatedDateTime": "2026-12-07T21:40:05.719Z",
+                     *           "createdAt": "2026-12-07T21:40:05.719Z",
+                     *           "updatedAt": "2026-12-07T21:40:05.719Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -12633,12 +13580,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fd0ccf61-6799-4179-b42b-63317976fce7",
+                     *       "id": "c8cb2d84-7a43-49ff-a0ef-eee3a1c922af",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T18:37:27.181Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.181Z",
-                     *       "createdAt": "2026-12-07T18:37:27.181Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.181Z"
+                     *       "createdDateTime": "2026-12-07T21:40:05.719Z",
+                     *       "updatedDateTime": "2026-12-07T21:40:05.719Z",
+                     *       "createdAt": "2026-12-07T21:40:05.719Z",
+                     *       "updatedAt": "2026-12-07T21:40:05.719Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -12765,10 +13712,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ee3d131b-6ae0-47a1-a570-9b12776eb3ce",
+                     *       "id": "b4c9e5ff-06e7-45a7-a08a-cf7d9e6d5d22",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T18:37:27.202Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.202Z"
+                     *       "createdDateTime": "2026-12-07T21:40:06.229Z",
+                     *       "updatedDateTime": "2026-12-07T21:40:06.229Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -12872,7 +13819,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12890,7 +13837,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -12947,14 +13894,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
+                     *         "createdAt": "2026-12-07T21:39:53.981Z",
+                     *         "updatedAt": "2026-12-07T21:39:54.376Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *         "tenantId": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -13035,7 +13982,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example bd031e10-1c4d-4965-828e-ad956f59dac1
+                 * @example 12892732-6828-4866-99f8-e6d7ac68be13
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13082,7 +14029,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2a76e42d-281d-4069-bba6-509e2cf455e4",
+                     *       "id": "0c35bb04-ea3e-41ac-b81a-f2d59fda21c2",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13152,8 +14099,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:37:27.230Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.230Z"
+                     *       "createdAt": "2026-12-07T21:40:06.684Z",
+                     *       "updatedAt": "2026-12-07T21:40:06.684Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -13257,7 +14204,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13298,7 +14245,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *       "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13364,8 +14311,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T18:37:26.367Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.261Z"
+                     *       "createdAt": "2026-12-07T21:39:53.981Z",
+                     *       "updatedAt": "2026-12-07T21:40:07.378Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -13469,7 +14416,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13487,7 +14434,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -13553,14 +14500,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:27.261Z"
+                     *         "createdAt": "2026-12-07T21:39:53.981Z",
+                     *         "updatedAt": "2026-12-07T21:40:07.378Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *         "tenantId": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -13641,7 +14588,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13724,7 +14671,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *       "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13821,8 +14768,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:37:26.367Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.341Z"
+                     *       "createdAt": "2026-12-07T21:39:53.981Z",
+                     *       "updatedAt": "2026-12-07T21:40:09.609Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -13926,7 +14873,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 57c56196-4a09-46c4-aef9-9f6c973fe85f
+                 * @example c69d62cf-56cf-45e1-965d-c1cd65b529e9
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13973,7 +14920,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "78cfc2ee-87dd-497f-b432-a329930628b9",
+                     *       "id": "91e9a3e8-d9eb-4f75-956a-fd0e2c070055",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14043,8 +14990,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:37:27.288Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.288Z"
+                     *       "createdAt": "2026-12-07T21:40:07.702Z",
+                     *       "updatedAt": "2026-12-07T21:40:07.702Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -14148,7 +15095,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14189,7 +15136,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *       "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14255,8 +15202,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T18:37:26.367Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.312Z"
+                     *       "createdAt": "2026-12-07T21:39:53.981Z",
+                     *       "updatedAt": "2026-12-07T21:40:08.717Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -14354,10 +15301,16 @@ export interface operations {
             };
         };
     };
-    ProfileController_createBlank: {
+    BusinessProfileController_getCreditReport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
+                 */
+                "Service-tenant-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14371,151 +15324,63 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6c84b5a4-569b-4ee5-ba44-f640ac136337",
-                     *       "createdAt": "2026-12-07T18:37:27.366Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.366Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 6
+                     *       "data": {
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "sector": "MANUFACTURING",
+                     *           "registrationNumber": "09876543",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         "id": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
+                     *         "createdAt": "2026-12-07T21:39:53.981Z",
+                     *         "updatedAt": "2026-12-07T21:40:07.378Z"
                      *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {}
+                     *       "links": {
+                     *         "self": "/api/business/v1/profile/credit-report"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "9b8cdab1-b63d-4519-b396-bae1a3ae2512",
+                     *         "generatedAt": "2026-12-07T21:40:08.230Z",
+                     *         "source": "registry",
+                     *         "creditData": {
+                     *           "available": true,
+                     *           "source": "demo",
+                     *           "asOf": "2026-11-01T09:00:00.000Z",
+                     *           "demo": true
+                     *         }
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ProfileController_createBlankResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    CompanyController_search: {
-        parameters: {
-            query?: {
-                /** @example GB */
-                countryCode?: "GB" | "ZA";
-                /** @example 5 */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @example ACME WIDGETS */
-                searchTerm: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "name": "ACME WIDGETS HOLDINGS LIMITED",
-                     *         "number": "11223344"
-                     *       },
-                     *       {
-                     *         "name": "ACME WIDGETS LIMITED",
-                     *         "number": "09876543"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["CompanyController_searchResponse"];
+                    "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -14588,7 +15453,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -14715,7 +15580,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -14851,9 +15716,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 85ca0d45-1e17-49f0-919e-67c511e4c66c */
+                /** @example b2afcb20-d9fe-4bc6-b689-606b475dab1c */
                 uuid: string;
-                /** @example key_8d0481c4a163 */
+                /** @example key_536c7b091ef7 */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -14964,7 +15829,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 069e6b8e-68dc-428a-96e8-dde5247ad573 */
+                /** @example b02c3cd5-bd73-4d38-8c02-e22bdaa46df1 */
                 uuid: string;
             };
             cookie?: never;
@@ -15075,7 +15940,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -15090,9 +15955,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "20398805-bb1f-4dc7-af95-2e9e17549d66",
-                     *       "createdAt": "2026-12-07T18:37:26.515Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.411Z",
+                     *       "uuid": "2ee38bb6-75db-47dc-993e-996a134aa15e",
+                     *       "createdAt": "2026-12-07T21:39:55.213Z",
+                     *       "updatedAt": "2026-12-07T21:40:11.225Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -16201,7 +17066,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example d232817b-4c74-47c3-a1d6-0a83df77d953 */
+                /** @example 80961c19-942f-49e7-8af6-35a34f342a9c */
                 documentId: string;
             };
             cookie?: never;
@@ -16294,7 +17159,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example d232817b-4c74-47c3-a1d6-0a83df77d953 */
+                /** @example 80961c19-942f-49e7-8af6-35a34f342a9c */
                 documentId: string;
             };
             cookie?: never;
@@ -16392,7 +17257,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16410,7 +17275,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "5fc91e3f-71e9-4419-b2ae-acae4aae03fa"
+                     *       "applicationId": "5ff9ebe4-9782-48e3-a8d6-822d547e3e06"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -17077,6 +17942,256 @@ export interface operations {
             };
         };
     };
+    LenderEndpointController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_rotateSecretBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs",
+                     *       "previousSecretValidUntil": "2026-12-07T22:40:15.828Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_rotateSecret_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_rotateSecretBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs",
+                     *       "previousSecretValidUntil": "2026-12-07T22:40:15.828Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderApplicationController_get: {
         parameters: {
             query?: never;
@@ -17543,7 +18658,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "offerId": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *           "products": [
                      *             1
                      *           ],
@@ -17574,7 +18689,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "id": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -17940,127 +19055,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *           "applicationId": 4,
-                     *           "eventType": "application.updated",
-                     *           "sequence": 1,
-                     *           "url": "http://127.0.0.1:0/unset",
-                     *           "status": "FAILED",
-                     *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:31.978Z",
-                     *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
-                     *           "requestBody": {
-                     *             "application": {
-                     *               "id": 4,
-                     *               "offer": null,
-                     *               "status": "Failed",
-                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
-                     *               "profile": {
-                     *                 "attachments": [],
-                     *                 "tradeHistory": [],
-                     *                 "assetsToFinance": [],
-                     *                 "basicCompanyDetails": {
-                     *                   "city": null,
-                     *                   "address": null,
-                     *                   "postalCode": null,
-                     *                   "sectorName": null,
-                     *                   "companyName": "ACCESS TEST LTD",
-                     *                   "companyType": null,
-                     *                   "contactName": null,
-                     *                   "creditScore": null,
-                     *                   "tradingFrom": null,
-                     *                   "contactEmail": null,
-                     *                   "contactPhone": null,
-                     *                   "companyNumber": null,
-                     *                   "tradingPeriod": null,
-                     *                   "vatRegistered": 0,
-                     *                   "companyWebsite": null,
-                     *                   "numberOfEmployees": null,
-                     *                   "companyTradingName": null,
-                     *                   "percentageOfSalesOnline": null
-                     *                 },
-                     *                 "directorOrSecretaryDetails": [],
-                     *                 "guarantorAssetsForSecurity": {
-                     *                   "guarantorAssets": [],
-                     *                   "estimatedSecurity": 0,
-                     *                   "hasUkHomeownerDirector": false
-                     *                 }
-                     *               },
-                     *               "reference": "NLC-2026-004187",
-                     *               "acceptedAt": null,
-                     *               "fundingMatch": {
-                     *                 "id": 1,
-                     *                 "lender": {
-                     *                   "id": 1,
-                     *                   "icon": null,
-                     *                   "logo": null,
-                     *                   "entityId": 1,
-                     *                   "companyName": "Test Lender"
-                     *                 },
-                     *                 "status": 1,
-                     *                 "offerId": null,
-                     *                 "products": [
-                     *                   1
-                     *                 ],
-                     *                 "productNames": [
-                     *                   "TERM_LOAN"
-                     *                 ],
-                     *                 "statusReason": null,
-                     *                 "statusComment": null,
-                     *                 "canUseInstantOffer": false,
-                     *                 "canUseInstantApplication": false
-                     *               },
-                     *               "fundingSearch": {
-                     *                 "id": 1,
-                     *                 "amount": "150000.00",
-                     *                 "author": null,
-                     *                 "period": 24,
-                     *                 "status": 1,
-                     *                 "manager": null,
-                     *                 "urgency": null,
-                     *                 "useOfFunds": null,
-                     *                 "statusLabel": "In Review"
-                     *               },
-                     *               "invalidatedAt": null,
-                     *               "responseReason": "Failed"
-                     *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.890Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 1,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *                 "webhook-timestamp": "1796668647",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "90ceb239-e4ce-4ca2-9b96-9894ef837712",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "a34e4cf6-90f1-4594-92ee-c80db7ffe25a",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:33.315Z",
+                     *           "nextAttemptAt": "2026-12-07T21:40:23.536Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T21:40:18.198Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -18134,7 +19143,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -18163,34 +19172,35 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.873Z",
+                     *               "attemptedAt": "2026-12-07T21:40:18.260Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 7,
+                     *               "latencyMs": 2,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "a34e4cf6-90f1-4594-92ee-c80db7ffe25a",
+                     *                 "webhook-timestamp": "1796679618",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "57c71660-b9f1-4427-b23b-77631ede404d",
+                     *                 "x-request-id": "a73f591a-4a4a-473d-97bd-f0e90c2b3de4",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "8c984e53-0668-4183-a7d6-b5c64970d2b7",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:32.871Z",
+                     *           "nextAttemptAt": "2026-12-07T21:40:21.635Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T21:40:17.456Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -18269,26 +19279,27 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.817Z",
+                     *               "attemptedAt": "2026-12-07T21:40:17.599Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 40,
+                     *               "latencyMs": 519,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "8c984e53-0668-4183-a7d6-b5c64970d2b7",
+                     *                 "webhook-timestamp": "1796679617",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "c268a3f5-6a16-4f1a-acdd-5da5bddf5a72",
+                     *                 "x-request-id": "32fa0799-9b40-4f7b-9adf-2f2ddfa0e9f3",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE4OjM3OjI3Ljc4M1oiLCJmYjJkYzI1MS1iY2VkLTRhZDYtYTVhOC02MDVjZjM0ZDI2YzciXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjQwOjE3LjQ1NloiLCI4Yzk4NGU1My0wNjY4LTQxODMtYTdkNi1iNWM2NDk3MGQyYjciXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -18361,12 +19372,12 @@ export interface operations {
             };
         };
     };
-    LenderDeliveryController_redeliver: {
+    LenderDeliveryController_get: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @example f8a63d53-435b-46f0-9a99-681525329ac3 */
+                /** @example 75a19f4c-d466-4cba-9d0d-adbdc705e566 */
                 id: string;
             };
             cookie?: never;
@@ -18381,16 +19392,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *       "id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
                      *       "sequence": 1,
                      *       "url": "https://lender.example/webhooks/applications",
-                     *       "status": "PENDING",
-                     *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T18:37:27.934Z",
-                     *       "deliveredAt": "2026-12-07T18:37:27.921Z",
-                     *       "createdAt": "2026-12-07T18:37:27.923Z",
+                     *       "status": "DELIVERED",
+                     *       "attemptCount": 2,
+                     *       "nextAttemptAt": null,
+                     *       "deliveredAt": "2026-12-07T21:40:18.794Z",
+                     *       "createdAt": "2026-12-07T21:40:18.837Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -18461,19 +19472,233 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T18:37:27.923Z",
+                     *           "attemptedAt": "2026-12-07T21:40:18.837Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "f8a63d53-435b-46f0-9a99-681525329ac3",
-                     *             "webhook-timestamp": "1796668647",
+                     *             "webhook-id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
+                     *             "webhook-timestamp": "1796679618",
                      *             "webhook-event-type": "application.created",
                      *             "webhook-sequence": "1",
                      *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
                      *           }
+                     *         },
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:39:18.837Z",
+                     *           "statusCode": 503,
+                     *           "latencyMs": 41,
+                     *           "error": "answered 503, not 204",
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
+                     *             "webhook-timestamp": "1796679558",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "retry-after": "60",
+                     *               "content-type": "application/json"
+                     *             },
+                     *             "body": "{\"error\":\"maintenance\"}",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 2,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-12-07T21:40:19.176Z",
+                     *       "deliveredAt": "2026-12-07T21:40:19.128Z",
+                     *       "createdAt": "2026-12-07T21:40:19.131Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:40:19.131Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b",
+                     *             "webhook-timestamp": "1796679619",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "2",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": null
                      *         }
                      *       ]
                      *     }
@@ -18600,11 +19825,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "8c984e53-0668-4183-a7d6-b5c64970d2b7",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T21:40:17.456Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -18683,16 +19908,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "a34e4cf6-90f1-4594-92ee-c80db7ffe25a",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T21:40:18.198Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -18766,7 +19991,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -18795,11 +20020,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "id": "9009b9b6-0ea3-4a0e-b71d-7c16585a9dd9",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "createdAt": "2026-12-07T21:40:18.374Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -18878,11 +20103,86 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *           "id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.923Z",
+                     *           "createdAt": "2026-12-07T21:40:18.837Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 2,
+                     *           "createdAt": "2026-12-07T21:40:19.131Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -18954,7 +20254,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI3MTQ2NiIsMSwxXQ",
+                     *         "endCursor": "WyIxOTM3MCIsMSwyXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -19048,14 +20348,252 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "webhookId": "848b1c4e-48e1-4be8-aa5f-d14128a30df6",
                      *       "statusCode": null,
-                     *       "latencyMs": 1,
+                     *       "latencyMs": 14,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *       "delivered": false
                      *     }
                      */
                     "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "kind": "created",
+                     *           "url": null,
+                     *           "ownUrl": true,
+                     *           "enabled": true,
+                     *           "waiting": 0
+                     *         },
+                     *         {
+                     *           "kind": "updated",
+                     *           "url": null,
+                     *           "ownUrl": false,
+                     *           "enabled": true,
+                     *           "waiting": 3
+                     *         }
+                     *       ],
+                     *       "signingSecret": {
+                     *         "status": "ROTATING",
+                     *         "previousSecretValidUntil": "2026-12-07T22:40:15.828Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example updated */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_updateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "updated",
+                     *       "url": null,
+                     *       "ownUrl": false,
+                     *       "enabled": false,
+                     *       "waiting": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -19616,7 +21154,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "offerId": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *           "products": [
                      *             1
                      *           ],
@@ -19647,7 +21185,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "id": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -20013,127 +21551,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *           "applicationId": 4,
-                     *           "eventType": "application.updated",
-                     *           "sequence": 1,
-                     *           "url": "http://127.0.0.1:0/unset",
-                     *           "status": "FAILED",
-                     *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:31.978Z",
-                     *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
-                     *           "requestBody": {
-                     *             "application": {
-                     *               "id": 4,
-                     *               "offer": null,
-                     *               "status": "Failed",
-                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
-                     *               "profile": {
-                     *                 "attachments": [],
-                     *                 "tradeHistory": [],
-                     *                 "assetsToFinance": [],
-                     *                 "basicCompanyDetails": {
-                     *                   "city": null,
-                     *                   "address": null,
-                     *                   "postalCode": null,
-                     *                   "sectorName": null,
-                     *                   "companyName": "ACCESS TEST LTD",
-                     *                   "companyType": null,
-                     *                   "contactName": null,
-                     *                   "creditScore": null,
-                     *                   "tradingFrom": null,
-                     *                   "contactEmail": null,
-                     *                   "contactPhone": null,
-                     *                   "companyNumber": null,
-                     *                   "tradingPeriod": null,
-                     *                   "vatRegistered": 0,
-                     *                   "companyWebsite": null,
-                     *                   "numberOfEmployees": null,
-                     *                   "companyTradingName": null,
-                     *                   "percentageOfSalesOnline": null
-                     *                 },
-                     *                 "directorOrSecretaryDetails": [],
-                     *                 "guarantorAssetsForSecurity": {
-                     *                   "guarantorAssets": [],
-                     *                   "estimatedSecurity": 0,
-                     *                   "hasUkHomeownerDirector": false
-                     *                 }
-                     *               },
-                     *               "reference": "NLC-2026-004187",
-                     *               "acceptedAt": null,
-                     *               "fundingMatch": {
-                     *                 "id": 1,
-                     *                 "lender": {
-                     *                   "id": 1,
-                     *                   "icon": null,
-                     *                   "logo": null,
-                     *                   "entityId": 1,
-                     *                   "companyName": "Test Lender"
-                     *                 },
-                     *                 "status": 1,
-                     *                 "offerId": null,
-                     *                 "products": [
-                     *                   1
-                     *                 ],
-                     *                 "productNames": [
-                     *                   "TERM_LOAN"
-                     *                 ],
-                     *                 "statusReason": null,
-                     *                 "statusComment": null,
-                     *                 "canUseInstantOffer": false,
-                     *                 "canUseInstantApplication": false
-                     *               },
-                     *               "fundingSearch": {
-                     *                 "id": 1,
-                     *                 "amount": "150000.00",
-                     *                 "author": null,
-                     *                 "period": 24,
-                     *                 "status": 1,
-                     *                 "manager": null,
-                     *                 "urgency": null,
-                     *                 "useOfFunds": null,
-                     *                 "statusLabel": "In Review"
-                     *               },
-                     *               "invalidatedAt": null,
-                     *               "responseReason": "Failed"
-                     *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.890Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 1,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *                 "webhook-timestamp": "1796668647",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "90ceb239-e4ce-4ca2-9b96-9894ef837712",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "a34e4cf6-90f1-4594-92ee-c80db7ffe25a",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:33.315Z",
+                     *           "nextAttemptAt": "2026-12-07T21:40:23.536Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T21:40:18.198Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -20207,7 +21639,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -20236,34 +21668,35 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.873Z",
+                     *               "attemptedAt": "2026-12-07T21:40:18.260Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 7,
+                     *               "latencyMs": 2,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "a34e4cf6-90f1-4594-92ee-c80db7ffe25a",
+                     *                 "webhook-timestamp": "1796679618",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "57c71660-b9f1-4427-b23b-77631ede404d",
+                     *                 "x-request-id": "a73f591a-4a4a-473d-97bd-f0e90c2b3de4",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "8c984e53-0668-4183-a7d6-b5c64970d2b7",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:32.871Z",
+                     *           "nextAttemptAt": "2026-12-07T21:40:21.635Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T21:40:17.456Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -20342,26 +21775,27 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.817Z",
+                     *               "attemptedAt": "2026-12-07T21:40:17.599Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 40,
+                     *               "latencyMs": 519,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "8c984e53-0668-4183-a7d6-b5c64970d2b7",
+                     *                 "webhook-timestamp": "1796679617",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "c268a3f5-6a16-4f1a-acdd-5da5bddf5a72",
+                     *                 "x-request-id": "32fa0799-9b40-4f7b-9adf-2f2ddfa0e9f3",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE4OjM3OjI3Ljc4M1oiLCJmYjJkYzI1MS1iY2VkLTRhZDYtYTVhOC02MDVjZjM0ZDI2YzciXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjQwOjE3LjQ1NloiLCI4Yzk4NGU1My0wNjY4LTQxODMtYTdkNi1iNWM2NDk3MGQyYjciXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -20434,12 +21868,12 @@ export interface operations {
             };
         };
     };
-    LenderDeliveryController_redeliver_marketplaceV2: {
+    LenderDeliveryController_get_marketplaceV2: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @example f8a63d53-435b-46f0-9a99-681525329ac3 */
+                /** @example 75a19f4c-d466-4cba-9d0d-adbdc705e566 */
                 id: string;
             };
             cookie?: never;
@@ -20454,16 +21888,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *       "id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
                      *       "sequence": 1,
                      *       "url": "https://lender.example/webhooks/applications",
-                     *       "status": "PENDING",
-                     *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T18:37:27.934Z",
-                     *       "deliveredAt": "2026-12-07T18:37:27.921Z",
-                     *       "createdAt": "2026-12-07T18:37:27.923Z",
+                     *       "status": "DELIVERED",
+                     *       "attemptCount": 2,
+                     *       "nextAttemptAt": null,
+                     *       "deliveredAt": "2026-12-07T21:40:18.794Z",
+                     *       "createdAt": "2026-12-07T21:40:18.837Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -20534,19 +21968,233 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T18:37:27.923Z",
+                     *           "attemptedAt": "2026-12-07T21:40:18.837Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "f8a63d53-435b-46f0-9a99-681525329ac3",
-                     *             "webhook-timestamp": "1796668647",
+                     *             "webhook-id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
+                     *             "webhook-timestamp": "1796679618",
                      *             "webhook-event-type": "application.created",
                      *             "webhook-sequence": "1",
                      *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
                      *           }
+                     *         },
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:39:18.837Z",
+                     *           "statusCode": 503,
+                     *           "latencyMs": 41,
+                     *           "error": "answered 503, not 204",
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
+                     *             "webhook-timestamp": "1796679558",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "retry-after": "60",
+                     *               "content-type": "application/json"
+                     *             },
+                     *             "body": "{\"error\":\"maintenance\"}",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_redeliver_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 2,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-12-07T21:40:19.176Z",
+                     *       "deliveredAt": "2026-12-07T21:40:19.128Z",
+                     *       "createdAt": "2026-12-07T21:40:19.131Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:40:19.131Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b",
+                     *             "webhook-timestamp": "1796679619",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "2",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": null
                      *         }
                      *       ]
                      *     }
@@ -20673,11 +22321,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "8c984e53-0668-4183-a7d6-b5c64970d2b7",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T21:40:17.456Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -20756,16 +22404,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "a34e4cf6-90f1-4594-92ee-c80db7ffe25a",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T21:40:18.198Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -20839,7 +22487,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "6ddca037-3af6-4d93-a417-152a84e067ac",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -20868,11 +22516,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "id": "9009b9b6-0ea3-4a0e-b71d-7c16585a9dd9",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "createdAt": "2026-12-07T21:40:18.374Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -20951,11 +22599,86 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *           "id": "75a19f4c-d466-4cba-9d0d-adbdc705e566",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.923Z",
+                     *           "createdAt": "2026-12-07T21:40:18.837Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "ec50bc5a-b87d-4e63-bf06-7d5f7a0c6c6b",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 2,
+                     *           "createdAt": "2026-12-07T21:40:19.131Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -21027,7 +22750,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI3MTQ2NiIsMSwxXQ",
+                     *         "endCursor": "WyIxOTM3MCIsMSwyXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -21121,14 +22844,252 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "webhookId": "848b1c4e-48e1-4be8-aa5f-d14128a30df6",
                      *       "statusCode": null,
-                     *       "latencyMs": 1,
+                     *       "latencyMs": 14,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *       "delivered": false
                      *     }
                      */
                     "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_list_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "kind": "created",
+                     *           "url": null,
+                     *           "ownUrl": true,
+                     *           "enabled": true,
+                     *           "waiting": 0
+                     *         },
+                     *         {
+                     *           "kind": "updated",
+                     *           "url": null,
+                     *           "ownUrl": false,
+                     *           "enabled": true,
+                     *           "waiting": 3
+                     *         }
+                     *       ],
+                     *       "signingSecret": {
+                     *         "status": "ROTATING",
+                     *         "previousSecretValidUntil": "2026-12-07T22:40:15.828Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_update_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example updated */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_updateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "updated",
+                     *       "url": null,
+                     *       "ownUrl": false,
+                     *       "enabled": false,
+                     *       "waiting": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -22363,7 +24324,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f4201815-62b1-460c-a6c0-04cbef8db18a */
+                /** @example c2051871-3408-4b0d-935c-058edf6f14e3 */
                 uuid: string;
             };
             cookie?: never;
@@ -22378,8 +24339,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fb86796b-4e24-45a7-93ad-77e5b639f708",
-                     *       "profile": "f4201815-62b1-460c-a6c0-04cbef8db18a",
+                     *       "id": "7313e407-16c0-490b-9d3a-de034c39e19d",
+                     *       "profile": "c2051871-3408-4b0d-935c-058edf6f14e3",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -22398,7 +24359,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T18:37:28.045Z",
+                     *       "stateUpdatedAt": "2026-12-07T21:40:20.854Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -22408,20 +24369,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "b0301e6d-7bc2-40ab-9896-35ce5f055d33",
+                     *         "id": "fda42603-ec42-4254-a311-25f6856c8f98",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T18:37:28.045Z"
+                     *         "createdAt": "2026-12-07T21:40:20.854Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T18:37:28.045Z"
+                     *         "generatedAt": "2026-12-07T21:40:20.854Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T18:37:28.045Z"
+                     *           "createdAt": "2026-12-07T21:40:20.854Z"
                      *         }
                      *       ]
                      *     }
@@ -22535,7 +24496,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -22626,7 +24587,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -23468,7 +25429,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example a4e2d5d1-a503-4fd7-9a72-63f85cfc7fb2 */
+                /** @example d5792068-0c36-4427-b13a-9800516d032e */
                 uuid: string;
             };
             cookie?: never;
@@ -23635,7 +25596,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 profileId: string;
             };
             cookie?: never;
@@ -23651,7 +25612,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:20398805-bb1f-4dc7-af95-2e9e17549d66",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:2ee38bb6-75db-47dc-993e-996a134aa15e",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -24251,7 +26212,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 profileId: string;
             };
             cookie?: never;
@@ -24376,7 +26337,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 profileId: string;
             };
             cookie?: never;
@@ -24533,7 +26494,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 profileId: string;
             };
             cookie?: never;
@@ -24628,7 +26589,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 profileId: string;
             };
             cookie?: never;
@@ -24752,7 +26713,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -24768,20 +26729,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "d232817b-4c74-47c3-a1d6-0a83df77d953",
+                     *         "id": "80961c19-942f-49e7-8af6-35a34f342a9c",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T18:37:26.683Z"
+                     *         "createdAt": "2026-12-07T21:39:57.419Z"
                      *       },
                      *       {
-                     *         "id": "5d3d5a41-aa50-417e-b449-dfc7ffce9b28",
+                     *         "id": "2fd3a6e9-923e-4072-9f76-4ff94070cf57",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T18:37:28.277Z"
+                     *         "createdAt": "2026-12-07T21:40:23.713Z"
                      *       }
                      *     ]
                      */
@@ -24858,7 +26819,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
             };
             cookie?: never;
@@ -24880,12 +26841,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5d3d5a41-aa50-417e-b449-dfc7ffce9b28",
+                     *       "id": "2fd3a6e9-923e-4072-9f76-4ff94070cf57",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T18:37:28.277Z"
+                     *       "createdAt": "2026-12-07T21:40:23.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -24991,7 +26952,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 2ee38bb6-75db-47dc-993e-996a134aa15e */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -25008,7 +26969,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/20398805-bb1f-4dc7-af95-2e9e17549d66?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/2ee38bb6-75db-47dc-993e-996a134aa15e?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -25094,7 +27055,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
@@ -25162,7 +27123,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "151eb5cd-d525-4f8b-8c8f-312551cefea7",
+                     *       "id": "ec9b23b1-0255-4981-9c74-d10acac75627",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -25267,12 +27228,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example 5ff9ebe4-9782-48e3-a8d6-822d547e3e06 */
                 applicationId: string;
             };
             cookie?: never;
@@ -25296,7 +27257,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/5fc91e3f-71e9-4419-b2ae-acae4aae03fa/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/5ff9ebe4-9782-48e3-a8d6-822d547e3e06/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -25400,12 +27361,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 2ad646cb-f010-42e0-a222-726cb4f0358d */
+                /** @example 81cd8e5a-c672-486e-b457-72f99f98757f */
                 applicationId: string;
             };
             cookie?: never;
@@ -25499,12 +27460,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example 5ff9ebe4-9782-48e3-a8d6-822d547e3e06 */
                 applicationId: string;
             };
             cookie?: never;
@@ -25979,12 +27940,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example 5ff9ebe4-9782-48e3-a8d6-822d547e3e06 */
                 applicationId: string;
             };
             cookie?: never;
@@ -26000,20 +27961,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-5fc91e3f-71e9-4419-b2ae-acae4aae03fa-27",
-                     *         "createdAt": "2026-12-07T18:37:28.441Z",
-                     *         "updatedAt": "2026-12-07T18:37:28.441Z",
+                     *         "id": "pso-5ff9ebe4-9782-48e3-a8d6-822d547e3e06-27",
+                     *         "createdAt": "2026-12-07T21:40:26.539Z",
+                     *         "updatedAt": "2026-12-07T21:40:26.539Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "reference": "5fc91e3f-27",
+                     *         "profileUuid": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
+                     *         "reference": "5ff9ebe4-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T18:37:28.441Z",
+                     *         "expiryDate": "2027-01-06T21:40:26.539Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -26032,20 +27993,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-5fc91e3f-71e9-4419-b2ae-acae4aae03fa-5",
-                     *         "createdAt": "2026-12-07T18:37:28.441Z",
-                     *         "updatedAt": "2026-12-07T18:37:28.441Z",
+                     *         "id": "pso-5ff9ebe4-9782-48e3-a8d6-822d547e3e06-5",
+                     *         "createdAt": "2026-12-07T21:40:26.539Z",
+                     *         "updatedAt": "2026-12-07T21:40:26.539Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "reference": "5fc91e3f-5",
+                     *         "profileUuid": "b1f8abfd-60b6-4321-b68c-3cc32857444d",
+                     *         "reference": "5ff9ebe4-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T18:37:28.441Z",
+                     *         "expiryDate": "2027-01-06T21:40:26.539Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -26139,12 +28100,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 9b8cdab1-b63d-4519-b396-bae1a3ae2512
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example 5ff9ebe4-9782-48e3-a8d6-822d547e3e06 */
                 applicationId: string;
             };
             cookie?: never;
@@ -26282,7 +28243,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 03eb51ea-b108-4b4a-95a2-8f7e24fafee8 */
+                /** @example 24d892a6-a331-407f-8007-856e8b121a27 */
                 selectionId: string;
             };
             cookie?: never;
@@ -26297,7 +28258,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "03eb51ea-b108-4b4a-95a2-8f7e24fafee8",
+                     *       "selectionId": "24d892a6-a331-407f-8007-856e8b121a27",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -26664,7 +28625,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "36313802-5077-429f-baaa-5207cef16a86",
+                     *           "offerId": "d18322d9-bd73-43da-b77d-037907c8c9ff",
                      *           "products": [
                      *             1
                      *           ],
@@ -26692,11 +28653,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796668648,
+                     *         "acceptedAt": 1796679630,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "36313802-5077-429f-baaa-5207cef16a86",
-                     *           "reference": "OFFER-e1b6c3ba",
+                     *           "id": "d18322d9-bd73-43da-b77d-037907c8c9ff",
+                     *           "reference": "OFFER-e2afe260",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -26877,7 +28838,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "8e65961d-7538-4506-9a70-4ff4c550e373",
+                     *           "offerId": "8fd29860-acae-4c74-bacc-4f337fe79563",
                      *           "products": [
                      *             1
                      *           ],
@@ -26908,8 +28869,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "8e65961d-7538-4506-9a70-4ff4c550e373",
-                     *           "reference": "OFFER-ff009a3c",
+                     *           "id": "8fd29860-acae-4c74-bacc-4f337fe79563",
+                     *           "reference": "OFFER-7872dce5",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -27278,7 +29239,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "0ed12215-c647-4c79-af23-3d5acaa984dc",
+                     *           "offerId": "a71ff261-8e2f-42af-808d-bc1c688f9c39",
                      *           "products": [
                      *             1
                      *           ],
@@ -27306,11 +29267,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796668648,
+                     *         "acceptedAt": 1796679630,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "0ed12215-c647-4c79-af23-3d5acaa984dc",
-                     *           "reference": "OFFER-ac0fe73f",
+                     *           "id": "a71ff261-8e2f-42af-808d-bc1c688f9c39",
+                     *           "reference": "OFFER-5fca874e",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -27488,7 +29449,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "55a63dd7-fea0-42ca-a8e1-52a0458ec48b",
+                     *           "offerId": "35728e0f-9314-4fdd-9041-b9baa0315869",
                      *           "products": [
                      *             1
                      *           ],
@@ -27519,8 +29480,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "55a63dd7-fea0-42ca-a8e1-52a0458ec48b",
-                     *           "reference": "OFFER-4ea1eb3c",
+                     *           "id": "35728e0f-9314-4fdd-9041-b9baa0315869",
+                     *           "reference": "OFFER-938de566",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
