@@ -19,7 +19,10 @@ export type AuditEvent =
   | 'rate_limit.exceeded'
   | 'staff.action'
   | 'deliveries.replayed'
-  | 'endpoints.tested';
+  | 'endpoints.tested'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.updated'
+  | 'webhook_endpoint.deleted';
 
 export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
   logger.info({ audit: event, ...facts }, `audit: ${event}`);
