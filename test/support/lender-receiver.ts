@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The path it was sent to (several endpoints can share one receiver, each at a path of its own). */
+  path: string;
 }
 
 export interface LenderReceiver {
@@ -12,17 +14,20 @@ export interface LenderReceiver {
   received: ReceivedWebhook[];
   /** Status codes to answer, in order; after the list runs out, 204. `hang` never answers. */
   answers: Array<number | 'hang'>;
+  /** Per path: status codes to answer there, in order, before `answers` is consulted. */
+  answersAt: Map<string, number[]>;
   close(): Promise<void>;
 }
 
 export async function startLenderReceiver(): Promise<LenderReceiver> {
-  const receiver = { received: [] as ReceivedWebhook[], answers: [] as Array<number | 'hang'> };
+  const receiver = { received: [] as ReceivedWebhook[], answers: [] as Array<number | 'hang'>, answersAt: new Map<string, number[]>() };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      receiver.received.push({ headers: req.headers, body });
-      const answer = receiver.answers.shift() ?? 204;
+      const path = req.url ?? '/';
+      receiver.received.push({ headers: req.headers, body, path });
+      const answer = receiver.answersAt.get(path)?.shift() ?? receiver.answers.shift() ?? 204;
       if (answer === 'hang') return;
       res.writeHead(answer).end();
     });
@@ -37,6 +42,7 @@ export async function startLenderReceiver(): Promise<LenderReceiver> {
     get answers() {
       return receiver.answers;
     },
+    answersAt: receiver.answersAt,
     set answers(value) {
       receiver.answers = value;
     },

@@ -33,11 +33,12 @@ CREATE TABLE "integrator_event" (
     "lenderApplicationId" INTEGER NOT NULL,
     "payload" JSONB NOT NULL,
     "transactionId" BIGINT NOT NULL DEFAULT ((pg_current_xact_id())::text)::bigint,
+    "position" BIGSERIAL NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "integrator_event_pkey" PRIMARY KEY ("id")
 );
-CREATE INDEX "integrator_event_accountId_transactionId_id_idx" ON "integrator_event"("accountId", "transactionId", "id");
+CREATE INDEX "integrator_event_accountId_transactionId_position_idx" ON "integrator_event"("accountId", "transactionId", "position");
 CREATE INDEX "integrator_event_createdAt_idx" ON "integrator_event"("createdAt");
 ALTER TABLE "integrator_event" ADD CONSTRAINT "integrator_event_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "account"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 ALTER TABLE "integrator_event" ADD CONSTRAINT "integrator_event_lenderApplicationId_fkey" FOREIGN KEY ("lenderApplicationId") REFERENCES "lender_application"("id") ON DELETE CASCADE ON UPDATE CASCADE;

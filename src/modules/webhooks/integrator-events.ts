@@ -6,7 +6,7 @@
  * it (webhook-delivery.ts `queueDeliveriesWith`).
  *
  * Order and cursor as the lender's events (lender-events.ts): by the id of the transaction that wrote
- * the event, then its id, listing only events whose transaction is below the oldest one still running,
+ * the event, then its position in it, listing only events whose transaction is below the oldest one still running,
  * so none can later commit behind a cursor already handed out.
  */
 import { sql } from 'kysely';
@@ -19,8 +19,8 @@ import { EVENT_RETENTION_DAYS, type AccountEvent, type AccountEventPage, type Ac
 
 const DAY_MS = 86_400_000;
 
-/** An event's place in the order: its transaction id (as text: a 64-bit number) and its id. */
-const EventPosition = z.tuple([z.string().regex(/^[0-9]{1,20}$/), z.uuid()]);
+/** An event's place in the order: its transaction id and its position in it (as text: 64-bit numbers). */
+const EventPosition = z.tuple([z.string().regex(/^[0-9]{1,20}$/), z.string().regex(/^[0-9]{1,20}$/)]);
 type EventPosition = z.infer<typeof EventPosition>;
 
 const encodePosition = (position: EventPosition) => Buffer.from(JSON.stringify(position)).toString('base64url');
@@ -44,18 +44,18 @@ export async function listAccountEvents(ctx: ServiceContext, query: AccountEvent
   const keptSince = new Date(ctx.clock.now().getTime() - EVENT_RETENTION_DAYS * DAY_MS).toISOString();
   let statement = readsOf(ctx.db)
     .selectFrom('integrator_event as e')
-    .select([sql<string>`e.id::text`.as('id'), sql<string>`e."transactionId"::text`.as('transactionId'), 'e.lenderApplicationId', 'e.payload'])
+    .select([sql<string>`e.id::text`.as('id'), sql<string>`e."transactionId"::text`.as('transactionId'), sql<string>`e.position::text`.as('position'), 'e.lenderApplicationId', 'e.payload'])
     .where('e.accountId', '=', actor.accountId)
     .where(sql<boolean>`e."createdAt" >= ${keptSince}::timestamp(3)`)
     .where(sql<boolean>`e."transactionId" < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`);
-  if (position) statement = statement.where(sql<boolean>`(e."transactionId", e.id) > (${position[0]}::bigint, ${position[1]}::uuid)`);
-  const rows = await statement.orderBy('e.transactionId').orderBy('e.id').limit(query.first + 1).execute();
+  if (position) statement = statement.where(sql<boolean>`(e."transactionId", e.position) > (${position[0]}::bigint, ${position[1]}::bigint)`);
+  const rows = await statement.orderBy('e.transactionId').orderBy('e.position').limit(query.first + 1).execute();
   const nodes = rows.slice(0, query.first).map((row): AccountEvent => {
     const body = row.payload as { type: AccountEvent['type']; timestamp: string; data: Record<string, unknown> };
     return { id: row.id, type: body.type, timestamp: body.timestamp, applicationId: row.lenderApplicationId, data: body.data };
   });
   const last = rows[Math.min(rows.length, query.first) - 1];
-  return { nodes, pageInfo: { endCursor: last ? encodePosition([last.transactionId, last.id]) : (query.after ?? null), hasNextPage: rows.length > query.first } };
+  return { nodes, pageInfo: { endCursor: last ? encodePosition([last.transactionId, last.position]) : (query.after ?? null), hasNextPage: rows.length > query.first } };
 }
 
 /**

@@ -171,7 +171,7 @@ function integratorEventInserts(count: number, value: PlaceholderOf, guard: stri
   const at = sql`${value('eventsDue')}::timestamp(3)`;
   return [
     sql`INSERT INTO integrator_event (id, "accountId", type, "lenderApplicationId", payload, "createdAt")
-      SELECT e.id, e."accountId", e.event, e."applicationId", e.payload, ${at} FROM ${events} ${guarded}`,
+      SELECT e.id, e."accountId", e.event, e."applicationId", e.payload, ${at} FROM ${events} ${guarded} ORDER BY e.ord`,
     sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt", "integratorEndpointId", "accountId")
       SELECT gen_random_uuid(), e."applicationId", e."lenderId", e.event, ep.url, e.payload, ${at}, ${value('eventsRequestId')}::text, ${at}, ${at}, ep.id, ep."accountId"
         FROM ${events} JOIN integrator_webhook_endpoint ep ON ep."accountId" = e."accountId" AND ep.enabled AND e.type = ANY(ep."eventTypes")
