@@ -176,8 +176,8 @@ describe('events delivered to an endpoint', () => {
     await eventually(async () => db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }), (d) => d.status === 'DELIVERED');
     const redelivered = await expectJson(await post(`/webhook-deliveries/${delivery.id}/redeliver`, undefined, adminAuth), 200);
     expect(redelivered).toMatchObject({ id: delivery.id, endpointId: endpoint.id });
-    const thrice = await eventually(async () => bodiesFor(endpoint.path, applicationId), (r) => r.length === 3);
-    expect(thrice[2]!.headers['webhook-id']).toBe(received!.headers['webhook-id']);
+    const thrice = await eventually(async () => bodiesFor(endpoint.path, applicationId), (r) => r.length >= 3);
+    expect(new Set(thrice.map((r) => r.headers['webhook-id']))).toEqual(new Set([received!.headers['webhook-id']]));
   });
 
   it('lists every event of the change in the event log, subscribed or not, with the bodies the webhooks carry, from a cursor', async () => {
@@ -195,6 +195,10 @@ describe('events delivered to an endpoint', () => {
         if (!page.pageInfo.hasNextPage) return nodes;
       }
     };
+    const stored = await db().integratorEvent.findMany({ where: { lenderApplicationId: applicationId }, select: { accountId: true, type: true, transactionId: true, createdAt: true } });
+    expect(stored.map((e) => [e.accountId, e.type])).toEqual(expect.arrayContaining([[admin.accountId, 'APPLICATION_STATUS_CHANGED'], [admin.accountId, 'OFFER_CREATED']]));
+    const firstPage = await expectJson(await get('/events?first=200', memberAuth), 200);
+    expect(firstPage.nodes.length, JSON.stringify({ stored: stored.map((e) => ({ ...e, transactionId: String(e.transactionId) })), firstPage })).toBeGreaterThan(0);
     const events = await eventually(() => all(memberAuth), (nodes) => nodes.filter((n) => n.applicationId === applicationId).length === 2);
     const mine = events.filter((n) => n.applicationId === applicationId);
     expect(mine.map((n) => n.type)).toEqual(['application.status_changed', 'offer.created']);

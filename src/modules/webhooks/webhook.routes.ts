@@ -144,6 +144,7 @@ export const webhookRoutes: RouteDefinition[] = [
     summary: 'Change a webhook endpoint',
     description: 'Changes the URL (checked as at creation), the event types, the description or whether it is enabled (a disabled endpoint is sent nothing new); what is left out stays. The secret stays. Another account\'s endpoint is a 404.',
     access: 'webhookEndpoints.manage',
+    example: { summary: 'Pause an endpoint', body: { enabled: false } },
     body: UpdateWebhookEndpointBody,
     response: WebhookEndpoint,
     successStatus: 200,
