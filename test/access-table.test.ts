@@ -315,6 +315,33 @@ async function deliveredDeliveryOfLenderA(): Promise<Fixture> {
   return { deliveryId: row.id };
 }
 
+/** A webhook endpoint of the account under test (a login credential's account), made as the store holds one. */
+async function accountEndpoint(): Promise<Fixture> {
+  const row = await db().integratorWebhookEndpoint.create({
+    data: { accountId: world.owner.accountId, url: 'https://hooks.example.com/fixture', eventTypes: ['offer.created'], secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}` },
+  });
+  return { endpointId: row.id };
+}
+
+/** A delivered delivery to an endpoint of the account under test, which its admins may send again. */
+async function deliveredDeliveryOfAccount(): Promise<Fixture> {
+  const { endpointId } = await accountEndpoint();
+  const row = await db().webhookDelivery.create({
+    data: {
+      lenderApplicationId: world.documentApplication.applicationId,
+      lenderId: world.lenderA.lenderId,
+      event: 'OFFER_CREATED',
+      url: 'http://127.0.0.1:0/unset',
+      payload: {},
+      status: 'DELIVERED',
+      attempts: 1,
+      integratorEndpointId: endpointId as string,
+      accountId: world.owner.accountId,
+    },
+  });
+  return { deliveryId: row.id };
+}
+
 const documentForm = () => pdfForm();
 
 /** The event a subscriber of this kind may see, and how to cause it (lender A answers one of its applications). */
@@ -548,6 +575,16 @@ const PROBES: Probe[] = [
   rest('lenderEndpoints.write', 'patch', `${L}/endpoints/:kind`, () => ({ params: { kind: 'updated' }, body: { enabled: true } })),
   rest('lenderSecrets.rotate', 'post', `${L}/webhook-secret/rotate`, () => ({ body: { overlapSeconds: 60 } })),
   ...(['client-secret', 'password'] as const).map((credential) => keepingLenderACredentials(rest('lenderCredentials.rotate', 'post', `${L}/credentials/${credential}/rotate`))),
+  // An integrator account's webhook endpoints, deliveries and events
+  rest('webhookEndpoints.read', 'get', `${P}/webhook-endpoints`),
+  rest('webhookEndpoints.read', 'get', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) } }), { prepare: accountEndpoint }),
+  rest('webhookEndpoints.manage', 'post', `${P}/webhook-endpoints`, () => ({ body: { url: 'https://hooks.example.com/access-table', eventTypes: ['offer.created'] } })),
+  rest('webhookEndpoints.manage', 'patch', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) }, body: { enabled: false } }), { prepare: accountEndpoint }),
+  rest('webhookEndpoints.manage', 'delete', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) } }), { prepare: accountEndpoint }),
+  rest('integratorDeliveries.read', 'get', `${P}/webhook-deliveries`),
+  rest('integratorDeliveries.replay', 'post', `${P}/webhook-deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfAccount }),
+  rest('integratorDeliveries.replay', 'post', `${P}/webhook-deliveries/replay`, () => ({ body: { status: 'FAILED' } })),
+  rest('integratorEvents.read', 'get', `${P}/events`),
   ...[V1, B].flatMap((base) =>
     (
       [

@@ -163,6 +163,13 @@ async function decision(credential: Credential, state: 'Offered' | 'Failed'): Pr
   return { params: { applicationId: id } };
 }
 
+/** A webhook endpoint of the account under test, as creating one stores it. */
+async function accountEndpoint(): Promise<string> {
+  const row = await db().integratorWebhookEndpoint.create({
+    data: { accountId: owner.accountId, url: 'https://hooks.acme-widgets.example/funding', eventTypes: ['offer.created', 'application.status_changed'], description: 'Our CRM', secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}` },
+  });
+  return row.id;
+}
 const freshLenderApplication = async (): Promise<Fixture> => ({ params: { id: await storedLenderApplication(app, { lenderId: world.lender.lenderId, profileId: world.profile }) } });
 
 const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<Fixture>> = {
@@ -264,6 +271,20 @@ const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<F
         { deliveryId: delivered.id, statusCode: 204, latencyMs: 182, attemptedAt: delivered.createdAt, responseHeaders: {}, responseBody: '', responseBodyTruncated: false },
       ],
     });
+    return { params: { id: delivered.id } };
+  },
+  // An integrator account's webhook endpoint and a delivery to it (the account under test's)
+  PlatformWebhookEndpointController_read: async () => ({ params: { endpointId: await accountEndpoint() } }),
+  PlatformWebhookEndpointController_update: async () => ({ params: { endpointId: await accountEndpoint() } }),
+  PlatformWebhookEndpointController_delete: async () => ({ params: { endpointId: await accountEndpoint() } }),
+  PlatformWebhookDeliveryController_redeliver: async () => {
+    const endpointId = await accountEndpoint();
+    const application = await db().lenderApplication.findUniqueOrThrow({ where: { id: world.lenderApplication.id } });
+    const body = { type: 'offer.created', timestamp: new Date().toISOString(), data: { applicationId: application.id } };
+    const delivered = await db().webhookDelivery.create({
+      data: { lenderApplicationId: application.id, lenderId: world.lender.lenderId, event: 'OFFER_CREATED', url: 'https://hooks.acme-widgets.example/funding', payload: body, status: 'DELIVERED', attempts: 1, lastStatusCode: 204, deliveredAt: new Date(), integratorEndpointId: endpointId, accountId: owner.accountId },
+    });
+    await db().webhookDeliveryAttempt.create({ data: { deliveryId: delivered.id, statusCode: 204, latencyMs: 95, attemptedAt: delivered.createdAt } });
     return { params: { id: delivered.id } };
   },
   LenderApplicationController_acknowledge: freshLenderApplication,

@@ -65,6 +65,18 @@ export const ACCESS_POLICY = {
   'users.create': { tokens: ['login'], scope: 'users:write', description: 'Add a platform user to the account' },
   'users.update': { tokens: ['login'], scope: 'users:read', description: 'Update a user (self: name, password; users:write: anyone, role, disabled)' },
 
+  // An integrator account's webhooks and events: every platform user of the account reads them (the
+  // role scope members hold), account admins change them and send deliveries again
+  'webhookEndpoints.read': { tokens: ['login'], scope: 'users:read', description: "List the account's webhook endpoints (never their secrets)" },
+  'webhookEndpoints.manage': { tokens: ['login'], scope: 'users:write', description: "Create, change and delete the account's webhook endpoints (account admins)" },
+  'integratorEvents.read': { tokens: ['login'], scope: 'users:read', description: "Read the account's events (its clients' applications' status changes, offers and decisions) in order, from a cursor" },
+  'integratorDeliveries.read': { tokens: ['login'], scope: 'users:read', description: "List the webhook deliveries to the account's endpoints with what each sent and its attempts" },
+  'integratorDeliveries.replay': {
+    tokens: ['login'],
+    scope: 'users:write',
+    description: "Send the deliveries to the account's endpoints again: one, every failed one, or those of a time range (account admins; bounded, rate-limited, audited)",
+  },
+
   // Tenants (onboarding step 4): platform or master tokens, never tenant tokens (spec 5.4, 5.5)
   'tenants.create': { tokens: INTEGRATOR_ACCOUNT, description: 'Create a tenant of the account' },
   'tenants.list': { tokens: INTEGRATOR_ACCOUNT, description: "List the account's tenants" },

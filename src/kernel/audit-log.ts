@@ -23,7 +23,10 @@ export type AuditEvent =
   | 'endpoints.tested'
   | 'endpoints.changed'
   | 'webhook_secret.rotated'
-  | 'lender_credentials.rotated';
+  | 'lender_credentials.rotated'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.updated'
+  | 'webhook_endpoint.deleted';
 
 export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
   logger.info({ audit: event, ...facts }, `audit: ${event}`);

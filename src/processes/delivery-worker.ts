@@ -11,6 +11,7 @@
  * (JOB_POLL_SECONDS) remains the fallback for a wake-up that was missed (the listening session was
  * down), and takes up the deliveries of a worker that died mid-attempt once their claims lapse.
  */
+import { purgeExpiredAccountEvents } from '../modules/webhooks/integrator-events.js';
 import { listenForDeliveryWakeups, type WakeReason } from '../modules/webhooks/delivery-wakeup-listener.js';
 import { attemptDueDelivery } from '../modules/webhooks/webhook-delivery.js';
 import { CLAIM_MARGIN_MS, claimDueDeliveries, earliestClaimLapse, type DueDelivery } from '../modules/webhooks/delivery-attempt-store.js';
@@ -52,6 +53,9 @@ interface FetchLoop {
   wake: (() => void) | null;
   done: Promise<void>;
 }
+
+/** How often the worker deletes integrator events past their retention. */
+const PURGE_EVENTS_EVERY_MS = 3_600_000;
 
 export async function startDeliveryWorker(runtime: Runtime, options: { pollingIntervalSeconds?: number } = {}): Promise<DeliveryWorker> {
   const pollMs = (options.pollingIntervalSeconds ?? runtime.config.JOB_POLL_SECONDS) * 1000;
@@ -139,12 +143,16 @@ export async function startDeliveryWorker(runtime: Runtime, options: { pollingIn
   const lapse = await earliestClaimLapse(ctx.db, lapseMs);
   // (A moment after it: a timer may fire a millisecond early.)
   const lapseTimer = lapse ? setTimeout(() => wakeOneLoop('due'), Math.max(0, lapse.getTime() - runtime.clock.now().getTime()) + 20).unref() : undefined;
+  // Integrator accounts' events are kept EVENT_RETENTION_DAYS days: the older ones are deleted hourly.
+  const purgeEvents = () => void purgeExpiredAccountEvents(ctx).catch((err) => ctx.logger.warn({ err }, 'expired integrator events not purged'));
+  const purgeTimer = setInterval(purgeEvents, PURGE_EVENTS_EVERY_MS).unref();
   return {
     async stop() {
       // No more fetches once stopping: the loops finish their batches and end.
       stopping = true;
       stopWakingLocally();
       clearTimeout(lapseTimer);
+      clearInterval(purgeTimer);
       await wakeups.close();
       for (const loop of loops) loop.wake?.();
       const finished = Promise.all(loops.map((loop) => loop.done)).then(() => closeLenderConnections());

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The path it was sent to (several endpoints can share one receiver, each at a path of its own). */
+  path: string;
 }
 
 export type ReceiverAnswer = number | 'hang' | { status: number; headers?: Record<string, string>; body?: string | Buffer };
@@ -14,17 +16,20 @@ export interface LenderReceiver {
   received: ReceivedWebhook[];
   /** What to answer, in order (a status, or a status with headers and a body); after the list runs out, 204. `hang` never answers. */
   answers: Array<ReceiverAnswer>;
+  /** Per path: what to answer there, in order, before `answers` is consulted. */
+  answersAt: Map<string, ReceiverAnswer[]>;
   close(): Promise<void>;
 }
 
 export async function startLenderReceiver(): Promise<LenderReceiver> {
-  const receiver = { received: [] as ReceivedWebhook[], answers: [] as ReceiverAnswer[] };
+  const receiver = { received: [] as ReceivedWebhook[], answers: [] as ReceiverAnswer[], answersAt: new Map<string, ReceiverAnswer[]>() };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      receiver.received.push({ headers: req.headers, body });
-      const answer = receiver.answers.shift() ?? 204;
+      const path = req.url ?? '/';
+      receiver.received.push({ headers: req.headers, body, path });
+      const answer = receiver.answersAt.get(path)?.shift() ?? receiver.answers.shift() ?? 204;
       if (answer === 'hang') return;
       if (typeof answer === 'number') res.writeHead(answer).end();
       else res.writeHead(answer.status, answer.headers).end(answer.body);
@@ -40,6 +45,7 @@ export async function startLenderReceiver(): Promise<LenderReceiver> {
     get answers() {
       return receiver.answers;
     },
+    answersAt: receiver.answersAt,
     set answers(value) {
       receiver.answers = value;
     },

@@ -19,6 +19,7 @@ import type { TokenKind } from '../../kernel/actor.js';
 import { repositoryPath } from '../../kernel/repository-root.js';
 import type { OperationServedElsewhere, WebhookDefinition } from '../../kernel/rest/openapi-declarations.js';
 import { lenderApplicationWebhooks } from '../../modules/lender-applications/lender-application.webhooks.js';
+import { integratorApplicationWebhooks } from '../../modules/lender-applications/integrator-application.webhooks.js';
 import { WEBHOOK_HEADERS } from '../../modules/webhooks/webhook-headers.js';
 import { IDENTITY_PROVIDER_OPERATIONS } from './identity-provider-router.js';
 import { ProblemDetailsSchema } from './problem-details.js';
@@ -39,7 +40,11 @@ export const SURFACE_TAGS: Record<Surface | 'public', { name: string; descriptio
 
 /** The webhooks' tag, and what the document declares beside the route table. */
 const WEBHOOKS_TAG = { name: 'Lender webhooks', description: 'What the gateway POSTs to a lender (spec 6): signed the Standard Webhooks way, answered 204' };
-const WEBHOOKS: readonly WebhookDefinition[] = lenderApplicationWebhooks;
+const INTEGRATOR_WEBHOOKS_TAG = {
+  name: 'Integrator webhooks',
+  description: "What the gateway POSTs to an integrator account's webhook endpoints: its clients' application events, signed the Standard Webhooks way with the endpoint's secret, answered 204",
+};
+const WEBHOOKS: readonly WebhookDefinition[] = [...lenderApplicationWebhooks, ...integratorApplicationWebhooks];
 export const OPERATIONS_SERVED_ELSEWHERE: readonly OperationServedElsewhere[] = Object.values(IDENTITY_PROVIDER_OPERATIONS);
 
 const SECURITY_SCHEMES = {
@@ -429,7 +434,7 @@ function webhookOperation(webhook: WebhookDefinition): JsonObject {
     operationId: webhook.operationId,
     summary: webhook.summary,
     description: webhook.description,
-    tags: [WEBHOOKS_TAG.name],
+    tags: [webhook.audience === 'integrator' ? INTEGRATOR_WEBHOOKS_TAG.name : WEBHOOKS_TAG.name],
     // Authenticated by its signature (webhook-signature), which no OpenAPI security scheme describes.
     security: [],
     parameters: WEBHOOK_HEADERS.map((header) => {
@@ -499,7 +504,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
       contact: { name: 'Funding gateway maintainers', url: absolute('/docs') },
     },
     servers: [{ url: serverUrl, description: 'This deployment' }],
-    tags: [...Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface) || surface === 'public').map(([, tag]) => tag), WEBHOOKS_TAG],
+    tags: [...Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface) || surface === 'public').map(([, tag]) => tag), WEBHOOKS_TAG, INTEGRATOR_WEBHOOKS_TAG],
     paths,
     webhooks: Object.fromEntries(WEBHOOKS.map((webhook) => [webhook.eventType, { post: webhookOperation(webhook) }])),
     components: {

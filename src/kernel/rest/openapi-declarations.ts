@@ -16,6 +16,8 @@ export interface WebhookDefinition {
   description: string;
   /** The JSON body, as the code declares what it sends. */
   body: z.ZodType;
+  /** Who receives it: a lender (unless said), or an integrator account's endpoints. */
+  audience?: 'integrator';
 }
 
 export interface OperationResponse {

@@ -21,7 +21,8 @@ import { recordApplicationMoves, type CommittedMove } from '../../infra/metrics.
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../kernel/keyset-pages.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import { parseInput, type CheckedLater } from '../../kernel/validation.js';
-import { queueDeliveriesWith, wakeDeliveryWorkers } from '../webhooks/webhook-delivery.js';
+import { queueDeliveriesWith, wakeDeliveryWorkers, type NewIntegratorEvent } from '../webhooks/webhook-delivery.js';
+import { integratorEventsOf, type IntegratorEventData } from './integrator-event-schemas.js';
 import type { ProductType } from '../../generated/kysely/database.js';
 import { audiencesOf, readVisibleApplication, statusChangeWrites, type ApplicationBeforeChange, type StatusChangeWrites } from './status-change-store.js';
 import { registryGrade } from '../companies/company-information.js';
@@ -331,8 +332,28 @@ async function changeIfUnchanged(ctx: ServiceContext, typedSql: SqlReads, actor:
     event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
     url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
     payload: toStoredDocument(changed),
-  }], writes);
+  }], writes, integratorEventsOfChange(row, change.event, to, changed));
   return written ? { changed, audience: row.audience, event: change.event, move } : undefined;
+}
+
+/**
+ * The events the change gives the integrator account whose client applied (none for a profile of no
+ * account), each with the application as the change left it: written with the change, into the
+ * account's event log and the outbox of its subscribed endpoints.
+ */
+function integratorEventsOfChange(row: ApplicationBeforeChange, event: ApplicationEvent, to: string, changed: LenderDocumentSource): NewIntegratorEvent[] {
+  const { profile } = row.audience;
+  const accountId = profile.ownerAccountId ?? profile.tenant?.accountId ?? null;
+  if (accountId === null) return [];
+  const data: IntegratorEventData = {
+    applicationId: row.id,
+    lenderId: row.lenderId,
+    tenantId: profile.tenantId,
+    previousStatus: row.status,
+    status: to,
+    application: toIntegratorDocument(changed).application,
+  };
+  return integratorEventsOf(event, row.status, to).map((type) => ({ accountId, lenderApplicationId: row.id, lenderId: row.lenderId, event: type, data }));
 }
 
 /** The application as the change leaves it (what the delivery and the answer show), from the row read and the change. */

@@ -60,8 +60,10 @@ export interface DueDelivery {
   /** The secret rotated out, and until when it signs too (the overlap window). */
   previousWebhookSecret: string | null;
   previousWebhookSecretExpiresAt: Date | null;
-  /** Key of the application's apiProvider.authorizationToken, added as the document is sent. */
+  /** Key of the application's apiProvider.authorizationToken, added as the document is sent (null for an integrator's endpoint). */
   authorizationTokenKey: string | null;
+  /** The recipient when it is an integrator account's endpoint (null: the application's lender). */
+  integratorEndpointId: string | null;
 }
 
 /** How much longer than the webhook timeout a claim holds (the attempt's own writes after its request). */
@@ -105,6 +107,7 @@ export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: 
          AND NOT EXISTS (
            SELECT 1 FROM webhook_delivery e
             WHERE e."lenderApplicationId" = d."lenderApplicationId" AND e.sequence < d.sequence AND e.status IN ('PENDING', 'FAILED')
+              AND e."integratorEndpointId" IS NOT DISTINCT FROM d."integratorEndpointId"
            ${ONE_PROBE_PER_ROW})
          AND NOT EXISTS (${heldByDisabledEndpoint})
        ORDER BY d."nextAttemptAt"
@@ -113,16 +116,29 @@ export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: 
     ), claimed AS (
       UPDATE webhook_delivery d SET "attemptStartedAt" = ${utc(now)}::timestamp(3)
         FROM due WHERE d.id = due.id
-      RETURNING d.id, d.attempts, d.url, d.payload, d."lenderApplicationId", d.event, d.sequence, d."lenderId", d."requestId", d."nextAttemptAt"
+      RETURNING d.id, d.attempts, d.url, d.payload, d."lenderApplicationId", d.event, d.sequence, d."lenderId", d."requestId", d."nextAttemptAt", d."integratorEndpointId"
     )
-    SELECT c.id::text AS id, c.attempts, c.url, c."lenderApplicationId", c.event, c.sequence, c."requestId",
+    SELECT c.id::text AS id, c.attempts, c.url, c."lenderApplicationId", c.event, c.sequence, c."requestId", c."integratorEndpointId"::text AS "integratorEndpointId",
            CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN (c.payload - 'apiProvider')::text ELSE c.payload::text END AS document,
            CASE WHEN jsonb_typeof(c.payload -> 'apiProvider') = 'object' THEN ((c.payload -> 'apiProvider') - 'authorizationToken')::text END AS "apiProvider",
-           l.slug AS "lenderSlug", l."webhookSecret", l."previousWebhookSecret", l."previousWebhookSecretExpiresAt", l."authorizationTokenKey"
+           ${recipientColumns}
       FROM claimed c JOIN lender l ON l.id = c."lenderId"
+      LEFT JOIN integrator_webhook_endpoint ie ON ie.id = c."integratorEndpointId"
      ORDER BY c."nextAttemptAt"`.execute(readsOf(db));
   return rows;
 }
+
+/**
+ * Who a claimed delivery goes to, and with what secrets: the application's lender, or an integrator
+ * account's endpoint (its own secret; no rotation window, no authorization token; `integrator` as the
+ * metrics' lender label, which stays one value however many accounts there are).
+ */
+const recipientColumns = sql`
+  CASE WHEN ie.id IS NULL THEN l.slug ELSE 'integrator' END AS "lenderSlug",
+  CASE WHEN ie.id IS NULL THEN l."webhookSecret" ELSE ie.secret END AS "webhookSecret",
+  CASE WHEN ie.id IS NULL THEN l."previousWebhookSecret" END AS "previousWebhookSecret",
+  CASE WHEN ie.id IS NULL THEN l."previousWebhookSecretExpiresAt" END AS "previousWebhookSecretExpiresAt",
+  CASE WHEN ie.id IS NULL THEN l."authorizationTokenKey" END AS "authorizationTokenKey"`;
 
 /**
  * When the oldest claim on an undelivered delivery lapses (null when none is held): a worker starting
@@ -148,6 +164,7 @@ const wakeForLaterDeliveries = sql`
       WHERE EXISTS (
         SELECT 1 FROM webhook_delivery e
          WHERE e."lenderApplicationId" = s."lenderApplicationId" AND e.sequence > s.sequence AND e.status IN ('PENDING', 'FAILED')
+           AND e."integratorEndpointId" IS NOT DISTINCT FROM s."integratorEndpointId"
         ${ONE_PROBE_PER_ROW}))`;
 
 export interface DeliveredAttempt extends AnsweredAttempt {
@@ -188,7 +205,7 @@ function deliveredRecorder(db: Db): (attempt: DeliveredAttempt) => Promise<void>
            SET status = 'DELIVERED', attempts = done.attempts, "lastStatusCode" = 204, "lastError" = NULL,
                "deliveredAt" = done."attemptedAt", "nextAttemptAt" = NULL, "attemptStartedAt" = NULL, "updatedAt" = ${updatedAt}::timestamp(3)
           FROM done WHERE d.id = done.id AND d.id = ANY(${ids}::uuid[])
-        RETURNING d.id, d."lenderApplicationId", d.sequence
+        RETURNING d.id, d."lenderApplicationId", d.sequence, d."integratorEndpointId"
       ), logged AS (
         INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt", "responseHeaders", "responseBody", "responseBodyTruncated")
         SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt", done."responseHeaders", done."responseBody", done."responseBodyTruncated"
@@ -273,7 +290,7 @@ export async function recordDead(db: Db, attempt: DeadAttempt): Promise<void> {
          SET status = 'DEAD', attempts = ${attempt.attempts}, "lastStatusCode" = ${attempt.statusCode}::int, "lastError" = ${attempt.error},
              "nextAttemptAt" = NULL, "attemptStartedAt" = NULL, "updatedAt" = ${utc(new Date())}::timestamp(3)
        WHERE id = ${attempt.deliveryId}::uuid
-      RETURNING id, "lenderApplicationId", sequence
+      RETURNING id, "lenderApplicationId", sequence, "integratorEndpointId"
     ), logged AS (
       INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt", "responseHeaders", "responseBody", "responseBodyTruncated")
       SELECT gen_random_uuid(), settled.id, ${attempt.statusCode}::int, ${attempt.error}, ${attempt.latencyMs}::int, ${utc(attempt.attemptedAt)}::timestamp(3),

@@ -18,7 +18,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { applicationAuthorizationToken, withAuthorizationToken } from './authorization-token.js';
 import type { LenderEvent, LenderEventPage, LenderEventQuery } from './lender-event-schemas.js';
-import { deliveryScopeOf, deliverySqlScope } from './webhook-delivery-visibility.js';
+import { deliveryScopeOf, deliverySqlScope, type LenderDeliveryEvent } from './webhook-delivery-visibility.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-headers.js';
 
 /** An event's place in the order: its transaction id (as text: a 64-bit number), application id and sequence number. */
@@ -65,7 +65,8 @@ export async function listLenderEvents(ctx: ServiceContext, query: LenderEventQu
   const nodes = rows.slice(0, query.first).map(
     (row): LenderEvent => ({
       id: row.id,
-      type: WEBHOOK_EVENT_TYPES[row.event],
+      // The lender's scope holds its own deliveries only (webhook-delivery-visibility.ts): a lender's events.
+      type: WEBHOOK_EVENT_TYPES[row.event as LenderDeliveryEvent],
       applicationId: row.lenderApplicationId,
       sequence: row.sequence,
       createdAt: row.createdAt,

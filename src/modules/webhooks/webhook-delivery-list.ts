@@ -15,7 +15,7 @@ import { pageOf, parsePageArgs } from '../../kernel/keyset-pages.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
 import { LISTED_ATTEMPTS } from './webhook-delivery.js';
-import { deliveryScopeOf, deliverySqlScope } from './webhook-delivery-visibility.js';
+import { deliveryScopeOf, deliverySqlScope, type LenderDeliveryEvent } from './webhook-delivery-visibility.js';
 import { DeliveryStatus, type WebhookDelivery, type WebhookDeliveryPage } from './webhook-delivery-schemas.js';
 
 /** A delivery's latest attempts, newest first, as one JSON array beside it: the staff's and the lender's lists read them alike. */
@@ -58,6 +58,7 @@ export async function listDeliveries(ctx: ServiceContext, filter: { status?: str
   if (status) query = query.where('d.status', '=', status);
   if (position) query = query.where(afterInNewestFirst('d.createdAt', 'd.id', position));
   const rows = await query.orderBy('d.createdAt', 'desc').orderBy('d.id', 'desc').limit(first + 1).execute();
-  const deliveries = rows.map((row): WebhookDelivery => ({ ...row, nextAttemptAt: row.nextAttemptAt as string | null, deliveredAt: row.deliveredAt as string | null }));
+  // The staff's scope is the lender audience's (webhook-delivery-visibility.ts): a lender's events only.
+  const deliveries = rows.map((row): WebhookDelivery => ({ ...row, event: row.event as LenderDeliveryEvent, nextAttemptAt: row.nextAttemptAt as string | null, deliveredAt: row.deliveredAt as string | null }));
   return pageOf(deliveries, first, (row) => ({ at: row.createdAt, id: row.id }));
 }

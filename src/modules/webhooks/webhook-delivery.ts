@@ -16,7 +16,7 @@ import type { SqlReads } from '../../infra/sql-reads.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
-import { deliveryHeaders, FIXED_HEADERS } from './webhook-headers.js';
+import { deliveryHeaders, FIXED_HEADERS, WEBHOOK_EVENT_TYPES, type IntegratorEvent } from './webhook-headers.js';
 import { applicationAuthorizationToken, sentDocument, withoutAuthorizationToken } from './authorization-token.js';
 import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent, undici } from './lender-connections.js';
@@ -26,7 +26,7 @@ import { readReceiverAnswer, type ReceiverAnswer, type ReceiverResponse } from '
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
-import { deliveryScopeOf, deliveryWhere, type DeliveryScope } from './webhook-delivery-visibility.js';
+import { deliveryScopeOf, deliveryWhere, type DeliveryScope, type LenderDeliveryEvent } from './webhook-delivery-visibility.js';
 import { z } from 'zod';
 import { parseInput } from '../../kernel/validation.js';
 
@@ -45,6 +45,25 @@ export interface NewDelivery {
   event: 'APPLICATION_CREATED' | 'APPLICATION_UPDATED';
   url: string;
   payload: unknown;
+}
+
+/**
+ * An event of an integrator account about one of its clients' applications: recorded in the account's
+ * event log (integrator_event) and queued, as the same outbox rows as a lender's deliveries, to each
+ * of the account's enabled endpoints subscribed to its type. The body is Standard Webhooks' shape,
+ * `{ type, timestamp, data }`, the same in the log and in every delivery.
+ */
+export interface NewIntegratorEvent {
+  accountId: string;
+  lenderApplicationId: number;
+  lenderId: number;
+  event: IntegratorEvent;
+  data: unknown;
+}
+
+/** The body an integrator event's webhooks carry and its log shows. */
+export function integratorEventBody(event: Pick<NewIntegratorEvent, 'event' | 'data'>, at: Date) {
+  return { type: WEBHOOK_EVENT_TYPES[event.event], timestamp: at.toISOString(), data: event.data };
 }
 
 /**
@@ -80,7 +99,13 @@ export async function queueDeliveries(ctx: ServiceContext, tx: Prisma.Transactio
  * if it held, and `written` says whether it did. Returns the deliveries' ids, in order.
  * @access internal: records deliveries for the operation that decided access
  */
-export async function queueDeliveriesWith(ctx: ServiceContext, typedSql: SqlReads, deliveries: readonly NewDelivery[], writes: StatementPart = NO_WRITES): Promise<{ written: boolean; deliveryIds: string[] }> {
+export async function queueDeliveriesWith(
+  ctx: ServiceContext,
+  typedSql: SqlReads,
+  deliveries: readonly NewDelivery[],
+  writes: StatementPart = NO_WRITES,
+  events: readonly NewIntegratorEvent[] = [],
+): Promise<{ written: boolean; deliveryIds: string[] }> {
   const rows = deliveryRows(ctx, deliveries);
   // The instants as UTC text: a Date parameter would be sent in the process's local zone. createdAt
   // and updatedAt are Prisma's @default(now()) and @updatedAt, which the Prisma path leaves to it: the wall clock.
@@ -97,9 +122,25 @@ export async function queueDeliveriesWith(ctx: ServiceContext, typedSql: SqlRead
       [`delivery${i}RequestId`]: row.requestId,
     });
   });
+  const now = ctx.clock.now();
+  events.forEach((event, i) => {
+    Object.assign(values, {
+      [`event${i}Id`]: randomUUID(),
+      [`event${i}AccountId`]: event.accountId,
+      [`event${i}Event`]: event.event,
+      [`event${i}Type`]: WEBHOOK_EVENT_TYPES[event.event],
+      [`event${i}ApplicationId`]: event.lenderApplicationId,
+      [`event${i}LenderId`]: event.lenderId,
+      [`event${i}Payload`]: JSON.stringify(integratorEventBody(event, now)),
+    });
+  });
+  if (events.length > 0) Object.assign(values, { eventsDue: now.toISOString(), eventsRequestId: ctx.requestId ?? null });
   const { guard } = writes;
-  const inserts = (value: PlaceholderOf) => (rows.length === 0 ? [] : [deliveryInsert(rows.length, value, guard)]);
-  const statement = deliveryStatements.bind(`${writes.shape}|${guard ?? ''}|${rows.length}`, (value) => ({ compile: () => writesTogether([...writes.build(value), ...inserts(value)], guard).compile(typedSql) }), values);
+  const inserts = (value: PlaceholderOf) => [
+    ...(rows.length === 0 ? [] : [deliveryInsert(rows.length, value, guard)]),
+    ...(events.length === 0 ? [] : integratorEventInserts(events.length, value, guard)),
+  ];
+  const statement = deliveryStatements.bind(`${writes.shape}|${guard ?? ''}|${rows.length}|${events.length}`, (value) => ({ compile: () => writesTogether([...writes.build(value), ...inserts(value)], guard).compile(typedSql) }), values);
   const [result] = (await typedSql.executeQuery(statement)).rows as { written: number }[];
   return { written: result!.written > 0, deliveryIds: rows.map((row) => row.id) };
 }
@@ -116,6 +157,28 @@ function deliveryInsert(count: number, value: PlaceholderOf, guard: string | und
       ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`;
   return sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
     ${guard ? sql`SELECT * FROM (${rows}) AS delivery WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : rows}`;
+}
+
+/**
+ * The INSERTs of `count` integrator events: each into the account's event log, and one delivery of
+ * it to each of the account's enabled endpoints subscribed to its type, in one INSERT (the sequence
+ * trigger numbers an endpoint's deliveries of the application in the events' order); with a guard,
+ * written only if it returned a row.
+ */
+function integratorEventInserts(count: number, value: PlaceholderOf, guard: string | undefined): RawBuilder<unknown>[] {
+  const events = sql`(VALUES ${sql.join(Array.from({ length: count }, (_, i) => sql`(${i}::int, ${value(`event${i}Id`)}::uuid, ${value(`event${i}AccountId`)}::uuid, ${value(`event${i}Event`)}::"WebhookEvent", ${value(`event${i}Type`)}::text,
+      ${value(`event${i}ApplicationId`)}::int, ${value(`event${i}LenderId`)}::int, ${value(`event${i}Payload`)}::jsonb)`))}) AS e(ord, id, "accountId", event, type, "applicationId", "lenderId", payload)`;
+  const guarded = guard ? sql`WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : sql``;
+  const at = sql`${value('eventsDue')}::timestamp(3)`;
+  return [
+    sql`INSERT INTO integrator_event (id, "accountId", type, "lenderApplicationId", payload, "createdAt")
+      SELECT e.id, e."accountId", e.event, e."applicationId", e.payload, ${at} FROM ${events} ${guarded} ORDER BY e.ord`,
+    sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt", "integratorEndpointId", "accountId")
+      SELECT gen_random_uuid(), e."applicationId", e."lenderId", e.event, ep.url, e.payload, ${at}, ${value('eventsRequestId')}::text, ${at}, ${at}, ep.id, ep."accountId"
+        FROM ${events} JOIN integrator_webhook_endpoint ep ON ep."accountId" = e."accountId" AND ep.enabled AND e.type = ANY(ep."eventTypes")
+       ${guarded}
+       ORDER BY e.ord, ep."createdAt", ep.id`,
+  ];
 }
 
 /**
@@ -232,7 +295,8 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
     id: row.id,
     lenderApplicationId: row.lenderApplicationId,
     lenderId: row.lenderId,
-    event: row.event,
+    // Staff read through the lender audience's scope (webhook-delivery-visibility.ts): a lender's events only.
+    event: row.event as LenderDeliveryEvent,
     url: row.url,
     status: row.status,
     attempts: row.attempts,

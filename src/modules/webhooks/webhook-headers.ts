@@ -10,11 +10,29 @@ import { z } from 'zod';
 import type { WebhookEvent } from '../../generated/prisma/enums.js';
 import { signWebhook } from './webhook-signature.js';
 
-/** What `webhook-event-type` says of each stored event. */
+/** What `webhook-event-type` says of each stored event (Standard Webhooks style names). */
 export const WEBHOOK_EVENT_TYPES = {
   APPLICATION_CREATED: 'application.created',
   APPLICATION_UPDATED: 'application.updated',
+  APPLICATION_STATUS_CHANGED: 'application.status_changed',
+  OFFER_CREATED: 'offer.created',
+  OFFER_ACCEPTED: 'offer.accepted',
+  OFFER_DECLINED: 'offer.declined',
 } as const satisfies Record<WebhookEvent, string>;
+
+/** The events a lender receives, and those an integrator account's endpoints may subscribe to. */
+export const LENDER_EVENTS = ['APPLICATION_CREATED', 'APPLICATION_UPDATED'] as const satisfies readonly WebhookEvent[];
+export const INTEGRATOR_EVENTS = ['APPLICATION_STATUS_CHANGED', 'OFFER_CREATED', 'OFFER_ACCEPTED', 'OFFER_DECLINED'] as const satisfies readonly WebhookEvent[];
+export type IntegratorEvent = (typeof INTEGRATOR_EVENTS)[number];
+export const INTEGRATOR_EVENT_TYPES = [
+  WEBHOOK_EVENT_TYPES.APPLICATION_STATUS_CHANGED,
+  WEBHOOK_EVENT_TYPES.OFFER_CREATED,
+  WEBHOOK_EVENT_TYPES.OFFER_ACCEPTED,
+  WEBHOOK_EVENT_TYPES.OFFER_DECLINED,
+] as const;
+export type IntegratorEventType = (typeof INTEGRATOR_EVENT_TYPES)[number];
+/** The stored event of an integrator event type's name. */
+export const INTEGRATOR_EVENT_OF = Object.fromEntries(INTEGRATOR_EVENTS.map((event) => [WEBHOOK_EVENT_TYPES[event], event])) as Record<IntegratorEventType, IntegratorEvent>;
 
 interface WebhookHeader {
   name: string;
@@ -38,19 +56,19 @@ export const WEBHOOK_HEADERS = [
   {
     name: 'webhook-signature',
     description:
-      "`v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed with the lender's `whsec_` webhook secret (Standard Webhooks; the `standardwebhooks` package verifies it). During a secret rotation's overlap window, space-separated signatures with the new and the previous secret. Absent only while the lender has no webhook secret.",
+      "`v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed with the recipient's `whsec_` webhook secret (the lender's, or the integrator endpoint's) (Standard Webhooks; the `standardwebhooks` package verifies it). During a lender's secret rotation's overlap window, space-separated signatures with the new and the previous secret. Absent only while a lender has no webhook secret.",
     optional: true,
     schema: z.string(),
   },
   {
     name: 'webhook-event-type',
-    description: '`application.created` (the application was submitted or resubmitted to the lender: sent to its application URL) or `application.updated` (any other change: sent to its update URL, or its application URL when it gave none). Not covered by the signature.',
-    schema: z.enum([WEBHOOK_EVENT_TYPES.APPLICATION_CREATED, WEBHOOK_EVENT_TYPES.APPLICATION_UPDATED]),
+    description: 'To a lender: `application.created` (the application was submitted or resubmitted to the lender: sent to its application URL) or `application.updated` (any other change: sent to its update URL, or its application URL when it gave none). To an integrator endpoint: the event type it subscribed to (`application.status_changed`, `offer.created`, `offer.accepted`, `offer.declined`), also the body\'s `type`. Not covered by the signature.',
+    schema: z.enum([WEBHOOK_EVENT_TYPES.APPLICATION_CREATED, WEBHOOK_EVENT_TYPES.APPLICATION_UPDATED, ...INTEGRATOR_EVENT_TYPES]),
   },
   {
     name: 'webhook-sequence',
     description:
-      "This delivery's number among its application's deliveries: 1 for the first, one more for each after it, the same on every attempt. A delivery with a lower number than one already processed is older: the higher one's body is the application's later state. Not covered by the signature.",
+      "This delivery's number among its application's deliveries to the same recipient: 1 for the first, one more for each after it, the same on every attempt. A delivery with a lower number than one already processed is older: the higher one's body is the application's later state. Not covered by the signature.",
     schema: z.string().regex(/^[1-9][0-9]*$/),
   },
   {

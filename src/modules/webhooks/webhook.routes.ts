@@ -1,5 +1,26 @@
-/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery, replay, events, endpoints, signing secret and test events. */
-import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+/**
+ * The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries,
+ * redelivery, replay, events, endpoints, signing secret and test events; and an integrator account's webhook endpoints, the
+ * deliveries to them (the same redelivery and replay) and its event log, at the platform base.
+ */
+import { BASES, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import * as endpoints from './integrator-endpoints.js';
+import * as accountDeliveries from './integrator-deliveries.js';
+import * as accountEvents from './integrator-events.js';
+import {
+  AccountEventPage,
+  AccountEventQuery,
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointBody,
+  EVENT_RETENTION_DAYS,
+  IntegratorDelivery,
+  IntegratorDeliveryPage,
+  IntegratorDeliveryQuery,
+  UpdateWebhookEndpointBody,
+  WebhookEndpoint,
+  WebhookEndpointList,
+} from './integrator-webhook-schemas.js';
+import { INTEGRATOR_EVENT_TYPES } from './webhook-headers.js';
 import * as lenderDeliveries from './lender-deliveries.js';
 import * as lenderEvents from './lender-events.js';
 import * as endpointTest from './lender-endpoint-test.js';
@@ -133,5 +154,124 @@ export const webhookRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderEndpoints.rotateSigningSecret(ctx, req.body),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.platform}/webhook-endpoints`,
+    operationId: 'PlatformWebhookEndpointController_list',
+    summary: "List the account's webhook endpoints",
+    description: "The account's webhook endpoints, oldest first: URL, event types, description, whether enabled. Never their signing secrets.",
+    access: 'webhookEndpoints.read',
+    response: WebhookEndpointList,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx) => endpoints.listWebhookEndpoints(ctx),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.platform}/webhook-endpoints`,
+    operationId: 'PlatformWebhookEndpointController_create',
+    summary: 'Create a webhook endpoint',
+    description: `Subscribes a URL to event types of the account (${INTEGRATOR_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}): each event of the account's clients' applications of those types is POSTed to it, signed the Standard Webhooks way, by the same durable outbox and retry schedule as lenders' deliveries (answer 204). The URL must be http(s) and, in production, public (422 naming why otherwise). Answers the endpoint with its \`whsec_\` signing secret: shown this once. At most ${endpoints.MAX_ENDPOINTS} endpoints an account.`,
+    access: 'webhookEndpoints.manage',
+    example: { summary: 'Offers and status changes to a backend', body: { url: 'https://hooks.acme-widgets.example/funding', eventTypes: ['offer.created', 'application.status_changed'], description: 'Our CRM' } },
+    body: CreateWebhookEndpointBody,
+    response: CreatedWebhookEndpoint,
+    successStatus: 201,
+    surface: 'platform',
+    handle: (ctx, req) => endpoints.createWebhookEndpoint(ctx, req.body),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.platform}/webhook-endpoints/:endpointId`,
+    operationId: 'PlatformWebhookEndpointController_read',
+    summary: 'Read a webhook endpoint',
+    description: "One webhook endpoint of the account (never its secret). Another account's is a 404.",
+    access: 'webhookEndpoints.read',
+    response: WebhookEndpoint,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => endpoints.readWebhookEndpoint(ctx, req.params.endpointId),
+  }),
+  routeCheckedInOperation({
+    method: 'patch',
+    path: `${BASES.platform}/webhook-endpoints/:endpointId`,
+    operationId: 'PlatformWebhookEndpointController_update',
+    summary: 'Change a webhook endpoint',
+    description: 'Changes the URL (checked as at creation), the event types, the description or whether it is enabled (a disabled endpoint is sent nothing new); what is left out stays. The secret stays. Another account\'s endpoint is a 404.',
+    access: 'webhookEndpoints.manage',
+    example: { summary: 'Pause an endpoint', body: { enabled: false } },
+    body: UpdateWebhookEndpointBody,
+    response: WebhookEndpoint,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => endpoints.updateWebhookEndpoint(ctx, req.params.endpointId, req.body),
+  }),
+  route({
+    method: 'delete',
+    path: `${BASES.platform}/webhook-endpoints/:endpointId`,
+    operationId: 'PlatformWebhookEndpointController_delete',
+    summary: 'Delete a webhook endpoint',
+    description: "Deletes the endpoint and its deliveries: nothing more is sent to it. The account's events stay in its event log. Another account's endpoint is a 404.",
+    access: 'webhookEndpoints.manage',
+    successStatus: 204,
+    surface: 'platform',
+    handle: (ctx, req) => endpoints.deleteWebhookEndpoint(ctx, req.params.endpointId),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.platform}/webhook-deliveries`,
+    operationId: 'PlatformWebhookDeliveryController_list',
+    summary: "List the deliveries to the account's endpoints",
+    description:
+      "The webhook deliveries to the account's endpoints, newest first, each with the event it sent and its latest attempts (the endpoint's status, latency, error, the headers sent with the signature redacted): the lender's delivery log, for the account. Filters: `endpointId`, `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.",
+    access: 'integratorDeliveries.read',
+    example: { summary: 'The failed deliveries, 20 at a time', query: { status: 'FAILED', first: 20 } },
+    query: IntegratorDeliveryQuery,
+    response: IntegratorDeliveryPage,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => accountDeliveries.listAccountDeliveries(ctx, req.query),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.platform}/webhook-deliveries/replay`,
+    operationId: 'PlatformWebhookDeliveryController_replay',
+    summary: "Replay the account's deliveries",
+    description: `Sends again, now and oldest first, every delivery to the account's endpoints that failed (\`{ "status": "FAILED" }\`) or every one created in a time range (\`{ "from", "to" }\`, at most ${MAX_REPLAY_RANGE_DAYS} days), as a lender's replay does: each a new attempt of the same \`webhook-id\` on a fresh retry schedule, at most ${MAX_REPLAY_DELIVERIES} a call and ${lenderDeliveries.MAX_REPLAYS_PER_HOUR} calls an hour (then 429 with Retry-After), recorded and audited.`,
+    access: 'integratorDeliveries.replay',
+    example: { summary: 'Every failed delivery', body: { status: 'FAILED' } },
+    body: DeliveryReplay,
+    response: DeliveryReplayResult,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => accountDeliveries.replayAccountDeliveries(ctx, req.body),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.platform}/webhook-deliveries/:id/redeliver`,
+    operationId: 'PlatformWebhookDeliveryController_redeliver',
+    summary: 'Redeliver a delivery',
+    description:
+      "Sends one delivery to the account's endpoints again now, whatever its status but PENDING or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another account's delivery is a 404.",
+    access: 'integratorDeliveries.replay',
+    response: IntegratorDelivery,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => accountDeliveries.redeliverAccountDelivery(ctx, req.params.id),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.platform}/events`,
+    operationId: 'PlatformEventController_list',
+    summary: "List the account's events",
+    description: `Every event of the account's clients' lender applications (${INTEGRATOR_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}), oldest first, whether or not an endpoint subscribes to it, each with the body its webhook carries, for ${EVENT_RETENTION_DAYS} days. Pass the last \`pageInfo.endCursor\` you received as \`after\` (an empty page answers it back): paging from any cursor returns each event exactly once. An event is listed once every database transaction that began before it has ended.`,
+    access: 'integratorEvents.read',
+    example: { summary: 'The first 100 events', query: { first: 100 } },
+    query: AccountEventQuery,
+    response: AccountEventPage,
+    successStatus: 200,
+    surface: 'platform',
+    handle: (ctx, req) => accountEvents.listAccountEvents(ctx, req.query),
   }),
 ];
