@@ -83,12 +83,13 @@ const utc = (date: Date) => date.toISOString();
 const ONE_PROBE_PER_ROW = sql`OFFSET 0`;
 
 /**
- * A delivery whose lender disabled the endpoint of its event (lender-endpoints.ts): it waits,
- * unclaimed, neither attempted nor dead-lettered, until the endpoint is enabled again.
+ * A delivery to a lender that disabled the endpoint of its event (lender-endpoints.ts): it waits,
+ * unclaimed, neither attempted nor dead-lettered, until the endpoint is enabled again. A delivery to
+ * an integrator's endpoint is never held by its application's lender.
  */
 const heldByDisabledEndpoint = sql`
   SELECT 1 FROM lender h
-   WHERE h.id = d."lenderId" AND NOT (CASE d.event WHEN 'APPLICATION_CREATED' THEN h."applicationUrlEnabled" ELSE h."updateUrlEnabled" END)`;
+   WHERE h.id = d."lenderId" AND d."integratorEndpointId" IS NULL AND NOT (CASE d.event WHEN 'APPLICATION_CREATED' THEN h."applicationUrlEnabled" ELSE h."updateUrlEnabled" END)`;
 
 /**
  * Claims up to `limit` due deliveries for attempts starting `now`, in one statement; returns them
