@@ -124,19 +124,20 @@ function endpointOf(lender: EndpointRow, kind: EndpointKind, waiting: number): L
 async function waitingByKind(ctx: ServiceContext, db: Prisma.TransactionClient, lenderId: number): Promise<Record<EndpointKind, number>> {
   const rows = await db.webhookDelivery.groupBy({
     by: ['event'],
-    where: { lenderId, environment: ctx.environment, status: { in: ['PENDING', 'FAILED'] } },
+    // Deliveries of the lender's applications to integrators' endpoints are not the lender's.
+    where: { lenderId, integratorEndpointId: null, environment: ctx.environment, status: { in: ['PENDING', 'FAILED'] } },
     _count: { _all: true },
   });
   const count = (event: string) => rows.find((row) => row.event === event)?._count._all ?? 0;
   return { created: count('APPLICATION_CREATED'), updated: count('APPLICATION_UPDATED') };
 }
 
-/** Every delivery of the lender not yet delivered, aimed at the URL its event goes to now. */
+/** Every delivery to the lender not yet delivered, aimed at the URL its event goes to now (never one to an integrator's endpoint). */
 async function reaimUndelivered(ctx: ServiceContext, tx: Prisma.TransactionClient, lenderId: number): Promise<void> {
   await tx.$executeRaw`
     UPDATE webhook_delivery d
        SET url = CASE d.event WHEN 'APPLICATION_CREATED' THEN l."applicationUrl" ELSE coalesce(l."updateUrl", l."applicationUrl") END
       FROM lender l
-     WHERE l.id = d."lenderId" AND d."lenderId" = ${lenderId} AND d.environment::text = ${ctx.environment}
+     WHERE l.id = d."lenderId" AND d."lenderId" = ${lenderId} AND d."integratorEndpointId" IS NULL AND d.environment::text = ${ctx.environment}
        AND d.status IN ('PENDING', 'FAILED', 'DEAD')`;
 }
