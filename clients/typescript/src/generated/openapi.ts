@@ -25,6 +25,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/v1/auth/lender-console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the lender console
+         * @description A lender's user signs in to the lender console (/app/lender) with the username and password of the lender's credentials (spec 5.9), without the client secret, and gets an `id_token` like /oauth/token's (the lender API bearer, its lender's data only) valid 30 minutes. A wrong username or password is one 401; failures are counted with /oauth/token's and then refused with 429 and `Retry-After`. JSON only; no cookie is set.
+         */
+        post: operations["LenderConsoleAuthController_signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/auth/token": {
         parameters: {
             query?: never;
@@ -117,7 +137,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/refresh-token": {
+    "/api/marketplace/v2/auth/tenants/authorize": {
         parameters: {
             query?: never;
             header?: never;
@@ -127,17 +147,19 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refresh a token
-         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
+         * Get a tenant token
+         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          */
-        post: operations["MarketplaceAuthController_refreshToken"];
+        post: operations["MarketplaceAuthController_authorizeTenant"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v1/auth/authorize": {
+    "/api/marketplace/v1/auth/refresh-token": {
         parameters: {
             query?: never;
             header?: never;
@@ -147,36 +169,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get a Marketplace V1 token
-         * @description Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.
-         *
-         *     Compatibility: `expiresIn` (seconds) is an addition.
+         * Refresh a Marketplace V1 token
+         * @description Exchanges a Marketplace V1 refresh token for a new jwt and refresh token. Single use: a used, revoked or unknown one is a 401; any other field in the body is a 400.
          */
-        post: operations["AuthController_authorize"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/anonymous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create an anonymous profile
-         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
-         *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A UK business.
-         */
-        post: operations["ProfileController_createAnonymous"];
+        post: operations["AuthController_refreshToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -255,7 +251,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/tenants/authorize": {
+    "/api/marketplace/v2/auth/refresh-token": {
         parameters: {
             query?: never;
             header?: never;
@@ -265,19 +261,17 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get a tenant token
-         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
-         *
-         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         * Refresh a token
+         * @description Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.
          */
-        post: operations["MarketplaceAuthController_authorizeTenant"];
+        post: operations["MarketplaceAuthController_refreshToken"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v1/auth/refresh-token": {
+    "/api/marketplace/v1/auth/authorize": {
         parameters: {
             query?: never;
             header?: never;
@@ -287,10 +281,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refresh a Marketplace V1 token
-         * @description Exchanges a Marketplace V1 refresh token for a new jwt and refresh token. Single use: a used, revoked or unknown one is a 401; any other field in the body is a 400.
+         * Get a Marketplace V1 token
+         * @description Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.
+         *
+         *     Compatibility: `expiresIn` (seconds) is an addition.
          */
-        post: operations["AuthController_refreshToken"];
+        post: operations["AuthController_authorize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -315,6 +311,30 @@ export interface paths {
         get: operations["BusinessProfileController_getCreditReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an anonymous profile
+         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A UK business.
+         */
+        post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
         head?: never;
@@ -868,7 +888,7 @@ export interface paths {
         };
         /**
          * List your applications
-         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first unless `sort` says otherwise. Filters: `q` (a company name's start, a company number, your reference or an id), `status`, `receivedBefore`/`receivedAfter` (how long they have waited), `reference` (those you acknowledged with it); `GET …/applications/totals` counts what a filter matches. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page (same filters and sort); fewer than `limit` is the last page.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
@@ -892,13 +912,61 @@ export interface paths {
         };
         /**
          * List your applications
-         * @description The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.
+         * @description The calling lender's funding applications (spec 2.7 documents), oldest first unless `sort` says otherwise. Filters: `q` (a company name's start, a company number, your reference or an id), `status`, `receivedBefore`/`receivedAfter` (how long they have waited), `reference` (those you acknowledged with it); `GET …/applications/totals` counts what a filter matches. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page (same filters and sort); fewer than `limit` is the last page.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The first page of 50.
          */
         get: operations["LenderApplicationController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/applications/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count your applications
+         * @description How many of the calling lender's applications the filters of `GET …/applications` match (`total`), and by status of those matching all but `status` (`byStatus`): the totals beside a list's pages.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Waiting for an answer for more than 3 days.
+         */
+        get: operations["LenderApplicationController_totals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/applications/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count your applications
+         * @description How many of the calling lender's applications the filters of `GET …/applications` match (`total`), and by status of those matching all but `status` (`byStatus`): the totals beside a list's pages.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Waiting for an answer for more than 3 days.
+         */
+        get: operations["LenderApplicationController_totals_marketplaceV2"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,30 +993,6 @@ export interface paths {
          *     **Example:** Every failed delivery.
          */
         post: operations["LenderDeliveryController_replay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v2/deliveries/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replay your deliveries
-         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Every failed delivery.
-         */
-        post: operations["LenderDeliveryController_replay_marketplaceV2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1073,6 +1117,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -1113,30 +1181,6 @@ export interface paths {
         get: operations["LenderEventController_list"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/platform/v1/funding/endpoints/{kind}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send yourself a test event
-         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A test of your application URL.
-         */
-        post: operations["LenderEndpointController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1301,6 +1345,30 @@ export interface paths {
         get: operations["LenderEventController_list_marketplaceV2"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints/{kind}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself a test event
+         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A test of your application URL.
+         */
+        post: operations["LenderEndpointController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2027,6 +2095,21 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
+        /** @description The username and password of a lender's credentials */
+        LenderConsoleAuthController_signInBody: {
+            username: string;
+            password: string;
+        };
+        /** @description A lender console session's token */
+        LenderConsoleAuthController_signInResponse: {
+            /** @description The lender API bearer (as /oauth/token issues it), naming the lender */
+            id_token: string;
+            /** @description Seconds until the token expires: sign in again then */
+            expires_in: number;
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
         PlatformAuthController_tokenResponse: {
             access_token: string;
             /** @description Seconds until the token expires */
@@ -2103,6 +2186,79 @@ export interface components {
             createdAt: string;
         };
         PlatformApiKeyController_listResponse: components["schemas"]["ApiKey"][];
+        MarketplaceAuthController_authorizeTenantResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        AuthController_refreshTokenBody: {
+            refreshToken: string;
+        };
+        AuthController_refreshTokenResponse: {
+            jwt: string;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refreshToken: string;
+            /** @description Seconds until the jwt expires */
+            expiresIn: number;
+        };
+        /** @description A platform user of the account */
+        PlatformUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PlatformUserController_listResponse: components["schemas"]["PlatformUser"][];
+        PlatformUserController_createBody: {
+            /** Format: email */
+            email: string;
+            /** @description At least 12 characters, not only whitespace, not a commonly used password (NIST SP 800-63B) */
+            password: string;
+            name?: string;
+            /**
+             * @description Default: `"MEMBER"`.
+             * @enum {string}
+             */
+            role?: "MEMBER" | "ADMIN";
+        };
+        /** @description A platform user of the account */
+        PlatformUserController_createResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "MEMBER" | "ADMIN" | "STAFF";
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MarketplaceAuthController_authorizeResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
         MarketplaceAuthController_refreshTokenBody: {
             refresh_token?: string;
             refreshToken?: string;
@@ -2124,6 +2280,81 @@ export interface components {
             refreshToken: string;
             /** @description Seconds until the jwt expires */
             expiresIn: number;
+        };
+        /** @description Currency amount (spec 2.1) */
+        Currency: {
+            code: components["schemas"]["CurrencyCode"];
+            value: number;
+        };
+        /** @enum {string} */
+        CurrencyCode: "GBP" | "EUR" | "ZAR";
+        /** @description Legal notices of the last 12 months, against the company and its directors */
+        LegalNotices: {
+            company: components["schemas"]["LegalNoticeCount"];
+            directors: components["schemas"]["LegalNoticeCount"];
+        };
+        LegalNoticeCount: {
+            last12MonthsCount: number;
+            last12MonthsValue: components["schemas"]["Currency"];
+        };
+        CreditDataStatement: {
+            /** @constant */
+            available: true;
+            /** @description The credit-data source: a bureau named by the deployment, or `demo` (invented demo data) */
+            source: string;
+            /** @description The date of the source data */
+            asOf: string | null;
+            /** @description True for the demo seed's invented scores: not credit data about a real company */
+            demo: boolean;
+        } | {
+            /** @constant */
+            available: false;
+            reason: string;
+        };
+        BusinessProfileController_getCreditReportResponse: {
+            data: {
+                companyInformation: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                    /** @enum {string} */
+                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                    registrationNumber: string;
+                    creditLimit: components["schemas"]["Currency"] | null;
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
+                    score: {
+                        /** @enum {string} */
+                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                        /** Format: date-time */
+                        changedAt?: string;
+                        lastAssessedAt: string | null;
+                        previous?: {
+                            /** @enum {string} */
+                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        };
+                    } | null;
+                };
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @constant */
+                source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
+            };
         };
         ProfileController_createAnonymousBody: {
             /** @enum {string} */
@@ -2175,13 +2406,6 @@ export interface components {
         PreviousScore: {
             grade: components["schemas"]["Grade"];
         };
-        /** @description Currency amount (spec 2.1) */
-        Currency: {
-            code: components["schemas"]["CurrencyCode"];
-            value: number;
-        };
-        /** @enum {string} */
-        CurrencyCode: "GBP" | "EUR" | "ZAR";
         /** @description Address (spec 2.1) */
         Address: {
             simpleValue?: string;
@@ -2205,15 +2429,6 @@ export interface components {
             isHomeOwnership?: boolean;
             personalGuarantee?: boolean;
             businessOwnsAssets?: boolean;
-        };
-        /** @description Legal notices of the last 12 months, against the company and its directors */
-        LegalNotices: {
-            company: components["schemas"]["LegalNoticeCount"];
-            directors: components["schemas"]["LegalNoticeCount"];
-        };
-        LegalNoticeCount: {
-            last12MonthsCount: number;
-            last12MonthsValue: components["schemas"]["Currency"];
         };
         /** @description Financials (spec 2.1) */
         Financials: {
@@ -2402,138 +2617,6 @@ export interface components {
             assetsForSecurity: components["schemas"]["AssetSecurity"][];
             merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
             eligibilityRequest: components["schemas"]["EligibilityRequest"];
-        };
-        /** @description A platform user of the account */
-        PlatformUser: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            name: string | null;
-            /** @enum {string} */
-            role: "MEMBER" | "ADMIN" | "STAFF";
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        PlatformUserController_listResponse: components["schemas"]["PlatformUser"][];
-        PlatformUserController_createBody: {
-            /** Format: email */
-            email: string;
-            /** @description At least 12 characters, not only whitespace, not a commonly used password (NIST SP 800-63B) */
-            password: string;
-            name?: string;
-            /**
-             * @description Default: `"MEMBER"`.
-             * @enum {string}
-             */
-            role?: "MEMBER" | "ADMIN";
-        };
-        /** @description A platform user of the account */
-        PlatformUserController_createResponse: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            name: string | null;
-            /** @enum {string} */
-            role: "MEMBER" | "ADMIN" | "STAFF";
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        MarketplaceAuthController_authorizeResponse: {
-            access_token: string;
-            /** @description Seconds until the token expires */
-            expires_in: number;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refresh_token?: string;
-            /** @description The scopes the token holds, space-separated */
-            scope: string;
-            /** @constant */
-            token_type: "Bearer";
-        };
-        MarketplaceAuthController_authorizeTenantResponse: {
-            access_token: string;
-            /** @description Seconds until the token expires */
-            expires_in: number;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refresh_token?: string;
-            /** @description The scopes the token holds, space-separated */
-            scope: string;
-            /** @constant */
-            token_type: "Bearer";
-        };
-        AuthController_refreshTokenBody: {
-            refreshToken: string;
-        };
-        AuthController_refreshTokenResponse: {
-            jwt: string;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refreshToken: string;
-            /** @description Seconds until the jwt expires */
-            expiresIn: number;
-        };
-        CreditDataStatement: {
-            /** @constant */
-            available: true;
-            /** @description The credit-data source: a bureau named by the deployment, or `demo` (invented demo data) */
-            source: string;
-            /** @description The date of the source data */
-            asOf: string | null;
-            /** @description True for the demo seed's invented scores: not credit data about a real company */
-            demo: boolean;
-        } | {
-            /** @constant */
-            available: false;
-            reason: string;
-        };
-        BusinessProfileController_getCreditReportResponse: {
-            data: {
-                companyInformation: {
-                    name: string;
-                    /** @enum {string} */
-                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-                    /** @enum {string} */
-                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                    registrationNumber: string;
-                    creditLimit: components["schemas"]["Currency"] | null;
-                    /** @description Null when no credit-data source has stated them */
-                    legalNotices: components["schemas"]["LegalNotices"] | null;
-                    score: {
-                        /** @enum {string} */
-                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                        /** Format: date-time */
-                        changedAt?: string;
-                        lastAssessedAt: string | null;
-                        previous?: {
-                            /** @enum {string} */
-                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        };
-                    } | null;
-                };
-                /** Format: uuid */
-                id: string;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-            };
-            links: {
-                self: string;
-            };
-            meta: {
-                /** Format: uuid */
-                tenantId: string;
-                /** Format: date-time */
-                generatedAt: string;
-                /** @constant */
-                source: "registry";
-                creditData: components["schemas"]["CreditDataStatement"];
-            };
         };
         /** @description A platform user of the account */
         PlatformUserController_getResponse: {
@@ -3568,32 +3651,15 @@ export interface components {
             propertyChargeAddress?: string | null;
         };
         LenderApplicationController_listResponse: components["schemas"]["FundingApplication"][];
-        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
-        LenderDeliveryController_replayBody: {
-            /**
-             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
-             * @constant
-             */
-            status?: "FAILED";
-            /**
-             * Format: date-time
-             * @description Deliveries created at or after this instant (with `to`)
-             */
-            from?: string;
-            /**
-             * Format: date-time
-             * @description Deliveries created before this instant; at most 31 days after `from`
-             */
-            to?: string;
-        };
-        /** @description What a replay queued */
-        LenderDeliveryController_replayResponse: {
-            /** @description Deliveries queued again now (at most 500), oldest first */
-            queued: number;
-            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
-            more: boolean;
-            /** @description When `more`: the creation time of the first delivery not queued */
-            nextFrom: string | null;
+        /** @description How many of your applications a filter matches */
+        LenderApplicationController_totalsResponse: {
+            /** @description Your applications matching every filter given */
+            total: number;
+            /** @description Of those matching the filters other than `status`: how many are in each status (statuses with none left out) */
+            byStatus: {
+                status: string;
+                count: number;
+            }[];
         };
         /** @description The funding application document (spec 2.7) */
         LenderApplicationController_getResponse: {
@@ -3844,6 +3910,33 @@ export interface components {
             /** @description The last row's cursor: pass it as `after` for the next page (null on an empty page). */
             endCursor: string | null;
             hasNextPage: boolean;
+        };
+        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
+        LenderDeliveryController_replayBody: {
+            /**
+             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
+             * @constant
+             */
+            status?: "FAILED";
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (with `to`)
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant; at most 31 days after `from`
+             */
+            to?: string;
+        };
+        /** @description What a replay queued */
+        LenderDeliveryController_replayResponse: {
+            /** @description Deliveries queued again now (at most 500), oldest first */
+            queued: number;
+            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
+            more: boolean;
+            /** @description When `more`: the creation time of the first delivery not queued */
+            nextFrom: string | null;
         };
         /** @description A webhook delivery to you, with what it sent and its attempts */
         LenderDeliveryController_redeliverResponse: {
@@ -9720,6 +9813,120 @@ export interface operations {
             };
         };
     };
+    LenderConsoleAuthController_signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderConsoleAuthController_signInBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderConsoleAuthController_signInResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     PlatformAuthController_token: {
         parameters: {
             query?: never;
@@ -10368,23 +10575,20 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_refreshToken: {
+    MarketplaceAuthController_authorizeTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 */
+                "Service-tenant-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "refresh_token": "<REFRESH_TOKEN>"
-                 *     }
-                 */
-                "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             201: {
@@ -10396,12 +10600,11 @@ export interface operations {
                      * @example {
                      *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
                      *       "expires_in": 36000,
-                     *       "scope": "profile:read profile:write",
-                     *       "token_type": "Bearer",
-                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
+                     *       "scope": "sign_up",
+                     *       "token_type": "Bearer"
                      *     }
                      */
-                    "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
+                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -10496,20 +10699,23 @@ export interface operations {
             };
         };
     };
-    AuthController_authorize: {
+    AuthController_refreshToken: {
         parameters: {
-            query?: {
-                /**
-                 * @description The API key (fgk_…)
-                 * @example <API_KEY>
-                 */
-                api_key?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "<REFRESH_TOKEN>"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthController_refreshTokenBody"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -10524,142 +10730,7 @@ export interface operations {
                      *       "expiresIn": 36000
                      *     }
                      */
-                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_createAnonymous: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "countryCode": "GB"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
-                     *       "createdAt": "2026-12-07T18:37:26.923Z",
-                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 3
-                     *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
+                    "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -11204,20 +11275,23 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_authorizeTenant: {
+    MarketplaceAuthController_refreshToken: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
-                 */
-                "Service-tenant-id"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "<REFRESH_TOKEN>"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenBody"];
+            };
+        };
         responses: {
             /** @description Success */
             201: {
@@ -11229,11 +11303,12 @@ export interface operations {
                      * @example {
                      *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
                      *       "expires_in": 36000,
-                     *       "scope": "sign_up",
-                     *       "token_type": "Bearer"
+                     *       "scope": "profile:read profile:write",
+                     *       "token_type": "Bearer",
+                     *       "refresh_token": "rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a"
                      *     }
                      */
-                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
+                    "application/json": components["schemas"]["MarketplaceAuthController_refreshTokenResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -11328,23 +11403,20 @@ export interface operations {
             };
         };
     };
-    AuthController_refreshToken: {
+    AuthController_authorize: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The API key (fgk_…)
+                 * @example <API_KEY>
+                 */
+                api_key?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "refreshToken": "<REFRESH_TOKEN>"
-                 *     }
-                 */
-                "application/json": components["schemas"]["AuthController_refreshTokenBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             200: {
@@ -11359,7 +11431,7 @@ export interface operations {
                      *       "expiresIn": 36000
                      *     }
                      */
-                    "application/json": components["schemas"]["AuthController_refreshTokenResponse"];
+                    "application/json": components["schemas"]["AuthController_authorizeResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -11565,6 +11637,141 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_createAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "countryCode": "GB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
+                     *       "createdAt": "2026-12-07T18:37:26.923Z",
+                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 3
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16484,13 +16691,24 @@ export interface operations {
     LenderApplicationController_list: {
         parameters: {
             query?: {
+                /** @description Only the applications you acknowledged with this reference */
                 reference?: string;
+                /** @description Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is */
+                q?: string;
+                /** @description Only applications in this status */
+                status?: "In Review" | "Offered" | "Failed" | "Rejected" | "Client Accepted" | "Client Declined";
+                /** @description Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days) */
+                receivedBefore?: string;
+                /** @description Only applications sent to you at or after this instant */
+                receivedAfter?: string;
+                /** @description The order: `received` (oldest first, unless given), `updated` (last change), `company`, `amount` or `status`; a leading `-` reverses it. Ties go by id in the same direction. */
+                sort?: "received" | "-received" | "updated" | "-updated" | "company" | "-company" | "amount" | "-amount" | "status" | "-status";
                 /**
-                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @description Applications in the answer, in the order asked for: 50 unless given, at most 200. An answer of fewer is the last page.
                  * @example 50
                  */
                 limit?: number;
-                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                /** @description The id of the last application of the previous answer (with the same filters and sort): the answer continues after it. */
                 after?: number;
             };
             header?: never;
@@ -16656,13 +16874,24 @@ export interface operations {
     LenderApplicationController_list_marketplaceV2: {
         parameters: {
             query?: {
+                /** @description Only the applications you acknowledged with this reference */
                 reference?: string;
+                /** @description Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is */
+                q?: string;
+                /** @description Only applications in this status */
+                status?: "In Review" | "Offered" | "Failed" | "Rejected" | "Client Accepted" | "Client Declined";
+                /** @description Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days) */
+                receivedBefore?: string;
+                /** @description Only applications sent to you at or after this instant */
+                receivedAfter?: string;
+                /** @description The order: `received` (oldest first, unless given), `updated` (last change), `company`, `amount` or `status`; a leading `-` reverses it. Ties go by id in the same direction. */
+                sort?: "received" | "-received" | "updated" | "-updated" | "company" | "-company" | "amount" | "-amount" | "status" | "-status";
                 /**
-                 * @description Applications in the answer, oldest first: 50 unless given, at most 200. An answer of fewer is the last page.
+                 * @description Applications in the answer, in the order asked for: 50 unless given, at most 200. An answer of fewer is the last page.
                  * @example 50
                  */
                 limit?: number;
-                /** @description The id of the last application of the previous answer: the answer continues after it. */
+                /** @description The id of the last application of the previous answer (with the same filters and sort): the answer continues after it. */
                 after?: number;
             };
             header?: never;
@@ -16825,23 +17054,31 @@ export interface operations {
             };
         };
     };
-    LenderDeliveryController_replay: {
+    LenderApplicationController_totals: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the applications you acknowledged with this reference */
+                reference?: string;
+                /** @description Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is */
+                q?: string;
+                /**
+                 * @description Only applications in this status
+                 * @example In Review
+                 */
+                status?: "In Review" | "Offered" | "Failed" | "Rejected" | "Client Accepted" | "Client Declined";
+                /**
+                 * @description Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days)
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                receivedBefore?: string;
+                /** @description Only applications sent to you at or after this instant */
+                receivedAfter?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "FAILED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             200: {
@@ -16849,14 +17086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "queued": 0,
-                     *       "more": false,
-                     *       "nextFrom": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                    "application/json": components["schemas"]["LenderApplicationController_totalsResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -16895,8 +17125,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16904,8 +17134,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16913,8 +17143,81 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderApplicationController_totals_marketplaceV2: {
+        parameters: {
+            query?: {
+                /** @description Only the applications you acknowledged with this reference */
+                reference?: string;
+                /** @description Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is */
+                q?: string;
+                /**
+                 * @description Only applications in this status
+                 * @example In Review
+                 */
+                status?: "In Review" | "Offered" | "Failed" | "Rejected" | "Client Accepted" | "Client Declined";
+                /**
+                 * @description Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days)
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                receivedBefore?: string;
+                /** @description Only applications sent to you at or after this instant */
+                receivedAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderApplicationController_totalsResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16951,7 +17254,7 @@ export interface operations {
             };
         };
     };
-    LenderDeliveryController_replay_marketplaceV2: {
+    LenderDeliveryController_replay: {
         parameters: {
             query?: never;
             header?: never;
@@ -18361,6 +18664,132 @@ export interface operations {
             };
         };
     };
+    LenderDeliveryController_replay_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderDeliveryController_redeliver: {
         parameters: {
             query?: never;
@@ -18991,129 +19420,6 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    LenderEndpointController_test: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example created */
-                kind: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
-                     *       "statusCode": null,
-                     *       "latencyMs": 1,
-                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *       "delivered": false
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21064,6 +21370,129 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example created */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:0/unset",
+                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "statusCode": null,
+                     *       "latencyMs": 1,
+                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *       "delivered": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
