@@ -7,16 +7,18 @@ export interface ReceivedWebhook {
   body: string;
 }
 
+export type ReceiverAnswer = number | 'hang' | { status: number; body: string };
+
 export interface LenderReceiver {
   url: string;
   received: ReceivedWebhook[];
-  /** Status codes to answer, in order; after the list runs out, 204. `hang` never answers. */
-  answers: Array<number | 'hang'>;
+  /** Status codes (or a status and a text body) to answer, in order; after the list runs out, 204. `hang` never answers. */
+  answers: Array<ReceiverAnswer>;
   close(): Promise<void>;
 }
 
 export async function startLenderReceiver(): Promise<LenderReceiver> {
-  const receiver = { received: [] as ReceivedWebhook[], answers: [] as Array<number | 'hang'> };
+  const receiver = { received: [] as ReceivedWebhook[], answers: [] as ReceiverAnswer[] };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -24,7 +26,8 @@ export async function startLenderReceiver(): Promise<LenderReceiver> {
       receiver.received.push({ headers: req.headers, body });
       const answer = receiver.answers.shift() ?? 204;
       if (answer === 'hang') return;
-      res.writeHead(answer).end();
+      if (typeof answer === 'number') res.writeHead(answer).end();
+      else res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -188,7 +188,7 @@ function detailView(document: ApplicationDocument, deliveries: Delivery[]): Temp
       : html`<p class="muted">No events yet.</p>`}
     <details>
       <summary>The document as sent (spec 2.7)</summary>
-      <pre class="json" data-testid="document-json">${JSON.stringify(document, null, 2)}</pre>
+      <pre class="json" tabindex="0" role="region" aria-label="The document as sent" data-testid="document-json">${JSON.stringify(document, null, 2)}</pre>
     </details>
   </section>`;
 }

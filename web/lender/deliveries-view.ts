@@ -51,7 +51,7 @@ function attemptsView(d: Delivery): TemplateResult {
   return html`<ol class="attempts" aria-label="Attempts, newest first">${d.attempts.map((a) => {
     const response = (a as { response?: AttemptResponse | null }).response;
     return html`<li><time datetime=${a.attemptedAt}>${formatMoment(a.attemptedAt)}</time>: ${a.statusCode ?? 'no answer'}, ${a.latencyMs} ms${a.error ? html` <span class="muted">${a.error}</span>` : nothing}
-      ${response?.body ? html`<pre class="excerpt" data-testid="response-body">${response.body}${response.bodyTruncated ? '…' : ''}</pre>` : nothing}</li>`;
+      ${response?.body ? html`<pre class="excerpt" tabindex="0" role="region" aria-label="What your endpoint answered" data-testid="response-body">${response.body}${response.bodyTruncated ? '…' : ''}</pre>` : nothing}</li>`;
   })}</ol>`;
 }
 
@@ -153,8 +153,8 @@ export function deliveriesView(): TemplateResult {
               <td data-label="Sent">
                 <details><summary>Request</summary>
                   <p>To <code>${urlWithBreaks(d.url)}</code></p>
-                  ${d.attempts[0] ? html`<pre class="json">${Object.entries(d.attempts[0].requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>` : nothing}
-                  <pre class="json">${JSON.stringify(d.requestBody, null, 2)}</pre>
+                  ${d.attempts[0] ? html`<pre class="json" tabindex="0" role="region" aria-label="Headers sent">${Object.entries(d.attempts[0].requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>` : nothing}
+                  <pre class="json" tabindex="0" role="region" aria-label="Body sent">${JSON.stringify(d.requestBody, null, 2)}</pre>
                 </details>
               </td>
               <td data-label="">${d.status === 'PENDING' ? nothing : html`<button type="button" @click=${() => redeliver(d)} aria-label="Redeliver ${d.eventType} #${d.sequence} of application ${d.applicationId}">Redeliver</button>`}</td>

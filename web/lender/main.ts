@@ -22,6 +22,8 @@ const TABS: Array<[Tab, string]> = [['applications', 'Applications'], ['deliveri
 const LOADERS: Record<Tab, () => Promise<void>> = { applications: loadApplications, deliveries: loadDeliveries };
 const VIEWS: Record<Tab, () => TemplateResult> = { applications: applicationsView, deliveries: deliveriesView };
 
+const EXPIRED = 'Your session has expired: sign in again.';
+
 let live: Client | null = null;
 let connection: 'offline' | 'live' | 'reconnecting' = 'offline';
 let expiry: ReturnType<typeof setTimeout> | undefined;
@@ -109,12 +111,16 @@ function connectLive(token: string): void {
 async function startSession(): Promise<void> {
   const session = consoleState.session!;
   clearTimeout(expiry);
-  expiry = setTimeout(() => endSession('Your session has expired: sign in again.'), Math.max(0, session.expiresAt - Date.now()));
+  expiry = setTimeout(() => endSession(EXPIRED), Math.max(0, session.expiresAt - Date.now()));
   await LOADERS[consoleState.tab]();
   connectLive(session.token);
 }
 
 function endSession(why: string): void {
+  // Ended already (the socket's close follows the session's end): the first reason stands.
+  if (!consoleState.session) return;
+  // The socket or the API may notice an expired token a moment before the timer does (clocks and whole-second expiries differ).
+  const expired = consoleState.session !== null && consoleState.session.expiresAt <= Date.now() + 5000;
   signOut();
   clearTimeout(expiry);
   clearTimeout(reloading);
@@ -127,7 +133,7 @@ function endSession(why: string): void {
   consoleState.tab = 'applications';
   consoleState.notice = '';
   consoleState.problem = null;
-  consoleState.ended = why;
+  consoleState.ended = expired ? EXPIRED : why;
   update();
 }
 
