@@ -65,6 +65,7 @@ export const identityRoutes: RouteDefinition[] = [
     operationId: 'LenderConsoleAuthController_signIn',
     summary: 'Sign in to the lender console',
     description: `A lender's user signs in to the lender console (/app/lender) with the username and password of the lender's credentials (spec 5.9), without the client secret, and gets an \`id_token\` like /oauth/token's (the lender API bearer, its lender's data only) valid ${LENDER_CONSOLE_SESSION_SECONDS / 60} minutes. A wrong username or password is one 401; failures are counted with /oauth/token's and then refused with 429 and \`Retry-After\`. JSON only; no cookie is set.`,
+    example: { summary: "A lender's username and password (spec 5.9's placeholders)", body: { username: PLACEHOLDERS.lenderUsername, password: PLACEHOLDERS.lenderPassword } },
     body: LenderConsoleSignIn,
     response: LenderConsoleSession,
     successStatus: 200,

@@ -37,6 +37,8 @@ export interface paths {
         /**
          * Sign in to the lender console
          * @description A lender's user signs in to the lender console (/app/lender) with the username and password of the lender's credentials (spec 5.9), without the client secret, and gets an `id_token` like /oauth/token's (the lender API bearer, its lender's data only) valid 30 minutes. A wrong username or password is one 401; failures are counted with /oauth/token's and then refused with 429 and `Retry-After`. JSON only; no cookie is set.
+         *
+         *     **Example:** A lender's username and password (spec 5.9's placeholders).
          */
         post: operations["LenderConsoleAuthController_signIn"];
         delete?: never;
@@ -9822,6 +9824,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "username": "<USERNAME>",
+                 *       "password": "<PASSWORD>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LenderConsoleAuthController_signInBody"];
             };
         };
@@ -9832,6 +9840,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 1800,
+                     *       "scope": "openid profile",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderConsoleAuthController_signInResponse"];
                 };
             };
@@ -10180,7 +10196,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10319,9 +10335,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "5c05df85-2297-4f6b-869e-85842ddb379c",
+                     *         "id": "090268b5-b8d3-471d-8115-18594ac18eec",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_c07ff8f63daa",
+                     *         "keyPrefix": "key_174a4b147184",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -10337,13 +10353,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T18:37:26.651Z",
-                     *         "createdAt": "2026-12-07T18:37:26.259Z"
+                     *         "lastUsedAt": "2026-12-07T20:53:28.253Z",
+                     *         "createdAt": "2026-12-07T20:53:26.345Z"
                      *       },
                      *       {
-                     *         "id": "f92d7abc-e64b-4461-b1e8-c8e88eacabcc",
-                     *         "name": "exact-profile:read+profile:write-fa013de8",
-                     *         "keyPrefix": "key_81d087d02d5d",
+                     *         "id": "aec886e1-51fb-4f9f-b4c1-1451c76b9dd1",
+                     *         "name": "exact-profile:read+profile:write-ed129896",
+                     *         "keyPrefix": "key_0c714d7c8afb",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -10351,8 +10367,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T18:37:26.789Z",
-                     *         "createdAt": "2026-12-07T18:37:26.748Z"
+                     *         "lastUsedAt": "2026-12-07T20:53:29.398Z",
+                     *         "createdAt": "2026-12-07T20:53:29.261Z"
                      *       }
                      *     ]
                      */
@@ -10461,10 +10477,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_821d89e6b990_s4mpleS3cretN0tReal",
-                     *       "id": "a089ab37-1147-4574-9d99-622114d5c18f",
+                     *       "key": "fgk_demo_key_6a8d094b6538_s4mpleS3cretN0tReal",
+                     *       "id": "64ce98c6-3ffb-4215-ba43-99f949bc46c0",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_821d89e6b990",
+                     *       "keyPrefix": "key_6a8d094b6538",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -10477,7 +10493,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T18:37:26.835Z"
+                     *       "createdAt": "2026-12-07T20:53:29.535Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -10581,7 +10597,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10833,7 +10849,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 7f4b4a4f-48b0-4df8-9899-9f431f541a0d */
+                /** @example 3b5e499f-f27b-419c-beb1-2f55effca8ac */
                 keyId: string;
             };
             cookie?: never;
@@ -10942,13 +10958,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *         "email": "examples-eefce2@example.test",
+                     *         "id": "6e4fe091-755f-4562-b9a4-e712c6bda477",
+                     *         "email": "examples-d2bfca@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-12-07T18:37:25.945Z",
-                     *         "updatedAt": "2026-12-07T18:37:25.945Z"
+                     *         "createdAt": "2026-12-07T20:53:24.061Z",
+                     *         "updatedAt": "2026-12-07T20:53:24.061Z"
                      *       }
                      *     ]
                      */
@@ -11052,13 +11068,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "03a054a3-a3b3-465f-b67c-69abf60a1a0a",
+                     *       "id": "9c3356ec-473f-4e3d-8719-4142bace8508",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:27.004Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.004Z"
+                     *       "createdAt": "2026-12-07T20:53:30.346Z",
+                     *       "updatedAt": "2026-12-07T20:53:30.346Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -11532,7 +11548,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11585,16 +11601,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
+                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *         "createdAt": "2026-12-07T20:53:27.103Z",
+                     *         "updatedAt": "2026-12-07T20:53:27.423Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
-                     *         "generatedAt": "2026-12-07T18:37:27.088Z",
+                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
+                     *         "generatedAt": "2026-12-07T20:53:30.587Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -11699,9 +11715,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6e477798-92ed-463e-ab17-7e28c7205855",
-                     *       "createdAt": "2026-12-07T18:37:26.923Z",
-                     *       "updatedAt": "2026-12-07T18:37:26.923Z",
+                     *       "uuid": "167b5ae8-776f-4f25-8552-618316972df5",
+                     *       "createdAt": "2026-12-07T20:53:30.741Z",
+                     *       "updatedAt": "2026-12-07T20:53:30.741Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -11816,7 +11832,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 588a2110-f6d1-42eb-a3f7-b28bbb30959d */
+                /** @example 6e4fe091-755f-4562-b9a4-e712c6bda477 */
                 userId: string;
             };
             cookie?: never;
@@ -11831,13 +11847,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *       "email": "examples-eefce2@example.test",
+                     *       "id": "6e4fe091-755f-4562-b9a4-e712c6bda477",
+                     *       "email": "examples-d2bfca@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:25.945Z",
-                     *       "updatedAt": "2026-12-07T18:37:25.945Z"
+                     *       "createdAt": "2026-12-07T20:53:24.061Z",
+                     *       "updatedAt": "2026-12-07T20:53:24.061Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -11916,7 +11932,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 588a2110-f6d1-42eb-a3f7-b28bbb30959d */
+                /** @example 6e4fe091-755f-4562-b9a4-e712c6bda477 */
                 userId: string;
             };
             cookie?: never;
@@ -11940,13 +11956,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "588a2110-f6d1-42eb-a3f7-b28bbb30959d",
-                     *       "email": "examples-eefce2@example.test",
+                     *       "id": "6e4fe091-755f-4562-b9a4-e712c6bda477",
+                     *       "email": "examples-d2bfca@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T18:37:25.945Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.116Z"
+                     *       "createdAt": "2026-12-07T20:53:24.061Z",
+                     *       "updatedAt": "2026-12-07T20:53:30.971Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -12073,16 +12089,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *           "id": "983d2027-e229-4244-8805-5c2975600291",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T18:37:26.344Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:26.344Z"
+                     *           "createdDateTime": "2026-12-07T20:53:27.000Z",
+                     *           "updatedDateTime": "2026-12-07T20:53:27.000Z"
                      *         },
                      *         {
-                     *           "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
+                     *           "id": "582c9e3a-e942-4061-9ca8-bb2c6796f52f",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T18:37:27.126Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.126Z"
+                     *           "createdDateTime": "2026-12-07T20:53:31.038Z",
+                     *           "updatedDateTime": "2026-12-07T20:53:31.038Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -12193,10 +12209,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
+                     *       "id": "582c9e3a-e942-4061-9ca8-bb2c6796f52f",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T18:37:27.126Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.126Z"
+                     *       "createdDateTime": "2026-12-07T20:53:31.038Z",
+                     *       "updatedDateTime": "2026-12-07T20:53:31.038Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -12300,7 +12316,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12353,16 +12369,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
+                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *         "createdAt": "2026-12-07T20:53:27.103Z",
+                     *         "updatedAt": "2026-12-07T20:53:27.423Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
-                     *         "generatedAt": "2026-12-07T18:37:27.150Z",
+                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
+                     *         "generatedAt": "2026-12-07T20:53:31.129Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -12449,7 +12465,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5 */
+                /** @example 983d2027-e229-4244-8805-5c2975600291 */
                 tenantId: string;
             };
             cookie?: never;
@@ -12464,10 +12480,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *       "id": "983d2027-e229-4244-8805-5c2975600291",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T18:37:26.344Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:26.344Z"
+                     *       "createdDateTime": "2026-12-07T20:53:27.000Z",
+                     *       "updatedDateTime": "2026-12-07T20:53:27.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -12546,7 +12562,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 7a5d7069-aee1-4272-a39c-ac738c87163d */
+                /** @example f40077ba-8e16-4c69-8945-f5958b042364 */
                 tenantId: string;
             };
             cookie?: never;
@@ -12570,10 +12586,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7a5d7069-aee1-4272-a39c-ac738c87163d",
+                     *       "id": "f40077ba-8e16-4c69-8945-f5958b042364",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T18:37:27.167Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.174Z"
+                     *       "createdDateTime": "2026-12-07T20:53:31.198Z",
+                     *       "updatedDateTime": "2026-12-07T20:53:31.385Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -12700,36 +12716,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *           "id": "983d2027-e229-4244-8805-5c2975600291",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T18:37:26.344Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:26.344Z",
-                     *           "createdAt": "2026-12-07T18:37:26.344Z",
-                     *           "updatedAt": "2026-12-07T18:37:26.344Z"
+                     *           "createdDateTime": "2026-12-07T20:53:27.000Z",
+                     *           "updatedDateTime": "2026-12-07T20:53:27.000Z",
+                     *           "createdAt": "2026-12-07T20:53:27.000Z",
+                     *           "updatedAt": "2026-12-07T20:53:27.000Z"
                      *         },
                      *         {
-                     *           "id": "78e1edc6-3129-40c0-a30a-55583dfe7036",
+                     *           "id": "582c9e3a-e942-4061-9ca8-bb2c6796f52f",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T18:37:27.126Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.126Z",
-                     *           "createdAt": "2026-12-07T18:37:27.126Z",
-                     *           "updatedAt": "2026-12-07T18:37:27.126Z"
+                     *           "createdDateTime": "2026-12-07T20:53:31.038Z",
+                     *           "updatedDateTime": "2026-12-07T20:53:31.038Z",
+                     *           "createdAt": "2026-12-07T20:53:31.038Z",
+                     *           "updatedAt": "2026-12-07T20:53:31.038Z"
                      *         },
                      *         {
-                     *           "id": "7a5d7069-aee1-4272-a39c-ac738c87163d",
+                     *           "id": "f40077ba-8e16-4c69-8945-f5958b042364",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T18:37:27.167Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.174Z",
-                     *           "createdAt": "2026-12-07T18:37:27.167Z",
-                     *           "updatedAt": "2026-12-07T18:37:27.174Z"
+                     *           "createdDateTime": "2026-12-07T20:53:31.198Z",
+                     *           "updatedDateTime": "2026-12-07T20:53:31.385Z",
+                     *           "createdAt": "2026-12-07T20:53:31.198Z",
+                     *           "updatedAt": "2026-12-07T20:53:31.385Z"
                      *         },
                      *         {
-                     *           "id": "fd0ccf61-6799-4179-b42b-63317976fce7",
+                     *           "id": "9b51e9ef-bd09-4bb5-95f0-8ebf04ebb251",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T18:37:27.181Z",
-                     *           "updatedDateTime": "2026-12-07T18:37:27.181Z",
-                     *           "createdAt": "2026-12-07T18:37:27.181Z",
-                     *           "updatedAt": "2026-12-07T18:37:27.181Z"
+                     *           "createdDateTime": "2026-12-07T20:53:31.451Z",
+                     *           "updatedDateTime": "2026-12-07T20:53:31.451Z",
+                     *           "createdAt": "2026-12-07T20:53:31.451Z",
+                     *           "updatedAt": "2026-12-07T20:53:31.451Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -12840,12 +12856,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fd0ccf61-6799-4179-b42b-63317976fce7",
+                     *       "id": "9b51e9ef-bd09-4bb5-95f0-8ebf04ebb251",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T18:37:27.181Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.181Z",
-                     *       "createdAt": "2026-12-07T18:37:27.181Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.181Z"
+                     *       "createdDateTime": "2026-12-07T20:53:31.451Z",
+                     *       "updatedDateTime": "2026-12-07T20:53:31.451Z",
+                     *       "createdAt": "2026-12-07T20:53:31.451Z",
+                     *       "updatedAt": "2026-12-07T20:53:31.451Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -12972,10 +12988,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ee3d131b-6ae0-47a1-a570-9b12776eb3ce",
+                     *       "id": "47d4bc62-8fc0-48fc-8941-32821dd47f89",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T18:37:27.202Z",
-                     *       "updatedDateTime": "2026-12-07T18:37:27.202Z"
+                     *       "createdDateTime": "2026-12-07T20:53:31.966Z",
+                     *       "updatedDateTime": "2026-12-07T20:53:31.966Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -13079,7 +13095,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13097,7 +13113,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -13154,14 +13170,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:26.454Z"
+                     *         "createdAt": "2026-12-07T20:53:27.103Z",
+                     *         "updatedAt": "2026-12-07T20:53:27.423Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -13242,7 +13258,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example bd031e10-1c4d-4965-828e-ad956f59dac1
+                 * @example 08b36043-b9dc-4992-8b79-96a5af592bea
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13289,7 +13305,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2a76e42d-281d-4069-bba6-509e2cf455e4",
+                     *       "id": "b1d204cd-49ca-4588-b6f2-8a695ee81c04",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13359,8 +13375,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:37:27.230Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.230Z"
+                     *       "createdAt": "2026-12-07T20:53:32.261Z",
+                     *       "updatedAt": "2026-12-07T20:53:32.261Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -13464,7 +13480,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13505,7 +13521,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *       "id": "47a66651-f691-48c3-a901-1718bca40822",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13571,8 +13587,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T18:37:26.367Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.261Z"
+                     *       "createdAt": "2026-12-07T20:53:27.103Z",
+                     *       "updatedAt": "2026-12-07T20:53:32.518Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -13676,7 +13692,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13694,7 +13710,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -13760,14 +13776,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T18:37:26.367Z",
-                     *         "updatedAt": "2026-12-07T18:37:27.261Z"
+                     *         "createdAt": "2026-12-07T20:53:27.103Z",
+                     *         "updatedAt": "2026-12-07T20:53:32.518Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5",
+                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -13848,7 +13864,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13931,7 +13947,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *       "id": "47a66651-f691-48c3-a901-1718bca40822",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14028,8 +14044,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:37:26.367Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.341Z"
+                     *       "createdAt": "2026-12-07T20:53:27.103Z",
+                     *       "updatedAt": "2026-12-07T20:53:33.260Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -14133,7 +14149,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 57c56196-4a09-46c4-aef9-9f6c973fe85f
+                 * @example 6b5fce88-bcbf-4b8c-937e-0976fbad6837
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14180,7 +14196,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "78cfc2ee-87dd-497f-b432-a329930628b9",
+                     *       "id": "67f2ff39-14a1-4a81-a33c-7007c3c075d7",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14250,8 +14266,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T18:37:27.288Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.288Z"
+                     *       "createdAt": "2026-12-07T20:53:32.738Z",
+                     *       "updatedAt": "2026-12-07T20:53:32.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -14355,7 +14371,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14396,7 +14412,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a703f1ba-e807-4696-a6db-44395d01a1fb",
+                     *       "id": "47a66651-f691-48c3-a901-1718bca40822",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14462,8 +14478,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T18:37:26.367Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.312Z"
+                     *       "createdAt": "2026-12-07T20:53:27.103Z",
+                     *       "updatedAt": "2026-12-07T20:53:32.993Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -14578,9 +14594,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "6c84b5a4-569b-4ee5-ba44-f640ac136337",
-                     *       "createdAt": "2026-12-07T18:37:27.366Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.366Z",
+                     *       "uuid": "52b661d0-3654-469b-9bf5-5dbb95711f3d",
+                     *       "createdAt": "2026-12-07T20:53:33.458Z",
+                     *       "updatedAt": "2026-12-07T20:53:33.458Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -14795,7 +14811,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -14922,7 +14938,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -15058,9 +15074,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 85ca0d45-1e17-49f0-919e-67c511e4c66c */
+                /** @example d7d4df0e-69c7-4afe-9ab7-9a2568539c9c */
                 uuid: string;
-                /** @example key_8d0481c4a163 */
+                /** @example key_3b8168e23644 */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -15171,7 +15187,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 069e6b8e-68dc-428a-96e8-dde5247ad573 */
+                /** @example c8792e69-048b-4eb0-ab5a-e57aaf8fded1 */
                 uuid: string;
             };
             cookie?: never;
@@ -15282,7 +15298,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -15297,9 +15313,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "20398805-bb1f-4dc7-af95-2e9e17549d66",
-                     *       "createdAt": "2026-12-07T18:37:26.515Z",
-                     *       "updatedAt": "2026-12-07T18:37:27.411Z",
+                     *       "uuid": "56172e24-eec7-4d01-a351-e89325c7af69",
+                     *       "createdAt": "2026-12-07T20:53:27.598Z",
+                     *       "updatedAt": "2026-12-07T20:53:33.897Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -16408,7 +16424,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example d232817b-4c74-47c3-a1d6-0a83df77d953 */
+                /** @example fca82343-8e74-4365-a7ab-02cf5e2853aa */
                 documentId: string;
             };
             cookie?: never;
@@ -16501,7 +16517,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example d232817b-4c74-47c3-a1d6-0a83df77d953 */
+                /** @example fca82343-8e74-4365-a7ab-02cf5e2853aa */
                 documentId: string;
             };
             cookie?: never;
@@ -16599,7 +16615,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16617,7 +16633,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "5fc91e3f-71e9-4419-b2ae-acae4aae03fa"
+                     *       "applicationId": "c4061542-c59a-4966-9926-0d7b77a834db"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -17086,6 +17102,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total": 0,
+                     *       "byStatus": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_totalsResponse"];
                 };
             };
@@ -17186,6 +17208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total": 0,
+                     *       "byStatus": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_totalsResponse"];
                 };
             };
@@ -17280,7 +17308,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "queued": 0,
+                     *       "queued": 3,
                      *       "more": false,
                      *       "nextFrom": null
                      *     }
@@ -17846,7 +17874,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *           "products": [
                      *             1
                      *           ],
@@ -17877,7 +17905,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "id": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -18243,127 +18271,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *           "applicationId": 4,
-                     *           "eventType": "application.updated",
-                     *           "sequence": 1,
-                     *           "url": "http://127.0.0.1:0/unset",
-                     *           "status": "FAILED",
-                     *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:31.978Z",
-                     *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
-                     *           "requestBody": {
-                     *             "application": {
-                     *               "id": 4,
-                     *               "offer": null,
-                     *               "status": "Failed",
-                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
-                     *               "profile": {
-                     *                 "attachments": [],
-                     *                 "tradeHistory": [],
-                     *                 "assetsToFinance": [],
-                     *                 "basicCompanyDetails": {
-                     *                   "city": null,
-                     *                   "address": null,
-                     *                   "postalCode": null,
-                     *                   "sectorName": null,
-                     *                   "companyName": "ACCESS TEST LTD",
-                     *                   "companyType": null,
-                     *                   "contactName": null,
-                     *                   "creditScore": null,
-                     *                   "tradingFrom": null,
-                     *                   "contactEmail": null,
-                     *                   "contactPhone": null,
-                     *                   "companyNumber": null,
-                     *                   "tradingPeriod": null,
-                     *                   "vatRegistered": 0,
-                     *                   "companyWebsite": null,
-                     *                   "numberOfEmployees": null,
-                     *                   "companyTradingName": null,
-                     *                   "percentageOfSalesOnline": null
-                     *                 },
-                     *                 "directorOrSecretaryDetails": [],
-                     *                 "guarantorAssetsForSecurity": {
-                     *                   "guarantorAssets": [],
-                     *                   "estimatedSecurity": 0,
-                     *                   "hasUkHomeownerDirector": false
-                     *                 }
-                     *               },
-                     *               "reference": "NLC-2026-004187",
-                     *               "acceptedAt": null,
-                     *               "fundingMatch": {
-                     *                 "id": 1,
-                     *                 "lender": {
-                     *                   "id": 1,
-                     *                   "icon": null,
-                     *                   "logo": null,
-                     *                   "entityId": 1,
-                     *                   "companyName": "Test Lender"
-                     *                 },
-                     *                 "status": 1,
-                     *                 "offerId": null,
-                     *                 "products": [
-                     *                   1
-                     *                 ],
-                     *                 "productNames": [
-                     *                   "TERM_LOAN"
-                     *                 ],
-                     *                 "statusReason": null,
-                     *                 "statusComment": null,
-                     *                 "canUseInstantOffer": false,
-                     *                 "canUseInstantApplication": false
-                     *               },
-                     *               "fundingSearch": {
-                     *                 "id": 1,
-                     *                 "amount": "150000.00",
-                     *                 "author": null,
-                     *                 "period": 24,
-                     *                 "status": 1,
-                     *                 "manager": null,
-                     *                 "urgency": null,
-                     *                 "useOfFunds": null,
-                     *                 "statusLabel": "In Review"
-                     *               },
-                     *               "invalidatedAt": null,
-                     *               "responseReason": "Failed"
-                     *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.890Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 1,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *                 "webhook-timestamp": "1796668647",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "90ceb239-e4ce-4ca2-9b96-9894ef837712",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:33.315Z",
+                     *           "nextAttemptAt": "2026-12-07T20:53:44.639Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T20:53:38.981Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -18437,7 +18359,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -18466,34 +18388,34 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.873Z",
+                     *               "attemptedAt": "2026-12-07T20:53:39.079Z",
                      *               "statusCode": null,
                      *               "latencyMs": 7,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
+                     *                 "webhook-timestamp": "1796676819",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "57c71660-b9f1-4427-b23b-77631ede404d",
+                     *                 "x-request-id": "4fda6db2-262d-4f03-80cb-2f476cb25e55",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:32.871Z",
+                     *           "nextAttemptAt": "2026-12-07T20:53:43.362Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T20:53:38.460Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -18572,18 +18494,18 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.817Z",
+                     *               "attemptedAt": "2026-12-07T20:53:38.564Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 40,
+                     *               "latencyMs": 309,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
+                     *                 "webhook-timestamp": "1796676818",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "c268a3f5-6a16-4f1a-acdd-5da5bddf5a72",
+                     *                 "x-request-id": "4ccd5ce1-8ec7-43c4-bf8a-2ec15366d903",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
@@ -18591,7 +18513,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE4OjM3OjI3Ljc4M1oiLCJmYjJkYzI1MS1iY2VkLTRhZDYtYTVhOC02MDVjZjM0ZDI2YzciXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIwOjUzOjM4LjQ2MFoiLCI3MTA3NmQzZC0xYzk2LTQ1NGQtOGRiMy00ZjBjOTI2MGE0YWUiXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -18690,7 +18612,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "queued": 0,
+                     *       "queued": 3,
                      *       "more": false,
                      *       "nextFrom": null
                      *     }
@@ -18795,7 +18717,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f8a63d53-435b-46f0-9a99-681525329ac3 */
+                /** @example 66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e */
                 id: string;
             };
             cookie?: never;
@@ -18810,16 +18732,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *       "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
                      *       "sequence": 1,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T18:37:27.934Z",
-                     *       "deliveredAt": "2026-12-07T18:37:27.921Z",
-                     *       "createdAt": "2026-12-07T18:37:27.923Z",
+                     *       "nextAttemptAt": "2026-12-07T20:53:39.530Z",
+                     *       "deliveredAt": "2026-12-07T20:53:39.446Z",
+                     *       "createdAt": "2026-12-07T20:53:39.461Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -18890,15 +18812,15 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T18:37:27.923Z",
+                     *           "attemptedAt": "2026-12-07T20:53:39.461Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "f8a63d53-435b-46f0-9a99-681525329ac3",
-                     *             "webhook-timestamp": "1796668647",
+                     *             "webhook-id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
+                     *             "webhook-timestamp": "1796676819",
                      *             "webhook-event-type": "application.created",
                      *             "webhook-sequence": "1",
                      *             "webhook-signature": "[redacted]"
@@ -19029,11 +18951,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T20:53:38.460Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -19112,16 +19034,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T20:53:38.981Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -19195,7 +19117,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -19224,11 +19146,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "id": "005e1557-3823-498e-a342-8f595e7edaa3",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "createdAt": "2026-12-07T20:53:39.106Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -19307,11 +19229,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *           "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.923Z",
+                     *           "createdAt": "2026-12-07T20:53:39.461Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -19383,7 +19305,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI3MTQ2NiIsMSwxXQ",
+                     *         "endCursor": "WyI2MzM5IiwxLDFd",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -19922,7 +19844,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *           "products": [
                      *             1
                      *           ],
@@ -19953,7 +19875,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *           "id": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -20319,127 +20241,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *           "applicationId": 4,
-                     *           "eventType": "application.updated",
-                     *           "sequence": 1,
-                     *           "url": "http://127.0.0.1:0/unset",
-                     *           "status": "FAILED",
-                     *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:31.978Z",
-                     *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
-                     *           "requestBody": {
-                     *             "application": {
-                     *               "id": 4,
-                     *               "offer": null,
-                     *               "status": "Failed",
-                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
-                     *               "profile": {
-                     *                 "attachments": [],
-                     *                 "tradeHistory": [],
-                     *                 "assetsToFinance": [],
-                     *                 "basicCompanyDetails": {
-                     *                   "city": null,
-                     *                   "address": null,
-                     *                   "postalCode": null,
-                     *                   "sectorName": null,
-                     *                   "companyName": "ACCESS TEST LTD",
-                     *                   "companyType": null,
-                     *                   "contactName": null,
-                     *                   "creditScore": null,
-                     *                   "tradingFrom": null,
-                     *                   "contactEmail": null,
-                     *                   "contactPhone": null,
-                     *                   "companyNumber": null,
-                     *                   "tradingPeriod": null,
-                     *                   "vatRegistered": 0,
-                     *                   "companyWebsite": null,
-                     *                   "numberOfEmployees": null,
-                     *                   "companyTradingName": null,
-                     *                   "percentageOfSalesOnline": null
-                     *                 },
-                     *                 "directorOrSecretaryDetails": [],
-                     *                 "guarantorAssetsForSecurity": {
-                     *                   "guarantorAssets": [],
-                     *                   "estimatedSecurity": 0,
-                     *                   "hasUkHomeownerDirector": false
-                     *                 }
-                     *               },
-                     *               "reference": "NLC-2026-004187",
-                     *               "acceptedAt": null,
-                     *               "fundingMatch": {
-                     *                 "id": 1,
-                     *                 "lender": {
-                     *                   "id": 1,
-                     *                   "icon": null,
-                     *                   "logo": null,
-                     *                   "entityId": 1,
-                     *                   "companyName": "Test Lender"
-                     *                 },
-                     *                 "status": 1,
-                     *                 "offerId": null,
-                     *                 "products": [
-                     *                   1
-                     *                 ],
-                     *                 "productNames": [
-                     *                   "TERM_LOAN"
-                     *                 ],
-                     *                 "statusReason": null,
-                     *                 "statusComment": null,
-                     *                 "canUseInstantOffer": false,
-                     *                 "canUseInstantApplication": false
-                     *               },
-                     *               "fundingSearch": {
-                     *                 "id": 1,
-                     *                 "amount": "150000.00",
-                     *                 "author": null,
-                     *                 "period": 24,
-                     *                 "status": 1,
-                     *                 "manager": null,
-                     *                 "urgency": null,
-                     *                 "useOfFunds": null,
-                     *                 "statusLabel": "In Review"
-                     *               },
-                     *               "invalidatedAt": null,
-                     *               "responseReason": "Failed"
-                     *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.890Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 1,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
-                     *                 "webhook-timestamp": "1796668647",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "90ceb239-e4ce-4ca2-9b96-9894ef837712",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:33.315Z",
+                     *           "nextAttemptAt": "2026-12-07T20:53:44.639Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T20:53:38.981Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -20513,7 +20329,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -20542,34 +20358,34 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.873Z",
+                     *               "attemptedAt": "2026-12-07T20:53:39.079Z",
                      *               "statusCode": null,
                      *               "latencyMs": 7,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
+                     *                 "webhook-timestamp": "1796676819",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "57c71660-b9f1-4427-b23b-77631ede404d",
+                     *                 "x-request-id": "4fda6db2-262d-4f03-80cb-2f476cb25e55",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T18:37:32.871Z",
+                     *           "nextAttemptAt": "2026-12-07T20:53:43.362Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T20:53:38.460Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -20648,18 +20464,18 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T18:37:27.817Z",
+                     *               "attemptedAt": "2026-12-07T20:53:38.564Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 40,
+                     *               "latencyMs": 309,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
-                     *                 "webhook-timestamp": "1796668647",
+                     *                 "webhook-id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
+                     *                 "webhook-timestamp": "1796676818",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "c268a3f5-6a16-4f1a-acdd-5da5bddf5a72",
+                     *                 "x-request-id": "4ccd5ce1-8ec7-43c4-bf8a-2ec15366d903",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
@@ -20667,7 +20483,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDE4OjM3OjI3Ljc4M1oiLCJmYjJkYzI1MS1iY2VkLTRhZDYtYTVhOC02MDVjZjM0ZDI2YzciXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIwOjUzOjM4LjQ2MFoiLCI3MTA3NmQzZC0xYzk2LTQ1NGQtOGRiMy00ZjBjOTI2MGE0YWUiXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -20745,7 +20561,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f8a63d53-435b-46f0-9a99-681525329ac3 */
+                /** @example 66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e */
                 id: string;
             };
             cookie?: never;
@@ -20760,16 +20576,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *       "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
                      *       "sequence": 1,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T18:37:27.934Z",
-                     *       "deliveredAt": "2026-12-07T18:37:27.921Z",
-                     *       "createdAt": "2026-12-07T18:37:27.923Z",
+                     *       "nextAttemptAt": "2026-12-07T20:53:39.530Z",
+                     *       "deliveredAt": "2026-12-07T20:53:39.446Z",
+                     *       "createdAt": "2026-12-07T20:53:39.461Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -20840,15 +20656,15 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T18:37:27.923Z",
+                     *           "attemptedAt": "2026-12-07T20:53:39.461Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "f8a63d53-435b-46f0-9a99-681525329ac3",
-                     *             "webhook-timestamp": "1796668647",
+                     *             "webhook-id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
+                     *             "webhook-timestamp": "1796676819",
                      *             "webhook-event-type": "application.created",
                      *             "webhook-sequence": "1",
                      *             "webhook-signature": "[redacted]"
@@ -20979,11 +20795,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "fb2dc251-bced-4ad6-a5a8-605cf34d26c7",
+                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.783Z",
+                     *           "createdAt": "2026-12-07T20:53:38.460Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -21062,16 +20878,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "478c3bfc-7185-45b7-ae8f-a7850dddf22a",
+                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.865Z",
+                     *           "createdAt": "2026-12-07T20:53:38.981Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -21145,7 +20961,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "a7c045e9-0a2c-42cb-b309-b5fe2da54858",
+                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -21174,11 +20990,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "4e4736be-82a7-4a24-8eff-332d6d08966d",
+                     *           "id": "005e1557-3823-498e-a342-8f595e7edaa3",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.885Z",
+                     *           "createdAt": "2026-12-07T20:53:39.106Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -21257,11 +21073,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "f8a63d53-435b-46f0-9a99-681525329ac3",
+                     *           "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T18:37:27.923Z",
+                     *           "createdAt": "2026-12-07T20:53:39.461Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -21333,7 +21149,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI3MTQ2NiIsMSwxXQ",
+                     *         "endCursor": "WyI2MzM5IiwxLDFd",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -21427,7 +21243,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "webhookId": "8de21336-05f6-4cbf-a980-9114b6e82b87",
                      *       "statusCode": null,
                      *       "latencyMs": 1,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
@@ -21550,7 +21366,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "3026c8ce-7dca-493a-9a07-12dabf4beb1a",
+                     *       "webhookId": "8de21336-05f6-4cbf-a980-9114b6e82b87",
                      *       "statusCode": null,
                      *       "latencyMs": 1,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
@@ -22792,7 +22608,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f4201815-62b1-460c-a6c0-04cbef8db18a */
+                /** @example a8fa6203-421b-4055-b56a-8972e5373c31 */
                 uuid: string;
             };
             cookie?: never;
@@ -22807,8 +22623,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fb86796b-4e24-45a7-93ad-77e5b639f708",
-                     *       "profile": "f4201815-62b1-460c-a6c0-04cbef8db18a",
+                     *       "id": "c6670f6c-6685-4f81-b283-be563a0fe32d",
+                     *       "profile": "a8fa6203-421b-4055-b56a-8972e5373c31",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -22827,7 +22643,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T18:37:28.045Z",
+                     *       "stateUpdatedAt": "2026-12-07T20:53:40.437Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -22837,20 +22653,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "b0301e6d-7bc2-40ab-9896-35ce5f055d33",
+                     *         "id": "1a521d3f-b2f9-4fdc-87db-289108a0140d",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T18:37:28.045Z"
+                     *         "createdAt": "2026-12-07T20:53:40.437Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T18:37:28.045Z"
+                     *         "generatedAt": "2026-12-07T20:53:40.437Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T18:37:28.045Z"
+                     *           "createdAt": "2026-12-07T20:53:40.437Z"
                      *         }
                      *       ]
                      *     }
@@ -22964,7 +22780,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -23055,7 +22871,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -23897,7 +23713,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example a4e2d5d1-a503-4fd7-9a72-63f85cfc7fb2 */
+                /** @example 6750f909-e242-4f25-a5d0-63b3e1c2d238 */
                 uuid: string;
             };
             cookie?: never;
@@ -24064,7 +23880,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 profileId: string;
             };
             cookie?: never;
@@ -24080,7 +23896,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:20398805-bb1f-4dc7-af95-2e9e17549d66",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:56172e24-eec7-4d01-a351-e89325c7af69",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -24680,7 +24496,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 profileId: string;
             };
             cookie?: never;
@@ -24805,7 +24621,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 profileId: string;
             };
             cookie?: never;
@@ -24962,7 +24778,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 profileId: string;
             };
             cookie?: never;
@@ -25057,7 +24873,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 profileId: string;
             };
             cookie?: never;
@@ -25181,7 +24997,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -25197,20 +25013,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "d232817b-4c74-47c3-a1d6-0a83df77d953",
+                     *         "id": "fca82343-8e74-4365-a7ab-02cf5e2853aa",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T18:37:26.683Z"
+                     *         "createdAt": "2026-12-07T20:53:28.597Z"
                      *       },
                      *       {
-                     *         "id": "5d3d5a41-aa50-417e-b449-dfc7ffce9b28",
+                     *         "id": "55968439-6849-4148-a153-fcc72ee2dda0",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T18:37:28.277Z"
+                     *         "createdAt": "2026-12-07T20:53:42.525Z"
                      *       }
                      *     ]
                      */
@@ -25287,7 +25103,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
             };
             cookie?: never;
@@ -25309,12 +25125,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5d3d5a41-aa50-417e-b449-dfc7ffce9b28",
+                     *       "id": "55968439-6849-4148-a153-fcc72ee2dda0",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T18:37:28.277Z"
+                     *       "createdAt": "2026-12-07T20:53:42.525Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -25420,7 +25236,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 20398805-bb1f-4dc7-af95-2e9e17549d66 */
+                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -25437,7 +25253,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/20398805-bb1f-4dc7-af95-2e9e17549d66?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/56172e24-eec7-4d01-a351-e89325c7af69?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -25523,7 +25339,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
@@ -25591,7 +25407,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "151eb5cd-d525-4f8b-8c8f-312551cefea7",
+                     *       "id": "1f424de3-07fd-4b89-b06d-a52c1d39ddd7",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -25696,12 +25512,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
                 applicationId: string;
             };
             cookie?: never;
@@ -25725,7 +25541,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/5fc91e3f-71e9-4419-b2ae-acae4aae03fa/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/c4061542-c59a-4966-9926-0d7b77a834db/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -25829,12 +25645,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 2ad646cb-f010-42e0-a222-726cb4f0358d */
+                /** @example ceef88e4-c824-4d37-9bc5-af6ae8d032d2 */
                 applicationId: string;
             };
             cookie?: never;
@@ -25928,12 +25744,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
                 applicationId: string;
             };
             cookie?: never;
@@ -26408,12 +26224,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
                 applicationId: string;
             };
             cookie?: never;
@@ -26429,20 +26245,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-5fc91e3f-71e9-4419-b2ae-acae4aae03fa-27",
-                     *         "createdAt": "2026-12-07T18:37:28.441Z",
-                     *         "updatedAt": "2026-12-07T18:37:28.441Z",
+                     *         "id": "pso-c4061542-c59a-4966-9926-0d7b77a834db-27",
+                     *         "createdAt": "2026-12-07T20:53:44.389Z",
+                     *         "updatedAt": "2026-12-07T20:53:44.389Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "reference": "5fc91e3f-27",
+                     *         "profileUuid": "47a66651-f691-48c3-a901-1718bca40822",
+                     *         "reference": "c4061542-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T18:37:28.441Z",
+                     *         "expiryDate": "2027-01-06T20:53:44.389Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -26461,20 +26277,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-5fc91e3f-71e9-4419-b2ae-acae4aae03fa-5",
-                     *         "createdAt": "2026-12-07T18:37:28.441Z",
-                     *         "updatedAt": "2026-12-07T18:37:28.441Z",
+                     *         "id": "pso-c4061542-c59a-4966-9926-0d7b77a834db-5",
+                     *         "createdAt": "2026-12-07T20:53:44.389Z",
+                     *         "updatedAt": "2026-12-07T20:53:44.389Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "a703f1ba-e807-4696-a6db-44395d01a1fb",
-                     *         "reference": "5fc91e3f-5",
+                     *         "profileUuid": "47a66651-f691-48c3-a901-1718bca40822",
+                     *         "reference": "c4061542-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T18:37:28.441Z",
+                     *         "expiryDate": "2027-01-06T20:53:44.389Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -26568,12 +26384,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 0f3e0035-eee1-4bec-9bc1-ddd9b66b1da5
+                 * @example 983d2027-e229-4244-8805-5c2975600291
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 5fc91e3f-71e9-4419-b2ae-acae4aae03fa */
+                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
                 applicationId: string;
             };
             cookie?: never;
@@ -26711,7 +26527,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 03eb51ea-b108-4b4a-95a2-8f7e24fafee8 */
+                /** @example 0762f2bd-7831-4257-9f41-e1fc1f05f0dc */
                 selectionId: string;
             };
             cookie?: never;
@@ -26726,7 +26542,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "03eb51ea-b108-4b4a-95a2-8f7e24fafee8",
+                     *       "selectionId": "0762f2bd-7831-4257-9f41-e1fc1f05f0dc",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -27093,7 +26909,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "36313802-5077-429f-baaa-5207cef16a86",
+                     *           "offerId": "a97a47d3-9c32-46b1-9be8-4590c0b2df25",
                      *           "products": [
                      *             1
                      *           ],
@@ -27121,11 +26937,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796668648,
+                     *         "acceptedAt": 1796676825,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "36313802-5077-429f-baaa-5207cef16a86",
-                     *           "reference": "OFFER-e1b6c3ba",
+                     *           "id": "a97a47d3-9c32-46b1-9be8-4590c0b2df25",
+                     *           "reference": "OFFER-14fc62aa",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -27306,7 +27122,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "8e65961d-7538-4506-9a70-4ff4c550e373",
+                     *           "offerId": "a1d84617-61a0-4971-8fdd-6d395865cbc9",
                      *           "products": [
                      *             1
                      *           ],
@@ -27337,8 +27153,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "8e65961d-7538-4506-9a70-4ff4c550e373",
-                     *           "reference": "OFFER-ff009a3c",
+                     *           "id": "a1d84617-61a0-4971-8fdd-6d395865cbc9",
+                     *           "reference": "OFFER-76d4a7b6",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -27707,7 +27523,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "0ed12215-c647-4c79-af23-3d5acaa984dc",
+                     *           "offerId": "7f6916f1-a3a1-4e04-9832-0b573a89ee03",
                      *           "products": [
                      *             1
                      *           ],
@@ -27735,11 +27551,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796668648,
+                     *         "acceptedAt": 1796676826,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "0ed12215-c647-4c79-af23-3d5acaa984dc",
-                     *           "reference": "OFFER-ac0fe73f",
+                     *           "id": "7f6916f1-a3a1-4e04-9832-0b573a89ee03",
+                     *           "reference": "OFFER-772d5288",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -27917,7 +27733,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "55a63dd7-fea0-42ca-a8e1-52a0458ec48b",
+                     *           "offerId": "162e1a97-66ef-4029-95b9-b49be8b6c958",
                      *           "products": [
                      *             1
                      *           ],
@@ -27948,8 +27764,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "55a63dd7-fea0-42ca-a8e1-52a0458ec48b",
-                     *           "reference": "OFFER-4ea1eb3c",
+                     *           "id": "162e1a97-66ef-4029-95b9-b49be8b6c958",
+                     *           "reference": "OFFER-9a5c14c2",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
