@@ -7,12 +7,12 @@ export interface ReceivedWebhook {
   body: string;
 }
 
-export type ReceiverAnswer = number | 'hang' | { status: number; body: string };
+export type ReceiverAnswer = number | 'hang' | { status: number; headers?: Record<string, string>; body?: string | Buffer };
 
 export interface LenderReceiver {
   url: string;
   received: ReceivedWebhook[];
-  /** Status codes (or a status and a text body) to answer, in order; after the list runs out, 204. `hang` never answers. */
+  /** What to answer, in order (a status, or a status with headers and a body); after the list runs out, 204. `hang` never answers. */
   answers: Array<ReceiverAnswer>;
   close(): Promise<void>;
 }
@@ -27,7 +27,7 @@ export async function startLenderReceiver(): Promise<LenderReceiver> {
       const answer = receiver.answers.shift() ?? 204;
       if (answer === 'hang') return;
       if (typeof answer === 'number') res.writeHead(answer).end();
-      else res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
+      else res.writeHead(answer.status, answer.headers).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
