@@ -154,6 +154,20 @@ export const ACCESS_POLICY = {
     tokens: ['lender'],
     description: "Send a signed test event to the calling lender's application or update URL now, and see its answer",
   },
+  'lenderEndpoints.read': {
+    tokens: ['lender'],
+    description: "Read the calling lender's webhook endpoints (URLs, enabled, signing-secret status) and its service level",
+  },
+  'lenderEndpoints.write': {
+    tokens: ['lender'],
+    description: "Change the calling lender's webhook URLs, enable or disable them, and set its service level",
+  },
+  'lenderSecrets.rotate': { tokens: ['lender'], description: "Rotate the calling lender's webhook signing secret, with an overlap window (shown once)" },
+  'lenderCredentials.rotate': { tokens: ['lender'], description: "Rotate the calling lender's OAuth client secret or password (shown once)" },
+  'lenderInsights.read': {
+    tokens: ['lender'],
+    description: "Read the calling lender's numbers: applications received, answer times, offer acceptance, delivery success",
+  },
   'lenderDeliveries.replay': {
     tokens: ['lender'],
     description: "Send the calling lender's deliveries again: one, every failed one, or those of a time range (bounded, rate-limited, audited)",

@@ -21,7 +21,10 @@ export type AuditEvent =
   | 'rate_limit.exceeded'
   | 'staff.action'
   | 'deliveries.replayed'
-  | 'endpoints.tested';
+  | 'endpoints.tested'
+  | 'endpoints.changed'
+  | 'webhook_secret.rotated'
+  | 'lender_credentials.rotated';
 
 export function audit(logger: Logger, event: AuditEvent, facts: Record<string, unknown> = {}): void {
   logger.info({ audit: event, ...facts }, `audit: ${event}`);

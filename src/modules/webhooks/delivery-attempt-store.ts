@@ -66,11 +66,19 @@ const utc = (date: Date) => date.toISOString();
 const ONE_PROBE_PER_ROW = sql`OFFSET 0`;
 
 /**
+ * A delivery whose lender disabled the endpoint of its event (lender-endpoints.ts): it waits,
+ * unclaimed, neither attempted nor dead-lettered, until the endpoint is enabled again.
+ */
+const heldByDisabledEndpoint = sql`
+  SELECT 1 FROM lender h
+   WHERE h.id = d."lenderId" AND NOT (CASE d.event WHEN 'APPLICATION_CREATED' THEN h."applicationUrlEnabled" ELSE h."updateUrlEnabled" END)`;
+
+/**
  * Claims up to `limit` due deliveries for attempts starting `now`, in one statement; returns them
  * (fewer, or none, when fewer are due). A delivery is due when its next attempt time has come, no
  * claim younger than `lapseMs` holds it, and no earlier delivery (by sequence number) of the same
  * application is still pending or failing (a lender sees an application's changes in order; a dead-lettered one no
- * longer holds the others back).
+ * longer holds the others back), and the lender has not disabled the endpoint of its event.
  */
 export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: number; limit: number }): Promise<DueDelivery[]> {
   const { now, lapseMs, limit } = options;
@@ -83,6 +91,7 @@ export async function claimDueDeliveries(db: Db, options: { now: Date; lapseMs: 
            SELECT 1 FROM webhook_delivery e
             WHERE e."lenderApplicationId" = d."lenderApplicationId" AND e.sequence < d.sequence AND e.status IN ('PENDING', 'FAILED')
            ${ONE_PROBE_PER_ROW})
+         AND NOT EXISTS (${heldByDisabledEndpoint})
        ORDER BY d."nextAttemptAt"
        LIMIT ${limit}
        FOR UPDATE OF d SKIP LOCKED

@@ -1,8 +1,10 @@
-/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery, replay, events and test events. */
+/** The webhooks module's REST rows: the Lender Application API's view of a lender's own deliveries, redelivery, replay, events, endpoints, signing secret and test events. */
 import { BASES, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import * as lenderDeliveries from './lender-deliveries.js';
 import * as lenderEvents from './lender-events.js';
 import * as endpointTest from './lender-endpoint-test.js';
+import * as lenderEndpoints from './lender-endpoints.js';
+import { LenderEndpoint, LenderEndpointChange, LenderEndpoints, MAX_OVERLAP_SECONDS, RotatedSigningSecret, SigningSecretRotation } from './lender-endpoint-schemas.js';
 import { LenderEventPage, LenderEventQuery } from './lender-event-schemas.js';
 import { DeliveryReplay, DeliveryReplayResult, LenderDelivery, LenderDeliveryPage, LenderDeliveryQuery, MAX_REPLAY_DELIVERIES, MAX_REPLAY_RANGE_DAYS } from './lender-delivery-schemas.js';
 
@@ -77,5 +79,47 @@ export const webhookRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => endpointTest.sendTestEvent(ctx, req.params.kind),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.lenderApi}/endpoints`,
+    operationId: 'LenderEndpointController_list',
+    summary: 'List your webhook endpoints',
+    description:
+      'Your application URL (`created`) and update URL (`updated`; your application URL when you gave none), whether each is enabled, how many deliveries of each wait, and the status of your signing secret (never the secret).',
+    access: 'lenderEndpoints.read',
+    response: LenderEndpoints,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx) => lenderEndpoints.listLenderEndpoints(ctx),
+  }),
+  route({
+    method: 'patch',
+    path: `${BASES.lenderApi}/endpoints/:kind`,
+    operationId: 'LenderEndpointController_update',
+    summary: 'Change a webhook endpoint',
+    description:
+      "Changes the URL of your `created` or `updated` endpoint (held to the webhook URL policy: a refused URL is a 422 naming `/url`; `updated` with `url: null` sends updates to your application URL), and enables or disables it. A disabled endpoint's deliveries wait: no attempt is made or counted and none is dead-lettered; enabling it sends them at once, in order. A URL change re-aims every delivery of that kind not yet delivered (PENDING, FAILED, DEAD) at the new URL. Answers the endpoint.",
+    access: 'lenderEndpoints.write',
+    example: { summary: 'Hold your updates while you deploy', params: { kind: 'updated' }, body: { enabled: false } },
+    body: LenderEndpointChange,
+    response: LenderEndpoint,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderEndpoints.updateLenderEndpoint(ctx, req.params.kind, req.body),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.lenderApi}/webhook-secret/rotate`,
+    operationId: 'LenderEndpointController_rotateSecret',
+    summary: 'Rotate your webhook signing secret',
+    description: `A new \`whsec_\` signing secret, shown this once. Until \`previousSecretValidUntil\` (\`overlapSeconds\` from now: a day unless given, at most ${MAX_OVERLAP_SECONDS}), every delivery and test event carries two signatures in \`webhook-signature\` (\`v1,<new> v1,<previous>\`, Standard Webhooks), so a receiver verifying with either secret accepts it while you install the new one. Rotating again during a window: the secret in use becomes the previous one, the older one stops signing.`,
+    access: 'lenderSecrets.rotate',
+    example: { summary: 'A rotation with an hour of overlap', body: { overlapSeconds: 3600 } },
+    body: SigningSecretRotation,
+    response: RotatedSigningSecret,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderEndpoints.rotateSigningSecret(ctx, req.body),
   }),
 ];
