@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { launchBrowser, seriousAccessibilityViolations } from './support/browser.js';
@@ -180,6 +181,32 @@ describe('the lender console as a lender’s user', () => {
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]!.body)).toMatchObject({ test: true, type: 'application.created' });
     await expectUsableOnPhone(page, 'deliveries with a test result');
+  });
+
+  it('shows its endpoints, disables and enables one, rotates the signing secret (shown once): a test event during the overlap verifies with both secrets', async () => {
+    await page.getByRole('button', { name: 'Endpoints' }).click();
+    const created = page.getByTestId('endpoint-created');
+    await created.waitFor();
+    expect(await created.textContent()).toContain(new URL(receiver.url).host);
+    const updated = page.getByTestId('endpoint-updated');
+    await updated.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => updated.getAttribute('data-enabled')).toBe('false');
+    await updated.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => updated.getAttribute('data-enabled')).toBe('true');
+    await expectUsableOnPhone(page, 'endpoints');
+    await page.getByRole('button', { name: 'Rotate the signing secret' }).click();
+    await page.getByTestId('new-secret').waitFor();
+    const secret = (await page.getByTestId('secret').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(lenderA.webhookSecret);
+    await expect.poll(() => page.getByTestId('secret-status').textContent()).toContain('Rotating');
+    await expectUsableOnPhone(page, 'endpoints with a new secret');
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const [request] = await eventually(async () => receiver.received.slice(before), (received) => received.length > 0);
+    const headers = request!.headers as Record<string, string>;
+    for (const key of [lenderA.webhookSecret, secret]) expect(new Webhook(key).verify(request!.body, headers)).toMatchObject({ test: true });
   });
 
   it('signs out: the token is gone and the sign-in form is back', async () => {

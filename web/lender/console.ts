@@ -6,7 +6,7 @@
 import { ApiProblem, SessionEnded } from './lender-api.js';
 import { restoreSession, type LenderSession } from './session.js';
 
-export type Tab = 'applications' | 'deliveries';
+export type Tab = 'applications' | 'deliveries' | 'endpoints';
 
 export const consoleState = {
   session: restoreSession() as LenderSession | null,

@@ -14,6 +14,9 @@ export type DeliveryPage = Answer<'LenderDeliveryController_list'>;
 export type ReplayResult = Answer<'LenderDeliveryController_replay'>;
 export type EndpointTestResult = Answer<'LenderEndpointController_test'>;
 export type ApplicationTotals = Answer<'LenderApplicationController_totals'>;
+export type Endpoint = components['schemas']['LenderEndpoint'];
+export type Endpoints = Answer<'LenderEndpointController_list'>;
+export type RotatedSecret = Answer<'LenderEndpointController_rotateSecret'>;
 
 export const LENDER_API = '/api/platform/v1/funding';
 
@@ -50,7 +53,7 @@ async function send(token: string, method: string, path: string, body?: unknown)
   return res;
 }
 
-export async function lenderApi<T>(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function lenderApi<T>(token: string, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
   return (await (await send(token, method, path, body)).json()) as T;
 }
 

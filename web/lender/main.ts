@@ -13,14 +13,15 @@ import { signIn, signOut } from './session.js';
 import { attempt, consoleState, mountShell, update, type Tab } from './console.js';
 import { applicationChanged, applicationsView, closeApplications, loadApplications } from './applications-view.js';
 import { closeDeliveries, deliveriesView, loadDeliveries } from './deliveries-view.js';
+import { closeEndpoints, endpointsView, loadEndpoints } from './endpoints-view.js';
 
 const root = document.getElementById('lender-console')!;
 // The shell's loading text is static HTML: lit renders into an emptied container.
 root.replaceChildren();
 
-const TABS: Array<[Tab, string]> = [['applications', 'Applications'], ['deliveries', 'Deliveries']];
-const LOADERS: Record<Tab, () => Promise<void>> = { applications: loadApplications, deliveries: loadDeliveries };
-const VIEWS: Record<Tab, () => TemplateResult> = { applications: applicationsView, deliveries: deliveriesView };
+const TABS: Array<[Tab, string]> = [['applications', 'Applications'], ['deliveries', 'Deliveries'], ['endpoints', 'Endpoints']];
+const LOADERS: Record<Tab, () => Promise<void>> = { applications: loadApplications, deliveries: loadDeliveries, endpoints: loadEndpoints };
+const VIEWS: Record<Tab, () => TemplateResult> = { applications: applicationsView, deliveries: deliveriesView, endpoints: endpointsView };
 
 const EXPIRED = 'Your session has expired: sign in again.';
 
@@ -89,7 +90,7 @@ function view(): TemplateResult {
 /** Live events are bursts (a status move and its offer): one read of the open view follows them. */
 function reloadSoon(applicationId: number): void {
   clearTimeout(reloading);
-  reloading = setTimeout(() => void attempt(() => (consoleState.tab === 'applications' ? applicationChanged(applicationId) : loadDeliveries())), 250);
+  reloading = setTimeout(() => void attempt(() => (consoleState.tab === 'applications' ? applicationChanged(applicationId) : LOADERS[consoleState.tab]())), 250);
 }
 
 function connectLive(token: string): void {
@@ -129,6 +130,7 @@ function endSession(why: string): void {
   connection = 'offline';
   closeApplications();
   closeDeliveries();
+  closeEndpoints();
   consoleState.session = null;
   consoleState.tab = 'applications';
   consoleState.notice = '';

@@ -15,4 +15,7 @@ pre.json, pre.excerpt { white-space: pre-wrap; overflow-wrap: anywhere; max-widt
 pre.excerpt { margin: 4px 0; max-height: 8rem; }
 .documents li, .history li { margin-bottom: 4px; }
 .status-counts { color: var(--muted); }
+form.inline { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: end; margin-top: 6px; }
+form.inline label { width: 100%; font-weight: 400; font-size: .9rem; }
+form.inline input { flex: 1 1 12rem; min-width: 0; }
 `;

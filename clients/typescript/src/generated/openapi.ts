@@ -1001,6 +1001,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay your deliveries
+         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Every failed delivery.
+         */
+        post: operations["LenderDeliveryController_replay_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your webhook signing secret
+         * @description A new `whsec_` signing secret, shown this once. Until `previousSecretValidUntil` (`overlapSeconds` from now: a day unless given, at most 604800), every delivery and test event carries two signatures in `webhook-signature` (`v1,<new> v1,<previous>`, Standard Webhooks), so a receiver verifying with either secret accepts it while you install the new one. Rotating again during a window: the secret in use becomes the previous one, the older one stops signing.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A rotation with an hour of overlap.
+         */
+        post: operations["LenderEndpointController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your webhook signing secret
+         * @description A new `whsec_` signing secret, shown this once. Until `previousSecretValidUntil` (`overlapSeconds` from now: a day unless given, at most 604800), every delivery and test event carries two signatures in `webhook-signature` (`v1,<new> v1,<previous>`, Standard Webhooks), so a receiver verifying with either secret accepts it while you install the new one. Rotating again during a window: the secret in use becomes the previous one, the older one stops signing.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A rotation with an hour of overlap.
+         */
+        post: operations["LenderEndpointController_rotateSecret_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/funding/applications/{id}": {
         parameters: {
             query?: never;
@@ -1119,30 +1191,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/deliveries/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replay your deliveries
-         * @description Sends again, now and oldest first, every delivery that failed (`{ "status": "FAILED" }`: retrying or dead-lettered) or every delivery created in a time range (`{ "from", "to" }`, at most 31 days; those still waiting for an attempt are left as they are). Each is a new attempt of the same `webhook-id`, on a fresh retry schedule. At most 500 deliveries a call (`more` says when more matched) and 10 calls an hour (then 429 with Retry-After); each call is recorded and audited. Answers how many were queued.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** Every failed delivery.
-         */
-        post: operations["LenderDeliveryController_replay_marketplaceV2"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/platform/v1/funding/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -1187,6 +1235,76 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints/{kind}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself a test event
+         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A test of your application URL.
+         */
+        post: operations["LenderEndpointController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your application URL (`created`) and update URL (`updated`; your application URL when you gave none), whether each is enabled, how many deliveries of each wait, and the status of your signing secret (never the secret).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderEndpointController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/endpoints/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the URL of your `created` or `updated` endpoint (held to the webhook URL policy: a refused URL is a 422 naming `/url`; `updated` with `url: null` sends updates to your application URL), and enables or disables it. A disabled endpoint's deliveries wait: no attempt is made or counted and none is dead-lettered; enabling it sends them at once, in order. A URL change re-aims every delivery of that kind not yet delivered (PENDING, FAILED, DEAD) at the new URL. Answers the endpoint.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Hold your updates while you deploy.
+         */
+        patch: operations["LenderEndpointController_update"];
         trace?: never;
     };
     "/api/marketplace/v2/applications/{id}": {
@@ -1353,30 +1471,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/platform/v1/funding/endpoints/{kind}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send yourself a test event
-         * @description Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.
-         *
-         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A test of your application URL.
-         */
-        post: operations["LenderEndpointController_test"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v2/endpoints/{kind}/test": {
         parameters: {
             query?: never;
@@ -1399,6 +1493,52 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your application URL (`created`) and update URL (`updated`; your application URL when you gave none), whether each is enabled, how many deliveries of each wait, and the status of your signing secret (never the secret).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderEndpointController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/endpoints/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the URL of your `created` or `updated` endpoint (held to the webhook URL policy: a refused URL is a 422 naming `/url`; `updated` with `url: null` sends updates to your application URL), and enables or disables it. A disabled endpoint's deliveries wait: no attempt is made or counted and none is dead-lettered; enabling it sends them at once, in order. A URL change re-aims every delivery of that kind not yet delivered (PENDING, FAILED, DEAD) at the new URL. Answers the endpoint.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** Hold your updates while you deploy.
+         */
+        patch: operations["LenderEndpointController_update_marketplaceV2"];
         trace?: never;
     };
     "/api/marketplace/v1/questionnaires/{id}": {
@@ -3663,6 +3803,45 @@ export interface components {
                 count: number;
             }[];
         };
+        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
+        LenderDeliveryController_replayBody: {
+            /**
+             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
+             * @constant
+             */
+            status?: "FAILED";
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (with `to`)
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant; at most 31 days after `from`
+             */
+            to?: string;
+        };
+        /** @description What a replay queued */
+        LenderDeliveryController_replayResponse: {
+            /** @description Deliveries queued again now (at most 500), oldest first */
+            queued: number;
+            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
+            more: boolean;
+            /** @description When `more`: the creation time of the first delivery not queued */
+            nextFrom: string | null;
+        };
+        /** @description A rotation of your webhook signing secret */
+        LenderEndpointController_rotateSecretBody: {
+            /** @description How long deliveries carry a signature with the previous secret too: 86400 (a day) unless given; 0 ends it at once */
+            overlapSeconds?: number;
+        };
+        /** @description Your new webhook signing secret, shown once */
+        LenderEndpointController_rotateSecretResponse: {
+            /** @description Your new `whsec_` signing secret: shown this once */
+            webhookSecret: string;
+            /** @description Until when deliveries carry the previous signature too; null when none (no overlap, or no previous secret) */
+            previousSecretValidUntil: string | null;
+        };
         /** @description The funding application document (spec 2.7) */
         LenderApplicationController_getResponse: {
             apiProvider?: components["schemas"]["ApiProvider"];
@@ -3913,33 +4092,6 @@ export interface components {
             endCursor: string | null;
             hasNextPage: boolean;
         };
-        /** @description Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }` */
-        LenderDeliveryController_replayBody: {
-            /**
-             * @description Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)
-             * @constant
-             */
-            status?: "FAILED";
-            /**
-             * Format: date-time
-             * @description Deliveries created at or after this instant (with `to`)
-             */
-            from?: string;
-            /**
-             * Format: date-time
-             * @description Deliveries created before this instant; at most 31 days after `from`
-             */
-            to?: string;
-        };
-        /** @description What a replay queued */
-        LenderDeliveryController_replayResponse: {
-            /** @description Deliveries queued again now (at most 500), oldest first */
-            queued: number;
-            /** @description More deliveries matched than one replay queues: send the request again (a range: with `from` = `nextFrom`) */
-            more: boolean;
-            /** @description When `more`: the creation time of the first delivery not queued */
-            nextFrom: string | null;
-        };
         /** @description A webhook delivery to you, with what it sent and its attempts */
         LenderDeliveryController_redeliverResponse: {
             /**
@@ -4019,6 +4171,61 @@ export interface components {
             error: string | null;
             /** @description You answered 204, as a delivery needs */
             delivered: boolean;
+        };
+        /** @description Your webhook endpoints and the status of your signing secret */
+        LenderEndpointController_listResponse: {
+            /** @description `created`, then `updated` */
+            endpoints: components["schemas"]["LenderEndpoint"][];
+            signingSecret: components["schemas"]["SigningSecretStatus"];
+        };
+        /** @description One of your webhook endpoints */
+        LenderEndpoint: {
+            /**
+             * @description `created`: new applications (`application.created`); `updated`: every other change (`application.updated`)
+             * @enum {string}
+             */
+            kind: "created" | "updated";
+            /** @description Where this kind of event is sent now; null while no application URL is set */
+            url: string | null;
+            /** @description false for `updated` when you gave no update URL: updates go to your application URL */
+            ownUrl: boolean;
+            /** @description false: this kind's deliveries wait (no attempt, no retry counted, never dead-lettered) until you enable it again */
+            enabled: boolean;
+            /** @description Deliveries of this kind not delivered yet (PENDING or FAILED) */
+            waiting: number;
+        };
+        /** @description Your webhook signing secret, without the secret */
+        SigningSecretStatus: {
+            /**
+             * @description NONE: deliveries are not signed; ACTIVE: signed with your secret; ROTATING: signed with your secret and the previous one
+             * @enum {string}
+             */
+            status: "NONE" | "ACTIVE" | "ROTATING";
+            /** @description While ROTATING: until when the previous secret signs too */
+            previousSecretValidUntil: string | null;
+        };
+        /** @description A change of one of your endpoints */
+        LenderEndpointController_updateBody: {
+            /** @description The new URL (held to the webhook URL policy); for `updated`, null sends updates to your application URL */
+            url?: string | null;
+            /** @description false holds this kind of delivery; true sends what waited, in order */
+            enabled?: boolean;
+        };
+        /** @description One of your webhook endpoints */
+        LenderEndpointController_updateResponse: {
+            /**
+             * @description `created`: new applications (`application.created`); `updated`: every other change (`application.updated`)
+             * @enum {string}
+             */
+            kind: "created" | "updated";
+            /** @description Where this kind of event is sent now; null while no application URL is set */
+            url: string | null;
+            /** @description false for `updated` when you gave no update URL: updates go to your application URL */
+            ownUrl: boolean;
+            /** @description false: this kind's deliveries wait (no attempt, no retry counted, never dead-lettered) until you enable it again */
+            enabled: boolean;
+            /** @description Deliveries of this kind not delivered yet (PENDING or FAILED) */
+            waiting: number;
         };
         /** @description A questionnaire and its questions */
         QuestionnaireController_getResponse: {
@@ -17408,6 +17615,370 @@ export interface operations {
             };
         };
     };
+    LenderDeliveryController_replay_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "FAILED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 3,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_rotateSecretBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_rotateSecret_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_rotateSecretBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderApplicationController_get: {
         parameters: {
             query?: never;
@@ -18586,132 +19157,6 @@ export interface operations {
             };
         };
     };
-    LenderDeliveryController_replay_marketplaceV2: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "FAILED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["LenderDeliveryController_replayBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "queued": 3,
-                     *       "more": false,
-                     *       "nextFrom": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderDeliveryController_replayResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     LenderDeliveryController_redeliver: {
         parameters: {
             query?: never;
@@ -19342,6 +19787,334 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example created */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:0/unset",
+                     *       "webhookId": "8de21336-05f6-4cbf-a980-9114b6e82b87",
+                     *       "statusCode": null,
+                     *       "latencyMs": 1,
+                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *       "delivered": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderEndpointController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example updated */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_updateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21222,7 +21995,7 @@ export interface operations {
             };
         };
     };
-    LenderEndpointController_test: {
+    LenderEndpointController_test_marketplaceV2: {
         parameters: {
             query?: never;
             header?: never;
@@ -21345,14 +22118,11 @@ export interface operations {
             };
         };
     };
-    LenderEndpointController_test_marketplaceV2: {
+    LenderEndpointController_list_marketplaceV2: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @example created */
-                kind: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -21363,17 +22133,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "8de21336-05f6-4cbf-a980-9114b6e82b87",
-                     *       "statusCode": null,
-                     *       "latencyMs": 1,
-                     *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *       "delivered": false
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LenderEndpointController_testResponse"];
+                    "application/json": components["schemas"]["LenderEndpointController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderEndpointController_update_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example updated */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["LenderEndpointController_updateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
