@@ -10403,7 +10403,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -10542,9 +10542,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "090268b5-b8d3-471d-8115-18594ac18eec",
+                     *         "id": "ee4b6c75-25df-4031-9928-83ebfa62fc61",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_174a4b147184",
+                     *         "keyPrefix": "key_1d6ddab9f663",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -10560,13 +10560,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T20:53:28.253Z",
-                     *         "createdAt": "2026-12-07T20:53:26.345Z"
+                     *         "lastUsedAt": "2026-12-07T21:34:53.999Z",
+                     *         "createdAt": "2026-12-07T21:34:49.858Z"
                      *       },
                      *       {
-                     *         "id": "aec886e1-51fb-4f9f-b4c1-1451c76b9dd1",
-                     *         "name": "exact-profile:read+profile:write-ed129896",
-                     *         "keyPrefix": "key_0c714d7c8afb",
+                     *         "id": "4fd3cb9b-dce2-4c49-a35e-6eb906b71bb4",
+                     *         "name": "exact-profile:read+profile:write-c4b8b417",
+                     *         "keyPrefix": "key_5cefcd88941c",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -10574,8 +10574,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T20:53:29.398Z",
-                     *         "createdAt": "2026-12-07T20:53:29.261Z"
+                     *         "lastUsedAt": "2026-12-07T21:34:55.786Z",
+                     *         "createdAt": "2026-12-07T21:34:55.286Z"
                      *       }
                      *     ]
                      */
@@ -10684,10 +10684,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_6a8d094b6538_s4mpleS3cretN0tReal",
-                     *       "id": "64ce98c6-3ffb-4215-ba43-99f949bc46c0",
+                     *       "key": "fgk_demo_key_ecf035589620_s4mpleS3cretN0tReal",
+                     *       "id": "25bde4a6-553d-49bd-b6d1-527e184e5e29",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_6a8d094b6538",
+                     *       "keyPrefix": "key_ecf035589620",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -10700,7 +10700,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T20:53:29.535Z"
+                     *       "createdAt": "2026-12-07T21:34:56.397Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -10804,7 +10804,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11056,7 +11056,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 3b5e499f-f27b-419c-beb1-2f55effca8ac */
+                /** @example 89253031-0cde-497b-84e7-839478717f0a */
                 keyId: string;
             };
             cookie?: never;
@@ -11165,13 +11165,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "6e4fe091-755f-4562-b9a4-e712c6bda477",
-                     *         "email": "examples-d2bfca@example.test",
+                     *         "id": "7a85b3c9-5255-4903-9acc-eb82b71ecdad",
+                     *         "email": "examples-05bc54@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-12-07T20:53:24.061Z",
-                     *         "updatedAt": "2026-12-07T20:53:24.061Z"
+                     *         "createdAt": "2026-12-07T21:34:45.229Z",
+                     *         "updatedAt": "2026-12-07T21:34:45.229Z"
                      *       }
                      *     ]
                      */
@@ -11275,13 +11275,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9c3356ec-473f-4e3d-8719-4142bace8508",
+                     *       "id": "b41b24d9-8dd3-4914-ac99-8c4d13c1bd42",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T20:53:30.346Z",
-                     *       "updatedAt": "2026-12-07T20:53:30.346Z"
+                     *       "createdAt": "2026-12-07T21:34:57.775Z",
+                     *       "updatedAt": "2026-12-07T21:34:57.775Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -11755,7 +11755,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11808,16 +11808,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
-                     *         "createdAt": "2026-12-07T20:53:27.103Z",
-                     *         "updatedAt": "2026-12-07T20:53:27.423Z"
+                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "createdAt": "2026-12-07T21:34:51.270Z",
+                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
-                     *         "generatedAt": "2026-12-07T20:53:30.587Z",
+                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *         "generatedAt": "2026-12-07T21:34:58.455Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -11922,9 +11922,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "167b5ae8-776f-4f25-8552-618316972df5",
-                     *       "createdAt": "2026-12-07T20:53:30.741Z",
-                     *       "updatedAt": "2026-12-07T20:53:30.741Z",
+                     *       "uuid": "76ad676e-a08b-4997-8db8-667dcec72ea2",
+                     *       "createdAt": "2026-12-07T21:34:59.032Z",
+                     *       "updatedAt": "2026-12-07T21:34:59.032Z",
                      *       "legacy": {
                      *         "entityBusinessId": 3
                      *       },
@@ -12039,7 +12039,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 6e4fe091-755f-4562-b9a4-e712c6bda477 */
+                /** @example 7a85b3c9-5255-4903-9acc-eb82b71ecdad */
                 userId: string;
             };
             cookie?: never;
@@ -12054,13 +12054,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6e4fe091-755f-4562-b9a4-e712c6bda477",
-                     *       "email": "examples-d2bfca@example.test",
+                     *       "id": "7a85b3c9-5255-4903-9acc-eb82b71ecdad",
+                     *       "email": "examples-05bc54@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T20:53:24.061Z",
-                     *       "updatedAt": "2026-12-07T20:53:24.061Z"
+                     *       "createdAt": "2026-12-07T21:34:45.229Z",
+                     *       "updatedAt": "2026-12-07T21:34:45.229Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -12139,7 +12139,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 6e4fe091-755f-4562-b9a4-e712c6bda477 */
+                /** @example 7a85b3c9-5255-4903-9acc-eb82b71ecdad */
                 userId: string;
             };
             cookie?: never;
@@ -12163,13 +12163,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6e4fe091-755f-4562-b9a4-e712c6bda477",
-                     *       "email": "examples-d2bfca@example.test",
+                     *       "id": "7a85b3c9-5255-4903-9acc-eb82b71ecdad",
+                     *       "email": "examples-05bc54@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T20:53:24.061Z",
-                     *       "updatedAt": "2026-12-07T20:53:30.971Z"
+                     *       "createdAt": "2026-12-07T21:34:45.229Z",
+                     *       "updatedAt": "2026-12-07T21:34:59.432Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -12296,16 +12296,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "983d2027-e229-4244-8805-5c2975600291",
+                     *           "id": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T20:53:27.000Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:27.000Z"
+                     *           "createdDateTime": "2026-12-07T21:34:51.049Z",
+                     *           "updatedDateTime": "2026-12-07T21:34:51.049Z"
                      *         },
                      *         {
-                     *           "id": "582c9e3a-e942-4061-9ca8-bb2c6796f52f",
+                     *           "id": "6989e5d1-40e6-4daf-95e7-08345ce2b3b5",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T20:53:31.038Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:31.038Z"
+                     *           "createdDateTime": "2026-12-07T21:34:59.452Z",
+                     *           "updatedDateTime": "2026-12-07T21:34:59.452Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -12416,10 +12416,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "582c9e3a-e942-4061-9ca8-bb2c6796f52f",
+                     *       "id": "6989e5d1-40e6-4daf-95e7-08345ce2b3b5",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T20:53:31.038Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:31.038Z"
+                     *       "createdDateTime": "2026-12-07T21:34:59.452Z",
+                     *       "updatedDateTime": "2026-12-07T21:34:59.452Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -12523,7 +12523,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12576,16 +12576,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
-                     *         "createdAt": "2026-12-07T20:53:27.103Z",
-                     *         "updatedAt": "2026-12-07T20:53:27.423Z"
+                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "createdAt": "2026-12-07T21:34:51.270Z",
+                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
-                     *         "generatedAt": "2026-12-07T20:53:31.129Z",
+                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *         "generatedAt": "2026-12-07T21:34:59.716Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -12672,7 +12672,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 983d2027-e229-4244-8805-5c2975600291 */
+                /** @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae */
                 tenantId: string;
             };
             cookie?: never;
@@ -12687,10 +12687,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "983d2027-e229-4244-8805-5c2975600291",
+                     *       "id": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T20:53:27.000Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:27.000Z"
+                     *       "createdDateTime": "2026-12-07T21:34:51.049Z",
+                     *       "updatedDateTime": "2026-12-07T21:34:51.049Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -12769,7 +12769,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f40077ba-8e16-4c69-8945-f5958b042364 */
+                /** @example ad471603-864f-4796-9694-04f935344bc8 */
                 tenantId: string;
             };
             cookie?: never;
@@ -12793,10 +12793,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f40077ba-8e16-4c69-8945-f5958b042364",
+                     *       "id": "ad471603-864f-4796-9694-04f935344bc8",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T20:53:31.198Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:31.385Z"
+                     *       "createdDateTime": "2026-12-07T21:35:00.051Z",
+                     *       "updatedDateTime": "2026-12-07T21:35:00.108Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -12923,36 +12923,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "983d2027-e229-4244-8805-5c2975600291",
+                     *           "id": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T20:53:27.000Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:27.000Z",
-                     *           "createdAt": "2026-12-07T20:53:27.000Z",
-                     *           "updatedAt": "2026-12-07T20:53:27.000Z"
+                     *           "createdDateTime": "2026-12-07T21:34:51.049Z",
+                     *           "updatedDateTime": "2026-12-07T21:34:51.049Z",
+                     *           "createdAt": "2026-12-07T21:34:51.049Z",
+                     *           "updatedAt": "2026-12-07T21:34:51.049Z"
                      *         },
                      *         {
-                     *           "id": "582c9e3a-e942-4061-9ca8-bb2c6796f52f",
+                     *           "id": "6989e5d1-40e6-4daf-95e7-08345ce2b3b5",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T20:53:31.038Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:31.038Z",
-                     *           "createdAt": "2026-12-07T20:53:31.038Z",
-                     *           "updatedAt": "2026-12-07T20:53:31.038Z"
+                     *           "createdDateTime": "2026-12-07T21:34:59.452Z",
+                     *           "updatedDateTime": "2026-12-07T21:34:59.452Z",
+                     *           "createdAt": "2026-12-07T21:34:59.452Z",
+                     *           "updatedAt": "2026-12-07T21:34:59.452Z"
                      *         },
                      *         {
-                     *           "id": "f40077ba-8e16-4c69-8945-f5958b042364",
+                     *           "id": "ad471603-864f-4796-9694-04f935344bc8",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T20:53:31.198Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:31.385Z",
-                     *           "createdAt": "2026-12-07T20:53:31.198Z",
-                     *           "updatedAt": "2026-12-07T20:53:31.385Z"
+                     *           "createdDateTime": "2026-12-07T21:35:00.051Z",
+                     *           "updatedDateTime": "2026-12-07T21:35:00.108Z",
+                     *           "createdAt": "2026-12-07T21:35:00.051Z",
+                     *           "updatedAt": "2026-12-07T21:35:00.108Z"
                      *         },
                      *         {
-                     *           "id": "9b51e9ef-bd09-4bb5-95f0-8ebf04ebb251",
+                     *           "id": "dd3c8fd7-3738-4115-a088-ca9454de0bda",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T20:53:31.451Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:31.451Z",
-                     *           "createdAt": "2026-12-07T20:53:31.451Z",
-                     *           "updatedAt": "2026-12-07T20:53:31.451Z"
+                     *           "createdDateTime": "2026-12-07T21:35:00.203Z",
+                     *           "updatedDateTime": "2026-12-07T21:35:00.203Z",
+                     *           "createdAt": "2026-12-07T21:35:00.203Z",
+                     *           "updatedAt": "2026-12-07T21:35:00.203Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -13063,12 +13063,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9b51e9ef-bd09-4bb5-95f0-8ebf04ebb251",
+                     *       "id": "dd3c8fd7-3738-4115-a088-ca9454de0bda",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T20:53:31.451Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:31.451Z",
-                     *       "createdAt": "2026-12-07T20:53:31.451Z",
-                     *       "updatedAt": "2026-12-07T20:53:31.451Z"
+                     *       "createdDateTime": "2026-12-07T21:35:00.203Z",
+                     *       "updatedDateTime": "2026-12-07T21:35:00.203Z",
+                     *       "createdAt": "2026-12-07T21:35:00.203Z",
+                     *       "updatedAt": "2026-12-07T21:35:00.203Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -13195,10 +13195,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "47d4bc62-8fc0-48fc-8941-32821dd47f89",
+                     *       "id": "ec10c5f2-a075-48d5-9e83-7cad01e83097",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T20:53:31.966Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:31.966Z"
+                     *       "createdDateTime": "2026-12-07T21:35:00.871Z",
+                     *       "updatedDateTime": "2026-12-07T21:35:00.871Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -13302,7 +13302,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13320,7 +13320,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -13377,14 +13377,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T20:53:27.103Z",
-                     *         "updatedAt": "2026-12-07T20:53:27.423Z"
+                     *         "createdAt": "2026-12-07T21:34:51.270Z",
+                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
+                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -13465,7 +13465,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 08b36043-b9dc-4992-8b79-96a5af592bea
+                 * @example 16b58608-6d42-4b73-932e-8636d8d321bc
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13512,7 +13512,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b1d204cd-49ca-4588-b6f2-8a695ee81c04",
+                     *       "id": "2d08830f-24e6-43ca-a484-5eff5b224d74",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13582,8 +13582,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T20:53:32.261Z",
-                     *       "updatedAt": "2026-12-07T20:53:32.261Z"
+                     *       "createdAt": "2026-12-07T21:35:01.317Z",
+                     *       "updatedAt": "2026-12-07T21:35:01.317Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -13687,7 +13687,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13728,7 +13728,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *       "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13794,8 +13794,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T20:53:27.103Z",
-                     *       "updatedAt": "2026-12-07T20:53:32.518Z"
+                     *       "createdAt": "2026-12-07T21:34:51.270Z",
+                     *       "updatedAt": "2026-12-07T21:35:01.901Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -13899,7 +13899,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13917,7 +13917,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -13983,14 +13983,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T20:53:27.103Z",
-                     *         "updatedAt": "2026-12-07T20:53:32.518Z"
+                     *         "createdAt": "2026-12-07T21:34:51.270Z",
+                     *         "updatedAt": "2026-12-07T21:35:01.901Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "983d2027-e229-4244-8805-5c2975600291",
+                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -14071,7 +14071,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14154,7 +14154,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *       "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14251,8 +14251,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T20:53:27.103Z",
-                     *       "updatedAt": "2026-12-07T20:53:33.260Z"
+                     *       "createdAt": "2026-12-07T21:34:51.270Z",
+                     *       "updatedAt": "2026-12-07T21:35:03.182Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -14356,7 +14356,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 6b5fce88-bcbf-4b8c-937e-0976fbad6837
+                 * @example 25e874d8-3ced-4323-bb45-caa7f6deeeb9
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14403,7 +14403,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "67f2ff39-14a1-4a81-a33c-7007c3c075d7",
+                     *       "id": "06930cbf-18be-4f7c-8bc9-31358e80b6d7",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14473,8 +14473,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T20:53:32.738Z",
-                     *       "updatedAt": "2026-12-07T20:53:32.738Z"
+                     *       "createdAt": "2026-12-07T21:35:02.287Z",
+                     *       "updatedAt": "2026-12-07T21:35:02.287Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -14578,7 +14578,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14619,7 +14619,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "47a66651-f691-48c3-a901-1718bca40822",
+                     *       "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14685,8 +14685,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T20:53:27.103Z",
-                     *       "updatedAt": "2026-12-07T20:53:32.993Z"
+                     *       "createdAt": "2026-12-07T21:34:51.270Z",
+                     *       "updatedAt": "2026-12-07T21:35:02.685Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -14801,9 +14801,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "52b661d0-3654-469b-9bf5-5dbb95711f3d",
-                     *       "createdAt": "2026-12-07T20:53:33.458Z",
-                     *       "updatedAt": "2026-12-07T20:53:33.458Z",
+                     *       "uuid": "79ba6e69-880f-493d-a4c6-4c15a8f07946",
+                     *       "createdAt": "2026-12-07T21:35:03.568Z",
+                     *       "updatedAt": "2026-12-07T21:35:03.568Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -15018,7 +15018,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -15145,7 +15145,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -15281,9 +15281,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example d7d4df0e-69c7-4afe-9ab7-9a2568539c9c */
+                /** @example c127600a-c439-4934-afd4-551d5a5e889f */
                 uuid: string;
-                /** @example key_3b8168e23644 */
+                /** @example key_c37581c408dd */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -15394,7 +15394,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c8792e69-048b-4eb0-ab5a-e57aaf8fded1 */
+                /** @example e8d22848-d130-41b5-aa89-5599e8657ac2 */
                 uuid: string;
             };
             cookie?: never;
@@ -15505,7 +15505,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -15520,9 +15520,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "56172e24-eec7-4d01-a351-e89325c7af69",
-                     *       "createdAt": "2026-12-07T20:53:27.598Z",
-                     *       "updatedAt": "2026-12-07T20:53:33.897Z",
+                     *       "uuid": "f987e597-7acf-4d39-a9ee-6a30c1681e0d",
+                     *       "createdAt": "2026-12-07T21:34:52.719Z",
+                     *       "updatedAt": "2026-12-07T21:35:04.214Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -16631,7 +16631,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example fca82343-8e74-4365-a7ab-02cf5e2853aa */
+                /** @example 8caf1eb0-96d4-4169-9cb9-c2140677bc60 */
                 documentId: string;
             };
             cookie?: never;
@@ -16724,7 +16724,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example fca82343-8e74-4365-a7ab-02cf5e2853aa */
+                /** @example 8caf1eb0-96d4-4169-9cb9-c2140677bc60 */
                 documentId: string;
             };
             cookie?: never;
@@ -16822,7 +16822,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16840,7 +16840,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "c4061542-c59a-4966-9926-0d7b77a834db"
+                     *       "applicationId": "1a6e76c0-4bea-4f98-b6f2-9aee9777773f"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -17515,7 +17515,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "queued": 3,
+                     *       "queued": 0,
                      *       "more": false,
                      *       "nextFrom": null
                      *     }
@@ -17641,7 +17641,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "queued": 3,
+                     *       "queued": 0,
                      *       "more": false,
                      *       "nextFrom": null
                      *     }
@@ -17765,6 +17765,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "whsec_J/SBc3FVphSLXN/rMxRPj6K37+8QO8dW",
+                     *       "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
                 };
             };
@@ -17884,6 +17890,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "whsec_J/SBc3FVphSLXN/rMxRPj6K37+8QO8dW",
+                     *       "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
                 };
             };
@@ -18445,7 +18457,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *           "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *           "products": [
                      *             1
                      *           ],
@@ -18476,7 +18488,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *           "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -18842,21 +18854,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
+                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:53:44.639Z",
+                     *           "nextAttemptAt": "2026-12-07T21:35:13.993Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:53:38.981Z",
+                     *           "createdAt": "2026-12-07T21:35:09.760Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -18930,7 +18942,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -18959,34 +18971,34 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T20:53:39.079Z",
+                     *               "attemptedAt": "2026-12-07T21:35:09.817Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 7,
+                     *               "latencyMs": 2,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
-                     *                 "webhook-timestamp": "1796676819",
+                     *                 "webhook-id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
+                     *                 "webhook-timestamp": "1796679309",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "4fda6db2-262d-4f03-80cb-2f476cb25e55",
+                     *                 "x-request-id": "78305449-c2d8-4b81-816b-8baa8ceecf2d",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
+                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:53:43.362Z",
+                     *           "nextAttemptAt": "2026-12-07T21:35:13.391Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:53:38.460Z",
+                     *           "createdAt": "2026-12-07T21:35:09.060Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -19065,18 +19077,18 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T20:53:38.564Z",
+                     *               "attemptedAt": "2026-12-07T21:35:09.146Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 309,
+                     *               "latencyMs": 520,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
-                     *                 "webhook-timestamp": "1796676818",
+                     *                 "webhook-id": "067bb78c-4328-426d-ad3a-424c667a92b8",
+                     *                 "webhook-timestamp": "1796679309",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "4ccd5ce1-8ec7-43c4-bf8a-2ec15366d903",
+                     *                 "x-request-id": "73ca44fd-58dc-45b0-af9a-cf05b744d230",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
@@ -19084,7 +19096,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIwOjUzOjM4LjQ2MFoiLCI3MTA3NmQzZC0xYzk2LTQ1NGQtOGRiMy00ZjBjOTI2MGE0YWUiXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjM1OjA5LjA2MFoiLCIwNjdiYjc4Yy00MzI4LTQyNmQtYWQzYS00MjRjNjY3YTkyYjgiXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -19162,7 +19174,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e */
+                /** @example eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b */
                 id: string;
             };
             cookie?: never;
@@ -19177,16 +19189,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
+                     *       "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
                      *       "sequence": 1,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T20:53:39.530Z",
-                     *       "deliveredAt": "2026-12-07T20:53:39.446Z",
-                     *       "createdAt": "2026-12-07T20:53:39.461Z",
+                     *       "nextAttemptAt": "2026-12-07T21:35:10.373Z",
+                     *       "deliveredAt": "2026-12-07T21:35:10.187Z",
+                     *       "createdAt": "2026-12-07T21:35:10.191Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -19257,15 +19269,15 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T20:53:39.461Z",
+                     *           "attemptedAt": "2026-12-07T21:35:10.191Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
-                     *             "webhook-timestamp": "1796676819",
+                     *             "webhook-id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
+                     *             "webhook-timestamp": "1796679310",
                      *             "webhook-event-type": "application.created",
                      *             "webhook-sequence": "1",
                      *             "webhook-signature": "[redacted]"
@@ -19396,11 +19408,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
+                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:38.460Z",
+                     *           "createdAt": "2026-12-07T21:35:09.060Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -19479,16 +19491,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
+                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:38.981Z",
+                     *           "createdAt": "2026-12-07T21:35:09.760Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -19562,7 +19574,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -19591,11 +19603,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "005e1557-3823-498e-a342-8f595e7edaa3",
+                     *           "id": "74c6afa0-b9bc-4bee-8b37-19f22ab1aeb9",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:39.106Z",
+                     *           "createdAt": "2026-12-07T21:35:09.955Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -19674,11 +19686,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
+                     *           "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:39.461Z",
+                     *           "createdAt": "2026-12-07T21:35:10.191Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -19750,7 +19762,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI2MzM5IiwxLDFd",
+                     *         "endCursor": "WyIxNzgyNCIsMSwxXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -19844,7 +19856,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "8de21336-05f6-4cbf-a980-9114b6e82b87",
+                     *       "webhookId": "a9a35274-0684-498e-8fc9-300776a99dab",
                      *       "statusCode": null,
                      *       "latencyMs": 1,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
@@ -19961,6 +19973,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "kind": "created",
+                     *           "url": null,
+                     *           "ownUrl": true,
+                     *           "enabled": true,
+                     *           "waiting": 0
+                     *         },
+                     *         {
+                     *           "kind": "updated",
+                     *           "url": null,
+                     *           "ownUrl": false,
+                     *           "enabled": true,
+                     *           "waiting": 3
+                     *         }
+                     *       ],
+                     *       "signingSecret": {
+                     *         "status": "ROTATING",
+                     *         "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_listResponse"];
                 };
             };
@@ -20056,6 +20092,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "updated",
+                     *       "url": null,
+                     *       "ownUrl": false,
+                     *       "enabled": false,
+                     *       "waiting": 3
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
@@ -20617,7 +20662,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *           "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *           "products": [
                      *             1
                      *           ],
@@ -20648,7 +20693,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *           "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -21014,21 +21059,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
+                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:53:44.639Z",
+                     *           "nextAttemptAt": "2026-12-07T21:35:13.993Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:53:38.981Z",
+                     *           "createdAt": "2026-12-07T21:35:09.760Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -21102,7 +21147,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -21131,34 +21176,34 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T20:53:39.079Z",
+                     *               "attemptedAt": "2026-12-07T21:35:09.817Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 7,
+                     *               "latencyMs": 2,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
-                     *                 "webhook-timestamp": "1796676819",
+                     *                 "webhook-id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
+                     *                 "webhook-timestamp": "1796679309",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "4fda6db2-262d-4f03-80cb-2f476cb25e55",
+                     *                 "x-request-id": "78305449-c2d8-4b81-816b-8baa8ceecf2d",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
+                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:53:43.362Z",
+                     *           "nextAttemptAt": "2026-12-07T21:35:13.391Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:53:38.460Z",
+                     *           "createdAt": "2026-12-07T21:35:09.060Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -21237,18 +21282,18 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T20:53:38.564Z",
+                     *               "attemptedAt": "2026-12-07T21:35:09.146Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 309,
+                     *               "latencyMs": 520,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
-                     *                 "webhook-timestamp": "1796676818",
+                     *                 "webhook-id": "067bb78c-4328-426d-ad3a-424c667a92b8",
+                     *                 "webhook-timestamp": "1796679309",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "4ccd5ce1-8ec7-43c4-bf8a-2ec15366d903",
+                     *                 "x-request-id": "73ca44fd-58dc-45b0-af9a-cf05b744d230",
                      *                 "webhook-signature": "[redacted]"
                      *               }
                      *             }
@@ -21256,7 +21301,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIwOjUzOjM4LjQ2MFoiLCI3MTA3NmQzZC0xYzk2LTQ1NGQtOGRiMy00ZjBjOTI2MGE0YWUiXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjM1OjA5LjA2MFoiLCIwNjdiYjc4Yy00MzI4LTQyNmQtYWQzYS00MjRjNjY3YTkyYjgiXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -21334,7 +21379,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e */
+                /** @example eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b */
                 id: string;
             };
             cookie?: never;
@@ -21349,16 +21394,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
+                     *       "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
                      *       "sequence": 1,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T20:53:39.530Z",
-                     *       "deliveredAt": "2026-12-07T20:53:39.446Z",
-                     *       "createdAt": "2026-12-07T20:53:39.461Z",
+                     *       "nextAttemptAt": "2026-12-07T21:35:10.373Z",
+                     *       "deliveredAt": "2026-12-07T21:35:10.187Z",
+                     *       "createdAt": "2026-12-07T21:35:10.191Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -21429,15 +21474,15 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T20:53:39.461Z",
+                     *           "attemptedAt": "2026-12-07T21:35:10.191Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
-                     *             "webhook-timestamp": "1796676819",
+                     *             "webhook-id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
+                     *             "webhook-timestamp": "1796679310",
                      *             "webhook-event-type": "application.created",
                      *             "webhook-sequence": "1",
                      *             "webhook-signature": "[redacted]"
@@ -21568,11 +21613,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "71076d3d-1c96-454d-8db3-4f0c9260a4ae",
+                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:38.460Z",
+                     *           "createdAt": "2026-12-07T21:35:09.060Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -21651,16 +21696,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "3eeddb48-3fec-4864-9c26-dd08c9b2fe33",
+                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:38.981Z",
+                     *           "createdAt": "2026-12-07T21:35:09.760Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -21734,7 +21779,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "2da371d4-7640-4718-97ed-171b79c6e394",
+                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -21763,11 +21808,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "005e1557-3823-498e-a342-8f595e7edaa3",
+                     *           "id": "74c6afa0-b9bc-4bee-8b37-19f22ab1aeb9",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:39.106Z",
+                     *           "createdAt": "2026-12-07T21:35:09.955Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -21846,11 +21891,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "66ee6e0b-2a5e-4593-8a24-46c6a9a7e29e",
+                     *           "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:53:39.461Z",
+                     *           "createdAt": "2026-12-07T21:35:10.191Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -21922,7 +21967,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI2MzM5IiwxLDFd",
+                     *         "endCursor": "WyIxNzgyNCIsMSwxXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -22016,7 +22061,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "8de21336-05f6-4cbf-a980-9114b6e82b87",
+                     *       "webhookId": "a9a35274-0684-498e-8fc9-300776a99dab",
                      *       "statusCode": null,
                      *       "latencyMs": 1,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
@@ -22133,6 +22178,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "kind": "created",
+                     *           "url": null,
+                     *           "ownUrl": true,
+                     *           "enabled": true,
+                     *           "waiting": 0
+                     *         },
+                     *         {
+                     *           "kind": "updated",
+                     *           "url": null,
+                     *           "ownUrl": false,
+                     *           "enabled": true,
+                     *           "waiting": 3
+                     *         }
+                     *       ],
+                     *       "signingSecret": {
+                     *         "status": "ROTATING",
+                     *         "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_listResponse"];
                 };
             };
@@ -22228,6 +22297,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "updated",
+                     *       "url": null,
+                     *       "ownUrl": false,
+                     *       "enabled": false,
+                     *       "waiting": 3
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
@@ -23463,7 +23541,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example a8fa6203-421b-4055-b56a-8972e5373c31 */
+                /** @example f54dd252-913a-4b36-8b6d-ba307a4f47ba */
                 uuid: string;
             };
             cookie?: never;
@@ -23478,8 +23556,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c6670f6c-6685-4f81-b283-be563a0fe32d",
-                     *       "profile": "a8fa6203-421b-4055-b56a-8972e5373c31",
+                     *       "id": "3eb2667d-0a59-4870-8a2e-5077724ac9b3",
+                     *       "profile": "f54dd252-913a-4b36-8b6d-ba307a4f47ba",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -23498,7 +23576,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T20:53:40.437Z",
+                     *       "stateUpdatedAt": "2026-12-07T21:35:12.189Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -23508,20 +23586,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "1a521d3f-b2f9-4fdc-87db-289108a0140d",
+                     *         "id": "c9a9ffa1-ab2f-4cf4-92a9-84af18d91e9a",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T20:53:40.437Z"
+                     *         "createdAt": "2026-12-07T21:35:12.189Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T20:53:40.437Z"
+                     *         "generatedAt": "2026-12-07T21:35:12.189Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T20:53:40.437Z"
+                     *           "createdAt": "2026-12-07T21:35:12.189Z"
                      *         }
                      *       ]
                      *     }
@@ -23635,7 +23713,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -23726,7 +23804,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -24568,7 +24646,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example 6750f909-e242-4f25-a5d0-63b3e1c2d238 */
+                /** @example 7fa465f4-5f17-49de-a88f-f0a70114c411 */
                 uuid: string;
             };
             cookie?: never;
@@ -24735,7 +24813,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 profileId: string;
             };
             cookie?: never;
@@ -24751,7 +24829,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:56172e24-eec7-4d01-a351-e89325c7af69",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:f987e597-7acf-4d39-a9ee-6a30c1681e0d",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -25351,7 +25429,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 profileId: string;
             };
             cookie?: never;
@@ -25476,7 +25554,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 profileId: string;
             };
             cookie?: never;
@@ -25633,7 +25711,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 profileId: string;
             };
             cookie?: never;
@@ -25728,7 +25806,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 profileId: string;
             };
             cookie?: never;
@@ -25852,7 +25930,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -25868,20 +25946,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "fca82343-8e74-4365-a7ab-02cf5e2853aa",
+                     *         "id": "8caf1eb0-96d4-4169-9cb9-c2140677bc60",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T20:53:28.597Z"
+                     *         "createdAt": "2026-12-07T21:34:54.284Z"
                      *       },
                      *       {
-                     *         "id": "55968439-6849-4148-a153-fcc72ee2dda0",
+                     *         "id": "1b47e620-dd13-4ae1-a758-d0be6037dc3e",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T20:53:42.525Z"
+                     *         "createdAt": "2026-12-07T21:35:14.937Z"
                      *       }
                      *     ]
                      */
@@ -25958,7 +26036,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
             };
             cookie?: never;
@@ -25980,12 +26058,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "55968439-6849-4148-a153-fcc72ee2dda0",
+                     *       "id": "1b47e620-dd13-4ae1-a758-d0be6037dc3e",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T20:53:42.525Z"
+                     *       "createdAt": "2026-12-07T21:35:14.937Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -26091,7 +26169,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 56172e24-eec7-4d01-a351-e89325c7af69 */
+                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -26108,7 +26186,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/56172e24-eec7-4d01-a351-e89325c7af69?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/f987e597-7acf-4d39-a9ee-6a30c1681e0d?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -26194,7 +26272,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
@@ -26262,7 +26340,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "1f424de3-07fd-4b89-b06d-a52c1d39ddd7",
+                     *       "id": "5a31f1a8-a9e5-4187-9d26-ff65d2488169",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -26367,12 +26445,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
+                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
                 applicationId: string;
             };
             cookie?: never;
@@ -26396,7 +26474,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/c4061542-c59a-4966-9926-0d7b77a834db/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/1a6e76c0-4bea-4f98-b6f2-9aee9777773f/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -26500,12 +26578,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example ceef88e4-c824-4d37-9bc5-af6ae8d032d2 */
+                /** @example 652e6ae0-dfd7-4ae0-86e1-260c0397e6dd */
                 applicationId: string;
             };
             cookie?: never;
@@ -26599,12 +26677,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
+                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
                 applicationId: string;
             };
             cookie?: never;
@@ -27079,12 +27157,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
+                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
                 applicationId: string;
             };
             cookie?: never;
@@ -27100,20 +27178,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-c4061542-c59a-4966-9926-0d7b77a834db-27",
-                     *         "createdAt": "2026-12-07T20:53:44.389Z",
-                     *         "updatedAt": "2026-12-07T20:53:44.389Z",
+                     *         "id": "pso-1a6e76c0-4bea-4f98-b6f2-9aee9777773f-27",
+                     *         "createdAt": "2026-12-07T21:35:17.440Z",
+                     *         "updatedAt": "2026-12-07T21:35:17.440Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "47a66651-f691-48c3-a901-1718bca40822",
-                     *         "reference": "c4061542-27",
+                     *         "profileUuid": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "reference": "1a6e76c0-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T20:53:44.389Z",
+                     *         "expiryDate": "2027-01-06T21:35:17.440Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -27132,20 +27210,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-c4061542-c59a-4966-9926-0d7b77a834db-5",
-                     *         "createdAt": "2026-12-07T20:53:44.389Z",
-                     *         "updatedAt": "2026-12-07T20:53:44.389Z",
+                     *         "id": "pso-1a6e76c0-4bea-4f98-b6f2-9aee9777773f-5",
+                     *         "createdAt": "2026-12-07T21:35:17.440Z",
+                     *         "updatedAt": "2026-12-07T21:35:17.440Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "47a66651-f691-48c3-a901-1718bca40822",
-                     *         "reference": "c4061542-5",
+                     *         "profileUuid": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "reference": "1a6e76c0-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T20:53:44.389Z",
+                     *         "expiryDate": "2027-01-06T21:35:17.440Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -27239,12 +27317,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 983d2027-e229-4244-8805-5c2975600291
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example c4061542-c59a-4966-9926-0d7b77a834db */
+                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
                 applicationId: string;
             };
             cookie?: never;
@@ -27382,7 +27460,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 0762f2bd-7831-4257-9f41-e1fc1f05f0dc */
+                /** @example 94c00ed0-c261-477e-a7eb-dfa6e453f356 */
                 selectionId: string;
             };
             cookie?: never;
@@ -27397,7 +27475,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "0762f2bd-7831-4257-9f41-e1fc1f05f0dc",
+                     *       "selectionId": "94c00ed0-c261-477e-a7eb-dfa6e453f356",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -27764,7 +27842,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a97a47d3-9c32-46b1-9be8-4590c0b2df25",
+                     *           "offerId": "dbd25f8a-0191-44d9-afe2-955e1411fefa",
                      *           "products": [
                      *             1
                      *           ],
@@ -27792,11 +27870,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796676825,
+                     *         "acceptedAt": 1796679321,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a97a47d3-9c32-46b1-9be8-4590c0b2df25",
-                     *           "reference": "OFFER-14fc62aa",
+                     *           "id": "dbd25f8a-0191-44d9-afe2-955e1411fefa",
+                     *           "reference": "OFFER-5e47246c",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -27977,7 +28055,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "a1d84617-61a0-4971-8fdd-6d395865cbc9",
+                     *           "offerId": "2e149d44-863b-4d7d-828a-d54b10112fdd",
                      *           "products": [
                      *             1
                      *           ],
@@ -28008,8 +28086,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "a1d84617-61a0-4971-8fdd-6d395865cbc9",
-                     *           "reference": "OFFER-76d4a7b6",
+                     *           "id": "2e149d44-863b-4d7d-828a-d54b10112fdd",
+                     *           "reference": "OFFER-f48129e4",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -28378,7 +28456,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "7f6916f1-a3a1-4e04-9832-0b573a89ee03",
+                     *           "offerId": "0a50b466-50eb-4100-ad41-2bd55c4cb82c",
                      *           "products": [
                      *             1
                      *           ],
@@ -28406,11 +28484,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796676826,
+                     *         "acceptedAt": 1796679322,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "7f6916f1-a3a1-4e04-9832-0b573a89ee03",
-                     *           "reference": "OFFER-772d5288",
+                     *           "id": "0a50b466-50eb-4100-ad41-2bd55c4cb82c",
+                     *           "reference": "OFFER-3289ae83",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -28588,7 +28666,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "162e1a97-66ef-4029-95b9-b49be8b6c958",
+                     *           "offerId": "79a5929f-20eb-4ea8-a1f3-94081a477a6d",
                      *           "products": [
                      *             1
                      *           ],
@@ -28619,8 +28697,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "162e1a97-66ef-4029-95b9-b49be8b6c958",
-                     *           "reference": "OFFER-9a5c14c2",
+                     *           "id": "79a5929f-20eb-4ea8-a1f3-94081a477a6d",
+                     *           "reference": "OFFER-2afc3bf0",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
