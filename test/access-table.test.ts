@@ -221,6 +221,18 @@ function rest(operation: Operation, method: string, path: string, spec: (c: Cred
   };
 }
 
+/** A rotation of lender A's credentials: the probes after it sign in with what it answered. */
+function keepingLenderACredentials(probe: Probe): Probe {
+  return {
+    ...probe,
+    request: async (credential, fixture) => {
+      const outcome = await probe.request(credential, fixture);
+      if (outcome.status === 200) Object.assign(world.lenderA, JSON.parse(outcome.text) as Partial<LenderCredentials>);
+      return outcome;
+    },
+  };
+}
+
 interface GraphQLSpec {
   variables?: Record<string, unknown>;
   tenant?: string;
@@ -518,6 +530,11 @@ const PROBES: Probe[] = [
   rest('lenderEndpoints.test', 'post', `${L}/endpoints/:kind/test`, () => ({ params: { kind: 'created' } })),
   rest('lenderDeliveries.replay', 'post', `${L}/deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
   rest('lenderDeliveries.replay', 'post', `${L}/deliveries/replay`, () => ({ body: { status: 'FAILED' } })),
+  rest('lenderDeliveries.read', 'get', `${L}/deliveries/:id`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
+  rest('lenderEndpoints.read', 'get', `${L}/endpoints`),
+  rest('lenderEndpoints.write', 'patch', `${L}/endpoints/:kind`, () => ({ params: { kind: 'updated' }, body: { enabled: true } })),
+  rest('lenderSecrets.rotate', 'post', `${L}/webhook-secret/rotate`, () => ({ body: { overlapSeconds: 60 } })),
+  ...(['client-secret', 'password'] as const).map((credential) => keepingLenderACredentials(rest('lenderCredentials.rotate', 'post', `${L}/credentials/${credential}/rotate`))),
   ...[V1, B].flatMap((base) =>
     (
       [

@@ -252,6 +252,20 @@ const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<F
     await db().webhookDeliveryAttempt.create({ data: { deliveryId: delivered.id, statusCode: 204, latencyMs: 182, attemptedAt: delivered.createdAt } });
     return { params: { id: delivered.id } };
   },
+  LenderDeliveryController_get: async () => {
+    // A delivery the receiver refused once (with a reason it gave), then took.
+    const application = await db().lenderApplication.findUniqueOrThrow({ where: { id: world.lenderApplication.id } });
+    const delivered = await db().webhookDelivery.create({
+      data: { lenderApplicationId: application.id, lenderId: world.lender.lenderId, event: 'APPLICATION_CREATED', url: 'https://lender.example/webhooks/applications', payload: application.payload as object, status: 'DELIVERED', attempts: 2, lastStatusCode: 204, deliveredAt: new Date() },
+    });
+    await db().webhookDeliveryAttempt.createMany({
+      data: [
+        { deliveryId: delivered.id, statusCode: 503, error: 'answered 503, not 204', latencyMs: 41, attemptedAt: new Date(delivered.createdAt.getTime() - 60_000), responseHeaders: { 'content-type': 'application/json', 'retry-after': '60' }, responseBody: '{"error":"maintenance"}', responseBodyTruncated: false },
+        { deliveryId: delivered.id, statusCode: 204, latencyMs: 182, attemptedAt: delivered.createdAt, responseHeaders: {}, responseBody: '', responseBodyTruncated: false },
+      ],
+    });
+    return { params: { id: delivered.id } };
+  },
   LenderApplicationController_acknowledge: freshLenderApplication,
   LenderApplicationController_offer: freshLenderApplication,
   LenderApplicationController_reject: freshLenderApplication,
@@ -274,6 +288,9 @@ const SECRET_SAMPLES: Record<string, string> = {
   jwt: 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ',
   refresh_token: 'rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a',
   refreshToken: 'rt_3q2Ff0c9Zk7uVY1pXw8sLm4nTb6eHd5a',
+  webhookSecret: 'whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs',
+  clientSecret: 's4mpleCl1entS3cretN0tReal',
+  password: 's4mplePassw0rdN0tReal',
 };
 
 function withSampleSecrets(value: unknown): unknown {

@@ -156,18 +156,14 @@ export const ACCESS_POLICY = {
   },
   'lenderEndpoints.read': {
     tokens: ['lender'],
-    description: "Read the calling lender's webhook endpoints (URLs, enabled, signing-secret status) and its service level",
+    description: "Read the calling lender's webhook endpoints (URLs, enabled, signing-secret status)",
   },
   'lenderEndpoints.write': {
     tokens: ['lender'],
-    description: "Change the calling lender's webhook URLs, enable or disable them, and set its service level",
+    description: "Change the calling lender's webhook URLs and enable or disable them",
   },
-  'lenderSecrets.rotate': { tokens: ['lender'], description: "Rotate the calling lender's webhook signing secret, with an overlap window (shown once)" },
   'lenderCredentials.rotate': { tokens: ['lender'], description: "Rotate the calling lender's OAuth client secret or password (shown once)" },
-  'lenderInsights.read': {
-    tokens: ['lender'],
-    description: "Read the calling lender's numbers: applications received, answer times, offer acceptance, delivery success",
-  },
+  'lenderSecrets.rotate': { tokens: ['lender'], description: "Rotate the calling lender's webhook signing secret, with an overlap window (shown once)" },
   'lenderDeliveries.replay': {
     tokens: ['lender'],
     description: "Send the calling lender's deliveries again: one, every failed one, or those of a time range (bounded, rate-limited, audited)",

@@ -1,10 +1,11 @@
-/** The identity module's REST rows: login, platform/master/tenant/Marketplace V1 tokens, API keys and platform users. */
+/** The identity module's REST rows: login, platform/master/tenant/Marketplace V1 tokens, API keys, platform users, and a lender's rotation of its own credentials. */
 import { ACCESS_POLICY, type Surface } from '../../kernel/access-policy.js';
 import * as apiKeys from './api-key-service.js';
 import { login } from './login-service.js';
 import { LenderConsoleSession, LenderConsoleSignIn, LENDER_CONSOLE_SESSION_SECONDS, signInToLenderConsole } from './lender-console-sign-in.js';
 import * as tokens from './token-service.js';
 import * as users from './user-service.js';
+import * as lenderCredentials from './lender-credential-rotation.js';
 import { z } from 'zod';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey, CreateUserBody, LoginBody, MarketplaceV1Tokens, PlatformUser, TokenResponse, UpdateUserBody } from './identity-schemas.js';
 import { PlatformRefreshBody, V1AuthorizeQuery, V1RefreshBody } from './token-service.js';
@@ -45,6 +46,32 @@ const tenantAuthorizeRoute = (base: string, surface: Surface, prefix: string): R
   });
 
 export const identityRoutes: RouteDefinition[] = [
+  route({
+    method: 'post',
+    path: `${BASES.lenderApi}/credentials/client-secret/rotate`,
+    operationId: 'LenderCredentialController_rotateClientSecret',
+    summary: 'Rotate your client secret',
+    description:
+      'A new OAuth client secret for your lender API credentials (spec 5.9), shown this once; your client id stays. The old secret stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).',
+    access: 'lenderCredentials.rotate',
+    response: lenderCredentials.RotatedClientSecret,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx) => lenderCredentials.rotateClientSecret(ctx),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.lenderApi}/credentials/password/rotate`,
+    operationId: 'LenderCredentialController_rotatePassword',
+    summary: 'Rotate your password',
+    description:
+      'A new password for your lender API credentials (spec 5.9), shown this once; your username stays. The old password stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).',
+    access: 'lenderCredentials.rotate',
+    response: lenderCredentials.RotatedPassword,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx) => lenderCredentials.rotatePassword(ctx),
+  }),
   route({
     method: 'post',
     path: `${BASES.platform}/auth/login`,

@@ -20,6 +20,21 @@ import type { WebhookEvent } from '../../generated/prisma/enums.js';
 import type { Db } from '../../infra/database.js';
 import { readsOf } from '../../infra/database.js';
 import { DELIVERY_WAKEUP_CHANNEL, deliveryWakeup } from './delivery-wakeups.js';
+import type { ReceiverResponse } from './receiver-answer.js';
+
+/** What the receiver answered, kept with the attempt (null: no answer came). */
+interface AnsweredAttempt {
+  response?: ReceiverResponse | null;
+}
+
+/** An attempt's answer as the three columns it is kept in, one array each for a group's unnest. */
+function answerColumns(attempts: readonly AnsweredAttempt[]) {
+  return {
+    headers: attempts.map((a) => (a.response ? JSON.stringify(a.response.headers) : null)),
+    bodies: attempts.map((a) => a.response?.body ?? null),
+    truncated: attempts.map((a) => (a.response ? a.response.bodyTruncated : null)),
+  };
+}
 
 /** What one attempt needs of a delivery it claimed. */
 export interface DueDelivery {
@@ -135,7 +150,7 @@ const wakeForLaterDeliveries = sql`
          WHERE e."lenderApplicationId" = s."lenderApplicationId" AND e.sequence > s.sequence AND e.status IN ('PENDING', 'FAILED')
         ${ONE_PROBE_PER_ROW}))`;
 
-export interface DeliveredAttempt {
+export interface DeliveredAttempt extends AnsweredAttempt {
   deliveryId: string;
   attempts: number;
   attemptedAt: Date;
@@ -159,13 +174,15 @@ function deliveredRecorder(db: Db): (attempt: DeliveredAttempt) => Promise<void>
     const counts = attempts.map((a) => a.attempts);
     const attemptedAt = attempts.map((a) => utc(a.attemptedAt));
     const latencies = attempts.map((a) => a.latencyMs);
+    const answers = answerColumns(attempts);
     // updatedAt as Prisma's @updatedAt sets it: the writer's clock, in UTC.
     const updatedAt = utc(new Date());
     // `d.id = ANY(ids)` beside the join: the rows are found through the primary key whatever the
     // statistics say (with them lagging, the planner hashed the group and read the whole table).
     await sql`
       WITH done AS (
-        SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[]) AS t(id, attempts, "attemptedAt", "latencyMs")
+        SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[], ${answers.headers}::jsonb[], ${answers.bodies}::text[], ${answers.truncated}::boolean[])
+          AS t(id, attempts, "attemptedAt", "latencyMs", "responseHeaders", "responseBody", "responseBodyTruncated")
       ), settled AS (
         UPDATE webhook_delivery d
            SET status = 'DELIVERED', attempts = done.attempts, "lastStatusCode" = 204, "lastError" = NULL,
@@ -173,14 +190,15 @@ function deliveredRecorder(db: Db): (attempt: DeliveredAttempt) => Promise<void>
           FROM done WHERE d.id = done.id AND d.id = ANY(${ids}::uuid[])
         RETURNING d.id, d."lenderApplicationId", d.sequence
       ), logged AS (
-        INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
-        SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt" FROM done JOIN settled ON settled.id = done.id
+        INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt", "responseHeaders", "responseBody", "responseBodyTruncated")
+        SELECT gen_random_uuid(), done.id, 204, NULL, done."latencyMs", done."attemptedAt", done."responseHeaders", done."responseBody", done."responseBodyTruncated"
+          FROM done JOIN settled ON settled.id = done.id
       )
       ${wakeForLaterDeliveries}`.execute(readsOf(db));
   });
 }
 
-export interface RetriedAttempt {
+export interface RetriedAttempt extends AnsweredAttempt {
   deliveryId: string;
   attempts: number;
   attemptedAt: Date;
@@ -210,12 +228,14 @@ function retryingRecorder(db: Db): (attempt: RetriedAttempt) => Promise<void> {
     const statusCodes = attempts.map((a) => a.statusCode);
     const errors = attempts.map((a) => a.error);
     const nextAttemptAt = attempts.map((a) => utc(a.nextAttemptAt));
+    const answers = answerColumns(attempts);
     const wakeups = [...new Set(attempts.map((a) => a.nextAttemptAt.getTime()))].map((at) => deliveryWakeup(at));
     const updatedAt = utc(new Date());
     await sql`
       WITH failed AS (
-        SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[], ${statusCodes}::int[], ${errors}::text[], ${nextAttemptAt}::timestamp(3)[])
-          AS t(id, attempts, "attemptedAt", "latencyMs", "statusCode", error, "nextAttemptAt")
+        SELECT * FROM unnest(${ids}::uuid[], ${counts}::int[], ${attemptedAt}::timestamp(3)[], ${latencies}::int[], ${statusCodes}::int[], ${errors}::text[], ${nextAttemptAt}::timestamp(3)[],
+                             ${answers.headers}::jsonb[], ${answers.bodies}::text[], ${answers.truncated}::boolean[])
+          AS t(id, attempts, "attemptedAt", "latencyMs", "statusCode", error, "nextAttemptAt", "responseHeaders", "responseBody", "responseBodyTruncated")
       ), updated AS (
         UPDATE webhook_delivery d
            SET status = 'FAILED', attempts = failed.attempts, "lastStatusCode" = failed."statusCode", "lastError" = failed.error,
@@ -223,14 +243,15 @@ function retryingRecorder(db: Db): (attempt: RetriedAttempt) => Promise<void> {
           FROM failed WHERE d.id = failed.id AND d.id = ANY(${ids}::uuid[])
         RETURNING d.id
       ), logged AS (
-        INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
-        SELECT gen_random_uuid(), failed.id, failed."statusCode", failed.error, failed."latencyMs", failed."attemptedAt" FROM failed JOIN updated ON updated.id = failed.id
+        INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt", "responseHeaders", "responseBody", "responseBodyTruncated")
+        SELECT gen_random_uuid(), failed.id, failed."statusCode", failed.error, failed."latencyMs", failed."attemptedAt", failed."responseHeaders", failed."responseBody", failed."responseBodyTruncated"
+          FROM failed JOIN updated ON updated.id = failed.id
       )
       SELECT count(*)::int AS sent FROM unnest(${wakeups}::text[]) AS w(wakeup), LATERAL pg_notify(${DELIVERY_WAKEUP_CHANNEL}, w.wakeup)`.execute(readsOf(db));
   });
 }
 
-export interface DeadAttempt {
+export interface DeadAttempt extends AnsweredAttempt {
   deliveryId: string;
   attempts: number;
   attemptedAt: Date;
@@ -245,6 +266,7 @@ export interface DeadAttempt {
  * no longer waits behind it. Rare: one statement per attempt.
  */
 export async function recordDead(db: Db, attempt: DeadAttempt): Promise<void> {
+  const answer = answerColumns([attempt]);
   await sql`
     WITH settled AS (
       UPDATE webhook_delivery
@@ -253,8 +275,9 @@ export async function recordDead(db: Db, attempt: DeadAttempt): Promise<void> {
        WHERE id = ${attempt.deliveryId}::uuid
       RETURNING id, "lenderApplicationId", sequence
     ), logged AS (
-      INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt")
-      SELECT gen_random_uuid(), settled.id, ${attempt.statusCode}::int, ${attempt.error}, ${attempt.latencyMs}::int, ${utc(attempt.attemptedAt)}::timestamp(3) FROM settled
+      INSERT INTO webhook_delivery_attempt (id, "deliveryId", "statusCode", error, "latencyMs", "attemptedAt", "responseHeaders", "responseBody", "responseBodyTruncated")
+      SELECT gen_random_uuid(), settled.id, ${attempt.statusCode}::int, ${attempt.error}, ${attempt.latencyMs}::int, ${utc(attempt.attemptedAt)}::timestamp(3),
+             ${answer.headers[0]}::jsonb, ${answer.bodies[0]}::text, ${answer.truncated[0]}::boolean FROM settled
     )
     ${wakeForLaterDeliveries}`.execute(readsOf(db));
 }

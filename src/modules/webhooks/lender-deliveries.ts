@@ -5,7 +5,10 @@
  * once and reads through the deliveries' one visibility rule (webhook-delivery-visibility.ts);
  * sending again is the use case staff redelivery runs too (webhook-delivery.ts `resendDeliveries`).
  */
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { DB } from '../../infra/sql-reads.js';
+import { parseInput } from '../../kernel/validation.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { readsOf } from '../../infra/database.js';
 import { afterInNewestFirst, isoInstant } from '../../infra/keyset-sql.js';
@@ -16,6 +19,7 @@ import { AppError } from '../../kernel/errors.js';
 import { decodeCursor, pageOf } from '../../kernel/keyset-pages.js';
 import { withAuthorizationToken } from './authorization-token.js';
 import {
+  DETAIL_ATTEMPTS,
   MAX_REPLAY_DELIVERIES,
   type DeliveryReplay,
   type DeliveryReplayResult,
@@ -24,7 +28,7 @@ import {
   type LenderDeliveryQuery,
 } from './lender-delivery-schemas.js';
 import { redeliverInScope, resendDeliveries } from './webhook-delivery.js';
-import { latestAttempts } from './webhook-delivery-list.js';
+import { DeliveryIdInput, LISTED_ATTEMPTS } from './webhook-delivery.js';
 import { deliveryScopeOf, deliverySqlScope, deliveryWhere, type DeliveryScope } from './webhook-delivery-visibility.js';
 import { REDACTED, shownAttemptHeaders, WEBHOOK_EVENT_TYPES } from './webhook-headers.js';
 
@@ -37,6 +41,15 @@ export async function listLenderDeliveries(ctx: ServiceContext, query: LenderDel
   const actor = requireAccess(ctx, 'lenderDeliveries.read');
   const deliveries = await readDeliveries(ctx, deliveryScopeOf(ctx, actor), query);
   return pageOf(deliveries, query.first, (row) => ({ at: row.createdAt, id: row.id }));
+}
+
+/** One delivery of the calling lender with its attempts (up to DETAIL_ATTEMPTS), each with what was sent and answered; 404 when another's. */
+export async function getLenderDelivery(ctx: ServiceContext, deliveryId: unknown): Promise<LenderDelivery> {
+  const actor = requireAccess(ctx, 'lenderDeliveries.read');
+  const { id } = parseInput(DeliveryIdInput, { id: deliveryId }, 'Path');
+  const [delivery] = await readDeliveries(ctx, deliveryScopeOf(ctx, actor), { first: 1, id }, DETAIL_ATTEMPTS);
+  if (!delivery) throw AppError.notFound('Delivery');
+  return delivery;
 }
 
 /** One delivery of the calling lender, sent again now (a new attempt of the same webhook-id); answers it. */
@@ -89,7 +102,12 @@ export async function replayLenderDeliveries(ctx: ServiceContext, replay: Delive
  * each one's latest attempts beside it, from the index on (lenderId, createdAt DESC, id DESC), or
  * the application's when filtered by it.
  */
-async function readDeliveries(ctx: ServiceContext, scope: DeliveryScope, query: Partial<LenderDeliveryQuery> & { first: number; id?: string }): Promise<LenderDelivery[]> {
+async function readDeliveries(
+  ctx: ServiceContext,
+  scope: DeliveryScope,
+  query: Partial<LenderDeliveryQuery> & { first: number; id?: string },
+  attemptsShown = LISTED_ATTEMPTS,
+): Promise<LenderDelivery[]> {
   const reads = readsOf(ctx.db);
   let statement = reads
     .selectFrom('webhook_delivery as d')
@@ -107,7 +125,7 @@ async function readDeliveries(ctx: ServiceContext, scope: DeliveryScope, query: 
       isoInstant('d.deliveredAt').as('deliveredAt'),
       isoInstant('d.createdAt').as('createdAt'),
       eb.selectFrom('lender as l').select(sql<boolean>`l."webhookSecret" IS NOT NULL`.as('signed')).whereRef('l.id', '=', 'd.lenderId').as('signed'),
-      latestAttempts(eb).as('attemptLog'),
+      attemptsWithAnswers(eb, attemptsShown).as('attemptLog'),
     ])
     .where(deliverySqlScope(scope));
   if (query.id !== undefined) statement = statement.where('d.id', '=', query.id);
@@ -135,7 +153,28 @@ async function readDeliveries(ctx: ServiceContext, scope: DeliveryScope, query: 
         latencyMs: attempt.latencyMs,
         error: attempt.error,
         requestHeaders: shownAttemptHeaders(sent, new Date(attempt.attemptedAt), row.signed === true),
+        response: attempt.responseHeaders === null ? null : { headers: attempt.responseHeaders, body: attempt.responseBody, bodyTruncated: attempt.responseBodyTruncated === true },
       })),
     };
   });
+}
+
+/** A delivery's latest attempts, newest first, with what the receiver answered, as one JSON array beside it. */
+function attemptsWithAnswers(eb: ExpressionBuilder<DB & { d: DB['webhook_delivery'] }, 'd'>, limit: number) {
+  return jsonArrayFrom(
+    eb
+      .selectFrom('webhook_delivery_attempt as a')
+      .select([
+        'a.statusCode',
+        'a.error',
+        'a.latencyMs',
+        isoInstant('a.attemptedAt').as('attemptedAt'),
+        sql<Record<string, string> | null>`a."responseHeaders"`.as('responseHeaders'),
+        'a.responseBody',
+        'a.responseBodyTruncated',
+      ])
+      .whereRef('a.deliveryId', '=', 'd.id')
+      .orderBy('a.attemptedAt', 'desc')
+      .limit(limit),
+  );
 }

@@ -7,8 +7,20 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageSchemaOf } from '../../kernel/keyset-pages.js';
 import { DeliveryStatus } from './webhook-delivery-schemas.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-headers.js';
+import { RESPONSE_BODY_EXCERPT_BYTES, SHOWN_RESPONSE_HEADERS } from './receiver-answer.js';
 
 const instant = z.iso.datetime();
+
+/** The attempts one delivery's own page shows (a list shows the latest 10). */
+export const DETAIL_ATTEMPTS = 100;
+
+export const LenderAttemptResponse = z
+  .strictObject({
+    headers: z.record(z.string(), z.string()).describe(`Your answer's headers of an allow-list (${SHOWN_RESPONSE_HEADERS.join(', ')}), each at most 256 characters`),
+    body: z.string().nullable().describe(`The first ${RESPONSE_BODY_EXCERPT_BYTES} bytes of your answer's body, as UTF-8, when its content type is textual (text, JSON, XML, a form) or absent; null for a binary one`),
+    bodyTruncated: z.boolean().describe('Your answer had more than `body` shows'),
+  })
+  .meta({ id: 'LenderAttemptResponse', description: 'What your endpoint answered to an attempt' });
 
 export const LenderDeliveryAttempt = z
   .strictObject({
@@ -19,6 +31,7 @@ export const LenderDeliveryAttempt = z
     requestHeaders: z
       .record(z.string(), z.string())
       .describe('The headers the attempt sent; `webhook-signature` (present while you have a webhook secret) reads `[redacted]`'),
+    response: LenderAttemptResponse.nullable().describe('What you answered; null when no answer came (timeout, refused connection or URL), or for an attempt made before answers were kept'),
   })
   .meta({ id: 'LenderDeliveryAttempt', description: 'One attempt of a webhook delivery, as you received it (or not)' });
 
@@ -35,7 +48,7 @@ export const LenderDelivery = z
     deliveredAt: instant.nullable(),
     createdAt: instant,
     requestBody: z.record(z.string(), z.unknown()).describe('The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted'),
-    attempts: z.array(LenderDeliveryAttempt).describe('The latest attempts (at most 10), newest first'),
+    attempts: z.array(LenderDeliveryAttempt).describe(`The latest attempts, newest first: at most 10 in a list, ${DETAIL_ATTEMPTS} in GET /deliveries/{id}`),
   })
   .meta({ id: 'LenderDelivery', description: 'A webhook delivery to you, with what it sent and its attempts' });
 export type LenderDelivery = z.infer<typeof LenderDelivery>;

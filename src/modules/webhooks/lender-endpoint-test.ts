@@ -49,7 +49,7 @@ export async function sendTestEvent(ctx: ServiceContext, kind: unknown): Promise
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    statusCode = await postToLender(ctx, url, body, { ...signed, 'webhook-event-type': type });
+    ({ statusCode } = await postToLender(ctx, url, body, { ...signed, 'webhook-event-type': type }));
     if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);

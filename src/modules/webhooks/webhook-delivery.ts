@@ -22,6 +22,7 @@ import { resolveWebhookTarget } from './webhook-url-policy.js';
 import { lenderAgent, undici } from './lender-connections.js';
 import { recordDead, recordDelivered, recordRetrying, type DueDelivery } from './delivery-attempt-store.js';
 import { wakeWorkersAtCommit } from './delivery-wakeups.js';
+import { readReceiverAnswer, type ReceiverAnswer, type ReceiverResponse } from './receiver-answer.js';
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
 export { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import type { WebhookDelivery } from './webhook-delivery-schemas.js';
@@ -156,13 +157,14 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   // The application's token as of now: a re-issued key reaches deliveries queued before it.
   const body = sentDocument(delivery.document, delivery.apiProvider, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId));
   let statusCode: number | null = null;
+  let response: ReceiverResponse | null = null;
   let error: string | null = null;
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
   try {
     // webhook-id and webhook-timestamp always (lenders de-duplicate on the id); the signature once the lender has a secret.
     const headers = deliveryHeaders({ ...delivery, requestId: ctx.requestId ?? null }, signingSecrets(delivery, now), now, body);
-    statusCode = await postToLender(ctx, delivery.url, body, headers);
+    ({ statusCode, response } = await postToLender(ctx, delivery.url, body, headers));
     if (statusCode !== 204) error = `answered ${statusCode}, not 204`;
   } catch (err) {
     error = err instanceof AppError ? `${err.message}: ${err.fields[0]?.message ?? ''}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -174,29 +176,30 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   }
   const attempts = delivery.attempts + 1;
   if (statusCode === 204) {
-    await recordDelivered(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs() });
+    await recordDelivered(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), response });
     return 'delivered';
   }
   // Every failed attempt at warn, with what an operator needs to find the failing lender.
   ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, error, attempts }, 'webhook delivery attempt failed');
   const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
   if (delay === null) {
-    await recordDead(ctx.db, { deliveryId, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error: error ?? `answered ${statusCode}` });
+    await recordDead(ctx.db, { deliveryId, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error: error ?? `answered ${statusCode}`, response });
     ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, attempts }, 'webhook delivery dead-lettered');
     return 'dead';
   }
   const nextAttemptAt = new Date(now.getTime() + delay);
-  await recordRetrying(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt });
+  await recordRetrying(ctx.db, { deliveryId: delivery.id, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error, nextAttemptAt, response });
   return 'retrying';
 }
 
 /**
- * POSTs a webhook body to a lender's URL and answers the status: the URL checked by the webhook URL
+ * POSTs a webhook body to a lender's URL and answers the status with what the receiver said
+ * (receiver-answer.ts): the URL checked by the webhook URL
  * policy first (a refused one throws its AppError), no redirect followed, within the webhook
  * timeout (a timeout or a refused connection throws). Deliveries and test events both go through it.
  * @access internal: sends for the operation or worker that decided what to send
  */
-export async function postToLender(ctx: ServiceContext, url: string, body: string, headers: Record<string, string>): Promise<number> {
+export async function postToLender(ctx: ServiceContext, url: string, body: string, headers: Record<string, string>): Promise<ReceiverAnswer> {
   const target = await resolveWebhookTarget(url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses });
   // undici's request rather than fetch: no redirects followed, and a fraction of fetch's CPU per call.
   const res = await undici().request(target.url, {
@@ -207,9 +210,8 @@ export async function postToLender(ctx: ServiceContext, url: string, body: strin
     signal: AbortSignal.timeout(ctx.webhooks.timeoutMs),
     headers: { ...FIXED_HEADERS, ...headers },
   });
-  // Read (a bounded amount of) the answer so the connection can serve the next request.
-  await res.body.dump();
-  return res.statusCode;
+  // Read (a bounded amount of) the answer, so the connection can serve the next request, keeping an excerpt.
+  return readReceiverAnswer(res);
 }
 
 /** The lender's current webhook secret, and the one it replaced while the rotation's overlap window lasts. */
@@ -264,7 +266,7 @@ export async function resendDeliveries(ctx: ServiceContext, tx: Prisma.Transacti
   return reset.count;
 }
 
-const DeliveryIdInput = z.strictObject({ id: z.uuid({ message: 'must be a delivery id (the webhook-id, a UUID)' }) });
+export const DeliveryIdInput = z.strictObject({ id: z.uuid({ message: 'must be a delivery id (the webhook-id, a UUID)' }) });
 
 /**
  * One delivery the scope sees, sent again (`resendDeliveries`): 404 when the scope does not see it,

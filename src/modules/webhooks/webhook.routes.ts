@@ -6,7 +6,7 @@ import * as endpointTest from './lender-endpoint-test.js';
 import * as lenderEndpoints from './lender-endpoints.js';
 import { LenderEndpoint, LenderEndpointChange, LenderEndpoints, MAX_OVERLAP_SECONDS, RotatedSigningSecret, SigningSecretRotation } from './lender-endpoint-schemas.js';
 import { LenderEventPage, LenderEventQuery } from './lender-event-schemas.js';
-import { DeliveryReplay, DeliveryReplayResult, LenderDelivery, LenderDeliveryPage, LenderDeliveryQuery, MAX_REPLAY_DELIVERIES, MAX_REPLAY_RANGE_DAYS } from './lender-delivery-schemas.js';
+import { DeliveryReplay, DeliveryReplayResult, DETAIL_ATTEMPTS, LenderDelivery, LenderDeliveryPage, LenderDeliveryQuery, MAX_REPLAY_DELIVERIES, MAX_REPLAY_RANGE_DAYS } from './lender-delivery-schemas.js';
 
 export const webhookRoutes: RouteDefinition[] = [
   route({
@@ -15,7 +15,7 @@ export const webhookRoutes: RouteDefinition[] = [
     operationId: 'LenderDeliveryController_list',
     summary: 'List your webhook deliveries',
     description:
-      "The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.",
+      "The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, headers and body excerpt, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.",
     access: 'lenderDeliveries.read',
     example: { summary: 'The failed deliveries, 20 at a time', query: { status: 'FAILED', first: 20 } },
     query: LenderDeliveryQuery,
@@ -23,6 +23,18 @@ export const webhookRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderDeliveries.listLenderDeliveries(ctx, req.query),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.lenderApi}/deliveries/:id`,
+    operationId: 'LenderDeliveryController_get',
+    summary: 'Get a delivery with its attempts',
+    description: `One of your deliveries (by its \`webhook-id\`) with its latest ${DETAIL_ATTEMPTS} attempts, newest first: each with the headers it sent (the signature redacted) and what you answered (status, allow-listed headers, the first 2 KB of a textual body), its latency and error. Every attempt sent \`requestBody\` (its \`apiProvider.authorizationToken\` redacted). Another lender's delivery is a 404.`,
+    access: 'lenderDeliveries.read',
+    response: LenderDelivery,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderDeliveries.getLenderDelivery(ctx, req.params.id),
   }),
   route({
     method: 'post',
