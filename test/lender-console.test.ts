@@ -147,6 +147,7 @@ describe('the lender console as a lender’s user', () => {
     await expect.poll(() => failed.getAttribute('data-status')).toBe('DEAD');
     expect(await failed.locator('.attempts li').count()).toBe(2);
     expect(await failed.locator('.attempts').textContent()).toContain('500');
+    expect(await failed.getByTestId('response-body').allTextContents()).toEqual(['ledger offline: try later', 'ledger offline: try later']);
     const webhookId = (await failed.getByTestId('webhook-id').textContent())!.trim();
     await expectUsableOnPhone(page, 'deliveries');
     const before = receiver.received.length;

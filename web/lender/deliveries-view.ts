@@ -1,7 +1,6 @@
 /**
  * The lender's webhook deliveries, newest first: searched by application and filtered by status,
- * each with its attempts (status, latency, error, what the receiver answered when the API gives
- * it), the headers and body sent (secrets redacted); redeliver one, replay every failed one or
+ * each with its attempts (status, latency, error, the start of what the receiver answered), the headers and body sent (secrets redacted); redeliver one, replay every failed one or
  * those of a time range (each a new attempt of the same webhook-id), and send a test event to an
  * endpoint with its answer shown.
  */
@@ -13,13 +12,6 @@ import { lenderApi, queryOf, type Delivery, type DeliveryPage, type EndpointTest
 
 const DELIVERY_STATUSES = ['PENDING', 'FAILED', 'DEAD', 'DELIVERED'] as const;
 const STATUS_TEXT: Record<string, string> = { PENDING: 'pending', FAILED: 'retrying', DEAD: 'failed, retries ran out', DELIVERED: 'delivered' };
-
-/** What an attempt's answer may carry once the API records it (the receiver's headers and body excerpt). */
-interface AttemptResponse {
-  headers?: Record<string, string>;
-  body?: string | null;
-  bodyTruncated?: boolean;
-}
 
 const deliveries = {
   filter: { applicationId: '', status: '' },
@@ -49,7 +41,7 @@ const replayed = (result: ReplayResult) => `Queued ${result.queued} ${result.que
 function attemptsView(d: Delivery): TemplateResult {
   if (d.attempts.length === 0) return html`<span class="muted">none yet</span>`;
   return html`<ol class="attempts" aria-label="Attempts, newest first">${d.attempts.map((a) => {
-    const response = (a as { response?: AttemptResponse | null }).response;
+    const response = a.response;
     return html`<li><time datetime=${a.attemptedAt}>${formatMoment(a.attemptedAt)}</time>: ${a.statusCode ?? 'no answer'}, ${a.latencyMs} ms${a.error ? html` <span class="muted">${a.error}</span>` : nothing}
       ${response?.body ? html`<pre class="excerpt" tabindex="0" role="region" aria-label="What your endpoint answered" data-testid="response-body">${response.body}${response.bodyTruncated ? '…' : ''}</pre>` : nothing}</li>`;
   })}</ol>`;

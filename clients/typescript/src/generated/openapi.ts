@@ -3,6 +3,94 @@
  * (/openapi.json). Do not edit: regenerate, and commit the result.
  */
 export interface paths {
+    "/api/platform/v1/funding/credentials/client-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your client secret
+         * @description A new OAuth client secret for your lender API credentials (spec 5.9), shown this once; your client id stays. The old secret stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotateClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/credentials/client-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your client secret
+         * @description A new OAuth client secret for your lender API credentials (spec 5.9), shown this once; your client id stays. The old secret stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotateClientSecret_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/credentials/password/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your password
+         * @description A new password for your lender API credentials (spec 5.9), shown this once; your username stays. The old password stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotatePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/credentials/password/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your password
+         * @description A new password for your lender API credentials (spec 5.9), shown this once; your username stays. The old password stops working at `/oauth/token` at once. Tokens already issued keep working until they expire (2 minutes).
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["LenderCredentialController_rotatePassword_marketplaceV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/v1/auth/login": {
         parameters: {
             query?: never;
@@ -139,28 +227,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/marketplace/v2/auth/tenants/authorize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Get a tenant token
-         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
-         *
-         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        post: operations["MarketplaceAuthController_authorizeTenant"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/marketplace/v1/auth/refresh-token": {
         parameters: {
             query?: never;
@@ -273,6 +339,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/v2/auth/tenants/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a tenant token
+         * @description Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.
+         *
+         *     **Who may call:** a platform token or a master token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        post: operations["MarketplaceAuthController_authorizeTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/v1/auth/authorize": {
         parameters: {
             query?: never;
@@ -295,7 +383,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/business/v1/profile/credit-report": {
+    "/api/marketplace/v2/profile/credit-report": {
         parameters: {
             query?: never;
             header?: never;
@@ -310,33 +398,9 @@ export interface paths {
          *
          *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
          */
-        get: operations["BusinessProfileController_getCreditReport"];
+        get: operations["MarketplaceProfileController_getCreditReport"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v1/profiles/anonymous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create an anonymous profile
-         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
-         *
-         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
-         *
-         *     **Example:** A UK business.
-         */
-        post: operations["ProfileController_createAnonymous"];
         delete?: never;
         options?: never;
         head?: never;
@@ -403,30 +467,6 @@ export interface paths {
          *     **Example:** A business known by its record number in the integrator's CRM.
          */
         post: operations["PlatformTenantController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/marketplace/v2/profile/credit-report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a tenant's credit report
-         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
-         *
-         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
-         *
-         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
-         */
-        get: operations["MarketplaceProfileController_getCreditReport"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -607,6 +647,54 @@ export interface paths {
          *     **Example:** New figures and a trade reference.
          */
         patch: operations["BusinessProfileController_update"];
+        trace?: never;
+    };
+    "/api/business/v1/profile/credit-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant's credit report
+         * @description The credit report of spec 2.5 alone: the company's name, type, sector, number, score (grade, changes), credit limit and legal notices. A company that is not a limited company with a well-formed registration number has none: 422 saying why. Send a tenant token, or a platform token with `Service-tenant-id` naming the tenant (a master token is refused with 403).
+         *
+         *     Compatibility: the dedicated endpoint the live platform announces; its `GET /profile` serves the same data.
+         *
+         *     **Who may call:** a platform token or a tenant token holding the scope `profile:read`. Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["BusinessProfileController_getCreditReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v1/profiles/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an anonymous profile
+         * @description Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.
+         *
+         *     **Who may call:** a Marketplace V1 jwt holding the scope `profile:write`. Others are refused with 401 (a credential this API does not take) or 403.
+         *
+         *     **Example:** A UK business.
+         */
+        post: operations["ProfileController_createAnonymous"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/marketplace/v1/profiles/blank": {
@@ -1176,13 +1264,35 @@ export interface paths {
         };
         /**
          * List your webhook deliveries
-         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, headers and body excerpt, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The failed deliveries, 20 at a time.
          */
         get: operations["LenderDeliveryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/v1/funding/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description One of your deliveries (by its `webhook-id`) with its latest 100 attempts, newest first: each with the headers it sent (the signature redacted) and what you answered (status, allow-listed headers, the first 2 KB of a textual body), its latency and error. Every attempt sent `requestBody` (its `apiProvider.authorizationToken` redacted). Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDeliveryController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1410,13 +1520,35 @@ export interface paths {
         };
         /**
          * List your webhook deliveries
-         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
+         * @description The webhook deliveries made to the calling lender, newest first, each with the document it sent (its `apiProvider.authorizationToken` redacted), its latest attempts (your status, headers and body excerpt, latency, error, the headers sent with the signature redacted). Filters: `applicationId`, `status`. Pages: `first` (50 unless given, at most 200) and `after` = the previous page's `pageInfo.endCursor`.
          *
          *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
          *
          *     **Example:** The failed deliveries, 20 at a time.
          */
         get: operations["LenderDeliveryController_list_marketplaceV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/v2/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description One of your deliveries (by its `webhook-id`) with its latest 100 attempts, newest first: each with the headers it sent (the signature redacted) and what you answered (status, allow-listed headers, the first 2 KB of a textual body), its latency and error. Every attempt sent `requestBody` (its `apiProvider.authorizationToken` redacted). Another lender's delivery is a 404.
+         *
+         *     **Who may call:** a lender's id_token (no scope needed). Others are refused with 401 (a credential this API does not take) or 403.
+         */
+        get: operations["LenderDeliveryController_get_marketplaceV2"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2222,6 +2354,20 @@ export interface components {
             /** @description urn:request:<X-Request-Id>: the request's id, to find its log lines */
             instance?: string;
         };
+        /** @description Your new OAuth client secret, shown once */
+        LenderCredentialController_rotateClientSecretResponse: {
+            /** @description Your client id (unchanged) */
+            clientId: string;
+            /** @description Your new client secret: shown this once */
+            clientSecret: string;
+        };
+        /** @description Your new lender API password, shown once */
+        LenderCredentialController_rotatePasswordResponse: {
+            /** @description Your username (unchanged) */
+            username: string;
+            /** @description Your new password: shown this once */
+            password: string;
+        };
         PlatformAuthController_loginBody: {
             email: string;
             password: string;
@@ -2328,17 +2474,6 @@ export interface components {
             createdAt: string;
         };
         PlatformApiKeyController_listResponse: components["schemas"]["ApiKey"][];
-        MarketplaceAuthController_authorizeTenantResponse: {
-            access_token: string;
-            /** @description Seconds until the token expires */
-            expires_in: number;
-            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
-            refresh_token?: string;
-            /** @description The scopes the token holds, space-separated */
-            scope: string;
-            /** @constant */
-            token_type: "Bearer";
-        };
         AuthController_refreshTokenBody: {
             refreshToken: string;
         };
@@ -2416,6 +2551,17 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
+        MarketplaceAuthController_authorizeTenantResponse: {
+            access_token: string;
+            /** @description Seconds until the token expires */
+            expires_in: number;
+            /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
+            refresh_token?: string;
+            /** @description The scopes the token holds, space-separated */
+            scope: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
         AuthController_authorizeResponse: {
             jwt: string;
             /** @description Single use: exchange it at …/auth/refresh-token for a new pair */
@@ -2453,7 +2599,7 @@ export interface components {
             available: false;
             reason: string;
         };
-        BusinessProfileController_getCreditReportResponse: {
+        MarketplaceProfileController_getCreditReportResponse: {
             data: {
                 companyInformation: {
                     name: string;
@@ -2497,268 +2643,6 @@ export interface components {
                 source: "registry";
                 creditData: components["schemas"]["CreditDataStatement"];
             };
-        };
-        ProfileController_createAnonymousBody: {
-            /** @enum {string} */
-            countryCode: "GB" | "ZA";
-        };
-        /** @description CompanyInformation (spec 2.1) */
-        CompanyInformation: {
-            name?: string;
-            type?: components["schemas"]["CompanyType"];
-            registrationNumber?: string;
-            /** Format: date-time */
-            incorporatedAt?: string;
-            /** Format: date-time */
-            tradingFromDate?: string;
-            sector?: components["schemas"]["Sector"];
-            vatStatus?: components["schemas"]["VatStatus"];
-            score?: components["schemas"]["CompanyScore"];
-            creditLimit?: components["schemas"]["Currency"];
-            contactAddress?: components["schemas"]["Address"];
-            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
-            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
-            isGovernmentBacked?: boolean;
-            hasGovernmentBackedLoans?: boolean;
-            employeesNumber?: number;
-            percentageSalesOnline?: number;
-            website?: string;
-            legalNotices?: components["schemas"]["LegalNotices"];
-            tradingAddress?: components["schemas"]["Address"];
-        };
-        /** @enum {string} */
-        CompanyType: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-        /** @enum {string} */
-        Sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-        /** @enum {string} */
-        VatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
-        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
-        CompanyScore: {
-            grade?: components["schemas"]["Grade"];
-            value?: number;
-            industryAverageGrade?: components["schemas"]["Grade"];
-            /** Format: date-time */
-            changedAt?: string;
-            /** Format: date-time */
-            lastAssessedAt?: string;
-            previous?: components["schemas"]["PreviousScore"];
-        };
-        /** @enum {string} */
-        Grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-        PreviousScore: {
-            grade: components["schemas"]["Grade"];
-        };
-        /** @description Address (spec 2.1) */
-        Address: {
-            simpleValue?: string;
-            street?: string;
-            houseNumber?: string;
-            city?: string;
-            province?: string;
-            postalCode?: string;
-        };
-        PrimaryContactInformation: {
-            email?: string;
-            name?: string;
-            number?: string;
-            inviteClient?: boolean;
-            legalRequirements?: boolean;
-            address?: components["schemas"]["Address"];
-        };
-        UnencumberedAssets: {
-            /** @enum {string} */
-            guarantees?: "NONE" | "BUSINESS" | "PERSONAL" | "BOTH";
-            isHomeOwnership?: boolean;
-            personalGuarantee?: boolean;
-            businessOwnsAssets?: boolean;
-        };
-        /** @description Financials (spec 2.1) */
-        Financials: {
-            netProfit?: components["schemas"]["Currency"];
-            tradeDebtors?: components["schemas"]["Currency"];
-            revenue?: components["schemas"]["Currency"];
-            bankInterest?: components["schemas"]["Currency"];
-            depreciation?: components["schemas"]["Currency"];
-            amortisation?: components["schemas"]["Currency"];
-            tradingHistory?: components["schemas"]["TradingHistory"][];
-            debtors?: components["schemas"]["Debtor"][];
-            primaryBank?: number;
-            paymentTerms?: number;
-            invoicesOutstanding?: number;
-            numberOfCustomers?: number;
-            grossProfitMargin?: number;
-            currentValueConfirmedOrders?: components["schemas"]["Currency"];
-        };
-        TradingHistory: {
-            profitNet: number;
-            revenue: number;
-            yearEnd: number;
-            debtorsInvoicesDue?: number;
-            debtorsOutstanding?: number;
-            fixedAssets?: number;
-            netAssets?: number;
-            dividends?: number;
-            year?: number;
-        };
-        Debtor: {
-            id: string;
-            contactId?: string;
-            name?: string;
-            firstName?: string;
-            lastName?: string;
-            emailAddress?: string;
-            contactNumber?: string;
-            outstandingAmount?: number;
-            outstandingAmountMonthlyAverage?: number;
-            outstandingInvoicesCount?: number;
-            debtorDays?: number;
-            revenue?: number;
-            companyName?: string;
-            averageMonthlyIncome?: components["schemas"]["Currency"];
-            address?: components["schemas"]["Address"];
-        };
-        /** @description Person (spec 2.1) */
-        Person: {
-            type?: string;
-            title?: string;
-            name?: string;
-            address?: components["schemas"]["Address"];
-            /** Format: date-time */
-            dateOfBirth?: string;
-        };
-        /** @description Property (spec 2.1) */
-        Property: {
-            /** @enum {string} */
-            type?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
-            /** @enum {string} */
-            location?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
-            /** @enum {string} */
-            setting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
-            /** @enum {string} */
-            classification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
-            address?: components["schemas"]["Address"];
-            value?: components["schemas"]["Currency"];
-            outstandingDebt?: components["schemas"]["Currency"];
-            depositAvailable?: components["schemas"]["Currency"];
-            additionalDetails?: string;
-        };
-        /** @description Asset (spec 2.1) */
-        Asset: {
-            name?: string;
-            offeredAsGuarantee?: boolean;
-            /** @enum {string} */
-            type?: "TRANSPORTATION" | "OFFICE" | "STOCK" | "MANUFACTURING" | "BUSINESS" | "PROPERTY";
-            netCost?: components["schemas"]["Currency"];
-            depositAvailable?: components["schemas"]["Currency"];
-            existingAgreement?: boolean;
-        };
-        /** @description AssetSecurity (spec 2.1) */
-        AssetSecurity: {
-            /** @enum {string} */
-            type?: "MAIN_PROPERTY" | "OTHER_PROPERTY" | "OTHER_FIXED_ASSETS";
-            owner?: string;
-            address?: components["schemas"]["Address"];
-            value?: components["schemas"]["Currency"];
-            totalDebt?: components["schemas"]["Currency"];
-        };
-        /** @description MerchantCashAdvanceData (spec 2.1) */
-        MerchantCashAdvanceData: {
-            type?: string;
-            averageMonthlyTransactions?: number;
-            terminalId?: string;
-            monthsOnBusinessLease?: number;
-        };
-        /** @description What the business asks for (spec 2.2), filled by the questionnaires answered */
-        EligibilityRequest: {
-            /** @description The questionnaire whose answers filled it last */
-            sourceQuestionnaireId?: string;
-            shared?: components["schemas"]["EligibilityShared"];
-            recovery?: components["schemas"]["EligibilityRecovery"];
-            innovationRequirements?: components["schemas"]["EligibilityInnovationRequirements"];
-            commercialProperty?: components["schemas"]["EligibilityCommercialProperty"];
-            termLoan?: components["schemas"]["EligibilityTermLoan"];
-            invoiceFinance?: components["schemas"]["EligibilityInvoiceFinance"];
-            merchantCash?: components["schemas"]["EligibilityMerchantCash"];
-            assetFinance?: components["schemas"]["EligibilityAssetFinance"];
-            tradeFinance?: components["schemas"]["EligibilityTradeFinance"];
-            requestedProducts?: string[];
-            appliedProducts?: string[];
-        };
-        EligibilityShared: {
-            fundingUrgency?: string;
-            useOfFunds?: string;
-            fundingAmount?: components["schemas"]["Currency"];
-            /** @description Months */
-            fundingPeriod?: number;
-            previousLoanApplication?: boolean;
-            previousLoanDeclined?: boolean;
-            tradingImpacted?: boolean;
-            declaredForBusinessPurposes?: boolean;
-            backgroundPurpose?: string;
-        };
-        /** @description Debt recovery: the defendant (CompanyInformation shape) and the amount claimed */
-        EligibilityRecovery: {
-            defendant?: components["schemas"]["CompanyInformation"];
-            claimAmount?: components["schemas"]["Currency"];
-        };
-        EligibilityInnovationRequirements: {
-            tradingDifficulty?: boolean;
-            grants?: components["schemas"]["EligibilityGrants"];
-            rdTaxClaim?: components["schemas"]["EligibilityRdTaxClaim"];
-        };
-        EligibilityGrants: {
-            uniqueIp?: boolean;
-            previousGrantApplication?: boolean;
-        };
-        EligibilityRdTaxClaim: {
-            isInnovating?: boolean;
-            hasTaxRelief?: boolean;
-        };
-        EligibilityCommercialProperty: {
-            refinancing?: boolean;
-            portfolioSize?: string;
-            repaymentMethod?: string;
-            productPropertyType?: string;
-            annualIncome?: components["schemas"]["Currency"];
-            depositOrEquity?: components["schemas"]["Currency"];
-            outstandingDebt?: components["schemas"]["Currency"];
-        };
-        EligibilityTermLoan: {
-            hasTermLoan?: boolean;
-            preferredCreditFacility?: string[];
-        };
-        EligibilityInvoiceFinance: {
-            raisesInvoices?: boolean;
-            customerType?: number;
-        };
-        EligibilityMerchantCash: {
-            acceptsCommercePayments?: boolean;
-        };
-        EligibilityAssetFinance: {
-            ownsAssets?: boolean;
-        };
-        EligibilityTradeFinance: {
-            hasPurchaseOrders?: boolean;
-        };
-        ProfileController_createAnonymousResponse: {
-            /** Format: uuid */
-            uuid: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            legacy: {
-                entityBusinessId: number;
-                fundingSearchId?: number;
-            };
-            companyInformation?: components["schemas"]["CompanyInformation"];
-            financials?: components["schemas"]["Financials"];
-            persons: components["schemas"]["Person"][];
-            properties: components["schemas"]["Property"][];
-            assets: components["schemas"]["Asset"][];
-            assetsForSecurity: components["schemas"]["AssetSecurity"][];
-            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
-            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         /** @description A platform user of the account */
         PlatformUserController_getResponse: {
@@ -2850,51 +2734,6 @@ export interface components {
             links: {
                 self: string;
                 next?: string;
-            };
-        };
-        MarketplaceProfileController_getCreditReportResponse: {
-            data: {
-                companyInformation: {
-                    name: string;
-                    /** @enum {string} */
-                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
-                    /** @enum {string} */
-                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
-                    registrationNumber: string;
-                    creditLimit: components["schemas"]["Currency"] | null;
-                    /** @description Null when no credit-data source has stated them */
-                    legalNotices: components["schemas"]["LegalNotices"] | null;
-                    score: {
-                        /** @enum {string} */
-                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                        /** Format: date-time */
-                        changedAt?: string;
-                        lastAssessedAt: string | null;
-                        previous?: {
-                            /** @enum {string} */
-                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                        };
-                    } | null;
-                };
-                /** Format: uuid */
-                id: string;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-            };
-            links: {
-                self: string;
-            };
-            meta: {
-                /** Format: uuid */
-                tenantId: string;
-                /** Format: date-time */
-                generatedAt: string;
-                /** @constant */
-                source: "registry";
-                creditData: components["schemas"]["CreditDataStatement"];
             };
         };
         /** @description One tenant manages one business (spec 2.5) */
@@ -3013,6 +2852,139 @@ export interface components {
             /** Format: date-time */
             updatedDateTime: string;
         };
+        /** @enum {string} */
+        CompanyType: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+        /** @enum {string} */
+        Sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+        /** @enum {string} */
+        VatStatus: "REGISTERED" | "NOT_REGISTERED" | "UNKNOWN";
+        /** @description CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved */
+        CompanyScore: {
+            grade?: components["schemas"]["Grade"];
+            value?: number;
+            industryAverageGrade?: components["schemas"]["Grade"];
+            /** Format: date-time */
+            changedAt?: string;
+            /** Format: date-time */
+            lastAssessedAt?: string;
+            previous?: components["schemas"]["PreviousScore"];
+        };
+        /** @enum {string} */
+        Grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+        PreviousScore: {
+            grade: components["schemas"]["Grade"];
+        };
+        /** @description Address (spec 2.1) */
+        Address: {
+            simpleValue?: string;
+            street?: string;
+            houseNumber?: string;
+            city?: string;
+            province?: string;
+            postalCode?: string;
+        };
+        PrimaryContactInformation: {
+            email?: string;
+            name?: string;
+            number?: string;
+            inviteClient?: boolean;
+            legalRequirements?: boolean;
+            address?: components["schemas"]["Address"];
+        };
+        UnencumberedAssets: {
+            /** @enum {string} */
+            guarantees?: "NONE" | "BUSINESS" | "PERSONAL" | "BOTH";
+            isHomeOwnership?: boolean;
+            personalGuarantee?: boolean;
+            businessOwnsAssets?: boolean;
+        };
+        /** @description Financials (spec 2.1) */
+        Financials: {
+            netProfit?: components["schemas"]["Currency"];
+            tradeDebtors?: components["schemas"]["Currency"];
+            revenue?: components["schemas"]["Currency"];
+            bankInterest?: components["schemas"]["Currency"];
+            depreciation?: components["schemas"]["Currency"];
+            amortisation?: components["schemas"]["Currency"];
+            tradingHistory?: components["schemas"]["TradingHistory"][];
+            debtors?: components["schemas"]["Debtor"][];
+            primaryBank?: number;
+            paymentTerms?: number;
+            invoicesOutstanding?: number;
+            numberOfCustomers?: number;
+            grossProfitMargin?: number;
+            currentValueConfirmedOrders?: components["schemas"]["Currency"];
+        };
+        TradingHistory: {
+            profitNet: number;
+            revenue: number;
+            yearEnd: number;
+            debtorsInvoicesDue?: number;
+            debtorsOutstanding?: number;
+            fixedAssets?: number;
+            netAssets?: number;
+            dividends?: number;
+            year?: number;
+        };
+        Debtor: {
+            id: string;
+            contactId?: string;
+            name?: string;
+            firstName?: string;
+            lastName?: string;
+            emailAddress?: string;
+            contactNumber?: string;
+            outstandingAmount?: number;
+            outstandingAmountMonthlyAverage?: number;
+            outstandingInvoicesCount?: number;
+            debtorDays?: number;
+            revenue?: number;
+            companyName?: string;
+            averageMonthlyIncome?: components["schemas"]["Currency"];
+            address?: components["schemas"]["Address"];
+        };
+        /** @description Property (spec 2.1) */
+        Property: {
+            /** @enum {string} */
+            type?: "HOTEL" | "OFFICES" | "LEISURE_FACILITY" | "RETAIL" | "FLATS" | "HMO" | "OTHER" | "RESIDENTIAL_HOUSING" | "STUDENT_HOUSING" | "HOLIDAY_LETS";
+            /** @enum {string} */
+            location?: "UK_MAINLAND" | "UK_ISLES" | "SCOTTISH_MAINLAND" | "SCOTTISH_ISLES" | "NORTHERN_IRELAND" | "EUROPE" | "OTHER";
+            /** @enum {string} */
+            setting?: "RURAL" | "INDUSTRIAL" | "TOWN" | "CITY";
+            /** @enum {string} */
+            classification?: "COMMERCIAL" | "RESIDENTIAL" | "MIXED_USE";
+            address?: components["schemas"]["Address"];
+            value?: components["schemas"]["Currency"];
+            outstandingDebt?: components["schemas"]["Currency"];
+            depositAvailable?: components["schemas"]["Currency"];
+            additionalDetails?: string;
+        };
+        /** @description Asset (spec 2.1) */
+        Asset: {
+            name?: string;
+            offeredAsGuarantee?: boolean;
+            /** @enum {string} */
+            type?: "TRANSPORTATION" | "OFFICE" | "STOCK" | "MANUFACTURING" | "BUSINESS" | "PROPERTY";
+            netCost?: components["schemas"]["Currency"];
+            depositAvailable?: components["schemas"]["Currency"];
+            existingAgreement?: boolean;
+        };
+        /** @description AssetSecurity (spec 2.1) */
+        AssetSecurity: {
+            /** @enum {string} */
+            type?: "MAIN_PROPERTY" | "OTHER_PROPERTY" | "OTHER_FIXED_ASSETS";
+            owner?: string;
+            address?: components["schemas"]["Address"];
+            value?: components["schemas"]["Currency"];
+            totalDebt?: components["schemas"]["Currency"];
+        };
+        /** @description MerchantCashAdvanceData (spec 2.1) */
+        MerchantCashAdvanceData: {
+            type?: string;
+            averageMonthlyTransactions?: number;
+            terminalId?: string;
+            monthsOnBusinessLease?: number;
+        };
         /** @description TradeReference (spec 2.1, Business V1) */
         TradeReference: {
             companyName?: string;
@@ -3066,6 +3038,30 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description CompanyInformation (spec 2.1) */
+        CompanyInformation: {
+            name?: string;
+            type?: components["schemas"]["CompanyType"];
+            registrationNumber?: string;
+            /** Format: date-time */
+            incorporatedAt?: string;
+            /** Format: date-time */
+            tradingFromDate?: string;
+            sector?: components["schemas"]["Sector"];
+            vatStatus?: components["schemas"]["VatStatus"];
+            score?: components["schemas"]["CompanyScore"];
+            creditLimit?: components["schemas"]["Currency"];
+            contactAddress?: components["schemas"]["Address"];
+            primaryContactInformation?: components["schemas"]["PrimaryContactInformation"];
+            unencumberedAssets?: components["schemas"]["UnencumberedAssets"];
+            isGovernmentBacked?: boolean;
+            hasGovernmentBackedLoans?: boolean;
+            employeesNumber?: number;
+            percentageSalesOnline?: number;
+            website?: string;
+            legalNotices?: components["schemas"]["LegalNotices"];
+            tradingAddress?: components["schemas"]["Address"];
         };
         /** @description A Business V1 profile (spec 2.2) */
         BusinessProfile: {
@@ -3191,6 +3187,51 @@ export interface components {
                 };
             };
         };
+        BusinessProfileController_getCreditReportResponse: {
+            data: {
+                companyInformation: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "SOLE_TRADER" | "LIMITED_LIABILITY_PARTNERSHIP" | "LIMITED_COMPANY" | "STARTUP";
+                    /** @enum {string} */
+                    sector: "AGRICULTURE" | "AUTOMOTIVE" | "BUSINESS_SERVICES" | "CHARITIES" | "CONSTRUCTION" | "COURIER" | "DISTRIBUTION" | "EDUCATION" | "FINANCIAL_SERVICES" | "HAULAGE" | "HEALTHCARE_CARE" | "HOTELS_HOUSE" | "IMPORT_EXPORT" | "IT_RELATED" | "MANUFACTURING" | "MEDIA_AND_ENTERTAINMENT" | "NONE" | "OTHER" | "PRINT_PUBLISHING" | "PROFESSIONAL_SERVICES" | "PROPERTY" | "RECRUITMENT" | "RETAIL" | "SECURITY_SERVICES" | "TRADE" | "TRANSPORTATION" | "WHOLESALE";
+                    registrationNumber: string;
+                    creditLimit: components["schemas"]["Currency"] | null;
+                    /** @description Null when no credit-data source has stated them */
+                    legalNotices: components["schemas"]["LegalNotices"] | null;
+                    score: {
+                        /** @enum {string} */
+                        grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        industryAverageGrade: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                        /** Format: date-time */
+                        changedAt?: string;
+                        lastAssessedAt: string | null;
+                        previous?: {
+                            /** @enum {string} */
+                            grade: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                        };
+                    } | null;
+                };
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            links: {
+                self: string;
+            };
+            meta: {
+                /** Format: uuid */
+                tenantId: string;
+                /** Format: date-time */
+                generatedAt: string;
+                /** @constant */
+                source: "registry";
+                creditData: components["schemas"]["CreditDataStatement"];
+            };
+        };
         BusinessProfileController_updateBody: {
             companyInformation?: components["schemas"]["CompanyInformation"];
             financials?: components["schemas"]["Financials"];
@@ -3240,6 +3281,111 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        ProfileController_createAnonymousBody: {
+            /** @enum {string} */
+            countryCode: "GB" | "ZA";
+        };
+        /** @description Person (spec 2.1) */
+        Person: {
+            type?: string;
+            title?: string;
+            name?: string;
+            address?: components["schemas"]["Address"];
+            /** Format: date-time */
+            dateOfBirth?: string;
+        };
+        /** @description What the business asks for (spec 2.2), filled by the questionnaires answered */
+        EligibilityRequest: {
+            /** @description The questionnaire whose answers filled it last */
+            sourceQuestionnaireId?: string;
+            shared?: components["schemas"]["EligibilityShared"];
+            recovery?: components["schemas"]["EligibilityRecovery"];
+            innovationRequirements?: components["schemas"]["EligibilityInnovationRequirements"];
+            commercialProperty?: components["schemas"]["EligibilityCommercialProperty"];
+            termLoan?: components["schemas"]["EligibilityTermLoan"];
+            invoiceFinance?: components["schemas"]["EligibilityInvoiceFinance"];
+            merchantCash?: components["schemas"]["EligibilityMerchantCash"];
+            assetFinance?: components["schemas"]["EligibilityAssetFinance"];
+            tradeFinance?: components["schemas"]["EligibilityTradeFinance"];
+            requestedProducts?: string[];
+            appliedProducts?: string[];
+        };
+        EligibilityShared: {
+            fundingUrgency?: string;
+            useOfFunds?: string;
+            fundingAmount?: components["schemas"]["Currency"];
+            /** @description Months */
+            fundingPeriod?: number;
+            previousLoanApplication?: boolean;
+            previousLoanDeclined?: boolean;
+            tradingImpacted?: boolean;
+            declaredForBusinessPurposes?: boolean;
+            backgroundPurpose?: string;
+        };
+        /** @description Debt recovery: the defendant (CompanyInformation shape) and the amount claimed */
+        EligibilityRecovery: {
+            defendant?: components["schemas"]["CompanyInformation"];
+            claimAmount?: components["schemas"]["Currency"];
+        };
+        EligibilityInnovationRequirements: {
+            tradingDifficulty?: boolean;
+            grants?: components["schemas"]["EligibilityGrants"];
+            rdTaxClaim?: components["schemas"]["EligibilityRdTaxClaim"];
+        };
+        EligibilityGrants: {
+            uniqueIp?: boolean;
+            previousGrantApplication?: boolean;
+        };
+        EligibilityRdTaxClaim: {
+            isInnovating?: boolean;
+            hasTaxRelief?: boolean;
+        };
+        EligibilityCommercialProperty: {
+            refinancing?: boolean;
+            portfolioSize?: string;
+            repaymentMethod?: string;
+            productPropertyType?: string;
+            annualIncome?: components["schemas"]["Currency"];
+            depositOrEquity?: components["schemas"]["Currency"];
+            outstandingDebt?: components["schemas"]["Currency"];
+        };
+        EligibilityTermLoan: {
+            hasTermLoan?: boolean;
+            preferredCreditFacility?: string[];
+        };
+        EligibilityInvoiceFinance: {
+            raisesInvoices?: boolean;
+            customerType?: number;
+        };
+        EligibilityMerchantCash: {
+            acceptsCommercePayments?: boolean;
+        };
+        EligibilityAssetFinance: {
+            ownsAssets?: boolean;
+        };
+        EligibilityTradeFinance: {
+            hasPurchaseOrders?: boolean;
+        };
+        ProfileController_createAnonymousResponse: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            legacy: {
+                entityBusinessId: number;
+                fundingSearchId?: number;
+            };
+            companyInformation?: components["schemas"]["CompanyInformation"];
+            financials?: components["schemas"]["Financials"];
+            persons: components["schemas"]["Person"][];
+            properties: components["schemas"]["Property"][];
+            assets: components["schemas"]["Asset"][];
+            assetsForSecurity: components["schemas"]["AssetSecurity"][];
+            merchantCashAdvance: components["schemas"]["MerchantCashAdvanceData"][];
+            eligibilityRequest: components["schemas"]["EligibilityRequest"];
         };
         ProfileController_createBlankResponse: {
             /** Format: uuid */
@@ -4068,7 +4214,7 @@ export interface components {
             requestBody: {
                 [key: string]: unknown;
             };
-            /** @description The latest attempts (at most 10), newest first */
+            /** @description The latest attempts, newest first: at most 10 in a list, 100 in GET /deliveries/{id} */
             attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
         /** @description One attempt of a webhook delivery, as you received it (or not) */
@@ -4085,12 +4231,60 @@ export interface components {
             requestHeaders: {
                 [key: string]: string;
             };
+            /** @description What you answered; null when no answer came (timeout, refused connection or URL), or for an attempt made before answers were kept */
+            response: components["schemas"]["LenderAttemptResponse"] | null;
+        };
+        /** @description What your endpoint answered to an attempt */
+        LenderAttemptResponse: {
+            /** @description Your answer's headers of an allow-list (content-type, content-length, retry-after, location, www-authenticate, date, server, x-request-id, request-id, x-correlation-id), each at most 256 characters */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The first 2048 bytes of your answer's body, as UTF-8, when its content type is textual (text, JSON, XML, a form) or absent; null for a binary one */
+            body: string | null;
+            /** @description Your answer had more than `body` shows */
+            bodyTruncated: boolean;
         };
         /** @description Where a page of a list ends and whether more rows follow */
         PageInfo: {
             /** @description The last row's cursor: pass it as `after` for the next page (null on an empty page). */
             endCursor: string | null;
             hasNextPage: boolean;
+        };
+        /** @description A webhook delivery to you, with what it sent and its attempts */
+        LenderDeliveryController_getResponse: {
+            /**
+             * Format: uuid
+             * @description The `webhook-id`: the same on every attempt, redelivery and replay
+             */
+            id: string;
+            applicationId: number;
+            /**
+             * @description The `webhook-event-type` header
+             * @enum {string}
+             */
+            eventType: "application.created" | "application.updated";
+            /** @description The `webhook-sequence` header: this delivery's number among its application's */
+            sequence: number;
+            /** @description Where it is sent */
+            url: string;
+            /**
+             * @description PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: you answered 204; DEAD: its retries ran out.
+             * @enum {string}
+             */
+            status: "PENDING" | "FAILED" | "DELIVERED" | "DEAD";
+            /** @description Attempts of its current schedule (a redelivery or replay starts a new one) */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The funding application document sent (spec 2.7), its `apiProvider.authorizationToken` redacted */
+            requestBody: {
+                [key: string]: unknown;
+            };
+            /** @description The latest attempts, newest first: at most 10 in a list, 100 in GET /deliveries/{id} */
+            attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
         /** @description A webhook delivery to you, with what it sent and its attempts */
         LenderDeliveryController_redeliverResponse: {
@@ -4124,7 +4318,7 @@ export interface components {
             requestBody: {
                 [key: string]: unknown;
             };
-            /** @description The latest attempts (at most 10), newest first */
+            /** @description The latest attempts, newest first: at most 10 in a list, 100 in GET /deliveries/{id} */
             attempts: components["schemas"]["LenderDeliveryAttempt"][];
         };
         /** @description Your events after a cursor, oldest first; keep the last `endCursor` you received and pass it as `after` */
@@ -9894,6 +10088,446 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    LenderCredentialController_rotateClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderCredentialController_rotateClientSecret_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderCredentialController_rotatePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderCredentialController_rotatePassword_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     PlatformAuthController_login: {
         parameters: {
             query?: never;
@@ -10798,130 +11432,6 @@ export interface operations {
             };
         };
     };
-    MarketplaceAuthController_authorizeTenant: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
-                 */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
-                     *       "expires_in": 36000,
-                     *       "scope": "sign_up",
-                     *       "token_type": "Bearer"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
     AuthController_refreshToken: {
         parameters: {
             query?: never;
@@ -11626,6 +12136,130 @@ export interface operations {
             };
         };
     };
+    MarketplaceAuthController_authorizeTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 36000,
+                     *       "scope": "sign_up",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MarketplaceAuthController_authorizeTenantResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     AuthController_authorize: {
         parameters: {
             query?: {
@@ -11749,7 +12383,7 @@ export interface operations {
             };
         };
     };
-    BusinessProfileController_getCreditReport: {
+    MarketplaceProfileController_getCreditReport: {
         parameters: {
             query?: never;
             header?: {
@@ -11813,11 +12447,11 @@ export interface operations {
                      *         "updatedAt": "2026-12-07T21:34:52.123Z"
                      *       },
                      *       "links": {
-                     *         "self": "/api/business/v1/profile/credit-report"
+                     *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
                      *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
-                     *         "generatedAt": "2026-12-07T21:34:58.455Z",
+                     *         "generatedAt": "2026-12-07T21:34:59.716Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -11828,7 +12462,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
+                    "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -11860,141 +12494,6 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (code NOT_FOUND) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    ProfileController_createAnonymous: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "countryCode": "GB"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "uuid": "76ad676e-a08b-4997-8db8-667dcec72ea2",
-                     *       "createdAt": "2026-12-07T21:34:59.032Z",
-                     *       "updatedAt": "2026-12-07T21:34:59.032Z",
-                     *       "legacy": {
-                     *         "entityBusinessId": 3
-                     *       },
-                     *       "persons": [],
-                     *       "properties": [],
-                     *       "assets": [],
-                     *       "assetsForSecurity": [],
-                     *       "merchantCashAdvance": [],
-                     *       "eligibilityRequest": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12481,153 +12980,6 @@ export interface operations {
             };
             /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Any other failure, as problem details */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    MarketplaceProfileController_getCreditReport: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
-                 */
-                "Service-tenant-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "companyInformation": {
-                     *           "name": "ACME WIDGETS LIMITED",
-                     *           "type": "LIMITED_COMPANY",
-                     *           "sector": "MANUFACTURING",
-                     *           "registrationNumber": "09876543",
-                     *           "score": {
-                     *             "grade": "A",
-                     *             "industryAverageGrade": "C",
-                     *             "changedAt": "2026-06-01T09:00:00.000Z",
-                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
-                     *             "previous": {
-                     *               "grade": "B"
-                     *             }
-                     *           },
-                     *           "creditLimit": {
-                     *             "code": "GBP",
-                     *             "value": 150000
-                     *           },
-                     *           "legalNotices": {
-                     *             "company": {
-                     *               "last12MonthsCount": 0,
-                     *               "last12MonthsValue": {
-                     *                 "code": "GBP",
-                     *                 "value": 0
-                     *               }
-                     *             },
-                     *             "directors": {
-                     *               "last12MonthsCount": 0,
-                     *               "last12MonthsValue": {
-                     *                 "code": "GBP",
-                     *                 "value": 0
-                     *               }
-                     *             }
-                     *           }
-                     *         },
-                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
-                     *         "createdAt": "2026-12-07T21:34:51.270Z",
-                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
-                     *       },
-                     *       "links": {
-                     *         "self": "/api/marketplace/v2/profile/credit-report"
-                     *       },
-                     *       "meta": {
-                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
-                     *         "generatedAt": "2026-12-07T21:34:59.716Z",
-                     *         "source": "registry",
-                     *         "creditData": {
-                     *           "available": true,
-                     *           "source": "demo",
-                     *           "asOf": "2026-11-01T09:00:00.000Z",
-                     *           "demo": true
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MarketplaceProfileController_getCreditReportResponse"];
-                };
-            };
-            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14690,6 +15042,288 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a duplicate, a concurrent change, or a state that does not allow it (code CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MB (code PAYLOAD_TOO_LARGE); nothing is read or kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not JSON (code UNSUPPORTED_MEDIA_TYPE); nothing is read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    BusinessProfileController_getCreditReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
+                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 */
+                "Service-tenant-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "companyInformation": {
+                     *           "name": "ACME WIDGETS LIMITED",
+                     *           "type": "LIMITED_COMPANY",
+                     *           "sector": "MANUFACTURING",
+                     *           "registrationNumber": "09876543",
+                     *           "score": {
+                     *             "grade": "A",
+                     *             "industryAverageGrade": "C",
+                     *             "changedAt": "2026-06-01T09:00:00.000Z",
+                     *             "lastAssessedAt": "2026-11-01T09:00:00.000Z",
+                     *             "previous": {
+                     *               "grade": "B"
+                     *             }
+                     *           },
+                     *           "creditLimit": {
+                     *             "code": "GBP",
+                     *             "value": 150000
+                     *           },
+                     *           "legalNotices": {
+                     *             "company": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             },
+                     *             "directors": {
+                     *               "last12MonthsCount": 0,
+                     *               "last12MonthsValue": {
+                     *                 "code": "GBP",
+                     *                 "value": 0
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "createdAt": "2026-12-07T21:34:51.270Z",
+                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
+                     *       },
+                     *       "links": {
+                     *         "self": "/api/business/v1/profile/credit-report"
+                     *       },
+                     *       "meta": {
+                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *         "generatedAt": "2026-12-07T21:34:58.455Z",
+                     *         "source": "registry",
+                     *         "creditData": {
+                     *           "available": true,
+                     *           "source": "demo",
+                     *           "asOf": "2026-11-01T09:00:00.000Z",
+                     *           "demo": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BusinessProfileController_getCreditReportResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    ProfileController_createAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "countryCode": "GB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProfileController_createAnonymousBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "76ad676e-a08b-4997-8db8-667dcec72ea2",
+                     *       "createdAt": "2026-12-07T21:34:59.032Z",
+                     *       "updatedAt": "2026-12-07T21:34:59.032Z",
+                     *       "legacy": {
+                     *         "entityBusinessId": 3
+                     *       },
+                     *       "persons": [],
+                     *       "properties": [],
+                     *       "assets": [],
+                     *       "assetsForSecurity": [],
+                     *       "merchantCashAdvance": [],
+                     *       "eligibilityRequest": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileController_createAnonymousResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
@@ -19169,6 +19803,91 @@ export interface operations {
             };
         };
     };
+    LenderDeliveryController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LenderDeliveryController_redeliver: {
         parameters: {
             query?: never;
@@ -21307,6 +22026,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LenderDeliveryController_listResponse"];
+                };
+            };
+            /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No credential, or one this surface does not take (code UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The credential lacks the scope or the tenant (code FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (code NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Understood but refused by a business rule (code UNPROCESSABLE) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this address or credential (code TOO_MANY_REQUESTS); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Any other failure, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LenderDeliveryController_get_marketplaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
                 };
             };
             /** @description The request is invalid: `errors` names each failing field by JSON pointer (code BAD_REQUEST) */
