@@ -10103,6 +10103,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "lnd_demo_4e495c02cb7fafc7",
+                     *       "clientSecret": "s4mpleCl1entS3cretN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
                 };
             };
@@ -10213,6 +10219,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "lnd_demo_4e495c02cb7fafc7",
+                     *       "clientSecret": "s4mpleCl1entS3cretN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
                 };
             };
@@ -10323,6 +10335,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "username": "api_demo_4e495c02cb7fafc7",
+                     *       "password": "s4mplePassw0rdN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
                 };
             };
@@ -10433,6 +10451,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "username": "api_demo_4e495c02cb7fafc7",
+                     *       "password": "s4mplePassw0rdN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
                 };
             };
@@ -11037,7 +11061,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11176,9 +11200,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ee4b6c75-25df-4031-9928-83ebfa62fc61",
+                     *         "id": "22b883a5-f10f-405f-b677-65c68e5c806d",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_1d6ddab9f663",
+                     *         "keyPrefix": "key_3e0bf1dfd3a9",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -11194,13 +11218,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T21:34:53.999Z",
-                     *         "createdAt": "2026-12-07T21:34:49.858Z"
+                     *         "lastUsedAt": "2026-12-07T21:55:50.960Z",
+                     *         "createdAt": "2026-12-07T21:55:49.561Z"
                      *       },
                      *       {
-                     *         "id": "4fd3cb9b-dce2-4c49-a35e-6eb906b71bb4",
-                     *         "name": "exact-profile:read+profile:write-c4b8b417",
-                     *         "keyPrefix": "key_5cefcd88941c",
+                     *         "id": "f9d1112e-615c-49fd-9ec8-9ae74320fd71",
+                     *         "name": "exact-profile:read+profile:write-4e78dde2",
+                     *         "keyPrefix": "key_6d579f1e6c7c",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -11208,8 +11232,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T21:34:55.786Z",
-                     *         "createdAt": "2026-12-07T21:34:55.286Z"
+                     *         "lastUsedAt": "2026-12-07T21:55:51.952Z",
+                     *         "createdAt": "2026-12-07T21:55:51.785Z"
                      *       }
                      *     ]
                      */
@@ -11318,10 +11342,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_ecf035589620_s4mpleS3cretN0tReal",
-                     *       "id": "25bde4a6-553d-49bd-b6d1-527e184e5e29",
+                     *       "key": "fgk_demo_key_59d919680400_s4mpleS3cretN0tReal",
+                     *       "id": "3bc347d7-818a-45b8-a0d0-000e3f91536c",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_ecf035589620",
+                     *       "keyPrefix": "key_59d919680400",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -11334,7 +11358,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T21:34:56.397Z"
+                     *       "createdAt": "2026-12-07T21:55:52.105Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -11566,7 +11590,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 89253031-0cde-497b-84e7-839478717f0a */
+                /** @example 79758594-87e0-4426-93c8-5b3d50c421a6 */
                 keyId: string;
             };
             cookie?: never;
@@ -11675,13 +11699,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "7a85b3c9-5255-4903-9acc-eb82b71ecdad",
-                     *         "email": "examples-05bc54@example.test",
+                     *         "id": "5f82143f-d512-4b6f-a3d3-fb0042754c0d",
+                     *         "email": "examples-1194bd@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-12-07T21:34:45.229Z",
-                     *         "updatedAt": "2026-12-07T21:34:45.229Z"
+                     *         "createdAt": "2026-12-07T21:55:48.132Z",
+                     *         "updatedAt": "2026-12-07T21:55:48.132Z"
                      *       }
                      *     ]
                      */
@@ -11785,13 +11809,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b41b24d9-8dd3-4914-ac99-8c4d13c1bd42",
+                     *       "id": "3436d8e4-e11c-4999-b792-526d2ff24d7b",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T21:34:57.775Z",
-                     *       "updatedAt": "2026-12-07T21:34:57.775Z"
+                     *       "createdAt": "2026-12-07T21:55:52.549Z",
+                     *       "updatedAt": "2026-12-07T21:55:52.549Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -12142,7 +12166,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12389,7 +12413,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -12442,16 +12466,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
-                     *         "createdAt": "2026-12-07T21:34:51.270Z",
-                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
+                     *         "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
+                     *         "createdAt": "2026-12-07T21:55:49.939Z",
+                     *         "updatedAt": "2026-12-07T21:55:50.263Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
-                     *         "generatedAt": "2026-12-07T21:34:59.716Z",
+                     *         "tenantId": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
+                     *         "generatedAt": "2026-12-07T21:55:52.856Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -12538,7 +12562,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 7a85b3c9-5255-4903-9acc-eb82b71ecdad */
+                /** @example 5f82143f-d512-4b6f-a3d3-fb0042754c0d */
                 userId: string;
             };
             cookie?: never;
@@ -12553,13 +12577,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7a85b3c9-5255-4903-9acc-eb82b71ecdad",
-                     *       "email": "examples-05bc54@example.test",
+                     *       "id": "5f82143f-d512-4b6f-a3d3-fb0042754c0d",
+                     *       "email": "examples-1194bd@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T21:34:45.229Z",
-                     *       "updatedAt": "2026-12-07T21:34:45.229Z"
+                     *       "createdAt": "2026-12-07T21:55:48.132Z",
+                     *       "updatedAt": "2026-12-07T21:55:48.132Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -12638,7 +12662,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 7a85b3c9-5255-4903-9acc-eb82b71ecdad */
+                /** @example 5f82143f-d512-4b6f-a3d3-fb0042754c0d */
                 userId: string;
             };
             cookie?: never;
@@ -12662,13 +12686,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7a85b3c9-5255-4903-9acc-eb82b71ecdad",
-                     *       "email": "examples-05bc54@example.test",
+                     *       "id": "5f82143f-d512-4b6f-a3d3-fb0042754c0d",
+                     *       "email": "examples-1194bd@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T21:34:45.229Z",
-                     *       "updatedAt": "2026-12-07T21:34:59.432Z"
+                     *       "createdAt": "2026-12-07T21:55:48.132Z",
+                     *       "updatedAt": "2026-12-07T21:55:52.929Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -12795,16 +12819,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *           "id": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T21:34:51.049Z",
-                     *           "updatedDateTime": "2026-12-07T21:34:51.049Z"
+                     *           "createdDateTime": "2026-12-07T21:55:49.877Z",
+                     *           "updatedDateTime": "2026-12-07T21:55:49.877Z"
                      *         },
                      *         {
-                     *           "id": "6989e5d1-40e6-4daf-95e7-08345ce2b3b5",
+                     *           "id": "a4264d91-2a6d-4dd7-9fd6-a872512020dc",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T21:34:59.452Z",
-                     *           "updatedDateTime": "2026-12-07T21:34:59.452Z"
+                     *           "createdDateTime": "2026-12-07T21:55:52.948Z",
+                     *           "updatedDateTime": "2026-12-07T21:55:52.948Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -12915,10 +12939,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6989e5d1-40e6-4daf-95e7-08345ce2b3b5",
+                     *       "id": "a4264d91-2a6d-4dd7-9fd6-a872512020dc",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T21:34:59.452Z",
-                     *       "updatedDateTime": "2026-12-07T21:34:59.452Z"
+                     *       "createdDateTime": "2026-12-07T21:55:52.948Z",
+                     *       "updatedDateTime": "2026-12-07T21:55:52.948Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -13024,7 +13048,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae */
+                /** @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7 */
                 tenantId: string;
             };
             cookie?: never;
@@ -13039,10 +13063,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *       "id": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T21:34:51.049Z",
-                     *       "updatedDateTime": "2026-12-07T21:34:51.049Z"
+                     *       "createdDateTime": "2026-12-07T21:55:49.877Z",
+                     *       "updatedDateTime": "2026-12-07T21:55:49.877Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -13121,7 +13145,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example ad471603-864f-4796-9694-04f935344bc8 */
+                /** @example f1dc910c-9e89-4b1e-83c4-a3978b21895c */
                 tenantId: string;
             };
             cookie?: never;
@@ -13145,10 +13169,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ad471603-864f-4796-9694-04f935344bc8",
+                     *       "id": "f1dc910c-9e89-4b1e-83c4-a3978b21895c",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T21:35:00.051Z",
-                     *       "updatedDateTime": "2026-12-07T21:35:00.108Z"
+                     *       "createdDateTime": "2026-12-07T21:55:53.087Z",
+                     *       "updatedDateTime": "2026-12-07T21:55:53.120Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -13275,36 +13299,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *           "id": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T21:34:51.049Z",
-                     *           "updatedDateTime": "2026-12-07T21:34:51.049Z",
-                     *           "createdAt": "2026-12-07T21:34:51.049Z",
-                     *           "updatedAt": "2026-12-07T21:34:51.049Z"
+                     *           "createdDateTime": "2026-12-07T21:55:49.877Z",
+                     *           "updatedDateTime": "2026-12-07T21:55:49.877Z",
+                     *           "createdAt": "2026-12-07T21:55:49.877Z",
+                     *           "updatedAt": "2026-12-07T21:55:49.877Z"
                      *         },
                      *         {
-                     *           "id": "6989e5d1-40e6-4daf-95e7-08345ce2b3b5",
+                     *           "id": "a4264d91-2a6d-4dd7-9fd6-a872512020dc",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T21:34:59.452Z",
-                     *           "updatedDateTime": "2026-12-07T21:34:59.452Z",
-                     *           "createdAt": "2026-12-07T21:34:59.452Z",
-                     *           "updatedAt": "2026-12-07T21:34:59.452Z"
+                     *           "createdDateTime": "2026-12-07T21:55:52.948Z",
+                     *           "updatedDateTime": "2026-12-07T21:55:52.948Z",
+                     *           "createdAt": "2026-12-07T21:55:52.948Z",
+                     *           "updatedAt": "2026-12-07T21:55:52.948Z"
                      *         },
                      *         {
-                     *           "id": "ad471603-864f-4796-9694-04f935344bc8",
+                     *           "id": "f1dc910c-9e89-4b1e-83c4-a3978b21895c",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T21:35:00.051Z",
-                     *           "updatedDateTime": "2026-12-07T21:35:00.108Z",
-                     *           "createdAt": "2026-12-07T21:35:00.051Z",
-                     *           "updatedAt": "2026-12-07T21:35:00.108Z"
+                     *           "createdDateTime": "2026-12-07T21:55:53.087Z",
+                     *           "updatedDateTime": "2026-12-07T21:55:53.120Z",
+                     *           "createdAt": "2026-12-07T21:55:53.087Z",
+                     *           "updatedAt": "2026-12-07T21:55:53.120Z"
                      *         },
                      *         {
-                     *           "id": "dd3c8fd7-3738-4115-a088-ca9454de0bda",
+                     *           "id": "b85da600-0e06-470c-8ad6-b2bd490c8010",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T21:35:00.203Z",
-                     *           "updatedDateTime": "2026-12-07T21:35:00.203Z",
-                     *           "createdAt": "2026-12-07T21:35:00.203Z",
-                     *           "updatedAt": "2026-12-07T21:35:00.203Z"
+                     *           "createdDateTime": "2026-12-07T21:55:53.152Z",
+                     *           "updatedDateTime": "2026-12-07T21:55:53.152Z",
+                     *           "createdAt": "2026-12-07T21:55:53.152Z",
+                     *           "updatedAt": "2026-12-07T21:55:53.152Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -13415,12 +13439,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dd3c8fd7-3738-4115-a088-ca9454de0bda",
+                     *       "id": "b85da600-0e06-470c-8ad6-b2bd490c8010",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T21:35:00.203Z",
-                     *       "updatedDateTime": "2026-12-07T21:35:00.203Z",
-                     *       "createdAt": "2026-12-07T21:35:00.203Z",
-                     *       "updatedAt": "2026-12-07T21:35:00.203Z"
+                     *       "createdDateTime": "2026-12-07T21:55:53.152Z",
+                     *       "updatedDateTime": "2026-12-07T21:55:53.152Z",
+                     *       "createdAt": "2026-12-07T21:55:53.152Z",
+                     *       "updatedAt": "2026-12-07T21:55:53.152Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -13547,10 +13571,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ec10c5f2-a075-48d5-9e83-7cad01e83097",
+                     *       "id": "73cf1644-ccd6-4d65-af2b-6a582c03de8a",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T21:35:00.871Z",
-                     *       "updatedDateTime": "2026-12-07T21:35:00.871Z"
+                     *       "createdDateTime": "2026-12-07T21:55:53.275Z",
+                     *       "updatedDateTime": "2026-12-07T21:55:53.275Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -13654,7 +13678,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13672,7 +13696,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -13729,14 +13753,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T21:34:51.270Z",
-                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
+                     *         "createdAt": "2026-12-07T21:55:49.939Z",
+                     *         "updatedAt": "2026-12-07T21:55:50.263Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *         "tenantId": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -13817,7 +13841,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 16b58608-6d42-4b73-932e-8636d8d321bc
+                 * @example 4eb942de-c0ba-479a-906a-0a19cd301564
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13864,7 +13888,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2d08830f-24e6-43ca-a484-5eff5b224d74",
+                     *       "id": "1319d91b-b86c-43ae-bf4b-4ca2c1734b8e",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -13934,8 +13958,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T21:35:01.317Z",
-                     *       "updatedAt": "2026-12-07T21:35:01.317Z"
+                     *       "createdAt": "2026-12-07T21:55:53.447Z",
+                     *       "updatedAt": "2026-12-07T21:55:53.447Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -14039,7 +14063,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14080,7 +14104,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *       "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14146,8 +14170,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T21:34:51.270Z",
-                     *       "updatedAt": "2026-12-07T21:35:01.901Z"
+                     *       "createdAt": "2026-12-07T21:55:49.939Z",
+                     *       "updatedAt": "2026-12-07T21:55:53.607Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -14251,7 +14275,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14269,7 +14293,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *         "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -14335,14 +14359,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T21:34:51.270Z",
-                     *         "updatedAt": "2026-12-07T21:35:01.901Z"
+                     *         "createdAt": "2026-12-07T21:55:49.939Z",
+                     *         "updatedAt": "2026-12-07T21:55:53.607Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
+                     *         "tenantId": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -14423,7 +14447,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14506,7 +14530,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *       "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14603,8 +14627,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T21:34:51.270Z",
-                     *       "updatedAt": "2026-12-07T21:35:03.182Z"
+                     *       "createdAt": "2026-12-07T21:55:49.939Z",
+                     *       "updatedAt": "2026-12-07T21:55:54.071Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -14708,7 +14732,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 25e874d8-3ced-4323-bb45-caa7f6deeeb9
+                 * @example a5dbfe0a-12e2-436a-bc78-75e853bb6dbb
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14755,7 +14779,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "06930cbf-18be-4f7c-8bc9-31358e80b6d7",
+                     *       "id": "98b4a747-d65b-4d94-b208-03ed7e14303b",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -14825,8 +14849,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T21:35:02.287Z",
-                     *       "updatedAt": "2026-12-07T21:35:02.287Z"
+                     *       "createdAt": "2026-12-07T21:55:53.703Z",
+                     *       "updatedAt": "2026-12-07T21:55:53.703Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -14930,7 +14954,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -14971,7 +14995,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
+                     *       "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -15037,8 +15061,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T21:34:51.270Z",
-                     *       "updatedAt": "2026-12-07T21:35:02.685Z"
+                     *       "createdAt": "2026-12-07T21:55:49.939Z",
+                     *       "updatedAt": "2026-12-07T21:55:53.902Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -15142,7 +15166,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -15195,16 +15219,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
-                     *         "createdAt": "2026-12-07T21:34:51.270Z",
-                     *         "updatedAt": "2026-12-07T21:34:52.123Z"
+                     *         "id": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
+                     *         "createdAt": "2026-12-07T21:55:49.939Z",
+                     *         "updatedAt": "2026-12-07T21:55:53.607Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "82b9a35e-b9af-467d-9d19-966ccb77a4ae",
-                     *         "generatedAt": "2026-12-07T21:34:58.455Z",
+                     *         "tenantId": "7b9d5ff9-03cc-495e-ab04-1fed5d1460f7",
+                     *         "generatedAt": "2026-12-07T21:55:53.839Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -15309,11 +15333,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "76ad676e-a08b-4997-8db8-667dcec72ea2",
-                     *       "createdAt": "2026-12-07T21:34:59.032Z",
-                     *       "updatedAt": "2026-12-07T21:34:59.032Z",
+                     *       "uuid": "4bbe3433-4bb8-4789-a7b6-c13972084b3a",
+                     *       "createdAt": "2026-12-07T21:55:54.352Z",
+                     *       "updatedAt": "2026-12-07T21:55:54.352Z",
                      *       "legacy": {
-                     *         "entityBusinessId": 3
+                     *         "entityBusinessId": 5
                      *       },
                      *       "persons": [],
                      *       "properties": [],
@@ -15435,9 +15459,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "79ba6e69-880f-493d-a4c6-4c15a8f07946",
-                     *       "createdAt": "2026-12-07T21:35:03.568Z",
-                     *       "updatedAt": "2026-12-07T21:35:03.568Z",
+                     *       "uuid": "57246a7d-b42b-47ff-82a1-4002242829ed",
+                     *       "createdAt": "2026-12-07T21:55:54.383Z",
+                     *       "updatedAt": "2026-12-07T21:55:54.383Z",
                      *       "legacy": {
                      *         "entityBusinessId": 6
                      *       },
@@ -15652,7 +15676,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -15779,7 +15803,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -15915,9 +15939,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example c127600a-c439-4934-afd4-551d5a5e889f */
+                /** @example 2cf43211-b965-4a4c-82f8-2f8e1538d32d */
                 uuid: string;
-                /** @example key_c37581c408dd */
+                /** @example key_c3a1c2a0eb0f */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -16028,7 +16052,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example e8d22848-d130-41b5-aa89-5599e8657ac2 */
+                /** @example 394537ac-6076-4fe0-95f8-fc0f2c6bf22d */
                 uuid: string;
             };
             cookie?: never;
@@ -16139,7 +16163,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -16154,9 +16178,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "f987e597-7acf-4d39-a9ee-6a30c1681e0d",
-                     *       "createdAt": "2026-12-07T21:34:52.719Z",
-                     *       "updatedAt": "2026-12-07T21:35:04.214Z",
+                     *       "uuid": "c9424645-dbdb-439a-9d5c-bdf9a35a88fe",
+                     *       "createdAt": "2026-12-07T21:55:50.428Z",
+                     *       "updatedAt": "2026-12-07T21:55:54.516Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -17265,7 +17289,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 8caf1eb0-96d4-4169-9cb9-c2140677bc60 */
+                /** @example 8981dcb0-64a3-4ecc-ae1d-4bbe3983c299 */
                 documentId: string;
             };
             cookie?: never;
@@ -17358,7 +17382,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example 8caf1eb0-96d4-4169-9cb9-c2140677bc60 */
+                /** @example 8981dcb0-64a3-4ecc-ae1d-4bbe3983c299 */
                 documentId: string;
             };
             cookie?: never;
@@ -17456,7 +17480,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -17474,7 +17498,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "1a6e76c0-4bea-4f98-b6f2-9aee9777773f"
+                     *       "applicationId": "80d86537-3b7f-410a-95a5-1fab8dc5f25a"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -18401,8 +18425,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookSecret": "whsec_J/SBc3FVphSLXN/rMxRPj6K37+8QO8dW",
-                     *       "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *       "webhookSecret": "whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs",
+                     *       "previousSecretValidUntil": "2026-12-07T22:55:56.640Z"
                      *     }
                      */
                     "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
@@ -18526,8 +18550,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookSecret": "whsec_J/SBc3FVphSLXN/rMxRPj6K37+8QO8dW",
-                     *       "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *       "webhookSecret": "whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs",
+                     *       "previousSecretValidUntil": "2026-12-07T22:55:56.640Z"
                      *     }
                      */
                     "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
@@ -19091,7 +19115,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *           "offerId": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *           "products": [
                      *             1
                      *           ],
@@ -19122,7 +19146,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *           "id": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -19488,21 +19512,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
+                     *           "id": "557a2350-b753-4373-94eb-8d422759df25",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T21:35:13.993Z",
+                     *           "nextAttemptAt": "2026-12-07T21:56:02.156Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T21:35:09.760Z",
+                     *           "createdAt": "2026-12-07T21:55:57.872Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "id": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -19576,7 +19600,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "offerId": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -19605,34 +19629,35 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T21:35:09.817Z",
+                     *               "attemptedAt": "2026-12-07T21:55:57.945Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 2,
+                     *               "latencyMs": 10,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
-                     *                 "webhook-timestamp": "1796679309",
+                     *                 "webhook-id": "557a2350-b753-4373-94eb-8d422759df25",
+                     *                 "webhook-timestamp": "1796680557",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "78305449-c2d8-4b81-816b-8baa8ceecf2d",
+                     *                 "x-request-id": "263e50a3-677a-472b-aa57-35088fd43a48",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
+                     *           "id": "5c8b1c02-f025-4eff-882d-ad433fda75bf",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T21:35:13.391Z",
+                     *           "nextAttemptAt": "2026-12-07T21:56:01.741Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T21:35:09.060Z",
+                     *           "createdAt": "2026-12-07T21:55:57.023Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -19711,26 +19736,27 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T21:35:09.146Z",
+                     *               "attemptedAt": "2026-12-07T21:55:57.287Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 520,
+                     *               "latencyMs": 516,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "067bb78c-4328-426d-ad3a-424c667a92b8",
-                     *                 "webhook-timestamp": "1796679309",
+                     *                 "webhook-id": "5c8b1c02-f025-4eff-882d-ad433fda75bf",
+                     *                 "webhook-timestamp": "1796680557",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "73ca44fd-58dc-45b0-af9a-cf05b744d230",
+                     *                 "x-request-id": "5988da5f-4da6-4181-930e-235c7a5df938",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjM1OjA5LjA2MFoiLCIwNjdiYjc4Yy00MzI4LTQyNmQtYWQzYS00MjRjNjY3YTkyYjgiXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjU1OjU3LjAyM1oiLCI1YzhiMWMwMi1mMDI1LTRlZmYtODgyZC1hZDQzM2ZkYTc1YmYiXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -19808,6 +19834,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b3b52c0a-0ad5-48b4-8092-443d117c5392 */
                 id: string;
             };
             cookie?: never;
@@ -19820,6 +19847,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "DELIVERED",
+                     *       "attemptCount": 2,
+                     *       "nextAttemptAt": null,
+                     *       "deliveredAt": "2026-12-07T21:55:58.098Z",
+                     *       "createdAt": "2026-12-07T21:55:58.170Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:55:58.170Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
+                     *             "webhook-timestamp": "1796680558",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         },
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:54:58.170Z",
+                     *           "statusCode": 503,
+                     *           "latencyMs": 41,
+                     *           "error": "answered 503, not 204",
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
+                     *             "webhook-timestamp": "1796680498",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "retry-after": "60",
+                     *               "content-type": "application/json"
+                     *             },
+                     *             "body": "{\"error\":\"maintenance\"}",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
                 };
             };
@@ -19893,7 +20047,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b */
+                /** @example 47df970c-9519-4b44-b69b-8a40a88d221c */
                 id: string;
             };
             cookie?: never;
@@ -19908,16 +20062,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
+                     *       "id": "47df970c-9519-4b44-b69b-8a40a88d221c",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
-                     *       "sequence": 1,
+                     *       "sequence": 2,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T21:35:10.373Z",
-                     *       "deliveredAt": "2026-12-07T21:35:10.187Z",
-                     *       "createdAt": "2026-12-07T21:35:10.191Z",
+                     *       "nextAttemptAt": "2026-12-07T21:55:58.299Z",
+                     *       "deliveredAt": "2026-12-07T21:55:58.262Z",
+                     *       "createdAt": "2026-12-07T21:55:58.264Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -19988,19 +20142,20 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T21:35:10.191Z",
+                     *           "attemptedAt": "2026-12-07T21:55:58.264Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
-                     *             "webhook-timestamp": "1796679310",
+                     *             "webhook-id": "47df970c-9519-4b44-b69b-8a40a88d221c",
+                     *             "webhook-timestamp": "1796680558",
                      *             "webhook-event-type": "application.created",
-                     *             "webhook-sequence": "1",
+                     *             "webhook-sequence": "2",
                      *             "webhook-signature": "[redacted]"
-                     *           }
+                     *           },
+                     *           "response": null
                      *         }
                      *       ]
                      *     }
@@ -20127,11 +20282,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
+                     *           "id": "5c8b1c02-f025-4eff-882d-ad433fda75bf",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:09.060Z",
+                     *           "createdAt": "2026-12-07T21:55:57.023Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -20210,16 +20365,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
+                     *           "id": "557a2350-b753-4373-94eb-8d422759df25",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:09.760Z",
+                     *           "createdAt": "2026-12-07T21:55:57.872Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "id": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -20293,7 +20448,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "offerId": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -20322,11 +20477,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "74c6afa0-b9bc-4bee-8b37-19f22ab1aeb9",
+                     *           "id": "aab54133-c0ec-4d86-b0ce-ddb1b0ee7f03",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:09.955Z",
+                     *           "createdAt": "2026-12-07T21:55:57.965Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -20405,11 +20560,86 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
+                     *           "id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:10.191Z",
+                     *           "createdAt": "2026-12-07T21:55:58.170Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "47df970c-9519-4b44-b69b-8a40a88d221c",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 2,
+                     *           "createdAt": "2026-12-07T21:55:58.264Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -20481,7 +20711,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIxNzgyNCIsMSwxXQ",
+                     *         "endCursor": "WyIyMzQwMSIsMSwyXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -20575,9 +20805,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "a9a35274-0684-498e-8fc9-300776a99dab",
+                     *       "webhookId": "16f2b618-41c0-42a3-8948-227a2b139bcd",
                      *       "statusCode": null,
-                     *       "latencyMs": 1,
+                     *       "latencyMs": 4,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *       "delivered": false
                      *     }
@@ -20712,7 +20942,7 @@ export interface operations {
                      *       ],
                      *       "signingSecret": {
                      *         "status": "ROTATING",
-                     *         "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *         "previousSecretValidUntil": "2026-12-07T22:55:56.640Z"
                      *       }
                      *     }
                      */
@@ -21381,7 +21611,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *           "offerId": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *           "products": [
                      *             1
                      *           ],
@@ -21412,7 +21642,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *           "id": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -21778,21 +22008,21 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
+                     *           "id": "557a2350-b753-4373-94eb-8d422759df25",
                      *           "applicationId": 3,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T21:35:13.993Z",
+                     *           "nextAttemptAt": "2026-12-07T21:56:02.156Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T21:35:09.760Z",
+                     *           "createdAt": "2026-12-07T21:55:57.872Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "id": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -21866,7 +22096,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "offerId": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -21895,34 +22125,35 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T21:35:09.817Z",
+                     *               "attemptedAt": "2026-12-07T21:55:57.945Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 2,
+                     *               "latencyMs": 10,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
-                     *                 "webhook-timestamp": "1796679309",
+                     *                 "webhook-id": "557a2350-b753-4373-94eb-8d422759df25",
+                     *                 "webhook-timestamp": "1796680557",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "78305449-c2d8-4b81-816b-8baa8ceecf2d",
+                     *                 "x-request-id": "263e50a3-677a-472b-aa57-35088fd43a48",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
+                     *           "id": "5c8b1c02-f025-4eff-882d-ad433fda75bf",
                      *           "applicationId": 2,
                      *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T21:35:13.391Z",
+                     *           "nextAttemptAt": "2026-12-07T21:56:01.741Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T21:35:09.060Z",
+                     *           "createdAt": "2026-12-07T21:55:57.023Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -22001,26 +22232,27 @@ export interface operations {
                      *           },
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T21:35:09.146Z",
+                     *               "attemptedAt": "2026-12-07T21:55:57.287Z",
                      *               "statusCode": null,
-                     *               "latencyMs": 520,
+                     *               "latencyMs": 516,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "067bb78c-4328-426d-ad3a-424c667a92b8",
-                     *                 "webhook-timestamp": "1796679309",
+                     *                 "webhook-id": "5c8b1c02-f025-4eff-882d-ad433fda75bf",
+                     *                 "webhook-timestamp": "1796680557",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "73ca44fd-58dc-45b0-af9a-cf05b744d230",
+                     *                 "x-request-id": "5988da5f-4da6-4181-930e-235c7a5df938",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
                      *           ]
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjM1OjA5LjA2MFoiLCIwNjdiYjc4Yy00MzI4LTQyNmQtYWQzYS00MjRjNjY3YTkyYjgiXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIxOjU1OjU3LjAyM1oiLCI1YzhiMWMwMi1mMDI1LTRlZmYtODgyZC1hZDQzM2ZkYTc1YmYiXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -22098,6 +22330,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b3b52c0a-0ad5-48b4-8092-443d117c5392 */
                 id: string;
             };
             cookie?: never;
@@ -22110,6 +22343,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
+                     *       "applicationId": 1,
+                     *       "eventType": "application.created",
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "DELIVERED",
+                     *       "attemptCount": 2,
+                     *       "nextAttemptAt": null,
+                     *       "deliveredAt": "2026-12-07T21:55:58.098Z",
+                     *       "createdAt": "2026-12-07T21:55:58.170Z",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:55:58.170Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
+                     *             "webhook-timestamp": "1796680558",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         },
+                     *         {
+                     *           "attemptedAt": "2026-12-07T21:54:58.170Z",
+                     *           "statusCode": 503,
+                     *           "latencyMs": 41,
+                     *           "error": "answered 503, not 204",
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
+                     *             "webhook-timestamp": "1796680498",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "retry-after": "60",
+                     *               "content-type": "application/json"
+                     *             },
+                     *             "body": "{\"error\":\"maintenance\"}",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
                 };
             };
@@ -22183,7 +22543,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b */
+                /** @example 47df970c-9519-4b44-b69b-8a40a88d221c */
                 id: string;
             };
             cookie?: never;
@@ -22198,16 +22558,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
+                     *       "id": "47df970c-9519-4b44-b69b-8a40a88d221c",
                      *       "applicationId": 1,
                      *       "eventType": "application.created",
-                     *       "sequence": 1,
+                     *       "sequence": 2,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T21:35:10.373Z",
-                     *       "deliveredAt": "2026-12-07T21:35:10.187Z",
-                     *       "createdAt": "2026-12-07T21:35:10.191Z",
+                     *       "nextAttemptAt": "2026-12-07T21:55:58.299Z",
+                     *       "deliveredAt": "2026-12-07T21:55:58.262Z",
+                     *       "createdAt": "2026-12-07T21:55:58.264Z",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -22278,19 +22638,20 @@ export interface operations {
                      *       },
                      *       "attempts": [
                      *         {
-                     *           "attemptedAt": "2026-12-07T21:35:10.191Z",
+                     *           "attemptedAt": "2026-12-07T21:55:58.264Z",
                      *           "statusCode": 204,
                      *           "latencyMs": 182,
                      *           "error": null,
                      *           "requestHeaders": {
                      *             "content-type": "application/json",
                      *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
-                     *             "webhook-timestamp": "1796679310",
+                     *             "webhook-id": "47df970c-9519-4b44-b69b-8a40a88d221c",
+                     *             "webhook-timestamp": "1796680558",
                      *             "webhook-event-type": "application.created",
-                     *             "webhook-sequence": "1",
+                     *             "webhook-sequence": "2",
                      *             "webhook-signature": "[redacted]"
-                     *           }
+                     *           },
+                     *           "response": null
                      *         }
                      *       ]
                      *     }
@@ -22417,11 +22778,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "067bb78c-4328-426d-ad3a-424c667a92b8",
+                     *           "id": "5c8b1c02-f025-4eff-882d-ad433fda75bf",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:09.060Z",
+                     *           "createdAt": "2026-12-07T21:55:57.023Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -22500,16 +22861,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "2594767b-1eab-402e-a74a-cd4ae8c2dbb4",
+                     *           "id": "557a2350-b753-4373-94eb-8d422759df25",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:09.760Z",
+                     *           "createdAt": "2026-12-07T21:55:57.872Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "id": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -22583,7 +22944,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "f8f53f87-e654-47fa-a3e6-a1c0b9b0d72d",
+                     *                 "offerId": "f2e629e8-a357-43ab-868b-103d8392b62f",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -22612,11 +22973,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "74c6afa0-b9bc-4bee-8b37-19f22ab1aeb9",
+                     *           "id": "aab54133-c0ec-4d86-b0ce-ddb1b0ee7f03",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:09.955Z",
+                     *           "createdAt": "2026-12-07T21:55:57.965Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -22695,11 +23056,86 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "eb1db1ea-e8b9-4dc2-a8bb-868736a7b26b",
+                     *           "id": "b3b52c0a-0ad5-48b4-8092-443d117c5392",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T21:35:10.191Z",
+                     *           "createdAt": "2026-12-07T21:55:58.170Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "47df970c-9519-4b44-b69b-8a40a88d221c",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 2,
+                     *           "createdAt": "2026-12-07T21:55:58.264Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -22771,7 +23207,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIxNzgyNCIsMSwxXQ",
+                     *         "endCursor": "WyIyMzQwMSIsMSwyXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -22865,9 +23301,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "a9a35274-0684-498e-8fc9-300776a99dab",
+                     *       "webhookId": "16f2b618-41c0-42a3-8948-227a2b139bcd",
                      *       "statusCode": null,
-                     *       "latencyMs": 1,
+                     *       "latencyMs": 4,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *       "delivered": false
                      *     }
@@ -23002,7 +23438,7 @@ export interface operations {
                      *       ],
                      *       "signingSecret": {
                      *         "status": "ROTATING",
-                     *         "previousSecretValidUntil": "2026-12-07T22:35:08.780Z"
+                     *         "previousSecretValidUntil": "2026-12-07T22:55:56.640Z"
                      *       }
                      *     }
                      */
@@ -24345,7 +24781,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f54dd252-913a-4b36-8b6d-ba307a4f47ba */
+                /** @example 4537dc32-7d18-4c69-8830-19428ba4ffb7 */
                 uuid: string;
             };
             cookie?: never;
@@ -24360,8 +24796,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3eb2667d-0a59-4870-8a2e-5077724ac9b3",
-                     *       "profile": "f54dd252-913a-4b36-8b6d-ba307a4f47ba",
+                     *       "id": "fbcd7302-2ca1-4795-94b6-e4ecbec09c24",
+                     *       "profile": "4537dc32-7d18-4c69-8830-19428ba4ffb7",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -24380,7 +24816,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T21:35:12.189Z",
+                     *       "stateUpdatedAt": "2026-12-07T21:55:59.003Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -24390,20 +24826,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "c9a9ffa1-ab2f-4cf4-92a9-84af18d91e9a",
+                     *         "id": "7d120f35-2745-4b5e-95d9-97269572dbc7",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T21:35:12.189Z"
+                     *         "createdAt": "2026-12-07T21:55:59.003Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T21:35:12.189Z"
+                     *         "generatedAt": "2026-12-07T21:55:59.003Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T21:35:12.189Z"
+                     *           "createdAt": "2026-12-07T21:55:59.003Z"
                      *         }
                      *       ]
                      *     }
@@ -24517,7 +24953,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -24608,7 +25044,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -25450,7 +25886,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example 7fa465f4-5f17-49de-a88f-f0a70114c411 */
+                /** @example 048e816d-7e5c-4a78-b630-39d4de798863 */
                 uuid: string;
             };
             cookie?: never;
@@ -25617,7 +26053,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 profileId: string;
             };
             cookie?: never;
@@ -25633,7 +26069,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:f987e597-7acf-4d39-a9ee-6a30c1681e0d",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:c9424645-dbdb-439a-9d5c-bdf9a35a88fe",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -26233,7 +26669,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 profileId: string;
             };
             cookie?: never;
@@ -26358,7 +26794,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 profileId: string;
             };
             cookie?: never;
@@ -26515,7 +26951,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 profileId: string;
             };
             cookie?: never;
@@ -26610,7 +27046,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 profileId: string;
             };
             cookie?: never;
@@ -26734,7 +27170,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -26750,20 +27186,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "8caf1eb0-96d4-4169-9cb9-c2140677bc60",
+                     *         "id": "8981dcb0-64a3-4ecc-ae1d-4bbe3983c299",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T21:34:54.284Z"
+                     *         "createdAt": "2026-12-07T21:55:51.102Z"
                      *       },
                      *       {
-                     *         "id": "1b47e620-dd13-4ae1-a758-d0be6037dc3e",
+                     *         "id": "e7d866e2-ce23-4896-87ca-55f3f89fe55a",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T21:35:14.937Z"
+                     *         "createdAt": "2026-12-07T21:56:00.104Z"
                      *       }
                      *     ]
                      */
@@ -26840,7 +27276,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
             };
             cookie?: never;
@@ -26862,12 +27298,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1b47e620-dd13-4ae1-a758-d0be6037dc3e",
+                     *       "id": "e7d866e2-ce23-4896-87ca-55f3f89fe55a",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T21:35:14.937Z"
+                     *       "createdAt": "2026-12-07T21:56:00.104Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -26973,7 +27409,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example f987e597-7acf-4d39-a9ee-6a30c1681e0d */
+                /** @example c9424645-dbdb-439a-9d5c-bdf9a35a88fe */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -26990,7 +27426,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/f987e597-7acf-4d39-a9ee-6a30c1681e0d?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/c9424645-dbdb-439a-9d5c-bdf9a35a88fe?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -27076,7 +27512,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
@@ -27144,7 +27580,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "5a31f1a8-a9e5-4187-9d26-ff65d2488169",
+                     *       "id": "55ae6b83-681a-47d2-8535-e83577d2d9b0",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -27249,12 +27685,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
+                /** @example 80d86537-3b7f-410a-95a5-1fab8dc5f25a */
                 applicationId: string;
             };
             cookie?: never;
@@ -27278,7 +27714,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/1a6e76c0-4bea-4f98-b6f2-9aee9777773f/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/80d86537-3b7f-410a-95a5-1fab8dc5f25a/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -27382,12 +27818,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 652e6ae0-dfd7-4ae0-86e1-260c0397e6dd */
+                /** @example 34db6a9c-6bbc-4daf-a0af-ac56b6705010 */
                 applicationId: string;
             };
             cookie?: never;
@@ -27481,12 +27917,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
+                /** @example 80d86537-3b7f-410a-95a5-1fab8dc5f25a */
                 applicationId: string;
             };
             cookie?: never;
@@ -27961,12 +28397,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
+                /** @example 80d86537-3b7f-410a-95a5-1fab8dc5f25a */
                 applicationId: string;
             };
             cookie?: never;
@@ -27982,20 +28418,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-1a6e76c0-4bea-4f98-b6f2-9aee9777773f-27",
-                     *         "createdAt": "2026-12-07T21:35:17.440Z",
-                     *         "updatedAt": "2026-12-07T21:35:17.440Z",
+                     *         "id": "pso-80d86537-3b7f-410a-95a5-1fab8dc5f25a-27",
+                     *         "createdAt": "2026-12-07T21:56:01.007Z",
+                     *         "updatedAt": "2026-12-07T21:56:01.007Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
-                     *         "reference": "1a6e76c0-27",
+                     *         "profileUuid": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
+                     *         "reference": "80d86537-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T21:35:17.440Z",
+                     *         "expiryDate": "2027-01-06T21:56:01.007Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -28014,20 +28450,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-1a6e76c0-4bea-4f98-b6f2-9aee9777773f-5",
-                     *         "createdAt": "2026-12-07T21:35:17.440Z",
-                     *         "updatedAt": "2026-12-07T21:35:17.440Z",
+                     *         "id": "pso-80d86537-3b7f-410a-95a5-1fab8dc5f25a-5",
+                     *         "createdAt": "2026-12-07T21:56:01.007Z",
+                     *         "updatedAt": "2026-12-07T21:56:01.007Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "febbc9e6-57d5-4624-b5de-538ee5c5d692",
-                     *         "reference": "1a6e76c0-5",
+                     *         "profileUuid": "677b34e2-b4c5-4235-83a0-cdbea29935c8",
+                     *         "reference": "80d86537-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T21:35:17.440Z",
+                     *         "expiryDate": "2027-01-06T21:56:01.007Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -28121,12 +28557,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 82b9a35e-b9af-467d-9d19-966ccb77a4ae
+                 * @example 7b9d5ff9-03cc-495e-ab04-1fed5d1460f7
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 1a6e76c0-4bea-4f98-b6f2-9aee9777773f */
+                /** @example 80d86537-3b7f-410a-95a5-1fab8dc5f25a */
                 applicationId: string;
             };
             cookie?: never;
@@ -28264,7 +28700,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 94c00ed0-c261-477e-a7eb-dfa6e453f356 */
+                /** @example 5dc52969-8a75-4c65-8049-331fcbe0e3ed */
                 selectionId: string;
             };
             cookie?: never;
@@ -28279,7 +28715,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "94c00ed0-c261-477e-a7eb-dfa6e453f356",
+                     *       "selectionId": "5dc52969-8a75-4c65-8049-331fcbe0e3ed",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -28646,7 +29082,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "dbd25f8a-0191-44d9-afe2-955e1411fefa",
+                     *           "offerId": "6d5fac3f-b2c9-4437-8a2b-bfd3cb3bf30c",
                      *           "products": [
                      *             1
                      *           ],
@@ -28674,11 +29110,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796679321,
+                     *         "acceptedAt": 1796680562,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "dbd25f8a-0191-44d9-afe2-955e1411fefa",
-                     *           "reference": "OFFER-5e47246c",
+                     *           "id": "6d5fac3f-b2c9-4437-8a2b-bfd3cb3bf30c",
+                     *           "reference": "OFFER-09b400f7",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -28859,7 +29295,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "2e149d44-863b-4d7d-828a-d54b10112fdd",
+                     *           "offerId": "ae62c0b3-6228-406f-b3d1-a8226ffed7b6",
                      *           "products": [
                      *             1
                      *           ],
@@ -28890,8 +29326,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "2e149d44-863b-4d7d-828a-d54b10112fdd",
-                     *           "reference": "OFFER-f48129e4",
+                     *           "id": "ae62c0b3-6228-406f-b3d1-a8226ffed7b6",
+                     *           "reference": "OFFER-0c8793c7",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -29260,7 +29696,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "0a50b466-50eb-4100-ad41-2bd55c4cb82c",
+                     *           "offerId": "8fcfe8dd-80c6-416f-a34a-331658e086d1",
                      *           "products": [
                      *             1
                      *           ],
@@ -29288,11 +29724,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796679322,
+                     *         "acceptedAt": 1796680562,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "0a50b466-50eb-4100-ad41-2bd55c4cb82c",
-                     *           "reference": "OFFER-3289ae83",
+                     *           "id": "8fcfe8dd-80c6-416f-a34a-331658e086d1",
+                     *           "reference": "OFFER-c4287486",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -29470,7 +29906,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "79a5929f-20eb-4ea8-a1f3-94081a477a6d",
+                     *           "offerId": "8a6a4d8e-5bc5-4389-879c-c9bcd4c708fc",
                      *           "products": [
                      *             1
                      *           ],
@@ -29501,8 +29937,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "79a5929f-20eb-4ea8-a1f3-94081a477a6d",
-                     *           "reference": "OFFER-2afc3bf0",
+                     *           "id": "8a6a4d8e-5bc5-4389-879c-c9bcd4c708fc",
+                     *           "reference": "OFFER-ff17fb29",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
