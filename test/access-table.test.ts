@@ -549,6 +549,7 @@ const PROBES: Probe[] = [
 
   // Lender Application API and the client's decisions
   rest('lenderApplications.list', 'get', `${L}/applications`),
+  rest('lenderApplications.list', 'get', `${L}/applications/totals`),
   rest('lenderApplications.list', 'get', `${L}/applications/:id`, () => ({ params: { id: world.documentApplication.applicationId } })),
   rest('lenderApplications.list', 'get', `${L}/v1/funding/search/:id/document/:documentId`, () => ({
     params: { id: world.documentApplication.applicationId, documentId: world.documentApplication.documentId },

@@ -177,6 +177,11 @@ const FIXTURES: Record<string, (credential: Credential | undefined) => Promise<F
   PlatformAuthController_token: async () => ({ headers: { 'x-api-key': (await fullKey()).secret } }),
   MarketplaceAuthController_authorize: async () => ({ headers: { 'x-api-key': (await fullKey()).secret } }),
   AuthController_authorize: async () => ({ query: { api_key: (await fullKey()).secret } }),
+  // A lender of its own: the credential rotation examples change world.lender's password.
+  LenderConsoleAuthController_signIn: async () => {
+    const own = await lenderCredentials(app, (await app.runtime.database.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'desc' } })).id);
+    return { body: { username: own.username, password: own.password } };
+  },
   PlatformAuthController_refreshToken: async () => ({ body: { refresh_token: (await platformToken(app, (await fullKey()).secret)).refresh_token } }),
   MarketplaceAuthController_refreshToken: async () => ({ body: { refresh_token: (await masterToken(app, (await fullKey()).secret)).refresh_token } }),
   AuthController_refreshToken: async () => ({ body: { refreshToken: (await marketplaceV1Token(app, (await fullKey()).secret)).refreshToken } }),

@@ -12,6 +12,8 @@ export type AuditEvent =
   | 'lender_token.issued'
   | 'lender_token.failed'
   | 'lender_token.throttled'
+  | 'lender_console.signed_in'
+  | 'lender_console.sign_in_failed'
   | 'refresh_token.replayed'
   | 'api_key.created'
   | 'api_key.revoked'

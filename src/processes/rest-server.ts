@@ -19,6 +19,7 @@ import { widgetCors, widgetEmbedOrigins } from '../api/pages/widget-cors.js';
 import { identityProviderRouter } from '../api/rest/identity-provider-router.js';
 import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 import { dashboardRouter } from '../api/pages/dashboard-router.js';
+import { lenderConsoleRouter } from '../api/pages/lender-console-router.js';
 import { forwardGraphQL } from '../api/http/graphql-forwarding.js';
 
 export async function startRestServer(runtime: Runtime, port: number): Promise<RunningServer> {
@@ -42,6 +43,7 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));
+  app.use(lenderConsoleRouter(runtime));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   const url = await listen(server, port, runtime.config.HOST);
   return {

@@ -14,6 +14,7 @@ import { identityProviderRouter } from '../api/rest/identity-provider-router.js'
 import { webRouter } from '../api/pages/web-router.js';
 import { widgetCors, widgetEmbedOrigins } from '../api/pages/widget-cors.js';
 import { dashboardRouter } from '../api/pages/dashboard-router.js';
+import { lenderConsoleRouter } from '../api/pages/lender-console-router.js';
 import { apiRequestsOnly, createRestRouter, NO_SUCH_ENDPOINT, sendProblem } from '../api/rest/rest-router.js';
 import type { Runtime } from './runtime.js';
 import { startDeliveryWorker } from './delivery-worker.js';
@@ -92,6 +93,7 @@ export async function startSingleProcessServer(
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));
   app.use(dashboardRouter(runtime));
+  app.use(lenderConsoleRouter(runtime));
   app.use((_req, res) => sendProblem(res, NO_SUCH_ENDPOINT()));
   // Everything is running before the port opens (GraphQL's stack loads on its first request): a
   // healthy answer means the whole process is up, and nothing awaited after listening lies between

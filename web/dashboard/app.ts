@@ -3,7 +3,7 @@
  * or problem, the lenders (they name rows in several views), and the one way to run an action and
  * re-render. Each view keeps its own state in its own module; the shell (./main.ts) owns the page.
  */
-import { html, type TemplateResult } from 'lit';
+export { enumLabel, focusAfterRender, formValues, urlWithBreaks } from '../shared/page-helpers.js';
 import { formatMoney } from '../shared/format.js';
 import type { LendersQuery } from './generated/graphql.js';
 import { ApiError, graphql } from './graphql-api.js';
@@ -61,21 +61,11 @@ export async function attempt(action: () => Promise<void>, done?: string): Promi
   update();
 }
 
-/** A panel opened from a button takes the keyboard focus (its heading), so a keyboard user lands on it. */
-export function focusAfterRender(id: string): void {
-  requestAnimationFrame(() => document.getElementById(id)?.focus());
-}
-
-export function formValues(form: HTMLFormElement): Record<string, string> {
-  return Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
-}
 
 export const numberOrUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : Number(value));
 
 export const money = (value: number | null) => (value === null ? '—' : formatMoney(value));
 
-/** An enum value as words: LIMITED_COMPANY → "limited company". */
-export const enumLabel = (value: string) => value.replace(/_/g, ' ').toLowerCase();
 
 /** The most rows a list view shows, and the board's page: the largest page the API answers. */
 export const LIST_PAGE = 200;
@@ -85,12 +75,3 @@ export async function loadLenders(): Promise<void> {
 }
 
 export const lenderName = (id: number) => app.lenders.find((l) => l.id === id)?.name ?? `Lender ${id}`;
-
-/**
- * A URL with a line-break opportunity (<wbr>) after each separator (/ ? & =), so a long URL wraps
- * between its parts on a narrow screen rather than in the middle of a word.
- */
-export function urlWithBreaks(url: string): TemplateResult {
-  const parts = url.split(/(?<=[/?&=])/);
-  return html`${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}`;
-}

@@ -16,6 +16,7 @@ export const WEB_BUNDLES: Record<string, string> = {
   'widget.js': 'web/widget/widget.ts',
   'widget-embed.js': 'web/widget/embed.ts',
   'dashboard.js': 'web/dashboard/main.ts',
+  'lender-console.js': 'web/lender/main.ts',
   'api-docs.js': 'web/api-docs/api-docs.ts',
   'continue-page.js': 'web/continue/continue-page.ts',
 };

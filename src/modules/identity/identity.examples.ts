@@ -3,7 +3,7 @@
  * test/openapi-examples.test.ts. Secrets appear as the specification's placeholders (section 5:
  * <API_KEY>, <REFRESH_TOKEN>), which that test replaces with credentials it has just made.
  */
-export const PLACEHOLDERS = { apiKey: '<API_KEY>', refreshToken: '<REFRESH_TOKEN>' } as const;
+export const PLACEHOLDERS = { apiKey: '<API_KEY>', refreshToken: '<REFRESH_TOKEN>', lenderUsername: '<USERNAME>', lenderPassword: '<PASSWORD>' } as const;
 
 /**
  * The demo deployment's published sign-in (README; prisma/seed/demo-identities.ts seeds it): the

@@ -2,6 +2,7 @@
 import { ACCESS_POLICY, type Surface } from '../../kernel/access-policy.js';
 import * as apiKeys from './api-key-service.js';
 import { login } from './login-service.js';
+import { LenderConsoleSession, LenderConsoleSignIn, LENDER_CONSOLE_SESSION_SECONDS, signInToLenderConsole } from './lender-console-sign-in.js';
 import * as tokens from './token-service.js';
 import * as users from './user-service.js';
 import * as lenderCredentials from './lender-credential-rotation.js';
@@ -85,6 +86,19 @@ export const identityRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'public',
     handle: (ctx, req) => login(ctx, req.body, req.ip),
+  }),
+  route({
+    method: 'post',
+    path: `${BASES.platform}/auth/lender-console`,
+    operationId: 'LenderConsoleAuthController_signIn',
+    summary: 'Sign in to the lender console',
+    description: `A lender's user signs in to the lender console (/app/lender) with the username and password of the lender's credentials (spec 5.9), without the client secret, and gets an \`id_token\` like /oauth/token's (the lender API bearer, its lender's data only) valid ${LENDER_CONSOLE_SESSION_SECONDS / 60} minutes. A wrong username or password is one 401; failures are counted with /oauth/token's and then refused with 429 and \`Retry-After\`. JSON only; no cookie is set.`,
+    example: { summary: "A lender's username and password (spec 5.9's placeholders)", body: { username: PLACEHOLDERS.lenderUsername, password: PLACEHOLDERS.lenderPassword } },
+    body: LenderConsoleSignIn,
+    response: LenderConsoleSession,
+    successStatus: 200,
+    surface: 'public',
+    handle: (ctx, req) => signInToLenderConsole(ctx, req.body, req.ip),
   }),
   route({
     method: 'post',

@@ -57,7 +57,7 @@ type SortValue = string | number;
  * state it (a missing company name sorts as '', a missing amount as -1, so no key is NULL), and
  * the key's value as a cursor carries it.
  */
-const SORT_KEYS: Record<SortField, { key: (table: string) => RawBuilder<unknown>; cursor: (value: SortValue) => RawBuilder<unknown> }> = {
+export const SORT_KEYS: Record<SortField, { key: (table: string) => RawBuilder<unknown>; cursor: (value: SortValue) => RawBuilder<unknown> }> = {
   LAST_CHANGE: { key: (t) => sql`${sql.ref(`${t}.updatedAt`)}`, cursor: (v) => sql`${String(v)}::timestamp(3)` },
   CREATED: { key: (t) => sql`${sql.ref(`${t}.createdAt`)}`, cursor: (v) => sql`${String(v)}::timestamp(3)` },
   AMOUNT: { key: (t) => sql`COALESCE(${sql.ref(`${t}.sentAmount`)}, -1)`, cursor: (v) => sql`${Number(v)}::double precision` },
@@ -106,7 +106,7 @@ function decodeBoardCursor(after: string, field: SortField, direction: 'ASC' | '
 const PageRequest = z.strictObject({ first: PageArgs.shape.first, after: PageArgs.shape.after, orderBy: BoardOrder.optional() });
 
 /** The search as one condition: a company name prefix, a registration number, a lender reference or an application id. */
-function searchCondition(search: string) {
+export function searchCondition(search: string) {
   const prefix = `${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const id = /^\d{1,9}$/.test(search) ? Number(search) : null;
   return (eb: ApplicationRows) =>

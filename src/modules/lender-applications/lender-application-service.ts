@@ -36,15 +36,17 @@ import {
   lenderApplicationListScope,
   lenderApplicationSqlScope,
   type ApplicationAudience,
+  type ApplicationRows,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
-import { APPLICATION_MOVE_OF, FAILURE_REASON, IN_REVIEW, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
+import { APPLICATION_MOVE_OF, APPLICATION_STATUSES, FAILURE_REASON, IN_REVIEW, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
 import { SEARCH_WITHOUT_MATCHES } from '../matching/funding-search.js';
 import { answerOnce, answerOnceAsIs } from '../../infra/idempotent-answers.js';
 import { afterApplication } from './lender-list-store.js';
+import { SORT_KEYS, searchCondition } from './application-board.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
@@ -102,35 +104,80 @@ export function toIntegratorDocument(row: DocumentSource): IntegratorApplication
   return { application: toStoredDocument(row).application };
 }
 
-export const ListQuery = z.object({
-  reference: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+/** The lender's list filters (its applications only, whatever they say): also what the totals count. */
+export const ListFilter = z.object({
+  reference: z.string().trim().min(1, 'must not be empty').max(255).optional().describe('Only the applications you acknowledged with this reference'),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .optional()
+    .describe("Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is"),
+  status: z.enum(APPLICATION_STATUSES, { message: `must be one of ${APPLICATION_STATUSES.join(', ')}` }).optional().describe('Only applications in this status'),
+  receivedBefore: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional().describe('Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days)'),
+  receivedAfter: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional().describe('Only applications sent to you at or after this instant'),
+});
+
+/** The list's orders: a field, newest/largest first with a leading `-`. */
+const LIST_SORT_FIELDS = { received: 'CREATED', updated: 'LAST_CHANGE', company: 'COMPANY', amount: 'AMOUNT', status: 'STATUS' } as const;
+const LIST_SORTS = Object.keys(LIST_SORT_FIELDS).flatMap((field) => [field, `-${field}`]) as [string, ...string[]];
+
+export const ListQuery = ListFilter.extend({
+  sort: z
+    .enum(LIST_SORTS, { message: `must be one of ${LIST_SORTS.join(', ')}` })
+    .default('received')
+    .describe('The order: `received` (oldest first, unless given), `updated` (last change), `company`, `amount` or `status`; a leading `-` reverses it. Ties go by id in the same direction.'),
   limit: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
     .default(DEFAULT_PAGE_SIZE)
-    .describe(`Applications in the answer, oldest first: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}. An answer of fewer is the last page.`),
+    .describe(`Applications in the answer, in the order asked for: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}. An answer of fewer is the last page.`),
   after: z.coerce
     .number({ message: 'must be an application id (number)' })
     .int('must be an application id (number)')
     .positive('must be an application id (number)')
     .optional()
-    .describe('The id of the last application of the previous answer: the answer continues after it.'),
+    .describe('The id of the last application of the previous answer (with the same filters and sort): the answer continues after it.'),
 });
+
+export const ApplicationTotals = z
+  .strictObject({
+    total: z.number().int().describe('Your applications matching every filter given'),
+    byStatus: z.array(z.strictObject({ status: z.string(), count: z.number().int() })).describe('Of those matching the filters other than `status`: how many are in each status (statuses with none left out)'),
+  })
+  .meta({ id: 'LenderApplicationTotals', description: 'How many of your applications a filter matches' });
+export type ApplicationTotals = z.infer<typeof ApplicationTotals>;
+
+/** The filter as conditions on `la` (the caller's scope is added by the caller). */
+function listConditions(filter: z.output<typeof ListFilter>, withStatus: boolean) {
+  return (eb: ApplicationRows) =>
+    eb.and([
+      ...(filter.reference ? [eb('la.reference', '=', filter.reference)] : []),
+      ...(filter.q ? [searchCondition(filter.q)(eb)] : []),
+      ...(withStatus && filter.status ? [eb('la.status', '=', filter.status)] : []),
+      ...(filter.receivedBefore ? [eb('la.createdAt', '<', new Date(filter.receivedBefore))] : []),
+      ...(filter.receivedAfter ? [eb('la.createdAt', '>=', new Date(filter.receivedAfter))] : []),
+    ]);
+}
 
 const isoDate = (text: string | null) => (text === null ? null : new Date(text));
 
 /**
- * GET {lender_api_base}/applications[?reference=][&limit=][&after=]: a page of the calling lender's
- * applications, oldest first, each as its funding application document (spec 2.7). The answer stays
- * the spec's array; the next page is asked for with `after` = the last id received. One statement
- * per page, read from the index on (lenderId, createdAt, id): the rows, each one's current offer
- * and the lender's token key (test/query-plans.test.ts).
+ * GET {lender_api_base}/applications[?q=][&status=][&receivedBefore=][&receivedAfter=][&reference=][&sort=][&limit=][&after=]:
+ * a page of the calling lender's applications, oldest first unless `sort` says otherwise, each as its
+ * funding application document (spec 2.7). The answer stays the spec's array; the next page is asked
+ * for with `after` = the last id received, whose position in the order is read in the same
+ * statement. One statement per page: the rows, each one's current offer and the lender's token key
+ * (the default order reads the index on (lenderId, createdAt, id): test/query-plans.test.ts).
  */
-export async function listLenderApplications(ctx: ServiceContext, query: z.output<typeof ListQuery>): Promise<FundingApplicationDocument[]> {
+export async function listLenderApplications(ctx: ServiceContext, query: Omit<z.output<typeof ListQuery>, 'sort'> & { sort?: string }): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
-  const { reference, limit, after } = query;
+  const { limit, after, sort = 'received' } = query;
+  const descending = sort.startsWith('-');
+  const sortKey = SORT_KEYS[LIST_SORT_FIELDS[sort.replace(/^-/, '') as keyof typeof LIST_SORT_FIELDS]];
   const reads = readsOf(ctx.db);
   let page = reads
     .selectFrom('lender_application as la')
@@ -153,10 +200,11 @@ export async function listLenderApplications(ctx: ServiceContext, query: z.outpu
           .where('o.supersededAt', 'is', null),
       ).as('currentOffers'),
     ])
-    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)));
-  if (reference) page = page.where('la.reference', '=', reference);
-  if (after !== undefined) page = page.where(afterApplication(actor.lenderId, after));
-  const rows = await page.orderBy('la.createdAt', 'asc').orderBy('la.id', 'asc').limit(limit).execute();
+    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)))
+    .where(listConditions(query, true));
+  if (after !== undefined) page = page.where(afterApplication(actor.lenderId, after, sortKey.key, descending));
+  const direction = descending ? 'desc' : 'asc';
+  const rows = await page.orderBy(sortKey.key('la'), direction).orderBy('la.id', direction).limit(limit).execute();
   return rows.map((row) =>
     toDocument({
       ...row,
@@ -167,6 +215,23 @@ export async function listLenderApplications(ctx: ServiceContext, query: z.outpu
       offers: row.currentOffers.map((offer) => ({ ...offer, product: offer.product as Prisma.JsonValue, expiryDate: isoDate(offer.expiryDate), supersededAt: null })),
     }),
   );
+}
+
+/** GET {lender_api_base}/applications/totals: how many of the calling lender's applications the filter matches, by status. */
+export async function countLenderApplications(ctx: ServiceContext, filter: z.output<typeof ListFilter>): Promise<ApplicationTotals> {
+  const actor = requireAccess(ctx, 'lenderApplications.list');
+  const reads = readsOf(ctx.db);
+  const rows = await reads
+    .selectFrom('lender_application as la')
+    .select(['la.status', (eb) => eb.fn.countAll<string>().as('count')])
+    .where(lenderApplicationSqlScope(lenderApplicationListScope(ctx, actor, reads)))
+    .where(listConditions(filter, false))
+    .groupBy('la.status')
+    .orderBy('la.status')
+    .execute();
+  const byStatus = rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  const total = byStatus.filter((row) => !filter.status || row.status === filter.status).reduce((sum, row) => sum + row.count, 0);
+  return { total, byStatus };
 }
 
 /** GET {lender_api_base}/applications/{id}: another lender's application is a 404. */

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import * as lenderApplications from './lender-application-service.js';
 import * as submission from './submission-service.js';
 import type { Surface } from '../../kernel/access-policy.js';
-import { Acknowledgement, ListQuery, Rejection } from './lender-application-service.js';
+import { Acknowledgement, ApplicationTotals, ListFilter, ListQuery, Rejection } from './lender-application-service.js';
 import { OfferBody } from './offer-schemas.js';
 import { FundingApplicationDocument, IntegratorApplicationDocument } from './funding-application-schemas.js';
 import { ApplicationSubmission, SelectionSubmission } from './submission-schemas.js';
@@ -55,7 +55,7 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/applications`,
     operationId: 'LenderApplicationController_list',
     summary: 'List your applications',
-    description: "The calling lender's funding applications (spec 2.7 documents), oldest first. `reference` keeps those the lender acknowledged with that reference. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page; fewer than `limit` is the last page.",
+    description: "The calling lender's funding applications (spec 2.7 documents), oldest first unless `sort` says otherwise. Filters: `q` (a company name's start, a company number, your reference or an id), `status`, `receivedBefore`/`receivedAfter` (how long they have waited), `reference` (those you acknowledged with it); `GET …/applications/totals` counts what a filter matches. Pages: `limit` (50 unless given, at most 200), and `after` = the last id received for the next page (same filters and sort); fewer than `limit` is the last page.",
     access: 'lenderApplications.list',
     example: { summary: 'The first page of 50', query: { limit: 50 } },
     query: ListQuery,
@@ -63,6 +63,20 @@ export const lenderApplicationRoutes: RouteDefinition[] = [
     successStatus: 200,
     surface: 'lenderApi',
     handle: (ctx, req) => lenderApplications.listLenderApplications(ctx, req.query),
+  }),
+  route({
+    method: 'get',
+    path: `${BASES.lenderApi}/applications/totals`,
+    operationId: 'LenderApplicationController_totals',
+    summary: 'Count your applications',
+    description: "How many of the calling lender's applications the filters of `GET …/applications` match (`total`), and by status of those matching all but `status` (`byStatus`): the totals beside a list's pages.",
+    access: 'lenderApplications.list',
+    example: { summary: 'Waiting for an answer for more than 3 days', query: { status: 'In Review', receivedBefore: '2026-12-01T00:00:00Z' } },
+    query: ListFilter,
+    response: ApplicationTotals,
+    successStatus: 200,
+    surface: 'lenderApi',
+    handle: (ctx, req) => lenderApplications.countLenderApplications(ctx, req.query),
   }),
   {
     method: 'get',
