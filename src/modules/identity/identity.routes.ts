@@ -7,7 +7,7 @@ import * as users from './user-service.js';
 import { z } from 'zod';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey, CreateUserBody, LoginBody, MarketplaceV1Tokens, PlatformUser, TokenResponse, UpdateUserBody } from './identity-schemas.js';
 import { PlatformRefreshBody, V1AuthorizeQuery, V1RefreshBody } from './token-service.js';
-import { BASES, header, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { DEMO_INTEGRATOR_SIGN_IN, EXAMPLE_API_KEY_BODY, EXAMPLE_USER_BODY, PLACEHOLDERS } from './identity.examples.js';
 
 const refreshRoute = (base: string, prefix: string, kinds: Parameters<typeof tokens.refreshPlatformToken>[2]): RouteDefinition =>
@@ -150,7 +150,7 @@ export const identityRoutes: RouteDefinition[] = [
     surface: 'platform',
     handle: (ctx, req) => users.getUser(ctx, req.params.userId),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'patch',
     path: `${BASES.platform}/users/:userId`,
     operationId: 'PlatformUserController_update',
