@@ -35,9 +35,12 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_AUDIT=false
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only. No install scripts: the one script of the project (postinstall)
-# generates and builds, which the build stage did; argon2 loads the prebuilt binary its package ships.
-RUN npm ci --omit=dev --ignore-scripts
+# Production dependencies only. --omit=optional as well: npm keeps a devDependency that a production
+# package names as an optional peer (the Prisma CLI and TypeScript, peers of @prisma/client, with
+# their own dependencies, about 120 MB); the only other optional package is pg-cloudflare, for
+# Cloudflare Workers. No install scripts: the one script of the project (postinstall) generates and
+# builds, which the build stage did; argon2 loads the prebuilt binary its package ships.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts
 
 FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \

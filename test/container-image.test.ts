@@ -1,9 +1,10 @@
 /**
  * The Dockerfile's runtime stage, read from the Dockerfile and package.json/package-lock.json (no
  * container builder is needed):
- *  - its node_modules come only from a stage that installs with `npm ci --omit=dev`, so it holds the
- *    production dependencies and nothing else (no compiler, bundler, test tool, Prisma CLI, embedded
- *    PostgreSQL, docs renderer sources or second Node binary);
+ *  - its node_modules come only from a stage that installs with `npm ci --omit=dev --omit=optional`,
+ *    so it holds the production dependencies and nothing else (no compiler, bundler, test tool,
+ *    Prisma CLI, embedded PostgreSQL, docs renderer sources or second Node binary), read from
+ *    package-lock.json by npm's rules for those flags;
  *  - every package the built server imports, from each file a package.json script runs with node,
  *    is a production dependency; a package loaded only on a development path (a checkout that has not
  *    been built, the embedded database) is named here with its reason;
@@ -106,11 +107,26 @@ function runtimeStageProblems(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // The production dependency tree (package-lock.json) and what the built server imports.
 
-/** Installed paths of the packages `npm ci --omit=dev` installs. */
-function productionPackages(): Set<string> {
+/** The `--omit` values of the dependencies stage's `npm ci`, read from the Dockerfile. */
+function omittedKinds(text: string): string[] {
+  const install = parseDockerfile(text)
+    .flatMap((s) => s.instructions)
+    .find((i) => i.keyword === 'RUN' && /\bnpm ci\b[^&|;]*--omit=dev/.test(i.args));
+  return [...(install?.args.matchAll(/--omit[= ](\w+)/g) ?? [])].map((m) => m[1]!);
+}
+
+/**
+ * The packages that install leaves in node_modules, by npm's rules for the lock's flags: `dev` is
+ * left out by --omit=dev; `optional` by --omit=optional; `devOptional` (a devDependency that a
+ * production package names as an optional dependency or peer) only by both.
+ */
+function productionPackages(omitted: string[]): Set<string> {
+  const dev = omitted.includes('dev');
+  const optional = omitted.includes('optional');
   return new Set(
     Object.entries(lock.packages)
-      .filter(([key, entry]) => key.startsWith('node_modules/') && !entry.dev && !entry.devOptional)
+      .filter(([key, entry]) => key.startsWith('node_modules/'))
+      .filter(([, entry]) => !(dev && entry.dev) && !(optional && entry.optional) && !(dev && optional && entry.devOptional))
       .map(([key]) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)),
   );
 }
@@ -248,18 +264,25 @@ describe('the Dockerfile runtime stage', () => {
     expect(runtimeStageProblems('FROM node:24\nRUN npm ci\nCMD ["node", "dist/server/src/processes/start.js"]\n')).toEqual(['the Dockerfile has no separate runtime stage']);
   });
 
-  it('its production tree (package-lock.json) has no build or test tool, and no devDependency', () => {
-    const production = productionPackages();
+  it('its production tree (package-lock.json, as the Dockerfile installs it) has no build or test tool, and no devDependency', () => {
+    expect(omittedKinds(read('Dockerfile')).sort()).toEqual(['dev', 'optional']);
+    const production = productionPackages(omittedKinds(read('Dockerfile')));
     expect(BUILD_AND_TEST_TOOLS.filter((tool) => production.has(tool))).toEqual([]);
     // A devDependency is in the production tree only where a production package depends on it itself.
     const requiredByProduction = new Set(
       Object.entries(lock.packages)
-        .filter(([key, entry]) => key.startsWith('node_modules/') && !entry.dev && !entry.devOptional)
+        .filter(([key]) => production.has(key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)))
         .flatMap(([, entry]) => [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...Object.keys(entry.peerDependencies ?? {})]),
     );
     expect(Object.keys(packageJson.devDependencies).filter((name) => production.has(name) && !requiredByProduction.has(name))).toEqual([]);
     for (const name of Object.keys(packageJson.dependencies)) expect(production.has(name), name).toBe(true);
     expect(BUILD_AND_TEST_TOOLS.filter((tool) => !(tool in packageJson.devDependencies))).toEqual([]);
+  });
+
+  it('catches an install that keeps the optional peers (the Prisma CLI and TypeScript come back)', () => {
+    const kept = productionPackages(['dev']);
+    expect(['prisma', 'typescript'].filter((tool) => kept.has(tool))).toEqual(['prisma', 'typescript']);
+    expect(omittedKinds(read('Dockerfile').replace('--omit=dev --omit=optional', '--omit=dev'))).toEqual(['dev']);
   });
 
   it('has every package the built server loads, from each file a package.json script runs', () => {
