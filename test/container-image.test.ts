@@ -29,7 +29,7 @@ interface PackageJson {
 }
 const packageJson = JSON.parse(read('package.json')) as PackageJson;
 const lock = JSON.parse(read('package-lock.json')) as {
-  packages: Record<string, { dev?: boolean; devOptional?: boolean; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> }>;
+  packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> }>;
 };
 
 // ---------------------------------------------------------------------------------------------
