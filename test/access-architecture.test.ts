@@ -16,6 +16,14 @@ const DOMAIN = path.resolve('src/modules');
 const files = sourceFiles(DOMAIN).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
 const decidesAccess = (text: string) => /\brequireAccess\(ctx/.test(text);
 const publicModules = files.filter((f) => decidesAccess(f.text));
+/**
+ * The files whose operations are checked: every module file with an exported function taking the
+ * ServiceContext, whether or not it decides access anywhere (a module that forgot every decision
+ * is the one to catch). Left out: the visibility modules (`<entity>-visibility.ts`, style rule 4a),
+ * which hold the rules an operation composes after it decided, and decide nothing themselves.
+ */
+const isVisibilityModule = (file: string) => file.endsWith('-visibility.ts');
+const operationModules = files.filter((f) => !isVisibilityModule(f.file) && (decidesAccess(f.text) || /^export (?:async )?function \w+(?:<[^>]*>)?\(ctx: ServiceContext\b/m.test(f.text)));
 
 /** Each exported function's doc comment and body, up to the next top-level declaration. */
 function exportedFunctions(text: string): Array<{ name: string; doc: string; body: string }> {
@@ -36,12 +44,43 @@ function exportedFunctions(text: string): Array<{ name: string; doc: string; bod
  * - signed-link: a page opened by a signed, expiring link, which is the credential;
  * - token-exchange: exchanges the API key or refresh token presented, which is the credential;
  * - worker: a job of the delivery worker, acting for no caller;
- * - decided-by <operation>: the named operation of the same module decides (e.g. an upload's two halves).
+ * - decided-by <operation>: the named operation of the same module decides (e.g. an upload's two halves);
+ * - public: serves what every caller may have, credential or not (a lender's published logo).
  */
-const UNDECIDED_KINDS = ['internal', 'visibility', 'signed-link', 'token-exchange', 'worker', 'decided-by'] as const;
+const UNDECIDED_KINDS = ['internal', 'visibility', 'signed-link', 'token-exchange', 'worker', 'decided-by', 'public'] as const;
 const ACCESS_TAG = /@access ([\w-]+)(?: (\w+))?: (\S.*)/;
 
 const takesContext = (body: string) => /^export (?:async )?function \w+(?:<[^>]*>)?\(ctx: ServiceContext\b/.test(body);
+
+/** What is wrong with the operations of these module files (each decides once, or declares why not). */
+function operationProblems(modules: Array<{ file: string; text: string }>): string[] {
+  const offenders: string[] = [];
+  for (const { file, text } of modules) {
+    const where = path.relative(DOMAIN, file);
+    const functions = exportedFunctions(text);
+    for (const fn of functions) {
+      const decisions = fn.body.match(/\brequireAccess\(/g)?.length ?? 0;
+      const tag = ACCESS_TAG.exec(fn.doc);
+      if (tag && decisions > 0) offenders.push(`${where}: ${fn.name} declares @access ${tag[1]} but decides access`);
+      if (decisions > 1) offenders.push(`${where}: ${fn.name} decides access ${decisions} times`);
+      if (decisions === 0 && takesContext(fn.body)) {
+        if (!tag) {
+          offenders.push(`${where}: ${fn.name} decides no access and does not declare why (@access <kind>: <reason>)`);
+          continue;
+        }
+        const [, kind, decider, reason] = tag;
+        if (!(UNDECIDED_KINDS as readonly string[]).includes(kind!)) offenders.push(`${where}: ${fn.name} declares an unknown @access kind ${kind}`);
+        if (!reason?.trim()) offenders.push(`${where}: ${fn.name} declares @access ${kind} without a reason`);
+        if (kind === 'decided-by' && !functions.some((other) => other.name === decider && /\brequireAccess\(/.test(other.body))) {
+          offenders.push(`${where}: ${fn.name} is decided-by ${decider}, which is no operation of this module deciding access`);
+        }
+      }
+    }
+    const helpers = [...text.matchAll(/^(?:async )?function (\w+)[^]*?^}/gm)].filter((m) => /\brequireAccess\(/.test(m[0]));
+    for (const helper of helpers) offenders.push(`${where}: ${helper[1]} decides access outside a public operation`);
+  }
+  return offenders;
+}
 
 describe('the access model', () => {
   it('has public operations to check', () => {
@@ -49,32 +88,15 @@ describe('the access model', () => {
   });
 
   it('decides access only in operations, exactly once in each, or declares why an operation decides nothing', () => {
-    const offenders: string[] = [];
-    for (const { file, text } of publicModules) {
-      const where = path.relative(DOMAIN, file);
-      const functions = exportedFunctions(text);
-      for (const fn of functions) {
-        const decisions = fn.body.match(/\brequireAccess\(/g)?.length ?? 0;
-        const tag = ACCESS_TAG.exec(fn.doc);
-        if (tag && decisions > 0) offenders.push(`${where}: ${fn.name} declares @access ${tag[1]} but decides access`);
-        if (decisions > 1) offenders.push(`${where}: ${fn.name} decides access ${decisions} times`);
-        if (decisions === 0 && takesContext(fn.body)) {
-          if (!tag) {
-            offenders.push(`${where}: ${fn.name} decides no access and does not declare why (@access <kind>: <reason>)`);
-            continue;
-          }
-          const [, kind, decider, reason] = tag;
-          if (!(UNDECIDED_KINDS as readonly string[]).includes(kind!)) offenders.push(`${where}: ${fn.name} declares an unknown @access kind ${kind}`);
-          if (!reason?.trim()) offenders.push(`${where}: ${fn.name} declares @access ${kind} without a reason`);
-          if (kind === 'decided-by' && !functions.some((other) => other.name === decider && /\brequireAccess\(/.test(other.body))) {
-            offenders.push(`${where}: ${fn.name} is decided-by ${decider}, which is no operation of this module deciding access`);
-          }
-        }
-      }
-      const helpers = [...text.matchAll(/^(?:async )?function (\w+)[^]*?^}/gm)].filter((m) => /\brequireAccess\(/.test(m[0]));
-      for (const helper of helpers) offenders.push(`${where}: ${helper[1]} decides access outside a public operation`);
-    }
-    expect(offenders).toEqual([]);
+    expect(operationModules.length).toBeGreaterThan(publicModules.length);
+    expect(operationProblems(operationModules)).toEqual([]);
+  });
+
+  it('catches an operation that decides nothing and says nothing, in a module that decides nowhere', () => {
+    const forgetful = { file: path.join(DOMAIN, 'example', 'forgetful-service.ts'), text: 'export async function readEverything(ctx: ServiceContext, id: string) {\n  return ctx.db.profile.findMany();\n}\n' };
+    expect(operationModules).toEqual(expect.not.arrayContaining([expect.objectContaining({ file: forgetful.file })]));
+    expect(operationProblems([forgetful])).toEqual(['example/forgetful-service.ts: readEverything decides no access and does not declare why (@access <kind>: <reason>)']);
+    expect(operationProblems([{ ...forgetful, text: `/** @access internal: the caller decided. */\n${forgetful.text}` }])).toEqual([]);
   });
 
   it('decides every row of the access table somewhere, the GraphQL field rows included', () => {

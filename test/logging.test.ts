@@ -3,10 +3,14 @@
  * collector), pretty human-readable lines in development (LOG_FORMAT, default pretty when
  * NODE_ENV=development); each request's access line slim, with one `route` key and no headers.
  */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/kernel/config.js';
 import { createLogger, logDestination } from '../src/infra/logger.js';
+import { accessLogAndMetrics } from '../src/api/http/access-log.js';
 import { capturedLogLines } from './support/log-lines.js';
 import { graphql } from './support/graphql-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -60,7 +64,6 @@ describe('access lines', () => {
   it('carry one route key, the request id and what an operator reads, and no header, in a few hundred bytes', async () => {
     const asked = [
       ['GET', '/api/platform/v1/tenants'],
-      ['GET', '/health'],
       ['GET', '/no/such/path'],
       ['GET', '/api/platform/v1/funding/applications/42'],
     ] as const;
@@ -83,7 +86,38 @@ describe('access lines', () => {
     }
     const byId = (id: string) => lines.find((l) => l.requestId === id && l.status !== undefined);
     expect(byId('log-0')).toMatchObject({ method: 'GET', route: '/api/platform/v1/tenants', status: 401, msg: 'GET /api/platform/v1/tenants 401' });
-    expect(byId('log-2')).toMatchObject({ route: 'unmatched', status: 404 });
+    expect(byId('log-1')).toMatchObject({ route: 'unmatched', status: 404 });
     expect(byId('log-graphql')).toMatchObject({ method: 'POST', route: '/graphql', status: 200 });
+  });
+
+  it('of the health probes are debug lines: absent at info, written at debug, an error still an error', async () => {
+    await fetch(`${app.url}/health`, { headers: { 'x-request-id': 'probe-info' } });
+    await fetch(`${app.url}/health/ready?from=kubelet`, { headers: { 'x-request-id': 'probe-info-ready' } });
+    await fetch(`${app.url}/api/platform/v1/tenants`, { headers: { 'x-request-id': 'probe-info-after' } });
+    const deadline = Date.now() + 5_000;
+    while (!lines.some((l) => l.requestId === 'probe-info-after' && l.status !== undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(lines.filter((l) => String(l.requestId).startsWith('probe-info') && l.status !== undefined).map((l) => l.requestId)).toEqual(['probe-info-after']);
+
+    // The same middleware under a debug logger: the probe's line is there, at level 20 (debug).
+    const debug = capturedLogLines();
+    const server = express()
+      .use(accessLogAndMetrics(createLogger('debug', 'probe-test', debug.stream)))
+      .get('/health', (_req, res) => void res.json({ status: 'ok' }))
+      .get('/health/ready', (_req, res) => void res.status(503).json({ status: 'unavailable' }))
+      .listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await (await fetch(`${base}/health`)).text();
+      await (await fetch(`${base}/health/ready`)).text();
+      const until = Date.now() + 5_000;
+      while (debug.lines.filter((l) => l.status !== undefined).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(debug.lines.filter((l) => l.status !== undefined).map((l) => [l.path, l.level])).toEqual([
+        ['/health', 20],
+        ['/health/ready', 50],
+      ]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -270,6 +270,9 @@ describe('onError codes', () => {
     try {
       await openHostPage(page, `/errors-${Math.random()}`, hostPage(url, initCall('.svcFundingSearch', token)));
       await page.waitForFunction(() => (window as unknown as { widgetErrors: unknown[] }).widgetErrors.length > 0);
+      // Rendering nothing: the host's element is left as the page made it (empty), with no widget
+      // element, loading line or message in it, and none elsewhere on the page.
+      expect(await page.locator('.svcFundingSearch').evaluate((element) => element.outerHTML)).toBe('<div class="svcFundingSearch"></div>');
       expect(await page.locator('svc-credit-widget').count()).toBe(0);
       return await page.evaluate(() => (window as unknown as { widgetErrors: Array<{ code: string; message: string; userMessage: string }> }).widgetErrors);
     } finally {

@@ -10,6 +10,7 @@
 import type { PubSub } from '@graphql-yoga/subscription';
 
 // Filled by the modules (see above).
+/** @public Exported for the modules' declaration merging, which knip does not see as a use. */
 export interface ModuleEventTopics {}
 
 export type EventTopics = { [Topic in keyof ModuleEventTopics]: ModuleEventTopics[Topic] };

@@ -54,6 +54,12 @@ export function keptProblem(res: Response): unknown {
   return (res.locals as { problem?: unknown }).problem;
 }
 
+/**
+ * The health paths (src/api/http/health.ts) that orchestrators probe every few seconds. Their
+ * successful answers are logged at debug: at info they would be most of an idle deployment's log.
+ */
+const PROBE_PATHS = new Set(['/health', '/health/ready']);
+
 /** Access log and metrics for every request: nothing is built until the response is done. */
 export function accessLogAndMetrics(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -79,6 +85,7 @@ export function accessLogAndMetrics(logger: Logger) {
       };
       const message = `${req.method} ${route} ${status}${aborted ? ' aborted' : ''}`;
       if (status >= 500 || aborted) logger.error(line, message);
+      else if (status < 400 && PROBE_PATHS.has(req.originalUrl.split('?', 1)[0]!)) logger.debug(line, message);
       else logger.info(line, message);
     });
     next();

@@ -19,8 +19,11 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import { WEB_BUNDLE_DIR } from '../pages/web-bundles.js';
 
-/** Where the package keeps its browser build. */
-const PACKAGE_BROWSER_DIR = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
+/**
+ * Where the package keeps its browser build. Resolved when used (by the build, or by a checkout that
+ * has not been built): the package is a build-time dependency, absent from the production image.
+ */
+const packageBrowserDir = () => path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
 const BUILT_DIR = path.join(WEB_BUNDLE_DIR, 'scalar');
 const PRELOAD_MANIFEST = path.join(BUILT_DIR, 'preload.json');
 /** The module the page loads; the rest are its chunks. */
@@ -36,7 +39,7 @@ const ENCODINGS = [
 
 /** The files the page may load: the ES module build (not the 4.4 MB classic standalone.js, nor source maps). */
 async function rendererFiles(): Promise<string[]> {
-  const chunks = await readdir(path.join(PACKAGE_BROWSER_DIR, 'chunks'));
+  const chunks = await readdir(path.join(packageBrowserDir(), 'chunks'));
   return [RENDERER_ENTRY, ...chunks.filter((name) => name.endsWith('.js')).map((name) => `chunks/${name}`)];
 }
 
@@ -48,8 +51,9 @@ function staticImports(source: string): string[] {
 /** The modules the entry imports, directly or through others, as paths relative to the browser build. */
 async function firstScreenModules(): Promise<string[]> {
   const seen = new Set<string>();
+  const browserDir = packageBrowserDir();
   const visit = async (file: string) => {
-    for (const specifier of staticImports(await readFile(path.join(PACKAGE_BROWSER_DIR, file), 'utf8'))) {
+    for (const specifier of staticImports(await readFile(path.join(browserDir, file), 'utf8'))) {
       const imported = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
       if (seen.has(imported)) continue;
       seen.add(imported);
@@ -63,6 +67,7 @@ async function firstScreenModules(): Promise<string[]> {
 /** `npm run build`: the renderer's files with their compressed forms, and the first screen's module list. */
 export async function buildDocsAssets(): Promise<void> {
   const files = await rendererFiles();
+  const browserDir = packageBrowserDir();
   await rm(BUILT_DIR, { recursive: true, force: true });
   await mkdir(path.join(BUILT_DIR, 'chunks'), { recursive: true });
   const brotli = promisify(brotliCompress);
@@ -70,7 +75,7 @@ export async function buildDocsAssets(): Promise<void> {
   // Each on libuv's threads: the build waits for about the largest file, not the sum.
   await Promise.all(
     files.map(async (file) => {
-      const from = path.join(PACKAGE_BROWSER_DIR, file);
+      const from = path.join(browserDir, file);
       const to = path.join(BUILT_DIR, file);
       const bytes = await readFile(from);
       await copyFile(from, to);
@@ -91,7 +96,7 @@ export function rendererPreloadLinks(): string {
 /** The renderer's files: the built compressed form the client accepts, else the file as it is. */
 export function rendererAssets(): RequestHandler {
   const staticOptions = { maxAge: '1h', index: false, fallthrough: false } as const;
-  if (!existsSync(PRELOAD_MANIFEST)) return express.static(PACKAGE_BROWSER_DIR, staticOptions);
+  if (!existsSync(PRELOAD_MANIFEST)) return express.static(packageBrowserDir(), staticOptions);
   const plain = express.static(BUILT_DIR, staticOptions);
   const encoded = new Map(ENCODINGS.map(({ name, extension }) => [name, express.static(BUILT_DIR, { ...staticOptions, setHeaders: (res) => res.set('Content-Encoding', name) })] as const));
   return (req, res, next) => {

@@ -14,6 +14,7 @@ export type CompanyInformationDto = RegistryCompanyInformation;
 /** Marketplace V1 shows grades A-E only; Business V1 and the credit report show F and G too. */
 export type GradeScale = 'marketplaceV1' | 'full';
 
+/** @access internal: the registry facts of a company whose profile or number the calling operation has already decided on. */
 export async function companyInformation(ctx: ServiceContext, company: RegistryCompany, scale: GradeScale): Promise<CompanyInformationDto> {
   const shown = (grade: Grade): Grade => (scale === 'marketplaceV1' ? marketplaceV1Grade(grade) : grade);
   const dissolved = company.status === 'DISSOLVED';
@@ -63,13 +64,19 @@ export function registeredAddress(company: Pick<RegistryCompany, 'address'>): { 
   return company.address ? { contactAddress: company.address as NonNullable<Dto['contactAddress']> } : {};
 }
 
-/** The registry's grade of a profile's company (full scale), or null when the registry does not know it. */
+/**
+ * The registry's grade of a profile's company (full scale), or null when the registry does not know it.
+ * @access internal: for a profile the calling operation has already decided on.
+ */
 export async function registryGrade(ctx: ServiceContext, profile: { registrationNumber: string | null; countryCode: string }): Promise<Grade | null> {
   const company = profile.registrationNumber ? await ctx.companies.find(profile.registrationNumber, profile.countryCode) : null;
   return company ? gradeOf(company) : null;
 }
 
-/** `registryGrade` of several profiles, in one registry look-up. */
+/**
+ * `registryGrade` of several profiles, in one registry look-up.
+ * @access internal: for profiles the calling operation has already decided on.
+ */
 export async function registryGrades(ctx: ServiceContext, profiles: ReadonlyArray<{ registrationNumber: string | null; countryCode: string }>): Promise<Array<Grade | null>> {
   const registered = profiles.flatMap((p) => (p.registrationNumber ? [{ registrationNumber: p.registrationNumber, countryCode: p.countryCode }] : []));
   const companies = await ctx.companies.findEach(registered);

@@ -355,6 +355,23 @@ describe('platform users', () => {
     expect(foreign.status).toBe(404);
   });
 
+  it("another account's user is 404 whatever the body, a malformed one included; the own account's gets the 400", async () => {
+    const admin = await signUpIntegrator(app);
+    const member = await (await postJson(url('/api/platform/v1/users'), { email: `member-${randomUUID()}@example.test`, password: 'member-password-1' }, bearer(admin.loginToken))).json();
+    const patch = (token: string, body: string) =>
+      fetch(url(`/api/platform/v1/users/${member.id}`), { method: 'PATCH', headers: { ...bearer(token), 'content-type': 'application/json' }, body });
+    const before = await db().platformUser.findUniqueOrThrow({ where: { id: member.id } });
+    // `other` is an account admin (users:write): the strongest credential of another account.
+    for (const body of [JSON.stringify({ role: 'EMPEROR', name: 42 }), JSON.stringify({ name: 'Taken Over' }), JSON.stringify([1, 2])]) {
+      const foreign = await patch(other.loginToken, body);
+      expect(foreign.status, body).toBe(404);
+    }
+    expect(await db().platformUser.findUniqueOrThrow({ where: { id: member.id } })).toEqual(before);
+    const own = await patch(admin.loginToken, JSON.stringify({ role: 'EMPEROR' }));
+    expect(own.status).toBe(400);
+    expect((await own.json()).errors[0].pointer).toBe('/role');
+  });
+
   it('the last admin cannot be demoted', async () => {
     const admin = await signUpIntegrator(app);
     const self = (await (await fetch(url('/api/platform/v1/users'), { headers: bearer(admin.loginToken) })).json())[0];

@@ -9,7 +9,7 @@ import * as lenderCredentials from './lender-credential-rotation.js';
 import { z } from 'zod';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey, CreateUserBody, LoginBody, MarketplaceV1Tokens, PlatformUser, TokenResponse, UpdateUserBody } from './identity-schemas.js';
 import { PlatformRefreshBody, V1AuthorizeQuery, V1RefreshBody } from './token-service.js';
-import { BASES, header, route, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+import { BASES, header, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { DEMO_INTEGRATOR_SIGN_IN, EXAMPLE_API_KEY_BODY, EXAMPLE_USER_BODY, PLACEHOLDERS } from './identity.examples.js';
 import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempotent-answers.js';
 
@@ -206,7 +206,7 @@ export const identityRoutes: RouteDefinition[] = [
     surface: 'platform',
     handle: (ctx, req) => users.getUser(ctx, req.params.userId),
   }),
-  route({
+  routeCheckedInOperation({
     method: 'patch',
     path: `${BASES.platform}/users/:userId`,
     operationId: 'PlatformUserController_update',

@@ -34,6 +34,7 @@ export function lenderApiAudienceOf(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${LENDER_API_PATH}`;
 }
 
+/** @access internal: reads this deployment's configuration, no entity. */
 export function lenderApiAudience(ctx: ServiceContext): string {
   return lenderApiAudienceOf(ctx.auth.tokens.issuer);
 }
@@ -53,6 +54,7 @@ const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, '');
  * of the lender API under this deployment, or one configured in LENDER_AUDIENCE_ALIASES, e.g. the
  * identifier a lender's existing client copies from the live platform's documents); a trailing
  * slash is ignored. Anything else is null: a request for another API is refused, not re-aimed.
+ * @access internal: reads this deployment's configuration, no entity.
  */
 export function canonicalLenderAudience(ctx: ServiceContext, requested: string): string | null {
   const ours = lenderApiAudience(ctx);

@@ -13,6 +13,7 @@ import { verifyPassword } from './secrets.js';
 import { audit } from '../../kernel/audit-log.js';
 import { TOKEN_TTL_SECONDS } from './token-service.js';
 
+/** @access token-exchange: exchanges the e-mail address and password presented, which are the credential. */
 export async function login(ctx: ServiceContext, { email, password }: z.output<typeof LoginBody>, clientAddress: string): Promise<TokenResponse> {
   try {
     await ctx.auth.loginThrottle.beginAttempt(email, clientAddress);

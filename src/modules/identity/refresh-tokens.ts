@@ -23,6 +23,7 @@ export interface RefreshGrant {
 
 export const RefreshTokenString = z.string().min(1, 'must not be empty').max(512);
 
+/** @access internal: called by the token exchange that checked the grant's credential. */
 export async function issueRefreshToken(ctx: ServiceContext, grant: RefreshGrant, familyId?: string): Promise<string> {
   const { token, tokenHash } = newRefreshToken(ctx.environment);
   const now = ctx.clock.now();

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
-import { parseInput } from '../../kernel/validation.js';
+import { parseInput, type CheckedLater } from '../../kernel/validation.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import type { CreateUserBody, PlatformUser, UpdateUserBody } from './identity-schemas.js';
@@ -74,9 +74,11 @@ export async function createUser(ctx: ServiceContext, body: z.output<typeof Crea
   }
 }
 
-export async function updateUser(ctx: ServiceContext, userId: unknown, body: z.output<typeof UpdateUserBody>): Promise<PlatformUser> {
+export async function updateUser(ctx: ServiceContext, userId: unknown, input: CheckedLater<z.output<typeof UpdateUserBody>>): Promise<PlatformUser> {
   const actor = requireAccess(ctx, 'users.update');
+  // The user first: another account's user is a 404 whatever the body says.
   const target = await findAccountUser(ctx, actor.accountId, userId);
+  const body = input();
   const isSelf = target.id === actor.userId;
   const needsAdmin = !isSelf || body.role !== undefined || body.disabled !== undefined;
   if (needsAdmin && !actor.scopes.includes('users:write')) {

@@ -22,7 +22,10 @@ function colourOf(slug: string): string {
   return `hsl(${hue} 55% 38%)`;
 }
 
-/** The SVG a lender's logo or icon path stands for; 404 for a path no lender of this environment uses. */
+/**
+ * The SVG a lender's logo or icon path stands for; 404 for a path no lender of this environment uses.
+ * @access public: a lender's logo is published on every page that names the lender.
+ */
 export async function lenderImage(ctx: ServiceContext, file: string): Promise<string> {
   const path = `${LENDER_IMAGE_BASE}${file}`;
   const lender = await ctx.db.lender.findFirst({

@@ -43,6 +43,7 @@ export interface ProfileMatching {
 /**
  * Runs the engine for a profile over the in-memory catalogue (match reasons are always available,
  * on demand, whatever `options.reasons` says).
+ * @access internal: for a profile the calling operation has already decided on.
  */
 export async function matchProfileById(ctx: ServiceContext, profileId: string, options: MatchOptions): Promise<ProfileMatching> {
   const [row, inHand] = await Promise.all([readMatchingInput(ctx, profileId), productCatalogue(ctx)]);
@@ -53,6 +54,7 @@ export async function matchProfileById(ctx: ServiceContext, profileId: string, o
 /**
  * `matchProfileById` for several profiles (a list's nested matches): their inputs and their
  * companies' grades are each read in one statement, whatever the number of profiles.
+ * @access internal: for profiles the calling operation has already decided on.
  */
 export async function matchProfilesByIds(ctx: ServiceContext, profileIds: readonly string[], options: MatchOptions): Promise<ProfileMatching[]> {
   const [rows, inHand] = await Promise.all([readMatchingInputs(ctx, profileIds), productCatalogue(ctx)]);
@@ -145,13 +147,19 @@ function searchRequest(eligibilityRequest: unknown): ProfileMatching['request'] 
   };
 }
 
-/** The recorded search with these inputs, if any (reads only). */
+/**
+ * The recorded search with these inputs, if any (reads only).
+ * @access internal: for a matching the calling operation made for a profile it decided on.
+ */
 export async function findRecordedSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number } | null> {
   if (matching.latestSearchId !== null && matching.latestSearchInputHash === matching.inputHash) return { id: matching.latestSearchId };
   return findSearchByHash(ctx, matching.profileId, matching.inputHash);
 }
 
-/** `findRecordedSearch` of several matchings in one statement, in their order. */
+/**
+ * `findRecordedSearch` of several matchings in one statement, in their order.
+ * @access internal: for matchings the calling operation made for profiles it decided on.
+ */
 export async function findRecordedSearches(ctx: ServiceContext, matchings: readonly ProfileMatching[]): Promise<Array<{ id: number } | null>> {
   const latest = matchings.map((m) => (m.latestSearchId !== null && m.latestSearchInputHash === m.inputHash ? { id: m.latestSearchId } : null));
   const others = matchings.filter((_, i) => !latest[i]);
@@ -243,6 +251,7 @@ export type RecordedSearchRow = Prisma.FundingSearchGetPayload<{ omit: typeof SE
  * The search for these inputs, recorded on first sight; the profile's latest search points at it. The
  * same search as the profile's latest writes nothing at all (GET .../funding/matches/results runs this
  * on every call, and declares that it records: route-table.ts `records`).
+ * @access internal: for a matching the calling operation made for a profile it decided on.
  */
 export async function recordFundingSearch(ctx: ServiceContext, matching: ProfileMatching): Promise<{ id: number }> {
   const { profileId, outcome, request, inputHash } = matching;

@@ -71,7 +71,10 @@ describe('GET /profiles/{uuid}/funding/matches/count and /results', () => {
 
   it('explains each match and each rejection precisely with ?explain=true', async () => {
     const search = await (await get(`/profiles/${acme}/funding/matches/results?explain=true`)).json();
-    expect(search.matches[0].reasons).toContain('amount £150,000 within ' + search.matches[0].reasons[0].split(' within ')[1]);
+    // The amount reason names the matched product's own range, read from its catalogue row.
+    const product = await app.runtime.database.prisma.lenderProduct.findUniqueOrThrow({ where: { id: search.matches[0].productId } });
+    const pounds = (value: unknown) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 }).format(Number(value));
+    expect(search.matches[0].reasons).toContain(`amount £150,000 within ${pounds(product.minAmount)}-${pounds(product.maxAmount)}`);
     expect(search.explanation.missing).toEqual([]);
     // The recorded matches keep the reasons the search gave, each with its own product.
     const stored = await recordedMatches(search.id);

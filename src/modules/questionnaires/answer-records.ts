@@ -47,11 +47,13 @@ export async function recordAnswers(
   return tx ? run(tx) : ctx.db.$transaction(run);
 }
 
+/** @access internal: for a profile the calling operation has already decided on. */
 export async function storedAnswers(ctx: ServiceContext, profileId: string, questionnaireId: string): Promise<Record<string, unknown>> {
   const set = await ctx.db.questionnaireAnswerSet.findUnique({ where: { profileId_questionnaireId: { profileId, questionnaireId } } });
   return (set?.answers ?? {}) as Record<string, unknown>;
 }
 
+/** @access internal: for a profile the calling operation has already decided on. */
 export async function documentsOf(ctx: ServiceContext, profileId: string): Promise<ProfileDocuments> {
   return documentsOfRow(await ctx.db.profile.findUniqueOrThrow({ where: { id: profileId } }));
 }

@@ -49,10 +49,15 @@ describe('delivery wake-ups', () => {
   /** Wake-ups by a NOTIFY (`due` ones counted apart: a reconnection's own wake-up is neither). */
   let wakes = 0;
   let dueWakes = 0;
+  /** When the last `due` wake-up came (Date.now()). */
+  let lastDueAt = 0;
   beforeAll(async () => {
     listener = await listenForDeliveryWakeups(database.url, logger, (reason) => {
       if (reason === 'notification') wakes++;
-      if (reason === 'due') dueWakes++;
+      if (reason === 'due') {
+        dueWakes++;
+        lastDueAt = Date.now();
+      }
     });
   });
   afterAll(async () => {
@@ -91,13 +96,20 @@ describe('delivery wake-ups', () => {
   it('is woken after a commit by a process that runs no worker', async () => {
     const before = wakes;
     wakeDeliveryWorkers({ db: db.prisma, logger } as unknown as ServiceContext);
-    await eventually(async () => wakes, (n) => n > before);
+    // One call, one notification (eventually throws if none comes).
+    expect(await eventually(async () => wakes, (n) => n > before)).toBe(before + 1);
+    expect(dueWakes).toBe(0);
   });
 
   it('wakes the listener for deliveries due later when they are due, and ignores payloads it cannot read', async () => {
+    const before = wakes;
+    const due = Date.now() + 300;
     await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, 'not json']);
-    await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, deliveryWakeup(Date.now() + 300)]);
+    await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, deliveryWakeup(due)]);
     await eventually(async () => dueWakes, (n) => n === 1);
+    // Woken when due, not when told; neither payload woke it at once (they arrive in the order sent).
+    expect(lastDueAt).toBeGreaterThanOrEqual(due);
+    expect(wakes).toBe(before);
   });
 
   it('replaces a listening session that is terminated, and hears notifications on the new one', async () => {
