@@ -74,6 +74,3 @@ export function newPassword(): string {
   return randomToken(18);
 }
 
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}

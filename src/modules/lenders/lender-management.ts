@@ -16,7 +16,7 @@ import { PRODUCT_TYPES } from './product-types.js';
 import { ProductRequirementsSchema } from './lender-schemas.js';
 import { SECTORS } from '../companies/company-information-schemas.js';
 import { parseInput } from '../../kernel/validation.js';
-import { assertWebhookUrl } from '../webhooks/webhook-url-policy.js';
+import { assertWebhookUrl, PLACEHOLDER_WEBHOOK } from '../webhooks/webhook-url-policy.js';
 import { findLender, type LenderSummary } from './lender-catalogue.js';
 import { lenderScope } from './lender-visibility.js';
 
@@ -70,8 +70,6 @@ export const ProductInput = z
   .refine((p) => p.maxTermMonths >= p.minTermMonths, { message: 'must be at least minTermMonths', path: ['maxTermMonths'] })
   .refine((p) => p.annualRateMax >= p.annualRateMin, { message: 'must be at least annualRateMin', path: ['annualRateMax'] });
 
-/** A new lender's application URL until an administrator sets one (it delivers nowhere). */
-export const PLACEHOLDER_WEBHOOK = 'http://127.0.0.1:0/unset';
 
 /** A lender's webhook URLs must pass the same URL policy deliveries are held to (a 422 naming the field). */
 async function assertLenderWebhookUrls(ctx: ServiceContext, body: { applicationUrl?: string; updateUrl?: string | null }): Promise<void> {

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import type { LenderProductTerms, LenderSettings } from './lender-schemas.js';
 import { lenderScope } from './lender-visibility.js';
-import { PLACEHOLDER_WEBHOOK } from './lender-management.js';
+import { PLACEHOLDER_WEBHOOK } from '../webhooks/webhook-url-policy.js';
 
 /** Every lender of the caller's environment (inactive ones too: an administrator may reactivate them), oldest first. */
 export async function listLenderSettings(ctx: ServiceContext): Promise<LenderSettings[]> {

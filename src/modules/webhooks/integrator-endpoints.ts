@@ -5,7 +5,6 @@
  * Each operation decides access once and reaches only the caller's account's endpoints (another
  * account's is a 404).
  */
-import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { requireAccess } from '../../kernel/access-policy.js';
 import { audit } from '../../kernel/audit-log.js';
@@ -21,6 +20,7 @@ import {
   type WebhookEndpointList,
 } from './integrator-webhook-schemas.js';
 import { assertWebhookUrl } from './webhook-url-policy.js';
+import { newWebhookSecret } from './webhook-signature.js';
 import type { IntegratorEventType } from './webhook-headers.js';
 
 /** Endpoints an account may have at once. */
@@ -28,8 +28,6 @@ export const MAX_ENDPOINTS = 20;
 
 const EndpointId = z.uuid({ message: 'must be an endpoint id (UUID)' });
 
-/** A `whsec_` secret of 24 random bytes, as a lender's webhook secret is made. */
-const newEndpointSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 type EndpointRow = Prisma.IntegratorWebhookEndpointGetPayload<object>;
 
@@ -73,7 +71,7 @@ export async function createWebhookEndpoint(ctx: ServiceContext, body: CreateWeb
       throw AppError.unprocessable(`An account has at most ${MAX_ENDPOINTS} webhook endpoints`, [{ pointer: '/url', message: `delete an endpoint first: the account has ${MAX_ENDPOINTS}` }]);
     }
     return tx.integratorWebhookEndpoint.create({
-      data: { accountId: actor.accountId, url, eventTypes: body.eventTypes, description: body.description ?? null, enabled: body.enabled, secret: newEndpointSecret() },
+      data: { accountId: actor.accountId, url, eventTypes: body.eventTypes, description: body.description ?? null, enabled: body.enabled, secret: newWebhookSecret() },
     });
   });
   audit(ctx.logger, 'webhook_endpoint.created', { accountId: actor.accountId, userId: actor.userId, endpointId: row.id });

@@ -16,8 +16,7 @@ import { audit } from '../../kernel/audit-log.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { parseInput } from '../../kernel/validation.js';
-import { newWebhookSecret } from '../identity/secrets.js';
-import { PLACEHOLDER_WEBHOOK } from '../lenders/lender-management.js';
+import { newWebhookSecret } from './webhook-signature.js';
 import { wakeDeliveryWorkers } from './delivery-wakeups.js';
 import {
   EndpointKind,
@@ -27,7 +26,7 @@ import {
   type LenderEndpoints,
   type RotatedSigningSecret,
 } from './lender-endpoint-schemas.js';
-import { assertWebhookUrl } from './webhook-url-policy.js';
+import { assertWebhookUrl, PLACEHOLDER_WEBHOOK } from './webhook-url-policy.js';
 
 /** How long the previous signing secret signs too when a rotation does not say. */
 export const DEFAULT_OVERLAP_SECONDS = 86_400;

@@ -4,7 +4,7 @@
  * with the lender's whsec_ secret, so a lender verifies with a stock library. The delivery id is
  * stable across retries: lenders de-duplicate on it.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { hmacKeys } from './hmac-keys.js';
 
 export interface WebhookHeaders {
@@ -31,4 +31,9 @@ export function signWebhook(secrets: string | readonly string[], id: string, tim
     (secret) => `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`,
   );
   return { 'webhook-id': id, 'webhook-timestamp': seconds, 'webhook-signature': signatures.join(' ') };
+}
+
+/** A new `whsec_` signing secret (Standard Webhooks): 24 random bytes, for a lender or an integrator's endpoint. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
 }

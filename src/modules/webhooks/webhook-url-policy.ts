@@ -13,6 +13,9 @@ import ipaddr from 'ipaddr.js';
 import type { DeployEnvironment } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 
+/** A new lender's application URL until an administrator sets one (it delivers nowhere). */
+export const PLACEHOLDER_WEBHOOK = 'http://127.0.0.1:0/unset';
+
 export interface UrlPolicy {
   environment: DeployEnvironment;
   /** Configuration switch for private networks (e.g. lenders on a VPN). */
