@@ -160,8 +160,9 @@ describe('a whole-register import (every part of one month)', () => {
 });
 
 describe('npm run admin -- import-companies', () => {
+  // A JavaScript heap capped far below the files' size: an import that held what it read would not finish.
   const admin = (args: string[]) => {
-    const proc = startEntry('src/processes/cli/admin.ts', ['import-companies', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent' });
+    const proc = startEntry('src/processes/cli/admin.ts', ['import-companies', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent', NODE_OPTIONS: '--max-old-space-size=96' });
     let stdout = '';
     proc.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     return { proc, stdout: () => stdout };
@@ -216,13 +217,15 @@ describe('npm run admin -- import-companies', () => {
     expect(summary).toMatchObject({ records: count, inserted: count, changed: 0, unchanged: 0, rejected: 0, resumedAt: killed!.recordsDone });
     expect(await inRange()).toBe(count);
 
-    // Flat: once the first batches are in, the resident set does not grow with the records read.
-    // Each run read at least 60,000 records; the file is about 100 MB.
+    // Flat: after start-up (the first quarter of the samples), the resident set of the second half of
+    // a run is no larger than that of its first half plus a margin, though it read as many records
+    // again. Each run read at least 60,000 records of a file of about 100 MB.
     for (const samples of [firstRss, secondRss]) {
       expect(samples.length).toBeGreaterThan(10);
       const warm = samples.slice(Math.floor(samples.length / 4));
-      const growth = Math.max(...warm) - warm[0]!;
-      expect(growth, `RSS samples (MB): ${samples.map(Math.round).join(' ')}`).toBeLessThan(48);
+      const half = Math.floor(warm.length / 2);
+      const growth = Math.max(...warm.slice(half)) - Math.max(...warm.slice(0, half));
+      expect(growth, `RSS samples (MB): ${samples.map(Math.round).join(' ')}`).toBeLessThan(32);
     }
 
     const third = admin([changedFile]);
