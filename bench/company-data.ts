@@ -37,8 +37,8 @@ const TRADES = ['software', 'builders', 'bakery', 'logistics', 'dental care', 'h
 
 /** Companies `from` .. `to`-1 of the search register, written by one INSERT … SELECT (numbers from 30000000). */
 async function insertGenerated(prisma: Db, from: number, to: number): Promise<void> {
-  const words = `ARRAY[${WORDS.map((w) => `'${w.toUpperCase()}'`).join(',')}]`;
-  const trades = `ARRAY[${TRADES.map((w) => `'${w.toUpperCase()}'`).join(',')}]`;
+  const words = `(ARRAY[${WORDS.map((w) => `'${w.toUpperCase()}'`).join(',')}])`;
+  const trades = `(ARRAY[${TRADES.map((w) => `'${w.toUpperCase()}'`).join(',')}])`;
   await prisma.$executeRawUnsafe(`
     INSERT INTO company ("id", "countryCode", "registrationNumber", "name", "nameLower", "type", "sector", "status", "registerSource", "previousNames", "previousNamesLower", "updatedAt")
     SELECT gen_random_uuid(), 'GB', lpad((30000000 + i)::text, 8, '0'), n, lower(n), 'LIMITED_COMPANY', 'IT_RELATED',

@@ -57,6 +57,7 @@ describe('importing the sample file', () => {
 
   it('finds a company by a word inside its name and by a previous name', async () => {
     expect(await searchNumbers('orchard holdings')).toEqual(['00445566']);
+    expect(await searchNumbers('holdings zylophane')).toEqual(['00445566']);
     expect(await searchNumbers('fruit growers')).toEqual(['00445566']);
     expect(await searchNumbers('Quillmere')).toEqual(['SC612345']);
   });
