@@ -232,7 +232,7 @@ describe('npm run admin -- import-companies', () => {
     const third = admin([changedFile]);
     expect(await exit(third.proc), third.proc.output()).toBe(0);
     expect(JSON.parse(third.stdout())).toMatchObject({ records: count, inserted: 0, changed: count / 1000, unchanged: count - count / 1000, rejected: 0, resumedAt: null });
-  }, 600_000);
+  }, 1_200_000);
 
   it('refuses a file that is not Basic Company Data, writing nothing', async () => {
     const file = path.join(dir, 'other.csv');
@@ -243,5 +243,5 @@ describe('npm run admin -- import-companies', () => {
     const missing = admin([path.join(dir, 'absent.csv')]);
     expect(await exit(missing.proc)).toBe(2);
     expect(missing.proc.output()).toContain('absent.csv cannot be read');
-  });
+  }, 180_000);
 });
