@@ -10,6 +10,7 @@ import { createLogger } from '../../infra/logger.js';
 import { followCompaniesStream, type CompaniesStream } from './companies-house/companies-stream.js';
 import { startFakeCompaniesHouse, type FakeCompaniesHouse, type FakeProfile } from '../../../test/support/fake-companies-house.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { freePort, startEntry, waitForHealth } from '../../../test/support/processes.js';
 
 let fake: FakeCompaniesHouse;
 let testDb: TestDatabase;
@@ -101,4 +102,24 @@ describe('the companies stream', () => {
     await eventually(() => company('31000004'), (c) => c !== null, 'the event after the take-over');
     await two.stop();
   });
+
+  it('runs as `npm run company-stream`: its readiness names the stream state and /metrics its lag', async () => {
+    const port = await freePort();
+    const proc = startEntry('src/processes/company-stream.ts', [], {
+      DATABASE_URL: testDb.url, DEPLOY_ENV: 'demo', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent',
+      COMPANIES_HOUSE_STREAM_KEY: fake.apiKey, COMPANIES_HOUSE_STREAM_URL: fake.url,
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitForHealth(base, proc);
+      const ready = await eventually(async () => (await fetch(`${base}/health/ready`)).json() as Promise<{ checks?: { companyStream?: string } }>, (r) => /^following/.test(r.checks?.companyStream ?? ''), 'readiness');
+      expect(ready.checks!.companyStream).toMatch(/^following from timepoint \d+, lag \d+ s$/);
+      fake.publish(profile('31000005', 'ARNSIDE KNOTT LTD'));
+      await eventually(() => company('31000005'), (c) => c !== null, 'the event applied by the process');
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toMatch(/^company_stream_lag_seconds(\{[^}]*\})? \d+$/m);
+    } finally {
+      await proc.stop();
+    }
+  }, 180_000);
 });
