@@ -170,7 +170,7 @@ describe('npm run admin -- import-companies', () => {
   };
   const exit = (proc: ReturnType<typeof admin>['proc']) => new Promise<number | null>((resolve) => proc.child.once('close', (code) => resolve(code)));
 
-  it('imports 200,000 records with progress in flat memory, resumes after a kill, and a changed file applies only its changes', async () => {
+  it('imports 200,000 records with progress in bounded memory, resumes after a kill, and a changed file applies only its changes', async () => {
     const count = 200_000;
     const file = path.join(dir, 'BasicCompanyData-part1.csv');
     const changedFile = path.join(dir, 'BasicCompanyData-part1-next.csv');
