@@ -177,6 +177,9 @@ const ConfigSchema = z.object({
   COMPANIES_HOUSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** The longest a lookup waits for the key's rate-limit window to reset (search never waits). */
   COMPANIES_HOUSE_MAX_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** The Companies House streaming API key (HTTP basic user name) the company-stream process follows the companies stream with. */
+  COMPANIES_HOUSE_STREAM_KEY: z.string().min(1).optional(),
+  COMPANIES_HOUSE_STREAM_URL: z.string().url().default('https://stream.companieshouse.gov.uk'),
   LENDER_AUDIENCE_ALIASES: z
     .string()
     .default('')

@@ -4,7 +4,10 @@
  * companyProfile resource, 404 with `company-profile-not-found`), `GET /search/companies?q=` (a
  * `search#companies` page), and the rate limit: every answer carries X-Ratelimit-Limit,
  * X-Ratelimit-Remain, X-Ratelimit-Reset (epoch seconds) and X-Ratelimit-Window, and a spent window
- * answers 429 until its reset.
+ * answers 429 until its reset. Also the streaming API's companies stream (`GET /companies`,
+ * `?timepoint=` to resume): one JSON event per line (`resource_kind`, `resource_id`, `resource_uri`,
+ * `data` the company profile, `event: { timepoint, published_at, type }`), blank-line heartbeats
+ * while nothing is new, and connections the test can drop.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +33,12 @@ export interface FakeCompaniesHouse {
   setBudget(remain: number, resetInSeconds: number): void;
   /** Answers this status to every request (e.g. 500) until called with null. */
   failWith(status: number | null): void;
+  /** Publishes a companies-stream event (`changed` with the profile, or `deleted`); returns its timepoint. */
+  publish(profile: FakeProfile, type?: 'changed' | 'deleted', publishedAt?: Date): number;
+  /** Ends every open stream connection abruptly (a dropped connection). */
+  dropStreams(): void;
+  /** Stream connections open now. */
+  openStreams(): number;
   close(): Promise<void>;
 }
 
@@ -42,6 +51,11 @@ export async function startFakeCompaniesHouse(apiKey = 'fake-companies-house-key
   const requests: FakeCompaniesHouse['requests'] = [];
   const expected = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
 
+  const events: string[] = [];
+  const streams = new Set<http.ServerResponse>();
+  const heartbeat = setInterval(() => {
+    for (const stream of streams) stream.write('\n');
+  }, 100);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const answer = (status: number, body: unknown) => {
@@ -63,6 +77,16 @@ export async function startFakeCompaniesHouse(apiKey = 'fake-companies-house-key
     if (remain <= 0) return answer(429, { error: 'Too Many Requests' });
     remain--;
     if (failure !== null) return answer(failure, { error: 'Service unavailable' });
+    if (req.method === 'GET' && url.pathname === '/companies') {
+      // Timepoints are 1-based positions in `events`; a given timepoint is included.
+      const from = Math.max(Number(url.searchParams.get('timepoint') ?? events.length + 1), 1);
+      requests.push({ path: `${url.pathname}${url.search}`, status: 200 });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (const event of events.slice(from - 1)) res.write(`${event}\n`);
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+      return;
+    }
     const company = /^\/company\/([A-Za-z0-9]+)$/.exec(url.pathname);
     if (req.method === 'GET' && company) {
       const profile = companies.get(company[1]!);
@@ -95,6 +119,28 @@ export async function startFakeCompaniesHouse(apiKey = 'fake-companies-house-key
     failWith(status) {
       failure = status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    publish(profile, type = 'changed', publishedAt = new Date()) {
+      const timepoint = events.length + 1;
+      const event = JSON.stringify({
+        resource_kind: 'company-profile',
+        resource_id: profile.company_number,
+        resource_uri: `/company/${profile.company_number}`,
+        data: profile,
+        event: { timepoint, published_at: publishedAt.toISOString(), type },
+      });
+      events.push(event);
+      for (const stream of streams) stream.write(`${event}\n`);
+      return timepoint;
+    },
+    dropStreams() {
+      for (const stream of streams) stream.socket?.destroy();
+    },
+    openStreams: () => streams.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(heartbeat);
+        for (const stream of streams) stream.socket?.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -92,6 +92,9 @@ function likeLiteral(term: string): string {
 /** Trigram (inside-the-name) matching needs three characters to use its index. */
 const MIN_INFIX_LENGTH = 3;
 
+/** How many inside-the-name matches are ranked for one search (a page needs far fewer). */
+const INFIX_CANDIDATES = 1000;
+
 /**
  * Sector averages move only as the registry is re-scored: each is computed (one aggregate over the
  * sector's companies) at most once per SECTOR_AVERAGE_TTL_MS per process.
@@ -150,43 +153,53 @@ function localRegister(db: Db): CompanyRegistry {
   const columns = registryColumns();
   return {
     async search(term, { countryCode, limit }) {
-      const lower = term.toLowerCase();
+      const lower = term.toLowerCase().trim();
+      if (!lower) return [];
       const upper = term.toUpperCase().replace(/\s+/g, '');
       const prefix = `${likeLiteral(lower)}%`;
-      const infix = lower.length >= MIN_INFIX_LENGTH ? `%${likeLiteral(lower)}%` : prefix;
       const numberPrefix = `${likeLiteral(upper)}%`;
-      // Each OR branch has its own index (prefix btree, trigram gin on the name and on the previous
-      // names, number btree): a bitmap OR, no scan. Previous names are matched inside from three characters.
-      return reads
-        .selectFrom('company')
-        .select(['name', 'registrationNumber as number'])
-        .where('countryCode', '=', countryCode)
-        .where((eb) =>
-          eb.or([
-            eb('nameLower', 'like', prefix),
-            eb('nameLower', 'like', infix),
-            eb('registrationNumber', 'like', numberPrefix),
-            ...(lower.length >= MIN_INFIX_LENGTH ? [eb('previousNamesLower', 'like', infix)] : []),
-          ]),
-        )
-        .orderBy((eb) =>
-          eb
-            .case()
-            .when(eb.or([eb('nameLower', '=', lower), eb('registrationNumber', '=', upper)]))
-            .then(0)
-            .when(eb.or([eb('nameLower', 'like', prefix), eb('registrationNumber', 'like', numberPrefix)]))
-            .then(1)
-            .when('nameLower', 'like', infix)
-            .then(2)
-            .else(3)
-            .end(),
-        )
-        // Companies still on the register before dissolved ones, within each kind of match.
-        .orderBy((eb) => eb.case().when('status', '=', 'DISSOLVED').then(1).else(0).end())
-        .orderBy('name')
-        .orderBy('registrationNumber')
-        .limit(limit)
-        .execute();
+      // Exact and prefix matches, each branch an index range read in order that stops after `limit`
+      // rows (companies on the register and dissolved ones from their own partial indexes): the
+      // cost is a page's, whatever the register's size.
+      const ranked = await sql<SearchHit & { rank: number; dissolved: boolean }>`
+        SELECT name, number, min(rank) AS rank, bool_or(dissolved) AS dissolved FROM (
+          (SELECT name, "registrationNumber" AS number, 0 AS rank, status = 'DISSOLVED' AS dissolved FROM company
+             WHERE "countryCode" = ${countryCode} AND ("nameLower" = ${lower} OR "registrationNumber" = ${upper}) LIMIT ${limit})
+          UNION ALL
+          (SELECT name, "registrationNumber", 1, false FROM company
+             WHERE "countryCode" = ${countryCode} AND status <> 'DISSOLVED' AND "nameLower" LIKE ${prefix} ORDER BY "nameLower" LIMIT ${limit})
+          UNION ALL
+          (SELECT name, "registrationNumber", 1, true FROM company
+             WHERE "countryCode" = ${countryCode} AND status = 'DISSOLVED' AND "nameLower" LIKE ${prefix} ORDER BY "nameLower" LIMIT ${limit})
+          UNION ALL
+          (SELECT name, "registrationNumber", 1, status = 'DISSOLVED' FROM company
+             WHERE "countryCode" = ${countryCode} AND "registrationNumber" LIKE ${numberPrefix} ORDER BY "registrationNumber" LIMIT ${limit})
+        ) hits GROUP BY name, number
+        ORDER BY rank, dissolved, name, number LIMIT ${limit}`.execute(reads);
+      const hits = ranked.rows.map(({ name, number }) => ({ name, number }));
+      // Words of one or two characters ("&", "uk") have no trigram to look up: they rank, not filter.
+      const words = lower.split(/\s+/).filter((word) => word.length >= MIN_INFIX_LENGTH);
+      if (hits.length >= limit || words.length === 0) return hits;
+      // Then names holding every word of the term (in any order), and previous names: trigram
+      // indexes. A common word matches a large share of the register, so candidates are capped and
+      // ranked among themselves (the phrase as typed first, companies on the register first).
+      const inName = sql.join(words.map((word) => sql`"nameLower" LIKE ${`%${likeLiteral(word)}%`}`), sql` AND `);
+      const inPrevious = sql.join(words.map((word) => sql`"previousNamesLower" LIKE ${`%${likeLiteral(word)}%`}`), sql` AND `);
+      const phrase = `%${likeLiteral(lower)}%`;
+      const seen = new Set(hits.map((hit) => hit.number));
+      const inside = await sql<SearchHit>`
+        SELECT name, number FROM (
+          SELECT name, "registrationNumber" AS number, status, "nameLower" FROM company
+          WHERE "countryCode" = ${countryCode} AND ((${inName}) OR (${inPrevious}))
+          LIMIT ${INFIX_CANDIDATES}
+        ) candidates
+        ORDER BY ("nameLower" LIKE ${phrase}) DESC, (status = 'DISSOLVED'), name, number
+        LIMIT ${limit + hits.length}`.execute(reads);
+      for (const hit of inside.rows) {
+        if (hits.length >= limit) break;
+        if (!seen.has(hit.number)) hits.push(hit);
+      }
+      return hits;
     },
 
     async find(registrationNumber, countryCode) {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { COMPANY_TYPES, SECTORS } from './company-information-schemas.js';
 
-export type RegisterSource = 'companies-house-bulk' | 'companies-house-api';
+export type RegisterSource = 'companies-house-bulk' | 'companies-house-api' | 'companies-house-stream';
 
 export interface RegisterAddress {
   simpleValue: string;

@@ -41,6 +41,8 @@ interface Command {
   flags: readonly string[];
   /** The name of its one positional argument (a file), when it takes one. */
   positional?: string;
+  /** It takes one or more of them (read with `positionalList`). */
+  manyPositionals?: boolean;
   run(values: Values): Promise<void>;
 }
 
@@ -96,9 +98,10 @@ const COMMANDS: Record<string, Command> = {
     run: lenderCredentials,
   },
   'import-companies': {
-    usage: `${PROGRAM} import-companies FILE [--batch-size N]   (a Companies House Basic Company Data CSV)`,
-    flags: ['batch-size'],
+    usage: `${PROGRAM} import-companies FILE... [--whole-register true|false] [--batch-size N]   (Companies House Basic Company Data: the CSV or zip, or its parts)`,
+    flags: ['batch-size', 'whole-register'],
     positional: 'file',
+    manyPositionals: true,
     run: importCompanies,
   },
   'import-credit-data': {
@@ -222,20 +225,26 @@ async function rotateSigningKey(values: Values): Promise<void> {
   notice(`Key ${fresh.kid} signs for every process (re)started with ${target}${kept}. Restart the deployment to use it.`);
 }
 
-/** Loads a Basic Company Data file into the register (modules/companies/register-import.ts), with progress on stderr. */
+/**
+ * Loads Basic Company Data into the register (modules/companies/register-import.ts), with progress on
+ * stderr. The files are the whole register when named so by Companies House (the one file, or every
+ * part `partK_N` of one date) unless --whole-register says otherwise.
+ */
 async function importCompanies(values: Values): Promise<void> {
-  const file = requiredText(values, 'file');
+  const files = requiredText(values, 'file').split('\0');
   const batchSize = values['batch-size'] === undefined ? DEFAULT_IMPORT_BATCH : parseNumber(values['batch-size'], 'batch-size');
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be a whole number from 1 to 50000');
-  await readableFile(file);
+  for (const file of files) await readableFile(file);
+  const wholeRegister = values['whole-register'] === undefined ? namesWholeRegister(files) : parseBoolean(values['whole-register'], 'whole-register');
   const config = configuration();
   const progress = importProgressLine(process.stderr.isTTY === true);
   const summary = await withDatabase(config, async (db) => {
     try {
-      return await importBasicCompanyData(db, file, {
+      return await importBasicCompanyData(db, files, {
         batchSize,
-        onResume: (done) => notice(`Resuming the unfinished import of this file after record ${done}.`),
-        onProblem: ({ line, message }) => progress.interject(`line ${line}: ${message} (skipped)`),
+        wholeRegister,
+        onResume: (done) => notice(`Resuming the unfinished import of these files after record ${done}.`),
+        onProblem: ({ file, line, message }) => progress.interject(`${file} line ${line}: ${message} (skipped)`),
         onProgress: (p) => progress.show(p),
       });
     } catch (err) {
@@ -244,8 +253,19 @@ async function importCompanies(values: Values): Promise<void> {
     }
   });
   progress.end();
-  const { recordsDone: records, inserted, changed, unchanged, rejected, resumedAt, elapsedMs } = summary;
-  printResult({ file: summary.file, records, inserted, changed, unchanged, rejected, resumedAt, seconds: Math.round(elapsedMs / 100) / 10 });
+  const { recordsDone: records, inserted, changed, unchanged, dissolved, removed, rejected, resumedAt, elapsedMs } = summary;
+  printResult({ files: summary.files, wholeRegister, records, inserted, changed, unchanged, dissolved, removed, rejected, resumedAt, seconds: Math.round(elapsedMs / 100) / 10 });
+}
+
+/** Companies House's own names: `BasicCompanyDataAsOneFile-<date>` or every `BasicCompanyData-<date>-partK_N`, K = 1..N. */
+function namesWholeRegister(files: readonly string[]): boolean {
+  const names = files.map((file) => path.basename(file));
+  if (names.length === 1 && /^BasicCompanyDataAsOneFile-/i.test(names[0]!)) return true;
+  const parts = names.map((name) => /^BasicCompanyData-(\d{4}-\d{2}-\d{2})-part(\d+)_(\d+)\./i.exec(name));
+  if (parts.some((part) => !part)) return false;
+  const [date, , total] = [parts[0]![1], 0, Number(parts[0]![3])];
+  const numbers = new Set(parts.map((part) => (part![1] === date && Number(part![3]) === total ? Number(part![2]) : -1)));
+  return numbers.size === total && Array.from({ length: total }, (_, i) => i + 1).every((k) => numbers.has(k));
 }
 
 /** Stores a bureau's scores, limits and notices under its name (modules/companies/credit-data-import.ts). */
@@ -485,10 +505,10 @@ function parseFlags(command: Command, args: string[]): { values: Values; help: b
   try {
     const { values, positionals } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: command.positional !== undefined });
     const { help, ...flags } = values;
-    if (positionals.length > 1) throw new UsageError(`one ${command.positional} only`);
-    // Every flag but --help is declared as a single string.
+    if (positionals.length > 1 && !command.manyPositionals) throw new UsageError(`one ${command.positional} only`);
+    // Every flag but --help is declared as a single string; several positionals travel NUL-separated.
     const given = flags as Values;
-    return { values: command.positional && positionals[0] !== undefined ? { ...given, [command.positional]: positionals[0] } : given, help: help === true };
+    return { values: command.positional && positionals[0] !== undefined ? { ...given, [command.positional]: positionals.join('\0') } : given, help: help === true };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -28,7 +28,7 @@ export interface CompaniesHouseApiOptions {
 }
 
 /** The profile fields read (the API's companyProfile resource). */
-interface CompanyProfile {
+export interface CompanyProfile {
   company_name?: string;
   company_number?: string;
   company_status?: string;
