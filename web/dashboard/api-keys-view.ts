@@ -54,7 +54,7 @@ function createForm(): TemplateResult {
     const scopes = data.getAll('scope').map(String);
     void attempt(async () => {
       const created = (await graphql<CreateApiKeyMutation, CreateApiKeyMutationVariables>(token(), CREATE_API_KEY, { input: { name, scopes } })).createApiKey;
-      keys.secret = { name: created.name, key: created.key, rotated: false };
+      keys.secret = { name: created.name, key: shownSecret(created.key), rotated: false };
       form.reset();
       await loadApiKeys();
       focusAfterRender('secret-title');
@@ -74,11 +74,20 @@ function createForm(): TemplateResult {
   </form>`;
 }
 
+/**
+ * The secret of a key just made. The type allows none because an idempotent replay of a creation
+ * answers without it (it is never stored); the dashboard never replays, so none here is a fault.
+ */
+function shownSecret(key: string | null | undefined): string {
+  if (!key) throw new Error('The answer carried no secret for the new key: revoke it and create another.');
+  return key;
+}
+
 export function apiKeysView(): TemplateResult {
   const rotate = (key: Key) =>
     attempt(async () => {
       const rotated = (await graphql<RotateApiKeyMutation, RotateApiKeyMutationVariables>(token(), ROTATE_API_KEY, { id: key.id })).rotateApiKey;
-      keys.secret = { name: rotated.name, key: rotated.key, rotated: true };
+      keys.secret = { name: rotated.name, key: shownSecret(rotated.key), rotated: true };
       await loadApiKeys();
       focusAfterRender('secret-title');
     });

@@ -4,8 +4,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../identity/secrets.js';
-import { signWebhook } from './webhook-signature.js';
+import { newWebhookSecret, signWebhook } from './webhook-signature.js';
 import { sentDocument, withAuthorizationToken } from './authorization-token.js';
 import { addressAllowed, assertWebhookUrl } from './webhook-url-policy.js';
 

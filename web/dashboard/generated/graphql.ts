@@ -325,7 +325,7 @@ export type CreateApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type CreateApiKeyMutation = { createApiKey: { id: string, name: string, key: string, keyPrefix: string, scopes: Array<string> } };
+export type CreateApiKeyMutation = { createApiKey: { id: string, name: string, key: string | null, keyPrefix: string, scopes: Array<string> } };
 
 export type CreateLenderMutationVariables = Exact<{
   input: LenderInput;
@@ -439,7 +439,7 @@ export type RotateApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type RotateApiKeyMutation = { rotateApiKey: { id: string, name: string, key: string, keyPrefix: string, scopes: Array<string> } };
+export type RotateApiKeyMutation = { rotateApiKey: { id: string, name: string, key: string | null, keyPrefix: string, scopes: Array<string> } };
 
 export type SaveProductMutationVariables = Exact<{
   lenderId: number;
