@@ -13,7 +13,7 @@ function copyField(value: string | null): string {
 }
 
 /** The rows as one COPY text payload (one batch: its size is the batch's, never the file's). */
-export function copyText(rows: ReadonlyArray<ReadonlyArray<string | null>>): Buffer {
+function copyText(rows: ReadonlyArray<ReadonlyArray<string | null>>): Buffer {
   return Buffer.from(rows.map((row) => row.map(copyField).join('\t')).join('\n') + (rows.length ? '\n' : ''), 'utf8');
 }
 

@@ -28,7 +28,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 
 /** The application's database inside the embedded server (tests clone theirs next to it). */
-export const EMBEDDED_DATABASE = 'funding_gateway';
+const EMBEDDED_DATABASE = 'funding_gateway';
 
 /** `server`: an application (one per DATA_DIR). `cli`: admin, seed, migrate (share a running server). */
 export type EmbeddedRole = 'server' | 'cli';

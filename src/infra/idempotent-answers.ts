@@ -28,7 +28,7 @@ const ABANDONED_AFTER_MS = 60_000;
 const CONCURRENT_WAIT_MS = 10_000;
 const CONCURRENT_POLL_MS = 50;
 
-export const IdempotencyKey = z
+const IdempotencyKey = z
   .string()
   .trim()
   .min(1, 'must not be empty')
@@ -51,7 +51,7 @@ export function idempotencyKeyHeader(whose: string) {
 export const IDEMPOTENT_DESCRIPTION = `With \`Idempotency-Key\`, a repeat of the same request (a retry after a timeout, or a concurrent duplicate) answers the first answer again and changes nothing (for ${IDEMPOTENCY_KEY_TTL_HOURS} hours); the key with another request is a 422.`;
 
 /** Whose keys: a lender's, or an integrator account's (each its own column, unique with the key). */
-export type KeyOwner = { lenderId: number } | { accountId: string };
+type KeyOwner = { lenderId: number } | { accountId: string };
 
 /** What a key is bound to: its owner, the operation, the object it acted on and its parsed body. */
 export interface IdempotentRequest {

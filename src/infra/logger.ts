@@ -18,7 +18,7 @@ export type LogFormat = 'json' | 'pretty';
 
 const pinoPretty = loadOnFirstUse(() => createRequire(import.meta.url)('pino-pretty') as typeof PinoPrettyModule);
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'password',
   '*.password',
   'token',

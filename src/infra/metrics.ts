@@ -47,28 +47,28 @@ export const httpRequestDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-export const graphqlOperations = new Counter({
+const graphqlOperations = new Counter({
   name: 'graphql_operations_total',
   help: 'GraphQL operations by operation name and type, and whether they ended with errors',
   labelNames: ['operation', 'type', 'outcome'] as const,
   registers: [metricsRegistry],
 });
 
-export const graphqlErrors = new Counter({
+const graphqlErrors = new Counter({
   name: 'graphql_errors_total',
   help: 'GraphQL errors by operation name and error code',
   labelNames: ['operation', 'code'] as const,
   registers: [metricsRegistry],
 });
 
-export const webhookAttempts = new Counter({
+const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts by lender (slug) and outcome (delivered, retrying, dead; error when the attempt could not be recorded)',
   labelNames: ['lender', 'outcome'] as const,
   registers: [metricsRegistry],
 });
 
-export const webhookAttemptDuration = new Histogram({
+const webhookAttemptDuration = new Histogram({
   name: 'webhook_delivery_attempt_duration_seconds',
   help: 'Webhook delivery attempt latency by lender (slug) and outcome',
   labelNames: ['lender', 'outcome'] as const,
@@ -77,10 +77,10 @@ export const webhookAttemptDuration = new Histogram({
 });
 
 /** The business events of a lender application: its status moves (APPLICATION_STATUSES, by event) and its first acknowledgement, which moves no status. */
-export const APPLICATION_MOVES = ['submitted', 'acknowledged', 'offered', 'failed', 'rejected', 'accepted', 'declined'] as const;
+const APPLICATION_MOVES = ['submitted', 'acknowledged', 'offered', 'failed', 'rejected', 'accepted', 'declined'] as const;
 export type ApplicationMove = (typeof APPLICATION_MOVES)[number];
 
-export const lenderApplicationMoves = new Counter({
+const lenderApplicationMoves = new Counter({
   name: 'lender_application_moves_total',
   help: 'Lender applications moved into a status, or first acknowledged (which leaves the status In Review), by lender (slug) and move (submitted, acknowledged, offered, failed, rejected, accepted, declined), counted when the change commits',
   labelNames: ['lender', 'move'] as const,
@@ -90,7 +90,7 @@ export const lenderApplicationMoves = new Counter({
 /** From submission to a lender's first answer: minutes to days. */
 const RESPONSE_BUCKETS = [60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 4 * 86_400, 7 * 86_400];
 
-export const timeToAcknowledgement = new Histogram({
+const timeToAcknowledgement = new Histogram({
   name: 'lender_application_time_to_acknowledgement_seconds',
   help: "From a lender application's submission to the lender's first acknowledgement, by lender (slug)",
   labelNames: ['lender'] as const,
@@ -98,7 +98,7 @@ export const timeToAcknowledgement = new Histogram({
   registers: [metricsRegistry],
 });
 
-export const timeToOffer = new Histogram({
+const timeToOffer = new Histogram({
   name: 'lender_application_time_to_offer_seconds',
   help: "From a lender application's submission to the lender's first offer, by lender (slug)",
   labelNames: ['lender'] as const,

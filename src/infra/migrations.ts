@@ -13,7 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { repositoryPath } from '../kernel/repository-root.js';
 
-export const MIGRATIONS_DIR = repositoryPath('prisma', 'migrations');
+const MIGRATIONS_DIR = repositoryPath('prisma', 'migrations');
 const LOCK_KEY = 727_274_001;
 
 const BOOKKEEPING_DDL = `

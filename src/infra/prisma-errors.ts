@@ -131,7 +131,7 @@ export function constraintError(err: unknown): AppError | null {
  * How long a client is told to wait when the database cannot be reached: about what a restart or a
  * failover takes, after which the pool's next connection reaches the server again.
  */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** PostgreSQL's own words for a server going away or not yet taking sessions (classes 08 and 57P, and 53300). */
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]$|53300$)/;
@@ -147,7 +147,7 @@ const UNAVAILABLE_MESSAGE = /Connection terminated|connection error and is not q
  * connections), rather than anything about the request: looked for in the error and the causes it
  * wraps (Prisma wraps the driver adapter's error, which wraps pg's).
  */
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
   const pending: unknown[] = [err];
   while (pending.length > 0) {

@@ -14,7 +14,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** What we accept from a caller: short, printable, no separators that could split a log line. */
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function acceptedRequestId(given: string | string[] | undefined): string {
+function acceptedRequestId(given: string | string[] | undefined): string {
   const value = Array.isArray(given) ? given[0] : given;
   return value && ACCEPTABLE_ID.test(value) ? value : randomUUID();
 }

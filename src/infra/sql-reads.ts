@@ -19,7 +19,7 @@ export type SqlReads = Kysely<DB>;
  * A PostgreSQL transaction on the same pool, for the one hot write that is not Prisma's: a lender
  * application's status change (lender-applications/status-change-store.ts says why).
  */
-export type SqlTransaction = Transaction<DB>;
+type SqlTransaction = Transaction<DB>;
 
 /** Names are derived from the text, so one text always has one name on every connection. */
 const statementNames = new Map<string, string>();

@@ -33,7 +33,7 @@ export type Actor =
   | ({ kind: 'lender'; lenderId: number; clientId: string } & Scoped);
 
 export type AuthenticatedActor = Extract<Actor, Scoped>;
-export type AccountActor = Extract<Actor, { accountId: string }>;
+type AccountActor = Extract<Actor, { accountId: string }>;
 
 export const ANONYMOUS: Actor = { kind: 'anonymous' };
 

@@ -7,7 +7,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './actor.js';
 
-export type { Actor } from './actor.js';
+;
 
 export type DeployEnvironment = 'demo' | 'production';
 
@@ -40,7 +40,7 @@ export interface ServiceContext {
   requestId?: string;
 }
 
-export interface WebhookSettings {
+interface WebhookSettings {
   retryDelaysSeconds: readonly number[];
   timeoutMs: number;
   allowPrivateAddresses: boolean;

@@ -35,7 +35,7 @@ export interface KeysetPosition<Id extends number | string> {
 
 const CursorContent = z.tuple([z.iso.datetime(), z.union([z.number().int().positive(), z.uuid()])]);
 
-export function encodeCursor(position: KeysetPosition<number | string>): string {
+function encodeCursor(position: KeysetPosition<number | string>): string {
   return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
 }
 

@@ -30,7 +30,7 @@ export const LOGIN_SCOPES_BY_ROLE = {
 
 /** OpenID scopes a lender asks for (spec 5.9), and the one our lender API needs. */
 export const LENDER_TOKEN_SCOPES = ['openid', 'email', 'profile'] as const;
-export const LENDER_API_SCOPE = 'openid';
+const LENDER_API_SCOPE = 'openid';
 
 export function scopeString(scopes: readonly string[]): string {
   return scopes.join(' ');

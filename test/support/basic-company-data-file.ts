@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 export const SAMPLE_FILE = fileURLToPath(new URL('../../src/modules/companies/companies-house/fixtures/basic-company-data-sample.csv', import.meta.url));
 
-export const HEADER_LINE = readFileSync(SAMPLE_FILE, 'utf8').split('\r\n')[0]!;
+const HEADER_LINE = readFileSync(SAMPLE_FILE, 'utf8').split('\r\n')[0]!;
 
 const WORDS = ['ALDER', 'BRAMBLE', 'CINDER', 'DUNMORE', 'EASTGATE', 'FARTHING', 'GLENROY', 'HOLLOWAY', 'INGLEBY', 'JUNIPER', 'KESWICK'];
 const TRADES = [
@@ -26,7 +26,7 @@ export function generatedNumber(i: number): string {
   return String(20_000_000 + i).padStart(8, '0');
 }
 
-export function generatedName(i: number): string {
+function generatedName(i: number): string {
   return `${WORDS[i % WORDS.length]} ${WORDS[Math.floor(i / WORDS.length) % WORDS.length]} ${TRADES[i % TRADES.length]![0]} ${i} LIMITED`;
 }
 

@@ -9,7 +9,7 @@ import { storedApplicationDocument } from './lender-applications.js';
 
 const HOUR_MS = 3_600_000;
 
-export interface SeededApplication {
+interface SeededApplication {
   id: number;
   accountId: string;
   lenderId: number;

@@ -9,7 +9,7 @@ export interface ReceivedWebhook {
   path: string;
 }
 
-export type ReceiverAnswer = number | 'hang' | { status: number; headers?: Record<string, string>; body?: string | Buffer };
+type ReceiverAnswer = number | 'hang' | { status: number; headers?: Record<string, string>; body?: string | Buffer };
 
 export interface LenderReceiver {
   url: string;

@@ -140,7 +140,7 @@ function conformingUnnamed(schema: Schema, context: SchemaContext, depth: number
 }
 
 /** Something of another JSON type than any the schema allows, mostly. */
-export const wrongTyped = fc.oneof(
+const wrongTyped = fc.oneof(
   fc.constant(null),
   fc.boolean(),
   fc.integer(),
@@ -152,7 +152,7 @@ export const wrongTyped = fc.oneof(
 );
 
 /** Long strings within the 1 MiB body limit (and ones that are long in UTF-8 rather than in characters). */
-export const hugeString = fc.oneof(
+const hugeString = fc.oneof(
   fc.integer({ min: 10_000, max: 900_000 }).map((n) => 'a'.repeat(n)),
   fc.integer({ min: 1_000, max: 130_000 }).map((n) => '€𝄞'.repeat(n)),
 );
@@ -160,7 +160,7 @@ export const hugeString = fc.oneof(
 const unicodeString = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\u0000', '\uFEFF', '../../etc/passwd', "' OR 1=1 --", '%00', '${jndi:x}', '{{7*7}}'));
 
 /** A valid value (from the schema, or a known good one) with one thing wrong with it. */
-export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   return valid.chain((value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return fc.oneof(wrongTyped, unicodeString);
     const keys = Object.keys(value);

@@ -35,7 +35,7 @@ export async function restOutcome(baseUrl: string, spec: RestRequestSpec): Promi
   return { status: res.status, text: await res.text() };
 }
 
-export function graphqlStatus(res: GraphQLResponse): number {
+function graphqlStatus(res: GraphQLResponse): number {
   const error = res.errors?.[0];
   if (!error) return res.data ? 200 : 500;
   const status = error.extensions?.status;
@@ -81,7 +81,7 @@ export async function subscriptionOutcome(
 }
 
 /** Root fields of the composed schema, with their argument types and whether they return an object. */
-export interface RootField {
+interface RootField {
   args: Map<string, string>;
   /** ` { __typename }` for object results, '' for scalars (e.g. JSONObject). */
   selection: string;

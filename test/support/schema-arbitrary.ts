@@ -6,7 +6,7 @@ import fc from 'fast-check';
 
 type Schema = Record<string, any>;
 
-export function arbitraryFor(schema: Schema, root: Schema = schema): fc.Arbitrary<unknown> {
+function arbitraryFor(schema: Schema, root: Schema = schema): fc.Arbitrary<unknown> {
   if (typeof schema.$ref === 'string') return arbitraryFor(root.$defs[schema.$ref.replace('#/$defs/', '')], root);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   switch (schema.type) {

@@ -15,7 +15,7 @@ const NEEDS_QUOTES = /[",;\t\r\n]/;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:[.,]\d+)*|[.,]\d+)(?:[eE][+-]?\d+)?$/;
 
 /** Whether a spreadsheet could read part of the cell as a formula. */
-export function couldRunAsFormula(text: string): boolean {
+function couldRunAsFormula(text: string): boolean {
   if (PLAIN_NUMBER.test(text)) return false;
   return FORMULA_START.test(text) || FORMULA_AFTER_CELL_BREAK.test(text);
 }

@@ -21,7 +21,7 @@ type HistoryEntry = HistoryQuery['lenderApplicationHistory'][number];
 type SortField = 'LAST_CHANGE' | 'CREATED' | 'AMOUNT' | 'COMPANY' | 'STATUS';
 
 /** Rows a page of the board shows. */
-export const BOARD_PAGE = 100;
+const BOARD_PAGE = 100;
 /** Statuses where the application waits on someone (lender or client): only these age. */
 const WAITING = new Set(['In Review', 'Offered']);
 const SERVICE_LEVEL_KEY = 'board.serviceLevelHours';
@@ -189,7 +189,7 @@ async function exportCsv(): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-export function offerTerms(offer: BoardOfferFieldsFragment): string {
+function offerTerms(offer: BoardOfferFieldsFragment): string {
   const parts = [enumLabel(offer.productType), money(offer.amount)];
   if (offer.termMonths !== null) parts.push(`${offer.termMonths} months`);
   if (offer.interestRate !== null) parts.push(`${offer.interestRate}% rate`);

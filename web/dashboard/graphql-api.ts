@@ -37,7 +37,7 @@ export async function graphql<TResult, TVariables extends object = Record<string
 }
 
 /** Waits grow 0.5 s, 1 s, 2 s … up to 10 s, with jitter, so a restarted server is not stampeded. */
-export function reconnectDelayMs(retries: number): number {
+function reconnectDelayMs(retries: number): number {
   return Math.min(10_000, 500 * 2 ** retries) * (0.8 + Math.random() * 0.4);
 }
 

@@ -61,7 +61,7 @@ const insights = {
 const windowHours = (bucket: Bucket) => Math.ceil((Date.now() - new Date(windowStart(bucket)).getTime()) / 3_600_000);
 
 /** The window's start: UTC midnight of the first day, or Monday 00:00 UTC of the first week (as the server buckets). */
-export function windowStart(bucket: Bucket, now = new Date()): string {
+function windowStart(bucket: Bucket, now = new Date()): string {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   if (bucket === 'WEEK') start.setUTCDate(start.getUTCDate() - ((start.getUTCDay() + 6) % 7) - 7 * (PERIODS.WEEK.count - 1));
   else start.setUTCDate(start.getUTCDate() - (PERIODS.DAY.count - 1));
@@ -134,7 +134,7 @@ const periodLabel = (start: string, bucket: Bucket) => {
 };
 
 /** Seconds as the largest unit that keeps them readable: 45 min, 5.5 h, 2.1 days. */
-export function duration(seconds: number | null): string {
+function duration(seconds: number | null): string {
   if (seconds === null) return '—';
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
   if (seconds < 86_400) return `${(seconds / 3600).toFixed(1)} h`;

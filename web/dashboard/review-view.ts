@@ -35,7 +35,7 @@ const reviews = {
 };
 
 /** Review states in words (the badge's text; its colour is never the only signal). */
-export const REVIEW_STATE_LABELS: Record<string, string> = {
+const REVIEW_STATE_LABELS: Record<string, string> = {
   PENDING_REVIEW: 'Waiting for review',
   IN_REVIEW: 'In review',
   SUBMITTED: 'Sent to lenders',

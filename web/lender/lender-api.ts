@@ -18,7 +18,7 @@ export type Endpoint = components['schemas']['LenderEndpoint'];
 export type Endpoints = Answer<'LenderEndpointController_list'>;
 export type RotatedSecret = Answer<'LenderEndpointController_rotateSecret'>;
 
-export const LENDER_API = '/api/platform/v1/funding';
+const LENDER_API = '/api/platform/v1/funding';
 
 export interface FieldProblem {
   pointer: string;

@@ -10,7 +10,7 @@ export function formatMoney(amount: number): string {
 }
 
 /** A calendar date (YYYY-MM-DD or ISO timestamp) as "23 Nov 2026"; an unparsable value is shown as given. */
-export function formatDate(value: string): string {
+function formatDate(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : DAY.format(date);
 }

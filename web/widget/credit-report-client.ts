@@ -59,7 +59,7 @@ const NOT_OURS = 'The access token is not a token of this service';
  * One of our other kinds is WRONG_TOKEN_KIND; anything else (not a JWT, or a JWT without one of our
  * kinds: another service's) is TOKEN_INVALID, as the API itself would answer.
  */
-export function tokenKindProblem(token: string): WidgetError | null {
+function tokenKindProblem(token: string): WidgetError | null {
   const parts = token.split('.');
   if (parts.length !== 3) return widgetError('TOKEN_INVALID', `${NOT_OURS} (not a JWT)`);
   let kind: unknown;

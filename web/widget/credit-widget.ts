@@ -13,7 +13,7 @@ import type { ReportedError } from './widget-errors.js';
 import { BAND_COLOURS, WIDGET_CSS, type WidgetPart } from './widget-styles.js';
 import { applyTheme, type Theme } from './widget-theme.js';
 
-export const WIDGET_TAG = 'svc-credit-widget';
+const WIDGET_TAG = 'svc-credit-widget';
 
 export interface WidgetSettings {
   accessToken: string;

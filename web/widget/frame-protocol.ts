@@ -29,7 +29,7 @@ export function protocolMessage(data: unknown): { type: string; [field: string]:
 }
 
 /** The frame's address for a host page of `hostOrigin`. */
-export const EMBED_PATH = '/app/ui/widget/embed.html';
+const EMBED_PATH = '/app/ui/widget/embed.html';
 export function frameUrl(apiOrigin: string, hostOrigin: string): string {
   const url = new URL(EMBED_PATH, apiOrigin);
   url.searchParams.set('parent', hostOrigin);

@@ -1,7 +1,7 @@
 /** The band of 0-100 scores each credit grade stands for (spec 2.1); their meanings are texts (messages.ts). */
 import type { Catalogue } from './messages.js';
 
-export const GRADE_SCORES: Record<string, string | null> = {
+const GRADE_SCORES: Record<string, string | null> = {
   A: '91-100',
   B: '81-90',
   C: '51-80',

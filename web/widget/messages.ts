@@ -105,7 +105,7 @@ const EN_GB: Catalogue = {
 export const DEFAULT_LOCALE = 'en-GB';
 
 /** The complete catalogues, by the locale they are written in. */
-export const CATALOGUES: Readonly<Record<string, Catalogue>> = { [DEFAULT_LOCALE]: EN_GB };
+const CATALOGUES: Readonly<Record<string, Catalogue>> = { [DEFAULT_LOCALE]: EN_GB };
 
 export interface ResolvedLocale {
   /** The locale Intl formats dates, money and numbers in. */

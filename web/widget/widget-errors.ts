@@ -3,7 +3,7 @@
  * words. The codes are a public contract, documented in docs/integrators.md ("Embedding the credit
  * widget"): `message` is the developer's detail, `userMessage` what an end user may read.
  */
-export const WIDGET_ERROR_CODES = [
+const WIDGET_ERROR_CODES = [
   'INVALID_OPTIONS',
   'ELEMENT_NOT_FOUND',
   'WRONG_TOKEN_KIND',

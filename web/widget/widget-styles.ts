@@ -51,7 +51,7 @@ export const BAND_COLOURS: Record<string, string> = {
 };
 
 /** The `::part` names a host page can style the script embed by (documented in docs/integrators.md). */
-export const WIDGET_PARTS = [
+const WIDGET_PARTS = [
   'card', 'header', 'title', 'subtitle', 'grade', 'grade-letter', 'gauge', 'score', 'facts', 'fact', 'fact-label', 'fact-value', 'loading',
   'no-credit-data',
 ] as const;

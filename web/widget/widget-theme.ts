@@ -6,7 +6,7 @@
  */
 import { widgetError, type WidgetError } from './widget-errors.js';
 
-export const THEME_VARIABLES = {
+const THEME_VARIABLES = {
   '--svc-font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   '--svc-font-size': '16px',
   '--svc-text-color': '#1b1f24',

@@ -11,7 +11,7 @@ import { repositoryPath } from '../../kernel/repository-root.js';
 import { buildSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from './subgraphs/index.js';
 
 /** Default subgraph locations written into the supergraph; the distributed gateway overrides them from config. */
-export const DEFAULT_SUBGRAPH_URLS: Record<SubgraphName, string> = {
+const DEFAULT_SUBGRAPH_URLS: Record<SubgraphName, string> = {
   profiles: 'http://127.0.0.1:4011/graphql',
   matches: 'http://127.0.0.1:4012/graphql',
   applications: 'http://127.0.0.1:4013/graphql',

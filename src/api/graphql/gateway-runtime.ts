@@ -23,7 +23,7 @@ import { operationLimitPlugins, type OperationLimits } from './operation-limits.
 import { GRAPHQL_PATH } from './graphql-path.js';
 
 /** What the gateway knows of a request: its headers (identity arrives through them). */
-export interface GatewayRequestInfo {
+interface GatewayRequestInfo {
   headers: Headers;
 }
 

@@ -9,7 +9,7 @@ import type { Plugin as EnvelopPlugin } from '@envelop/core';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 
-export type IntrospectionAudience = 'everyone' | 'authenticated' | 'staff';
+type IntrospectionAudience = 'everyone' | 'authenticated' | 'staff';
 
 /** What the gateway needs to know of a caller to decide on introspection. */
 export interface CallerStanding {

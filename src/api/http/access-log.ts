@@ -14,7 +14,7 @@ import { requestIdOf } from '../../infra/request-id.js';
 const SECRET_QUERY_PARAMETERS = ['accesstoken', 'access_token', 'token', 'api_key', 'apikey', 'refresh_token', 'refreshtoken', 'continueurl'];
 
 /** The URL as logged: secret query values and API keys in the path replaced by [redacted]. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const [path = '', query] = url.split('?', 2);
   if (query === undefined) return redactSecrets(path);
   const params = query.split('&').map((pair) => {

@@ -20,7 +20,7 @@ import type { Logger } from '../../infra/logger.js';
 import { requestIdOf } from '../../infra/request-id.js';
 import { noteCredential } from './access-log.js';
 
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export interface RateLimitSettings {
   perAddress: number;

@@ -21,7 +21,7 @@ import { bearerClaimsOf } from './bearer-claims.js';
 import { keptProblem, routeTemplate } from './access-log.js';
 
 /** How often queued entries and key uses are written. */
-export const REQUEST_RECORDING_FLUSH_MS = 1_000;
+const REQUEST_RECORDING_FLUSH_MS = 1_000;
 
 export interface RequestRecording {
   readonly log: RequestLogRecorder;
@@ -40,7 +40,7 @@ export interface RequestRecordingServices {
 }
 
 /** The paths of the APIs: REST under /api, and GraphQL where the process answers it itself. */
-export const RECORDED_PATHS = ['/api', GRAPHQL_PATH];
+const RECORDED_PATHS = ['/api', GRAPHQL_PATH];
 
 /** Mounts the recording on `paths` (before their routers, so every answer is seen). */
 export function recordRequests(app: Express, services: RequestRecordingServices, paths: string[] = RECORDED_PATHS): RequestRecording {

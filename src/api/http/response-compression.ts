@@ -26,7 +26,7 @@ const DIGEST_HEADERS = ['digest', 'repr-digest', 'content-digest'];
 const GZIP_LEVEL = 3;
 
 /** Whether an answer, as its headers stand when they are sent, is compressed (given a client that accepts it). */
-export function compressibleAnswer(req: IncomingMessage, res: ServerResponse): boolean {
+function compressibleAnswer(req: IncomingMessage, res: ServerResponse): boolean {
   const type = res.getHeader('Content-Type');
   if (typeof type === 'string' && STREAMED_TYPES.test(type)) return false;
   if (DIGEST_HEADERS.some((name) => res.hasHeader(name))) return false;

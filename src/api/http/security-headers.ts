@@ -19,7 +19,7 @@ export function securityHeaders(environment: DeployEnvironment): RequestHandler 
 }
 
 /** The headers helmet sets with our options, computed by running it once against a recording response. */
-export function helmetHeaders(environment: DeployEnvironment): Record<string, string> {
+function helmetHeaders(environment: DeployEnvironment): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

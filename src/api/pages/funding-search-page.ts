@@ -129,15 +129,15 @@ function definitionRows(rows: Array<[string, string | null]>): string {
 }
 
 /** ASSET_BACKED_FINANCE → "Asset backed finance". */
-export function productLabel(type: string): string {
+function productLabel(type: string): string {
   const words = type.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const POUNDS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' });
-export const formatPounds = (value: number) => POUNDS.format(value);
-export const formatDay = (iso: string) => DAY.format(new Date(iso));
+const formatPounds = (value: number) => POUNDS.format(value);
+const formatDay = (iso: string) => DAY.format(new Date(iso));
 const percent = (value: number) => `${Number(value.toFixed(2))}%`;
 
 /** What the continue page shows besides the application: a refused choice, the ticks to keep, and whether to ask before replacing. */
@@ -156,7 +156,7 @@ export interface ContinuePageState {
 }
 
 /** The most matches the client can tick (the server still refuses more than 4 lenders). */
-export const MAX_TICKS = 4;
+const MAX_TICKS = 4;
 
 /** The page a Business V1 continue URL opens: the client reviews the application, its matches and offers, and proceeds. */
 export function renderContinuePage(page: ContinuePage, state: ContinuePageState): string {

@@ -8,7 +8,7 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 import type { AppConfig } from '../../kernel/config.js';
 
-export const WIDGET_API_PATHS = ['/api/business/v1/profile'];
+const WIDGET_API_PATHS = ['/api/business/v1/profile'];
 
 /** The origins allowed to embed the widget: the configured ones, else any in demo and none in production. */
 export function widgetEmbedOrigins(config: Pick<AppConfig, 'WIDGET_EMBED_ORIGINS' | 'DEPLOY_ENV'>): string[] {

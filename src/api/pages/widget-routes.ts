@@ -10,8 +10,8 @@ import type { Logger } from '../../infra/logger.js';
 import { readWebBundle } from './web-bundles.js';
 import { frameAncestors, widgetEmbedOrigins } from './widget-cors.js';
 
-export const WIDGET_SCRIPT_PATH = '/app/ui/widget/widget.js';
-export const WIDGET_EMBED_PATH = '/app/ui/widget/embed.html';
+const WIDGET_SCRIPT_PATH = '/app/ui/widget/widget.js';
+const WIDGET_EMBED_PATH = '/app/ui/widget/embed.html';
 const EMBED_SCRIPT_PATH = '/app/ui/widget/embed.js';
 
 const EMBED_HTML = `<!doctype html>

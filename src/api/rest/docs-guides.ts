@@ -29,7 +29,7 @@ export const GUIDES: readonly Guide[] = [
 ];
 
 /** The address the guides' examples use for the deployment (`npm start`'s). */
-export const DEMO_ORIGIN = 'http://127.0.0.1:4000';
+const DEMO_ORIGIN = 'http://127.0.0.1:4000';
 
 export const guidePath = (guide: Guide) => `/docs/guides/${guide.name}`;
 
@@ -122,13 +122,13 @@ ${focusableCode}
 }
 
 /** A guide's page, rendered from docs/guides/<name>.md. */
-export async function renderGuidePage(guide: Guide): Promise<string> {
+async function renderGuidePage(guide: Guide): Promise<string> {
   const source = `docs/guides/${guide.name}.md`;
   return guidePage(guide.name, guide.audience, await renderGuideMarkdown(await readFile(repositoryPath(source), 'utf8'), source));
 }
 
 /** The guides' index: one line per audience. */
-export function renderGuidesIndex(): string {
+function renderGuidesIndex(): string {
   const items = GUIDES.map((g) => `<li><a href="${guidePath(g)}">${g.audience}</a>: ${g.summary}</li>`).join('\n');
   return guidePage('', 'Getting started', `<h1>Getting started</h1>\n<p>One guide per audience; the <a href="/docs">API reference</a> has every operation.</p>\n<ul>\n${items}\n</ul>`);
 }

@@ -29,7 +29,7 @@ export interface ProblemDetails {
 /** Where the problems page is served; a problem's `type` is this path and its code as the fragment. */
 export const PROBLEMS_PAGE_PATH = '/docs/problems';
 
-export const problemTypeUri = (code: ErrorCode): string => `${PROBLEMS_PAGE_PATH}#${code}`;
+const problemTypeUri = (code: ErrorCode): string => `${PROBLEMS_PAGE_PATH}#${code}`;
 
 /** The same shape as a schema, for the OpenAPI document. */
 export const ProblemDetailsSchema = z

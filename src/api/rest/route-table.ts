@@ -16,13 +16,13 @@ import { tenantRoutes } from '../../modules/tenants/tenant.routes.js';
 import { webhookRoutes } from '../../modules/webhooks/webhook.routes.js';
 import { servedPaths, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
-export { BASES, FileDownload, Redirect, type HttpMethod, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+export { BASES, FileDownload, Redirect,  type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /**
  * Literal segments before parameters, position by position: `/profiles/blank` is tried before
  * `/profiles/:uuid`. A stable sort, so rows of equal rank keep their module's order.
  */
-export function bySpecificity(a: Pick<RouteDefinition, 'path'>, b: Pick<RouteDefinition, 'path'>): number {
+function bySpecificity(a: Pick<RouteDefinition, 'path'>, b: Pick<RouteDefinition, 'path'>): number {
   const left = a.path.split('/');
   const right = b.path.split('/');
   for (let i = 0; i < Math.min(left.length, right.length); i++) {

@@ -121,7 +121,7 @@ export interface RouteDefinition {
 }
 
 /** An example request: realistic UK SME data, consistent with the specification. */
-export interface RequestExample {
+interface RequestExample {
   /** What the example shows, when more than the operation's summary. */
   summary?: string;
   /** Path parameters whose value the example decides (the others name objects the test creates). */
@@ -168,7 +168,7 @@ export class Redirect {
 }
 
 /** An upload as the router hands it to a row: spooled to a file while the request lasts. */
-export interface UploadedFile {
+interface UploadedFile {
   fileName: string;
   contentType: string;
   content: { path: string; size: number };

@@ -30,8 +30,8 @@ import { productTypeOf } from '../lenders/product-types.js';
 
 export type { BusinessApplicationRecord };
 
-export const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
-export const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
+const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
+const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
 
 function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
   return { id: row.id, type: APPLICATION_RESPONSE_TYPE, questionnaireId: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
@@ -88,7 +88,7 @@ export async function createApplication(ctx: ServiceContext, input: unknown, ide
 export const ContinueBody = z.strictObject({ clickId: z.string().trim().min(1).max(255).optional() });
 
 const continueSubject = (id: string) => `application:${id}`;
-export const continuePagePath = (id: string) => `/app/applications/${id}/continue`;
+const continuePagePath = (id: string) => `/app/applications/${id}/continue`;
 
 /**
  * POST /applications/{applicationId}/continue-url {clickId?} → 201 { continueUrl } (signed, expiring).
@@ -303,7 +303,7 @@ export async function matchesOfApplications(ctx: ServiceContext, applicationIds:
  * read in one statement).
  * @access internal: the application ids come from a look-up that established their visibility
  */
-export async function applicationMatchLists(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
+async function applicationMatchLists(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
   const rows = await applicationRows(ctx, applicationIds);
   const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
   return matchings.map((matching) => {
@@ -323,7 +323,7 @@ export async function preselectedOffersOfApplications(ctx: ServiceContext, appli
  * inputs, each read in one statement).
  * @access internal: the application ids come from a look-up that established their visibility
  */
-export async function applicationPreselectedOffers(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
+async function applicationPreselectedOffers(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
   const rows = await applicationRows(ctx, applicationIds);
   const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
   return rows.map((row, i) => preselectedOffersOf(ctx, row, matchings[i]!).map(({ offer }) => offer));

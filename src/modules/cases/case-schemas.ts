@@ -13,11 +13,11 @@ export const CaseDetails = z
   })
   .meta({ id: 'CaseDetails' });
 
-export const CaseOwner = z.strictObject({ id: z.number().int(), name: z.string(), email: z.string(), team: z.number().int() }).meta({ id: 'CaseOwner' });
-export const CaseManager = z.strictObject({ id: z.number().int() }).meta({ id: 'CaseManager' });
-export const CaseActivity = z.strictObject({ id: z.uuid(), title: z.string(), createdAt: z.iso.datetime() }).meta({ id: 'CaseActivity' });
-export const CaseIntegration = z.strictObject({ name: z.string(), generatedAt: z.iso.datetime() }).meta({ id: 'CaseIntegration' });
-export const CaseStateChange = z
+const CaseOwner = z.strictObject({ id: z.number().int(), name: z.string(), email: z.string(), team: z.number().int() }).meta({ id: 'CaseOwner' });
+const CaseManager = z.strictObject({ id: z.number().int() }).meta({ id: 'CaseManager' });
+const CaseActivity = z.strictObject({ id: z.uuid(), title: z.string(), createdAt: z.iso.datetime() }).meta({ id: 'CaseActivity' });
+const CaseIntegration = z.strictObject({ name: z.string(), generatedAt: z.iso.datetime() }).meta({ id: 'CaseIntegration' });
+const CaseStateChange = z
   .strictObject({ fromState: z.string().nullable(), toState: z.string(), note: z.string().nullable(), createdAt: z.iso.datetime() })
   .meta({ id: 'CaseStateChange' });
 

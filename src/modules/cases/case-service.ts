@@ -34,7 +34,7 @@ interface EligibilityRequest {
 
 const hasAny = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
 
-export const CASE_KINDS: readonly CaseKind[] = [
+const CASE_KINDS: readonly CaseKind[] = [
   {
     type: 'DEBT_RECOVERY',
     productName: 'Debt recovery',
@@ -160,7 +160,7 @@ export async function casesOfProfiles(ctx: ServiceContext, profileIds: readonly 
  * The cases of each profile, oldest first, with their history (one statement for the cases, one for their histories).
  * @access internal: the profile ids come from a look-up that established their visibility
  */
-export async function profileCases(ctx: ServiceContext, profileIds: readonly string[]): Promise<CaseDto[][]> {
+async function profileCases(ctx: ServiceContext, profileIds: readonly string[]): Promise<CaseDto[][]> {
   const rows = await ctx.db.case.findMany({
     where: { profileId: { in: [...profileIds] } },
     orderBy: { createdAt: 'asc' },

@@ -99,7 +99,7 @@ const INFIX_CANDIDATES = 1000;
  * Sector averages move only as the registry is re-scored: each is computed (one aggregate over the
  * sector's companies) at most once per SECTOR_AVERAGE_TTL_MS per process.
  */
-export const SECTOR_AVERAGE_TTL_MS = 5 * 60_000;
+const SECTOR_AVERAGE_TTL_MS = 5 * 60_000;
 
 /** The columns a lookup shows (decimals as float8: the registry's amounts are numbers in every answer). */
 const registryColumns = () => {

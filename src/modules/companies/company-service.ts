@@ -11,7 +11,7 @@ import { companyInformation, type CompanyInformationDto } from './company-inform
 
 export type { CompanyInformationDto } from './company-information.js';
 
-export const COUNTRY_CODES = ['GB', 'ZA'] as const;
+const COUNTRY_CODES = ['GB', 'ZA'] as const;
 const CountryCode = z.enum(COUNTRY_CODES, { message: 'must be GB or ZA' }).default('GB');
 
 export const SearchInput = z.object({

@@ -10,7 +10,7 @@ import { parse } from 'csv-parse';
 import type { Db } from '../../infra/database.js';
 
 /** The delivery file's columns, in any order (a header line names them). */
-export const CREDIT_DATA_COLUMNS = [
+const CREDIT_DATA_COLUMNS = [
   'registration_number', 'country_code', 'score', 'credit_limit', 'credit_limit_currency', 'company_notices_count',
   'company_notices_value', 'directors_notices_count', 'directors_notices_value', 'notices_currency', 'assessed_at',
 ] as const;

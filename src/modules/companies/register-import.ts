@@ -61,7 +61,7 @@ export const DEFAULT_IMPORT_BATCH = 5000;
  * A file's identity without reading it whole: its size and a digest of its first and last 64 KiB.
  * The monthly files differ in both (new companies, the date), so a changed file is a new import.
  */
-export async function fileKeyOf(file: string): Promise<string> {
+async function fileKeyOf(file: string): Promise<string> {
   const { size } = await stat(file);
   const handle = await open(file, 'r');
   try {

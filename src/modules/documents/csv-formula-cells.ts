@@ -32,7 +32,7 @@ export async function refuseFormulaCells(content: UploadContent): Promise<void> 
 }
 
 /** The first cells (1-based row and column) whose value starts like a formula. */
-export async function formulaCells(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<{ row: number; column: number; lead: string }[]> {
+async function formulaCells(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<{ row: number; column: number; lead: string }[]> {
   const found: { row: number; column: number; lead: string }[] = [];
   const decoder = new TextDecoder('utf-8');
   let row = 1;

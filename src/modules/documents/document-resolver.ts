@@ -8,7 +8,7 @@ import { Profile } from '../profiles/profile-types.js';
 import { ProfileDocument as ProfileDocumentSchema } from './document-schemas.js';
 import * as documents from './document-service.js';
 
-export const ProfileDocument = objectTypeFrom(ProfileDocumentSchema);
+const ProfileDocument = objectTypeFrom(ProfileDocumentSchema);
 
 @Resolver(() => Profile)
 export class ProfileDocumentsResolver {

@@ -96,7 +96,7 @@ export async function documentsOfProfiles(ctx: ServiceContext, profileIds: reado
  * The documents of each profile, oldest first, in one statement.
  * @access internal: the profile ids come from a look-up that established their visibility
  */
-export async function profileDocuments(ctx: ServiceContext, profileIds: readonly string[]): Promise<DocumentDto[][]> {
+async function profileDocuments(ctx: ServiceContext, profileIds: readonly string[]): Promise<DocumentDto[][]> {
   const rows = await ctx.db.document.findMany({ where: { profileId: { in: [...profileIds] } }, orderBy: { createdAt: 'asc' } });
   return groupedBy(profileIds, rows, (row) => row.profileId).map((documents) => documents.map(toDocumentDto));
 }
@@ -120,7 +120,7 @@ export async function lenderDocument(ctx: ServiceContext, applicationId: unknown
   return { fileName: document.fileName, contentType: document.contentType, sizeBytes: document.sizeBytes, content: readDocumentContent(ctx.db, document.id), sha256: document.sha256 };
 }
 
-export function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {
+function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {
   // Stored only once sniffed as one of DOCUMENT_CONTENT_TYPES (attachDocumentTo).
   return { id: row.id, fileName: row.fileName, contentType: row.contentType as DocumentDto['contentType'], sizeBytes: row.sizeBytes, sha256: row.sha256, createdAt: row.createdAt.toISOString() };
 }

@@ -11,10 +11,10 @@ import { Readable } from 'node:stream';
 import { poolOf, type Db } from '../../infra/database.js';
 
 /** Each chunk is one INSERT of at most this many bytes. */
-export const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 /** An upload spooled to disk: read as a stream when stored. */
-export interface SpooledFile {
+interface SpooledFile {
   path: string;
   size: number;
 }

@@ -29,7 +29,7 @@ interface ApiKeyRow {
   createdAt: Date;
 }
 
-export function toApiKeyDto(row: ApiKeyRow): ApiKey {
+function toApiKeyDto(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,

@@ -34,7 +34,7 @@ export async function takePoint(counter: RateLimiterAbstract, key: string): Prom
 }
 
 /** The per-identity slow-down: nothing for the first `afterFailures`, then 0.25 s doubling up to 5 s. */
-export const SLOW_DOWN = { firstDelayMs: 250, maxDelayMs: 5000 } as const;
+const SLOW_DOWN = { firstDelayMs: 250, maxDelayMs: 5000 } as const;
 
 export function slowDownDelayMs(failures: number, afterFailures: number): number {
   if (failures <= afterFailures) return 0;

@@ -91,7 +91,7 @@ export async function registerLender(db: Db, input: NewLender): Promise<LenderCr
 }
 
 /** How long deliveries stay signed with a rotated-out webhook secret too, unless told (WEBHOOK_SECRET_OVERLAP_SECONDS). */
-export const DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS = 86_400;
+const DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS = 86_400;
 
 export interface CredentialRotation {
   /** Seconds during which deliveries carry a signature with the previous webhook secret as well; 0: none. */

@@ -7,7 +7,7 @@
 import type { Db } from '../../kernel/context.js';
 
 /** How stale a key's lastUsedAt may be: one write per key per minute at most, however busy the key. */
-export const KEY_LAST_USE_INTERVAL_MS = 60_000;
+const KEY_LAST_USE_INTERVAL_MS = 60_000;
 
 export class KeyLastUse {
   /** Keys used since the last flush, with the time of their latest use. */

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { LENDER_TOKEN_SCOPES, scopeString } from '../../kernel/scopes.js';
 
-export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'slow_down', 'server_error'] as const;
+const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'slow_down', 'server_error'] as const;
 
 /** Spec 5.9's JSON body; the same fields form-encoded (RFC 6749), the client credentials in the body or in HTTP Basic. */
 export const LenderTokenRequest = z

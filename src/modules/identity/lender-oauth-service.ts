@@ -35,7 +35,7 @@ export function lenderApiAudienceOf(publicUrl: string): string {
 }
 
 /** @access internal: reads this deployment's configuration, no entity. */
-export function lenderApiAudience(ctx: ServiceContext): string {
+function lenderApiAudience(ctx: ServiceContext): string {
   return lenderApiAudienceOf(ctx.auth.tokens.issuer);
 }
 
@@ -56,7 +56,7 @@ const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, '');
  * slash is ignored. Anything else is null: a request for another API is refused, not re-aimed.
  * @access internal: reads this deployment's configuration, no entity.
  */
-export function canonicalLenderAudience(ctx: ServiceContext, requested: string): string | null {
+function canonicalLenderAudience(ctx: ServiceContext, requested: string): string | null {
   const ours = lenderApiAudience(ctx);
   const issuer = withoutTrailingSlash(ctx.auth.tokens.issuer);
   const accepted = [ours, ...DOCUMENTED_LENDER_API_PATHS.map((path) => `${issuer}${path}`), ...ctx.auth.lenderAudienceAliases].map(withoutTrailingSlash);

@@ -14,7 +14,7 @@
 import type { Redis } from 'ioredis';
 import { attemptCounter, sleep as realSleep, slowDownDelayMs, takePoint, tooManyAttempts } from './attempt-counters.js';
 
-export const LENDER_TOKEN_WINDOW_SECONDS = 15 * 60;
+const LENDER_TOKEN_WINDOW_SECONDS = 15 * 60;
 
 export interface LenderTokenThrottle {
   /** Counts this request before its credentials are checked: 429 once this address has spent the budget for either name. */

@@ -21,7 +21,7 @@ export const LOGIN_LIMITS = {
   perEmail: { points: 1_000_000, duration: 15 * 60 },
 } as const;
 
-export const SLOW_DOWN_AFTER_FAILURES = 5;
+const SLOW_DOWN_AFTER_FAILURES = 5;
 
 export interface LoginThrottle {
   /**

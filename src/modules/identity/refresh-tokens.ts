@@ -13,7 +13,7 @@ import { digest, environmentOfSecret, newRefreshToken } from './secrets.js';
 export type { RefreshKind };
 
 /** A refresh token outlives its access token; after 30 days unused, sign in with the API key again. */
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 export interface RefreshGrant {
   kind: RefreshKind;

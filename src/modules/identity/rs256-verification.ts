@@ -14,13 +14,13 @@ import { SIGNING_ALGORITHM } from '../../infra/signing-keys.js';
 /** Why a token was refused, in the words of the 401 (or a link's 403). */
 export class TokenRejected extends Error {}
 
-export const TOKEN_EXPIRED = 'it has expired';
+const TOKEN_EXPIRED = 'it has expired';
 const MALFORMED = 'it is not a well-formed signed JWT';
 const MINIMUM_RSA_BITS = 2048;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export interface ClaimRequirements {
+interface ClaimRequirements {
   issuer: string;
   /** Claims that must be present (iss is always required). */
   required?: readonly string[];

@@ -56,7 +56,7 @@ export interface SignOptions {
 }
 
 /** Verified API tokens remembered at most: enough for every active client of a process, bounded against floods. */
-export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 const API_TOKEN_CLAIMS = ['sub', 'exp', 'iat', 'aud'] as const;
 
@@ -167,7 +167,7 @@ export class TokenAuthority {
   }
 }
 
-export function unauthenticated(reason: string): AppError {
+function unauthenticated(reason: string): AppError {
   return new AppError('UNAUTHENTICATED', `Invalid token: ${reason}`);
 }
 

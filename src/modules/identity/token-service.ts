@@ -105,7 +105,7 @@ export async function refreshPlatformToken(ctx: ServiceContext, parsed: z.output
 }
 
 /** @access token-exchange: checks the API key the exchange presents (revoked, expired, other environment) */
-export async function findUsableApiKey(ctx: ServiceContext, raw: unknown, pointer = 'header:X-API-Key'): Promise<UsableKey> {
+async function findUsableApiKey(ctx: ServiceContext, raw: unknown, pointer = 'header:X-API-Key'): Promise<UsableKey> {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw AppError.unauthenticated(`An API key is required (${pointer === '/api_key' ? 'query parameter api_key' : 'header X-API-Key'})`);
   }
@@ -163,7 +163,7 @@ async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 't
  * profile:write) cut down to those the key holds. `sign_up` is kept because the spec names it on
  * every tenant token and it is no API key scope; no rule of the access table grants anything by it.
  */
-export function tenantTokenScopes(keyScopes: readonly string[]): string[] {
+function tenantTokenScopes(keyScopes: readonly string[]): string[] {
   return TENANT_TOKEN_SCOPES.filter((scope) => scope === 'sign_up' || keyScopes.includes(scope));
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { APPLICATION_STATUSES } from '../lender-applications/application-status.js';
 
-export const BUCKETS = ['DAY', 'WEEK'] as const;
+const BUCKETS = ['DAY', 'WEEK'] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
 /** The longest window one aggregate reads: a year of days, or of weeks. */
@@ -21,14 +21,14 @@ export const InsightsWindow = z
   .meta({ description: 'The window an aggregate is read over, and (for series) the size of its periods, in UTC' });
 export type InsightsWindow = z.input<typeof InsightsWindow>;
 
-export const StatusCount = z
+const StatusCount = z
   .strictObject({
     status: z.enum(APPLICATION_STATUSES),
     applications: z.number().int().describe('Applications that moved into the status in the period.'),
   })
   .meta({ id: 'ApplicationStatusCount', description: 'How many applications moved into one status in a period' });
 
-export const StatusPeriod = z
+const StatusPeriod = z
   .strictObject({
     start: z.iso.datetime().describe('The period starts here (UTC midnight; a Monday for weeks).'),
     counts: z.array(StatusCount).describe('Every status, in the status machine order, zero included.'),
@@ -50,7 +50,7 @@ export const ApplicationsByStatus = z
   });
 export type ApplicationsByStatus = z.infer<typeof ApplicationsByStatus>;
 
-export const ResponseTimes = z
+const ResponseTimes = z
   .strictObject({
     answered: z.number().int().describe('Applications whose first such answer came in the window.'),
     medianSeconds: z.number().nullable().describe('Median seconds from submission to the first answer (null when none).'),
@@ -68,7 +68,7 @@ export const LenderResponseTimes = z
   .meta({ id: 'LenderResponseTimes', description: "One lender's times to acknowledgement and to offer over a window" });
 export type LenderResponseTimes = z.infer<typeof LenderResponseTimes>;
 
-export const ReviewQueueAgeBand = z
+const ReviewQueueAgeBand = z
   .strictObject({
     label: z.string().describe('Waiting for: under 1 hour, 1 to 24 hours, 1 to 3 days, over 3 days.'),
     selections: z.number().int(),

@@ -26,7 +26,7 @@ export const ConsoleTenantPage = z
   .meta({ id: 'ConsoleTenantPage', description: 'A page of tenants, newest first, with the number that match' });
 export type ConsoleTenantPage = z.infer<typeof ConsoleTenantPage>;
 
-export const ConsoleCreditReport = z
+const ConsoleCreditReport = z
   .strictObject({
     available: z.boolean(),
     reason: z.string().nullable().describe('Why there is no report (when not available)'),
@@ -38,11 +38,11 @@ export const ConsoleCreditReport = z
   })
   .meta({ id: 'ConsoleCreditReport', description: "The tenant's credit report, as far as the console shows it" });
 
-export const ConsoleApplication = z
+const ConsoleApplication = z
   .strictObject({ id: z.uuid(), questionnaireId: z.string(), createdAt: z.iso.datetime() })
   .meta({ id: 'ConsoleApplication', description: 'A Business V1 application of the tenant' });
 
-export const ConsoleSelection = z
+const ConsoleSelection = z
   .strictObject({
     id: z.uuid(),
     state: z.string().describe('PENDING_REVIEW, IN_REVIEW, SUBMITTED, REJECTED, RETURNED or CLOSED'),

@@ -61,4 +61,4 @@ export function nextStatus(current: string, event: ApplicationEvent): Applicatio
 
 /** Documented rejection reasons: Failed can be fixed and resubmitted; any other reason is terminal. */
 export const FAILURE_REASON = 'Failed';
-export const KNOWN_REJECTION_REASONS = ['Failed', 'Ineligible'] as const;
+const KNOWN_REJECTION_REASONS = ['Failed', 'Ineligible'] as const;

@@ -11,7 +11,7 @@ import { DirectorDetails, type StoredApplicationDocument } from './funding-appli
 
 type Doc = Record<string, any>;
 export type DocumentProfile = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
-export interface DocumentMatch {
+interface DocumentMatch {
   id: number;
   productId: number;
   productType: string;
@@ -50,7 +50,7 @@ function directorDetails(details: unknown): Doc {
   );
 }
 
-export function tradingPeriod(startedAt: number | null, now: Date): string | null {
+function tradingPeriod(startedAt: number | null, now: Date): string | null {
   if (startedAt === null) return null;
   const months = (now.getTime() / 1000 - startedAt) / (30.44 * 86400);
   return months < 6 ? '0-6 months' : months < 12 ? '6-12 months' : months < 24 ? '1-2 years' : months < 60 ? '2-5 years' : '5+ years';

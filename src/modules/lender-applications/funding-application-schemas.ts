@@ -13,7 +13,7 @@ const amount = z.number().nullable();
 /** Not an integer check: a GraphQL Int (32 bits) cannot hold seconds after January 2038. */
 const epochSeconds = z.number().describe('Unix time in seconds');
 
-export const ApiProvider = z
+const ApiProvider = z
   .strictObject({ url: z.string(), updateUrl: z.string(), authorizationToken: text })
   .meta({ id: 'ApiProvider', description: "Where the lender answers, and this application's token that lets the lender verify a request is genuine" });
 
@@ -248,7 +248,7 @@ export type FundingApplicationDocument = z.infer<typeof FundingApplicationDocume
 
 /** The document as stored and queued: apiProvider without its token, which is added as it is sent or read. */
 export type StoredApplicationDocument = Omit<FundingApplicationDocument, 'apiProvider'> & { apiProvider?: Omit<ApiProvider, 'authorizationToken'> };
-export type ApiProvider = z.infer<typeof ApiProvider>;
+type ApiProvider = z.infer<typeof ApiProvider>;
 
 /**
  * The integrator's view of the same application (accept, decline, resubmit): no apiProvider, so no

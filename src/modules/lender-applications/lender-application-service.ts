@@ -61,7 +61,7 @@ export type { FundingApplicationDocument, IntegratorApplicationDocument };
 const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
 /** The document as last built, with the application's current status fields and offer; as stored (no token). */
-export function toStoredDocument(row: DocumentSource): StoredApplicationDocument {
+function toStoredDocument(row: DocumentSource): StoredApplicationDocument {
   const payload = withoutAuthorizationToken((row.payload ?? {}) as Partial<StoredApplicationDocument>);
   const current = row.offers.find((o) => o.supersededAt === null);
   const objectName = current ? PRODUCT_OBJECT_NAMES.find((n) => PRODUCT_TYPE_OF[n] === current.productType) : undefined;
@@ -95,12 +95,12 @@ export function toStoredDocument(row: DocumentSource): StoredApplicationDocument
 }
 
 /** The lender's view (spec 2.7): apiProvider carries this application's own authorization token. */
-export function toDocument(row: LenderDocumentSource): FundingApplicationDocument {
+function toDocument(row: LenderDocumentSource): FundingApplicationDocument {
   return withAuthorizationToken(toStoredDocument(row), applicationAuthorizationToken(row.lender.authorizationTokenKey, row.id)) as FundingApplicationDocument;
 }
 
 /** The integrator's view: the application only, never the lender's apiProvider. */
-export function toIntegratorDocument(row: DocumentSource): IntegratorApplicationDocument {
+function toIntegratorDocument(row: DocumentSource): IntegratorApplicationDocument {
   return { application: toStoredDocument(row).application };
 }
 

@@ -38,7 +38,7 @@ export type ApplicationRows = ExpressionBuilder<DB & { la: DB['lender_applicatio
  * looked up by an indexed column, and a tenant's one profile through a LATERAL with LIMIT 1, which the
  * planner cannot turn into a hash join over every profile.
  */
-export function ownedProfileIdsSql(reads: SqlReads, actor: ProfileOwnerViewer) {
+function ownedProfileIdsSql(reads: SqlReads, actor: ProfileOwnerViewer) {
   const ownedBy = (accountId: string) => reads.selectFrom('profile').select('profile.id').where('profile.ownerAccountId', '=', accountId);
   const ofTenantsOf = (accountId: string) =>
     reads
@@ -108,7 +108,7 @@ export function lenderApplicationSqlScope(scope: ApplicationListScope) {
 
 export const ApplicationId = z.coerce.number({ message: 'must be an application id (number)' }).int().positive();
 
-export const APPLICATION_INCLUDE = { offers: { orderBy: { createdAt: 'asc' as const } }, lender: true } as const;
+const APPLICATION_INCLUDE = { offers: { orderBy: { createdAt: 'asc' as const } }, lender: true } as const;
 
 /** An application the caller sees, with its offers and lender, or 404 (checked before any body is read). */
 export async function findVisibleLenderApplication(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, tx: Prisma.TransactionClient = ctx.db) {

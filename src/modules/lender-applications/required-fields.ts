@@ -17,7 +17,7 @@ export interface RequiredFieldRule {
   /** Human-readable reason, shown in a validation failure. */
   message?: string;
 }
-export interface FieldCondition {
+interface FieldCondition {
   field: string;
   equals?: string | number | boolean;
   oneOf?: Array<string | number | boolean>;

@@ -5,7 +5,7 @@ import { ReviewActionRecord } from '../matching/review-action-schemas.js';
 
 const text = z.string().nullable();
 
-export const ApplicantFacts = z
+const ApplicantFacts = z
   .strictObject({
     companyName: text,
     companyNumber: text,
@@ -18,9 +18,9 @@ export const ApplicantFacts = z
     urgency: text,
   })
   .meta({ id: 'ApplicantFacts', description: "The applicant's facts a reviewer reads: the company and its funding search" });
-export type ApplicantFacts = z.infer<typeof ApplicantFacts>;
+type ApplicantFacts = z.infer<typeof ApplicantFacts>;
 
-export const MissingLenderField = z
+const MissingLenderField = z
   .strictObject({ field: z.string().describe('Dot path in the spec 2.7 document'), message: z.string() })
   .meta({ id: 'MissingLenderField', description: 'A field a lender requires that the application document would lack' });
 

@@ -56,7 +56,7 @@ export interface ApplicationBeforeChange {
   audience: ApplicationAudience;
 }
 
-export interface CurrentOffer {
+interface CurrentOffer {
   id: string;
   reference: string;
   status: string;
@@ -68,7 +68,7 @@ export interface CurrentOffer {
 }
 
 /** An offer made by the change, replacing the current one. */
-export interface NewOffer {
+interface NewOffer {
   reference: string;
   status: 'INDICATIVE' | 'FINAL';
   productType: ProductType;

@@ -1,7 +1,7 @@
 /** What a submission to lenders returns, declared once: the REST body, its TypeScript type and its GraphQL type. */
 import { z } from 'zod';
 
-export const SubmittedApplication = z
+const SubmittedApplication = z
   .strictObject({ lenderId: z.number().int(), applicationId: z.number().int().describe('The lender application created') })
   .meta({ id: 'SubmittedApplication' });
 

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import { lenderScope } from './lender-visibility.js';
 
-export const LENDER_IMAGE_BASE = '/static/lenders/';
+const LENDER_IMAGE_BASE = '/static/lenders/';
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -18,7 +18,7 @@ export const ProductRequirementsSchema = z
   })
   .meta({ id: 'LenderProductRequirements' });
 
-export const LenderProduct = z
+const LenderProduct = z
   .strictObject({
     id: z.number().int(),
     productType: z.enum(PRODUCT_TYPES).describe('The product type (spec 2.3).'),
@@ -26,7 +26,7 @@ export const LenderProduct = z
     instantOffer: z.boolean(),
   })
   .meta({ id: 'LenderProduct' });
-export type ProductSummary = z.infer<typeof LenderProduct>;
+type ProductSummary = z.infer<typeof LenderProduct>;
 
 export const Lender = z
   .strictObject({

@@ -15,7 +15,7 @@ const asBool = (value: unknown): boolean | undefined => (typeof value === 'boole
 const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const asString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export function monthsBetween(from: Date, to: Date): number {
+function monthsBetween(from: Date, to: Date): number {
   const months = (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + (to.getUTCMonth() - from.getUTCMonth());
   return Math.max(0, to.getUTCDate() < from.getUTCDate() ? months - 1 : months);
 }

@@ -15,7 +15,7 @@ import { loadProfile, type ProfileRecord } from '../profiles/profile-records.js'
 import { findVisibleProfileId, linkedProfile } from '../profiles/profile-visibility.js';
 import { assertLinkKeyStands } from '../identity/link-standing.js';
 
-export const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
+const FUNDING_SEARCH_LINK_TTL_SECONDS = 3600;
 export const URL_SCHEMA_TYPES = ['funding-search'] as const;
 
 export const UrlSchemaQuery = z.object({
@@ -32,7 +32,7 @@ export interface FundingSearchLink extends ProfileUrl {
   redirect: boolean;
 }
 
-export function fundingSearchPagePath(profileId: string): string {
+function fundingSearchPagePath(profileId: string): string {
   return `/app/funding-search/${profileId}`;
 }
 

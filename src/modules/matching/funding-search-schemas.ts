@@ -73,7 +73,7 @@ export type FundingSearchResult = Omit<z.infer<typeof FundingSearch>, 'matches'>
 /** A search as recorded: REST results and apply always record it. */
 export type RecordedFundingSearch = FundingSearchResult & { id: number };
 
-export const MatchFees = z
+const MatchFees = z
   .strictObject({ arrangementFees: z.number(), earlyRepaymentFees: z.number(), exitFees: z.number() })
   .meta({ id: 'MatchFees', description: 'Fees of a matched product, percent' });
 

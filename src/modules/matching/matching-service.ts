@@ -64,7 +64,7 @@ export async function matchesOfProfiles(ctx: ServiceContext, profileIds: readonl
  * the profiles are each read in one statement (the engine itself runs in memory).
  * @access internal: the profile ids come from a look-up that established their visibility
  */
-export async function profileSearchResults(ctx: ServiceContext, profileIds: readonly string[], options: MatchQuery): Promise<FundingSearchResult[]> {
+async function profileSearchResults(ctx: ServiceContext, profileIds: readonly string[], options: MatchQuery): Promise<FundingSearchResult[]> {
   const matchings = await matchProfilesByIds(ctx, profileIds, { ...options, reasons: true });
   const recorded = await findRecordedSearches(ctx, matchings);
   return matchings.map((matching, i) => ({ ...toFundingSearchResult(matching, options.explain), ...(recorded[i] ? { id: recorded[i].id } : {}) }));

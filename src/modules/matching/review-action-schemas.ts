@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ReviewUser } from './funding-search-schemas.js';
 
-export const REVIEW_ACTION_KINDS = ['ASSIGNED', 'REJECTED', 'RETURNED', 'NOTE', 'SUBMITTED', 'REPLACED'] as const;
+const REVIEW_ACTION_KINDS = ['ASSIGNED', 'REJECTED', 'RETURNED', 'NOTE', 'SUBMITTED', 'REPLACED'] as const;
 
 export const SelectionId = z.uuid({ message: 'must be a review selection id (uuid)' });
 

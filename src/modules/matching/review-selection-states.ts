@@ -47,7 +47,7 @@ export function stateWords(state: ReviewState): string {
   return STATE_WORDS[state];
 }
 
-export function canTransition(state: ReviewState, transition: ReviewTransition): boolean {
+function canTransition(state: ReviewState, transition: ReviewTransition): boolean {
   return FROM[transition].includes(state);
 }
 

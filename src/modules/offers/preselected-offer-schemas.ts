@@ -25,7 +25,7 @@ const creditLine = {
 };
 
 /** The product object of each product type, as priced (spec 2.6 table). */
-export const PRESELECTED_PRODUCT_OBJECTS = {
+const PRESELECTED_PRODUCT_OBJECTS = {
   termLoan: z
     .strictObject({
       maximumAmount: z.number(),

@@ -10,7 +10,7 @@ import type { PreselectedOffer, PreselectedProductObjects } from './preselected-
 
 export type { PreselectedOffer };
 
-export const OFFER_VALIDITY_DAYS = 30;
+const OFFER_VALIDITY_DAYS = 30;
 
 export interface PricingRequest {
   amount: number;
@@ -20,7 +20,7 @@ export interface PricingRequest {
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-export function offerRate(product: ProductCriteria, likelihood: number): number {
+function offerRate(product: ProductCriteria, likelihood: number): number {
   return round2(product.annualRateMin + (product.annualRateMax - product.annualRateMin) * (1 - likelihood));
 }
 
@@ -35,7 +35,7 @@ function securityRequired(product: ProductCriteria): PreselectedOffer['securityR
 }
 
 /** The product object of spec 2.6 for the product's type, with its figures, under its name. */
-export function priceProduct(product: ProductCriteria, likelihood: number, request: PricingRequest): PreselectedProductObjects {
+function priceProduct(product: ProductCriteria, likelihood: number, request: PricingRequest): PreselectedProductObjects {
   const amount = clamp(request.amount, product.minAmount, product.maxAmount);
   const rolling = product.minTermMonths === 0;
   const term = rolling ? 12 : clamp(request.periodMonths ?? product.minTermMonths, product.minTermMonths, product.maxTermMonths);

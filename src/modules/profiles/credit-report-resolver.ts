@@ -10,7 +10,7 @@ import { getCreditReport } from './tenant-profile-service.js';
  * (credit-report.ts) is the registry's narrower company; deriving from that would rename the type.
  */
 @ObjectType({ description: 'The credit report of a tenant (spec 2.5: its data object)' })
-export class CreditReport {
+class CreditReport {
   @Field(() => CompanyInformation) companyInformation!: unknown;
   @Field(() => ID) id!: string;
   @Field(() => String) createdAt!: string;

@@ -43,7 +43,7 @@ export const CreditReportCompany = RegistryCompanyInformation.pick({ name: true,
 });
 export const CreditReportData = z.strictObject({ companyInformation: CreditReportCompany, id: z.uuid(), createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() });
 /** Which credit-data source stated the score, limit and notices, and as of when; or that none has. */
-export const CreditDataStatement = z
+const CreditDataStatement = z
   .discriminatedUnion('available', [
     z.strictObject({
       available: z.literal(true),

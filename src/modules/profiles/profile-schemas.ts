@@ -183,7 +183,7 @@ const StoredCompanyInformation = companyInformationSchema('businessV1');
  * answered is left out. Fields no answer fills (e.g. shared.backgroundPurpose, termLoan,
  * requestedProducts) are declared, as spec 2.2 lists them, and appear once something sets them.
  */
-export const EligibilityRequest = z
+const EligibilityRequest = z
   .strictObject({
     sourceQuestionnaireId: z.string().optional().describe('The questionnaire whose answers filled it last'),
     shared: z
@@ -236,7 +236,7 @@ export const EligibilityRequest = z
     appliedProducts: z.array(z.string()).optional(),
   })
   .meta({ id: 'EligibilityRequest', description: 'What the business asks for (spec 2.2), filled by the questionnaires answered' });
-export type EligibilityRequest = z.infer<typeof EligibilityRequest>;
+type EligibilityRequest = z.infer<typeof EligibilityRequest>;
 
 /** legacy ids of a profile (spec 2.2). */
 export const ProfileLegacy = z

@@ -27,7 +27,7 @@ export interface ProfileSections {
   tradeReferences?: z.infer<typeof TradeReference>[];
 }
 
-export const SECTION_NAMES = ['properties', 'assets', 'assetsForSecurity', 'merchantCashAdvance', 'tradeReferences'] as const;
+const SECTION_NAMES = ['properties', 'assets', 'assetsForSecurity', 'merchantCashAdvance', 'tradeReferences'] as const;
 
 /** Replaces the given sections' rows (sections left out are untouched). */
 export async function writeSections(tx: Prisma.TransactionClient, profileId: string, sections: ProfileSections): Promise<void> {

@@ -9,14 +9,14 @@ import * as schemas from './profile-schemas.js';
 import { Currency as CurrencySchema } from '../companies/company-information-schemas.js';
 import { inputTypeFrom, objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
-export const Financials = objectTypeFrom(schemas.financialsSchema('businessV1'));
-export const Person = objectTypeFrom(schemas.Person);
-export const Property = objectTypeFrom(schemas.Property);
-export const Asset = objectTypeFrom(schemas.Asset);
-export const AssetSecurity = objectTypeFrom(schemas.AssetSecurity);
-export const MerchantCashAdvanceData = objectTypeFrom(schemas.MerchantCashAdvance);
+const Financials = objectTypeFrom(schemas.financialsSchema('businessV1'));
+const Person = objectTypeFrom(schemas.Person);
+const Property = objectTypeFrom(schemas.Property);
+const Asset = objectTypeFrom(schemas.Asset);
+const AssetSecurity = objectTypeFrom(schemas.AssetSecurity);
+const MerchantCashAdvanceData = objectTypeFrom(schemas.MerchantCashAdvance);
 export const BusinessProfile = objectTypeFrom(schemas.BusinessProfile);
-export const Currency = objectTypeFrom(CurrencySchema);
+const Currency = objectTypeFrom(CurrencySchema);
 
 export const CompanyInformationPatchInput = inputTypeFrom(schemas.CompanyInformationPatch, 'CompanyInformationPatch');
 export const FinancialsPatchInput = inputTypeFrom(schemas.FinancialsPatch, 'FinancialsPatch');

@@ -35,7 +35,7 @@ export function isAnonymousProfile(profile: { ownerAccountId: string | null; ten
 
 export const ProfileUuid = z.uuid({ message: 'must be a uuid' });
 
-export function profileScope(actor: ProfileViewer): Prisma.ProfileWhereInput {
+function profileScope(actor: ProfileViewer): Prisma.ProfileWhereInput {
   switch (actor.kind) {
     case 'marketplace_v1':
       return { OR: [{ ownerAccountId: actor.accountId }, ANONYMOUS_PROFILE] };

@@ -6,8 +6,8 @@
 import { valueAtPath } from '../../kernel/document-path.js';
 import type { Question, QuestionnaireDefinition } from './questionnaire-definitions.js';
 
-export const PROFILE_DOCUMENTS = ['companyInformation', 'financials', 'eligibilityRequest'] as const;
-export type ProfileDocument = (typeof PROFILE_DOCUMENTS)[number];
+const PROFILE_DOCUMENTS = ['companyInformation', 'financials', 'eligibilityRequest'] as const;
+type ProfileDocument = (typeof PROFILE_DOCUMENTS)[number];
 export type ProfileDocuments = Record<ProfileDocument, Record<string, unknown>>;
 
 function pathsOf(q: Question): string[] {

@@ -16,7 +16,7 @@ import { profileDefaults } from './profile-answers.js';
 import type { Answers, QuestionDto, QuestionnaireDto } from './questionnaire-schemas.js';
 import { questionnaireDefinition, questionnaireDefinitions, type Question, type QuestionnaireDefinition } from './questionnaire-definitions.js';
 
-export type { QuestionDto, QuestionnaireDto };
+export type {  QuestionnaireDto };
 
 function toQuestionnaireDto(d: QuestionnaireDefinition): QuestionnaireDto {
   const question = (q: Question): QuestionDto => ({

@@ -27,9 +27,9 @@ export interface RequestLogRecord {
 }
 
 /** Entries waiting at most; beyond it new ones are dropped (counted in `dropped`). */
-export const REQUEST_LOG_QUEUE_LIMIT = 10_000;
+const REQUEST_LOG_QUEUE_LIMIT = 10_000;
 /** Rows per INSERT. */
-export const REQUEST_LOG_BATCH_SIZE = 500;
+const REQUEST_LOG_BATCH_SIZE = 500;
 
 export class RequestLogRecorder {
   private queue: RequestLogRecord[] = [];

@@ -33,7 +33,7 @@ export const RequestLogPage = z
   .meta({ id: 'RequestLogPage', description: 'A page of the request log, newest first' });
 export type RequestLogPage = z.infer<typeof RequestLogPage>;
 
-export const STATUS_CLASSES = ['SUCCEEDED', 'FAILED', 'CLIENT_ERROR', 'SERVER_ERROR'] as const;
+const STATUS_CLASSES = ['SUCCEEDED', 'FAILED', 'CLIENT_ERROR', 'SERVER_ERROR'] as const;
 
 export const RequestLogFilter = z
   .strictObject({

@@ -39,7 +39,7 @@ export const MarketplaceV2Tenant = TenantDto.extend({
 }).meta({ id: 'MarketplaceV2Tenant', description: 'A tenant (spec 2.5), with the Marketplace V2 names of its times' });
 export type MarketplaceV2Tenant = z.infer<typeof MarketplaceV2Tenant>;
 
-export const PageLimit = z.coerce.number().int().min(1).max(100).default(20);
+const PageLimit = z.coerce.number().int().min(1).max(100).default(20);
 
 export const PageQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),

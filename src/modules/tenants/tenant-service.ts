@@ -14,7 +14,7 @@ import { TenantId, type CreateTenantBody, type PageQuery, type TenantCursorPage,
 import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
 import { countTenants, selectTenantIdsAmong, selectTenantsAfter, selectTenantsFromOffset, type TenantRow } from './tenant-reads.js';
 
-export function toTenantDto(row: TenantRow): TenantDto {
+function toTenantDto(row: TenantRow): TenantDto {
   return {
     id: row.id,
     referenceId: row.referenceId,

@@ -17,7 +17,7 @@ import type { DeliveryBacklogGauges as DeliveryBacklog } from '../../infra/metri
 export type { DeliveryBacklog };
 
 /** The most due deliveries a reading counts: `due` equal to it means at least that many. */
-export const BACKLOG_COUNT_LIMIT = 10_000;
+const BACKLOG_COUNT_LIMIT = 10_000;
 
 /** Reads the backlog as of `now`. */
 export async function readDeliveryBacklog(db: Db, now: Date): Promise<DeliveryBacklog> {

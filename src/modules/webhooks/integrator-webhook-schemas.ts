@@ -11,7 +11,7 @@ import { INTEGRATOR_EVENT_TYPES } from './webhook-headers.js';
 
 const instant = z.iso.datetime();
 
-export const IntegratorEventType = z.enum(INTEGRATOR_EVENT_TYPES, { message: `must be one of ${INTEGRATOR_EVENT_TYPES.join(', ')}` });
+const IntegratorEventType = z.enum(INTEGRATOR_EVENT_TYPES, { message: `must be one of ${INTEGRATOR_EVENT_TYPES.join(', ')}` });
 
 const url = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters').describe('Where the events are POSTed: http(s), a public address (the webhook URL policy)');
 const eventTypes = z

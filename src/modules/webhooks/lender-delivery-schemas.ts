@@ -14,7 +14,7 @@ const instant = z.iso.datetime();
 /** The attempts one delivery's own page shows (a list shows the latest 10). */
 export const DETAIL_ATTEMPTS = 100;
 
-export const LenderAttemptResponse = z
+const LenderAttemptResponse = z
   .strictObject({
     headers: z.record(z.string(), z.string()).describe(`Your answer's headers of an allow-list (${SHOWN_RESPONSE_HEADERS.join(', ')}), each at most 256 characters`),
     body: z.string().nullable().describe(`The first ${RESPONSE_BODY_EXCERPT_BYTES} bytes of your answer's body, as UTF-8, when its content type is textual (text, JSON, XML, a form) or absent; null for a binary one`),
@@ -22,7 +22,7 @@ export const LenderAttemptResponse = z
   })
   .meta({ id: 'LenderAttemptResponse', description: 'What your endpoint answered to an attempt' });
 
-export const LenderDeliveryAttempt = z
+const LenderDeliveryAttempt = z
   .strictObject({
     attemptedAt: instant,
     statusCode: z.number().int().nullable().describe('Your HTTP status; null when no answer came (timeout, refused connection, refused URL)'),

@@ -22,7 +22,7 @@ export const LenderEndpoint = z
   .meta({ id: 'LenderEndpoint', description: 'One of your webhook endpoints' });
 export type LenderEndpoint = z.infer<typeof LenderEndpoint>;
 
-export const SigningSecretStatus = z
+const SigningSecretStatus = z
   .strictObject({
     status: z.enum(['NONE', 'ACTIVE', 'ROTATING']).describe('NONE: deliveries are not signed; ACTIVE: signed with your secret; ROTATING: signed with your secret and the previous one'),
     previousSecretValidUntil: instant.nullable().describe('While ROTATING: until when the previous secret signs too'),

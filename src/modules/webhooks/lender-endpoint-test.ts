@@ -15,7 +15,7 @@ import { postToLender, signingSecrets } from './webhook-delivery.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-headers.js';
 import { signWebhook } from './webhook-signature.js';
 
-export const EndpointKind = z.enum(['created', 'updated'], { message: 'must be created or updated' });
+const EndpointKind = z.enum(['created', 'updated'], { message: 'must be created or updated' });
 
 export const EndpointTestResult = z
   .strictObject({

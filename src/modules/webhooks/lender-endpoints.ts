@@ -29,7 +29,7 @@ import {
 import { assertWebhookUrl, PLACEHOLDER_WEBHOOK } from './webhook-url-policy.js';
 
 /** How long the previous signing secret signs too when a rotation does not say. */
-export const DEFAULT_OVERLAP_SECONDS = 86_400;
+const DEFAULT_OVERLAP_SECONDS = 86_400;
 
 const ENDPOINT_COLUMNS = {
   applicationUrl: true,

@@ -19,7 +19,7 @@ import { deliveryScopeOf, deliverySqlScope, type LenderDeliveryEvent } from './w
 import { DeliveryStatus, type WebhookDelivery, type WebhookDeliveryPage } from './webhook-delivery-schemas.js';
 
 /** A delivery's latest attempts, newest first, as one JSON array beside it: the staff's and the lender's lists read them alike. */
-export function latestAttempts(eb: ExpressionBuilder<DB & { d: DB['webhook_delivery'] }, 'd'>) {
+function latestAttempts(eb: ExpressionBuilder<DB & { d: DB['webhook_delivery'] }, 'd'>) {
   return jsonArrayFrom(
     eb
       .selectFrom('webhook_delivery_attempt as a')

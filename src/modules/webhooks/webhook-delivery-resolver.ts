@@ -14,7 +14,7 @@ import {
   type WebhookDeliveryPage as WebhookDeliveryPageResult,
 } from './webhook-delivery-schemas.js';
 
-export const WebhookDelivery = objectTypeFrom(WebhookDeliverySchema);
+const WebhookDelivery = objectTypeFrom(WebhookDeliverySchema);
 const WebhookDeliveryPage = objectTypeFrom(WebhookDeliveryPageSchema);
 const LenderDeliverySummary = objectTypeFrom(LenderDeliverySummarySchema);
 

@@ -4,7 +4,7 @@ import { pageSchemaOf } from '../../kernel/keyset-pages.js';
 
 const instant = z.iso.datetime();
 
-export const WebhookDeliveryAttempt = z
+const WebhookDeliveryAttempt = z
   .strictObject({
     statusCode: z.number().int().nullable().describe("The lender's HTTP status; null when no answer came (timeout, refused connection or URL)"),
     error: z.string().nullable(),

@@ -30,10 +30,10 @@ import { deliveryScopeOf, deliveryWhere, type DeliveryScope, type LenderDelivery
 import { z } from 'zod';
 import { parseInput } from '../../kernel/validation.js';
 
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** Milliseconds before attempt number `attempt + 1`, or null when the schedule is exhausted. */
-export function nextAttemptDelayMs(delaysSeconds: readonly number[], attempt: number, random: () => number = Math.random): number | null {
+function nextAttemptDelayMs(delaysSeconds: readonly number[], attempt: number, random: () => number = Math.random): number | null {
   const base = delaysSeconds[attempt];
   if (base === undefined) return null;
   return Math.round(base * 1000 * (1 - JITTER + 2 * JITTER * random()));
@@ -62,7 +62,7 @@ export interface NewIntegratorEvent {
 }
 
 /** The body an integrator event's webhooks carry and its log shows. */
-export function integratorEventBody(event: Pick<NewIntegratorEvent, 'event' | 'data'>, at: Date) {
+function integratorEventBody(event: Pick<NewIntegratorEvent, 'event' | 'data'>, at: Date) {
   return { type: WEBHOOK_EVENT_TYPES[event.event], timestamp: at.toISOString(), data: event.data };
 }
 
@@ -310,7 +310,7 @@ function toWebhookDelivery(row: Prisma.WebhookDeliveryGetPayload<{ include: type
 }
 
 /** What a redelivery or a replay may send again: every delivery but one already waiting for its attempt (PENDING) or in it. */
-export const RESENDABLE_STATUSES = ['DEAD', 'FAILED', 'DELIVERED'] as const;
+const RESENDABLE_STATUSES = ['DEAD', 'FAILED', 'DELIVERED'] as const;
 
 /**
  * Sends deliveries again, now, from a fresh schedule: each the same row, so the same webhook-id,

@@ -32,7 +32,7 @@ export const INTEGRATOR_EVENT_TYPES = [
 ] as const;
 export type IntegratorEventType = (typeof INTEGRATOR_EVENT_TYPES)[number];
 /** The stored event of an integrator event type's name. */
-export const INTEGRATOR_EVENT_OF = Object.fromEntries(INTEGRATOR_EVENTS.map((event) => [WEBHOOK_EVENT_TYPES[event], event])) as Record<IntegratorEventType, IntegratorEvent>;
+const INTEGRATOR_EVENT_OF = Object.fromEntries(INTEGRATOR_EVENTS.map((event) => [WEBHOOK_EVENT_TYPES[event], event])) as Record<IntegratorEventType, IntegratorEvent>;
 
 interface WebhookHeader {
   name: string;

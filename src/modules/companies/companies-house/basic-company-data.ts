@@ -9,7 +9,7 @@ import { companyStatusCode, companyStatusOf, companyTypeCode, companyTypeOf, sec
 const PREVIOUS_NAME_COLUMNS = Array.from({ length: 10 }, (_, i) => [`PreviousName_${i + 1}.CONDATE`, `PreviousName_${i + 1}.CompanyName`]).flat();
 
 /** The published header, in order (trimmed). */
-export const BASIC_COMPANY_DATA_COLUMNS = [
+const BASIC_COMPANY_DATA_COLUMNS = [
   'CompanyName', 'CompanyNumber', 'RegAddress.CareOf', 'RegAddress.POBox', 'RegAddress.AddressLine1', 'RegAddress.AddressLine2',
   'RegAddress.PostTown', 'RegAddress.County', 'RegAddress.Country', 'RegAddress.PostCode', 'CompanyCategory', 'CompanyStatus',
   'CountryOfOrigin', 'DissolutionDate', 'IncorporationDate', 'Accounts.AccountRefDay', 'Accounts.AccountRefMonth',

@@ -54,7 +54,7 @@ interface SearchResults {
 }
 
 /** Why a request was not answered: the budget is spent until `until`, or the circuit is open. */
-export class CompaniesHouseUnavailable extends Error {
+class CompaniesHouseUnavailable extends Error {
   constructor(
     message: string,
     readonly until: number,

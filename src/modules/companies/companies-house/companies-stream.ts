@@ -17,7 +17,7 @@ import type { Logger } from '../../../infra/logger.js';
 import { writeRegisterFacts } from '../register-store.js';
 import { factsOfProfile, type CompanyProfile } from './companies-house-api.js';
 
-export interface StreamEvent {
+interface StreamEvent {
   resource_kind: string;
   resource_id: string;
   resource_uri?: string;
@@ -36,7 +36,7 @@ export interface CompaniesStreamOptions {
   leaseRetryMs?: number;
 }
 
-export interface CompaniesStreamStatus {
+interface CompaniesStreamStatus {
   lease: 'held' | 'waiting';
   connected: boolean;
   timepoint: number | null;
